@@ -1,0 +1,76 @@
+//! The messages between the desktop shell and its UI, compiled into both so they cannot drift.
+//!
+//! Every command returns `Result<_, IpcError>`; the UI decides what to show by the error's `code`,
+//! never by its text.
+
+use serde::{Deserialize, Serialize};
+
+use crate::plan::Plan;
+
+/// Command name: list the plans the app can open. No arguments; returns `Vec<PlanSummary>`.
+pub const LIST_PLANS: &str = "list_plans";
+/// Command name: load one plan. Arguments: [`LoadPlanArgs`]; returns [`LoadedPlan`].
+pub const LOAD_PLAN: &str = "load_plan";
+/// Event the shell emits when a plan file changed on disk; payload: [`PlansChanged`].
+pub const PLANS_CHANGED: &str = "plans-changed";
+
+/// One entry of the plan list.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PlanSummary {
+    /// The plan's id (its file or folder name).
+    pub id: String,
+    /// Display title; the id when the plan cannot be read.
+    pub title: String,
+    pub states: usize,
+    pub transitions: usize,
+    /// Why the plan cannot be opened, when it cannot.
+    pub error: Option<IpcError>,
+}
+
+/// Arguments of [`LOAD_PLAN`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LoadPlanArgs {
+    pub id: String,
+}
+
+/// Answer of [`LOAD_PLAN`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LoadedPlan {
+    pub plan: Plan,
+    /// Where the plan was read from, for the author's orientation.
+    pub source: String,
+}
+
+/// Payload of [`PLANS_CHANGED`]: the ids whose files changed (empty: re-read everything).
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct PlansChanged {
+    pub ids: Vec<String>,
+}
+
+/// An error as it crosses IPC.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, thiserror::Error)]
+#[error("{message}")]
+pub struct IpcError {
+    pub code: ErrorCode,
+    pub message: String,
+}
+
+/// What kind of failure, for the UI to act on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ErrorCode {
+    /// No plan with that id.
+    NotFound,
+    /// The id is not a plan id (`^[a-z0-9][a-z0-9_-]{0,63}$`).
+    BadId,
+    /// The file is not JSON.
+    InvalidJson,
+    /// The file is JSON but not a plan.
+    Schema,
+    /// The file is over the size limit.
+    TooLarge,
+    /// The file or folder could not be read.
+    Io,
+    /// The app itself failed: a command that is not allowed, a window not connected to the app.
+    Internal,
+}

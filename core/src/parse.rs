@@ -1,0 +1,268 @@
+//! Reading a plan document from text: JSON syntax, then shape, each problem located.
+//!
+//! Two layers, so that one run says as much as it can: serde reads the shape (wrong types, missing
+//! or unknown fields, unknown top-level condition types) and stops at the first such problem, with
+//! its JSON Pointer; then [`shape_problems`] checks what serde cannot express (id and key patterns,
+//! enum values, duplicate tool names and codes, unknown condition types nested in composites) and
+//! reports all of them. Everything else inside a `condition_config` is the validator's business.
+
+use std::collections::HashSet;
+
+use serde_json::Value;
+
+use crate::condition::{pointer_escape, ConditionType};
+use crate::plan::{Deliverable, DeliverableType, Plan};
+
+/// Which kind of reading problem: the codes `invalid-json` and `schema` of the format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ProblemKind {
+    InvalidJson,
+    Schema,
+}
+
+impl ProblemKind {
+    /// The diagnostic code of the format.
+    pub fn code(self) -> &'static str {
+        match self {
+            ProblemKind::InvalidJson => "invalid-json",
+            ProblemKind::Schema => "schema",
+        }
+    }
+}
+
+/// One thing that stops a document from being read as a plan.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParseProblem {
+    pub kind: ProblemKind,
+    /// JSON Pointer to the offending value (empty: the whole document).
+    pub pointer: String,
+    /// 1-based line and column, for syntax errors.
+    pub line_column: Option<(usize, usize)>,
+    pub message: String,
+}
+
+impl std::fmt::Display for ParseProblem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.line_column {
+            Some((line, column)) => write!(f, "line {line}, column {column}: {}", self.message),
+            None if self.pointer.is_empty() => write!(f, "{}", self.message),
+            None => write!(f, "{}: {}", self.pointer, self.message),
+        }
+    }
+}
+
+/// Reads a plan from JSON text, or lists what is wrong with it.
+pub fn parse_plan(text: &str) -> Result<Plan, Vec<ParseProblem>> {
+    let value: Value = serde_json::from_str(text).map_err(|e| {
+        vec![ParseProblem {
+            kind: ProblemKind::InvalidJson,
+            pointer: String::new(),
+            line_column: Some((e.line(), e.column())),
+            message: syntax_message(&e),
+        }]
+    })?;
+    plan_from_value(&value)
+}
+
+/// Reads a plan from an already parsed JSON value.
+pub fn plan_from_value(value: &Value) -> Result<Plan, Vec<ParseProblem>> {
+    let plan: Plan = serde_path_to_error::deserialize(value).map_err(|e| {
+        vec![ParseProblem {
+            kind: ProblemKind::Schema,
+            pointer: pointer_of(e.path()),
+            line_column: None,
+            message: e.inner().to_string(),
+        }]
+    })?;
+    let problems = shape_problems(&plan);
+    if problems.is_empty() {
+        Ok(plan)
+    } else {
+        Err(problems)
+    }
+}
+
+fn syntax_message(e: &serde_json::Error) -> String {
+    // serde_json appends " at line L column C"; the location is given separately.
+    let text = e.to_string();
+    match text.rfind(" at line ") {
+        Some(i) => format!("not valid JSON: {}", &text[..i]),
+        None => format!("not valid JSON: {text}"),
+    }
+}
+
+fn pointer_of(path: &serde_path_to_error::Path) -> String {
+    use serde_path_to_error::Segment;
+    let mut out = String::new();
+    for segment in path.iter() {
+        match segment {
+            Segment::Seq { index } => out.push_str(&format!("/{index}")),
+            Segment::Map { key } => out.push_str(&format!("/{}", pointer_escape(key))),
+            Segment::Enum { .. } | Segment::Unknown => {}
+        }
+    }
+    out
+}
+
+/// Whether `id` is a plan id: `^[a-z0-9][a-z0-9_-]{0,63}$`.
+pub fn is_slug(id: &str) -> bool {
+    let b = id.as_bytes();
+    !b.is_empty()
+        && b.len() <= 64
+        && (b[0].is_ascii_lowercase() || b[0].is_ascii_digit())
+        && b.iter()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == b'_' || *c == b'-')
+}
+
+/// Whether `key` is a deliverable key: `^[A-Za-z_][A-Za-z0-9_]*$`.
+pub fn is_key(key: &str) -> bool {
+    let b = key.as_bytes();
+    !b.is_empty()
+        && (b[0].is_ascii_alphabetic() || b[0] == b'_')
+        && b.iter().all(|c| c.is_ascii_alphanumeric() || *c == b'_')
+}
+
+/// The shape rules serde cannot express, each reported with its pointer, in document order.
+pub fn shape_problems(plan: &Plan) -> Vec<ParseProblem> {
+    let mut out = Vec::new();
+    let mut schema = |pointer: String, message: String| {
+        out.push(ParseProblem {
+            kind: ProblemKind::Schema,
+            pointer,
+            line_column: None,
+            message,
+        })
+    };
+    if plan.schema_version < 1 {
+        schema(
+            "/schema_version".into(),
+            "schema_version must be 1 or more".into(),
+        );
+    }
+    if !is_slug(&plan.id) {
+        schema(
+            "/id".into(),
+            format!(
+                "plan id \"{}\" must be lowercase letters, digits, '-' or '_', starting with a letter or digit, at most 64 characters",
+                plan.id
+            ),
+        );
+    }
+    for (s, state) in plan.states.iter().enumerate() {
+        for (t, task) in state.tasks.iter().enumerate() {
+            for (d, deliverable) in task.deliverables.iter().enumerate() {
+                let at = format!("/states/{s}/tasks/{t}/deliverables/{d}");
+                deliverable_problems(deliverable, &at, &mut schema);
+            }
+        }
+        if let Some(goal) = &state.goal {
+            for (d, deliverable) in goal.deliverables.iter().enumerate() {
+                let at = format!("/states/{s}/goal/deliverables/{d}");
+                deliverable_problems(deliverable, &at, &mut schema);
+            }
+        }
+        for (i, transition) in state.transitions.iter().enumerate() {
+            if transition.condition_type.is_some_and(ConditionType::is_composite) {
+                let at = format!("/states/{s}/transitions/{i}/condition_config");
+                nested_type_problems(
+                    transition.condition_config.get("conditions"),
+                    &at,
+                    &mut schema,
+                );
+            }
+        }
+    }
+    let mut names = HashSet::new();
+    for (i, tool) in plan.tools.iter().enumerate() {
+        if !names.insert(tool.name.as_str()) {
+            schema(
+                format!("/tools/{i}/name"),
+                format!("a tool named \"{}\" is declared twice", tool.name),
+            );
+        }
+        let mut codes = HashSet::new();
+        for (c, code) in tool.response_codes.iter().enumerate() {
+            if !codes.insert(code.as_str()) {
+                schema(
+                    format!("/tools/{i}/response_codes/{c}"),
+                    format!(
+                        "tool \"{}\" lists the response code \"{code}\" twice",
+                        tool.name
+                    ),
+                );
+            }
+        }
+    }
+    out
+}
+
+fn deliverable_problems(d: &Deliverable, at: &str, schema: &mut impl FnMut(String, String)) {
+    if !is_key(&d.key) {
+        schema(
+            format!("{at}/key"),
+            format!(
+                "deliverable key \"{}\" must start with a letter or '_' and hold only letters, digits and '_'",
+                d.key
+            ),
+        );
+    }
+    match (d.kind, &d.enum_values) {
+        (DeliverableType::Enum, None) => schema(
+            at.to_string(),
+            format!("enum key \"{}\" needs \"enum_values\"", d.key),
+        ),
+        (DeliverableType::Enum, Some(values)) if values.is_empty() => schema(
+            format!("{at}/enum_values"),
+            format!("enum key \"{}\" has no values: list at least one", d.key),
+        ),
+        (DeliverableType::Enum, Some(values)) => {
+            let mut seen = HashSet::new();
+            for (i, v) in values.iter().enumerate() {
+                if !seen.insert(v.as_str()) {
+                    schema(
+                        format!("{at}/enum_values/{i}"),
+                        format!("enum key \"{}\" lists \"{v}\" twice", d.key),
+                    );
+                }
+            }
+        }
+        (_, Some(_)) => schema(
+            format!("{at}/enum_values"),
+            format!(
+                "\"enum_values\" only belongs on an enum key; \"{}\" is not an enum",
+                d.key
+            ),
+        ),
+        (_, None) => {}
+    }
+}
+
+/// Unknown `condition_type`s nested in composites are shape errors (`schema`), at any depth; every
+/// other problem inside a config is left to the validator.
+fn nested_type_problems(
+    conditions: Option<&Value>,
+    at: &str,
+    schema: &mut impl FnMut(String, String),
+) {
+    let Some(Value::Array(items)) = conditions else {
+        return;
+    };
+    for (i, item) in items.iter().enumerate() {
+        let here = format!("{at}/conditions/{i}");
+        let Some(Value::String(name)) = item.get("condition_type") else {
+            continue;
+        };
+        match ConditionType::from_name(name) {
+            None => schema(
+                format!("{here}/condition_type"),
+                format!("unknown condition type \"{name}\""),
+            ),
+            Some(kind) if kind.is_composite() => {
+                let inner = format!("{here}/condition_config");
+                let nested = item.get("condition_config").and_then(|c| c.get("conditions"));
+                nested_type_problems(nested, &inner, schema);
+            }
+            Some(_) => {}
+        }
+    }
+}

@@ -1,0 +1,360 @@
+//! The plan document: serde types for every field of `spec/plan-format.md`.
+//!
+//! The types mirror the JSON one to one, so that a plan read and written again says the same thing.
+//! Optional fields keep their *absence* where the default depends on context (a transition's
+//! `condition_type` defaults differently in goal states; a state's `ending` only exists without
+//! transitions), and fields equal to a fixed default are left out when written, so files stay short
+//! and diffs stay small. Unknown fields are rejected everywhere, so a typo is an error, not a silent
+//! no-op. Checks that serde cannot express (id patterns, enum values, unknown nested condition types)
+//! live in [`crate::parse`]; meaning (references, graph) is for the validator.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use crate::condition::ConditionType;
+
+/// The newest `schema_version` this program reads and writes.
+pub const SCHEMA_VERSION: u32 = 1;
+
+/// A conversation modelled as a graph of states joined by transitions.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Plan {
+    /// Format version; always written, so a file says which format it is in.
+    #[serde(default = "schema_version_default")]
+    pub schema_version: u32,
+    /// Slug (`^[a-z0-9][a-z0-9_-]{0,63}$`), also the plan's folder name in a workspace.
+    pub id: String,
+    /// Display name.
+    pub title: String,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub description: String,
+    /// The state every session starts in; absent means the first state.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub start_state_id: Option<String>,
+    /// The states in **plan order** (goal states fall through to the next one in this order).
+    pub states: Vec<State>,
+    /// Tools the agent may call, with the response codes each can return.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tools: Vec<Tool>,
+    #[serde(default, skip_serializing_if = "Settings::is_default")]
+    pub settings: Settings,
+    /// Canvas positions by state id. No meaning at run time.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub layout: BTreeMap<String, Position>,
+}
+
+fn schema_version_default() -> u32 {
+    1
+}
+
+impl Plan {
+    /// The id of the state sessions start in: `start_state_id`, else the first state's id.
+    pub fn start_state_id(&self) -> Option<&str> {
+        self.start_state_id
+            .as_deref()
+            .or_else(|| self.states.first().map(|s| s.id.as_str()))
+    }
+
+    /// The first state with this id (ids should be unique; the validator says when they are not).
+    pub fn state(&self, id: &str) -> Option<&State> {
+        self.states.iter().find(|s| s.id == id)
+    }
+
+    /// The number of transitions in the whole plan.
+    pub fn transition_count(&self) -> usize {
+        self.states.iter().map(|s| s.transitions.len()).sum()
+    }
+}
+
+/// A phase of the conversation.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct State {
+    /// Unique in the plan.
+    pub id: String,
+    pub title: String,
+    /// Execution mode; always written, because it is what an author reads first.
+    #[serde(rename = "type", default)]
+    pub kind: StateType,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub description: String,
+    /// What the agent is told while in this state.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub instructions: String,
+    /// Must stay empty in a goal state.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tasks: Vec<Task>,
+    /// Only in goal states.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub goal: Option<Goal>,
+    /// Outgoing edges; none makes this an ending state.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub transitions: Vec<Transition>,
+    /// Names from the plan's `tools`; only these can be called here.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub allowed_tools: Vec<String>,
+    /// How the conversation ends here; absent means `complete` for a state without transitions.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ending: Option<Ending>,
+}
+
+impl State {
+    /// A state without transitions ends the conversation.
+    pub fn is_ending(&self) -> bool {
+        self.transitions.is_empty()
+    }
+
+    /// How a session ends in this state, with the default filled in; `None` when it has transitions.
+    pub fn effective_ending(&self) -> Option<Ending> {
+        if !self.is_ending() {
+            return None;
+        }
+        Some(self.ending.clone().unwrap_or(Ending::Complete {}))
+    }
+
+    /// Every deliverable this state declares: its tasks' and its goal's, in document order.
+    pub fn deliverables(&self) -> impl Iterator<Item = &Deliverable> {
+        self.tasks
+            .iter()
+            .flat_map(|t| t.deliverables.iter())
+            .chain(self.goal.iter().flat_map(|g| g.deliverables.iter()))
+    }
+}
+
+/// Execution mode of a state.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StateType {
+    /// One task at a time, in order; no skipping ahead.
+    Strict,
+    /// Tasks in any order.
+    #[default]
+    Loose,
+    /// No task list: an objective and what is still missing towards it.
+    Goal,
+}
+
+impl StateType {
+    /// The name an author sees on the card's badge.
+    pub fn label(self) -> &'static str {
+        match self {
+            StateType::Strict => "Strict",
+            StateType::Loose => "Loose",
+            StateType::Goal => "Goal",
+        }
+    }
+}
+
+/// How a conversation ends in an ending state. Empty-bodied variants are structs so that unknown
+/// fields next to `kind` are rejected too.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Ending {
+    Complete {},
+    HangUp {},
+    /// Passed on to someone else (`to`: a person, queue or phone number) with a reason.
+    HandOff {
+        to: String,
+        #[serde(default, skip_serializing_if = "String::is_empty")]
+        reason: String,
+    },
+}
+
+/// A unit of work inside a state.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Task {
+    /// Unique within its state.
+    pub id: String,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub description: String,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub instruction: String,
+    #[serde(default = "yes", skip_serializing_if = "is_true")]
+    pub required: bool,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub deliverables: Vec<Deliverable>,
+}
+
+/// A value the conversation collects. Keys are session-wide: the same key in two states is one value.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Deliverable {
+    /// `^[A-Za-z_][A-Za-z0-9_]*$`.
+    pub key: String,
+    /// Always written: a reader should not have to know that the default is `string`.
+    #[serde(rename = "type", default)]
+    pub kind: DeliverableType,
+    /// Allowed values of an `enum` key. Kept as an `Option` so that an empty list is told apart from
+    /// none at all (both are errors on an enum; either is an error on another type).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub enum_values: Option<Vec<String>>,
+    #[serde(default = "yes", skip_serializing_if = "is_true")]
+    pub required: bool,
+    /// How to ask for it.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub description: String,
+}
+
+/// The type of a deliverable's value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DeliverableType {
+    #[default]
+    String,
+    Number,
+    Boolean,
+    Enum,
+}
+
+/// The objective of a goal state.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Goal {
+    /// Required in meaning; a missing or empty one is the validator's `goal-missing`, not a parse
+    /// error, so it defaults to empty here.
+    #[serde(default)]
+    pub objective: String,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub success_description: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub deliverables: Vec<Deliverable>,
+}
+
+/// An outgoing edge of a state.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Transition {
+    pub target_state_id: String,
+    /// Absent means `all_tasks_complete`, or `goal_achieved` in a goal state: see
+    /// [`Transition::condition_type_in`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub condition_type: Option<ConditionType>,
+    /// Lower wins; ties go to the earlier transition.
+    #[serde(default, skip_serializing_if = "Priority::is_default")]
+    pub priority: Priority,
+    /// Parameters of the condition, kept as JSON: everything inside is checked by the validator
+    /// (`invalid-condition-config`), so a mistake there never stops a plan from loading.
+    #[serde(default, skip_serializing_if = "Map::is_empty")]
+    pub condition_config: Map<String, Value>,
+    /// Shown on the edge instead of the condition when set.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub label: String,
+}
+
+impl Transition {
+    /// The condition type with its default applied for a state of `kind`.
+    pub fn condition_type_in(&self, kind: StateType) -> ConditionType {
+        self.condition_type.unwrap_or(match kind {
+            StateType::Goal => ConditionType::GoalAchieved,
+            _ => ConditionType::AllTasksComplete,
+        })
+    }
+}
+
+/// A transition's priority: any JSON number. Integers are written back as integers.
+#[derive(Debug, Clone, Copy, PartialEq, PartialOrd)]
+pub struct Priority(pub f64);
+
+impl Default for Priority {
+    fn default() -> Self {
+        Priority(1.0)
+    }
+}
+
+impl Priority {
+    fn is_default(&self) -> bool {
+        self.0 == 1.0
+    }
+}
+
+impl std::fmt::Display for Priority {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.0)
+    }
+}
+
+impl Serialize for Priority {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        // `1` must stay `1`, not become `1.0`, or every saved file would change under its author.
+        if self.0.fract() == 0.0 && self.0.abs() < 9.0e15 {
+            s.serialize_i64(self.0 as i64)
+        } else {
+            s.serialize_f64(self.0)
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Priority {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        f64::deserialize(d).map(Priority)
+    }
+}
+
+/// A tool the agent may call.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Tool {
+    pub name: String,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub description: String,
+    /// Codes the tool can return. None declared: any code is accepted when called, but no
+    /// `tool_result` condition can name one.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub response_codes: Vec<String>,
+}
+
+/// Plan-wide runtime settings.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Settings {
+    /// Consecutive turns without progress after which the current task or goal is released as
+    /// skipped; `0` turns the safety net off.
+    #[serde(default = "stuck_turns_default")]
+    pub stuck_turns: u32,
+    /// Insights kept per session.
+    #[serde(default = "max_insights_default")]
+    pub max_insights: u32,
+}
+
+fn stuck_turns_default() -> u32 {
+    6
+}
+
+fn max_insights_default() -> u32 {
+    25
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            stuck_turns: stuck_turns_default(),
+            max_insights: max_insights_default(),
+        }
+    }
+}
+
+impl Settings {
+    fn is_default(&self) -> bool {
+        *self == Settings::default()
+    }
+}
+
+/// A state's position on the canvas: the top-left corner of its card, in canvas units.
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Position {
+    pub x: f64,
+    pub y: f64,
+}
+
+fn yes() -> bool {
+    true
+}
+
+fn is_true(b: &bool) -> bool {
+    *b
+}

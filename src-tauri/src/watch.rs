@@ -1,0 +1,46 @@
+//! Watches the plan folder and tells the UI which plans changed on disk.
+//!
+//! Editors save in bursts (write a temporary file, rename, touch), so events are gathered for a
+//! short quiet period and sent as one `plans-changed` event naming the plan ids involved.
+
+use std::path::Path;
+use std::time::Duration;
+
+use notify::{RecursiveMode, Watcher};
+use plan_core::files::plan_id_of;
+use plan_core::ipc::{PlansChanged, PLANS_CHANGED};
+use tauri::{AppHandle, Emitter, Manager};
+use tokio::sync::mpsc;
+
+/// How long the folder must be quiet before the UI is told.
+const QUIET: Duration = Duration::from_millis(150);
+
+/// Keeps the watcher alive for as long as the app runs.
+struct Watching(#[allow(dead_code)] notify::RecommendedWatcher);
+
+/// Starts watching `dir`; changes are emitted to every window of `app`.
+pub fn start(app: AppHandle, dir: &Path) -> notify::Result<()> {
+    let (tx, mut rx) = mpsc::unbounded_channel::<Vec<String>>();
+    let mut watcher = notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
+        if let Ok(event) = event {
+            let ids = event.paths.iter().filter_map(|p| plan_id_of(p)).collect();
+            // The receiver only goes away when the app quits.
+            let _ = tx.send(ids);
+        }
+    })?;
+    watcher.watch(dir, RecursiveMode::NonRecursive)?;
+    app.manage(Watching(watcher));
+
+    tauri::async_runtime::spawn(async move {
+        while let Some(first) = rx.recv().await {
+            let mut ids = first;
+            while let Ok(Some(more)) = tokio::time::timeout(QUIET, rx.recv()).await {
+                ids.extend(more);
+            }
+            ids.sort();
+            ids.dedup();
+            let _ = app.emit(PLANS_CHANGED, PlansChanged { ids });
+        }
+    });
+    Ok(())
+}

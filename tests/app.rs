@@ -1,0 +1,367 @@
+//! End-to-end tests of the real app: what an author sees and does, through WebDriver.
+//!
+//! Run by `scripts/test.sh` (which builds the UI and the app first), or alone with
+//! `cargo test -p plan-e2e [-- NAME]`. Screenshots land in `target/e2e/`.
+
+use std::fs;
+use std::path::Path;
+
+use plan_core::files::read_plan;
+use plan_core::plan::Plan;
+use plan_e2e::{Ctx, Harness, Test, SHORT};
+use serde_json::json;
+
+fn main() {
+    std::process::exit(Harness::run(&[
+        Test {
+            name: "plan_list_shows_every_sample_plan",
+            run: plan_list_shows_every_sample_plan,
+        },
+        Test {
+            name: "support_plan_shows_its_states_and_arrows_labelled_with_conditions",
+            run: support_plan_shows_its_states_and_arrows_labelled_with_conditions,
+        },
+        Test {
+            name: "every_sample_plan_draws_all_its_states_and_transitions",
+            run: every_sample_plan_draws_all_its_states_and_transitions,
+        },
+        Test {
+            name: "canvas_pans_and_zooms",
+            run: canvas_pans_and_zooms,
+        },
+        Test {
+            name: "a_plan_changed_on_disk_is_redrawn_where_it_was",
+            run: a_plan_changed_on_disk_is_redrawn_where_it_was,
+        },
+        Test {
+            name: "a_broken_plan_file_is_listed_with_its_problem",
+            run: a_broken_plan_file_is_listed_with_its_problem,
+        },
+    ]));
+}
+
+type Outcome = Result<(), String>;
+
+fn ensure(cond: bool, what: impl FnOnce() -> String) -> Outcome {
+    if cond {
+        Ok(())
+    } else {
+        Err(what())
+    }
+}
+
+fn plan(ctx: &Ctx, id: &str) -> Result<Plan, String> {
+    read_plan(&ctx.harness.plans().join(format!("{id}.json"))).map_err(|e| e.to_string())
+}
+
+fn sample_ids(dir: &Path) -> Vec<String> {
+    let mut ids: Vec<String> = fs::read_dir(dir)
+        .unwrap()
+        .filter_map(|e| plan_core::files::plan_id_of(&e.unwrap().path()))
+        .collect();
+    ids.sort();
+    ids
+}
+
+/// Text of the first element matching `css` that is drawn inside the canvas's visible area, as
+/// the DOM holds it. (WebDriver's own "visible text" misjudges elements under a CSS scale, and it
+/// does not read SVG.)
+fn shown_text(ctx: &Ctx, css: &str) -> Result<String, String> {
+    let v = ctx.session.execute(
+        "const el = document.querySelector(arguments[0]);
+         if (!el) return {missing: true};
+         const r = el.getBoundingClientRect();
+         const c = document.querySelector('[data-testid=canvas]').getBoundingClientRect();
+         const inside = r.width > 0 && r.height > 0 && r.right > c.left && r.left < c.right
+             && r.bottom > c.top && r.top < c.bottom;
+         return {inside, text: el.textContent};",
+        json!([css]),
+    )?;
+    if v["missing"] == json!(true) {
+        return Err(format!("nothing matches {css}"));
+    }
+    if v["inside"] != json!(true) {
+        return Err(format!("{css} is not on screen"));
+    }
+    Ok(v["text"].as_str().unwrap_or_default().to_string())
+}
+
+/// Text of the first element matching `css`, as the DOM holds it (works for SVG too).
+fn text_of(ctx: &Ctx, css: &str) -> Result<String, String> {
+    let v = ctx.session.execute(
+        "const el = document.querySelector(arguments[0]); return el ? el.textContent : null;",
+        json!([css]),
+    )?;
+    v.as_str()
+        .map(str::to_string)
+        .ok_or_else(|| format!("nothing matches {css}"))
+}
+
+fn count(ctx: &Ctx, css: &str) -> Result<usize, String> {
+    Ok(ctx.session.find_all(css)?.len())
+}
+
+/// Clicks a plan in the list and waits until its title and all its states are on the canvas.
+fn open_plan(ctx: &Ctx, id: &str) -> Result<Plan, String> {
+    let p = plan(ctx, id)?;
+    let item = ctx
+        .session
+        .wait_for(&format!("[data-testid=plan][data-plan-id='{id}']"), SHORT)?;
+    ctx.session.click(&item)?;
+    ctx.session
+        .wait_until(&format!("plan {id} on the canvas"), SHORT, || {
+            Ok(text_of(ctx, "[data-testid=plan-title]")? == p.title
+                && count(ctx, "[data-testid=state]")? == p.states.len())
+        })?;
+    Ok(p)
+}
+
+/// The canvas's pan offset and zoom, read from the card layer's CSS transform.
+fn view_transform(ctx: &Ctx) -> Result<(f64, f64, f64), String> {
+    let style = ctx
+        .session
+        .execute(
+            "return document.querySelector('.cards').style.transform;",
+            json!([]),
+        )?
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    let numbers: Vec<f64> = style
+        .split(|c: char| !(c.is_ascii_digit() || c == '.' || c == '-' || c == 'e'))
+        .filter_map(|s| s.parse().ok())
+        .collect();
+    match numbers[..] {
+        [x, y, z] => Ok((x, y, z)),
+        _ => Err(format!("unexpected canvas transform {style:?}")),
+    }
+}
+
+fn canvas_rect(ctx: &Ctx) -> Result<(f64, f64, f64, f64), String> {
+    let v = ctx.session.execute(
+        "const r = document.querySelector('[data-testid=canvas]').getBoundingClientRect(); return [r.left, r.top, r.width, r.height];",
+        json!([]),
+    )?;
+    let n = |i: usize| v[i].as_f64().unwrap_or(0.0);
+    Ok((n(0), n(1), n(2), n(3)))
+}
+
+fn plan_list_shows_every_sample_plan(ctx: &Ctx) -> Outcome {
+    let expected = sample_ids(ctx.harness.plans());
+    ensure(expected.len() >= 4, || format!("only {expected:?} in plans/"))?;
+    ctx.session
+        .wait_until("the plan list", SHORT, || {
+            Ok(count(ctx, "[data-testid=plan]")? == expected.len())
+        })?;
+    let mut shown = Vec::new();
+    for item in ctx.session.find_all("[data-testid=plan]")? {
+        let id = ctx.session.attribute(&item, "data-plan-id")?.unwrap_or_default();
+        let text = ctx.session.text(&item)?;
+        let p = plan(ctx, &id)?;
+        ensure(text.contains(&p.title), || {
+            format!("plan {id} is listed as {text:?}, not by its title {:?}", p.title)
+        })?;
+        ensure(text.contains(&format!("{} states", p.states.len())), || {
+            format!("plan {id} does not say its state count: {text:?}")
+        })?;
+        shown.push(id);
+    }
+    shown.sort();
+    ensure(shown == expected, || {
+        format!("listed {shown:?}, expected {expected:?}")
+    })
+}
+
+fn support_plan_shows_its_states_and_arrows_labelled_with_conditions(ctx: &Ctx) -> Outcome {
+    let p = open_plan(ctx, "customer-support")?;
+    for state in &p.states {
+        let text = shown_text(
+            ctx,
+            &format!("[data-testid=state][data-state-id='{}']", state.id),
+        )?;
+        ensure(text.contains(&state.title), || {
+            format!("card {} shows {text:?}, not its title {:?}", state.id, state.title)
+        })?;
+    }
+    let intake = shown_text(ctx, "[data-testid=state][data-state-id='customer-intake']")?;
+    ensure(
+        intake.contains("Strict") && intake.contains("2 tasks") && intake.contains("issue_type"),
+        || format!("the intake card lacks mode, task count or keys: {intake:?}"),
+    )?;
+    ensure(
+        count(ctx, "[data-state-id='greeting'] [data-testid=start-marker]")? == 1,
+        || "the greeting card has no start marker".into(),
+    )?;
+    ensure(
+        text_of(ctx, "[data-state-id='farewell'] [data-testid=ending-marker]")?.contains("Ends"),
+        || "the farewell card has no ending marker".into(),
+    )?;
+
+    let arrow = "[data-testid=transition][data-from='customer-intake'][data-index='0']";
+    let el = ctx.session.wait_for(arrow, SHORT)?;
+    ensure(
+        ctx.session.attribute(&el, "data-to")?.as_deref() == Some("billing-support"),
+        || "intake's first transition does not go to billing".into(),
+    )?;
+    let label = shown_text(ctx, arrow)?;
+    ensure(label.contains("issue_type = billing"), || {
+        format!("intake → billing is labelled {label:?}")
+    })?;
+    ensure(label.contains("P1"), || {
+        format!("a state with several transitions shows priorities: {label:?}")
+    })?;
+    let general = text_of(
+        ctx,
+        "[data-testid=transition][data-from='customer-intake'][data-index='2']",
+    )?;
+    ensure(
+        general.contains("all tasks done") && general.contains("P10"),
+        || format!("intake → general is labelled {general:?}"),
+    )?;
+    ensure(
+        count(ctx, "[data-testid=transition]")? == p.transition_count(),
+        || "not every transition is drawn".into(),
+    )?;
+    ctx.screenshot("customer-support").map(|_| ())
+}
+
+fn every_sample_plan_draws_all_its_states_and_transitions(ctx: &Ctx) -> Outcome {
+    for id in sample_ids(ctx.harness.plans()) {
+        let p = open_plan(ctx, &id)?;
+        let arrows = count(ctx, "[data-testid=transition]")?;
+        ensure(arrows == p.transition_count(), || {
+            format!("{id}: {arrows} arrows drawn for {} transitions", p.transition_count())
+        })?;
+        ctx.screenshot(&format!("plan-{id}"))?;
+    }
+    // The collections flow labels its tool routes with the tool and code when it has no label.
+    let p = open_plan(ctx, "medical-intake")?;
+    let numeric = text_of(
+        ctx,
+        "[data-testid=transition][data-from='medical-intake'][data-index='1']",
+    )?;
+    ensure(numeric.contains("4 ≤ risk_score ≤ 7"), || {
+        format!("a between condition reads {numeric:?}")
+    })?;
+    let stuck = text_of(
+        ctx,
+        "[data-testid=transition][data-from='medical-intake'][data-index='3']",
+    )?;
+    ensure(stuck.contains("after 4 turns without progress"), || {
+        format!("a turn guard reads {stuck:?}")
+    })?;
+    ensure(p.states.len() == count(ctx, "[data-testid=state]")?, || {
+        "medical intake lost states on reopening".into()
+    })
+}
+
+fn canvas_pans_and_zooms(ctx: &Ctx) -> Outcome {
+    open_plan(ctx, "customer-support")?;
+    let (left, top, _, _) = canvas_rect(ctx)?;
+    let (x0, y0, z0) = view_transform(ctx)?;
+
+    // Drag the empty corner of the canvas: the plan follows the pointer.
+    let from = ((left + 16.0) as i64, (top + 16.0) as i64);
+    ctx.session.drag(from, (from.0 + 200, from.1 + 100), 10)?;
+    let (x1, y1, z1) = view_transform(ctx)?;
+    ensure(
+        (x1 - x0 - 200.0).abs() < 2.0 && (y1 - y0 - 100.0).abs() < 2.0 && z1 == z0,
+        || format!("dragging by (200, 100) moved the view from {:?} to {:?}", (x0, y0, z0), (x1, y1, z1)),
+    )?;
+
+    // Zoom buttons step the zoom, and the status bar says so.
+    let before = text_of(ctx, "[data-testid=zoom]")?;
+    ctx.session
+        .click(&ctx.session.wait_for("[data-testid=zoom-in]", SHORT)?)?;
+    let (_, _, z2) = view_transform(ctx)?;
+    ensure((z2 / z1 - 1.2).abs() < 1e-3, || {
+        format!("zoom in went from {z1} to {z2}")
+    })?;
+    ctx.session.wait_until("the zoom readout to change", SHORT, || {
+        Ok(text_of(ctx, "[data-testid=zoom]")? != before)
+    })?;
+
+    // Ctrl+wheel zooms around the pointer; a plain wheel scrolls.
+    let zoom_event = "const c = document.querySelector('[data-testid=canvas]');
+        c.dispatchEvent(new WheelEvent('wheel', {deltaX: arguments[0], deltaY: arguments[1], ctrlKey: arguments[2],
+            clientX: arguments[3], clientY: arguments[4], bubbles: true, cancelable: true}));";
+    let at = (left + 300.0, top + 200.0);
+    ctx.session
+        .execute(zoom_event, json!([0, 100, true, at.0, at.1]))?;
+    let (_, _, z3) = view_transform(ctx)?;
+    ensure(z3 < z2, || format!("ctrl+wheel down did not zoom out ({z2} → {z3})"))?;
+    let (x3, y3, _) = view_transform(ctx)?;
+    ctx.session
+        .execute(zoom_event, json!([0, 50, false, at.0, at.1]))?;
+    let (x4, y4, _) = view_transform(ctx)?;
+    ensure((y4 - (y3 - 50.0)).abs() < 0.5 && x4 == x3, || {
+        format!("a plain wheel did not scroll by 50 px: {:?} → {:?}", (x3, y3), (x4, y4))
+    })?;
+
+    // Fit brings the whole plan back.
+    ctx.session
+        .click(&ctx.session.wait_for("[data-testid=fit-view]", SHORT)?)?;
+    let fitted = view_transform(ctx)?;
+    ensure(
+        (fitted.0 - x0).abs() < 1.0 && (fitted.1 - y0).abs() < 1.0 && (fitted.2 - z0).abs() < 1e-9,
+        || format!("fit went to {fitted:?}, not back to {:?}", (x0, y0, z0)),
+    )
+}
+
+fn a_plan_changed_on_disk_is_redrawn_where_it_was(ctx: &Ctx) -> Outcome {
+    let p = open_plan(ctx, "medical-intake")?;
+    let (left, top, _, _) = canvas_rect(ctx)?;
+    let from = ((left + 16.0) as i64, (top + 16.0) as i64);
+    ctx.session.drag(from, (from.0 + 60, from.1 + 30), 4)?;
+    let before = view_transform(ctx)?;
+
+    let path = ctx.harness.plans().join("medical-intake.json");
+    let original = fs::read_to_string(&path).map_err(|e| e.to_string())?;
+    let mut changed = p.clone();
+    changed.states[0].title = "Welcome, consent and age".into();
+    fs::write(&path, serde_json::to_string_pretty(&changed).unwrap()).map_err(|e| e.to_string())?;
+
+    let redrawn = ctx.session.wait_until("the new title on the canvas", SHORT, || {
+        Ok(text_of(ctx, "[data-testid=state][data-state-id='welcome'] .card-title")?
+            == "Welcome, consent and age")
+    });
+    let after = view_transform(ctx);
+    fs::write(&path, original).map_err(|e| e.to_string())?;
+    redrawn?;
+    ensure(after? == before, || {
+        "reloading the changed plan moved the view".into()
+    })
+}
+
+fn a_broken_plan_file_is_listed_with_its_problem(ctx: &Ctx) -> Outcome {
+    ctx.session.wait_for("[data-testid=plan]", SHORT)?;
+    let path = ctx.harness.plans().join("broken.json");
+    fs::write(&path, "{\n  \"id\": \"broken\",\n  \"title\": \"Broken\"\n  \"states\": []\n}\n")
+        .map_err(|e| e.to_string())?;
+    let result = (|| {
+        let item = ctx.session.wait_for("[data-testid=plan][data-plan-id='broken']", SHORT)?;
+        let text = ctx.session.text(&item)?;
+        ensure(text.contains("Not valid JSON"), || {
+            format!("the broken plan is listed as {text:?}")
+        })?;
+        ctx.session.click(&item)?;
+        let error = ctx.session.wait_for("[data-testid=load-error]", SHORT)?;
+        let code = ctx.session.attribute(&error, "data-code")?;
+        let message = ctx.session.text(&error)?;
+        ensure(code.as_deref() == Some("invalid-json"), || {
+            format!("the error code is {code:?}")
+        })?;
+        ensure(message.contains("broken.json") && message.contains("line 4"), || {
+            format!("the error does not name the file and line: {message:?}")
+        })?;
+        ctx.screenshot("broken-plan")?;
+        // The other plans still open.
+        open_plan(ctx, "daily-routine").map(|_| ())
+    })();
+    fs::remove_file(&path).map_err(|e| e.to_string())?;
+    result?;
+    ctx.session.wait_until("the broken plan to leave the list", SHORT, || {
+        Ok(count(ctx, "[data-testid=plan][data-plan-id='broken']")? == 0)
+    })
+}
+

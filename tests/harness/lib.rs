@@ -1,0 +1,353 @@
+//! The end-to-end harness: runs the real Plan Builder binary under Xvfb, drives it through
+//! `tauri-driver` (which runs WebKitWebDriver) and reports like `cargo test`.
+//!
+//! One Xvfb and one tauri-driver serve the whole run; every test gets a fresh app (a new WebDriver
+//! session) and leaves a screenshot in `target/e2e/<test>.png`. Tests run one after another, and
+//! everything started is stopped at the end, pass or fail: tauri-driver with SIGTERM, because a
+//! SIGKILL orphans WebKitWebDriver, which then holds the output open and hangs the run.
+//! If the app does not start, the tests fail; they never skip.
+
+pub mod webdriver;
+
+use std::fs;
+use std::net::TcpListener;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::json;
+pub use webdriver::{Element, Session};
+
+/// How long the app gets to show its canvas after launch.
+pub const APP_START: Duration = Duration::from_secs(30);
+/// The usual wait for something to show up after an action.
+pub const SHORT: Duration = Duration::from_secs(5);
+
+/// The display server and the driver, shared by all tests of a run.
+pub struct Harness {
+    root: PathBuf,
+    app: PathBuf,
+    out: PathBuf,
+    plans: PathBuf,
+    driver_url: String,
+    display: String,
+    xvfb: Option<Child>,
+    driver: Option<Child>,
+}
+
+/// What a test gets: the harness and a session on a freshly started app.
+pub struct Ctx<'a> {
+    pub harness: &'a Harness,
+    pub session: Session,
+    name: &'static str,
+    shots: std::cell::Cell<usize>,
+}
+
+/// A named end-to-end test.
+pub struct Test {
+    pub name: &'static str,
+    pub run: fn(&Ctx) -> Result<(), String>,
+}
+
+impl Harness {
+    /// Starts Xvfb and tauri-driver, and copies the sample plans to a scratch folder the tests may
+    /// change.
+    pub fn start() -> Result<Harness, String> {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .parent()
+            .ok_or("no workspace root")?
+            .to_path_buf();
+        let target = std::env::var_os("CARGO_TARGET_DIR")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| root.join("target"));
+        let app = std::env::var_os("PLAN_BUILDER_APP")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| target.join("debug/plan-builder"));
+        if !app.is_file() {
+            return Err(format!(
+                "the app binary {} does not exist: build it first (scripts/test.sh does: trunk build in ui/, then cargo build -p plan-builder)",
+                app.display()
+            ));
+        }
+        let app = app.canonicalize().map_err(|e| e.to_string())?;
+        let out = target.join("e2e");
+        let plans = out.join(format!("plans-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&plans);
+        fs::create_dir_all(&plans).map_err(|e| format!("{}: {e}", plans.display()))?;
+        for entry in fs::read_dir(root.join("plans")).map_err(|e| e.to_string())? {
+            let path = entry.map_err(|e| e.to_string())?.path();
+            if path.extension().is_some_and(|e| e == "json") {
+                fs::copy(&path, plans.join(path.file_name().unwrap_or_default()))
+                    .map_err(|e| e.to_string())?;
+            }
+        }
+
+        let mut harness = Harness {
+            root,
+            app,
+            out,
+            plans,
+            driver_url: String::new(),
+            display: String::new(),
+            xvfb: None,
+            driver: None,
+        };
+        harness.start_xvfb()?;
+        harness.start_driver()?;
+        Ok(harness)
+    }
+
+    /// The repository root.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// The scratch copy of `plans/` the app is started on.
+    pub fn plans(&self) -> &Path {
+        &self.plans
+    }
+
+    fn log(&self, name: &str) -> Result<Stdio, String> {
+        fs::File::create(self.out.join(name))
+            .map(Stdio::from)
+            .map_err(|e| e.to_string())
+    }
+
+    fn start_xvfb(&mut self) -> Result<(), String> {
+        let n = (90..400)
+            .find(|n| {
+                !Path::new(&format!("/tmp/.X11-unix/X{n}")).exists()
+                    && !Path::new(&format!("/tmp/.X{n}-lock")).exists()
+            })
+            .ok_or("no free X display number")?;
+        let display = format!(":{n}");
+        let child = Command::new("Xvfb")
+            .args([&display, "-screen", "0", "1280x800x24", "-nolisten", "tcp"])
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(self.log("xvfb.log")?)
+            .spawn()
+            .map_err(|e| format!("cannot start Xvfb (apt-get install xvfb): {e}"))?;
+        self.xvfb = Some(child);
+        let socket = PathBuf::from(format!("/tmp/.X11-unix/X{n}"));
+        wait(Duration::from_secs(10), "Xvfb to open its display", || {
+            Ok(socket.exists())
+        })?;
+        self.display = display;
+        Ok(())
+    }
+
+    fn start_driver(&mut self) -> Result<(), String> {
+        let port = free_port()?;
+        let native = free_port()?;
+        let exe = which("tauri-driver").ok_or(
+            "tauri-driver is not installed (cargo install --locked tauri-driver --version 2.1.0)",
+        )?;
+        let child = Command::new(exe)
+            .args([
+                "--port",
+                &port.to_string(),
+                "--native-port",
+                &native.to_string(),
+            ])
+            .env("DISPLAY", &self.display)
+            .stdin(Stdio::null())
+            .stdout(self.log("tauri-driver.log")?)
+            .stderr(self.log("tauri-driver.err.log")?)
+            .spawn()
+            .map_err(|e| format!("cannot start tauri-driver: {e}"))?;
+        self.driver = Some(child);
+        self.driver_url = format!("http://127.0.0.1:{port}");
+        let status = format!("{}/status", self.driver_url);
+        wait(Duration::from_secs(15), "tauri-driver to answer", || {
+            Ok(ureq::get(&status).call().is_ok())
+        })
+    }
+
+    /// Launches the app on the plan folder `plans` and waits for its canvas.
+    pub fn launch(&self, plans: &Path) -> Result<Session, String> {
+        let session = Session::start(
+            &self.driver_url,
+            json!({"tauri:options": {
+                "application": self.app,
+                "args": ["--plans", plans],
+            }}),
+        )
+        .map_err(|e| format!("the app did not start: {e}"))?;
+        if let Err(e) = session.wait_for("[data-testid=canvas]", APP_START) {
+            let _ = session.end();
+            return Err(format!("the app started but its UI never showed: {e}"));
+        }
+        Ok(session)
+    }
+
+    /// Runs `tests` one by one, prints a `cargo test`-style report, stops everything, and
+    /// returns the process exit code.
+    pub fn run(tests: &[Test]) -> i32 {
+        let filter: Vec<String> = std::env::args()
+            .skip(1)
+            .filter(|a| !a.starts_with('-'))
+            .collect();
+        let chosen: Vec<&Test> = tests
+            .iter()
+            .filter(|t| filter.is_empty() || filter.iter().any(|f| t.name.contains(f.as_str())))
+            .collect();
+        println!("\nrunning {} tests", chosen.len());
+        let started = Instant::now();
+        let harness = match Harness::start() {
+            Ok(h) => h,
+            Err(e) => {
+                println!("harness failed to start: {e}");
+                for t in &chosen {
+                    println!("test {} ... FAILED", t.name);
+                }
+                println!(
+                    "\ntest result: FAILED. 0 passed; {} failed; 0 ignored; 0 measured; 0 filtered out; finished in {:.2}s",
+                    chosen.len(),
+                    started.elapsed().as_secs_f64()
+                );
+                return 101;
+            }
+        };
+        let mut failures = Vec::new();
+        for test in &chosen {
+            let t0 = Instant::now();
+            let result = harness.run_one(test);
+            match result {
+                Ok(()) => println!(
+                    "test {} ... ok ({:.1}s)",
+                    test.name,
+                    t0.elapsed().as_secs_f64()
+                ),
+                Err(e) => {
+                    println!("test {} ... FAILED", test.name);
+                    failures.push((test.name, e));
+                }
+            }
+        }
+        drop(harness);
+        if !failures.is_empty() {
+            println!("\nfailures:");
+            for (name, e) in &failures {
+                println!("\n---- {name} ----\n{e}");
+            }
+        }
+        let passed = chosen.len() - failures.len();
+        println!(
+            "\ntest result: {}. {passed} passed; {} failed; 0 ignored; 0 measured; {} filtered out; finished in {:.2}s\n",
+            if failures.is_empty() { "ok" } else { "FAILED" },
+            failures.len(),
+            tests.len() - chosen.len(),
+            started.elapsed().as_secs_f64()
+        );
+        if failures.is_empty() {
+            0
+        } else {
+            101
+        }
+    }
+
+    fn run_one(&self, test: &Test) -> Result<(), String> {
+        let session = self.launch(&self.plans)?;
+        let ctx = Ctx {
+            harness: self,
+            session,
+            name: test.name,
+            shots: std::cell::Cell::new(0),
+        };
+        let outcome = catch_unwind(AssertUnwindSafe(|| (test.run)(&ctx)))
+            .unwrap_or_else(|panic| Err(panic_text(panic)));
+        // The closing screenshot shows the state the test ended in, pass or fail.
+        let shot = ctx.screenshot(test.name);
+        let ended = ctx.session.end();
+        outcome?;
+        shot?;
+        ended
+    }
+}
+
+impl Drop for Harness {
+    fn drop(&mut self) {
+        for child in [self.driver.take(), self.xvfb.take()].into_iter().flatten() {
+            stop(child);
+        }
+    }
+}
+
+impl Ctx<'_> {
+    /// Saves a PNG of the app as `target/e2e/<name>.png` and returns its path.
+    pub fn screenshot(&self, name: &str) -> Result<PathBuf, String> {
+        let png = self.session.screenshot()?;
+        let path = self.harness.out.join(format!("{name}.png"));
+        fs::write(&path, png).map_err(|e| format!("{}: {e}", path.display()))?;
+        self.shots.set(self.shots.get() + 1);
+        Ok(path)
+    }
+
+    /// The test's name, for naming extra screenshots.
+    pub fn name(&self) -> &'static str {
+        self.name
+    }
+}
+
+/// Stops a child politely (SIGTERM), then for good after a grace period.
+fn stop(mut child: Child) {
+    let _ = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status();
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while Instant::now() < deadline {
+        if let Ok(Some(_)) = child.try_wait() {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+}
+
+fn wait(
+    timeout: Duration,
+    what: &str,
+    mut check: impl FnMut() -> Result<bool, String>,
+) -> Result<(), String> {
+    let deadline = Instant::now() + timeout;
+    while Instant::now() < deadline {
+        if check()? {
+            return Ok(());
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    Err(format!("timed out after {timeout:?} waiting for {what}"))
+}
+
+fn free_port() -> Result<u16, String> {
+    TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .map_err(|e| format!("no free port: {e}"))
+}
+
+fn which(name: &str) -> Option<PathBuf> {
+    let from_path = std::env::var_os("PATH").and_then(|paths| {
+        std::env::split_paths(&paths)
+            .map(|p| p.join(name))
+            .find(|p| p.is_file())
+    });
+    from_path.or_else(|| {
+        let home = std::env::var_os("CARGO_HOME")
+            .map(PathBuf::from)
+            .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cargo")))?;
+        let p = home.join("bin").join(name);
+        p.is_file().then_some(p)
+    })
+}
+
+fn panic_text(panic: Box<dyn std::any::Any + Send>) -> String {
+    panic
+        .downcast_ref::<String>()
+        .cloned()
+        .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+        .unwrap_or_else(|| "the test panicked".into())
+}

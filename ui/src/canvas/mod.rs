@@ -1,0 +1,7 @@
+//! The canvas, in three layers like xyflow: pure geometry (`geometry`), what to draw for a plan
+//! (`scene`), a pure gesture state machine (`gesture`), and thin DOM/SVG views (`view`).
+
+pub mod geometry;
+pub mod gesture;
+pub mod scene;
+pub mod view;

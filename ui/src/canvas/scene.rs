@@ -1,0 +1,313 @@
+//! What the canvas draws, computed from a plan: cards with their text and arrows with their paths
+//! and labels. Pure, so it is tested without a browser; the views only copy these values into DOM.
+
+use std::collections::HashMap;
+
+use plan_core::condition::Check;
+use plan_core::layout;
+use plan_core::plan::{Ending, Plan, State, StateType};
+
+use super::geometry::{arrow_between, bounds, dangling, self_loop, ArrowPath, Rect, CARD_H, CARD_W};
+
+/// Longest arrow label drawn in full; longer ones are cut with "…" (the full text is the tooltip).
+const LABEL_MAX_CHARS: usize = 42;
+/// Distance between the middles of parallel arrows, in canvas units.
+const PARALLEL_SPACING: f64 = 38.0;
+
+/// A state card.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Card {
+    /// Identity for the view: changes whenever anything drawn changes, so a reloaded plan never
+    /// shows a stale card under an unchanged id.
+    pub key: String,
+    pub id: String,
+    pub title: String,
+    pub mode: StateType,
+    /// "3 tasks", "Goal", "No tasks".
+    pub work: String,
+    /// The deliverable keys the state collects, in document order.
+    pub keys: Vec<String>,
+    pub is_start: bool,
+    /// "Ends", "Hangs up", "Hands off to Triage nurse"; `None` when the state has transitions.
+    pub ending: Option<String>,
+    pub rect: Rect,
+}
+
+/// A transition arrow.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Arrow {
+    /// Identity for the view, as [`Card::key`].
+    pub key: String,
+    pub from: String,
+    /// Position in the source state's `transitions`.
+    pub index: usize,
+    pub to: String,
+    pub path: ArrowPath,
+    /// What the arrow says: the author's label, else the condition.
+    pub label: String,
+    /// The full text: condition, label and priority, for the tooltip.
+    pub title: String,
+    /// The priority, shown when the state has several transitions.
+    pub priority: Option<String>,
+    /// The target state does not exist.
+    pub dangling: bool,
+    /// The area the arrow may cover, for drawing only what is on screen.
+    pub reach: Rect,
+}
+
+/// Everything the canvas draws for one plan.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Scene {
+    pub cards: Vec<Card>,
+    pub arrows: Vec<Arrow>,
+    /// Bounding box of all cards, for fitting the view.
+    pub bounds: Option<Rect>,
+}
+
+impl Scene {
+    pub fn build(plan: &Plan) -> Scene {
+        let positions = layout::complete(plan);
+        let start = plan.start_state_id();
+        let mut rects: HashMap<&str, Rect> = HashMap::new();
+        let mut cards = Vec::with_capacity(plan.states.len());
+        for state in &plan.states {
+            let p = positions.get(&state.id).copied().unwrap_or_default();
+            let rect = Rect::new(p.x, p.y, CARD_W, CARD_H);
+            rects.entry(state.id.as_str()).or_insert(rect);
+            cards.push(card(state, rect, start == Some(state.id.as_str())));
+        }
+
+        // Arrows between the same two states share a group and fan out around the straight line.
+        let mut group_size: HashMap<(&str, &str), usize> = HashMap::new();
+        for state in &plan.states {
+            for t in &state.transitions {
+                if t.target_state_id != state.id && rects.contains_key(t.target_state_id.as_str()) {
+                    *group_size
+                        .entry(pair(&state.id, &t.target_state_id))
+                        .or_default() += 1;
+                }
+            }
+        }
+        let mut group_seen: HashMap<(&str, &str), usize> = HashMap::new();
+        let mut arrows = Vec::with_capacity(plan.transition_count());
+        for state in &plan.states {
+            let from = rects[state.id.as_str()];
+            let (mut loops, mut stubs) = (0, 0);
+            for (index, t) in state.transitions.iter().enumerate() {
+                let to = t.target_state_id.as_str();
+                let (path, reach, is_dangling) = match rects.get(to) {
+                    None => {
+                        stubs += 1;
+                        let path = dangling(from, stubs - 1);
+                        (path, from.inflate(0.0).union(&from.inflate(110.0)), true)
+                    }
+                    Some(_) if to == state.id => {
+                        loops += 1;
+                        let path = self_loop(from, loops - 1);
+                        (path, from.inflate(40.0 + 34.0 * loops as f64), false)
+                    }
+                    Some(target) => {
+                        let key = pair(&state.id, to);
+                        let k = group_size[&key];
+                        let i = group_seen.entry(key).or_default();
+                        let mut bend = (*i as f64 - (k as f64 - 1.0) / 2.0) * PARALLEL_SPACING;
+                        *i += 1;
+                        if state.id.as_str() > to {
+                            bend = -bend; // same fan on both sides of a two-way pair
+                        }
+                        let path = arrow_between(from, *target, bend);
+                        (path, from.union(target).inflate(bend.abs() + 20.0), false)
+                    }
+                };
+                arrows.push(arrow(state, index, path, reach, is_dangling));
+            }
+        }
+        let bounds = bounds(cards.iter().map(|c| c.rect));
+        Scene {
+            cards,
+            arrows,
+            bounds,
+        }
+    }
+}
+
+fn pair<'a>(a: &'a str, b: &'a str) -> (&'a str, &'a str) {
+    if a <= b {
+        (a, b)
+    } else {
+        (b, a)
+    }
+}
+
+fn card(state: &State, rect: Rect, is_start: bool) -> Card {
+    let mut keys: Vec<String> = Vec::new();
+    for d in state.deliverables() {
+        if !keys.contains(&d.key) {
+            keys.push(d.key.clone());
+        }
+    }
+    let work = match (state.kind, state.tasks.len()) {
+        (StateType::Goal, _) => "Goal".to_string(),
+        (_, 0) => "No tasks".to_string(),
+        (_, 1) => "1 task".to_string(),
+        (_, n) => format!("{n} tasks"),
+    };
+    let ending = state.effective_ending().map(|e| match e {
+        Ending::Complete {} => "Ends".to_string(),
+        Ending::HangUp {} => "Hangs up".to_string(),
+        Ending::HandOff { to, .. } => format!("Hands off to {to}"),
+    });
+    let key = format!(
+        "{}\u{1f}{}\u{1f}{:?}\u{1f}{work}\u{1f}{keys:?}\u{1f}{is_start}\u{1f}{ending:?}\u{1f}{:?}",
+        state.id, state.title, state.kind, rect
+    );
+    Card {
+        key,
+        id: state.id.clone(),
+        title: state.title.clone(),
+        mode: state.kind,
+        work,
+        keys,
+        is_start,
+        ending,
+        rect,
+    }
+}
+
+fn arrow(state: &State, index: usize, path: ArrowPath, reach: Rect, dangling: bool) -> Arrow {
+    let t = &state.transitions[index];
+    let kind = t.condition_type_in(state.kind);
+    let condition = match Check::read(kind, &t.condition_config) {
+        Ok(check) => check.describe(),
+        Err(_) => format!("⚠ {} (settings need fixing)", kind.as_str()),
+    };
+    let shown = if t.label.is_empty() {
+        condition.clone()
+    } else {
+        t.label.clone()
+    };
+    let label = if dangling {
+        format!("→ missing “{}”", t.target_state_id)
+    } else {
+        shorten(&shown)
+    };
+    let mut title = condition;
+    if !t.label.is_empty() {
+        title = format!("{}: {title}", t.label);
+    }
+    let priority = (state.transitions.len() > 1).then(|| t.priority.to_string());
+    if let Some(p) = &priority {
+        title.push_str(&format!(" (priority {p})"));
+    }
+    let key = format!(
+        "{}\u{1f}{index}\u{1f}{}\u{1f}{}\u{1f}{title}\u{1f}{}",
+        state.id, t.target_state_id, path.d, label
+    );
+    Arrow {
+        key,
+        from: state.id.clone(),
+        index,
+        to: t.target_state_id.clone(),
+        path,
+        label,
+        title,
+        priority,
+        dangling,
+        reach,
+    }
+}
+
+fn shorten(text: &str) -> String {
+    if text.chars().count() <= LABEL_MAX_CHARS {
+        return text.to_string();
+    }
+    let cut: String = text.chars().take(LABEL_MAX_CHARS - 1).collect();
+    format!("{}…", cut.trim_end())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use plan_core::parse_plan;
+
+    fn scene(json: &str) -> Scene {
+        Scene::build(&parse_plan(json).unwrap())
+    }
+
+    const PLAN: &str = r#"{"id": "p", "title": "P", "states": [
+        {"id": "a", "title": "Intake", "type": "strict",
+         "tasks": [{"id": "t", "deliverables": [{"key": "issue", "type": "enum", "enum_values": ["billing", "other"]}]}],
+         "transitions": [
+            {"target_state_id": "b", "condition_type": "deliverable_value", "condition_config": {"key": "issue", "value": "billing"}},
+            {"target_state_id": "b", "priority": 10, "label": "anything else"},
+            {"target_state_id": "a", "condition_type": "turn_count_exceeded", "condition_config": {"turns": 3}},
+            {"target_state_id": "ghost"}
+         ]},
+        {"id": "b", "title": "Billing", "transitions": [{"target_state_id": "a"}]},
+        {"id": "c", "title": "Bye", "ending": {"kind": "hand_off", "to": "a person", "reason": "asked"}}
+    ], "layout": {"a": {"x": 0, "y": 0}, "b": {"x": 400, "y": 0}}}"#;
+
+    #[test]
+    fn cards_say_mode_work_keys_start_and_ending() {
+        let s = scene(PLAN);
+        let a = &s.cards[0];
+        assert_eq!(
+            (a.mode, a.work.as_str(), a.is_start),
+            (StateType::Strict, "1 task", true)
+        );
+        assert_eq!(a.keys, ["issue"]);
+        assert_eq!(a.ending, None);
+        assert_eq!(s.cards[2].ending.as_deref(), Some("Hands off to a person"));
+        assert!(!s.cards[1].is_start);
+    }
+
+    #[test]
+    fn arrows_are_labelled_with_their_condition_or_label_and_priority_when_there_are_several() {
+        let s = scene(PLAN);
+        let first = &s.arrows[0];
+        assert_eq!(
+            (first.from.as_str(), first.index, first.to.as_str()),
+            ("a", 0, "b")
+        );
+        assert_eq!(first.label, "issue_type = billing".replace("issue_type", "issue"));
+        assert_eq!(first.priority.as_deref(), Some("1"));
+        assert_eq!(s.arrows[1].label, "anything else");
+        assert_eq!(
+            s.arrows[1].title,
+            "anything else: all tasks done (priority 10)"
+        );
+        assert_eq!(s.arrows[2].label, "after 3 turns without progress");
+        // A single transition shows no priority.
+        assert_eq!(s.arrows[4].priority, None);
+    }
+
+    #[test]
+    fn parallel_and_two_way_arrows_do_not_overlap() {
+        let s = scene(PLAN);
+        let mids: Vec<f64> = [0, 1, 4].iter().map(|&i| s.arrows[i].path.label_at.1).collect();
+        assert!(mids[0] != mids[1] && mids[0] != mids[2] && mids[1] != mids[2], "{mids:?}");
+    }
+
+    #[test]
+    fn an_arrow_to_a_missing_state_is_drawn_as_a_marked_stub() {
+        let s = scene(PLAN);
+        let ghost = &s.arrows[3];
+        assert!(ghost.dangling);
+        assert_eq!(ghost.label, "→ missing “ghost”");
+    }
+
+    #[test]
+    fn a_plan_without_positions_is_laid_out_and_long_labels_are_cut() {
+        let s = scene(
+            r#"{"id": "p", "title": "P", "states": [
+            {"id": "a", "title": "A", "transitions": [{"target_state_id": "b", "condition_type": "deliverable_value_in",
+              "condition_config": {"key": "category", "values": ["billing_error", "payment_failed", "account_locked"]}}]},
+            {"id": "b", "title": "B"}]}"#,
+        );
+        assert!(s.cards[1].rect.x > s.cards[0].rect.x);
+        let label = &s.arrows[0].label;
+        assert!(label.ends_with('…') && label.chars().count() <= LABEL_MAX_CHARS, "{label}");
+        assert!(s.arrows[0].title.ends_with("account_locked"));
+        assert!(s.bounds.is_some());
+    }
+}
