@@ -148,18 +148,25 @@ fn canvas_rect(ctx: &Ctx) -> Result<(f64, f64, f64, f64), String> {
 
 fn plan_list_shows_every_sample_plan(ctx: &Ctx) -> Outcome {
     let expected = sample_ids(ctx.harness.plans());
-    ensure(expected.len() >= 4, || format!("only {expected:?} in plans/"))?;
-    ctx.session
-        .wait_until("the plan list", SHORT, || {
-            Ok(count(ctx, "[data-testid=plan]")? == expected.len())
-        })?;
+    ensure(expected.len() >= 4, || {
+        format!("only {expected:?} in plans/")
+    })?;
+    ctx.session.wait_until("the plan list", SHORT, || {
+        Ok(count(ctx, "[data-testid=plan]")? == expected.len())
+    })?;
     let mut shown = Vec::new();
     for item in ctx.session.find_all("[data-testid=plan]")? {
-        let id = ctx.session.attribute(&item, "data-plan-id")?.unwrap_or_default();
+        let id = ctx
+            .session
+            .attribute(&item, "data-plan-id")?
+            .unwrap_or_default();
         let text = ctx.session.text(&item)?;
         let p = plan(ctx, &id)?;
         ensure(text.contains(&p.title), || {
-            format!("plan {id} is listed as {text:?}, not by its title {:?}", p.title)
+            format!(
+                "plan {id} is listed as {text:?}, not by its title {:?}",
+                p.title
+            )
         })?;
         ensure(text.contains(&format!("{} states", p.states.len())), || {
             format!("plan {id} does not say its state count: {text:?}")
@@ -180,7 +187,10 @@ fn support_plan_shows_its_states_and_arrows_labelled_with_conditions(ctx: &Ctx) 
             &format!("[data-testid=state][data-state-id='{}']", state.id),
         )?;
         ensure(text.contains(&state.title), || {
-            format!("card {} shows {text:?}, not its title {:?}", state.id, state.title)
+            format!(
+                "card {} shows {text:?}, not its title {:?}",
+                state.id, state.title
+            )
         })?;
     }
     let intake = shown_text(ctx, "[data-testid=state][data-state-id='customer-intake']")?;
@@ -193,7 +203,11 @@ fn support_plan_shows_its_states_and_arrows_labelled_with_conditions(ctx: &Ctx) 
         || "the greeting card has no start marker".into(),
     )?;
     ensure(
-        text_of(ctx, "[data-state-id='farewell'] [data-testid=ending-marker]")?.contains("Ends"),
+        text_of(
+            ctx,
+            "[data-state-id='farewell'] [data-testid=ending-marker]",
+        )?
+        .contains("Ends"),
         || "the farewell card has no ending marker".into(),
     )?;
 
@@ -230,11 +244,31 @@ fn every_sample_plan_draws_all_its_states_and_transitions(ctx: &Ctx) -> Outcome 
         let p = open_plan(ctx, &id)?;
         let arrows = count(ctx, "[data-testid=transition]")?;
         ensure(arrows == p.transition_count(), || {
-            format!("{id}: {arrows} arrows drawn for {} transitions", p.transition_count())
+            format!(
+                "{id}: {arrows} arrows drawn for {} transitions",
+                p.transition_count()
+            )
         })?;
         ctx.screenshot(&format!("plan-{id}"))?;
     }
-    // The collections flow labels its tool routes with the tool and code when it has no label.
+    // Tool routes read as the tool and the code it returned.
+    open_plan(ctx, "collections")?;
+    let tool = text_of(
+        ctx,
+        "[data-testid=transition][data-from='identify'][data-index='0']",
+    )?;
+    ensure(
+        tool.contains("verify_customer → CUSTOMER_VERIFIED"),
+        || format!("a tool route reads {tool:?}"),
+    )?;
+    let negated = text_of(
+        ctx,
+        "[data-testid=transition][data-from='installment-plan'][data-index='1']",
+    )?;
+    ensure(
+        negated.contains("agree_installment_plan → not AGREEMENT_CONFIRMED"),
+        || format!("a negated tool route reads {negated:?}"),
+    )?;
     let p = open_plan(ctx, "medical-intake")?;
     let numeric = text_of(
         ctx,
@@ -266,7 +300,13 @@ fn canvas_pans_and_zooms(ctx: &Ctx) -> Outcome {
     let (x1, y1, z1) = view_transform(ctx)?;
     ensure(
         (x1 - x0 - 200.0).abs() < 2.0 && (y1 - y0 - 100.0).abs() < 2.0 && z1 == z0,
-        || format!("dragging by (200, 100) moved the view from {:?} to {:?}", (x0, y0, z0), (x1, y1, z1)),
+        || {
+            format!(
+                "dragging by (200, 100) moved the view from {:?} to {:?}",
+                (x0, y0, z0),
+                (x1, y1, z1)
+            )
+        },
     )?;
 
     // Zoom buttons step the zoom, and the status bar says so.
@@ -277,9 +317,10 @@ fn canvas_pans_and_zooms(ctx: &Ctx) -> Outcome {
     ensure((z2 / z1 - 1.2).abs() < 1e-3, || {
         format!("zoom in went from {z1} to {z2}")
     })?;
-    ctx.session.wait_until("the zoom readout to change", SHORT, || {
-        Ok(text_of(ctx, "[data-testid=zoom]")? != before)
-    })?;
+    ctx.session
+        .wait_until("the zoom readout to change", SHORT, || {
+            Ok(text_of(ctx, "[data-testid=zoom]")? != before)
+        })?;
 
     // Ctrl+wheel zooms around the pointer; a plain wheel scrolls.
     let zoom_event = "const c = document.querySelector('[data-testid=canvas]');
@@ -289,13 +330,19 @@ fn canvas_pans_and_zooms(ctx: &Ctx) -> Outcome {
     ctx.session
         .execute(zoom_event, json!([0, 100, true, at.0, at.1]))?;
     let (_, _, z3) = view_transform(ctx)?;
-    ensure(z3 < z2, || format!("ctrl+wheel down did not zoom out ({z2} → {z3})"))?;
+    ensure(z3 < z2, || {
+        format!("ctrl+wheel down did not zoom out ({z2} → {z3})")
+    })?;
     let (x3, y3, _) = view_transform(ctx)?;
     ctx.session
         .execute(zoom_event, json!([0, 50, false, at.0, at.1]))?;
     let (x4, y4, _) = view_transform(ctx)?;
     ensure((y4 - (y3 - 50.0)).abs() < 0.5 && x4 == x3, || {
-        format!("a plain wheel did not scroll by 50 px: {:?} → {:?}", (x3, y3), (x4, y4))
+        format!(
+            "a plain wheel did not scroll by 50 px: {:?} → {:?}",
+            (x3, y3),
+            (x4, y4)
+        )
     })?;
 
     // Fit brings the whole plan back.
@@ -321,10 +368,14 @@ fn a_plan_changed_on_disk_is_redrawn_where_it_was(ctx: &Ctx) -> Outcome {
     changed.states[0].title = "Welcome, consent and age".into();
     fs::write(&path, serde_json::to_string_pretty(&changed).unwrap()).map_err(|e| e.to_string())?;
 
-    let redrawn = ctx.session.wait_until("the new title on the canvas", SHORT, || {
-        Ok(text_of(ctx, "[data-testid=state][data-state-id='welcome'] .card-title")?
-            == "Welcome, consent and age")
-    });
+    let redrawn = ctx
+        .session
+        .wait_until("the new title on the canvas", SHORT, || {
+            Ok(text_of(
+                ctx,
+                "[data-testid=state][data-state-id='welcome'] .card-title",
+            )? == "Welcome, consent and age")
+        });
     let after = view_transform(ctx);
     fs::write(&path, original).map_err(|e| e.to_string())?;
     redrawn?;
@@ -336,10 +387,15 @@ fn a_plan_changed_on_disk_is_redrawn_where_it_was(ctx: &Ctx) -> Outcome {
 fn a_broken_plan_file_is_listed_with_its_problem(ctx: &Ctx) -> Outcome {
     ctx.session.wait_for("[data-testid=plan]", SHORT)?;
     let path = ctx.harness.plans().join("broken.json");
-    fs::write(&path, "{\n  \"id\": \"broken\",\n  \"title\": \"Broken\"\n  \"states\": []\n}\n")
-        .map_err(|e| e.to_string())?;
+    fs::write(
+        &path,
+        "{\n  \"id\": \"broken\",\n  \"title\": \"Broken\"\n  \"states\": []\n}\n",
+    )
+    .map_err(|e| e.to_string())?;
     let result = (|| {
-        let item = ctx.session.wait_for("[data-testid=plan][data-plan-id='broken']", SHORT)?;
+        let item = ctx
+            .session
+            .wait_for("[data-testid=plan][data-plan-id='broken']", SHORT)?;
         let text = ctx.session.text(&item)?;
         ensure(text.contains("Not valid JSON"), || {
             format!("the broken plan is listed as {text:?}")
@@ -351,17 +407,18 @@ fn a_broken_plan_file_is_listed_with_its_problem(ctx: &Ctx) -> Outcome {
         ensure(code.as_deref() == Some("invalid-json"), || {
             format!("the error code is {code:?}")
         })?;
-        ensure(message.contains("broken.json") && message.contains("line 4"), || {
-            format!("the error does not name the file and line: {message:?}")
-        })?;
+        ensure(
+            message.contains("broken.json") && message.contains("line 4"),
+            || format!("the error does not name the file and line: {message:?}"),
+        )?;
         ctx.screenshot("broken-plan")?;
         // The other plans still open.
         open_plan(ctx, "daily-routine").map(|_| ())
     })();
     fs::remove_file(&path).map_err(|e| e.to_string())?;
     result?;
-    ctx.session.wait_until("the broken plan to leave the list", SHORT, || {
-        Ok(count(ctx, "[data-testid=plan][data-plan-id='broken']")? == 0)
-    })
+    ctx.session
+        .wait_until("the broken plan to leave the list", SHORT, || {
+            Ok(count(ctx, "[data-testid=plan][data-plan-id='broken']")? == 0)
+        })
 }
-

@@ -336,7 +336,12 @@ impl Config<'_> {
                 &format!("/{}", pointer_escape(k)),
                 format!(
                     "unknown setting \"{k}\" (expected {})",
-                    or_list(&allowed.iter().map(|a| format!("\"{a}\"")).collect::<Vec<_>>())
+                    or_list(
+                        &allowed
+                            .iter()
+                            .map(|a| format!("\"{a}\""))
+                            .collect::<Vec<_>>()
+                    )
                 ),
             )),
         }
@@ -466,8 +471,8 @@ impl Config<'_> {
                     return Err(problem(
                         "/operator",
                         format!(
-                            "unknown operator \"{other}\" (use gt, gte, lt, lte, eq, neq or between)"
-                        ),
+                        "unknown operator \"{other}\" (use gt, gte, lt, lte, eq, neq or between)"
+                    ),
                     ))
                 }
             }
@@ -571,7 +576,10 @@ fn read_child(item: &Value) -> Result<Check, ConfigProblem> {
         Some(other) => {
             return Err(problem(
                 "/condition_config",
-                format!("\"condition_config\" must be an object, not {}", kind_of(other)),
+                format!(
+                    "\"condition_config\" must be an object, not {}",
+                    kind_of(other)
+                ),
             ))
         }
     };

@@ -138,7 +138,7 @@ pub fn list_plans(dir: &Path) -> Result<Vec<PlanSummary>, FileError> {
             },
         });
     }
-    out.sort_by(|a, b| a.title.to_lowercase().cmp(&b.title.to_lowercase()));
+    out.sort_by_key(|p| p.title.to_lowercase());
     Ok(out)
 }
 

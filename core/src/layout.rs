@@ -127,8 +127,7 @@ mod tests {
     #[test]
     fn complete_keeps_existing_positions_and_places_only_the_missing() {
         let mut p = plan(CHAIN);
-        p.layout
-            .insert("a".into(), Position { x: 500.0, y: 40.0 });
+        p.layout.insert("a".into(), Position { x: 500.0, y: 40.0 });
         let layout = complete(&p);
         assert_eq!(layout["a"], Position { x: 500.0, y: 40.0 });
         assert_eq!(layout.len(), 4);

@@ -162,7 +162,10 @@ pub fn shape_problems(plan: &Plan) -> Vec<ParseProblem> {
             }
         }
         for (i, transition) in state.transitions.iter().enumerate() {
-            if transition.condition_type.is_some_and(ConditionType::is_composite) {
+            if transition
+                .condition_type
+                .is_some_and(ConditionType::is_composite)
+            {
                 let at = format!("/states/{s}/transitions/{i}/condition_config");
                 nested_type_problems(
                     transition.condition_config.get("conditions"),
@@ -259,7 +262,9 @@ fn nested_type_problems(
             ),
             Some(kind) if kind.is_composite() => {
                 let inner = format!("{here}/condition_config");
-                let nested = item.get("condition_config").and_then(|c| c.get("conditions"));
+                let nested = item
+                    .get("condition_config")
+                    .and_then(|c| c.get("conditions"));
                 nested_type_problems(nested, &inner, schema);
             }
             Some(_) => {}

@@ -102,8 +102,15 @@ fn assert_round_trip(original: &Value) -> Plan {
     let written = serde_json::to_value(&plan).unwrap();
     assert_same_meaning(original, &written, "");
     let again = parse_value(&written).unwrap();
-    assert_eq!(plan, again, "reading the written plan gave a different plan");
-    assert_eq!(serde_json::to_value(&again).unwrap(), written, "writing is not stable");
+    assert_eq!(
+        plan, again,
+        "reading the written plan gave a different plan"
+    );
+    assert_eq!(
+        serde_json::to_value(&again).unwrap(),
+        written,
+        "writing is not stable"
+    );
     plan
 }
 
@@ -126,7 +133,10 @@ fn every_seed_state_example_reads_unchanged_inside_a_plan() {
         assert_round_trip(&plan_with(vec![state]));
         count += 1;
     }
-    assert_eq!(count, 15, "the seed has 4 states, 10 transitions and a priority example");
+    assert_eq!(
+        count, 15,
+        "the seed has 4 states, 10 transitions and a priority example"
+    );
 }
 
 #[test]
@@ -225,10 +235,18 @@ fn every_ending_kind_reads_and_hand_off_needs_a_to() {
 #[test]
 fn unknown_fields_are_refused_and_named() {
     let cases = [
-        (json!({"id": "p", "title": "P", "states": [], "colour": 1}), "/colour"),
-        (plan_with(vec![json!({"id": "a", "title": "A", "titel": "x"})]), "/states/0/titel"),
         (
-            plan_with(vec![json!({"id": "a", "title": "A", "tasks": [{"id": "t", "optional": true}]})]),
+            json!({"id": "p", "title": "P", "states": [], "colour": 1}),
+            "/colour",
+        ),
+        (
+            plan_with(vec![json!({"id": "a", "title": "A", "titel": "x"})]),
+            "/states/0/titel",
+        ),
+        (
+            plan_with(vec![
+                json!({"id": "a", "title": "A", "tasks": [{"id": "t", "optional": true}]}),
+            ]),
             "/states/0/tasks/0/optional",
         ),
         (
@@ -242,7 +260,9 @@ fn unknown_fields_are_refused_and_named() {
             "/states/0/transitions/0/when",
         ),
         (
-            plan_with(vec![json!({"id": "a", "title": "A", "ending": {"kind": "complete", "to": "x"}})]),
+            plan_with(vec![
+                json!({"id": "a", "title": "A", "ending": {"kind": "complete", "to": "x"}}),
+            ]),
             "/states/0/ending",
         ),
         (
@@ -280,7 +300,9 @@ fn text_that_is_not_json_is_reported_with_line_and_column() {
     let err = parse_plan("{\n  \"id\": \"p\",\n  \"title\": \n}").unwrap_err();
     assert_eq!(err[0].kind, ProblemKind::InvalidJson);
     assert_eq!(err[0].line_column, Some((4, 1)));
-    assert!(err[0].to_string().starts_with("line 4, column 1: not valid JSON"));
+    assert!(err[0]
+        .to_string()
+        .starts_with("line 4, column 1: not valid JSON"));
 }
 
 #[test]
@@ -291,13 +313,13 @@ fn unknown_condition_types_are_schema_errors_at_any_depth_other_config_problems_
     assert_eq!(top[0].pointer, "/states/0/transitions/0/condition_type");
 
     let nested = parse_value(&plan_with(vec![json!({"id": "a", "title": "A",
-        "transitions": [{"target_state_id": "a", "condition_type": "all_of", "condition_config": {
-            "conditions": [
-                {"condition_type": "deliverable_exists", "condition_config": {"key": "k"}},
-                {"condition_type": "any_of", "condition_config": {"conditions": [
-                    {"condition_type": "sometimes"}
-                ]}}
-            ]}}]})]))
+    "transitions": [{"target_state_id": "a", "condition_type": "all_of", "condition_config": {
+        "conditions": [
+            {"condition_type": "deliverable_exists", "condition_config": {"key": "k"}},
+            {"condition_type": "any_of", "condition_config": {"conditions": [
+                {"condition_type": "sometimes"}
+            ]}}
+        ]}}]})]))
     .unwrap_err();
     assert_eq!(nested.len(), 1);
     assert_eq!(
@@ -343,8 +365,10 @@ fn shape_rules_serde_cannot_express_are_all_reported() {
 
 #[test]
 fn priorities_keep_their_number_form() {
-    let plan = assert_round_trip(&plan_with(vec![json!({"id": "a", "title": "A", "transitions": [
-        {"target_state_id": "a", "priority": 10}, {"target_state_id": "a", "priority": 2.5}]})]));
+    let plan = assert_round_trip(&plan_with(vec![
+        json!({"id": "a", "title": "A", "transitions": [
+        {"target_state_id": "a", "priority": 10}, {"target_state_id": "a", "priority": 2.5}]}),
+    ]));
     let written = serde_json::to_string(&plan).unwrap();
     assert!(written.contains("\"priority\":10}"), "{written}");
     assert!(written.contains("\"priority\":2.5"), "{written}");

@@ -11,14 +11,12 @@ use crate::PlanDir;
 async fn blocking<T: Send + 'static>(
     work: impl FnOnce() -> Result<T, IpcError> + Send + 'static,
 ) -> Result<T, IpcError> {
-    tokio::task::spawn_blocking(work)
-        .await
-        .unwrap_or_else(|e| {
-            Err(IpcError {
-                code: ErrorCode::Io,
-                message: format!("reading plans failed: {e}"),
-            })
+    tokio::task::spawn_blocking(work).await.unwrap_or_else(|e| {
+        Err(IpcError {
+            code: ErrorCode::Io,
+            message: format!("reading plans failed: {e}"),
         })
+    })
 }
 
 /// Every plan in the plan folder, with its counts or why it cannot be opened.

@@ -272,6 +272,7 @@ impl Drop for Harness {
         for child in [self.driver.take(), self.xvfb.take()].into_iter().flatten() {
             stop(child);
         }
+        let _ = fs::remove_dir_all(&self.plans);
     }
 }
 

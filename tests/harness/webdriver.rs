@@ -173,14 +173,16 @@ fn send(agent: &ureq::Agent, method: &str, url: &str, body: Option<Value>) -> Re
         None => request.call(),
     };
     let text = match response {
-        Ok(r) => r.into_string().map_err(|e| format!("{method} {url}: {e}"))?,
+        Ok(r) => r
+            .into_string()
+            .map_err(|e| format!("{method} {url}: {e}"))?,
         Err(ureq::Error::Status(code, r)) => {
             let body = r.into_string().unwrap_or_default();
             return Err(format!("{method} {url}: HTTP {code}: {body}"));
         }
         Err(e) => return Err(format!("{method} {url}: {e}")),
     };
-    let v: Value =
-        serde_json::from_str(&text).map_err(|e| format!("{method} {url}: not JSON ({e}): {text}"))?;
+    let v: Value = serde_json::from_str(&text)
+        .map_err(|e| format!("{method} {url}: not JSON ({e}): {text}"))?;
     Ok(v["value"].clone())
 }

@@ -25,7 +25,11 @@ pub fn App() -> impl IntoView {
     let (fit, set_fit) = signal(0u64);
 
     let scene = Memo::new(move |_| {
-        loaded.with(|l| l.as_ref().map(|l| Scene::build(&l.plan)).unwrap_or_default())
+        loaded.with(|l| {
+            l.as_ref()
+                .map(|l| Scene::build(&l.plan))
+                .unwrap_or_default()
+        })
     });
 
     // Opens plan `id`; `refit` when it is a different plan than the one shown.
@@ -57,7 +61,10 @@ pub fn App() -> impl IntoView {
             match ipc::list_plans().await {
                 Ok(list) => {
                     list_error.set(None);
-                    let first = list.iter().find(|p| p.error.is_none()).map(|p| p.id.clone());
+                    let first = list
+                        .iter()
+                        .find(|p| p.error.is_none())
+                        .map(|p| p.id.clone());
                     plans.set(list);
                     if selected.get_untracked().is_none() {
                         if let Some(id) = first {
@@ -213,7 +220,9 @@ fn code_name(code: ErrorCode) -> String {
 fn window_size() -> (f64, f64) {
     let w = web_sys::window();
     let get = |v: Option<Result<wasm_bindgen::JsValue, wasm_bindgen::JsValue>>| {
-        v.and_then(|r| r.ok()).and_then(|j| j.as_f64()).unwrap_or(800.0)
+        v.and_then(|r| r.ok())
+            .and_then(|j| j.as_f64())
+            .unwrap_or(800.0)
     };
     (
         get(w.as_ref().map(|w| w.inner_width())),

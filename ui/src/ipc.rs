@@ -35,7 +35,10 @@ pub async fn load_plan(id: &str) -> Result<LoadedPlan, IpcError> {
 pub fn on_plans_changed(handler: impl Fn(PlansChanged) + 'static) {
     let closure = Closure::<dyn FnMut(JsValue)>::new(move |event: JsValue| {
         let payload = js_sys::Reflect::get(&event, &JsValue::from_str("payload"));
-        if let Ok(changed) = payload.map_err(|_| ()).and_then(|p| from_js(p).map_err(|_| ())) {
+        if let Ok(changed) = payload
+            .map_err(|_| ())
+            .and_then(|p| from_js(p).map_err(|_| ()))
+        {
             handler(changed);
         }
     });
@@ -73,7 +76,9 @@ fn error_from_js(error: JsValue) -> IpcError {
     if let Some(text) = error.as_string() {
         return internal(text);
     }
-    internal("This window is not connected to Plan Builder. Open plans with the desktop app.".into())
+    internal(
+        "This window is not connected to Plan Builder. Open plans with the desktop app.".into(),
+    )
 }
 
 fn internal(message: String) -> IpcError {

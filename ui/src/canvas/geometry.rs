@@ -108,12 +108,12 @@ impl Default for Viewport {
 }
 
 impl Viewport {
-    pub fn to_world(&self, p: (f64, f64)) -> (f64, f64) {
+    pub fn to_world(self, p: (f64, f64)) -> (f64, f64) {
         ((p.0 - self.x) / self.zoom, (p.1 - self.y) / self.zoom)
     }
 
     #[cfg(test)]
-    pub fn to_screen(&self, p: (f64, f64)) -> (f64, f64) {
+    pub fn to_screen(self, p: (f64, f64)) -> (f64, f64) {
         (p.0 * self.zoom + self.x, p.1 * self.zoom + self.y)
     }
 

@@ -59,7 +59,12 @@ pub fn step(gesture: Gesture, viewport: Viewport, input: Input) -> (Gesture, Vie
             viewport.panned(at.0 - last.0, at.1 - last.1),
         ),
         (Gesture::Panning { .. }, Input::Up) => (Gesture::Idle, viewport),
-        (g, Input::Wheel { at, dy, ctrl: true, .. }) => {
+        (
+            g,
+            Input::Wheel {
+                at, dy, ctrl: true, ..
+            },
+        ) => {
             // 100 px of wheel is one zoom step; touchpads send smaller deltas for smooth zoom.
             (g, viewport.zoomed_at(at, ZOOM_STEP.powf(-dy / 100.0)))
         }

@@ -7,7 +7,9 @@ use plan_core::condition::Check;
 use plan_core::layout;
 use plan_core::plan::{Ending, Plan, State, StateType};
 
-use super::geometry::{arrow_between, bounds, dangling, self_loop, ArrowPath, Rect, CARD_H, CARD_W};
+use super::geometry::{
+    arrow_between, bounds, dangling, self_loop, ArrowPath, Rect, CARD_H, CARD_W,
+};
 
 /// Longest arrow label drawn in full; longer ones are cut with "…" (the full text is the tooltip).
 const LABEL_MAX_CHARS: usize = 42;
@@ -269,7 +271,10 @@ mod tests {
             (first.from.as_str(), first.index, first.to.as_str()),
             ("a", 0, "b")
         );
-        assert_eq!(first.label, "issue_type = billing".replace("issue_type", "issue"));
+        assert_eq!(
+            first.label,
+            "issue_type = billing".replace("issue_type", "issue")
+        );
         assert_eq!(first.priority.as_deref(), Some("1"));
         assert_eq!(s.arrows[1].label, "anything else");
         assert_eq!(
@@ -284,8 +289,14 @@ mod tests {
     #[test]
     fn parallel_and_two_way_arrows_do_not_overlap() {
         let s = scene(PLAN);
-        let mids: Vec<f64> = [0, 1, 4].iter().map(|&i| s.arrows[i].path.label_at.1).collect();
-        assert!(mids[0] != mids[1] && mids[0] != mids[2] && mids[1] != mids[2], "{mids:?}");
+        let mids: Vec<f64> = [0, 1, 4]
+            .iter()
+            .map(|&i| s.arrows[i].path.label_at.1)
+            .collect();
+        assert!(
+            mids[0] != mids[1] && mids[0] != mids[2] && mids[1] != mids[2],
+            "{mids:?}"
+        );
     }
 
     #[test]
@@ -306,7 +317,10 @@ mod tests {
         );
         assert!(s.cards[1].rect.x > s.cards[0].rect.x);
         let label = &s.arrows[0].label;
-        assert!(label.ends_with('…') && label.chars().count() <= LABEL_MAX_CHARS, "{label}");
+        assert!(
+            label.ends_with('…') && label.chars().count() <= LABEL_MAX_CHARS,
+            "{label}"
+        );
         assert!(s.arrows[0].title.ends_with("account_locked"));
         assert!(s.bounds.is_some());
     }

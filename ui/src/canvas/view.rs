@@ -220,10 +220,13 @@ fn card_view(card: Card) -> impl IntoView {
             <div class="card-head">
                 <span class="mode-badge">{mode}</span>
                 {card.is_start.then(|| view! { <span class="start-flag" data-testid="start-marker">"▶ Start"</span> })}
+                {card.ending.clone().map(|e| {
+                    let tip = e.clone();
+                    view! { <span class="card-ending" data-testid="ending-marker" title=tip>"■ " {e}</span> }
+                })}
             </div>
             <div class="card-title">{card.title.clone()}</div>
             <div class="card-meta">{meta}</div>
-            {card.ending.clone().map(|e| view! { <div class="card-ending" data-testid="ending-marker">"■ " {e}</div> })}
         </div>
     }
 }

@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Installs what is missing, builds Plan Builder, and opens it on the sample plans in plans/.
+# Needs a display (a desktop session). Arguments go to the app, e.g. `--plans DIR`.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+source scripts/setup.sh
+
+if [ -z "${DISPLAY:-}" ] && [ -z "${WAYLAND_DISPLAY:-}" ]; then
+  echo "scripts/app.sh: no display to open the window on. Run it in a desktop session (or, on a server: xvfb-run -a scripts/app.sh)." >&2
+  exit 2
+fi
+
+bash scripts/build.sh
+exec target/debug/plan-builder --plans plans "$@"

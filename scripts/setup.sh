@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Installs what building, running and testing Plan Builder needs on Debian 12 or Ubuntu, and
+# nothing that is already there: a second run takes a second or two.
+#
+#   apt packages   WebKitGTK and GTK headers, WebKitWebDriver, Xvfb, ImageMagick (screenshots)
+#   Rust           the wasm32 target; trunk; wasm-bindgen-cli at Cargo.lock's version; tauri-driver
+#
+# Sourced by scripts/app.sh and scripts/test.sh; it can also be run on its own.
+set -euo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+
+say() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
+
+apt_packages=(
+  build-essential pkg-config file curl ca-certificates
+  libwebkit2gtk-4.1-dev libgtk-3-dev librsvg2-dev libxdo-dev libssl-dev
+  webkit2gtk-driver xvfb xauth x11-utils imagemagick
+)
+missing=()
+for p in "${apt_packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ "${#missing[@]}" -gt 0 ]; then
+  say "installing system packages: ${missing[*]}"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+export PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
+if ! command -v cargo >/dev/null; then
+  say "installing Rust (rustup)"
+  curl --proto '=https' --tlsv1.2 -sSf https://sh.rustup.rs | sh -s -- -y --profile minimal
+fi
+if command -v rustup >/dev/null && ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+  say "adding the wasm32 target"
+  rustup target add wasm32-unknown-unknown
+fi
+
+installed="$(cargo install --list)"
+# cargo_tool CRATE VERSION [extra cargo install flags]
+cargo_tool() {
+  local crate="$1" version="$2"
+  shift 2
+  if ! grep -qx "$crate v$version:" <<<"$installed"; then
+    say "installing $crate $version (once; trunk takes about 10 minutes on 2 cores)"
+    cargo install "$crate" --version "$version" "$@"
+  fi
+}
+cargo_tool trunk 0.21.14 --locked
+# wasm-bindgen's CLI must match the library version in Cargo.lock exactly. `--locked` fails for
+# this crate (a pinned dependency is missing from the registry), so it resolves fresh.
+wasm_bindgen_version="$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/[^0-9.]/, ""); print; exit }' "$root/Cargo.lock")"
+cargo_tool wasm-bindgen-cli "$wasm_bindgen_version"
+cargo_tool tauri-driver 2.1.0 --locked
