@@ -150,7 +150,9 @@ pub enum Check {
 /// What is wrong inside a condition config, and where.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ConfigProblem {
-    /// JSON Pointer relative to the condition's `condition_config` (empty: the config itself).
+    /// JSON Pointer relative to the condition object: the transition for a top-level condition, the
+    /// `{condition_type, condition_config}` object for a nested one. A field inside the config is
+    /// `/condition_config/<field>`; empty means the condition itself (a missing field, say).
     pub pointer: String,
     pub message: String,
 }
@@ -307,9 +309,15 @@ fn num(v: f64) -> String {
     }
 }
 
-fn problem(pointer: &str, message: String) -> ConfigProblem {
+/// A problem with the config field at `field` (`"/key"`, `"/conditions/0"`), or with the condition
+/// itself when `field` is empty.
+fn problem(field: &str, message: String) -> ConfigProblem {
     ConfigProblem {
-        pointer: pointer.to_string(),
+        pointer: if field.is_empty() {
+            String::new()
+        } else {
+            format!("/condition_config{field}")
+        },
         message,
     }
 }
@@ -526,7 +534,7 @@ impl Config<'_> {
             .enumerate()
             .map(|(i, item)| {
                 read_child(item).map_err(|p| ConfigProblem {
-                    pointer: format!("/conditions/{i}{}", p.pointer),
+                    pointer: format!("/condition_config/conditions/{i}{}", p.pointer),
                     message: p.message,
                 })
             })
@@ -536,57 +544,160 @@ impl Config<'_> {
 
 /// Reads one nested `{condition_type, condition_config}` object; pointers are relative to it.
 fn read_child(item: &Value) -> Result<Check, ConfigProblem> {
+    let (kind, config) = child_parts(item)?;
+    Check::read(kind, config)
+}
+
+/// The type and config of a nested condition object, or what is wrong with its shape. An unknown
+/// `condition_type` is reported here too, for callers that read without parsing first.
+fn child_parts(item: &Value) -> Result<(ConditionType, &Map<String, Value>), ConfigProblem> {
+    static EMPTY: std::sync::OnceLock<Map<String, Value>> = std::sync::OnceLock::new();
+    let at = |pointer: &str, message: String| ConfigProblem {
+        pointer: pointer.to_string(),
+        message,
+    };
     let Value::Object(obj) = item else {
-        return Err(problem(
+        return Err(at(
             "",
-            format!(
-                "a nested condition must be an object, not {}",
-                kind_of(item)
-            ),
+            format!("a nested condition must be an object, not {}", kind_of(item)),
         ));
     };
     if let Some(k) = obj
         .keys()
         .find(|k| *k != "condition_type" && *k != "condition_config")
     {
-        return Err(problem(
+        return Err(at(
             &format!("/{}", pointer_escape(k)),
             format!("unknown field \"{k}\" in a nested condition"),
         ));
     }
     let kind = match obj.get("condition_type") {
         Some(Value::String(name)) => ConditionType::from_name(name).ok_or_else(|| {
-            problem(
+            at(
                 "/condition_type",
                 format!("unknown condition type \"{name}\""),
             )
         })?,
         Some(other) => {
-            return Err(problem(
+            return Err(at(
                 "/condition_type",
                 format!("\"condition_type\" must be text, not {}", kind_of(other)),
             ))
         }
-        None => return Err(problem("", "\"condition_type\" is missing".into())),
+        None => return Err(at("", "\"condition_type\" is missing".into())),
     };
-    let empty = Map::new();
     let config = match obj.get("condition_config") {
-        None => &empty,
+        None => EMPTY.get_or_init(Map::new),
         Some(Value::Object(m)) => m,
         Some(other) => {
-            return Err(problem(
+            return Err(at(
                 "/condition_config",
-                format!(
-                    "\"condition_config\" must be an object, not {}",
-                    kind_of(other)
-                ),
+                format!("\"condition_config\" must be an object, not {}", kind_of(other)),
             ))
         }
     };
-    Check::read(kind, config).map_err(|p| ConfigProblem {
-        pointer: format!("/condition_config{}", p.pointer),
-        message: p.message,
-    })
+    Ok((kind, config))
+}
+
+/// One condition met while walking a condition tree with [`visit`].
+#[derive(Debug, Clone, PartialEq)]
+pub enum Node {
+    /// A non-composite condition that reads cleanly.
+    Leaf {
+        kind: ConditionType,
+        check: Check,
+        /// Pointer of the condition object, relative to where the walk started.
+        pointer: String,
+    },
+    /// Something wrong, at `pointer` (relative to where the walk started).
+    Problem { pointer: String, message: String },
+}
+
+/// Walks a condition tree and reports every clean leaf and every problem, to any depth, so that a
+/// validator can say everything at once (where [`Check::read`] stops at the first problem). The
+/// children of a composite are visited even when a sibling is broken. Nested conditions of an
+/// unknown type are skipped: they are a parse error (`schema`), reported elsewhere.
+pub fn visit(kind: ConditionType, config: &Map<String, Value>, mut f: impl FnMut(Node)) {
+    visit_at(kind, config, "", &mut f);
+}
+
+fn visit_at(
+    kind: ConditionType,
+    config: &Map<String, Value>,
+    at: &str,
+    f: &mut impl FnMut(Node),
+) {
+    let report = |f: &mut dyn FnMut(Node), p: ConfigProblem| {
+        f(Node::Problem {
+            pointer: format!("{at}{}", p.pointer),
+            message: p.message,
+        })
+    };
+    if !kind.is_composite() {
+        match Check::read(kind, config) {
+            Ok(check) => f(Node::Leaf {
+                kind,
+                check,
+                pointer: at.to_string(),
+            }),
+            Err(p) => report(f, p),
+        }
+        return;
+    }
+    let cfg = Config { map: config };
+    let own = if kind == ConditionType::Compound {
+        cfg.only(&["operator", "conditions"]).and_then(|_| {
+            match cfg.string("operator")?.as_str() {
+                "and" | "or" => Ok(()),
+                other => Err(problem(
+                    "/operator",
+                    format!("operator must be \"and\" or \"or\", not \"{other}\""),
+                )),
+            }
+        })
+    } else {
+        cfg.only(&["conditions"])
+    };
+    if let Err(p) = own {
+        report(f, p);
+    }
+    let items = match cfg.get("conditions") {
+        Ok(Value::Array(items)) if !items.is_empty() => items,
+        Ok(Value::Array(_)) => {
+            return report(
+                f,
+                problem(
+                    "/conditions",
+                    "this group has no conditions: add at least one".into(),
+                ),
+            )
+        }
+        Ok(_) => {
+            return report(
+                f,
+                problem(
+                    "/conditions",
+                    "\"conditions\" must be a list of conditions".into(),
+                ),
+            )
+        }
+        Err(p) => return report(f, p),
+    };
+    for (i, item) in items.iter().enumerate() {
+        let here = format!("{at}/condition_config/conditions/{i}");
+        if let Some(Value::String(name)) = item.get("condition_type") {
+            if ConditionType::from_name(name).is_none() {
+                continue;
+            }
+        }
+        match child_parts(item) {
+            Ok((child, child_config)) => visit_at(child, child_config, &here, f),
+            Err(p) => f(Node::Problem {
+                pointer: format!("{here}{}", p.pointer),
+                message: p.message,
+            }),
+        }
+    }
 }
 
 fn is_scalar(v: &Value) -> bool {
@@ -667,7 +778,7 @@ mod tests {
         .unwrap_err();
         assert_eq!(
             err.pointer,
-            "/conditions/1/condition_config/conditions/0/condition_config/min"
+            "/condition_config/conditions/1/condition_config/conditions/0/condition_config/min"
         );
         assert!(err.message.contains("larger than max"), "{}", err.message);
     }
@@ -678,7 +789,7 @@ mod tests {
             read(ConditionType::AnyOf, json!({"conditions": []}))
                 .unwrap_err()
                 .pointer,
-            "/conditions"
+            "/condition_config/conditions"
         );
         assert_eq!(
             read(
@@ -687,13 +798,13 @@ mod tests {
             )
             .unwrap_err()
             .pointer,
-            "/operator"
+            "/condition_config/operator"
         );
         assert_eq!(
             read(ConditionType::TurnCountExceeded, json!({"turns": 0}))
                 .unwrap_err()
                 .pointer,
-            "/turns"
+            "/condition_config/turns"
         );
         assert_eq!(
             read(
@@ -702,7 +813,34 @@ mod tests {
             )
             .unwrap_err()
             .pointer,
-            "/scope"
+            "/condition_config/scope"
+        );
+    }
+
+    #[test]
+    fn visiting_reports_every_broken_sibling_and_every_clean_leaf() {
+        let config = json!({"conditions": [
+            {"condition_type": "deliverable_exists", "condition_config": {}},
+            {"condition_type": "any_of", "condition_config": {"conditions": []}},
+            {"condition_type": "tool_result", "condition_config": {"tool": "t", "response_code": "OK"}},
+            {"condition_type": "no_such_type"},
+            {"condition_type": "turn_count_exceeded", "condition_config": {"turns": 2}, "extra": 1}
+        ]});
+        let mut seen = Vec::new();
+        visit(ConditionType::AllOf, config.as_object().unwrap(), |n| {
+            seen.push(match n {
+                Node::Leaf { pointer, .. } => format!("leaf {pointer}"),
+                Node::Problem { pointer, .. } => format!("problem {pointer}"),
+            })
+        });
+        assert_eq!(
+            seen,
+            [
+                "problem /condition_config/conditions/0",
+                "problem /condition_config/conditions/1/condition_config/conditions",
+                "leaf /condition_config/conditions/2",
+                "problem /condition_config/conditions/4/extra",
+            ]
         );
     }
 

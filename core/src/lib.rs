@@ -3,6 +3,7 @@
 //!
 //! No IO outside the `fs` feature, no clock, no randomness: callers pass those in.
 
+pub mod coerce;
 pub mod condition;
 #[cfg(feature = "fs")]
 pub mod files;
@@ -10,7 +11,9 @@ pub mod ipc;
 pub mod layout;
 pub mod parse;
 pub mod plan;
+pub mod validate;
 
 pub use condition::{Check, ConditionType};
 pub use parse::{parse_plan, ParseProblem};
 pub use plan::{Plan, State, StateType, Transition};
+pub use validate::{check_text, validate, Code, Diagnostic, Report, Severity};

@@ -373,3 +373,16 @@ fn priorities_keep_their_number_form() {
     assert!(written.contains("\"priority\":10}"), "{written}");
     assert!(written.contains("\"priority\":2.5"), "{written}");
 }
+
+#[test]
+fn every_sample_plan_validates_without_errors_or_warnings() {
+    for path in sample_plans() {
+        let report = plan_core::validate(&parse_plan(&read(&path)).unwrap());
+        assert!(
+            report.diagnostics.is_empty(),
+            "{}: {:#?}",
+            path.display(),
+            report.diagnostics
+        );
+    }
+}

@@ -1,0 +1,79 @@
+//! Coercing a value to a deliverable's type, the one rule shared by recording a value at run time
+//! and by comparing one in a condition: numbers from numeric text, booleans from
+//! true/false/yes/no, enum values case-insensitively to their canonical spelling.
+
+use serde_json::{Number, Value};
+
+use crate::plan::{Deliverable, DeliverableType};
+
+/// `value` as a value of `d`'s type, or `None` when it cannot be one.
+pub fn coerce(value: &Value, d: &Deliverable) -> Option<Value> {
+    match d.kind {
+        DeliverableType::String => match value {
+            Value::String(s) => Some(Value::String(s.clone())),
+            Value::Number(n) => Some(Value::String(n.to_string())),
+            Value::Bool(b) => Some(Value::String(b.to_string())),
+            _ => None,
+        },
+        DeliverableType::Number => match value {
+            Value::Number(n) => Some(Value::Number(n.clone())),
+            Value::String(s) => {
+                let x: f64 = s.trim().parse().ok()?;
+                Number::from_f64(x).map(Value::Number)
+            }
+            _ => None,
+        },
+        DeliverableType::Boolean => match value {
+            Value::Bool(b) => Some(Value::Bool(*b)),
+            Value::String(s) => match s.trim().to_lowercase().as_str() {
+                "true" | "yes" => Some(Value::Bool(true)),
+                "false" | "no" => Some(Value::Bool(false)),
+                _ => None,
+            },
+            _ => None,
+        },
+        DeliverableType::Enum => {
+            let Value::String(s) = value else {
+                return None;
+            };
+            let wanted = s.trim().to_lowercase();
+            d.enum_values
+                .iter()
+                .flatten()
+                .find(|v| v.to_lowercase() == wanted)
+                .map(|v| Value::String(v.clone()))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn d(kind: DeliverableType, values: Option<&[&str]>) -> Deliverable {
+        Deliverable {
+            key: "k".into(),
+            kind,
+            enum_values: values.map(|v| v.iter().map(|s| s.to_string()).collect()),
+            required: true,
+            description: String::new(),
+        }
+    }
+
+    #[test]
+    fn values_coerce_as_the_runtime_records_them() {
+        let number = d(DeliverableType::Number, None);
+        assert_eq!(coerce(&json!(" 7.5 "), &number), Some(json!(7.5)));
+        assert_eq!(coerce(&json!("seven"), &number), None);
+        let boolean = d(DeliverableType::Boolean, None);
+        assert_eq!(coerce(&json!("Yes"), &boolean), Some(json!(true)));
+        assert_eq!(coerce(&json!(1), &boolean), None);
+        let choice = d(DeliverableType::Enum, Some(&["billing", "technical"]));
+        assert_eq!(coerce(&json!("Billing"), &choice), Some(json!("billing")));
+        assert_eq!(coerce(&json!("refund"), &choice), None);
+        assert_eq!(coerce(&json!(true), &choice), None);
+        let text = d(DeliverableType::String, None);
+        assert_eq!(coerce(&json!(42), &text), Some(json!("42")));
+    }
+}

@@ -1,0 +1,215 @@
+//! Checks of one transition: its target, its condition to any depth, and whether an earlier or
+//! stronger transition with the same condition always wins before it.
+
+use serde_json::Value;
+
+use super::{same_condition, Code, Location, Validator};
+use crate::coerce::coerce;
+use crate::condition::{visit, Check, Node};
+use crate::plan::{DeliverableType, State, StateType};
+
+impl<'p> Validator<'p> {
+    pub(super) fn transition(&mut self, i: usize, state: &'p State, k: usize) {
+        let t = &state.transitions[k];
+        let here = format!("/states/{i}/transitions/{k}");
+        let loc = |path: String| Location {
+            path,
+            state_id: Some(state.id.clone()),
+            task_id: None,
+            transition_index: Some(k),
+        };
+        let name = format!("Transition {} of '{}'", k + 1, state.title);
+
+        if !self.index_of.contains_key(t.target_state_id.as_str()) {
+            let target = &t.target_state_id;
+            self.push(
+                Code::UnknownTargetState,
+                format!("{name} goes to '{target}', but no state has that id. Pick an existing state or create '{target}'."),
+                loc(format!("{here}/target_state_id")),
+            );
+        }
+
+        let mut nodes = Vec::new();
+        visit(t.condition_type_in(state.kind), &t.condition_config, |n| {
+            nodes.push(n)
+        });
+        for node in nodes {
+            match node {
+                Node::Problem { pointer, message } => self.push(
+                    Code::InvalidConditionConfig,
+                    format!("{name}: the condition's settings need fixing: {message}."),
+                    loc(format!("{here}{pointer}")),
+                ),
+                Node::Leaf { check, pointer, .. } => {
+                    let path = format!("{here}{pointer}");
+                    self.leaf(i, state, &name, &check, &path, &loc);
+                }
+            }
+        }
+
+        let shadowed_by = (0..state.transitions.len()).find(|&j| {
+            let (pj, pk) = (state.transitions[j].priority, t.priority);
+            j != k && (pj.0 < pk.0 || (pj.0 == pk.0 && j < k)) && same_condition(state, j, k)
+        });
+        if let Some(j) = shadowed_by {
+            self.push(
+                Code::ShadowedTransition,
+                format!(
+                    "{name} can never fire: transition {} has the same condition and wins first (priority {} against {}). Change its condition or its priority, or remove it.",
+                    j + 1,
+                    state.transitions[j].priority,
+                    t.priority
+                ),
+                loc(here),
+            );
+        }
+    }
+
+    /// The meaning checks of one clean, non-composite condition at `path`.
+    fn leaf(
+        &mut self,
+        i: usize,
+        state: &'p State,
+        name: &str,
+        check: &Check,
+        path: &str,
+        loc: &dyn Fn(String) -> Location,
+    ) {
+        let config = format!("{path}/condition_config");
+        match check {
+            Check::GoalAchieved if state.kind != StateType::Goal => self.push(
+                Code::GoalConditionOnNonGoalState,
+                format!("{name} waits for 'goal done', but '{}' is not a goal state, so it is never true. Use 'all tasks done', or make the state a goal state.", state.title),
+                loc(format!("{path}/condition_type")),
+            ),
+            Check::DeliverableExists { key }
+            | Check::DeliverableValue { key, .. }
+            | Check::DeliverableValueIn { key, .. }
+            | Check::DeliverableValueNumeric { key, .. } => {
+                let key = self.plan_key(key);
+                let Some(key) = key else {
+                    let key = check_key(check);
+                    self.push(
+                        Code::UnknownDeliverableKey,
+                        format!("{name} reads the key '{key}', but no state collects it. Pick a key the plan declares, or add '{key}' to a task."),
+                        loc(format!("{config}/key")),
+                    );
+                    return;
+                };
+                self.values(name, key, check, &config, loc);
+                if !self.collected_by(key, i) {
+                    self.push(
+                        Code::KeyNotCollectedBefore,
+                        format!("{name} reads '{key}', but neither '{}' nor any state leading to it collects it, so it is never set here. Collect it earlier, or read another key.", state.title),
+                        loc(format!("{config}/key")),
+                    );
+                }
+            }
+            Check::ToolResult {
+                tool,
+                response_code,
+                ..
+            } => {
+                let Some(declared) = self.tools.get(tool.as_str()) else {
+                    self.push(
+                        Code::UnknownTool,
+                        format!("{name} waits for the tool '{tool}', but the plan declares no such tool. Declare it, or pick a declared tool."),
+                        loc(format!("{config}/tool")),
+                    );
+                    return;
+                };
+                if !declared.response_codes.contains(response_code) {
+                    let known = if declared.response_codes.is_empty() {
+                        "declares no response codes".to_string()
+                    } else {
+                        format!("returns {}", declared.response_codes.join(", "))
+                    };
+                    self.push(
+                        Code::UnknownResponseCode,
+                        format!("{name} waits for '{tool}' to return '{response_code}', but '{tool}' {known}. Pick one of its codes, or declare this one."),
+                        loc(format!("{config}/response_code")),
+                    );
+                }
+                if !state.allowed_tools.contains(tool) {
+                    self.push(
+                        Code::ToolNotAllowed,
+                        format!("{name} waits for the tool '{tool}', but '{}' does not allow that tool, so it is never called here. Allow it in this state.", state.title),
+                        loc(format!("{config}/tool")),
+                    );
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// The plan's own spelling of `key`, when it declares it.
+    fn plan_key(&self, key: &str) -> Option<&'p str> {
+        self.declared.get_key_value(key).map(|(k, _)| *k)
+    }
+
+    /// Whether a condition's values fit the key's type.
+    fn values(
+        &mut self,
+        name: &str,
+        key: &'p str,
+        check: &Check,
+        config: &str,
+        loc: &dyn Fn(String) -> Location,
+    ) {
+        let d = self.declared[key];
+        let values: Vec<(String, &Value)> = match check {
+            Check::DeliverableValue { value, .. } => vec![(format!("{config}/value"), value)],
+            Check::DeliverableValueIn { values, .. } => values
+                .iter()
+                .enumerate()
+                .map(|(j, v)| (format!("{config}/values/{j}"), v))
+                .collect(),
+            Check::DeliverableValueNumeric { .. } => {
+                if d.kind != DeliverableType::Number {
+                    self.push(
+                        Code::ConditionTypeMismatch,
+                        format!("{name} compares '{key}' as a number, but '{key}' is not a number key. Use 'equals' instead, or make '{key}' a number."),
+                        loc(format!("{config}/key")),
+                    );
+                }
+                return;
+            }
+            _ => return,
+        };
+        for (path, value) in values {
+            if coerce(value, d).is_some() {
+                continue;
+            }
+            if d.kind == DeliverableType::Enum && value.is_string() {
+                let allowed = d.enum_values.as_deref().unwrap_or_default().join(", ");
+                self.push(
+                    Code::EnumValueNotAllowed,
+                    format!("{name} compares '{key}' with {value}, which is not one of its values ({allowed}). Pick one of them, or add it to the key's values."),
+                    loc(path),
+                );
+            } else {
+                let wanted = match d.kind {
+                    DeliverableType::String => "text",
+                    DeliverableType::Number => "a number",
+                    DeliverableType::Boolean => "true or false",
+                    DeliverableType::Enum => "one of its values, as text",
+                };
+                self.push(
+                    Code::ConditionTypeMismatch,
+                    format!("{name} compares '{key}' with {value}, but '{key}' holds {wanted}. Use a value of that kind."),
+                    loc(path),
+                );
+            }
+        }
+    }
+}
+
+fn check_key(check: &Check) -> &str {
+    match check {
+        Check::DeliverableExists { key }
+        | Check::DeliverableValue { key, .. }
+        | Check::DeliverableValueIn { key, .. }
+        | Check::DeliverableValueNumeric { key, .. } => key,
+        _ => "",
+    }
+}

@@ -1,0 +1,382 @@
+//! Validation: every mistake of the format's diagnostic table, found in one pure pass.
+//!
+//! [`validate`] checks a parsed plan; [`check_text`] also reads it, turning JSON and shape problems
+//! into `invalid-json` and `schema` diagnostics, so one call reports everything it can. Findings are
+//! data, never `Err`. They come in document order: plan-level fields, then each state in plan order
+//! (its own fields, tasks and deliverables, transitions with their conditions to any depth, then
+//! what the graph says about it).
+
+mod conditions;
+mod diagnostic;
+mod graph;
+
+use std::collections::{HashMap, HashSet};
+
+pub use diagnostic::{Code, Diagnostic, Location, Report, Severity};
+
+use crate::condition::Check;
+use crate::parse::{parse_plan, ProblemKind};
+use crate::plan::{Deliverable, Plan, State, StateType, Tool, SCHEMA_VERSION};
+use graph::Graph;
+
+/// Reads and validates a plan document. Reading problems come back as `invalid-json` / `schema`
+/// diagnostics (no further checks run on a document that is not a plan), with the plan when it read.
+pub fn check_text(text: &str) -> (Option<Plan>, Report) {
+    match parse_plan(text) {
+        Ok(plan) => {
+            let report = validate(&plan);
+            (Some(plan), report)
+        }
+        Err(problems) => {
+            let diagnostics = problems
+                .into_iter()
+                .map(|p| {
+                    let code = match p.kind {
+                        ProblemKind::InvalidJson => Code::InvalidJson,
+                        ProblemKind::Schema => Code::Schema,
+                    };
+                    let message = match (p.kind, p.line_column) {
+                        (ProblemKind::InvalidJson, Some((line, column))) => {
+                            format!("Line {line}, column {column}: {}", p.message)
+                        }
+                        _ => capitalise(&p.message),
+                    };
+                    Diagnostic {
+                        code,
+                        severity: Severity::Error,
+                        message,
+                        location: Location {
+                            path: p.pointer,
+                            ..Location::default()
+                        },
+                    }
+                })
+                .collect();
+            (None, Report { diagnostics })
+        }
+    }
+}
+
+/// Checks a plan against every rule of the format.
+pub fn validate(plan: &Plan) -> Report {
+    let mut v = Validator::new(plan);
+    v.plan_level();
+    for (i, state) in plan.states.iter().enumerate() {
+        v.state(i, state);
+    }
+    Report {
+        diagnostics: v.out,
+    }
+}
+
+/// What the checks share: lookups built once, and the findings so far.
+struct Validator<'p> {
+    plan: &'p Plan,
+    /// First state with each id.
+    index_of: HashMap<&'p str, usize>,
+    /// First declaration of each deliverable key in the plan.
+    declared: HashMap<&'p str, &'p Deliverable>,
+    /// The states that declare each key.
+    collectors: HashMap<&'p str, Vec<usize>>,
+    tools: HashMap<&'p str, &'p Tool>,
+    graph: Graph,
+    /// `downstream[key][i]`: key is collected in state i or before it on every way in... memoised.
+    downstream: HashMap<&'p str, Vec<bool>>,
+    out: Vec<Diagnostic>,
+}
+
+impl<'p> Validator<'p> {
+    fn new(plan: &'p Plan) -> Self {
+        let mut index_of = HashMap::new();
+        let mut declared = HashMap::new();
+        let mut collectors: HashMap<&str, Vec<usize>> = HashMap::new();
+        for (i, state) in plan.states.iter().enumerate() {
+            index_of.entry(state.id.as_str()).or_insert(i);
+            for d in state.deliverables() {
+                declared.entry(d.key.as_str()).or_insert(d);
+                let list = collectors.entry(d.key.as_str()).or_default();
+                if list.last() != Some(&i) {
+                    list.push(i);
+                }
+            }
+        }
+        let tools = plan.tools.iter().map(|t| (t.name.as_str(), t)).collect();
+        let graph = Graph::build(plan, &index_of);
+        Validator {
+            plan,
+            index_of,
+            declared,
+            collectors,
+            tools,
+            graph,
+            downstream: HashMap::new(),
+            out: Vec::new(),
+        }
+    }
+
+    fn push(&mut self, code: Code, message: String, location: Location) {
+        self.out.push(Diagnostic {
+            code,
+            severity: code.severity(),
+            message,
+            location,
+        });
+    }
+
+    fn plan_level(&mut self) {
+        let plan = self.plan;
+        if plan.schema_version > SCHEMA_VERSION {
+            self.push(
+                Code::UnsupportedSchemaVersion,
+                format!(
+                    "This plan uses format version {}, but this program knows version {SCHEMA_VERSION} at most. Update Plan Builder to open it.",
+                    plan.schema_version
+                ),
+                at("/schema_version"),
+            );
+        }
+        if let Some(start) = &plan.start_state_id {
+            if !plan.states.is_empty() && !self.index_of.contains_key(start.as_str()) {
+                self.push(
+                    Code::UnknownStartState,
+                    format!(
+                        "The plan starts in '{start}', but no state has that id. Pick an existing state as the start, or create '{start}'."
+                    ),
+                    at("/start_state_id"),
+                );
+            }
+        }
+        if plan.states.is_empty() {
+            self.push(
+                Code::NoStates,
+                "The plan has no states. Add at least one state for the conversation to start in."
+                    .into(),
+                at("/states"),
+            );
+        }
+    }
+
+    fn state(&mut self, i: usize, state: &'p State) {
+        let here = format!("/states/{i}");
+        let loc = |path: String| Location {
+            path,
+            state_id: Some(state.id.clone()),
+            ..Location::default()
+        };
+        let name = format!("'{}'", state.title);
+
+        if self.index_of.get(state.id.as_str()) != Some(&i) {
+            self.push(
+                Code::DuplicateStateId,
+                format!(
+                    "State {name} has the id '{}', which an earlier state already uses. Give it an id of its own.",
+                    state.id
+                ),
+                loc(format!("{here}/id")),
+            );
+        }
+        match (state.kind, &state.goal) {
+            (StateType::Goal, None) => self.push(
+                Code::GoalMissing,
+                format!("Goal state {name} has no goal. Describe its objective: what should the conversation achieve here?"),
+                loc(here.clone()),
+            ),
+            (StateType::Goal, Some(goal)) if goal.objective.trim().is_empty() => self.push(
+                Code::GoalMissing,
+                format!("Goal state {name} has an empty objective. Describe what the conversation should achieve here."),
+                loc(format!("{here}/goal/objective")),
+            ),
+            (StateType::Goal, Some(_)) => {}
+            (_, Some(_)) => self.push(
+                Code::GoalOnNonGoalState,
+                format!(
+                    "State {name} is a {} state but has a goal, which only goal states use. Make it a goal state, or remove the goal.",
+                    state.kind.label().to_lowercase()
+                ),
+                loc(format!("{here}/goal")),
+            ),
+            (_, None) => {}
+        }
+        if state.kind == StateType::Goal && !state.tasks.is_empty() {
+            self.push(
+                Code::GoalStateHasTasks,
+                format!("Goal state {name} still has tasks; goal states ignore them. Remove the tasks, or make it a strict or loose state."),
+                loc(format!("{here}/tasks")),
+            );
+        }
+        self.tasks_and_deliverables(i, state);
+        for (k, tool) in state.allowed_tools.iter().enumerate() {
+            if !self.tools.contains_key(tool.as_str()) {
+                self.push(
+                    Code::UnknownTool,
+                    format!("State {name} allows the tool '{tool}', but the plan declares no such tool. Declare it in the plan's tools, or remove it here."),
+                    loc(format!("{here}/allowed_tools/{k}")),
+                );
+            }
+        }
+        if state.ending.is_some() && !state.transitions.is_empty() {
+            self.push(
+                Code::EndingWithTransitions,
+                format!("State {name} has an ending but also transitions, so it never ends. Remove the ending, or remove the transitions."),
+                loc(format!("{here}/ending")),
+            );
+        }
+        for k in 0..state.transitions.len() {
+            self.transition(i, state, k);
+        }
+        if let Some(reachable) = &self.graph.reachable {
+            if !reachable[i] {
+                self.push(
+                    Code::UnreachableState,
+                    format!("No conversation can reach {name} from the start state. Add a transition into it, or delete it."),
+                    loc(here.clone()),
+                );
+            }
+        }
+        if !self.graph.can_end[i] {
+            self.push(
+                Code::NoWayToEnd,
+                format!("From {name} the conversation can never end: every way out leads back into a loop. Add a transition towards an ending state."),
+                loc(here.clone()),
+            );
+        }
+        if !state.transitions.is_empty()
+            && state.tasks.is_empty()
+            && state.goal.is_none()
+            && state.instructions.trim().is_empty()
+        {
+            self.push(
+                Code::EmptyState,
+                format!("State {name} has no tasks, no goal and no instructions, so the agent has nothing to do there. Add instructions or tasks."),
+                loc(here),
+            );
+        }
+    }
+
+    fn tasks_and_deliverables(&mut self, i: usize, state: &'p State) {
+        let here = format!("/states/{i}");
+        let name = format!("'{}'", state.title);
+        let mut task_ids = HashSet::new();
+        let mut keys = HashSet::new();
+        let goal = state.goal.iter().map(|g| (format!("{here}/goal"), None, &g.deliverables));
+        let tasks = state.tasks.iter().enumerate().map(|(t, task)| {
+            (format!("{here}/tasks/{t}"), Some(task), &task.deliverables)
+        });
+        for (owner, task, deliverables) in tasks.collect::<Vec<_>>().into_iter().chain(goal) {
+            let loc = |path: String| Location {
+                path,
+                state_id: Some(state.id.clone()),
+                task_id: task.map(|t| t.id.clone()),
+                transition_index: None,
+            };
+            if let Some(task) = task {
+                if !task_ids.insert(task.id.as_str()) {
+                    self.push(
+                        Code::DuplicateTaskId,
+                        format!("State {name} has two tasks with the id '{}'. Give each task its own id.", task.id),
+                        loc(format!("{owner}/id")),
+                    );
+                }
+            }
+            for (d, deliverable) in deliverables.iter().enumerate() {
+                let path = format!("{owner}/deliverables/{d}");
+                let key = deliverable.key.as_str();
+                if !keys.insert(key) {
+                    self.push(
+                        Code::DuplicateDeliverableKey,
+                        format!("State {name} declares the key '{key}' twice. Keep one of them."),
+                        loc(format!("{path}/key")),
+                    );
+                    continue;
+                }
+                let first = self.declared[key];
+                if std::ptr::eq(first, deliverable) {
+                    continue;
+                }
+                if first.kind != deliverable.kind {
+                    self.push(
+                        Code::DeliverableTypeConflict,
+                        format!(
+                            "The key '{key}' is {} here but {} where it is first declared; a key is one value across the conversation. Use the same type everywhere.",
+                            type_name(deliverable),
+                            type_name(first)
+                        ),
+                        loc(format!("{path}/type")),
+                    );
+                } else if first.enum_values != deliverable.enum_values {
+                    self.push(
+                        Code::DeliverableTypeConflict,
+                        format!(
+                            "The key '{key}' allows {} here but {} where it is first declared. Use the same values everywhere.",
+                            values_text(deliverable),
+                            values_text(first)
+                        ),
+                        loc(format!("{path}/enum_values")),
+                    );
+                }
+            }
+        }
+    }
+
+    /// Whether `key` has been collected by the time a conversation is in state `i`: the state
+    /// collects it, or a state with a path to it does.
+    fn collected_by(&mut self, key: &'p str, i: usize) -> bool {
+        let Some(collectors) = self.collectors.get(key) else {
+            return false;
+        };
+        if collectors.contains(&i) {
+            return true;
+        }
+        let graph = &self.graph;
+        self.downstream
+            .entry(key)
+            .or_insert_with(|| graph.downstream_of(collectors))[i]
+    }
+}
+
+fn at(path: &str) -> Location {
+    Location {
+        path: path.to_string(),
+        ..Location::default()
+    }
+}
+
+fn type_name(d: &Deliverable) -> &'static str {
+    use crate::plan::DeliverableType::*;
+    match d.kind {
+        String => "text",
+        Number => "a number",
+        Boolean => "yes/no",
+        Enum => "a choice",
+    }
+}
+
+fn values_text(d: &Deliverable) -> String {
+    d.enum_values
+        .as_ref()
+        .map(|v| v.join(", "))
+        .unwrap_or_default()
+}
+
+fn capitalise(s: &str) -> String {
+    let mut chars = s.chars();
+    match chars.next() {
+        Some(c) => c.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
+/// Two transitions' conditions are the same once defaults are applied: read both, and compare
+/// the readings (so `compound` with `and` equals `all_of`, and a missing `scope` equals
+/// `without_progress`); a condition that does not read is compared as written.
+fn same_condition(state: &State, a: usize, b: usize) -> bool {
+    let (ta, tb) = (&state.transitions[a], &state.transitions[b]);
+    let (ka, kb) = (ta.condition_type_in(state.kind), tb.condition_type_in(state.kind));
+    match (
+        Check::read(ka, &ta.condition_config),
+        Check::read(kb, &tb.condition_config),
+    ) {
+        (Ok(x), Ok(y)) => x == y,
+        _ => ka == kb && ta.condition_config == tb.condition_config,
+    }
+}

@@ -1,0 +1,606 @@
+//! The validator against the format's diagnostic table: for every code, a minimal plan that
+//! triggers it (code, severity and location asserted) and its fixed twin (the code is gone).
+
+use plan_core::validate::{check_text, Diagnostic, Severity};
+use serde_json::{json, Value};
+
+/// A small plan with no findings at all: the base every case breaks in one place.
+fn base() -> Value {
+    json!({"id": "p", "title": "P", "states": [
+        {"id": "a", "title": "Intake", "type": "strict", "instructions": "Ask.",
+         "tasks": [{"id": "t", "deliverables": [
+            {"key": "kind", "type": "enum", "enum_values": ["billing", "other"]},
+            {"key": "score", "type": "number"}]}],
+         "allowed_tools": ["lookup"],
+         "transitions": [{"target_state_id": "b"}]},
+        {"id": "b", "title": "Done"}
+    ], "tools": [{"name": "lookup", "response_codes": ["FOUND", "MISSING"]}]})
+}
+
+fn report(plan: &Value) -> Vec<Diagnostic> {
+    check_text(&plan.to_string()).1.diagnostics
+}
+
+/// Asserts `broken` yields exactly one `code` with `severity` at `path`, and `fixed` none.
+fn case(broken: &Value, fixed: &Value, code: &str, severity: Severity, path: &str) -> Diagnostic {
+    let found = report(broken);
+    let hits: Vec<&Diagnostic> = found.iter().filter(|d| d.code.as_str() == code).collect();
+    assert_eq!(hits.len(), 1, "expected one {code} in {found:#?}");
+    let d = hits[0].clone();
+    assert_eq!(d.severity, severity, "{d:?}");
+    assert_eq!(d.location.path, path, "{d:?}");
+    assert!(!d.message.is_empty());
+    let after = report(fixed);
+    assert!(
+        after.iter().all(|d| d.code.as_str() != code),
+        "the fix left {code}: {after:#?}"
+    );
+    d
+}
+
+fn with(f: impl FnOnce(&mut Value)) -> Value {
+    let mut plan = base();
+    f(&mut plan);
+    plan
+}
+
+fn cond(kind: &str, config: Value) -> Value {
+    json!({"target_state_id": "b", "condition_type": kind, "condition_config": config})
+}
+
+#[test]
+fn the_base_plan_is_clean() {
+    assert_eq!(report(&base()), vec![]);
+}
+
+#[test]
+fn invalid_json_gives_line_and_column() {
+    let (plan, r) = check_text("{\"id\": \"p\",\n\"title\": }");
+    assert!(plan.is_none());
+    let d = &r.diagnostics[0];
+    assert_eq!((d.code.as_str(), d.severity), ("invalid-json", Severity::Error));
+    assert!(d.message.starts_with("Line 2, column 10"), "{}", d.message);
+    assert_eq!(check_text(&base().to_string()).1.diagnostics, vec![]);
+}
+
+#[test]
+fn schema_names_the_bad_value() {
+    let broken = with(|p| p["states"][0]["tasks"][0]["required"] = json!("yes"));
+    case(&broken, &base(), "schema", Severity::Error, "/states/0/tasks/0/required");
+    let unknown = with(|p| p["states"][1]["colour"] = json!("red"));
+    case(&unknown, &base(), "schema", Severity::Error, "/states/1/colour");
+}
+
+#[test]
+fn unsupported_schema_version() {
+    let broken = with(|p| p["schema_version"] = json!(2));
+    let fixed = with(|p| p["schema_version"] = json!(1));
+    case(&broken, &fixed, "unsupported-schema-version", Severity::Error, "/schema_version");
+}
+
+#[test]
+fn no_states() {
+    let broken = json!({"id": "p", "title": "P", "states": []});
+    case(&broken, &base(), "no-states", Severity::Error, "/states");
+}
+
+#[test]
+fn unknown_start_state() {
+    let broken = with(|p| p["start_state_id"] = json!("nowhere"));
+    let fixed = with(|p| p["start_state_id"] = json!("a"));
+    case(&broken, &fixed, "unknown-start-state", Severity::Error, "/start_state_id");
+    // An unknown start makes reachability unknowable: no unreachable-state then.
+    assert!(report(&broken).iter().all(|d| d.code.as_str() != "unreachable-state"));
+}
+
+#[test]
+fn duplicate_state_id() {
+    let broken = with(|p| p["states"][1]["id"] = json!("a"));
+    let d = case(&broken, &base(), "duplicate-state-id", Severity::Error, "/states/1/id");
+    assert_eq!(d.location.state_id.as_deref(), Some("a"));
+}
+
+#[test]
+fn duplicate_task_id() {
+    let broken = with(|p| {
+        p["states"][0]["tasks"]
+            .as_array_mut()
+            .unwrap()
+            .push(json!({"id": "t"}))
+    });
+    let fixed = with(|p| {
+        p["states"][0]["tasks"]
+            .as_array_mut()
+            .unwrap()
+            .push(json!({"id": "t2"}))
+    });
+    let d = case(&broken, &fixed, "duplicate-task-id", Severity::Error, "/states/0/tasks/1/id");
+    assert_eq!(
+        (d.location.state_id.as_deref(), d.location.task_id.as_deref()),
+        (Some("a"), Some("t"))
+    );
+}
+
+#[test]
+fn duplicate_deliverable_key_across_tasks_of_one_state() {
+    let broken = with(|p| {
+        p["states"][0]["tasks"].as_array_mut().unwrap().push(
+            json!({"id": "t2", "deliverables": [{"key": "score", "type": "number"}]}),
+        )
+    });
+    let fixed = with(|p| {
+        p["states"][0]["tasks"].as_array_mut().unwrap().push(
+            json!({"id": "t2", "deliverables": [{"key": "score2", "type": "number"}]}),
+        )
+    });
+    let d = case(
+        &broken,
+        &fixed,
+        "duplicate-deliverable-key",
+        Severity::Error,
+        "/states/0/tasks/1/deliverables/0/key",
+    );
+    assert_eq!(d.location.task_id.as_deref(), Some("t2"));
+}
+
+#[test]
+fn deliverable_type_conflict_in_type_and_in_enum_values() {
+    let declare = |d: Value| {
+        with(move |p| {
+            p["states"][1]["tasks"] = json!([{"id": "u", "deliverables": [d]}]);
+        })
+    };
+    let same = declare(json!({"key": "score", "type": "number"}));
+    case(
+        &declare(json!({"key": "score", "type": "string"})),
+        &same,
+        "deliverable-type-conflict",
+        Severity::Error,
+        "/states/1/tasks/0/deliverables/0/type",
+    );
+    case(
+        &declare(json!({"key": "kind", "type": "enum", "enum_values": ["billing"]})),
+        &declare(json!({"key": "kind", "type": "enum", "enum_values": ["billing", "other"]})),
+        "deliverable-type-conflict",
+        Severity::Error,
+        "/states/1/tasks/0/deliverables/0/enum_values",
+    );
+}
+
+#[test]
+fn unknown_target_state() {
+    let broken = with(|p| p["states"][0]["transitions"][0]["target_state_id"] = json!("billing"));
+    let d = case(
+        &broken,
+        &base(),
+        "unknown-target-state",
+        Severity::Error,
+        "/states/0/transitions/0/target_state_id",
+    );
+    assert_eq!(d.location.transition_index, Some(0));
+    assert_eq!(
+        d.message,
+        "Transition 1 of 'Intake' goes to 'billing', but no state has that id. Pick an existing state or create 'billing'."
+    );
+}
+
+#[test]
+fn invalid_condition_config_is_found_at_any_depth() {
+    let nested = |inner: Value| {
+        with(move |p| {
+            p["states"][0]["transitions"] = json!([cond("all_of", json!({"conditions": [
+                {"condition_type": "deliverable_exists", "condition_config": {"key": "kind"}},
+                {"condition_type": "any_of", "condition_config": {"conditions": [inner]}}
+            ]}))])
+        })
+    };
+    let d = case(
+        &nested(json!({"condition_type": "deliverable_value_numeric",
+            "condition_config": {"key": "score", "operator": "between", "min": 9, "max": 1}})),
+        &nested(json!({"condition_type": "deliverable_value_numeric",
+            "condition_config": {"key": "score", "operator": "between", "min": 1, "max": 9}})),
+        "invalid-condition-config",
+        Severity::Error,
+        "/states/0/transitions/0/condition_config/conditions/1/condition_config/conditions/0/condition_config/min",
+    );
+    assert_eq!(d.location.transition_index, Some(0));
+    // A missing field points at the (nested) condition object.
+    case(
+        &nested(json!({"condition_type": "deliverable_value_numeric",
+            "condition_config": {"key": "score", "operator": "between", "min": 1}})),
+        &nested(json!({"condition_type": "deliverable_exists", "condition_config": {"key": "score"}})),
+        "invalid-condition-config",
+        Severity::Error,
+        "/states/0/transitions/0/condition_config/conditions/1/condition_config/conditions/0",
+    );
+    // An empty composite, an unknown operator and a bad scope at the top.
+    for (config, kind, path) in [
+        (json!({"conditions": []}), "any_of", "/condition_config/conditions"),
+        (json!({"key": "score", "operator": "about", "value": 3}), "deliverable_value_numeric", "/condition_config/operator"),
+        (json!({"turns": 3, "scope": "forever"}), "turn_count_exceeded", "/condition_config/scope"),
+        (json!({"turns": 0}), "turn_count_exceeded", "/condition_config/turns"),
+        (json!({"key": "kind", "value": "billing", "extra": 1}), "deliverable_value", "/condition_config/extra"),
+    ] {
+        let broken = with(|p| p["states"][0]["transitions"] = json!([cond(kind, config)]));
+        case(
+            &broken,
+            &base(),
+            "invalid-condition-config",
+            Severity::Error,
+            &format!("/states/0/transitions/0{path}"),
+        );
+    }
+}
+
+#[test]
+fn every_broken_sibling_in_a_composite_is_reported() {
+    let broken = with(|p| {
+        p["states"][0]["transitions"] = json!([cond("any_of", json!({"conditions": [
+            {"condition_type": "deliverable_exists", "condition_config": {}},
+            {"condition_type": "all_of", "condition_config": {"conditions": []}}
+        ]}))])
+    });
+    let codes: Vec<String> = report(&broken)
+        .iter()
+        .map(|d| format!("{} {}", d.code, d.location.path))
+        .collect();
+    assert_eq!(
+        codes,
+        [
+            "invalid-condition-config /states/0/transitions/0/condition_config/conditions/0",
+            "invalid-condition-config /states/0/transitions/0/condition_config/conditions/1/condition_config/conditions",
+        ]
+    );
+}
+
+#[test]
+fn unknown_deliverable_key() {
+    let broken = with(|p| {
+        p["states"][0]["transitions"] = json!([cond("deliverable_exists", json!({"key": "ghost"}))])
+    });
+    let fixed = with(|p| {
+        p["states"][0]["transitions"] = json!([cond("deliverable_exists", json!({"key": "score"}))])
+    });
+    case(
+        &broken,
+        &fixed,
+        "unknown-deliverable-key",
+        Severity::Error,
+        "/states/0/transitions/0/condition_config/key",
+    );
+}
+
+#[test]
+fn condition_type_mismatch() {
+    let on = |t: Value| with(move |p| p["states"][0]["transitions"] = json!([t]));
+    case(
+        &on(cond("deliverable_value_numeric", json!({"key": "kind", "operator": "gt", "value": 1}))),
+        &on(cond("deliverable_value_numeric", json!({"key": "score", "operator": "gt", "value": 1}))),
+        "condition-type-mismatch",
+        Severity::Error,
+        "/states/0/transitions/0/condition_config/key",
+    );
+    case(
+        &on(cond("deliverable_value", json!({"key": "score", "value": "lots"}))),
+        &on(cond("deliverable_value", json!({"key": "score", "value": "7"}))),
+        "condition-type-mismatch",
+        Severity::Error,
+        "/states/0/transitions/0/condition_config/value",
+    );
+    // A non-text value for an enum key is a mismatch, not a value outside the enum.
+    let d = report(&on(cond("deliverable_value", json!({"key": "kind", "value": 3}))));
+    assert_eq!(
+        d.iter().map(|d| d.code.as_str()).collect::<Vec<_>>(),
+        ["condition-type-mismatch"]
+    );
+}
+
+#[test]
+fn enum_value_not_allowed_and_only_that() {
+    let on = |t: Value| with(move |p| p["states"][0]["transitions"] = json!([t]));
+    case(
+        &on(cond("deliverable_value_in", json!({"key": "kind", "values": ["billing", "refund"]}))),
+        // Values coerce as recorded ones do: "Billing" is the enum value billing.
+        &on(cond("deliverable_value_in", json!({"key": "kind", "values": ["Billing", "other"]}))),
+        "enum-value-not-allowed",
+        Severity::Error,
+        "/states/0/transitions/0/condition_config/values/1",
+    );
+    let d = report(&on(cond("deliverable_value", json!({"key": "kind", "value": "refund"}))));
+    assert_eq!(
+        d.iter().map(|d| d.code.as_str()).collect::<Vec<_>>(),
+        ["enum-value-not-allowed"]
+    );
+}
+
+#[test]
+fn goal_missing_without_goal_and_with_empty_objective() {
+    let goal_state = |goal: Option<Value>| {
+        with(move |p| {
+            let mut s = json!({"id": "b", "title": "Done", "type": "goal"});
+            if let Some(g) = goal {
+                s["goal"] = g;
+            }
+            p["states"][1] = s;
+        })
+    };
+    let fixed = goal_state(Some(json!({"objective": "Say goodbye"})));
+    case(&goal_state(None), &fixed, "goal-missing", Severity::Error, "/states/1");
+    case(
+        &goal_state(Some(json!({"objective": " "}))),
+        &fixed,
+        "goal-missing",
+        Severity::Error,
+        "/states/1/goal/objective",
+    );
+}
+
+#[test]
+fn goal_on_non_goal_state() {
+    let broken = with(|p| p["states"][1]["goal"] = json!({"objective": "x"}));
+    case(&broken, &base(), "goal-on-non-goal-state", Severity::Error, "/states/1/goal");
+}
+
+#[test]
+fn unknown_tool_in_allowed_tools_and_in_a_condition() {
+    let broken = with(|p| p["states"][0]["allowed_tools"] = json!(["lookup", "teleport"]));
+    case(&broken, &base(), "unknown-tool", Severity::Error, "/states/0/allowed_tools/1");
+    let in_condition = with(|p| {
+        p["states"][0]["transitions"] =
+            json!([cond("tool_result", json!({"tool": "teleport", "response_code": "OK"}))])
+    });
+    let fixed = with(|p| {
+        p["states"][0]["transitions"] =
+            json!([cond("tool_result", json!({"tool": "lookup", "response_code": "FOUND"}))])
+    });
+    case(
+        &in_condition,
+        &fixed,
+        "unknown-tool",
+        Severity::Error,
+        "/states/0/transitions/0/condition_config/tool",
+    );
+}
+
+#[test]
+fn unknown_response_code() {
+    let on = |code: &str| {
+        let code = code.to_string();
+        with(move |p| {
+            p["states"][0]["transitions"] =
+                json!([cond("tool_result", json!({"tool": "lookup", "response_code": code, "negated": true}))])
+        })
+    };
+    case(
+        &on("GONE"),
+        &on("MISSING"),
+        "unknown-response-code",
+        Severity::Error,
+        "/states/0/transitions/0/condition_config/response_code",
+    );
+    // A tool with no declared codes accepts any when called, but a condition can name none.
+    let no_codes = with(|p| {
+        p["tools"][0] = json!({"name": "lookup"});
+        p["states"][0]["transitions"] =
+            json!([cond("tool_result", json!({"tool": "lookup", "response_code": "FOUND"}))])
+    });
+    assert!(report(&no_codes)
+        .iter()
+        .any(|d| d.code.as_str() == "unknown-response-code"));
+}
+
+#[test]
+fn tool_not_allowed() {
+    let condition = cond("tool_result", json!({"tool": "lookup", "response_code": "FOUND"}));
+    let c2 = condition.clone();
+    let broken = with(move |p| {
+        p["states"][0]["allowed_tools"] = json!([]);
+        p["states"][0]["transitions"] = json!([condition]);
+    });
+    let fixed = with(move |p| p["states"][0]["transitions"] = json!([c2]));
+    case(
+        &broken,
+        &fixed,
+        "tool-not-allowed",
+        Severity::Error,
+        "/states/0/transitions/0/condition_config/tool",
+    );
+}
+
+#[test]
+fn ending_with_transitions() {
+    let broken = with(|p| p["states"][0]["ending"] = json!({"kind": "hang_up"}));
+    let fixed = with(|p| p["states"][1]["ending"] = json!({"kind": "hang_up"}));
+    case(&broken, &fixed, "ending-with-transitions", Severity::Error, "/states/0/ending");
+}
+
+#[test]
+fn goal_state_has_tasks() {
+    let goal = |tasks: Value| {
+        with(move |p| {
+            p["states"][1] = json!({"id": "b", "title": "Done", "type": "goal",
+                "goal": {"objective": "o"}, "tasks": tasks});
+        })
+    };
+    case(
+        &goal(json!([{"id": "left-over"}])),
+        &goal(json!([])),
+        "goal-state-has-tasks",
+        Severity::Warning,
+        "/states/1/tasks",
+    );
+}
+
+#[test]
+fn unreachable_state() {
+    let broken = with(|p| {
+        p["states"]
+            .as_array_mut()
+            .unwrap()
+            .push(json!({"id": "c", "title": "Orphan"}))
+    });
+    let fixed = with(|p| {
+        p["states"]
+            .as_array_mut()
+            .unwrap()
+            .push(json!({"id": "c", "title": "Orphan"}));
+        p["states"][0]["transitions"]
+            .as_array_mut()
+            .unwrap()
+            .push(json!({"target_state_id": "c", "priority": 2}));
+    });
+    let d = case(&broken, &fixed, "unreachable-state", Severity::Warning, "/states/2");
+    assert_eq!(d.location.state_id.as_deref(), Some("c"));
+}
+
+#[test]
+fn no_way_to_end_is_reported_once_per_trapped_state() {
+    let broken = with(|p| {
+        p["states"][1] = json!({"id": "b", "title": "Loop 1", "instructions": "x",
+            "transitions": [{"target_state_id": "c"}]});
+        p["states"]
+            .as_array_mut()
+            .unwrap()
+            .push(json!({"id": "c", "title": "Loop 2", "instructions": "x",
+                "transitions": [{"target_state_id": "b"}]}));
+    });
+    let found = report(&broken);
+    let trapped: Vec<&str> = found
+        .iter()
+        .filter(|d| d.code.as_str() == "no-way-to-end")
+        .map(|d| d.location.path.as_str())
+        .collect();
+    // Intake leads only into the loop, so it is trapped too.
+    assert_eq!(trapped, ["/states/0", "/states/1", "/states/2"]);
+    assert!(found.iter().all(|d| d.severity == Severity::Warning));
+    let fixed = with(|p| {
+        p["states"][1] = json!({"id": "b", "title": "Loop 1", "instructions": "x",
+            "transitions": [{"target_state_id": "c"}, {"target_state_id": "d", "priority": 2}]});
+        let states = p["states"].as_array_mut().unwrap();
+        states.push(json!({"id": "c", "title": "Loop 2", "instructions": "x",
+            "transitions": [{"target_state_id": "b"}]}));
+        states.push(json!({"id": "d", "title": "End"}));
+    });
+    assert!(report(&fixed).iter().all(|d| d.code.as_str() != "no-way-to-end"));
+}
+
+#[test]
+fn a_goal_state_falls_through_and_a_last_goal_state_can_end() {
+    let plan = json!({"id": "p", "title": "P", "states": [
+        {"id": "g", "title": "Goal", "type": "goal", "goal": {"objective": "o"},
+         "transitions": [{"target_state_id": "g"}]},
+        {"id": "h", "title": "Last goal", "type": "goal", "goal": {"objective": "o"},
+         "transitions": [{"target_state_id": "g"}]}
+    ]});
+    // g falls through to h; h is last in plan order, so it can end: no trap, nothing unreachable.
+    assert_eq!(report(&plan), vec![]);
+}
+
+#[test]
+fn goal_condition_on_non_goal_state() {
+    let broken = with(|p| p["states"][0]["transitions"][0]["condition_type"] = json!("goal_achieved"));
+    case(
+        &broken,
+        &base(),
+        "goal-condition-on-non-goal-state",
+        Severity::Warning,
+        "/states/0/transitions/0/condition_type",
+    );
+}
+
+#[test]
+fn shadowed_transition_compares_conditions_after_defaults() {
+    let pair = |second: Value| {
+        with(move |p| {
+            p["states"][0]["transitions"] = json!([
+                {"target_state_id": "b", "condition_type": "turn_count_exceeded",
+                 "condition_config": {"turns": 3}, "priority": 2},
+                second
+            ])
+        })
+    };
+    let d = case(
+        &pair(json!({"target_state_id": "a", "condition_type": "turn_count_exceeded",
+            "condition_config": {"turns": 3, "scope": "without_progress"}, "priority": 5})),
+        &pair(json!({"target_state_id": "a", "condition_type": "turn_count_exceeded",
+            "condition_config": {"turns": 4, "scope": "without_progress"}, "priority": 5})),
+        "shadowed-transition",
+        Severity::Warning,
+        "/states/0/transitions/1",
+    );
+    assert_eq!(d.location.transition_index, Some(1));
+}
+
+#[test]
+fn key_not_collected_before() {
+    // Done reads "kind", which only Intake collects: fine, Intake leads to Done.
+    let reads = |collector_first: bool| {
+        with(move |p| {
+            let done = json!({"id": "b", "title": "Done", "instructions": "x",
+                "transitions": [cond("deliverable_exists", json!({"key": "kind"}))]});
+            let end = json!({"id": "c", "title": "End"});
+            p["states"][1] = done;
+            p["states"].as_array_mut().unwrap().push(end);
+            p["states"][1]["transitions"][0]["target_state_id"] = json!("c");
+            if !collector_first {
+                // Start in Done: nothing leads into it from Intake any more.
+                p["start_state_id"] = json!("b");
+                p["states"][0]["transitions"][0]["target_state_id"] = json!("c");
+                p["states"][1]["transitions"]
+                    .as_array_mut()
+                    .unwrap()
+                    .push(json!({"target_state_id": "a", "priority": 2}));
+            }
+        })
+    };
+    let found = report(&reads(true));
+    assert!(found.iter().all(|d| d.code.as_str() != "key-not-collected-before"), "{found:#?}");
+    let d = report(&reads(false))
+        .into_iter()
+        .find(|d| d.code.as_str() == "key-not-collected-before")
+        .expect("Done reads kind before anyone collects it");
+    assert_eq!(d.severity, Severity::Warning);
+    assert_eq!(d.location.path, "/states/1/transitions/0/condition_config/key");
+}
+
+#[test]
+fn empty_state() {
+    let broken = with(|p| p["states"][0] = json!({"id": "a", "title": "Intake",
+        "transitions": [{"target_state_id": "b"}]}));
+    let fixed = with(|p| p["states"][0] = json!({"id": "a", "title": "Intake",
+        "instructions": "Say hello.", "transitions": [{"target_state_id": "b"}]}));
+    case(&broken, &fixed, "empty-state", Severity::Info, "/states/0");
+}
+
+#[test]
+fn diagnostics_come_in_document_order() {
+    let broken = with(|p| {
+        p["start_state_id"] = json!("zzz");
+        p["states"][0]["transitions"][0]["target_state_id"] = json!("x");
+        p["states"][1]["goal"] = json!({"objective": "o"});
+        p["states"][0]["allowed_tools"] = json!(["nope"]);
+    });
+    let paths: Vec<String> = report(&broken).iter().map(|d| d.location.path.clone()).collect();
+    assert_eq!(
+        paths,
+        [
+            "/start_state_id",
+            "/states/0/allowed_tools/0",
+            "/states/0/transitions/0/target_state_id",
+            // With its only way out broken, Intake can no longer reach an end.
+            "/states/0",
+            "/states/1/goal",
+        ]
+    );
+}
+
+#[test]
+fn every_code_of_the_format_is_covered_here() {
+    let source = include_str!("validate.rs");
+    for code in plan_core::Code::ALL {
+        assert!(
+            source.contains(&format!("\"{}\"", code.as_str())),
+            "no test names {code}"
+        );
+    }
+}
