@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what is missing, then runs every test: formatting and lints, the unit and integration
-# tests of every crate, and the end-to-end tests of the real app under Xvfb (screenshots in
+# tests of every crate, the cross-crate tests in tests/ (the plan command as a user runs it, the
+# JSON Schema, property tests), and the end-to-end tests of the real app under Xvfb (screenshots in
 # target/e2e/). Exits non-zero on the first failure.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -11,8 +12,11 @@ cargo fmt --all -- --check
 say "building the UI and the app"
 bash scripts/build.sh
 say "lints"
-cargo clippy --workspace --all-targets -- -D warnings
-say "unit and integration tests"
-cargo test < /dev/null  # the default members: all but the end-to-end package
+cargo clippy --all-targets -- -D warnings
+cargo clippy -p plan-tests --all-targets -- -D warnings
+say "unit and integration tests of every crate"
+cargo test < /dev/null
+say "cross-crate tests: the plan command, the JSON Schema, properties"
+cargo test -p plan-tests --test cli --test schema < /dev/null
 say "end-to-end tests of the real app"
-timeout 900 cargo test -p plan-e2e < /dev/null
+timeout 900 cargo test -p plan-tests --test app < /dev/null

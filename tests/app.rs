@@ -1,14 +1,14 @@
 //! End-to-end tests of the real app: what an author sees and does, through WebDriver.
 //!
 //! Run by `scripts/test.sh` (which builds the UI and the app first), or alone with
-//! `cargo test -p plan-e2e [-- NAME]`. Screenshots land in `target/e2e/`.
+//! `cargo test -p plan-tests --test app [-- NAME]`. Screenshots land in `target/e2e/`.
 
 use std::fs;
 use std::path::Path;
 
 use plan_core::files::read_plan;
 use plan_core::plan::Plan;
-use plan_e2e::{Ctx, Harness, Test, SHORT};
+use plan_tests::{Ctx, Harness, Test, SHORT};
 use serde_json::json;
 
 fn main() {

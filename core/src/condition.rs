@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 /// The condition types of the plan format.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ConditionType {
@@ -559,7 +560,10 @@ fn child_parts(item: &Value) -> Result<(ConditionType, &Map<String, Value>), Con
     let Value::Object(obj) = item else {
         return Err(at(
             "",
-            format!("a nested condition must be an object, not {}", kind_of(item)),
+            format!(
+                "a nested condition must be an object, not {}",
+                kind_of(item)
+            ),
         ));
     };
     if let Some(k) = obj
@@ -592,7 +596,10 @@ fn child_parts(item: &Value) -> Result<(ConditionType, &Map<String, Value>), Con
         Some(other) => {
             return Err(at(
                 "/condition_config",
-                format!("\"condition_config\" must be an object, not {}", kind_of(other)),
+                format!(
+                    "\"condition_config\" must be an object, not {}",
+                    kind_of(other)
+                ),
             ))
         }
     };
@@ -621,12 +628,7 @@ pub fn visit(kind: ConditionType, config: &Map<String, Value>, mut f: impl FnMut
     visit_at(kind, config, "", &mut f);
 }
 
-fn visit_at(
-    kind: ConditionType,
-    config: &Map<String, Value>,
-    at: &str,
-    f: &mut impl FnMut(Node),
-) {
+fn visit_at(kind: ConditionType, config: &Map<String, Value>, at: &str, f: &mut impl FnMut(Node)) {
     let report = |f: &mut dyn FnMut(Node), p: ConfigProblem| {
         f(Node::Problem {
             pointer: format!("{at}{}", p.pointer),
@@ -646,15 +648,14 @@ fn visit_at(
     }
     let cfg = Config { map: config };
     let own = if kind == ConditionType::Compound {
-        cfg.only(&["operator", "conditions"]).and_then(|_| {
-            match cfg.string("operator")?.as_str() {
+        cfg.only(&["operator", "conditions"])
+            .and_then(|_| match cfg.string("operator")?.as_str() {
                 "and" | "or" => Ok(()),
                 other => Err(problem(
                     "/operator",
                     format!("operator must be \"and\" or \"or\", not \"{other}\""),
                 )),
-            }
-        })
+            })
     } else {
         cfg.only(&["conditions"])
     };

@@ -65,6 +65,15 @@ impl From<&FileError> for IpcError {
 
 /// Reads and parses one plan file.
 pub fn read_plan(path: &Path) -> Result<Plan, FileError> {
+    let text = read_text(path)?;
+    parse_plan(&text).map_err(|problems| FileError::Invalid {
+        path: path.to_path_buf(),
+        problems,
+    })
+}
+
+/// Reads a plan file's text, refusing files over [`MAX_PLAN_BYTES`] unread.
+pub fn read_text(path: &Path) -> Result<String, FileError> {
     let io = |source| FileError::Io {
         path: path.to_path_buf(),
         source,
@@ -82,10 +91,7 @@ pub fn read_plan(path: &Path) -> Result<Plan, FileError> {
     file.take(MAX_PLAN_BYTES + 1)
         .read_to_string(&mut text)
         .map_err(io)?;
-    parse_plan(&text).map_err(|problems| FileError::Invalid {
-        path: path.to_path_buf(),
-        problems,
-    })
+    Ok(text)
 }
 
 /// The file of plan `id` in `dir`; refuses ids that are not slugs, so no id can name a path

@@ -17,3 +17,17 @@ pub use condition::{Check, ConditionType};
 pub use parse::{parse_plan, ParseProblem};
 pub use plan::{Plan, State, StateType, Transition};
 pub use validate::{check_text, validate, Code, Diagnostic, Report, Severity};
+
+/// The JSON Schema of the plan format. It describes the document's shape; the validator checks
+/// its meaning (and what a schema cannot say, such as `enum_values` only on enum keys).
+#[cfg(feature = "schema")]
+pub fn json_schema() -> serde_json::Value {
+    let mut schema = serde_json::to_value(schemars::schema_for!(Plan)).unwrap_or_default();
+    if let Some(obj) = schema.as_object_mut() {
+        obj.insert(
+            "title".into(),
+            serde_json::Value::String("Plan Builder plan (schema_version 1)".into()),
+        );
+    }
+    schema
+}

@@ -71,7 +71,7 @@ pub fn plan_from_value(value: &Value) -> Result<Plan, Vec<ParseProblem>> {
             kind: ProblemKind::Schema,
             pointer: pointer_of(e.path()),
             line_column: None,
-            message: e.inner().to_string(),
+            message: humanise(&e.inner().to_string()),
         }]
     })?;
     let problems = shape_problems(&plan);
@@ -80,6 +80,62 @@ pub fn plan_from_value(value: &Value) -> Result<Plan, Vec<ParseProblem>> {
     } else {
         Err(problems)
     }
+}
+
+/// serde's messages, in words an author knows: "text" not "string", "a number" not "f64".
+fn humanise(message: &str) -> String {
+    let names = |list: &str| list.replace('`', "\"");
+    if let Some(rest) = message.strip_prefix("invalid type: ") {
+        if let Some((found, expected)) = rest.split_once(", expected ") {
+            let found = found
+                .replace("string ", "the text ")
+                .replace("integer `", "the number `")
+                .replace("floating point `", "the number `")
+                .replace("boolean `", "`")
+                .replace("map", "an object")
+                .replace("sequence", "a list")
+                .replace('`', "");
+            let expected = match expected {
+                "f64" => "a number",
+                "u32" | "u64" | "usize" => "a whole number, 0 or more",
+                "a string" => "text",
+                "a boolean" => "true or false",
+                "a sequence" => "a list",
+                e if e.starts_with("struct ") || e.starts_with("a map") => "an object",
+                e if e.starts_with("internally tagged enum") => "an object with a \"kind\"",
+                e => e,
+            };
+            return format!("{found} is the wrong kind of value here: expected {expected}");
+        }
+    }
+    if let Some(rest) = message.strip_prefix("unknown field ") {
+        if let Some((field, allowed)) = rest.split_once(", expected one of ") {
+            return format!(
+                "unknown field {}: check the spelling (allowed here: {})",
+                names(field),
+                names(allowed)
+            );
+        }
+        if let Some((field, _)) = rest.split_once(", there are no fields") {
+            return format!(
+                "unknown field {}: nothing else is allowed here",
+                names(field)
+            );
+        }
+    }
+    if let Some(field) = message.strip_prefix("missing field ") {
+        return format!("the required field {} is missing", names(field));
+    }
+    if let Some(rest) = message.strip_prefix("unknown variant ") {
+        if let Some((value, allowed)) = rest.split_once(", expected one of ") {
+            return format!(
+                "{} is not allowed here (use one of {})",
+                names(value),
+                names(allowed)
+            );
+        }
+    }
+    message.to_string()
 }
 
 fn syntax_message(e: &serde_json::Error) -> String {

@@ -19,6 +19,7 @@ use crate::condition::ConditionType;
 pub const SCHEMA_VERSION: u32 = 1;
 
 /// A conversation modelled as a graph of states joined by transitions.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Plan {
@@ -26,6 +27,7 @@ pub struct Plan {
     #[serde(default = "schema_version_default")]
     pub schema_version: u32,
     /// Slug (`^[a-z0-9][a-z0-9_-]{0,63}$`), also the plan's folder name in a workspace.
+    #[cfg_attr(feature = "schema", schemars(pattern(r"^[a-z0-9][a-z0-9_-]{0,63}$")))]
     pub id: String,
     /// Display name.
     pub title: String,
@@ -70,6 +72,7 @@ impl Plan {
 }
 
 /// A phase of the conversation.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct State {
@@ -125,6 +128,7 @@ impl State {
 }
 
 /// Execution mode of a state.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum StateType {
@@ -150,6 +154,7 @@ impl StateType {
 
 /// How a conversation ends in an ending state. Empty-bodied variants are structs so that unknown
 /// fields next to `kind` are rejected too.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Ending {
@@ -164,6 +169,7 @@ pub enum Ending {
 }
 
 /// A unit of work inside a state.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Task {
@@ -180,10 +186,12 @@ pub struct Task {
 }
 
 /// A value the conversation collects. Keys are session-wide: the same key in two states is one value.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Deliverable {
     /// `^[A-Za-z_][A-Za-z0-9_]*$`.
+    #[cfg_attr(feature = "schema", schemars(pattern(r"^[A-Za-z_][A-Za-z0-9_]*$")))]
     pub key: String,
     /// Always written: a reader should not have to know that the default is `string`.
     #[serde(rename = "type", default)]
@@ -200,6 +208,7 @@ pub struct Deliverable {
 }
 
 /// The type of a deliverable's value.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum DeliverableType {
@@ -211,6 +220,7 @@ pub enum DeliverableType {
 }
 
 /// The objective of a goal state.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Goal {
@@ -225,6 +235,7 @@ pub struct Goal {
 }
 
 /// An outgoing edge of a state.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Transition {
@@ -288,6 +299,21 @@ impl Serialize for Priority {
     }
 }
 
+#[cfg(feature = "schema")]
+impl schemars::JsonSchema for Priority {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Priority".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "type": "number",
+            "default": 1,
+            "description": "Lower wins; ties go to the earlier transition."
+        })
+    }
+}
+
 impl<'de> Deserialize<'de> for Priority {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         f64::deserialize(d).map(Priority)
@@ -295,6 +321,7 @@ impl<'de> Deserialize<'de> for Priority {
 }
 
 /// A tool the agent may call.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Tool {
@@ -308,6 +335,7 @@ pub struct Tool {
 }
 
 /// Plan-wide runtime settings.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Settings {
@@ -344,6 +372,7 @@ impl Settings {
 }
 
 /// A state's position on the canvas: the top-left corner of its card, in canvas units.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Position {

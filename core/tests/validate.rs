@@ -58,7 +58,10 @@ fn invalid_json_gives_line_and_column() {
     let (plan, r) = check_text("{\"id\": \"p\",\n\"title\": }");
     assert!(plan.is_none());
     let d = &r.diagnostics[0];
-    assert_eq!((d.code.as_str(), d.severity), ("invalid-json", Severity::Error));
+    assert_eq!(
+        (d.code.as_str(), d.severity),
+        ("invalid-json", Severity::Error)
+    );
     assert!(d.message.starts_with("Line 2, column 10"), "{}", d.message);
     assert_eq!(check_text(&base().to_string()).1.diagnostics, vec![]);
 }
@@ -66,16 +69,34 @@ fn invalid_json_gives_line_and_column() {
 #[test]
 fn schema_names_the_bad_value() {
     let broken = with(|p| p["states"][0]["tasks"][0]["required"] = json!("yes"));
-    case(&broken, &base(), "schema", Severity::Error, "/states/0/tasks/0/required");
+    case(
+        &broken,
+        &base(),
+        "schema",
+        Severity::Error,
+        "/states/0/tasks/0/required",
+    );
     let unknown = with(|p| p["states"][1]["colour"] = json!("red"));
-    case(&unknown, &base(), "schema", Severity::Error, "/states/1/colour");
+    case(
+        &unknown,
+        &base(),
+        "schema",
+        Severity::Error,
+        "/states/1/colour",
+    );
 }
 
 #[test]
 fn unsupported_schema_version() {
     let broken = with(|p| p["schema_version"] = json!(2));
     let fixed = with(|p| p["schema_version"] = json!(1));
-    case(&broken, &fixed, "unsupported-schema-version", Severity::Error, "/schema_version");
+    case(
+        &broken,
+        &fixed,
+        "unsupported-schema-version",
+        Severity::Error,
+        "/schema_version",
+    );
 }
 
 #[test]
@@ -88,15 +109,29 @@ fn no_states() {
 fn unknown_start_state() {
     let broken = with(|p| p["start_state_id"] = json!("nowhere"));
     let fixed = with(|p| p["start_state_id"] = json!("a"));
-    case(&broken, &fixed, "unknown-start-state", Severity::Error, "/start_state_id");
+    case(
+        &broken,
+        &fixed,
+        "unknown-start-state",
+        Severity::Error,
+        "/start_state_id",
+    );
     // An unknown start makes reachability unknowable: no unreachable-state then.
-    assert!(report(&broken).iter().all(|d| d.code.as_str() != "unreachable-state"));
+    assert!(report(&broken)
+        .iter()
+        .all(|d| d.code.as_str() != "unreachable-state"));
 }
 
 #[test]
 fn duplicate_state_id() {
     let broken = with(|p| p["states"][1]["id"] = json!("a"));
-    let d = case(&broken, &base(), "duplicate-state-id", Severity::Error, "/states/1/id");
+    let d = case(
+        &broken,
+        &base(),
+        "duplicate-state-id",
+        Severity::Error,
+        "/states/1/id",
+    );
     assert_eq!(d.location.state_id.as_deref(), Some("a"));
 }
 
@@ -114,9 +149,18 @@ fn duplicate_task_id() {
             .unwrap()
             .push(json!({"id": "t2"}))
     });
-    let d = case(&broken, &fixed, "duplicate-task-id", Severity::Error, "/states/0/tasks/1/id");
+    let d = case(
+        &broken,
+        &fixed,
+        "duplicate-task-id",
+        Severity::Error,
+        "/states/0/tasks/1/id",
+    );
     assert_eq!(
-        (d.location.state_id.as_deref(), d.location.task_id.as_deref()),
+        (
+            d.location.state_id.as_deref(),
+            d.location.task_id.as_deref()
+        ),
         (Some("a"), Some("t"))
     );
 }
@@ -124,14 +168,16 @@ fn duplicate_task_id() {
 #[test]
 fn duplicate_deliverable_key_across_tasks_of_one_state() {
     let broken = with(|p| {
-        p["states"][0]["tasks"].as_array_mut().unwrap().push(
-            json!({"id": "t2", "deliverables": [{"key": "score", "type": "number"}]}),
-        )
+        p["states"][0]["tasks"]
+            .as_array_mut()
+            .unwrap()
+            .push(json!({"id": "t2", "deliverables": [{"key": "score", "type": "number"}]}))
     });
     let fixed = with(|p| {
-        p["states"][0]["tasks"].as_array_mut().unwrap().push(
-            json!({"id": "t2", "deliverables": [{"key": "score2", "type": "number"}]}),
-        )
+        p["states"][0]["tasks"]
+            .as_array_mut()
+            .unwrap()
+            .push(json!({"id": "t2", "deliverables": [{"key": "score2", "type": "number"}]}))
     });
     let d = case(
         &broken,
@@ -188,10 +234,13 @@ fn unknown_target_state() {
 fn invalid_condition_config_is_found_at_any_depth() {
     let nested = |inner: Value| {
         with(move |p| {
-            p["states"][0]["transitions"] = json!([cond("all_of", json!({"conditions": [
-                {"condition_type": "deliverable_exists", "condition_config": {"key": "kind"}},
-                {"condition_type": "any_of", "condition_config": {"conditions": [inner]}}
-            ]}))])
+            p["states"][0]["transitions"] = json!([cond(
+                "all_of",
+                json!({"conditions": [
+                    {"condition_type": "deliverable_exists", "condition_config": {"key": "kind"}},
+                    {"condition_type": "any_of", "condition_config": {"conditions": [inner]}}
+                ]})
+            )])
         })
     };
     let d = case(
@@ -208,18 +257,40 @@ fn invalid_condition_config_is_found_at_any_depth() {
     case(
         &nested(json!({"condition_type": "deliverable_value_numeric",
             "condition_config": {"key": "score", "operator": "between", "min": 1}})),
-        &nested(json!({"condition_type": "deliverable_exists", "condition_config": {"key": "score"}})),
+        &nested(
+            json!({"condition_type": "deliverable_exists", "condition_config": {"key": "score"}}),
+        ),
         "invalid-condition-config",
         Severity::Error,
         "/states/0/transitions/0/condition_config/conditions/1/condition_config/conditions/0",
     );
     // An empty composite, an unknown operator and a bad scope at the top.
     for (config, kind, path) in [
-        (json!({"conditions": []}), "any_of", "/condition_config/conditions"),
-        (json!({"key": "score", "operator": "about", "value": 3}), "deliverable_value_numeric", "/condition_config/operator"),
-        (json!({"turns": 3, "scope": "forever"}), "turn_count_exceeded", "/condition_config/scope"),
-        (json!({"turns": 0}), "turn_count_exceeded", "/condition_config/turns"),
-        (json!({"key": "kind", "value": "billing", "extra": 1}), "deliverable_value", "/condition_config/extra"),
+        (
+            json!({"conditions": []}),
+            "any_of",
+            "/condition_config/conditions",
+        ),
+        (
+            json!({"key": "score", "operator": "about", "value": 3}),
+            "deliverable_value_numeric",
+            "/condition_config/operator",
+        ),
+        (
+            json!({"turns": 3, "scope": "forever"}),
+            "turn_count_exceeded",
+            "/condition_config/scope",
+        ),
+        (
+            json!({"turns": 0}),
+            "turn_count_exceeded",
+            "/condition_config/turns",
+        ),
+        (
+            json!({"key": "kind", "value": "billing", "extra": 1}),
+            "deliverable_value",
+            "/condition_config/extra",
+        ),
     ] {
         let broken = with(|p| p["states"][0]["transitions"] = json!([cond(kind, config)]));
         case(
@@ -235,10 +306,13 @@ fn invalid_condition_config_is_found_at_any_depth() {
 #[test]
 fn every_broken_sibling_in_a_composite_is_reported() {
     let broken = with(|p| {
-        p["states"][0]["transitions"] = json!([cond("any_of", json!({"conditions": [
-            {"condition_type": "deliverable_exists", "condition_config": {}},
-            {"condition_type": "all_of", "condition_config": {"conditions": []}}
-        ]}))])
+        p["states"][0]["transitions"] = json!([cond(
+            "any_of",
+            json!({"conditions": [
+                {"condition_type": "deliverable_exists", "condition_config": {}},
+                {"condition_type": "all_of", "condition_config": {"conditions": []}}
+            ]})
+        )])
     });
     let codes: Vec<String> = report(&broken)
         .iter()
@@ -274,21 +348,36 @@ fn unknown_deliverable_key() {
 fn condition_type_mismatch() {
     let on = |t: Value| with(move |p| p["states"][0]["transitions"] = json!([t]));
     case(
-        &on(cond("deliverable_value_numeric", json!({"key": "kind", "operator": "gt", "value": 1}))),
-        &on(cond("deliverable_value_numeric", json!({"key": "score", "operator": "gt", "value": 1}))),
+        &on(cond(
+            "deliverable_value_numeric",
+            json!({"key": "kind", "operator": "gt", "value": 1}),
+        )),
+        &on(cond(
+            "deliverable_value_numeric",
+            json!({"key": "score", "operator": "gt", "value": 1}),
+        )),
         "condition-type-mismatch",
         Severity::Error,
         "/states/0/transitions/0/condition_config/key",
     );
     case(
-        &on(cond("deliverable_value", json!({"key": "score", "value": "lots"}))),
-        &on(cond("deliverable_value", json!({"key": "score", "value": "7"}))),
+        &on(cond(
+            "deliverable_value",
+            json!({"key": "score", "value": "lots"}),
+        )),
+        &on(cond(
+            "deliverable_value",
+            json!({"key": "score", "value": "7"}),
+        )),
         "condition-type-mismatch",
         Severity::Error,
         "/states/0/transitions/0/condition_config/value",
     );
     // A non-text value for an enum key is a mismatch, not a value outside the enum.
-    let d = report(&on(cond("deliverable_value", json!({"key": "kind", "value": 3}))));
+    let d = report(&on(cond(
+        "deliverable_value",
+        json!({"key": "kind", "value": 3}),
+    )));
     assert_eq!(
         d.iter().map(|d| d.code.as_str()).collect::<Vec<_>>(),
         ["condition-type-mismatch"]
@@ -299,14 +388,23 @@ fn condition_type_mismatch() {
 fn enum_value_not_allowed_and_only_that() {
     let on = |t: Value| with(move |p| p["states"][0]["transitions"] = json!([t]));
     case(
-        &on(cond("deliverable_value_in", json!({"key": "kind", "values": ["billing", "refund"]}))),
+        &on(cond(
+            "deliverable_value_in",
+            json!({"key": "kind", "values": ["billing", "refund"]}),
+        )),
         // Values coerce as recorded ones do: "Billing" is the enum value billing.
-        &on(cond("deliverable_value_in", json!({"key": "kind", "values": ["Billing", "other"]}))),
+        &on(cond(
+            "deliverable_value_in",
+            json!({"key": "kind", "values": ["Billing", "other"]}),
+        )),
         "enum-value-not-allowed",
         Severity::Error,
         "/states/0/transitions/0/condition_config/values/1",
     );
-    let d = report(&on(cond("deliverable_value", json!({"key": "kind", "value": "refund"}))));
+    let d = report(&on(cond(
+        "deliverable_value",
+        json!({"key": "kind", "value": "refund"}),
+    )));
     assert_eq!(
         d.iter().map(|d| d.code.as_str()).collect::<Vec<_>>(),
         ["enum-value-not-allowed"]
@@ -325,7 +423,13 @@ fn goal_missing_without_goal_and_with_empty_objective() {
         })
     };
     let fixed = goal_state(Some(json!({"objective": "Say goodbye"})));
-    case(&goal_state(None), &fixed, "goal-missing", Severity::Error, "/states/1");
+    case(
+        &goal_state(None),
+        &fixed,
+        "goal-missing",
+        Severity::Error,
+        "/states/1",
+    );
     case(
         &goal_state(Some(json!({"objective": " "}))),
         &fixed,
@@ -338,20 +442,36 @@ fn goal_missing_without_goal_and_with_empty_objective() {
 #[test]
 fn goal_on_non_goal_state() {
     let broken = with(|p| p["states"][1]["goal"] = json!({"objective": "x"}));
-    case(&broken, &base(), "goal-on-non-goal-state", Severity::Error, "/states/1/goal");
+    case(
+        &broken,
+        &base(),
+        "goal-on-non-goal-state",
+        Severity::Error,
+        "/states/1/goal",
+    );
 }
 
 #[test]
 fn unknown_tool_in_allowed_tools_and_in_a_condition() {
     let broken = with(|p| p["states"][0]["allowed_tools"] = json!(["lookup", "teleport"]));
-    case(&broken, &base(), "unknown-tool", Severity::Error, "/states/0/allowed_tools/1");
+    case(
+        &broken,
+        &base(),
+        "unknown-tool",
+        Severity::Error,
+        "/states/0/allowed_tools/1",
+    );
     let in_condition = with(|p| {
-        p["states"][0]["transitions"] =
-            json!([cond("tool_result", json!({"tool": "teleport", "response_code": "OK"}))])
+        p["states"][0]["transitions"] = json!([cond(
+            "tool_result",
+            json!({"tool": "teleport", "response_code": "OK"})
+        )])
     });
     let fixed = with(|p| {
-        p["states"][0]["transitions"] =
-            json!([cond("tool_result", json!({"tool": "lookup", "response_code": "FOUND"}))])
+        p["states"][0]["transitions"] = json!([cond(
+            "tool_result",
+            json!({"tool": "lookup", "response_code": "FOUND"})
+        )])
     });
     case(
         &in_condition,
@@ -367,8 +487,10 @@ fn unknown_response_code() {
     let on = |code: &str| {
         let code = code.to_string();
         with(move |p| {
-            p["states"][0]["transitions"] =
-                json!([cond("tool_result", json!({"tool": "lookup", "response_code": code, "negated": true}))])
+            p["states"][0]["transitions"] = json!([cond(
+                "tool_result",
+                json!({"tool": "lookup", "response_code": code, "negated": true})
+            )])
         })
     };
     case(
@@ -381,8 +503,10 @@ fn unknown_response_code() {
     // A tool with no declared codes accepts any when called, but a condition can name none.
     let no_codes = with(|p| {
         p["tools"][0] = json!({"name": "lookup"});
-        p["states"][0]["transitions"] =
-            json!([cond("tool_result", json!({"tool": "lookup", "response_code": "FOUND"}))])
+        p["states"][0]["transitions"] = json!([cond(
+            "tool_result",
+            json!({"tool": "lookup", "response_code": "FOUND"})
+        )])
     });
     assert!(report(&no_codes)
         .iter()
@@ -391,7 +515,10 @@ fn unknown_response_code() {
 
 #[test]
 fn tool_not_allowed() {
-    let condition = cond("tool_result", json!({"tool": "lookup", "response_code": "FOUND"}));
+    let condition = cond(
+        "tool_result",
+        json!({"tool": "lookup", "response_code": "FOUND"}),
+    );
     let c2 = condition.clone();
     let broken = with(move |p| {
         p["states"][0]["allowed_tools"] = json!([]);
@@ -411,7 +538,13 @@ fn tool_not_allowed() {
 fn ending_with_transitions() {
     let broken = with(|p| p["states"][0]["ending"] = json!({"kind": "hang_up"}));
     let fixed = with(|p| p["states"][1]["ending"] = json!({"kind": "hang_up"}));
-    case(&broken, &fixed, "ending-with-transitions", Severity::Error, "/states/0/ending");
+    case(
+        &broken,
+        &fixed,
+        "ending-with-transitions",
+        Severity::Error,
+        "/states/0/ending",
+    );
 }
 
 #[test]
@@ -449,7 +582,13 @@ fn unreachable_state() {
             .unwrap()
             .push(json!({"target_state_id": "c", "priority": 2}));
     });
-    let d = case(&broken, &fixed, "unreachable-state", Severity::Warning, "/states/2");
+    let d = case(
+        &broken,
+        &fixed,
+        "unreachable-state",
+        Severity::Warning,
+        "/states/2",
+    );
     assert_eq!(d.location.state_id.as_deref(), Some("c"));
 }
 
@@ -481,7 +620,9 @@ fn no_way_to_end_is_reported_once_per_trapped_state() {
             "transitions": [{"target_state_id": "b"}]}));
         states.push(json!({"id": "d", "title": "End"}));
     });
-    assert!(report(&fixed).iter().all(|d| d.code.as_str() != "no-way-to-end"));
+    assert!(report(&fixed)
+        .iter()
+        .all(|d| d.code.as_str() != "no-way-to-end"));
 }
 
 #[test]
@@ -498,7 +639,8 @@ fn a_goal_state_falls_through_and_a_last_goal_state_can_end() {
 
 #[test]
 fn goal_condition_on_non_goal_state() {
-    let broken = with(|p| p["states"][0]["transitions"][0]["condition_type"] = json!("goal_achieved"));
+    let broken =
+        with(|p| p["states"][0]["transitions"][0]["condition_type"] = json!("goal_achieved"));
     case(
         &broken,
         &base(),
@@ -520,10 +662,14 @@ fn shadowed_transition_compares_conditions_after_defaults() {
         })
     };
     let d = case(
-        &pair(json!({"target_state_id": "a", "condition_type": "turn_count_exceeded",
-            "condition_config": {"turns": 3, "scope": "without_progress"}, "priority": 5})),
-        &pair(json!({"target_state_id": "a", "condition_type": "turn_count_exceeded",
-            "condition_config": {"turns": 4, "scope": "without_progress"}, "priority": 5})),
+        &pair(
+            json!({"target_state_id": "a", "condition_type": "turn_count_exceeded",
+            "condition_config": {"turns": 3, "scope": "without_progress"}, "priority": 5}),
+        ),
+        &pair(
+            json!({"target_state_id": "a", "condition_type": "turn_count_exceeded",
+            "condition_config": {"turns": 4, "scope": "without_progress"}, "priority": 5}),
+        ),
         "shadowed-transition",
         Severity::Warning,
         "/states/0/transitions/1",
@@ -554,21 +700,33 @@ fn key_not_collected_before() {
         })
     };
     let found = report(&reads(true));
-    assert!(found.iter().all(|d| d.code.as_str() != "key-not-collected-before"), "{found:#?}");
+    assert!(
+        found
+            .iter()
+            .all(|d| d.code.as_str() != "key-not-collected-before"),
+        "{found:#?}"
+    );
     let d = report(&reads(false))
         .into_iter()
         .find(|d| d.code.as_str() == "key-not-collected-before")
         .expect("Done reads kind before anyone collects it");
     assert_eq!(d.severity, Severity::Warning);
-    assert_eq!(d.location.path, "/states/1/transitions/0/condition_config/key");
+    assert_eq!(
+        d.location.path,
+        "/states/1/transitions/0/condition_config/key"
+    );
 }
 
 #[test]
 fn empty_state() {
-    let broken = with(|p| p["states"][0] = json!({"id": "a", "title": "Intake",
-        "transitions": [{"target_state_id": "b"}]}));
-    let fixed = with(|p| p["states"][0] = json!({"id": "a", "title": "Intake",
-        "instructions": "Say hello.", "transitions": [{"target_state_id": "b"}]}));
+    let broken = with(|p| {
+        p["states"][0] = json!({"id": "a", "title": "Intake",
+        "transitions": [{"target_state_id": "b"}]})
+    });
+    let fixed = with(|p| {
+        p["states"][0] = json!({"id": "a", "title": "Intake",
+        "instructions": "Say hello.", "transitions": [{"target_state_id": "b"}]})
+    });
     case(&broken, &fixed, "empty-state", Severity::Info, "/states/0");
 }
 
@@ -580,7 +738,10 @@ fn diagnostics_come_in_document_order() {
         p["states"][1]["goal"] = json!({"objective": "o"});
         p["states"][0]["allowed_tools"] = json!(["nope"]);
     });
-    let paths: Vec<String> = report(&broken).iter().map(|d| d.location.path.clone()).collect();
+    let paths: Vec<String> = report(&broken)
+        .iter()
+        .map(|d| d.location.path.clone())
+        .collect();
     assert_eq!(
         paths,
         [

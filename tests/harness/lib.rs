@@ -1,4 +1,5 @@
-//! The end-to-end harness: runs the real Plan Builder binary under Xvfb, drives it through
+//! Shared by the cross-crate tests: where the built binaries are, and the end-to-end harness, which
+//! runs the real Plan Builder binary under Xvfb, drives it through
 //! `tauri-driver` (which runs WebKitWebDriver) and reports like `cargo test`.
 //!
 //! One Xvfb and one tauri-driver serve the whole run; every test gets a fresh app (a new WebDriver
@@ -36,6 +37,26 @@ pub struct Harness {
     driver: Option<Child>,
 }
 
+/// The target directory of this workspace's builds.
+pub fn target_dir() -> PathBuf {
+    std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../target"))
+}
+
+/// A binary of this workspace, as `scripts/build.sh` builds it (`target/debug/NAME`).
+pub fn binary(name: &str) -> Result<PathBuf, String> {
+    let path = target_dir().join("debug").join(name);
+    if path.is_file() {
+        Ok(path)
+    } else {
+        Err(format!(
+            "{} does not exist: build it first (scripts/build.sh, or cargo build)",
+            path.display()
+        ))
+    }
+}
+
 /// What a test gets: the harness and a session on a freshly started app.
 pub struct Ctx<'a> {
     pub harness: &'a Harness,
@@ -58,18 +79,11 @@ impl Harness {
             .parent()
             .ok_or("no workspace root")?
             .to_path_buf();
-        let target = std::env::var_os("CARGO_TARGET_DIR")
-            .map(PathBuf::from)
-            .unwrap_or_else(|| root.join("target"));
-        let app = std::env::var_os("PLAN_BUILDER_APP")
-            .map(PathBuf::from)
-            .unwrap_or_else(|| target.join("debug/plan-builder"));
-        if !app.is_file() {
-            return Err(format!(
-                "the app binary {} does not exist: build it first (scripts/test.sh does: trunk build in ui/, then cargo build -p plan-builder)",
-                app.display()
-            ));
-        }
+        let target = target_dir();
+        let app = match std::env::var_os("PLAN_BUILDER_APP") {
+            Some(app) => PathBuf::from(app),
+            None => binary("plan-builder")?,
+        };
         let app = app.canonicalize().map_err(|e| e.to_string())?;
         let out = target.join("e2e");
         let plans = out.join(format!("plans-{}", std::process::id()));

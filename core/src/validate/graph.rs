@@ -61,9 +61,9 @@ impl Graph {
         // settled before it: a component can end if a member can, or if it leads to one that can.
         let mut can_end = vec![false; n];
         for component in tarjan_scc(&graph) {
-            let ok = component.iter().any(|v| {
-                ends[v.index()] || graph.neighbors(*v).any(|w| can_end[w.index()])
-            });
+            let ok = component
+                .iter()
+                .any(|v| ends[v.index()] || graph.neighbors(*v).any(|w| can_end[w.index()]));
             for v in &component {
                 can_end[v.index()] = ok;
             }

@@ -64,9 +64,7 @@ pub fn validate(plan: &Plan) -> Report {
     for (i, state) in plan.states.iter().enumerate() {
         v.state(i, state);
     }
-    Report {
-        diagnostics: v.out,
-    }
+    Report { diagnostics: v.out }
 }
 
 /// What the checks share: lookups built once, and the findings so far.
@@ -258,10 +256,15 @@ impl<'p> Validator<'p> {
         let name = format!("'{}'", state.title);
         let mut task_ids = HashSet::new();
         let mut keys = HashSet::new();
-        let goal = state.goal.iter().map(|g| (format!("{here}/goal"), None, &g.deliverables));
-        let tasks = state.tasks.iter().enumerate().map(|(t, task)| {
-            (format!("{here}/tasks/{t}"), Some(task), &task.deliverables)
-        });
+        let goal = state
+            .goal
+            .iter()
+            .map(|g| (format!("{here}/goal"), None, &g.deliverables));
+        let tasks = state
+            .tasks
+            .iter()
+            .enumerate()
+            .map(|(t, task)| (format!("{here}/tasks/{t}"), Some(task), &task.deliverables));
         for (owner, task, deliverables) in tasks.collect::<Vec<_>>().into_iter().chain(goal) {
             let loc = |path: String| Location {
                 path,
@@ -371,7 +374,10 @@ fn capitalise(s: &str) -> String {
 /// `without_progress`); a condition that does not read is compared as written.
 fn same_condition(state: &State, a: usize, b: usize) -> bool {
     let (ta, tb) = (&state.transitions[a], &state.transitions[b]);
-    let (ka, kb) = (ta.condition_type_in(state.kind), tb.condition_type_in(state.kind));
+    let (ka, kb) = (
+        ta.condition_type_in(state.kind),
+        tb.condition_type_in(state.kind),
+    );
     match (
         Check::read(ka, &ta.condition_config),
         Check::read(kb, &tb.condition_config),

@@ -1,0 +1,120 @@
+//! `plan check FILE…`: validate files and print the diagnostics, like a compiler.
+//!
+//! Text output, per diagnostic:
+//!
+//! ```text
+//! error[unknown-target-state] states/1/transitions/0/target_state_id: Transition 1 of 'Intake' goes to …
+//!   --> support.json · state 'customer-intake' · transition 1
+//! ```
+//!
+//! then one summary line per file. JSON output is one document for all files:
+//! `{"diagnostics": [{"file", "code", "severity", "message", "location"}]}`.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use plan_core::files::read_text;
+use plan_core::validate::{check_text, Diagnostic, Severity};
+use serde_json::json;
+
+use crate::Format;
+
+/// Checks `files`; returns the exit code: 2 if a file could not be read, else 1 if any has errors.
+pub fn run(files: &[PathBuf], format: Format) -> u8 {
+    let mut out = std::io::stdout().lock();
+    let mut code = 0;
+    let mut all = Vec::new();
+    for path in files {
+        let name = path.display().to_string();
+        let text = match read_text(path) {
+            Ok(text) => text,
+            Err(e) => {
+                eprintln!("plan: cannot check {e}");
+                code = 2;
+                continue;
+            }
+        };
+        let (_, report) = check_text(&text);
+        if report.has_errors() && code == 0 {
+            code = 1;
+        }
+        if format == Format::Text {
+            let _ = write!(out, "{}", render(&name, &report.diagnostics));
+        }
+        all.extend(report.diagnostics.into_iter().map(|d| (name.clone(), d)));
+    }
+    if format == Format::Json {
+        let diagnostics: Vec<_> = all
+            .iter()
+            .map(|(file, d)| {
+                json!({
+                    "file": file,
+                    "code": d.code,
+                    "severity": d.severity,
+                    "message": d.message,
+                    "location": d.location,
+                })
+            })
+            .collect();
+        let doc = json!({ "diagnostics": diagnostics });
+        let _ = writeln!(
+            out,
+            "{}",
+            serde_json::to_string_pretty(&doc).unwrap_or_default()
+        );
+    }
+    code
+}
+
+/// The text report of one file.
+pub fn render(file: &str, diagnostics: &[Diagnostic]) -> String {
+    let mut s = String::new();
+    for d in diagnostics {
+        let path = d.location.path.trim_start_matches('/');
+        let place = if path.is_empty() {
+            String::new()
+        } else {
+            format!(" {path}")
+        };
+        s.push_str(&format!(
+            "{}[{}]{place}: {}\n",
+            d.severity.as_str(),
+            d.code,
+            d.message
+        ));
+        let mut arrow = format!("  --> {file}");
+        if let Some(state) = &d.location.state_id {
+            arrow.push_str(&format!(" · state '{state}'"));
+        }
+        if let Some(task) = &d.location.task_id {
+            arrow.push_str(&format!(" · task '{task}'"));
+        }
+        if let Some(t) = d.location.transition_index {
+            arrow.push_str(&format!(" · transition {}", t + 1));
+        }
+        s.push_str(&arrow);
+        s.push_str("\n\n");
+    }
+    let count = |sev: Severity, word: &str| {
+        let n = diagnostics.iter().filter(|d| d.severity == sev).count();
+        match n {
+            0 => None,
+            1 => Some(format!("1 {word}")),
+            n => Some(format!("{n} {word}s")),
+        }
+    };
+    let parts: Vec<String> = [
+        count(Severity::Error, "error"),
+        count(Severity::Warning, "warning"),
+        count(Severity::Info, "note"),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    if parts.is_empty() {
+        s.push_str(&format!("{file}: ok, no problems\n"));
+    } else {
+        s.push_str(&format!("{file}: {}\n", parts.join(", ")));
+    }
+    s
+}

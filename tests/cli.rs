@@ -1,0 +1,110 @@
+//! `plan check` as a user runs it: output, exit codes, JSON shape.
+//! The text output is kept in insta snapshots, so a change in wording is reviewed.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn plan(args: &[&str]) -> Output {
+    Command::new(plan_tests::binary("plan").unwrap_or_else(|e| panic!("{e}")))
+        .args(args)
+        .current_dir(root())
+        .output()
+        .expect("the plan binary runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn sample_plans() -> Vec<String> {
+    let mut files: Vec<String> = std::fs::read_dir(root().join("plans"))
+        .unwrap()
+        .map(|e| format!("plans/{}", e.unwrap().file_name().to_string_lossy()))
+        .filter(|p| p.ends_with(".json"))
+        .collect();
+    files.sort();
+    files
+}
+
+#[test]
+fn sample_plans_check_clean_with_exit_0() {
+    let files = sample_plans();
+    let args: Vec<&str> = ["check"]
+        .into_iter()
+        .chain(files.iter().map(String::as_str))
+        .collect();
+    let o = plan(&args);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    for f in &files {
+        assert!(stdout(&o).contains(&format!("{f}: ok, no problems")));
+    }
+}
+
+#[test]
+fn broken_plans_read_like_a_compilers_output() {
+    for name in ["broken-support", "not-json", "wrong-shape"] {
+        let file = format!("tests/fixtures/{name}.json");
+        let o = plan(&["check", &file]);
+        assert_eq!(o.status.code(), Some(1), "{name}");
+        insta::assert_snapshot!(name, stdout(&o));
+    }
+}
+
+#[test]
+fn json_output_is_one_document_with_the_documented_fields() {
+    let o = plan(&[
+        "check",
+        "--format",
+        "json",
+        "plans/customer-support.json",
+        "tests/fixtures/broken-support.json",
+        "tests/fixtures/not-json.json",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    let doc: Value = serde_json::from_slice(&o.stdout).expect("one JSON document");
+    let list = doc["diagnostics"].as_array().unwrap();
+    assert_eq!(list.len(), 10);
+    let first = &list[1];
+    assert_eq!(first["file"], "tests/fixtures/broken-support.json");
+    assert_eq!(first["code"], "unknown-target-state");
+    assert_eq!(first["severity"], "error");
+    assert_eq!(
+        first["location"],
+        serde_json::json!({"path": "/states/1/transitions/0/target_state_id",
+            "state_id": "intake", "transition_index": 0})
+    );
+    let last = &list[9];
+    assert_eq!(
+        (last["file"].as_str(), last["code"].as_str()),
+        (Some("tests/fixtures/not-json.json"), Some("invalid-json"))
+    );
+    assert_eq!(last["location"], serde_json::json!({"path": ""}));
+}
+
+#[test]
+fn an_unreadable_file_exits_2_and_names_it_and_the_others_are_still_checked() {
+    let o = plan(&[
+        "check",
+        "nowhere/missing.json",
+        "plans/customer-support.json",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("nowhere/missing.json"), "{err}");
+    assert!(stdout(&o).contains("plans/customer-support.json: ok"));
+}
+
+#[test]
+fn usage_errors_exit_2_and_version_exits_0() {
+    assert_eq!(plan(&["check"]).status.code(), Some(2));
+    assert_eq!(plan(&["frobnicate"]).status.code(), Some(2));
+    let v = plan(&["--version"]);
+    assert_eq!(v.status.code(), Some(0));
+    assert!(stdout(&v).starts_with("plan "));
+}
