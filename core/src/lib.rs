@@ -11,6 +11,7 @@ pub mod ipc;
 pub mod layout;
 pub mod parse;
 pub mod plan;
+pub mod synthetic;
 pub mod validate;
 
 pub use condition::{Check, ConditionType};

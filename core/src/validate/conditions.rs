@@ -11,41 +11,43 @@ use crate::plan::{DeliverableType, State, StateType};
 impl<'p> Validator<'p> {
     pub(super) fn transition(&mut self, i: usize, state: &'p State, k: usize) {
         let t = &state.transitions[k];
-        let here = format!("/states/{i}/transitions/{k}");
+        // Spelled out only for a finding: this runs for every transition of the plan.
+        let here = || format!("/states/{i}/transitions/{k}");
         let loc = |path: String| Location {
             path,
             state_id: Some(state.id.clone()),
             task_id: None,
             transition_index: Some(k),
         };
-        let name = format!("Transition {} of '{}'", k + 1, state.title);
+        let name = || format!("Transition {} of '{}'", k + 1, state.title);
 
         if !self.index_of.contains_key(t.target_state_id.as_str()) {
             let target = &t.target_state_id;
             self.push(
                 Code::UnknownTargetState,
-                format!("{name} goes to '{target}', but no state has that id. Pick an existing state or create '{target}'."),
-                loc(format!("{here}/target_state_id")),
+                format!("{} goes to '{target}', but no state has that id. Pick an existing state or create '{target}'.", name()),
+                loc(format!("{}/target_state_id", here())),
             );
         }
 
-        let mut nodes = Vec::new();
-        visit(t.condition_type_in(state.kind), &t.condition_config, |n| {
-            nodes.push(n)
-        });
-        for node in nodes {
-            match node {
+        visit(
+            t.condition_type_in(state.kind),
+            &t.condition_config,
+            |node| match node {
                 Node::Problem { pointer, message } => self.push(
                     Code::InvalidConditionConfig,
-                    format!("{name}: the condition's settings need fixing: {message}."),
-                    loc(format!("{here}{pointer}")),
+                    format!(
+                        "{}: the condition's settings need fixing: {message}.",
+                        name()
+                    ),
+                    loc(format!("{}{pointer}", here())),
                 ),
                 Node::Leaf { check, pointer, .. } => {
-                    let path = format!("{here}{pointer}");
+                    let path = || format!("{}{pointer}", here());
                     self.leaf(i, state, &name, &check, &path, &loc);
                 }
-            }
-        }
+            },
+        );
 
         let shadowed_by = (0..state.transitions.len()).find(|&j| {
             let (pj, pk) = (state.transitions[j].priority, t.priority);
@@ -55,12 +57,13 @@ impl<'p> Validator<'p> {
             self.push(
                 Code::ShadowedTransition,
                 format!(
-                    "{name} can never fire: transition {} has the same condition and wins first (priority {} against {}). Change its condition or its priority, or remove it.",
+                    "{} can never fire: transition {} has the same condition and wins first (priority {} against {}). Change its condition or its priority, or remove it.",
+                    name(),
                     j + 1,
                     state.transitions[j].priority,
                     t.priority
                 ),
-                loc(here),
+                loc(here()),
             );
         }
     }
@@ -70,17 +73,17 @@ impl<'p> Validator<'p> {
         &mut self,
         i: usize,
         state: &'p State,
-        name: &str,
+        name: &dyn Fn() -> String,
         check: &Check,
-        path: &str,
+        path: &dyn Fn() -> String,
         loc: &dyn Fn(String) -> Location,
     ) {
-        let config = format!("{path}/condition_config");
+        let config = || format!("{}/condition_config", path());
         match check {
             Check::GoalAchieved if state.kind != StateType::Goal => self.push(
                 Code::GoalConditionOnNonGoalState,
-                format!("{name} waits for 'goal done', but '{}' is not a goal state, so it is never true. Use 'all tasks done', or make the state a goal state.", state.title),
-                loc(format!("{path}/condition_type")),
+                format!("{} waits for 'goal done', but '{}' is not a goal state, so it is never true. Use 'all tasks done', or make the state a goal state.", name(), state.title),
+                loc(format!("{}/condition_type", path())),
             ),
             Check::DeliverableExists { key }
             | Check::DeliverableValue { key, .. }
@@ -91,8 +94,8 @@ impl<'p> Validator<'p> {
                     let key = check_key(check);
                     self.push(
                         Code::UnknownDeliverableKey,
-                        format!("{name} reads the key '{key}', but no state collects it. Pick a key the plan declares, or add '{key}' to a task."),
-                        loc(format!("{config}/key")),
+                        format!("{} reads the key '{key}', but no state collects it. Pick a key the plan declares, or add '{key}' to a task.", name()),
+                        loc(format!("{}/key", config())),
                     );
                     return;
                 };
@@ -100,8 +103,8 @@ impl<'p> Validator<'p> {
                 if !self.collected_by(key, i) {
                     self.push(
                         Code::KeyNotCollectedBefore,
-                        format!("{name} reads '{key}', but neither '{}' nor any state leading to it collects it, so it is never set here. Collect it earlier, or read another key.", state.title),
-                        loc(format!("{config}/key")),
+                        format!("{} reads '{key}', but neither '{}' nor any state leading to it collects it, so it is never set here. Collect it earlier, or read another key.", name(), state.title),
+                        loc(format!("{}/key", config())),
                     );
                 }
             }
@@ -113,8 +116,8 @@ impl<'p> Validator<'p> {
                 let Some(declared) = self.tools.get(tool.as_str()) else {
                     self.push(
                         Code::UnknownTool,
-                        format!("{name} waits for the tool '{tool}', but the plan declares no such tool. Declare it, or pick a declared tool."),
-                        loc(format!("{config}/tool")),
+                        format!("{} waits for the tool '{tool}', but the plan declares no such tool. Declare it, or pick a declared tool.", name()),
+                        loc(format!("{}/tool", config())),
                     );
                     return;
                 };
@@ -126,15 +129,15 @@ impl<'p> Validator<'p> {
                     };
                     self.push(
                         Code::UnknownResponseCode,
-                        format!("{name} waits for '{tool}' to return '{response_code}', but '{tool}' {known}. Pick one of its codes, or declare this one."),
-                        loc(format!("{config}/response_code")),
+                        format!("{} waits for '{tool}' to return '{response_code}', but '{tool}' {known}. Pick one of its codes, or declare this one.", name()),
+                        loc(format!("{}/response_code", config())),
                     );
                 }
                 if !state.allowed_tools.contains(tool) {
                     self.push(
                         Code::ToolNotAllowed,
-                        format!("{name} waits for the tool '{tool}', but '{}' does not allow that tool, so it is never called here. Allow it in this state.", state.title),
-                        loc(format!("{config}/tool")),
+                        format!("{} waits for the tool '{tool}', but '{}' does not allow that tool, so it is never called here. Allow it in this state.", name(), state.title),
+                        loc(format!("{}/tool", config())),
                     );
                 }
             }
@@ -150,33 +153,38 @@ impl<'p> Validator<'p> {
     /// Whether a condition's values fit the key's type.
     fn values(
         &mut self,
-        name: &str,
+        name: &dyn Fn() -> String,
         key: &'p str,
         check: &Check,
-        config: &str,
+        config: &dyn Fn() -> String,
         loc: &dyn Fn(String) -> Location,
     ) {
         let d = self.declared[key];
-        let values: Vec<(String, &Value)> = match check {
-            Check::DeliverableValue { value, .. } => vec![(format!("{config}/value"), value)],
+        // (index in `values`, or none for `value`); paths are spelled out only for a finding.
+        let values: Vec<(Option<usize>, &Value)> = match check {
+            Check::DeliverableValue { value, .. } => vec![(None, value)],
             Check::DeliverableValueIn { values, .. } => values
                 .iter()
                 .enumerate()
-                .map(|(j, v)| (format!("{config}/values/{j}"), v))
+                .map(|(j, v)| (Some(j), v))
                 .collect(),
             Check::DeliverableValueNumeric { .. } => {
                 if d.kind != DeliverableType::Number {
                     self.push(
                         Code::ConditionTypeMismatch,
-                        format!("{name} compares '{key}' as a number, but '{key}' is not a number key. Use 'equals' instead, or make '{key}' a number."),
-                        loc(format!("{config}/key")),
+                        format!("{} compares '{key}' as a number, but '{key}' is not a number key. Use 'equals' instead, or make '{key}' a number.", name()),
+                        loc(format!("{}/key", config())),
                     );
                 }
                 return;
             }
             _ => return,
         };
-        for (path, value) in values {
+        for (j, value) in values {
+            let path = || match j {
+                None => format!("{}/value", config()),
+                Some(j) => format!("{}/values/{j}", config()),
+            };
             if coerce(value, d).is_some() {
                 continue;
             }
@@ -184,8 +192,8 @@ impl<'p> Validator<'p> {
                 let allowed = d.enum_values.as_deref().unwrap_or_default().join(", ");
                 self.push(
                     Code::EnumValueNotAllowed,
-                    format!("{name} compares '{key}' with {value}, which is not one of its values ({allowed}). Pick one of them, or add it to the key's values."),
-                    loc(path),
+                    format!("{} compares '{key}' with {value}, which is not one of its values ({allowed}). Pick one of them, or add it to the key's values.", name()),
+                    loc(path()),
                 );
             } else {
                 let wanted = match d.kind {
@@ -196,8 +204,8 @@ impl<'p> Validator<'p> {
                 };
                 self.push(
                     Code::ConditionTypeMismatch,
-                    format!("{name} compares '{key}' with {value}, but '{key}' holds {wanted}. Use a value of that kind."),
-                    loc(path),
+                    format!("{} compares '{key}' with {value}, but '{key}' holds {wanted}. Use a value of that kind.", name()),
+                    loc(path()),
                 );
             }
         }

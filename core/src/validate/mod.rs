@@ -10,7 +10,7 @@ mod conditions;
 mod diagnostic;
 mod graph;
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 pub use diagnostic::{Code, Diagnostic, Location, Report, Severity};
 
@@ -74,11 +74,10 @@ struct Validator<'p> {
     index_of: HashMap<&'p str, usize>,
     /// First declaration of each deliverable key in the plan.
     declared: HashMap<&'p str, &'p Deliverable>,
-    /// The states that declare each key.
-    collectors: HashMap<&'p str, Vec<usize>>,
     tools: HashMap<&'p str, &'p Tool>,
     graph: Graph,
-    /// `downstream[key][i]`: key is collected in state i or before it on every way in... memoised.
+    /// `downstream[key][i]`: a state that collects `key` is state `i` or has a path to it.
+    /// Worked out per key on first need, which is rare: most conditions read keys of their own state.
     downstream: HashMap<&'p str, Vec<bool>>,
     out: Vec<Diagnostic>,
 }
@@ -87,15 +86,10 @@ impl<'p> Validator<'p> {
     fn new(plan: &'p Plan) -> Self {
         let mut index_of = HashMap::new();
         let mut declared = HashMap::new();
-        let mut collectors: HashMap<&str, Vec<usize>> = HashMap::new();
         for (i, state) in plan.states.iter().enumerate() {
             index_of.entry(state.id.as_str()).or_insert(i);
             for d in state.deliverables() {
                 declared.entry(d.key.as_str()).or_insert(d);
-                let list = collectors.entry(d.key.as_str()).or_default();
-                if list.last() != Some(&i) {
-                    list.push(i);
-                }
             }
         }
         let tools = plan.tools.iter().map(|t| (t.name.as_str(), t)).collect();
@@ -104,7 +98,6 @@ impl<'p> Validator<'p> {
             plan,
             index_of,
             declared,
-            collectors,
             tools,
             graph,
             downstream: HashMap::new(),
@@ -155,51 +148,51 @@ impl<'p> Validator<'p> {
     }
 
     fn state(&mut self, i: usize, state: &'p State) {
-        let here = format!("/states/{i}");
-        let loc = |path: String| Location {
-            path,
+        // Paths are spelled out only for a finding: this runs for every state of the plan.
+        let loc = |suffix: &str| Location {
+            path: format!("/states/{i}{suffix}"),
             state_id: Some(state.id.clone()),
             ..Location::default()
         };
-        let name = format!("'{}'", state.title);
+        let name = &state.title;
 
         if self.index_of.get(state.id.as_str()) != Some(&i) {
             self.push(
                 Code::DuplicateStateId,
                 format!(
-                    "State {name} has the id '{}', which an earlier state already uses. Give it an id of its own.",
+                    "State '{name}' has the id '{}', which an earlier state already uses. Give it an id of its own.",
                     state.id
                 ),
-                loc(format!("{here}/id")),
+                loc("/id"),
             );
         }
         match (state.kind, &state.goal) {
             (StateType::Goal, None) => self.push(
                 Code::GoalMissing,
-                format!("Goal state {name} has no goal. Describe its objective: what should the conversation achieve here?"),
-                loc(here.clone()),
+                format!("Goal state '{name}' has no goal. Describe its objective: what should the conversation achieve here?"),
+                loc(""),
             ),
             (StateType::Goal, Some(goal)) if goal.objective.trim().is_empty() => self.push(
                 Code::GoalMissing,
-                format!("Goal state {name} has an empty objective. Describe what the conversation should achieve here."),
-                loc(format!("{here}/goal/objective")),
+                format!("Goal state '{name}' has an empty objective. Describe what the conversation should achieve here."),
+                loc("/goal/objective"),
             ),
             (StateType::Goal, Some(_)) => {}
             (_, Some(_)) => self.push(
                 Code::GoalOnNonGoalState,
                 format!(
-                    "State {name} is a {} state but has a goal, which only goal states use. Make it a goal state, or remove the goal.",
+                    "State '{name}' is a {} state but has a goal, which only goal states use. Make it a goal state, or remove the goal.",
                     state.kind.label().to_lowercase()
                 ),
-                loc(format!("{here}/goal")),
+                loc("/goal"),
             ),
             (_, None) => {}
         }
         if state.kind == StateType::Goal && !state.tasks.is_empty() {
             self.push(
                 Code::GoalStateHasTasks,
-                format!("Goal state {name} still has tasks; goal states ignore them. Remove the tasks, or make it a strict or loose state."),
-                loc(format!("{here}/tasks")),
+                format!("Goal state '{name}' still has tasks; goal states ignore them. Remove the tasks, or make it a strict or loose state."),
+                loc("/tasks"),
             );
         }
         self.tasks_and_deliverables(i, state);
@@ -207,35 +200,33 @@ impl<'p> Validator<'p> {
             if !self.tools.contains_key(tool.as_str()) {
                 self.push(
                     Code::UnknownTool,
-                    format!("State {name} allows the tool '{tool}', but the plan declares no such tool. Declare it in the plan's tools, or remove it here."),
-                    loc(format!("{here}/allowed_tools/{k}")),
+                    format!("State '{name}' allows the tool '{tool}', but the plan declares no such tool. Declare it in the plan's tools, or remove it here."),
+                    loc(&format!("/allowed_tools/{k}")),
                 );
             }
         }
         if state.ending.is_some() && !state.transitions.is_empty() {
             self.push(
                 Code::EndingWithTransitions,
-                format!("State {name} has an ending but also transitions, so it never ends. Remove the ending, or remove the transitions."),
-                loc(format!("{here}/ending")),
+                format!("State '{name}' has an ending but also transitions, so it never ends. Remove the ending, or remove the transitions."),
+                loc("/ending"),
             );
         }
         for k in 0..state.transitions.len() {
             self.transition(i, state, k);
         }
-        if let Some(reachable) = &self.graph.reachable {
-            if !reachable[i] {
-                self.push(
-                    Code::UnreachableState,
-                    format!("No conversation can reach {name} from the start state. Add a transition into it, or delete it."),
-                    loc(here.clone()),
-                );
-            }
+        if self.graph.reachable.as_ref().is_some_and(|r| !r[i]) {
+            self.push(
+                Code::UnreachableState,
+                format!("No conversation can reach '{name}' from the start state. Add a transition into it, or delete it."),
+                loc(""),
+            );
         }
         if !self.graph.can_end[i] {
             self.push(
                 Code::NoWayToEnd,
-                format!("From {name} the conversation can never end: every way out leads back into a loop. Add a transition towards an ending state."),
-                loc(here.clone()),
+                format!("From '{name}' the conversation can never end: every way out leads back into a loop. Add a transition towards an ending state."),
+                loc(""),
             );
         }
         if !state.transitions.is_empty()
@@ -245,53 +236,53 @@ impl<'p> Validator<'p> {
         {
             self.push(
                 Code::EmptyState,
-                format!("State {name} has no tasks, no goal and no instructions, so the agent has nothing to do there. Add instructions or tasks."),
-                loc(here),
+                format!("State '{name}' has no tasks, no goal and no instructions, so the agent has nothing to do there. Add instructions or tasks."),
+                loc(""),
             );
         }
     }
 
     fn tasks_and_deliverables(&mut self, i: usize, state: &'p State) {
-        let here = format!("/states/{i}");
-        let name = format!("'{}'", state.title);
-        let mut task_ids = HashSet::new();
-        let mut keys = HashSet::new();
-        let goal = state
-            .goal
-            .iter()
-            .map(|g| (format!("{here}/goal"), None, &g.deliverables));
-        let tasks = state
+        let name = &state.title;
+        // Small per state: a linear scan beats hashing.
+        let mut keys: Vec<&str> = Vec::new();
+        let owners = state
             .tasks
             .iter()
             .enumerate()
-            .map(|(t, task)| (format!("{here}/tasks/{t}"), Some(task), &task.deliverables));
-        for (owner, task, deliverables) in tasks.collect::<Vec<_>>().into_iter().chain(goal) {
+            .map(|(t, task)| (Some((t, task)), &task.deliverables))
+            .chain(state.goal.iter().map(|g| (None, &g.deliverables)));
+        for (task, deliverables) in owners {
+            let owner = |suffix: &str| match task {
+                Some((t, _)) => format!("/states/{i}/tasks/{t}{suffix}"),
+                None => format!("/states/{i}/goal{suffix}"),
+            };
             let loc = |path: String| Location {
                 path,
                 state_id: Some(state.id.clone()),
-                task_id: task.map(|t| t.id.clone()),
+                task_id: task.map(|(_, t)| t.id.clone()),
                 transition_index: None,
             };
-            if let Some(task) = task {
-                if !task_ids.insert(task.id.as_str()) {
+            if let Some((t, task)) = task {
+                if state.tasks[..t].iter().any(|other| other.id == task.id) {
                     self.push(
                         Code::DuplicateTaskId,
-                        format!("State {name} has two tasks with the id '{}'. Give each task its own id.", task.id),
-                        loc(format!("{owner}/id")),
+                        format!("State '{name}' has two tasks with the id '{}'. Give each task its own id.", task.id),
+                        loc(owner("/id")),
                     );
                 }
             }
             for (d, deliverable) in deliverables.iter().enumerate() {
-                let path = format!("{owner}/deliverables/{d}");
                 let key = deliverable.key.as_str();
-                if !keys.insert(key) {
+                if keys.contains(&key) {
                     self.push(
                         Code::DuplicateDeliverableKey,
-                        format!("State {name} declares the key '{key}' twice. Keep one of them."),
-                        loc(format!("{path}/key")),
+                        format!("State '{name}' declares the key '{key}' twice. Keep one of them."),
+                        loc(owner(&format!("/deliverables/{d}/key"))),
                     );
                     continue;
                 }
+                keys.push(key);
                 let first = self.declared[key];
                 if std::ptr::eq(first, deliverable) {
                     continue;
@@ -304,7 +295,7 @@ impl<'p> Validator<'p> {
                             type_name(deliverable),
                             type_name(first)
                         ),
-                        loc(format!("{path}/type")),
+                        loc(owner(&format!("/deliverables/{d}/type"))),
                     );
                 } else if first.enum_values != deliverable.enum_values {
                     self.push(
@@ -314,7 +305,7 @@ impl<'p> Validator<'p> {
                             values_text(deliverable),
                             values_text(first)
                         ),
-                        loc(format!("{path}/enum_values")),
+                        loc(owner(&format!("/deliverables/{d}/enum_values"))),
                     );
                 }
             }
@@ -324,16 +315,16 @@ impl<'p> Validator<'p> {
     /// Whether `key` has been collected by the time a conversation is in state `i`: the state
     /// collects it, or a state with a path to it does.
     fn collected_by(&mut self, key: &'p str, i: usize) -> bool {
-        let Some(collectors) = self.collectors.get(key) else {
-            return false;
-        };
-        if collectors.contains(&i) {
+        if self.plan.states[i].deliverables().any(|d| d.key == key) {
             return true;
         }
-        let graph = &self.graph;
-        self.downstream
-            .entry(key)
-            .or_insert_with(|| graph.downstream_of(collectors))[i]
+        let (plan, graph) = (self.plan, &self.graph);
+        self.downstream.entry(key).or_insert_with(|| {
+            let collectors: Vec<usize> = (0..plan.states.len())
+                .filter(|&j| plan.states[j].deliverables().any(|d| d.key == key))
+                .collect();
+            graph.downstream_of(&collectors)
+        })[i]
     }
 }
 

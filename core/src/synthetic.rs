@@ -1,0 +1,93 @@
+//! Synthetic plans of any size, for benchmarks and load tests: deterministic (same size, same
+//! plan), plan-like (three tasks with a deliverable each, three transitions per state, composite
+//! conditions, loops back), and clean: they validate with no errors.
+
+use std::collections::BTreeMap;
+
+use serde_json::json;
+
+use crate::plan::{Plan, Position};
+
+/// A plan of `states` states laid out on a grid; each state has 3 tasks and up to 3 transitions
+/// (forward, a composite or numeric branch, and every fifth state a loop back), and the last state ends.
+pub fn plan(states: usize) -> Plan {
+    let states = states.max(1);
+    let mut list = Vec::with_capacity(states);
+    let mut layout = BTreeMap::new();
+    for i in 0..states {
+        let id = format!("s{i}");
+        let tasks: Vec<_> = (0..3)
+            .map(|t| {
+                let deliverable = match t {
+                    0 => json!({"key": format!("topic_{i}"), "type": "enum",
+                                "enum_values": ["billing", "technical", "general"],
+                                "description": "What the request is about"}),
+                    1 => json!({"key": format!("score_{i}"), "type": "number",
+                                "description": "A rating from 0 to 10"}),
+                    _ => json!({"key": format!("note_{i}"), "type": "string", "required": false}),
+                };
+                json!({"id": format!("t{t}"), "description": format!("Task {t} of state {i}"),
+                       "instruction": "Ask for it politely", "deliverables": [deliverable]})
+            })
+            .collect();
+        let mut transitions = Vec::new();
+        if i + 1 < states {
+            transitions.push(json!({"target_state_id": format!("s{}", i + 1),
+                "condition_type": "all_tasks_complete", "priority": 10}));
+        }
+        if i + 2 < states {
+            let condition = if i % 2 == 0 {
+                json!({"condition_type": "any_of", "condition_config": {"conditions": [
+                    {"condition_type": "deliverable_value",
+                     "condition_config": {"key": format!("topic_{i}"), "value": "billing"}},
+                    {"condition_type": "all_of", "condition_config": {"conditions": [
+                        {"condition_type": "deliverable_exists", "condition_config": {"key": format!("note_{i}")}},
+                        {"condition_type": "deliverable_value_numeric",
+                         "condition_config": {"key": format!("score_{i}"), "operator": "between", "min": 4, "max": 7}}
+                    ]}}
+                ]}})
+            } else {
+                json!({"condition_type": "deliverable_value_numeric",
+                       "condition_config": {"key": format!("score_{i}"), "operator": "gte", "value": 8}})
+            };
+            let mut t = json!({"target_state_id": format!("s{}", i + 2), "priority": 1});
+            t["condition_type"] = condition["condition_type"].clone();
+            t["condition_config"] = condition["condition_config"].clone();
+            transitions.push(t);
+        }
+        if i >= 5 && i % 5 == 0 && i + 1 < states {
+            transitions.push(json!({"target_state_id": format!("s{}", i - 5),
+                "condition_type": "turn_count_exceeded",
+                "condition_config": {"turns": 3, "scope": "without_progress"}, "priority": 5}));
+        }
+        list.push(json!({"id": id, "title": format!("State {i}"),
+            "type": if i % 3 == 0 { "strict" } else { "loose" },
+            "instructions": "Help the customer.", "tasks": tasks, "transitions": transitions}));
+        layout.insert(
+            id,
+            Position {
+                x: (i % 40) as f64 * 440.0,
+                y: (i / 40) as f64 * 170.0,
+            },
+        );
+    }
+    let doc = json!({"id": format!("synthetic-{states}"), "title": format!("Synthetic plan of {states} states"),
+        "states": list});
+    let mut plan: Plan = serde_json::from_value(doc).expect("the synthetic plan is well formed");
+    plan.layout = layout;
+    plan
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn synthetic_plans_are_clean_and_the_size_asked_for() {
+        for n in [1, 2, 7, 60] {
+            let p = super::plan(n);
+            assert_eq!(p.states.len(), n);
+            let report = crate::validate(&p);
+            assert!(!report.has_errors(), "{n}: {:#?}", report.diagnostics);
+            assert_eq!(super::plan(n), p, "deterministic");
+        }
+    }
+}
