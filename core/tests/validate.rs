@@ -765,3 +765,34 @@ fn every_code_of_the_format_is_covered_here() {
         );
     }
 }
+
+#[test]
+fn every_seed_example_is_accepted_as_a_state() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/seed");
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        let example: Value =
+            serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        let name = path.file_name().unwrap().to_string_lossy().to_string();
+        let state = if name.starts_with("state-") {
+            example
+        } else if name.starts_with("transitions-") {
+            json!({"id": "s", "title": "S", "transitions": example["transitions"]})
+        } else {
+            json!({"id": "s", "title": "S", "transitions": [example]})
+        };
+        let found = report(&json!({"id": "p", "title": "P", "states": [state]}));
+        // The examples point at states and keys of plans they are excerpts of; their shape and
+        // their conditions' settings are what must be right.
+        let wrong: Vec<_> = found
+            .iter()
+            .filter(|d| {
+                matches!(
+                    d.code.as_str(),
+                    "invalid-json" | "schema" | "invalid-condition-config"
+                )
+            })
+            .collect();
+        assert!(wrong.is_empty(), "{name}: {wrong:#?}");
+    }
+}
