@@ -5,8 +5,11 @@
 
 pub mod coerce;
 pub mod condition;
+pub mod diff;
 #[cfg(feature = "fs")]
 pub mod files;
+pub mod flow_import;
+pub mod hash;
 pub mod ipc;
 pub mod layout;
 pub mod parse;
