@@ -1,16 +1,21 @@
-//! `plan`: Plan Builder's command line, over the same core as the desktop app.
+//! `plan`: Plan Builder's command line, over the same core and store as the desktop app.
 //!
 //! Exit codes (spec/cli.md): 0 success; 1 the plan failed (validation errors, including a file
-//! that is not JSON or not a plan); 2 usage, IO or state errors. Messages go to stderr, results to
-//! stdout, and no panic or backtrace ever reaches the user.
+//! that is not JSON or not a plan; a refused publish); 2 usage, IO or state errors (bad
+//! arguments, an unreadable file, an unknown plan or version, a corrupted version, a plan in use).
+//! Messages go to stderr, results to stdout, and no panic or backtrace ever reaches the user.
 
 mod check;
+mod clock;
+mod lifecycle;
 
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
+use lifecycle::{which, Failure};
+use plan_core::store::Which;
 
 /// Design, check, publish and test conversation plans for AI agents.
 #[derive(Parser)]
@@ -19,21 +24,69 @@ struct Cli {
     /// The workspace folder (else PLAN_BUILDER_WORKSPACE, else the default workspace).
     #[arg(long, global = true, value_name = "DIR")]
     workspace: Option<PathBuf>,
+    /// text for people, json for programs (one JSON document on stdout).
+    #[arg(long, global = true, value_enum, default_value_t = Format::Text)]
+    format: Format,
     #[command(subcommand)]
     command: Command,
 }
 
 #[derive(Subcommand)]
 enum Command {
-    /// Validate plan files and print every problem found.
+    /// Validate plan files, or a plan of the workspace, and print every problem found.
     Check {
         /// Plan files to check.
-        #[arg(required = true, value_name = "FILE")]
+        #[arg(
+            value_name = "FILE",
+            required_unless_present = "plan",
+            conflicts_with = "plan"
+        )]
         files: Vec<PathBuf>,
-        /// text for people, json for programs.
-        #[arg(long, value_enum, default_value_t = Format::Text)]
-        format: Format,
+        /// Check this plan of the workspace instead (its draft, unless --version is given).
+        #[arg(long, value_name = "ID")]
+        plan: Option<String>,
+        /// The version to check: a number, draft or live.
+        #[arg(long, value_name = "N", requires = "plan")]
+        version: Option<String>,
     },
+    /// Create a plan: a blank start state, or the plan in FILE.
+    New {
+        id: String,
+        #[arg(long)]
+        title: Option<String>,
+        #[arg(long, value_name = "FILE")]
+        from: Option<PathBuf>,
+    },
+    /// The plans of the workspace, with draft status, newest and live version.
+    List,
+    /// Replace the draft of ID (created if new) from FILE: a plan, or a flow export.
+    Import { id: String, file: PathBuf },
+    /// Write a plan document: the draft, a version or the live version.
+    Export {
+        id: String,
+        #[arg(long, value_name = "N", conflicts_with = "live")]
+        version: Option<u32>,
+        #[arg(long)]
+        live: bool,
+        /// Write to FILE instead of standard output.
+        #[arg(short = 'o', long = "output", value_name = "FILE")]
+        output: Option<PathBuf>,
+    },
+    /// Publish the draft as the next version; prints its number.
+    Publish {
+        id: String,
+        /// A note saying what changed.
+        #[arg(short = 'm', long = "message", value_name = "NOTE", default_value = "")]
+        note: String,
+    },
+    /// The versions of a plan: number, date, hash, live marker, note.
+    Versions { id: String },
+    /// Show the live version, or set it to N.
+    Live { id: String, version: Option<u32> },
+    /// Make version N the draft (the replaced draft is kept in history/).
+    Reopen { id: String, version: u32 },
+    /// What changed between two versions (or draft, or live).
+    Diff { id: String, a: String, b: String },
     /// Print the JSON Schema of the plan format.
     Schema,
 }
@@ -52,16 +105,69 @@ fn main() -> ExitCode {
         std::process::exit(2);
     }));
     let cli = Cli::parse();
-    let _ = &cli.workspace; // read by the store commands
-    let code = match cli.command {
-        Command::Check { files, format } => check::run(&files, format),
+    match run(cli) {
+        Ok(code) => ExitCode::from(code),
+        Err(failure) => {
+            eprintln!("plan: {}", failure.message);
+            ExitCode::from(failure.code)
+        }
+    }
+}
+
+fn run(cli: Cli) -> Result<u8, Failure> {
+    let format = cli.format;
+    let ws = || lifecycle::workspace(cli.workspace.as_deref());
+    match &cli.command {
+        Command::Check {
+            files, plan: None, ..
+        } => return Ok(check::run(files, format)),
+        Command::Check {
+            plan: Some(id),
+            version,
+            ..
+        } => {
+            let w = version
+                .as_deref()
+                .map(which)
+                .transpose()?
+                .unwrap_or(Which::Draft);
+            return lifecycle::check_plan(&ws()?, id, w, format);
+        }
         Command::Schema => {
             let schema = plan_core::json_schema();
             let text = serde_json::to_string_pretty(&schema).unwrap_or_default();
             // A closed pipe (`plan schema | head`) is not an error worth a message.
             let _ = writeln!(std::io::stdout().lock(), "{text}");
-            0
+            return Ok(0);
         }
-    };
-    ExitCode::from(code)
+        _ => {}
+    }
+    let ws = ws()?;
+    match cli.command {
+        Command::New { id, title, from } => {
+            lifecycle::new(&ws, &id, title.as_deref(), from.as_deref(), format)
+        }
+        Command::List => lifecycle::list(&ws, format),
+        Command::Import { id, file } => lifecycle::import(&ws, &id, &file, format),
+        Command::Export {
+            id,
+            version,
+            live,
+            output,
+        } => {
+            let w = match (version, live) {
+                (Some(n), _) => Which::Version(n),
+                (None, true) => Which::Live,
+                (None, false) => Which::Draft,
+            };
+            lifecycle::export(&ws, &id, w, output.as_deref())
+        }
+        Command::Publish { id, note } => lifecycle::publish(&ws, &id, &note, format),
+        Command::Versions { id } => lifecycle::versions(&ws, &id, format),
+        Command::Live { id, version } => lifecycle::live(&ws, &id, version, format),
+        Command::Reopen { id, version } => lifecycle::reopen(&ws, &id, version, format),
+        Command::Diff { id, a, b } => lifecycle::diff(&ws, &id, which(&a)?, which(&b)?, format),
+        Command::Check { .. } | Command::Schema => Ok(()),
+    }
+    .map(|()| 0)
 }

@@ -14,6 +14,8 @@ pub mod ipc;
 pub mod layout;
 pub mod parse;
 pub mod plan;
+#[cfg(feature = "fs")]
+pub mod store;
 pub mod synthetic;
 pub mod validate;
 

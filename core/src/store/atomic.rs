@@ -1,0 +1,71 @@
+//! Durable, atomic file writes: a temporary file in the same folder, written and flushed to disk,
+//! renamed over the target, and the folder flushed too. A crash at any moment leaves the old file
+//! or the new one, never a torn one; a killed writer can leave only a dot-named temporary file,
+//! which readers ignore and the next writer removes.
+
+use std::fs::{self, File, OpenOptions};
+use std::io::Write;
+use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Prefix of temporary files; every name starting with '.' is ignored by readers.
+pub const TEMP_PREFIX: &str = ".tmp-";
+
+static COUNTER: AtomicU64 = AtomicU64::new(0);
+
+/// Writes `bytes` to `path` atomically and durably; `read_only` makes the new file read-only
+/// before it appears.
+pub fn write(path: &Path, bytes: &[u8], read_only: bool) -> std::io::Result<()> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let temp = dir.join(format!(
+        "{TEMP_PREFIX}{}-{}-{name}",
+        std::process::id(),
+        COUNTER.fetch_add(1, Ordering::Relaxed)
+    ));
+    let result = (|| {
+        let mut file = OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&temp)?;
+        file.write_all(bytes)?;
+        file.sync_all()?;
+        if read_only {
+            let mut perms = file.metadata()?.permissions();
+            perms.set_readonly(true);
+            fs::set_permissions(&temp, perms)?;
+        }
+        drop(file);
+        fs::rename(&temp, path)?;
+        sync_dir(dir)
+    })();
+    if result.is_err() {
+        let _ = fs::remove_file(&temp);
+    }
+    result
+}
+
+/// Flushes a folder's entries (a rename, a new file) to disk.
+pub fn sync_dir(dir: &Path) -> std::io::Result<()> {
+    // Folders cannot be opened for syncing on every platform; where they cannot, the rename is
+    // as durable as the platform makes it.
+    match File::open(dir) {
+        Ok(d) => d.sync_all().or(Ok(())),
+        Err(_) => Ok(()),
+    }
+}
+
+/// Removes temporary files that killed writers left in `dir`. Call with the plan's lock held.
+pub fn remove_leftovers(dir: &Path) {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        if entry.file_name().to_string_lossy().starts_with(TEMP_PREFIX) {
+            let _ = fs::remove_file(entry.path());
+        }
+    }
+}

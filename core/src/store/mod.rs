@@ -1,0 +1,572 @@
+//! The workspace store: plans on disk as `spec/store.md` lays them out, shared by the app and the
+//! CLI.
+//!
+//! ```text
+//! <workspace>/<plan id>/
+//!     draft.json      the editable draft
+//!     versions/N.json immutable, read-only, verified by content hash on every read
+//!     live.json       {"version": N, "set_at": "…"}
+//!     history/        drafts replaced by import or reopen
+//!     tests/ sessions/
+//! <workspace>/.trash/ deleted plans
+//! ```
+//!
+//! Every write is atomic and durable ([`atomic`]) and made under the plan's lock ([`lock`]); any
+//! failure leaves what was on disk as it was. Time comes in as an RFC 3339 string: the store has
+//! no clock of its own.
+
+pub mod atomic;
+pub mod lock;
+mod samples;
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::diff::{diff, PlanDiff};
+use crate::files::{read_text, FileError};
+use crate::flow_import;
+use crate::hash::content_hash;
+use crate::parse::{is_slug, plan_from_value, ParseProblem, ProblemKind};
+use crate::plan::Plan;
+use crate::validate::{validate, Diagnostic};
+use lock::PlanLock;
+
+/// Why a store operation did not happen. Nothing on disk changed.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("{}: {source}", path.display())]
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("\"{id}\" is not a plan id: use lowercase letters, digits, '-' and '_' (at most 64), starting with a letter or digit")]
+    BadId { id: String },
+    #[error("there is no plan \"{id}\" in this workspace")]
+    NotFound { id: String },
+    #[error("a plan \"{id}\" already exists")]
+    Exists { id: String },
+    #[error("plan \"{id}\" has no version {version}")]
+    NoVersion { id: String, version: u32 },
+    #[error("plan \"{id}\" has no live version")]
+    NoLive { id: String },
+    #[error("{}: version {version} is corrupted ({reason}); it can be neither set live nor reopened", path.display())]
+    Corrupted {
+        path: PathBuf,
+        version: u32,
+        reason: String,
+    },
+    #[error("plan \"{id}\" is in use by another writer; try again when it is done")]
+    InUse { id: String },
+    #[error("{}: {}", path.display(), problems.first().map(|p| p.to_string()).unwrap_or_default())]
+    Invalid {
+        path: PathBuf,
+        problems: Vec<ParseProblem>,
+    },
+    #[error("{}: the file is {size} bytes; plans are limited to 32 MiB", path.display())]
+    TooLarge { path: PathBuf, size: u64 },
+    #[error("plan \"{id}\" has {} error(s); publishing is refused until they are fixed", diagnostics.iter().filter(|d| d.severity == crate::Severity::Error).count())]
+    PublishRefused {
+        id: String,
+        diagnostics: Vec<Diagnostic>,
+    },
+    #[error("the draft of \"{id}\" is unchanged since version {version}: nothing to publish")]
+    Unchanged { id: String, version: u32 },
+}
+
+impl StoreError {
+    /// The CLI's exit code: 1 for a refused publish (the plan failed), 2 for everything else.
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            StoreError::PublishRefused { .. } | StoreError::Unchanged { .. } => 1,
+            _ => 2,
+        }
+    }
+}
+
+impl From<FileError> for StoreError {
+    fn from(e: FileError) -> Self {
+        match e {
+            FileError::Io { path, source } => StoreError::Io { path, source },
+            FileError::TooLarge { path, size } => StoreError::TooLarge { path, size },
+            FileError::Invalid { path, problems } => StoreError::Invalid { path, problems },
+            FileError::BadId { id } => StoreError::BadId { id },
+            FileError::NotFound { id, .. } => StoreError::NotFound { id },
+        }
+    }
+}
+
+type Result<T> = std::result::Result<T, StoreError>;
+
+/// A published version as stored in `versions/N.json`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Version {
+    pub version: u32,
+    pub published_at: String,
+    pub note: String,
+    pub content_hash: String,
+    /// The version that was newest when this one was published.
+    pub based_on: Option<u32>,
+    pub plan: Plan,
+}
+
+/// `live.json`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Live {
+    pub version: u32,
+    pub set_at: String,
+}
+
+/// One line of `plan versions`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct VersionInfo {
+    pub version: u32,
+    pub published_at: String,
+    pub note: String,
+    pub content_hash: String,
+    pub live: bool,
+    /// Why the version cannot be used, when it is corrupted.
+    pub corrupted: Option<String>,
+}
+
+/// How the draft relates to the newest version.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DraftStatus {
+    /// Never published.
+    Unpublished,
+    /// The same as the newest version.
+    Published,
+    /// Changed since the newest version.
+    Changed,
+    /// The draft cannot be read as a plan.
+    Broken,
+}
+
+/// One line of `plan list`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PlanInfo {
+    pub id: String,
+    pub title: String,
+    pub draft: DraftStatus,
+    pub newest_version: Option<u32>,
+    pub live_version: Option<u32>,
+}
+
+/// Which plan document: the draft, a version, or the live version.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Which {
+    Draft,
+    Version(u32),
+    Live,
+}
+
+/// A folder of plans.
+pub struct Workspace {
+    root: PathBuf,
+}
+
+/// The default workspace: `$XDG_DATA_HOME/plan-builder/plans`, else
+/// `~/.local/share/plan-builder/plans`.
+pub fn default_root() -> Option<PathBuf> {
+    if let Some(data) = std::env::var_os("XDG_DATA_HOME").filter(|d| !d.is_empty()) {
+        return Some(PathBuf::from(data).join("plan-builder/plans"));
+    }
+    std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local/share/plan-builder/plans"))
+}
+
+fn io(path: &Path) -> impl FnOnce(std::io::Error) -> StoreError + '_ {
+    move |source| StoreError::Io {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+fn to_json(value: &impl Serialize) -> Vec<u8> {
+    let mut text = serde_json::to_vec_pretty(value).unwrap_or_default();
+    text.push(b'\n');
+    text
+}
+
+impl Workspace {
+    /// Opens the workspace at `root`; a folder that does not exist yet is created and seeded with
+    /// the sample plans.
+    pub fn open(root: &Path, now: &str) -> Result<Workspace> {
+        let ws = Workspace {
+            root: root.to_path_buf(),
+        };
+        if !root.exists() {
+            fs::create_dir_all(root).map_err(io(root))?;
+            for (id, text) in samples::SAMPLES {
+                let doc: serde_json::Value =
+                    serde_json::from_str(text).map_err(|e| StoreError::Invalid {
+                        path: PathBuf::from(format!("plans/{id}.json")),
+                        problems: vec![ParseProblem {
+                            kind: ProblemKind::InvalidJson,
+                            pointer: String::new(),
+                            line_column: Some((e.line(), e.column())),
+                            message: e.to_string(),
+                        }],
+                    })?;
+                let plan = plan_from_value(&doc).map_err(|problems| StoreError::Invalid {
+                    path: PathBuf::from(format!("plans/{id}.json")),
+                    problems,
+                })?;
+                ws.create(id, plan, now)?;
+            }
+        }
+        Ok(ws)
+    }
+
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// The folder of plan `id`; refuses ids that are not slugs, so no id reaches outside.
+    pub fn plan_dir(&self, id: &str) -> Result<PathBuf> {
+        if !is_slug(id) {
+            return Err(StoreError::BadId { id: id.to_string() });
+        }
+        Ok(self.root.join(id))
+    }
+
+    fn existing(&self, id: &str) -> Result<PathBuf> {
+        let dir = self.plan_dir(id)?;
+        if dir.join("draft.json").is_file() {
+            Ok(dir)
+        } else {
+            Err(StoreError::NotFound { id: id.to_string() })
+        }
+    }
+
+    /// Every plan, sorted by id.
+    pub fn list(&self) -> Result<Vec<PlanInfo>> {
+        let mut out = Vec::new();
+        for entry in fs::read_dir(&self.root).map_err(io(&self.root))?.flatten() {
+            let id = entry.file_name().to_string_lossy().into_owned();
+            if !is_slug(&id) || !entry.path().join("draft.json").is_file() {
+                continue;
+            }
+            let draft = self.read_draft(&id);
+            let newest = self.newest_version(&id)?;
+            let newest_hash = newest.and_then(|n| self.read_version(&id, n).ok());
+            let status = match (&draft, &newest_hash) {
+                (Err(_), _) => DraftStatus::Broken,
+                (Ok(_), None) if newest.is_none() => DraftStatus::Unpublished,
+                (Ok(d), Some(v)) if content_hash(d) == v.content_hash => DraftStatus::Published,
+                _ => DraftStatus::Changed,
+            };
+            out.push(PlanInfo {
+                title: draft.as_ref().map(|p| p.title.clone()).unwrap_or_default(),
+                draft: status,
+                newest_version: newest,
+                live_version: self.live(&id)?.map(|l| l.version),
+                id,
+            });
+        }
+        out.sort_by(|a, b| a.id.cmp(&b.id));
+        Ok(out)
+    }
+
+    /// Creates plan `id` with `plan` as its draft (its id set to `id`).
+    pub fn create(&self, id: &str, mut plan: Plan, _now: &str) -> Result<()> {
+        let dir = self.plan_dir(id)?;
+        if dir.join("draft.json").exists() {
+            return Err(StoreError::Exists { id: id.to_string() });
+        }
+        for sub in ["versions", "history", "tests", "sessions"] {
+            fs::create_dir_all(dir.join(sub)).map_err(io(&dir))?;
+        }
+        let _lock = PlanLock::take(&dir, id)?;
+        plan.id = id.to_string();
+        atomic::write(&dir.join("draft.json"), &to_json(&plan), false).map_err(io(&dir))
+    }
+
+    /// The draft of plan `id`.
+    pub fn read_draft(&self, id: &str) -> Result<Plan> {
+        let dir = self.existing(id)?;
+        Ok(crate::files::read_plan(&dir.join("draft.json"))?)
+    }
+
+    /// Replaces the draft (the editor's autosave).
+    pub fn save_draft(&self, id: &str, plan: &Plan) -> Result<()> {
+        let dir = self.existing(id)?;
+        let _lock = PlanLock::take(&dir, id)?;
+        atomic::remove_leftovers(&dir);
+        let mut plan = plan.clone();
+        plan.id = id.to_string();
+        atomic::write(&dir.join("draft.json"), &to_json(&plan), false).map_err(io(&dir))
+    }
+
+    /// Replaces the draft of `id` (created if new) from a file in this project's format or the
+    /// flow export format; the replaced draft goes to `history/` first. Versions are not touched.
+    pub fn import(&self, id: &str, file: &Path, now: &str) -> Result<Plan> {
+        let dir = self.plan_dir(id)?;
+        let text = read_text(file)?;
+        let invalid = |problems| StoreError::Invalid {
+            path: file.to_path_buf(),
+            problems,
+        };
+        let doc: serde_json::Value = serde_json::from_str(&text).map_err(|e| {
+            invalid(vec![ParseProblem {
+                kind: ProblemKind::InvalidJson,
+                pointer: String::new(),
+                line_column: Some((e.line(), e.column())),
+                message: format!("not valid JSON: {e}"),
+            }])
+        })?;
+        let mut plan = if flow_import::is_flow_export(&doc) {
+            flow_import::convert(&doc, id).map_err(invalid)?
+        } else {
+            crate::parse::parse_plan(&text).map_err(invalid)?
+        };
+        plan.id = id.to_string();
+        if !dir.join("draft.json").exists() {
+            self.create(id, plan.clone(), now)?;
+            return Ok(plan);
+        }
+        let _lock = PlanLock::take(&dir, id)?;
+        atomic::remove_leftovers(&dir);
+        self.keep_in_history(&dir, "import", now)?;
+        atomic::write(&dir.join("draft.json"), &to_json(&plan), false).map_err(io(&dir))?;
+        Ok(plan)
+    }
+
+    /// Copies the current draft into `history/` (whatever it holds, even if it does not parse).
+    fn keep_in_history(&self, dir: &Path, why: &str, now: &str) -> Result<()> {
+        let draft = dir.join("draft.json");
+        let Ok(bytes) = fs::read(&draft) else {
+            return Ok(());
+        };
+        let history = dir.join("history");
+        fs::create_dir_all(&history).map_err(io(&history))?;
+        let stamp: String = now
+            .chars()
+            .map(|c| if c == ':' { '-' } else { c })
+            .collect();
+        let mut n = 0;
+        let path = loop {
+            let name = if n == 0 {
+                format!("{stamp}-{why}.json")
+            } else {
+                format!("{stamp}-{why}-{n}.json")
+            };
+            let p = history.join(name);
+            if !p.exists() {
+                break p;
+            }
+            n += 1;
+        };
+        atomic::write(&path, &bytes, false).map_err(io(&history))
+    }
+
+    /// The plan document `which` of plan `id`.
+    pub fn export(&self, id: &str, which: Which) -> Result<Plan> {
+        match which {
+            Which::Draft => self.read_draft(id),
+            Which::Version(n) => Ok(self.read_version(id, n)?.plan),
+            Which::Live => {
+                let live = self
+                    .live(id)?
+                    .ok_or_else(|| StoreError::NoLive { id: id.to_string() })?;
+                Ok(self.read_version(id, live.version)?.plan)
+            }
+        }
+    }
+
+    /// Version numbers present, ascending.
+    fn version_numbers(&self, id: &str) -> Result<Vec<u32>> {
+        let dir = self.existing(id)?.join("versions");
+        let mut out = Vec::new();
+        let Ok(entries) = fs::read_dir(&dir) else {
+            return Ok(out);
+        };
+        for entry in entries.flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if let Some(n) = name
+                .strip_suffix(".json")
+                .and_then(|n| n.parse::<u32>().ok())
+            {
+                out.push(n);
+            }
+        }
+        out.sort_unstable();
+        Ok(out)
+    }
+
+    fn newest_version(&self, id: &str) -> Result<Option<u32>> {
+        Ok(self.version_numbers(id)?.last().copied())
+    }
+
+    /// Version `n`, verified: it must parse and its content must match its hash.
+    pub fn read_version(&self, id: &str, n: u32) -> Result<Version> {
+        let path = self.existing(id)?.join(format!("versions/{n}.json"));
+        if !path.is_file() {
+            return Err(StoreError::NoVersion {
+                id: id.to_string(),
+                version: n,
+            });
+        }
+        let corrupted = |reason: String| StoreError::Corrupted {
+            path: path.clone(),
+            version: n,
+            reason,
+        };
+        let text = read_text(&path)?;
+        let version: Version = serde_json::from_str(&text)
+            .map_err(|e| corrupted(format!("not a version file: {e}")))?;
+        if version.version != n {
+            return Err(corrupted(format!(
+                "it says it is version {}",
+                version.version
+            )));
+        }
+        let actual = content_hash(&version.plan);
+        if actual != version.content_hash {
+            return Err(corrupted(format!(
+                "its content hash is {actual}, not the recorded {}",
+                version.content_hash
+            )));
+        }
+        Ok(version)
+    }
+
+    /// Every version with its details; corrupted ones are listed as such.
+    pub fn versions(&self, id: &str) -> Result<Vec<VersionInfo>> {
+        let live = self.live(id)?.map(|l| l.version);
+        let mut out = Vec::new();
+        for n in self.version_numbers(id)? {
+            out.push(match self.read_version(id, n) {
+                Ok(v) => VersionInfo {
+                    version: n,
+                    published_at: v.published_at,
+                    note: v.note,
+                    content_hash: v.content_hash,
+                    live: live == Some(n),
+                    corrupted: None,
+                },
+                Err(e) => VersionInfo {
+                    version: n,
+                    published_at: String::new(),
+                    note: String::new(),
+                    content_hash: String::new(),
+                    live: live == Some(n),
+                    corrupted: Some(e.to_string()),
+                },
+            });
+        }
+        Ok(out)
+    }
+
+    /// Validates the draft and, with no errors and a change since the newest version, writes it
+    /// as the next version. Returns its number.
+    pub fn publish(&self, id: &str, note: &str, now: &str) -> Result<u32> {
+        let dir = self.existing(id)?;
+        let _lock = PlanLock::take(&dir, id)?;
+        atomic::remove_leftovers(&dir.join("versions"));
+        let draft = self.read_draft(id)?;
+        let report = validate(&draft);
+        if report.has_errors() {
+            return Err(StoreError::PublishRefused {
+                id: id.to_string(),
+                diagnostics: report.diagnostics,
+            });
+        }
+        let hash = content_hash(&draft);
+        let newest = self.newest_version(id)?;
+        if let Some(n) = newest {
+            if let Ok(v) = self.read_version(id, n) {
+                if v.content_hash == hash {
+                    return Err(StoreError::Unchanged {
+                        id: id.to_string(),
+                        version: n,
+                    });
+                }
+            }
+        }
+        let number = newest.map_or(1, |n| n + 1);
+        let version = Version {
+            version: number,
+            published_at: now.to_string(),
+            note: note.to_string(),
+            content_hash: hash,
+            based_on: newest,
+            plan: draft,
+        };
+        let versions = dir.join("versions");
+        fs::create_dir_all(&versions).map_err(io(&versions))?;
+        atomic::write(
+            &versions.join(format!("{number}.json")),
+            &to_json(&version),
+            true,
+        )
+        .map_err(io(&versions))?;
+        Ok(number)
+    }
+
+    /// The live version, if one is set.
+    pub fn live(&self, id: &str) -> Result<Option<Live>> {
+        let path = self.existing(id)?.join("live.json");
+        match fs::read(&path) {
+            Ok(bytes) => {
+                serde_json::from_slice(&bytes)
+                    .map(Some)
+                    .map_err(|e| StoreError::Corrupted {
+                        path,
+                        version: 0,
+                        reason: format!("live.json is not readable: {e}"),
+                    })
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            Err(source) => Err(StoreError::Io { path, source }),
+        }
+    }
+
+    /// Points live at version `n`, which must be intact.
+    pub fn set_live(&self, id: &str, n: u32, now: &str) -> Result<()> {
+        let dir = self.existing(id)?;
+        let _lock = PlanLock::take(&dir, id)?;
+        atomic::remove_leftovers(&dir);
+        self.read_version(id, n)?;
+        let live = Live {
+            version: n,
+            set_at: now.to_string(),
+        };
+        atomic::write(&dir.join("live.json"), &to_json(&live), false).map_err(io(&dir))
+    }
+
+    /// Makes version `n` the draft; the replaced draft goes to `history/` first.
+    pub fn reopen(&self, id: &str, n: u32, now: &str) -> Result<()> {
+        let dir = self.existing(id)?;
+        let _lock = PlanLock::take(&dir, id)?;
+        atomic::remove_leftovers(&dir);
+        let version = self.read_version(id, n)?;
+        self.keep_in_history(&dir, &format!("reopen-v{n}"), now)?;
+        atomic::write(&dir.join("draft.json"), &to_json(&version.plan), false).map_err(io(&dir))
+    }
+
+    /// What changed from `a` to `b`.
+    pub fn diff(&self, id: &str, a: Which, b: Which) -> Result<PlanDiff> {
+        Ok(diff(&self.export(id, a)?, &self.export(id, b)?))
+    }
+
+    /// Moves plan `id` to the workspace's trash; returns where it went.
+    pub fn delete(&self, id: &str, now: &str) -> Result<PathBuf> {
+        let dir = self.existing(id)?;
+        let lock = PlanLock::take(&dir, id)?;
+        let trash = self.root.join(".trash");
+        fs::create_dir_all(&trash).map_err(io(&trash))?;
+        let stamp: String = now
+            .chars()
+            .map(|c| if c == ':' { '-' } else { c })
+            .collect();
+        let to = trash.join(format!("{id}-{stamp}"));
+        fs::rename(&dir, &to).map_err(io(&dir))?;
+        drop(lock);
+        atomic::sync_dir(&self.root).map_err(io(&self.root))?;
+        Ok(to)
+    }
+}

@@ -1,0 +1,403 @@
+//! The plan store through the `plan` command, as a user drives it: the whole lifecycle, bad input
+//! that changes nothing, corrupted versions, the writer lock, and writers killed mid-write.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::Duration;
+
+use plan_core::hash::content_hash;
+use plan_core::parse_plan;
+use serde_json::Value;
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn bin() -> PathBuf {
+    plan_tests::binary("plan").unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// A fresh, empty folder for one test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = plan_tests::target_dir()
+        .join("store-tests")
+        .join(format!("{name}-{}", std::process::id()));
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn plan(ws: &Path, args: &[&str]) -> Output {
+    Command::new(bin())
+        .arg("--workspace")
+        .arg(ws)
+        .args(args)
+        .env_remove("PLAN_BUILDER_WORKSPACE")
+        .output()
+        .unwrap()
+}
+
+fn ok(o: &Output) -> String {
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "stdout: {}\nstderr: {}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn err(o: &Output, code: i32) -> String {
+    assert_eq!(
+        o.status.code(),
+        Some(code),
+        "stdout: {}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// Every file below `dir` with its bytes, to show that nothing changed.
+fn snapshot(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
+    let mut out = BTreeMap::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in fs::read_dir(&d).unwrap().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                out.insert(p.clone(), fs::read(&p).unwrap());
+            }
+        }
+    }
+    out
+}
+
+fn json(text: &str) -> Value {
+    serde_json::from_str(text).unwrap()
+}
+
+#[test]
+fn a_new_workspace_is_seeded_with_the_sample_plans() {
+    let ws = scratch("seed").join("new-workspace");
+    let listed = json(&ok(&plan(&ws, &["--format", "json", "list"])));
+    let ids: Vec<&str> = listed["plans"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        ids,
+        ["collections", "customer-support", "daily-routine", "medical-intake"]
+    );
+    for id in ids {
+        assert!(ws.join(id).join("draft.json").is_file());
+        for sub in ["versions", "history", "tests", "sessions"] {
+            assert!(ws.join(id).join(sub).is_dir(), "{id}/{sub}");
+        }
+    }
+    // The repository's plans/ is never written.
+    assert!(!root().join("plans/customer-support").exists());
+}
+
+#[test]
+fn the_workspace_comes_from_the_environment_when_no_flag_names_it() {
+    let ws = scratch("env").join("from-env");
+    let o = Command::new(bin())
+        .args(["list"])
+        .env("PLAN_BUILDER_WORKSPACE", &ws)
+        .output()
+        .unwrap();
+    ok(&o);
+    assert!(ws.join("customer-support/draft.json").is_file());
+    let data = scratch("xdg");
+    let o = Command::new(bin())
+        .args(["list"])
+        .env_remove("PLAN_BUILDER_WORKSPACE")
+        .env("XDG_DATA_HOME", &data)
+        .output()
+        .unwrap();
+    ok(&o);
+    assert!(data
+        .join("plan-builder/plans/customer-support/draft.json")
+        .is_file());
+}
+
+#[test]
+fn the_whole_lifecycle_import_publish_edit_publish_live_reopen_diff_export() {
+    let ws = scratch("lifecycle").join("ws");
+    let export_file = root().join("core/tests/fixtures/flow-export.json");
+    // Import the flow export of the seed document as a new plan.
+    ok(&plan(&ws, &["import", "calls", export_file.to_str().unwrap()]));
+    let draft = ws.join("calls/draft.json");
+    let imported = parse_plan(&fs::read_to_string(&draft).unwrap()).unwrap();
+    assert_eq!((imported.id.as_str(), imported.states.len()), ("calls", 4));
+
+    assert_eq!(ok(&plan(&ws, &["publish", "calls", "-m", "imported"])), "1\n");
+    // Unchanged: refused, exit 1, no new version.
+    let why = err(&plan(&ws, &["publish", "calls"]), 1);
+    assert!(why.contains("unchanged since version 1"), "{why}");
+    assert!(!ws.join("calls/versions/2.json").exists());
+
+    // Edit the draft (as the editor's autosave would) and publish again.
+    let mut edited = imported.clone();
+    edited.states[3].title = "Goodbye".into();
+    fs::write(&draft, serde_json::to_string_pretty(&edited).unwrap()).unwrap();
+    assert_eq!(ok(&plan(&ws, &["publish", "calls", "-m", "renamed farewell"])), "2\n");
+
+    // Versions are read-only files holding the spec's fields, hash included.
+    let v2 = ws.join("calls/versions/2.json");
+    assert!(fs::metadata(&v2).unwrap().permissions().readonly());
+    let doc = json(&fs::read_to_string(&v2).unwrap());
+    assert_eq!(doc["version"], 2);
+    assert_eq!(doc["note"], "renamed farewell");
+    assert_eq!(doc["based_on"], 1);
+    assert_eq!(doc["content_hash"], content_hash(&edited).as_str());
+    assert!(doc["published_at"].as_str().unwrap().ends_with('Z'));
+
+    ok(&plan(&ws, &["live", "calls", "1"]));
+    let live = json(&fs::read_to_string(ws.join("calls/live.json")).unwrap());
+    assert_eq!(live["version"], 1);
+    let versions = json(&ok(&plan(&ws, &["--format", "json", "versions", "calls"])));
+    let marks: Vec<(u64, bool)> = versions["versions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| (v["version"].as_u64().unwrap(), v["live"].as_bool().unwrap()))
+        .collect();
+    assert_eq!(marks, [(1, true), (2, false)]);
+    assert!(ok(&plan(&ws, &["versions", "calls"])).contains("live"));
+
+    // Reopen version 1: the draft becomes v1's plan, the replaced draft goes to history/.
+    ok(&plan(&ws, &["reopen", "calls", "1"]));
+    let reopened = parse_plan(&fs::read_to_string(&draft).unwrap()).unwrap();
+    assert_eq!(reopened.states[3].title, imported.states[3].title);
+    let history: Vec<_> = fs::read_dir(ws.join("calls/history")).unwrap().collect();
+    assert_eq!(history.len(), 1);
+
+    // The diff names the changed state and field, as text and as JSON; positions do not count.
+    let text = ok(&plan(&ws, &["diff", "calls", "1", "2"]));
+    assert!(text.contains("~ state ebc687d6-ed86-4ac8-b6ab-412061367298: title"), "{text}");
+    let d = json(&ok(&plan(&ws, &["--format", "json", "diff", "calls", "2", "draft"])));
+    assert_eq!(d["states"][0]["fields"], serde_json::json!(["title"]));
+    assert_eq!(ok(&plan(&ws, &["diff", "calls", "1", "draft"])), "no changes\n");
+
+    // Export the live version to a file: a plan document that reads back as v1's plan.
+    let out = ws.join("exported.json");
+    ok(&plan(&ws, &["export", "calls", "--live", "-o", out.to_str().unwrap()]));
+    let exported = parse_plan(&fs::read_to_string(&out).unwrap()).unwrap();
+    assert_eq!(content_hash(&exported), content_hash(&imported));
+    let stdout = ok(&plan(&ws, &["export", "calls", "--version", "2"]));
+    assert_eq!(parse_plan(&stdout).unwrap().states[3].title, "Goodbye");
+
+    // list shows it all.
+    let list = ok(&plan(&ws, &["list"]));
+    let line = list.lines().find(|l| l.starts_with("calls ")).unwrap();
+    assert!(line.contains("v2") && line.contains("v1"), "{line}");
+    // check --plan validates the draft of the workspace.
+    assert!(ok(&plan(&ws, &["check", "--plan", "calls"])).contains("ok, no problems"));
+}
+
+#[test]
+fn a_publish_with_errors_is_refused_with_its_diagnostics() {
+    let ws = scratch("refused").join("ws");
+    ok(&plan(&ws, &["list"]));
+    let draft = ws.join("customer-support/draft.json");
+    let text = fs::read_to_string(&draft)
+        .unwrap()
+        .replace("\"target_state_id\": \"farewell\"", "\"target_state_id\": \"goodbye\"");
+    fs::write(&draft, text).unwrap();
+    let o = plan(&ws, &["publish", "customer-support"]);
+    let why = err(&o, 1);
+    assert!(why.contains("publishing is refused"), "{why}");
+    let shown = String::from_utf8_lossy(&o.stdout);
+    assert!(shown.contains("error[unknown-target-state]"), "{shown}");
+    assert!(!ws.join("customer-support/versions/1.json").exists());
+    assert_eq!(
+        err(&plan(&ws, &["check", "--plan", "customer-support"]), 1),
+        ""
+    );
+}
+
+#[test]
+fn bad_input_gets_a_clear_error_and_changes_nothing() {
+    let dir = scratch("bad");
+    let ws = dir.join("ws");
+    ok(&plan(&ws, &["list"]));
+    ok(&plan(&ws, &["publish", "daily-routine"]));
+    let not_json = dir.join("not-json.json");
+    fs::write(&not_json, "{\"id\": \"x\",\n \"title\": }").unwrap();
+    let wrong_shape = dir.join("wrong.json");
+    fs::write(&wrong_shape, r#"{"id": "x", "title": "X", "states": [{"id": "a"}]}"#).unwrap();
+    let huge = dir.join("huge.json");
+    fs::File::create(&huge)
+        .unwrap()
+        .set_len(32 * 1024 * 1024 + 1)
+        .unwrap();
+    let before = snapshot(&ws);
+    let cases: Vec<(Vec<&str>, i32, &str)> = vec![
+        (vec!["import", "daily-routine", not_json.to_str().unwrap()], 2, "line 2, column 11"),
+        (vec!["import", "daily-routine", wrong_shape.to_str().unwrap()], 2, "/states/0"),
+        (vec!["import", "daily-routine", huge.to_str().unwrap()], 2, "32 MiB"),
+        (vec!["import", "../escape", wrong_shape.to_str().unwrap()], 2, "not a plan id"),
+        (vec!["import", "Daily", not_json.to_str().unwrap()], 2, "not a plan id"),
+        (vec!["export", "daily-routine", "--version", "7"], 2, "no version 7"),
+        (vec!["live", "daily-routine", "9"], 2, "no version 9"),
+        (vec!["reopen", "daily-routine", "3"], 2, "no version 3"),
+        (vec!["export", "nobody"], 2, "no plan \"nobody\""),
+        (vec!["export", "medical-intake", "--live"], 2, "no live version"),
+        (vec!["new", "daily-routine"], 2, "already exists"),
+        (vec!["diff", "daily-routine", "1", "banana"], 2, "not a version"),
+    ];
+    for (args, code, says) in cases {
+        let message = err(&plan(&ws, &args), code);
+        assert!(message.contains(says), "{args:?}: {message}");
+        assert!(!message.contains("panicked"), "{message}");
+    }
+    assert!(err(&plan(&ws, &["import", "daily-routine", not_json.to_str().unwrap()]), 2)
+        .contains("not-json.json"));
+    assert_eq!(snapshot(&ws), before, "a failed command changed the workspace");
+}
+
+#[test]
+fn a_corrupted_version_is_reported_and_can_be_neither_live_nor_reopened() {
+    let ws = scratch("corrupt").join("ws");
+    ok(&plan(&ws, &["list"]));
+    ok(&plan(&ws, &["publish", "collections"]));
+    let v1 = ws.join("collections/versions/1.json");
+    let mut perms = fs::metadata(&v1).unwrap().permissions();
+    #[allow(clippy::permissions_set_readonly_false)]
+    perms.set_readonly(false);
+    fs::set_permissions(&v1, perms).unwrap();
+    let text = fs::read_to_string(&v1).unwrap().replace("Verabschiedung", "Tampered");
+    fs::write(&v1, text).unwrap();
+    assert!(ok(&plan(&ws, &["versions", "collections"])).contains("CORRUPTED"));
+    assert!(err(&plan(&ws, &["live", "collections", "1"]), 2).contains("corrupted"));
+    assert!(err(&plan(&ws, &["reopen", "collections", "1"]), 2).contains("corrupted"));
+    assert!(!ws.join("collections/live.json").exists());
+}
+
+#[test]
+fn a_second_writer_is_told_the_plan_is_in_use() {
+    let ws = scratch("lock").join("ws");
+    ok(&plan(&ws, &["list"]));
+    // Another process holds the plan's lock (util-linux flock takes the same flock(2) lock). A
+    // process of its own, because a lock held in this test process would leak, for an instant,
+    // into every child that other tests spawn meanwhile.
+    // -o: the lock stays with flock itself, not with its sleeping child, so killing flock frees it.
+    let mut holder = Command::new("flock")
+        .arg("-o")
+        .arg(ws.join("medical-intake/.lock"))
+        .args(["sleep", "30"])
+        .spawn()
+        .expect("flock (util-linux) runs");
+    let mut message = String::new();
+    for _ in 0..100 {
+        let o = plan(&ws, &["publish", "medical-intake"]);
+        message = String::from_utf8_lossy(&o.stderr).into_owned();
+        if o.status.code() == Some(2) {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let exported = plan(&ws, &["export", "medical-intake"]);
+    let _ = holder.kill();
+    let _ = holder.wait();
+    assert!(message.contains("is in use by another writer"), "{message}");
+    assert!(!ws.join("medical-intake/versions/1.json").exists());
+    // Readers are never blocked.
+    ok(&exported);
+    assert_eq!(ok(&plan(&ws, &["publish", "medical-intake"])), "1\n");
+}
+
+/// A small deterministic random source (no clock, no dependency).
+struct Lcg(u64);
+
+impl Lcg {
+    fn next(&mut self, n: u64) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (self.0 >> 33) % n
+    }
+}
+
+#[test]
+fn writers_killed_at_random_moments_leave_old_or_new_files_never_torn_ones() {
+    let dir = scratch("crash");
+    let ws = dir.join("ws");
+    ok(&plan(&ws, &["list"]));
+    // Drafts the import will write, each different, so publishing always has something new.
+    let base = fs::read_to_string(root().join("plans/medical-intake.json")).unwrap();
+    let mut written = vec![fs::read_to_string(ws.join("medical-intake/draft.json")).unwrap()];
+    let mut files = Vec::new();
+    for i in 0..12 {
+        let text = base.replace("\"Medical intake\"", &format!("\"Medical intake {i}\""));
+        let path = dir.join(format!("draft-{i}.json"));
+        fs::write(&path, &text).unwrap();
+        files.push(path);
+        written.push(text);
+    }
+    let written: Vec<String> = written
+        .iter()
+        .map(|t| content_hash(&parse_plan(t).unwrap()))
+        .collect();
+    let mut rng = Lcg(0x5eed);
+    let rounds = 300;
+    for round in 0..rounds {
+        let file = &files[round % files.len()];
+        let args: Vec<&str> = if round % 2 == 0 {
+            vec!["import", "medical-intake", file.to_str().unwrap()]
+        } else {
+            vec!["publish", "medical-intake", "-m", "crash test"]
+        };
+        let mut child = Command::new(bin())
+            .arg("--workspace")
+            .arg(&ws)
+            .args(&args)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(Duration::from_micros(rng.next(4000)));
+        let _ = child.kill(); // SIGKILL
+        let _ = child.wait();
+    }
+    // Every file parses; versions are contiguous and intact; the draft is one that was written.
+    let plan_dir = ws.join("medical-intake");
+    let draft = fs::read_to_string(plan_dir.join("draft.json")).unwrap();
+    let draft_hash = content_hash(&parse_plan(&draft).expect("the draft is a whole plan"));
+    assert!(written.contains(&draft_hash), "the draft is not one of the written drafts");
+    let versions = json(&ok(&plan(&ws, &["--format", "json", "versions", "medical-intake"])));
+    let list = versions["versions"].as_array().unwrap();
+    for (i, v) in list.iter().enumerate() {
+        assert_eq!(v["version"], i as u64 + 1, "version numbers have a gap");
+        assert!(v["corrupted"].is_null(), "{v}");
+        assert!(written.contains(&v["content_hash"].as_str().unwrap().to_string()));
+    }
+    for entry in fs::read_dir(plan_dir.join("history")).unwrap().flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if !name.starts_with('.') {
+            parse_plan(&fs::read_to_string(entry.path()).unwrap())
+                .unwrap_or_else(|e| panic!("history/{name} is torn: {e:?}"));
+        }
+    }
+    // Leftover temporary files are cleaned by the next writer.
+    ok(&plan(&ws, &["import", "medical-intake", files[0].to_str().unwrap()]));
+    let leftovers = fs::read_dir(&plan_dir)
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().starts_with(".tmp-"))
+        .count();
+    assert_eq!(leftovers, 0);
+    eprintln!(
+        "crash test: {rounds} writers killed, {} versions survived intact",
+        list.len()
+    );
+}
