@@ -93,7 +93,12 @@ fn a_new_workspace_is_seeded_with_the_sample_plans() {
         .collect();
     assert_eq!(
         ids,
-        ["collections", "customer-support", "daily-routine", "medical-intake"]
+        [
+            "collections",
+            "customer-support",
+            "daily-routine",
+            "medical-intake"
+        ]
     );
     for id in ids {
         assert!(ws.join(id).join("draft.json").is_file());
@@ -133,12 +138,18 @@ fn the_whole_lifecycle_import_publish_edit_publish_live_reopen_diff_export() {
     let ws = scratch("lifecycle").join("ws");
     let export_file = root().join("core/tests/fixtures/flow-export.json");
     // Import the flow export of the seed document as a new plan.
-    ok(&plan(&ws, &["import", "calls", export_file.to_str().unwrap()]));
+    ok(&plan(
+        &ws,
+        &["import", "calls", export_file.to_str().unwrap()],
+    ));
     let draft = ws.join("calls/draft.json");
     let imported = parse_plan(&fs::read_to_string(&draft).unwrap()).unwrap();
     assert_eq!((imported.id.as_str(), imported.states.len()), ("calls", 4));
 
-    assert_eq!(ok(&plan(&ws, &["publish", "calls", "-m", "imported"])), "1\n");
+    assert_eq!(
+        ok(&plan(&ws, &["publish", "calls", "-m", "imported"])),
+        "1\n"
+    );
     // Unchanged: refused, exit 1, no new version.
     let why = err(&plan(&ws, &["publish", "calls"]), 1);
     assert!(why.contains("unchanged since version 1"), "{why}");
@@ -148,7 +159,10 @@ fn the_whole_lifecycle_import_publish_edit_publish_live_reopen_diff_export() {
     let mut edited = imported.clone();
     edited.states[3].title = "Goodbye".into();
     fs::write(&draft, serde_json::to_string_pretty(&edited).unwrap()).unwrap();
-    assert_eq!(ok(&plan(&ws, &["publish", "calls", "-m", "renamed farewell"])), "2\n");
+    assert_eq!(
+        ok(&plan(&ws, &["publish", "calls", "-m", "renamed farewell"])),
+        "2\n"
+    );
 
     // Versions are read-only files holding the spec's fields, hash included.
     let v2 = ws.join("calls/versions/2.json");
@@ -182,14 +196,26 @@ fn the_whole_lifecycle_import_publish_edit_publish_live_reopen_diff_export() {
 
     // The diff names the changed state and field, as text and as JSON; positions do not count.
     let text = ok(&plan(&ws, &["diff", "calls", "1", "2"]));
-    assert!(text.contains("~ state ebc687d6-ed86-4ac8-b6ab-412061367298: title"), "{text}");
-    let d = json(&ok(&plan(&ws, &["--format", "json", "diff", "calls", "2", "draft"])));
+    assert!(
+        text.contains("~ state ebc687d6-ed86-4ac8-b6ab-412061367298: title"),
+        "{text}"
+    );
+    let d = json(&ok(&plan(
+        &ws,
+        &["--format", "json", "diff", "calls", "2", "draft"],
+    )));
     assert_eq!(d["states"][0]["fields"], serde_json::json!(["title"]));
-    assert_eq!(ok(&plan(&ws, &["diff", "calls", "1", "draft"])), "no changes\n");
+    assert_eq!(
+        ok(&plan(&ws, &["diff", "calls", "1", "draft"])),
+        "no changes\n"
+    );
 
     // Export the live version to a file: a plan document that reads back as v1's plan.
     let out = ws.join("exported.json");
-    ok(&plan(&ws, &["export", "calls", "--live", "-o", out.to_str().unwrap()]));
+    ok(&plan(
+        &ws,
+        &["export", "calls", "--live", "-o", out.to_str().unwrap()],
+    ));
     let exported = parse_plan(&fs::read_to_string(&out).unwrap()).unwrap();
     assert_eq!(content_hash(&exported), content_hash(&imported));
     let stdout = ok(&plan(&ws, &["export", "calls", "--version", "2"]));
@@ -208,9 +234,10 @@ fn a_publish_with_errors_is_refused_with_its_diagnostics() {
     let ws = scratch("refused").join("ws");
     ok(&plan(&ws, &["list"]));
     let draft = ws.join("customer-support/draft.json");
-    let text = fs::read_to_string(&draft)
-        .unwrap()
-        .replace("\"target_state_id\": \"farewell\"", "\"target_state_id\": \"goodbye\"");
+    let text = fs::read_to_string(&draft).unwrap().replace(
+        "\"target_state_id\": \"farewell\"",
+        "\"target_state_id\": \"goodbye\"",
+    );
     fs::write(&draft, text).unwrap();
     let o = plan(&ws, &["publish", "customer-support"]);
     let why = err(&o, 1);
@@ -233,7 +260,11 @@ fn bad_input_gets_a_clear_error_and_changes_nothing() {
     let not_json = dir.join("not-json.json");
     fs::write(&not_json, "{\"id\": \"x\",\n \"title\": }").unwrap();
     let wrong_shape = dir.join("wrong.json");
-    fs::write(&wrong_shape, r#"{"id": "x", "title": "X", "states": [{"id": "a"}]}"#).unwrap();
+    fs::write(
+        &wrong_shape,
+        r#"{"id": "x", "title": "X", "states": [{"id": "a"}]}"#,
+    )
+    .unwrap();
     let huge = dir.join("huge.json");
     fs::File::create(&huge)
         .unwrap()
@@ -241,27 +272,69 @@ fn bad_input_gets_a_clear_error_and_changes_nothing() {
         .unwrap();
     let before = snapshot(&ws);
     let cases: Vec<(Vec<&str>, i32, &str)> = vec![
-        (vec!["import", "daily-routine", not_json.to_str().unwrap()], 2, "line 2, column 11"),
-        (vec!["import", "daily-routine", wrong_shape.to_str().unwrap()], 2, "/states/0"),
-        (vec!["import", "daily-routine", huge.to_str().unwrap()], 2, "32 MiB"),
-        (vec!["import", "../escape", wrong_shape.to_str().unwrap()], 2, "not a plan id"),
-        (vec!["import", "Daily", not_json.to_str().unwrap()], 2, "not a plan id"),
-        (vec!["export", "daily-routine", "--version", "7"], 2, "no version 7"),
+        (
+            vec!["import", "daily-routine", not_json.to_str().unwrap()],
+            2,
+            "line 2, column 11",
+        ),
+        (
+            vec!["import", "daily-routine", wrong_shape.to_str().unwrap()],
+            2,
+            "/states/0",
+        ),
+        (
+            vec!["import", "daily-routine", huge.to_str().unwrap()],
+            2,
+            "32 MiB",
+        ),
+        (
+            vec!["import", "../escape", wrong_shape.to_str().unwrap()],
+            2,
+            "not a plan id",
+        ),
+        (
+            vec!["import", "Daily", not_json.to_str().unwrap()],
+            2,
+            "not a plan id",
+        ),
+        (
+            vec!["export", "daily-routine", "--version", "7"],
+            2,
+            "no version 7",
+        ),
         (vec!["live", "daily-routine", "9"], 2, "no version 9"),
         (vec!["reopen", "daily-routine", "3"], 2, "no version 3"),
         (vec!["export", "nobody"], 2, "no plan \"nobody\""),
-        (vec!["export", "medical-intake", "--live"], 2, "no live version"),
+        (
+            vec!["export", "medical-intake", "--live"],
+            2,
+            "no live version",
+        ),
         (vec!["new", "daily-routine"], 2, "already exists"),
-        (vec!["diff", "daily-routine", "1", "banana"], 2, "not a version"),
+        (
+            vec!["diff", "daily-routine", "1", "banana"],
+            2,
+            "not a version",
+        ),
     ];
     for (args, code, says) in cases {
         let message = err(&plan(&ws, &args), code);
         assert!(message.contains(says), "{args:?}: {message}");
         assert!(!message.contains("panicked"), "{message}");
     }
-    assert!(err(&plan(&ws, &["import", "daily-routine", not_json.to_str().unwrap()]), 2)
-        .contains("not-json.json"));
-    assert_eq!(snapshot(&ws), before, "a failed command changed the workspace");
+    assert!(err(
+        &plan(
+            &ws,
+            &["import", "daily-routine", not_json.to_str().unwrap()]
+        ),
+        2
+    )
+    .contains("not-json.json"));
+    assert_eq!(
+        snapshot(&ws),
+        before,
+        "a failed command changed the workspace"
+    );
 }
 
 #[test]
@@ -274,7 +347,9 @@ fn a_corrupted_version_is_reported_and_can_be_neither_live_nor_reopened() {
     #[allow(clippy::permissions_set_readonly_false)]
     perms.set_readonly(false);
     fs::set_permissions(&v1, perms).unwrap();
-    let text = fs::read_to_string(&v1).unwrap().replace("Verabschiedung", "Tampered");
+    let text = fs::read_to_string(&v1)
+        .unwrap()
+        .replace("Verabschiedung", "Tampered");
     fs::write(&v1, text).unwrap();
     assert!(ok(&plan(&ws, &["versions", "collections"])).contains("CORRUPTED"));
     assert!(err(&plan(&ws, &["live", "collections", "1"]), 2).contains("corrupted"));
@@ -348,6 +423,15 @@ fn writers_killed_at_random_moments_leave_old_or_new_files_never_torn_ones() {
         .iter()
         .map(|t| content_hash(&parse_plan(t).unwrap()))
         .collect();
+    // Kill at a uniformly random moment of a whole run: measure how long one takes first.
+    let timed = |args: &[&str]| {
+        let t = std::time::Instant::now();
+        ok(&plan(&ws, args));
+        t.elapsed()
+    };
+    let span = timed(&["import", "medical-intake", files[11].to_str().unwrap()])
+        .max(timed(&["publish", "medical-intake"]));
+    let span_us = (span.as_micros() as u64).max(1000) * 6 / 5;
     let mut rng = Lcg(0x5eed);
     let rounds = 300;
     for round in 0..rounds {
@@ -365,7 +449,7 @@ fn writers_killed_at_random_moments_leave_old_or_new_files_never_torn_ones() {
             .stderr(Stdio::null())
             .spawn()
             .unwrap();
-        std::thread::sleep(Duration::from_micros(rng.next(4000)));
+        std::thread::sleep(Duration::from_micros(rng.next(span_us)));
         let _ = child.kill(); // SIGKILL
         let _ = child.wait();
     }
@@ -373,8 +457,14 @@ fn writers_killed_at_random_moments_leave_old_or_new_files_never_torn_ones() {
     let plan_dir = ws.join("medical-intake");
     let draft = fs::read_to_string(plan_dir.join("draft.json")).unwrap();
     let draft_hash = content_hash(&parse_plan(&draft).expect("the draft is a whole plan"));
-    assert!(written.contains(&draft_hash), "the draft is not one of the written drafts");
-    let versions = json(&ok(&plan(&ws, &["--format", "json", "versions", "medical-intake"])));
+    assert!(
+        written.contains(&draft_hash),
+        "the draft is not one of the written drafts"
+    );
+    let versions = json(&ok(&plan(
+        &ws,
+        &["--format", "json", "versions", "medical-intake"],
+    )));
     let list = versions["versions"].as_array().unwrap();
     for (i, v) in list.iter().enumerate() {
         assert_eq!(v["version"], i as u64 + 1, "version numbers have a gap");
@@ -389,15 +479,22 @@ fn writers_killed_at_random_moments_leave_old_or_new_files_never_torn_ones() {
         }
     }
     // Leftover temporary files are cleaned by the next writer.
-    ok(&plan(&ws, &["import", "medical-intake", files[0].to_str().unwrap()]));
+    ok(&plan(
+        &ws,
+        &["import", "medical-intake", files[0].to_str().unwrap()],
+    ));
     let leftovers = fs::read_dir(&plan_dir)
         .unwrap()
         .flatten()
         .filter(|e| e.file_name().to_string_lossy().starts_with(".tmp-"))
         .count();
     assert_eq!(leftovers, 0);
+    assert!(
+        list.len() > 1,
+        "no publish ever completed: the kills came too early to test much"
+    );
     eprintln!(
-        "crash test: {rounds} writers killed, {} versions survived intact",
+        "crash test: {rounds} writers killed within {span_us} µs of starting; {} versions survived intact",
         list.len()
     );
 }

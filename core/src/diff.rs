@@ -169,7 +169,7 @@ fn state_diff(o: &State, n: &State) -> StateDiff {
             &o.deliverables().collect::<Vec<_>>(),
             &n.deliverables().collect::<Vec<_>>(),
             |d| d.key.clone(),
-            |a, b| deliverable_fields(a, b),
+            deliverable_fields,
         ),
         transitions: transitions(&o.transitions, &n.transitions),
     }

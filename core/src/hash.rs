@@ -14,7 +14,12 @@ pub fn canonical_json(plan: &Plan) -> String {
 
 /// `sha256:<hex>` of the plan's canonical JSON.
 pub fn content_hash(plan: &Plan) -> String {
-    let digest = Sha256::digest(canonical_json(plan).as_bytes());
+    hash_of(&canonical_json(plan))
+}
+
+/// `sha256:<hex>` of a canonical JSON text already made.
+pub fn hash_of(canonical: &str) -> String {
+    let digest = Sha256::digest(canonical.as_bytes());
     let mut hex = String::with_capacity(7 + 64);
     hex.push_str("sha256:");
     for b in digest {

@@ -27,7 +27,7 @@ use serde::{Deserialize, Serialize};
 use crate::diff::{diff, PlanDiff};
 use crate::files::{read_text, FileError};
 use crate::flow_import;
-use crate::hash::content_hash;
+use crate::hash::{canonical_json, content_hash, hash_of};
 use crate::parse::{is_slug, plan_from_value, ParseProblem, ProblemKind};
 use crate::plan::Plan;
 use crate::validate::{validate, Diagnostic};
@@ -296,9 +296,14 @@ impl Workspace {
         let dir = self.existing(id)?;
         let _lock = PlanLock::take(&dir, id)?;
         atomic::remove_leftovers(&dir);
-        let mut plan = plan.clone();
-        plan.id = id.to_string();
-        atomic::write(&dir.join("draft.json"), &to_json(&plan), false).map_err(io(&dir))
+        let bytes = if plan.id == id {
+            to_json(plan)
+        } else {
+            let mut renamed = plan.clone();
+            renamed.id = id.to_string();
+            to_json(&renamed)
+        };
+        atomic::write(&dir.join("draft.json"), &bytes, false).map_err(io(&dir))
     }
 
     /// Replaces the draft of `id` (created if new) from a file in this project's format or the
@@ -464,47 +469,68 @@ impl Workspace {
     /// Validates the draft and, with no errors and a change since the newest version, writes it
     /// as the next version. Returns its number.
     pub fn publish(&self, id: &str, note: &str, now: &str) -> Result<u32> {
+        let draft = self.read_draft(id)?;
+        self.publish_plan(id, &draft, note, now)
+    }
+
+    /// [`Workspace::publish`] of a draft the caller already holds (the editor's, which it has
+    /// just saved), so that it is not read back from disk.
+    pub fn publish_plan(&self, id: &str, draft: &Plan, note: &str, now: &str) -> Result<u32> {
         let dir = self.existing(id)?;
         let _lock = PlanLock::take(&dir, id)?;
-        atomic::remove_leftovers(&dir.join("versions"));
-        let draft = self.read_draft(id)?;
-        let report = validate(&draft);
+        let versions = dir.join("versions");
+        atomic::remove_leftovers(&versions);
+        let report = validate(draft);
         if report.has_errors() {
             return Err(StoreError::PublishRefused {
                 id: id.to_string(),
                 diagnostics: report.diagnostics,
             });
         }
-        let hash = content_hash(&draft);
+        let canonical = canonical_json(draft);
+        let hash = hash_of(&canonical);
         let newest = self.newest_version(id)?;
         if let Some(n) = newest {
-            if let Ok(v) = self.read_version(id, n) {
-                if v.content_hash == hash {
-                    return Err(StoreError::Unchanged {
-                        id: id.to_string(),
-                        version: n,
-                    });
-                }
+            if self.recorded_hash(id, n).as_deref() == Some(hash.as_str()) {
+                return Err(StoreError::Unchanged {
+                    id: id.to_string(),
+                    version: n,
+                });
             }
         }
         let number = newest.map_or(1, |n| n + 1);
-        let version = Version {
-            version: number,
-            published_at: now.to_string(),
-            note: note.to_string(),
-            content_hash: hash,
-            based_on: newest,
-            plan: draft,
-        };
-        let versions = dir.join("versions");
+        // Version files are written compactly, the plan as its canonical JSON: one serialization
+        // serves the hash and the file. `plan export` prints any version readably.
+        let head = serde_json::json!({
+            "version": number,
+            "published_at": now,
+            "note": note,
+            "content_hash": hash,
+            "based_on": newest,
+        });
+        let mut bytes = serde_json::to_vec(&head).unwrap_or_default();
+        bytes.pop(); // the closing brace: the plan goes last
+        bytes.extend_from_slice(b",\"plan\":");
+        bytes.extend_from_slice(canonical.as_bytes());
+        bytes.extend_from_slice(b"}\n");
         fs::create_dir_all(&versions).map_err(io(&versions))?;
-        atomic::write(
-            &versions.join(format!("{number}.json")),
-            &to_json(&version),
-            true,
-        )
-        .map_err(io(&versions))?;
+        atomic::write(&versions.join(format!("{number}.json")), &bytes, true)
+            .map_err(io(&versions))?;
         Ok(number)
+    }
+
+    /// The hash a version file records, read without parsing its plan (for "is the draft
+    /// unchanged?", which needs no verification).
+    fn recorded_hash(&self, id: &str, n: u32) -> Option<String> {
+        #[derive(Deserialize)]
+        struct Head {
+            content_hash: String,
+        }
+        let path = self.root.join(id).join(format!("versions/{n}.json"));
+        let bytes = fs::read(path).ok()?;
+        serde_json::from_slice::<Head>(&bytes)
+            .ok()
+            .map(|h| h.content_hash)
     }
 
     /// The live version, if one is set.

@@ -1,0 +1,67 @@
+//! Benchmark: publishing and autosaving large plans in the workspace store, fsync included.
+//!
+//! `cargo bench -p plan-cli --bench store` prints, for synthetic plans of 1,000 and 5,000 states,
+//! the median time of a draft save (atomic, durable write of `draft.json`), of the app's publish
+//! (validate the draft it holds, hash, write a read-only version) and of the CLI's publish (the
+//! same, reading the draft from disk first). Targets (issue 4): publish ≤ 50 ms at 5,000 states;
+//! a draft save ≤ 20 ms at 1,000 states.
+
+use std::time::{Duration, Instant};
+
+use plan_core::store::Workspace;
+use plan_core::synthetic;
+
+fn median(mut runs: Vec<Duration>) -> Duration {
+    runs.sort();
+    runs[runs.len() / 2]
+}
+
+fn ms(d: Duration) -> String {
+    format!("{:.2} ms", d.as_secs_f64() * 1000.0)
+}
+
+fn main() {
+    let dir = std::env::temp_dir().join(format!("plan-store-bench-{}", std::process::id()));
+    let ws = Workspace::open(&dir, "2026-01-01T00:00:00Z").expect("a workspace");
+    println!(
+        "{:>7} {:>8} {:>12} {:>14} {:>14}",
+        "states", "MiB", "draft save", "publish (app)", "publish (CLI)"
+    );
+    for states in [1_000, 5_000] {
+        let id = format!("bench-{states}");
+        let mut plan = synthetic::plan(states);
+        ws.create(&id, plan.clone(), "2026-01-01T00:00:00Z")
+            .expect("created");
+        let size = serde_json::to_string_pretty(&plan).unwrap().len();
+        let reps = 15;
+        let mut saves = Vec::new();
+        let mut publishes = Vec::new();
+        let mut cli_publishes = Vec::new();
+        for i in 0..reps {
+            // A different title each time, so every publish has something new to publish.
+            plan.title = format!("Synthetic plan, edit {i}");
+            let t = Instant::now();
+            ws.save_draft(&id, &plan).expect("saved");
+            saves.push(t.elapsed());
+            let t = Instant::now();
+            ws.publish_plan(&id, &plan, "bench", "2026-01-01T00:00:00Z")
+                .expect("published");
+            publishes.push(t.elapsed());
+            plan.title.push('.');
+            ws.save_draft(&id, &plan).expect("saved");
+            let t = Instant::now();
+            ws.publish(&id, "bench", "2026-01-01T00:00:00Z")
+                .expect("published");
+            cli_publishes.push(t.elapsed());
+        }
+        println!(
+            "{:>7} {:>8.1} {:>12} {:>14} {:>14}",
+            states,
+            size as f64 / (1024.0 * 1024.0),
+            ms(median(saves)),
+            ms(median(publishes)),
+            ms(median(cli_publishes))
+        );
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}
