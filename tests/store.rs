@@ -504,15 +504,25 @@ fn new_makes_a_blank_plan_or_one_from_a_file_in_either_format() {
     let ws = scratch("new").join("ws");
     ok(&plan(&ws, &["new", "faq", "--title", "Frequently asked"]));
     let blank = parse_plan(&fs::read_to_string(ws.join("faq/draft.json")).unwrap()).unwrap();
-    assert_eq!((blank.id.as_str(), blank.title.as_str()), ("faq", "Frequently asked"));
+    assert_eq!(
+        (blank.id.as_str(), blank.title.as_str()),
+        ("faq", "Frequently asked")
+    );
     assert_eq!(blank.states.len(), 1);
     assert!(plan_core::validate(&blank).diagnostics.is_empty());
     let export = root().join("core/tests/fixtures/flow-export.json");
-    ok(&plan(&ws, &["new", "calls", "--from", export.to_str().unwrap()]));
+    ok(&plan(
+        &ws,
+        &["new", "calls", "--from", export.to_str().unwrap()],
+    ));
     let from = parse_plan(&fs::read_to_string(ws.join("calls/draft.json")).unwrap()).unwrap();
     assert_eq!((from.id.as_str(), from.states.len()), ("calls", 4));
     let json = json(&ok(&plan(&ws, &["--format", "json", "list"])));
-    assert!(json["plans"].as_array().unwrap().iter().any(|p| p["id"] == "calls"));
+    assert!(json["plans"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|p| p["id"] == "calls"));
 }
 
 #[test]
@@ -520,7 +530,8 @@ fn a_deleted_plan_goes_to_the_trash_not_away() {
     use plan_core::store::Workspace;
     let dir = scratch("trash");
     let ws = Workspace::open(&dir.join("ws"), "2026-01-01T00:00:00Z").unwrap();
-    ws.publish("daily-routine", "kept", "2026-01-01T00:00:01Z").unwrap();
+    ws.publish("daily-routine", "kept", "2026-01-01T00:00:01Z")
+        .unwrap();
     let to = ws.delete("daily-routine", "2026-01-01T00:00:02Z").unwrap();
     assert!(to.starts_with(dir.join("ws/.trash")));
     assert!(to.join("draft.json").is_file() && to.join("versions/1.json").is_file());

@@ -608,13 +608,13 @@ fn child_parts(item: &Value) -> Result<(ConditionType, &Map<String, Value>), Con
 
 /// One condition met while walking a condition tree with [`visit`].
 #[derive(Debug, Clone, PartialEq)]
-pub enum Node {
+pub enum Node<'a> {
     /// A non-composite condition that reads cleanly.
     Leaf {
         kind: ConditionType,
         check: Check,
         /// Pointer of the condition object, relative to where the walk started.
-        pointer: String,
+        pointer: &'a str,
     },
     /// Something wrong, at `pointer` (relative to where the walk started).
     Problem { pointer: String, message: String },
@@ -624,12 +624,19 @@ pub enum Node {
 /// validator can say everything at once (where [`Check::read`] stops at the first problem). The
 /// children of a composite are visited even when a sibling is broken. Nested conditions of an
 /// unknown type are skipped: they are a parse error (`schema`), reported elsewhere.
-pub fn visit(kind: ConditionType, config: &Map<String, Value>, mut f: impl FnMut(Node)) {
-    visit_at(kind, config, "", &mut f);
+pub fn visit(kind: ConditionType, config: &Map<String, Value>, mut f: impl FnMut(Node<'_>)) {
+    // One pointer buffer for the whole walk: children push their part and take it off again.
+    let mut at = String::new();
+    visit_at(kind, config, &mut at, &mut f);
 }
 
-fn visit_at(kind: ConditionType, config: &Map<String, Value>, at: &str, f: &mut impl FnMut(Node)) {
-    let report = |f: &mut dyn FnMut(Node), p: ConfigProblem| {
+fn visit_at(
+    kind: ConditionType,
+    config: &Map<String, Value>,
+    at: &mut String,
+    f: &mut impl FnMut(Node<'_>),
+) {
+    let report = |f: &mut dyn FnMut(Node<'_>), at: &str, p: ConfigProblem| {
         f(Node::Problem {
             pointer: format!("{at}{}", p.pointer),
             message: p.message,
@@ -640,9 +647,9 @@ fn visit_at(kind: ConditionType, config: &Map<String, Value>, at: &str, f: &mut 
             Ok(check) => f(Node::Leaf {
                 kind,
                 check,
-                pointer: at.to_string(),
+                pointer: at,
             }),
-            Err(p) => report(f, p),
+            Err(p) => report(f, at, p),
         }
         return;
     }
@@ -660,13 +667,14 @@ fn visit_at(kind: ConditionType, config: &Map<String, Value>, at: &str, f: &mut 
         cfg.only(&["conditions"])
     };
     if let Err(p) = own {
-        report(f, p);
+        report(f, at, p);
     }
     let items = match cfg.get("conditions") {
         Ok(Value::Array(items)) if !items.is_empty() => items,
         Ok(Value::Array(_)) => {
             return report(
                 f,
+                at,
                 problem(
                     "/conditions",
                     "this group has no conditions: add at least one".into(),
@@ -676,28 +684,32 @@ fn visit_at(kind: ConditionType, config: &Map<String, Value>, at: &str, f: &mut 
         Ok(_) => {
             return report(
                 f,
+                at,
                 problem(
                     "/conditions",
                     "\"conditions\" must be a list of conditions".into(),
                 ),
             )
         }
-        Err(p) => return report(f, p),
+        Err(p) => return report(f, at, p),
     };
     for (i, item) in items.iter().enumerate() {
-        let here = format!("{at}/condition_config/conditions/{i}");
         if let Some(Value::String(name)) = item.get("condition_type") {
             if ConditionType::from_name(name).is_none() {
                 continue;
             }
         }
+        let len = at.len();
+        at.push_str("/condition_config/conditions/");
+        at.push_str(&i.to_string());
         match child_parts(item) {
-            Ok((child, child_config)) => visit_at(child, child_config, &here, f),
+            Ok((child, child_config)) => visit_at(child, child_config, at, f),
             Err(p) => f(Node::Problem {
-                pointer: format!("{here}{}", p.pointer),
+                pointer: format!("{at}{}", p.pointer),
                 message: p.message,
             }),
         }
+        at.truncate(len);
     }
 }
 

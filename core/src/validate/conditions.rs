@@ -51,7 +51,9 @@ impl<'p> Validator<'p> {
 
         let shadowed_by = (0..state.transitions.len()).find(|&j| {
             let (pj, pk) = (state.transitions[j].priority, t.priority);
-            j != k && (pj.0 < pk.0 || (pj.0 == pk.0 && j < k)) && same_condition(state, j, k)
+            j != k
+                && (pj.0 < pk.0 || (pj.0 == pk.0 && j < k))
+                && same_condition(state, &self.readings, j, k)
         });
         if let Some(j) = shadowed_by {
             self.push(

@@ -76,6 +76,9 @@ struct Validator<'p> {
     declared: HashMap<&'p str, &'p Deliverable>,
     tools: HashMap<&'p str, &'p Tool>,
     graph: Graph,
+    /// The current state's transitions' conditions, read once (for shadowing); `None` where a
+    /// condition does not read.
+    readings: Vec<Option<Check>>,
     /// `downstream[key][i]`: a state that collects `key` is state `i` or has a path to it.
     /// Worked out per key on first need, which is rare: most conditions read keys of their own state.
     downstream: HashMap<&'p str, Vec<bool>>,
@@ -84,8 +87,8 @@ struct Validator<'p> {
 
 impl<'p> Validator<'p> {
     fn new(plan: &'p Plan) -> Self {
-        let mut index_of = HashMap::new();
-        let mut declared = HashMap::new();
+        let mut index_of = HashMap::with_capacity(plan.states.len());
+        let mut declared = HashMap::with_capacity(plan.states.len() * 2);
         for (i, state) in plan.states.iter().enumerate() {
             index_of.entry(state.id.as_str()).or_insert(i);
             for d in state.deliverables() {
@@ -100,6 +103,7 @@ impl<'p> Validator<'p> {
             declared,
             tools,
             graph,
+            readings: Vec::new(),
             downstream: HashMap::new(),
             out: Vec::new(),
         }
@@ -212,6 +216,15 @@ impl<'p> Validator<'p> {
                 loc("/ending"),
             );
         }
+        self.readings = if state.transitions.len() > 1 {
+            state
+                .transitions
+                .iter()
+                .map(|t| Check::read(t.condition_type_in(state.kind), &t.condition_config).ok())
+                .collect()
+        } else {
+            Vec::new()
+        };
         for k in 0..state.transitions.len() {
             self.transition(i, state, k);
         }
@@ -363,17 +376,13 @@ fn capitalise(s: &str) -> String {
 /// Two transitions' conditions are the same once defaults are applied: read both, and compare
 /// the readings (so `compound` with `and` equals `all_of`, and a missing `scope` equals
 /// `without_progress`); a condition that does not read is compared as written.
-fn same_condition(state: &State, a: usize, b: usize) -> bool {
-    let (ta, tb) = (&state.transitions[a], &state.transitions[b]);
-    let (ka, kb) = (
-        ta.condition_type_in(state.kind),
-        tb.condition_type_in(state.kind),
-    );
-    match (
-        Check::read(ka, &ta.condition_config),
-        Check::read(kb, &tb.condition_config),
-    ) {
-        (Ok(x), Ok(y)) => x == y,
-        _ => ka == kb && ta.condition_config == tb.condition_config,
+fn same_condition(state: &State, readings: &[Option<Check>], a: usize, b: usize) -> bool {
+    match (&readings[a], &readings[b]) {
+        (Some(x), Some(y)) => x == y,
+        _ => {
+            let (ta, tb) = (&state.transitions[a], &state.transitions[b]);
+            ta.condition_type_in(state.kind) == tb.condition_type_in(state.kind)
+                && ta.condition_config == tb.condition_config
+        }
     }
 }
