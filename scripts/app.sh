@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Installs what is missing, builds Plan Builder, and opens it on the sample plans in plans/.
-# Needs a display (a desktop session). Arguments go to the app, e.g. `--plans DIR`.
+# Installs what is missing, builds Plan Builder, and opens it on the default workspace
+# (~/.local/share/plan-builder/plans), which is seeded with the sample plans the first time.
+# Needs a display (a desktop session). Arguments go to the app, e.g. `--workspace DIR`.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source scripts/setup.sh
@@ -11,4 +12,4 @@ if [ -z "${DISPLAY:-}" ] && [ -z "${WAYLAND_DISPLAY:-}" ]; then
 fi
 
 bash scripts/build.sh
-exec target/debug/plan-builder --plans plans "$@"
+exec target/debug/plan-builder "$@"

@@ -50,14 +50,21 @@ fn ensure(cond: bool, what: impl FnOnce() -> String) -> Outcome {
     }
 }
 
-fn plan(ctx: &Ctx, id: &str) -> Result<Plan, String> {
-    read_plan(&ctx.harness.plans().join(format!("{id}.json"))).map_err(|e| e.to_string())
+fn draft(ctx: &Ctx, id: &str) -> std::path::PathBuf {
+    ctx.harness.workspace().join(id).join("draft.json")
 }
 
+fn plan(ctx: &Ctx, id: &str) -> Result<Plan, String> {
+    read_plan(&draft(ctx, id)).map_err(|e| e.to_string())
+}
+
+/// The plans of a workspace: its folders with a draft.
 fn sample_ids(dir: &Path) -> Vec<String> {
     let mut ids: Vec<String> = fs::read_dir(dir)
         .unwrap()
-        .filter_map(|e| plan_core::files::plan_id_of(&e.unwrap().path()))
+        .flatten()
+        .filter(|e| e.path().join("draft.json").is_file())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
         .collect();
     ids.sort();
     ids
@@ -147,7 +154,7 @@ fn canvas_rect(ctx: &Ctx) -> Result<(f64, f64, f64, f64), String> {
 }
 
 fn plan_list_shows_every_sample_plan(ctx: &Ctx) -> Outcome {
-    let expected = sample_ids(ctx.harness.plans());
+    let expected = sample_ids(ctx.harness.workspace());
     ensure(expected.len() >= 4, || {
         format!("only {expected:?} in plans/")
     })?;
@@ -240,7 +247,7 @@ fn support_plan_shows_its_states_and_arrows_labelled_with_conditions(ctx: &Ctx) 
 }
 
 fn every_sample_plan_draws_all_its_states_and_transitions(ctx: &Ctx) -> Outcome {
-    for id in sample_ids(ctx.harness.plans()) {
+    for id in sample_ids(ctx.harness.workspace()) {
         let p = open_plan(ctx, &id)?;
         let arrows = count(ctx, "[data-testid=transition]")?;
         ensure(arrows == p.transition_count(), || {
@@ -362,7 +369,7 @@ fn a_plan_changed_on_disk_is_redrawn_where_it_was(ctx: &Ctx) -> Outcome {
     ctx.session.drag(from, (from.0 + 60, from.1 + 30), 4)?;
     let before = view_transform(ctx)?;
 
-    let path = ctx.harness.plans().join("medical-intake.json");
+    let path = draft(ctx, "medical-intake");
     let original = fs::read_to_string(&path).map_err(|e| e.to_string())?;
     let mut changed = p.clone();
     changed.states[0].title = "Welcome, consent and age".into();
@@ -386,7 +393,10 @@ fn a_plan_changed_on_disk_is_redrawn_where_it_was(ctx: &Ctx) -> Outcome {
 
 fn a_broken_plan_file_is_listed_with_its_problem(ctx: &Ctx) -> Outcome {
     ctx.session.wait_for("[data-testid=plan]", SHORT)?;
-    let path = ctx.harness.plans().join("broken.json");
+    // A plan folder whose draft is not JSON, as a bad merge or a stray editor could leave it.
+    let folder = ctx.harness.workspace().join("broken");
+    fs::create_dir_all(&folder).map_err(|e| e.to_string())?;
+    let path = folder.join("draft.json");
     fs::write(
         &path,
         "{\n  \"id\": \"broken\",\n  \"title\": \"Broken\"\n  \"states\": []\n}\n",
@@ -408,14 +418,14 @@ fn a_broken_plan_file_is_listed_with_its_problem(ctx: &Ctx) -> Outcome {
             format!("the error code is {code:?}")
         })?;
         ensure(
-            message.contains("broken.json") && message.contains("line 4"),
+            message.contains("broken/draft.json") && message.contains("line 4"),
             || format!("the error does not name the file and line: {message:?}"),
         )?;
         ctx.screenshot("broken-plan")?;
         // The other plans still open.
         open_plan(ctx, "daily-routine").map(|_| ())
     })();
-    fs::remove_file(&path).map_err(|e| e.to_string())?;
+    fs::remove_dir_all(&folder).map_err(|e| e.to_string())?;
     result?;
     ctx.session
         .wait_until("the broken plan to leave the list", SHORT, || {

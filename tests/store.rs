@@ -537,3 +537,39 @@ fn a_deleted_plan_goes_to_the_trash_not_away() {
     assert!(to.join("draft.json").is_file() && to.join("versions/1.json").is_file());
     assert!(ws.list().unwrap().iter().all(|p| p.id != "daily-routine"));
 }
+
+#[test]
+fn the_apps_plan_list_shows_a_broken_draft_with_its_reason_and_hides_nothing() {
+    use plan_core::ipc::ErrorCode;
+    use plan_core::store::Workspace;
+    let dir = scratch("summaries");
+    let ws = Workspace::open(&dir.join("ws"), "2026-01-01T00:00:00Z").unwrap();
+    fs::create_dir_all(ws.root().join("broken")).unwrap();
+    fs::write(
+        ws.root().join("broken/draft.json"),
+        "{\"id\": \"broken\",\n  oops}",
+    )
+    .unwrap();
+    fs::write(ws.root().join("notes.txt"), "not a plan").unwrap();
+    let list = ws.summaries().unwrap();
+    assert_eq!(list.len(), 5);
+    let broken = list.iter().find(|p| p.id == "broken").unwrap();
+    let error = broken.error.as_ref().unwrap();
+    assert_eq!(error.code, ErrorCode::InvalidJson);
+    assert!(error.message.contains("broken/draft.json") && error.message.contains("line 2"));
+    let support = list.iter().find(|p| p.id == "customer-support").unwrap();
+    assert_eq!((support.states, support.transitions), (6, 7));
+    assert_eq!(
+        ws.plan_of_path(&ws.root().join("broken/draft.json"))
+            .as_deref(),
+        Some("broken")
+    );
+    assert_eq!(
+        ws.plan_of_path(&ws.root().join("broken/.tmp-1-2-draft.json")),
+        None
+    );
+    assert_eq!(
+        ws.plan_of_path(&ws.root().join(".trash/x/draft.json")),
+        None
+    );
+}

@@ -1,15 +1,11 @@
-//! Plan files on disk: a folder of `<id>.json` plan documents, as the sample plans in `plans/` are.
-//!
-//! Until the workspace store exists, the app lists and opens plans straight from such a folder.
-//! Reading never writes. A file that cannot be read as a plan is still listed, with the reason, so
-//! one broken file never hides the others.
+//! Reading plan files from disk, with the size limit and errors that name the file and the place.
+//! Used by the store and by `plan check`; reading never writes.
 
 use std::fs;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
-use crate::ipc::{ErrorCode, IpcError, PlanSummary};
-use crate::parse::{is_slug, parse_plan, ParseProblem, ProblemKind};
+use crate::parse::{parse_plan, ParseProblem};
 use crate::plan::Plan;
 
 /// Plan files larger than this are refused rather than read.
@@ -30,10 +26,6 @@ pub enum FileError {
         path: PathBuf,
         problems: Vec<ParseProblem>,
     },
-    #[error("\"{id}\" is not a plan id: use lowercase letters, digits, '-' and '_'")]
-    BadId { id: String },
-    #[error("there is no plan \"{id}\" in {dir}")]
-    NotFound { id: String, dir: PathBuf },
 }
 
 fn first(problems: &[ParseProblem]) -> String {
@@ -42,25 +34,6 @@ fn first(problems: &[ParseProblem]) -> String {
         text.push_str(&format!(" (and {} more problems)", problems.len() - 1));
     }
     text
-}
-
-impl From<&FileError> for IpcError {
-    fn from(e: &FileError) -> Self {
-        let code = match e {
-            FileError::Io { .. } => ErrorCode::Io,
-            FileError::TooLarge { .. } => ErrorCode::TooLarge,
-            FileError::Invalid { problems, .. } => match problems.first().map(|p| p.kind) {
-                Some(ProblemKind::InvalidJson) => ErrorCode::InvalidJson,
-                _ => ErrorCode::Schema,
-            },
-            FileError::BadId { .. } => ErrorCode::BadId,
-            FileError::NotFound { .. } => ErrorCode::NotFound,
-        };
-        IpcError {
-            code,
-            message: e.to_string(),
-        }
-    }
 }
 
 /// Reads and parses one plan file.
@@ -94,69 +67,6 @@ pub fn read_text(path: &Path) -> Result<String, FileError> {
     Ok(text)
 }
 
-/// The file of plan `id` in `dir`; refuses ids that are not slugs, so no id can name a path
-/// outside the folder.
-pub fn plan_path(dir: &Path, id: &str) -> Result<PathBuf, FileError> {
-    if !is_slug(id) {
-        return Err(FileError::BadId { id: id.to_string() });
-    }
-    Ok(dir.join(format!("{id}.json")))
-}
-
-/// Reads plan `id` from `dir`.
-pub fn load_plan(dir: &Path, id: &str) -> Result<Plan, FileError> {
-    let path = plan_path(dir, id)?;
-    if !path.is_file() {
-        return Err(FileError::NotFound {
-            id: id.to_string(),
-            dir: dir.to_path_buf(),
-        });
-    }
-    read_plan(&path)
-}
-
-/// Every `<id>.json` in `dir`, sorted by title, each with its counts or the reason it cannot be read.
-pub fn list_plans(dir: &Path) -> Result<Vec<PlanSummary>, FileError> {
-    let entries = fs::read_dir(dir).map_err(|source| FileError::Io {
-        path: dir.to_path_buf(),
-        source,
-    })?;
-    let mut out = Vec::new();
-    for entry in entries.flatten() {
-        let path = entry.path();
-        let Some(id) = plan_id_of(&path) else {
-            continue;
-        };
-        out.push(match read_plan(&path) {
-            Ok(plan) => PlanSummary {
-                id,
-                title: plan.title.clone(),
-                states: plan.states.len(),
-                transitions: plan.transition_count(),
-                error: None,
-            },
-            Err(e) => PlanSummary {
-                title: id.clone(),
-                id,
-                states: 0,
-                transitions: 0,
-                error: Some(IpcError::from(&e)),
-            },
-        });
-    }
-    out.sort_by_key(|p| p.title.to_lowercase());
-    Ok(out)
-}
-
-/// The plan id a file in a plan folder stands for: `<slug>.json`, else none.
-pub fn plan_id_of(path: &Path) -> Option<String> {
-    if path.extension()? != "json" {
-        return None;
-    }
-    let stem = path.file_stem()?.to_str()?;
-    is_slug(stem).then(|| stem.to_string())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -166,38 +76,6 @@ mod tests {
         let _ = fs::remove_dir_all(&dir);
         fs::create_dir_all(&dir).unwrap();
         dir
-    }
-
-    #[test]
-    fn a_broken_file_is_listed_with_its_reason_and_hides_nothing() {
-        let dir = temp_dir("list");
-        fs::write(
-            dir.join("good.json"),
-            r#"{"id": "good", "title": "Good", "states": [{"id": "a", "title": "A"}]}"#,
-        )
-        .unwrap();
-        fs::write(dir.join("broken.json"), "{\"id\": \"broken\",\n  oops}").unwrap();
-        fs::write(dir.join("notes.txt"), "not a plan").unwrap();
-        let list = list_plans(&dir).unwrap();
-        assert_eq!(list.len(), 2);
-        let broken = list.iter().find(|p| p.id == "broken").unwrap();
-        let error = broken.error.as_ref().unwrap();
-        assert_eq!(error.code, ErrorCode::InvalidJson);
-        assert!(error.message.contains("broken.json"), "{}", error.message);
-        assert!(error.message.contains("line 2"), "{}", error.message);
-        let good = list.iter().find(|p| p.id == "good").unwrap();
-        assert_eq!((good.states, good.error.is_none()), (1, true));
-        fs::remove_dir_all(dir).unwrap();
-    }
-
-    #[test]
-    fn an_id_that_is_not_a_slug_cannot_reach_outside_the_folder() {
-        let dir = temp_dir("slug");
-        let err = load_plan(&dir, "../../etc/passwd").unwrap_err();
-        assert_eq!(IpcError::from(&err).code, ErrorCode::BadId);
-        let err = load_plan(&dir, "missing").unwrap_err();
-        assert_eq!(IpcError::from(&err).code, ErrorCode::NotFound);
-        fs::remove_dir_all(dir).unwrap();
     }
 
     #[test]

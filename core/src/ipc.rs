@@ -17,7 +17,7 @@ pub const PLANS_CHANGED: &str = "plans-changed";
 /// One entry of the plan list.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PlanSummary {
-    /// The plan's id (its file or folder name).
+    /// The plan's id (its folder name in the workspace).
     pub id: String,
     /// Display title; the id when the plan cannot be read.
     pub title: String,
@@ -71,6 +71,12 @@ pub enum ErrorCode {
     TooLarge,
     /// The file or folder could not be read.
     Io,
+    /// Another writer holds the plan.
+    InUse,
+    /// A version file does not match its content hash.
+    Corrupted,
+    /// The operation was refused as asked (a publish with errors, an existing id).
+    Refused,
     /// The app itself failed: a command that is not allowed, a window not connected to the app.
     Internal,
 }

@@ -1,41 +1,40 @@
-//! The commands the UI invokes. Each is a few lines over `plan_core::files`; file IO runs off the
+//! The commands the UI invokes. Each is a few lines over `plan_core::store`; file IO runs off the
 //! main thread so the window never stalls on a slow disk.
 
-use plan_core::files;
 use plan_core::ipc::{ErrorCode, IpcError, LoadedPlan, PlanSummary};
+use plan_core::store::Workspace;
 use tauri::State;
 
-use crate::PlanDir;
-
-/// Runs blocking file work on tokio's blocking pool and flattens a join failure into an IPC error.
+/// Runs blocking store work on tokio's blocking pool and flattens a join failure into an IPC error.
 async fn blocking<T: Send + 'static>(
     work: impl FnOnce() -> Result<T, IpcError> + Send + 'static,
 ) -> Result<T, IpcError> {
     tokio::task::spawn_blocking(work).await.unwrap_or_else(|e| {
         Err(IpcError {
-            code: ErrorCode::Io,
+            code: ErrorCode::Internal,
             message: format!("reading plans failed: {e}"),
         })
     })
 }
 
-/// Every plan in the plan folder, with its counts or why it cannot be opened.
+/// Every plan in the workspace, with its counts or why it cannot be opened.
 #[tauri::command]
-pub async fn list_plans(dir: State<'_, PlanDir>) -> Result<Vec<PlanSummary>, IpcError> {
-    let dir = dir.0.clone();
-    blocking(move || files::list_plans(&dir).map_err(|e| IpcError::from(&e))).await
+pub async fn list_plans(ws: State<'_, Workspace>) -> Result<Vec<PlanSummary>, IpcError> {
+    let ws = Workspace::at(ws.root());
+    blocking(move || ws.summaries().map_err(|e| IpcError::from(&e))).await
 }
 
-/// One plan, read fresh from disk.
+/// The draft of one plan, read fresh from disk.
 #[tauri::command]
-pub async fn load_plan(dir: State<'_, PlanDir>, id: String) -> Result<LoadedPlan, IpcError> {
-    let dir = dir.0.clone();
+pub async fn load_plan(ws: State<'_, Workspace>, id: String) -> Result<LoadedPlan, IpcError> {
+    let ws = Workspace::at(ws.root());
     blocking(move || {
-        let plan = files::load_plan(&dir, &id).map_err(|e| IpcError::from(&e))?;
-        let source = files::plan_path(&dir, &id)
-            .map(|p| p.display().to_string())
-            .unwrap_or_default();
-        Ok(LoadedPlan { plan, source })
+        let plan = ws.read_draft(&id).map_err(|e| IpcError::from(&e))?;
+        let source = ws.root().join(&id).join("draft.json");
+        Ok(LoadedPlan {
+            plan,
+            source: source.display().to_string(),
+        })
     })
     .await
 }

@@ -1,9 +1,9 @@
 //! Plan Builder's desktop shell: a window showing the Leptos UI, and thin commands over plan-core.
 //!
-//! Where plans come from, until the workspace store exists: the folder named by `--plans DIR`, else
-//! `PLAN_BUILDER_PLANS`, else `plans/` in the current directory, else the repository's `plans/`
-//! (where the app was built). The app only reads that folder, and watches it so that a plan edited
-//! in another program shows up at once.
+//! The app opens a workspace, the same one the `plan` command uses: `--workspace DIR`, else
+//! `PLAN_BUILDER_WORKSPACE`, else the default workspace (`~/.local/share/plan-builder/plans`).
+//! A workspace that does not exist yet is created and seeded with the sample plans. The app
+//! watches it, so that a plan changed by the CLI or another program shows up at once.
 
 // No console window on Windows release builds.
 #![cfg_attr(not(debug_assertions), windows_subsystem = "windows")]
@@ -12,39 +12,49 @@ mod commands;
 mod watch;
 
 use std::path::PathBuf;
+use std::time::{SystemTime, UNIX_EPOCH};
 
-/// The folder the app reads plans from.
-pub struct PlanDir(pub PathBuf);
+use plan_core::store::{default_root, timestamp, Workspace};
 
-fn plan_dir() -> PathBuf {
+fn workspace_root() -> Option<PathBuf> {
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
-        if arg == "--plans" {
-            if let Some(dir) = args.next() {
-                return PathBuf::from(dir);
-            }
-        } else if let Some(dir) = arg.strip_prefix("--plans=") {
-            return PathBuf::from(dir);
+        if arg == "--workspace" {
+            return args.next().map(PathBuf::from);
+        } else if let Some(dir) = arg.strip_prefix("--workspace=") {
+            return Some(PathBuf::from(dir));
         }
     }
-    if let Some(dir) = std::env::var_os("PLAN_BUILDER_PLANS") {
-        return PathBuf::from(dir);
-    }
-    let here = PathBuf::from("plans");
-    if here.is_dir() {
-        return here;
-    }
-    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../plans"))
+    std::env::var_os("PLAN_BUILDER_WORKSPACE")
+        .map(PathBuf::from)
+        .or_else(default_root)
+}
+
+fn now() -> String {
+    let secs = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_secs() as i64)
+        .unwrap_or(0);
+    timestamp(secs)
 }
 
 fn main() {
-    let dir = plan_dir();
-    let dir = dir.canonicalize().unwrap_or(dir);
-    let watched = dir.clone();
+    let Some(root) = workspace_root() else {
+        eprintln!("plan-builder: no workspace: pass --workspace DIR or set PLAN_BUILDER_WORKSPACE");
+        std::process::exit(2);
+    };
+    let workspace = match Workspace::open(&root, &now()) {
+        Ok(ws) => ws,
+        Err(e) => {
+            eprintln!("plan-builder: cannot open the workspace: {e}");
+            std::process::exit(2);
+        }
+    };
+    let watched = workspace.root().to_path_buf();
     let result = tauri::Builder::default()
-        .manage(PlanDir(dir))
+        .manage(workspace)
         .setup(move |app| {
-            // A folder that cannot be watched still opens; the list just won't refresh by itself.
+            // A workspace that cannot be watched still opens; the list just won't refresh by itself.
             if let Err(e) = watch::start(app.handle().clone(), &watched) {
                 eprintln!(
                     "plan-builder: not watching {} for changes: {e}",

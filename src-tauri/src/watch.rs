@@ -1,34 +1,42 @@
-//! Watches the plan folder and tells the UI which plans changed on disk.
+//! Watches the workspace and tells the UI which plans changed on disk (by the CLI, a text editor,
+//! a `git pull`).
 //!
-//! Editors save in bursts (write a temporary file, rename, touch), so events are gathered for a
-//! short quiet period and sent as one `plans-changed` event naming the plan ids involved.
+//! Writers save in bursts (a temporary file, a rename), so events are gathered for a short quiet
+//! period and sent as one `plans-changed` event naming the plan ids involved.
 
 use std::path::Path;
 use std::time::Duration;
 
 use notify::{RecursiveMode, Watcher};
-use plan_core::files::plan_id_of;
 use plan_core::ipc::{PlansChanged, PLANS_CHANGED};
+use plan_core::store::Workspace;
 use tauri::{AppHandle, Emitter, Manager};
 use tokio::sync::mpsc;
 
-/// How long the folder must be quiet before the UI is told.
+/// How long the workspace must be quiet before the UI is told.
 const QUIET: Duration = Duration::from_millis(150);
 
 /// Keeps the watcher alive for as long as the app runs.
 struct Watching(#[allow(dead_code)] notify::RecommendedWatcher);
 
-/// Starts watching `dir`; changes are emitted to every window of `app`.
-pub fn start(app: AppHandle, dir: &Path) -> notify::Result<()> {
+/// Starts watching the workspace at `root`; changes are emitted to every window of `app`.
+pub fn start(app: AppHandle, root: &Path) -> notify::Result<()> {
     let (tx, mut rx) = mpsc::unbounded_channel::<Vec<String>>();
+    let ws = Workspace::at(root);
     let mut watcher = notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
         if let Ok(event) = event {
-            let ids = event.paths.iter().filter_map(|p| plan_id_of(p)).collect();
-            // The receiver only goes away when the app quits.
-            let _ = tx.send(ids);
+            let ids: Vec<String> = event
+                .paths
+                .iter()
+                .filter_map(|p| ws.plan_of_path(p))
+                .collect();
+            if !ids.is_empty() {
+                // The receiver only goes away when the app quits.
+                let _ = tx.send(ids);
+            }
         }
     })?;
-    watcher.watch(dir, RecursiveMode::NonRecursive)?;
+    watcher.watch(root, RecursiveMode::Recursive)?;
     app.manage(Watching(watcher));
 
     tauri::async_runtime::spawn(async move {

@@ -2,8 +2,8 @@
 //! runs the real Plan Builder binary under Xvfb, drives it through
 //! `tauri-driver` (which runs WebKitWebDriver) and reports like `cargo test`.
 //!
-//! One Xvfb and one tauri-driver serve the whole run; every test gets a fresh app (a new WebDriver
-//! session) and leaves a screenshot in `target/e2e/<test>.png`. Tests run one after another, and
+//! One Xvfb and one tauri-driver serve the whole run, on a scratch workspace seeded with the sample
+//! plans; every test gets a fresh app (a new WebDriver session) and leaves a screenshot in `target/e2e/<test>.png`. Tests run one after another, and
 //! everything started is stopped at the end, pass or fail: tauri-driver with SIGTERM, because a
 //! SIGKILL orphans WebKitWebDriver, which then holds the output open and hangs the run.
 //! If the app does not start, the tests fail; they never skip.
@@ -30,7 +30,7 @@ pub struct Harness {
     root: PathBuf,
     app: PathBuf,
     out: PathBuf,
-    plans: PathBuf,
+    workspace: PathBuf,
     driver_url: String,
     display: String,
     xvfb: Option<Child>,
@@ -39,9 +39,10 @@ pub struct Harness {
 
 /// The target directory of this workspace's builds.
 pub fn target_dir() -> PathBuf {
-    std::env::var_os("CARGO_TARGET_DIR")
+    let dir = std::env::var_os("CARGO_TARGET_DIR")
         .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../target"))
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../target"));
+    dir.canonicalize().unwrap_or(dir)
 }
 
 /// A binary of this workspace, as `scripts/build.sh` builds it (`target/debug/NAME`).
@@ -86,22 +87,18 @@ impl Harness {
         };
         let app = app.canonicalize().map_err(|e| e.to_string())?;
         let out = target.join("e2e");
-        let plans = out.join(format!("plans-{}", std::process::id()));
-        let _ = fs::remove_dir_all(&plans);
-        fs::create_dir_all(&plans).map_err(|e| format!("{}: {e}", plans.display()))?;
-        for entry in fs::read_dir(root.join("plans")).map_err(|e| e.to_string())? {
-            let path = entry.map_err(|e| e.to_string())?.path();
-            if path.extension().is_some_and(|e| e == "json") {
-                fs::copy(&path, plans.join(path.file_name().unwrap_or_default()))
-                    .map_err(|e| e.to_string())?;
-            }
-        }
+        fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
+        // A scratch workspace, seeded with the sample plans as a new one is.
+        let workspace = out.join(format!("workspace-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&workspace);
+        plan_core::store::Workspace::open(&workspace, "2026-01-01T00:00:00Z")
+            .map_err(|e| e.to_string())?;
 
         let mut harness = Harness {
             root,
             app,
             out,
-            plans,
+            workspace,
             driver_url: String::new(),
             display: String::new(),
             xvfb: None,
@@ -117,9 +114,9 @@ impl Harness {
         &self.root
     }
 
-    /// The scratch copy of `plans/` the app is started on.
-    pub fn plans(&self) -> &Path {
-        &self.plans
+    /// The scratch workspace the app is started on, seeded with the sample plans.
+    pub fn workspace(&self) -> &Path {
+        &self.workspace
     }
 
     fn log(&self, name: &str) -> Result<Stdio, String> {
@@ -179,13 +176,13 @@ impl Harness {
         })
     }
 
-    /// Launches the app on the plan folder `plans` and waits for its canvas.
-    pub fn launch(&self, plans: &Path) -> Result<Session, String> {
+    /// Launches the app on the workspace `workspace` and waits for its canvas.
+    pub fn launch(&self, workspace: &Path) -> Result<Session, String> {
         let session = Session::start(
             &self.driver_url,
             json!({"tauri:options": {
                 "application": self.app,
-                "args": ["--plans", plans],
+                "args": ["--workspace", workspace],
             }}),
         )
         .map_err(|e| format!("the app did not start: {e}"))?;
@@ -263,7 +260,7 @@ impl Harness {
     }
 
     fn run_one(&self, test: &Test) -> Result<(), String> {
-        let session = self.launch(&self.plans)?;
+        let session = self.launch(&self.workspace)?;
         let ctx = Ctx {
             harness: self,
             session,
@@ -286,7 +283,7 @@ impl Drop for Harness {
         for child in [self.driver.take(), self.xvfb.take()].into_iter().flatten() {
             stop(child);
         }
-        let _ = fs::remove_dir_all(&self.plans);
+        let _ = fs::remove_dir_all(&self.workspace);
     }
 }
 

@@ -28,6 +28,7 @@ use crate::diff::{diff, PlanDiff};
 use crate::files::{read_text, FileError};
 use crate::flow_import;
 use crate::hash::{canonical_json, content_hash, hash_of};
+use crate::ipc::{ErrorCode, IpcError, PlanSummary};
 use crate::parse::{is_slug, plan_from_value, ParseProblem, ProblemKind};
 use crate::plan::Plan;
 use crate::validate::{validate, Diagnostic};
@@ -85,14 +86,38 @@ impl StoreError {
     }
 }
 
+impl From<&StoreError> for IpcError {
+    fn from(e: &StoreError) -> Self {
+        let code = match e {
+            StoreError::Io { .. } => ErrorCode::Io,
+            StoreError::BadId { .. } => ErrorCode::BadId,
+            StoreError::NotFound { .. }
+            | StoreError::NoVersion { .. }
+            | StoreError::NoLive { .. } => ErrorCode::NotFound,
+            StoreError::Invalid { problems, .. } => match problems.first().map(|p| p.kind) {
+                Some(ProblemKind::InvalidJson) => ErrorCode::InvalidJson,
+                _ => ErrorCode::Schema,
+            },
+            StoreError::TooLarge { .. } => ErrorCode::TooLarge,
+            StoreError::InUse { .. } => ErrorCode::InUse,
+            StoreError::Corrupted { .. } => ErrorCode::Corrupted,
+            StoreError::Exists { .. }
+            | StoreError::PublishRefused { .. }
+            | StoreError::Unchanged { .. } => ErrorCode::Refused,
+        };
+        IpcError {
+            code,
+            message: e.to_string(),
+        }
+    }
+}
+
 impl From<FileError> for StoreError {
     fn from(e: FileError) -> Self {
         match e {
             FileError::Io { path, source } => StoreError::Io { path, source },
             FileError::TooLarge { path, size } => StoreError::TooLarge { path, size },
             FileError::Invalid { path, problems } => StoreError::Invalid { path, problems },
-            FileError::BadId { id } => StoreError::BadId { id },
-            FileError::NotFound { id, .. } => StoreError::NotFound { id },
         }
     }
 }
@@ -169,6 +194,28 @@ pub struct Workspace {
     root: PathBuf,
 }
 
+/// `secs` since the Unix epoch as RFC 3339 in UTC (`2026-11-30T12:00:00Z`), the form the store
+/// records times in. Callers pass the clock in; the store has none.
+pub fn timestamp(secs: i64) -> String {
+    let (days, rem) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
+    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
+        rem / 3600,
+        rem / 60 % 60,
+        rem % 60
+    )
+}
+
 /// The default workspace: `$XDG_DATA_HOME/plan-builder/plans`, else
 /// `~/.local/share/plan-builder/plans`.
 pub fn default_root() -> Option<PathBuf> {
@@ -223,6 +270,14 @@ impl Workspace {
 
     pub fn root(&self) -> &Path {
         &self.root
+    }
+
+    /// The workspace at `root`, as it is: nothing is created or seeded (for a second handle on a
+    /// workspace already opened).
+    pub fn at(root: &Path) -> Workspace {
+        Workspace {
+            root: root.to_path_buf(),
+        }
     }
 
     /// The folder of plan `id`; refuses ids that are not slugs, so no id reaches outside.
@@ -283,6 +338,45 @@ impl Workspace {
         let _lock = PlanLock::take(&dir, id)?;
         plan.id = id.to_string();
         atomic::write(&dir.join("draft.json"), &to_json(&plan), false).map_err(io(&dir))
+    }
+
+    /// The app's plan list: every plan with its counts, or why its draft cannot be opened,
+    /// sorted by title.
+    pub fn summaries(&self) -> Result<Vec<PlanSummary>> {
+        let mut out = Vec::new();
+        for entry in fs::read_dir(&self.root).map_err(io(&self.root))?.flatten() {
+            let id = entry.file_name().to_string_lossy().into_owned();
+            if !is_slug(&id) || !entry.path().join("draft.json").is_file() {
+                continue;
+            }
+            out.push(match self.read_draft(&id) {
+                Ok(plan) => PlanSummary {
+                    id,
+                    title: plan.title.clone(),
+                    states: plan.states.len(),
+                    transitions: plan.transition_count(),
+                    error: None,
+                },
+                Err(e) => PlanSummary {
+                    title: id.clone(),
+                    id,
+                    states: 0,
+                    transitions: 0,
+                    error: Some(IpcError::from(&e)),
+                },
+            });
+        }
+        out.sort_by_key(|p| p.title.to_lowercase());
+        Ok(out)
+    }
+
+    /// The plan a path inside the workspace belongs to (`<root>/<id>/…`); none for temporary
+    /// and lock files, the trash, and paths elsewhere.
+    pub fn plan_of_path(&self, path: &Path) -> Option<String> {
+        let rel = path.strip_prefix(&self.root).ok()?;
+        let id = rel.components().next()?.as_os_str().to_str()?;
+        let name = path.file_name()?.to_str()?;
+        (is_slug(id) && !name.starts_with('.')).then(|| id.to_string())
     }
 
     /// The draft of plan `id`.
@@ -594,5 +688,15 @@ impl Workspace {
         drop(lock);
         atomic::sync_dir(&self.root).map_err(io(&self.root))?;
         Ok(to)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn timestamps_are_rfc3339_in_utc() {
+        assert_eq!(super::timestamp(0), "1970-01-01T00:00:00Z");
+        assert_eq!(super::timestamp(1_798_633_442), "2026-12-30T12:24:02Z");
+        assert_eq!(super::timestamp(951_782_400), "2000-02-29T00:00:00Z");
     }
 }
