@@ -45,7 +45,7 @@ cargo_tool() {
   local crate="$1" version="$2"
   shift 2
   if ! grep -qx "$crate v$version:" <<<"$installed"; then
-    say "installing $crate $version (once; trunk takes about 10 minutes on 2 cores)"
+    say "installing $crate $version (once; about 10 minutes for trunk, 2 for wasm-bindgen-cli, under 1 for tauri-driver)"
     cargo install "$crate" --version "$version" "$@"
   fi
 }
