@@ -17,6 +17,7 @@
 
 pub mod atomic;
 pub mod lock;
+mod pretty;
 mod samples;
 
 use std::fs;
@@ -233,9 +234,7 @@ fn io(path: &Path) -> impl FnOnce(std::io::Error) -> StoreError + '_ {
 }
 
 fn to_json(value: &impl Serialize) -> Vec<u8> {
-    let mut text = serde_json::to_vec_pretty(value).unwrap_or_default();
-    text.push(b'\n');
-    text
+    pretty::to_vec(value)
 }
 
 impl Workspace {
