@@ -37,6 +37,10 @@ fn main() {
             name: "a_broken_plan_file_is_listed_with_its_problem",
             run: a_broken_plan_file_is_listed_with_its_problem,
         },
+        Test {
+            name: "a_workspace_that_cannot_be_opened_is_explained_in_a_window",
+            run: a_workspace_that_cannot_be_opened_is_explained_in_a_window,
+        },
     ]));
 }
 
@@ -431,4 +435,50 @@ fn a_broken_plan_file_is_listed_with_its_problem(ctx: &Ctx) -> Outcome {
         .wait_until("the broken plan to leave the list", SHORT, || {
             Ok(count(ctx, "[data-testid=plan][data-plan-id='broken']")? == 0)
         })
+}
+
+/// Started from a menu, the app has no terminal: a startup failure must show in a window.
+fn a_workspace_that_cannot_be_opened_is_explained_in_a_window(ctx: &Ctx) -> Outcome {
+    use std::process::{Command, Stdio};
+    let h = ctx.harness;
+    // A file where the workspace's parent folder should be: it can never be created.
+    let blocker = h.out().join("not-a-folder");
+    fs::write(&blocker, "").map_err(|e| e.to_string())?;
+    let mut app = Command::new(h.app())
+        .arg("--workspace")
+        .arg(blocker.join("workspace"))
+        .env("DISPLAY", h.display())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| e.to_string())?;
+    let windows = || -> String {
+        Command::new("xwininfo")
+            .args(["-display", h.display(), "-root", "-tree"])
+            .output()
+            .map(|o| String::from_utf8_lossy(&o.stdout).into_owned())
+            .unwrap_or_default()
+    };
+    let shown = ctx
+        .session
+        .wait_until("the startup error dialog", SHORT * 2, || {
+            Ok(windows().contains("Plan Builder cannot start"))
+        });
+    let shot = h.out().join("startup-error.png");
+    let _ = Command::new("import")
+        .args(["-display", h.display(), "-window", "root"])
+        .arg(&shot)
+        .status();
+    let still_running = matches!(app.try_wait(), Ok(None));
+    let _ = app.kill();
+    let output = app.wait_with_output().map_err(|e| e.to_string())?;
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    shown?;
+    ensure(still_running, || {
+        "the app exited instead of showing why".into()
+    })?;
+    ensure(
+        stderr.contains("cannot be opened") && stderr.contains("not-a-folder"),
+        || format!("stderr does not say which workspace failed: {stderr:?}"),
+    )
 }

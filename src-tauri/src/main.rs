@@ -38,17 +38,31 @@ fn now() -> String {
     timestamp(secs)
 }
 
+/// Says why the app cannot start, on stderr and, because someone who started it from a menu never
+/// sees stderr, in a native dialog; then exits.
+fn fail(message: String) -> ! {
+    eprintln!("plan-builder: {message}");
+    if std::env::var_os("DISPLAY").is_some() || std::env::var_os("WAYLAND_DISPLAY").is_some() {
+        let _ = rfd::MessageDialog::new()
+            .set_level(rfd::MessageLevel::Error)
+            .set_title("Plan Builder cannot start")
+            .set_description(&message)
+            .set_buttons(rfd::MessageButtons::Ok)
+            .show();
+    }
+    std::process::exit(2);
+}
+
 fn main() {
     let Some(root) = workspace_root() else {
-        eprintln!("plan-builder: no workspace: pass --workspace DIR or set PLAN_BUILDER_WORKSPACE");
-        std::process::exit(2);
+        fail("There is no workspace: start Plan Builder with --workspace DIR, or set PLAN_BUILDER_WORKSPACE.".into());
     };
     let workspace = match Workspace::open(&root, &now()) {
         Ok(ws) => ws,
-        Err(e) => {
-            eprintln!("plan-builder: cannot open the workspace: {e}");
-            std::process::exit(2);
-        }
+        Err(e) => fail(format!(
+            "The workspace {} cannot be opened: {e}",
+            root.display()
+        )),
     };
     let watched = workspace.root().to_path_buf();
     let result = tauri::Builder::default()

@@ -114,6 +114,21 @@ impl Harness {
         &self.root
     }
 
+    /// The X display the app runs on (`:N`).
+    pub fn display(&self) -> &str {
+        &self.display
+    }
+
+    /// The app binary under test.
+    pub fn app(&self) -> &Path {
+        &self.app
+    }
+
+    /// Where screenshots and logs go.
+    pub fn out(&self) -> &Path {
+        &self.out
+    }
+
     /// The scratch workspace the app is started on, seeded with the sample plans.
     pub fn workspace(&self) -> &Path {
         &self.workspace
