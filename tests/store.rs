@@ -371,15 +371,23 @@ fn a_second_writer_is_told_the_plan_is_in_use() {
         .args(["sleep", "30"])
         .spawn()
         .expect("flock (util-linux) runs");
-    let mut message = String::new();
-    for _ in 0..100 {
-        let o = plan(&ws, &["publish", "medical-intake"]);
-        message = String::from_utf8_lossy(&o.stderr).into_owned();
-        if o.status.code() == Some(2) {
-            break;
+    // Wait until the holder has it: a non-blocking flock of our own then fails.
+    let lock_file = ws.join("medical-intake/.lock");
+    let held = (0..250).any(|_| {
+        let free = Command::new("flock")
+            .args(["-n", "-o"])
+            .arg(&lock_file)
+            .arg("true")
+            .status()
+            .is_ok_and(|s| s.success());
+        if free {
+            std::thread::sleep(Duration::from_millis(20));
         }
-        std::thread::sleep(Duration::from_millis(20));
-    }
+        !free
+    });
+    assert!(held, "flock never took the lock");
+    let o = plan(&ws, &["publish", "medical-intake"]);
+    let message = err(&o, 2);
     let exported = plan(&ws, &["export", "medical-intake"]);
     let _ = holder.kill();
     let _ = holder.wait();
