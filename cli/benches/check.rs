@@ -5,6 +5,9 @@
 //! median validate time, their ratio, and the median wall time of the `plan check` process. Targets
 //! (issue 3): validate ≤ half the parse time at 10,000 states; `plan check` under 250 ms there.
 
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use std::hint::black_box;
 use std::process::Command;
 use std::time::{Duration, Instant};

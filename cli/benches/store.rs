@@ -6,6 +6,9 @@
 //! same, reading the draft from disk first). Targets (issue 4): publish ≤ 50 ms at 5,000 states;
 //! a draft save ≤ 20 ms at 1,000 states.
 
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use std::time::{Duration, Instant};
 
 use plan_core::store::Workspace;

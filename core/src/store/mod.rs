@@ -613,13 +613,25 @@ impl Workspace {
     }
 
     /// The hash a version file records, read without parsing its plan (for "is the draft
-    /// unchanged?", which needs no verification).
+    /// unchanged?", which needs no verification). Files this store wrote begin with it, so the
+    /// first kilobytes are enough; any other file is read whole.
     fn recorded_hash(&self, id: &str, n: u32) -> Option<String> {
+        use std::io::Read;
         #[derive(Deserialize)]
         struct Head {
             content_hash: String,
         }
+        const FIELD: &str = "\"content_hash\":\"";
         let path = self.root.join(id).join(format!("versions/{n}.json"));
+        let mut head = vec![0; 4096];
+        let read = fs::File::open(&path).ok()?.read(&mut head).ok()?;
+        let text = String::from_utf8_lossy(&head[..read]);
+        if let Some(at) = text.find(FIELD) {
+            let rest = &text[at + FIELD.len()..];
+            if let Some(end) = rest.find('"') {
+                return Some(rest[..end].to_string());
+            }
+        }
         let bytes = fs::read(path).ok()?;
         serde_json::from_slice::<Head>(&bytes)
             .ok()

@@ -53,7 +53,7 @@ impl<'p> Validator<'p> {
             let (pj, pk) = (state.transitions[j].priority, t.priority);
             j != k
                 && (pj.0 < pk.0 || (pj.0 == pk.0 && j < k))
-                && same_condition(state, &self.readings, j, k)
+                && same_condition(state, &mut self.readings, j, k)
         });
         if let Some(j) = shadowed_by {
             self.push(

@@ -14,7 +14,7 @@ use std::collections::HashMap;
 
 pub use diagnostic::{Code, Diagnostic, Location, Report, Severity};
 
-use crate::condition::Check;
+use crate::condition::{Check, ConditionType};
 use crate::parse::{parse_plan, ProblemKind};
 use crate::plan::{Deliverable, Plan, State, StateType, Tool, SCHEMA_VERSION};
 use graph::Graph;
@@ -76,9 +76,9 @@ struct Validator<'p> {
     declared: HashMap<&'p str, &'p Deliverable>,
     tools: HashMap<&'p str, &'p Tool>,
     graph: Graph,
-    /// The current state's transitions' conditions, read once (for shadowing); `None` where a
-    /// condition does not read.
-    readings: Vec<Option<Check>>,
+    /// The current state's transitions' conditions, read once when first compared (for
+    /// shadowing): `None` not read yet, `Some(None)` does not read.
+    readings: Vec<Option<Option<Check>>>,
     /// `downstream[key][i]`: a state that collects `key` is state `i` or has a path to it.
     /// Worked out per key on first need, which is rare: most conditions read keys of their own state.
     downstream: HashMap<&'p str, Vec<bool>>,
@@ -216,15 +216,9 @@ impl<'p> Validator<'p> {
                 loc("/ending"),
             );
         }
-        self.readings = if state.transitions.len() > 1 {
-            state
-                .transitions
-                .iter()
-                .map(|t| Check::read(t.condition_type_in(state.kind), &t.condition_config).ok())
-                .collect()
-        } else {
-            Vec::new()
-        };
+        // Read on demand: most transitions of a state differ in type and are never compared.
+        self.readings.clear();
+        self.readings.resize(state.transitions.len(), None);
         for k in 0..state.transitions.len() {
             self.transition(i, state, k);
         }
@@ -376,13 +370,29 @@ fn capitalise(s: &str) -> String {
 /// Two transitions' conditions are the same once defaults are applied: read both, and compare
 /// the readings (so `compound` with `and` equals `all_of`, and a missing `scope` equals
 /// `without_progress`); a condition that does not read is compared as written.
-fn same_condition(state: &State, readings: &[Option<Check>], a: usize, b: usize) -> bool {
-    match (&readings[a], &readings[b]) {
-        (Some(x), Some(y)) => x == y,
-        _ => {
-            let (ta, tb) = (&state.transitions[a], &state.transitions[b]);
-            ta.condition_type_in(state.kind) == tb.condition_type_in(state.kind)
-                && ta.condition_config == tb.condition_config
+fn same_condition(
+    state: &State,
+    readings: &mut [Option<Option<Check>>],
+    a: usize,
+    b: usize,
+) -> bool {
+    let (ta, tb) = (&state.transitions[a], &state.transitions[b]);
+    let (ka, kb) = (
+        ta.condition_type_in(state.kind),
+        tb.condition_type_in(state.kind),
+    );
+    // Different types can still be the same condition only as compound against all_of / any_of.
+    let composite = |k: ConditionType| k.is_composite();
+    if ka != kb && !(composite(ka) && composite(kb)) {
+        return false;
+    }
+    for (i, t, k) in [(a, ta, ka), (b, tb, kb)] {
+        if readings[i].is_none() {
+            readings[i] = Some(Check::read(k, &t.condition_config).ok());
         }
+    }
+    match (&readings[a], &readings[b]) {
+        (Some(Some(x)), Some(Some(y))) => x == y,
+        _ => ka == kb && ta.condition_config == tb.condition_config,
     }
 }
