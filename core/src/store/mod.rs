@@ -234,7 +234,7 @@ fn io(path: &Path) -> impl FnOnce(std::io::Error) -> StoreError + '_ {
 }
 
 fn to_json(value: &impl Serialize) -> Vec<u8> {
-    pretty::to_vec(value)
+    pretty::to_vec(value, 64 * 1024)
 }
 
 impl Workspace {
@@ -389,12 +389,15 @@ impl Workspace {
         let dir = self.existing(id)?;
         let _lock = PlanLock::take(&dir, id)?;
         atomic::remove_leftovers(&dir);
+        // The new draft is about as large as the old one: size the buffer once.
+        let hint =
+            fs::metadata(dir.join("draft.json")).map_or(64 * 1024, |m| m.len() as usize + 4096);
         let bytes = if plan.id == id {
-            to_json(plan)
+            pretty::to_vec(plan, hint)
         } else {
             let mut renamed = plan.clone();
             renamed.id = id.to_string();
-            to_json(&renamed)
+            pretty::to_vec(&renamed, hint)
         };
         atomic::write(&dir.join("draft.json"), &bytes, false).map_err(io(&dir))
     }
@@ -573,15 +576,28 @@ impl Workspace {
         let _lock = PlanLock::take(&dir, id)?;
         let versions = dir.join("versions");
         atomic::remove_leftovers(&versions);
-        let report = validate(draft);
+        // Validating and writing the canonical JSON are independent and each about half the
+        // work: do them side by side. The serialization is thrown away if the draft has errors.
+        let (report, (canonical, hash)) = std::thread::scope(|scope| {
+            let serialize = scope.spawn(|| {
+                let canonical = canonical_json(draft);
+                let hash = hash_of(&canonical);
+                (canonical, hash)
+            });
+            let report = validate(draft);
+            let serialized = serialize.join().unwrap_or_else(|_| {
+                let canonical = canonical_json(draft);
+                let hash = hash_of(&canonical);
+                (canonical, hash)
+            });
+            (report, serialized)
+        });
         if report.has_errors() {
             return Err(StoreError::PublishRefused {
                 id: id.to_string(),
                 diagnostics: report.diagnostics,
             });
         }
-        let canonical = canonical_json(draft);
-        let hash = hash_of(&canonical);
         let newest = self.newest_version(id)?;
         if let Some(n) = newest {
             if self.recorded_hash(id, n).as_deref() == Some(hash.as_str()) {

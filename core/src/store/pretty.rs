@@ -88,9 +88,9 @@ impl Formatter for Pretty {
     }
 }
 
-/// `value` as indented JSON with a final newline.
-pub fn to_vec(value: &impl Serialize) -> Vec<u8> {
-    let mut out = Vec::with_capacity(64 * 1024);
+/// `value` as indented JSON with a final newline; `capacity` is a guess of its size.
+pub fn to_vec(value: &impl Serialize, capacity: usize) -> Vec<u8> {
+    let mut out = Vec::with_capacity(capacity);
     let mut ser = serde_json::Serializer::with_formatter(
         &mut out,
         Pretty {
@@ -111,7 +111,7 @@ mod tests {
         let plan = crate::synthetic::plan(12);
         let mut expected = serde_json::to_vec_pretty(&plan).unwrap();
         expected.push(b'\n');
-        assert_eq!(super::to_vec(&plan), expected);
+        assert_eq!(super::to_vec(&plan, 16), expected);
         // Deeper than the indentation buffer, and empty containers.
         let deep: serde_json::Value = serde_json::from_str(&format!(
             "{{\"a\": {}1{}, \"b\": {{}}, \"c\": []}}",
@@ -121,6 +121,6 @@ mod tests {
         .unwrap();
         let mut expected = serde_json::to_vec_pretty(&deep).unwrap();
         expected.push(b'\n');
-        assert_eq!(super::to_vec(&deep), expected);
+        assert_eq!(super::to_vec(&deep, 0), expected);
     }
 }
