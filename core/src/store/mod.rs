@@ -233,6 +233,11 @@ fn io(path: &Path) -> impl FnOnce(std::io::Error) -> StoreError + '_ {
     }
 }
 
+/// A time as it can stand in a file name on every platform (no ':').
+fn file_stamp(now: &str) -> String {
+    now.replace(':', "-")
+}
+
 fn to_json(value: &impl Serialize) -> Vec<u8> {
     pretty::to_vec(value, 64 * 1024)
 }
@@ -444,10 +449,7 @@ impl Workspace {
         };
         let history = dir.join("history");
         fs::create_dir_all(&history).map_err(io(&history))?;
-        let stamp: String = now
-            .chars()
-            .map(|c| if c == ':' { '-' } else { c })
-            .collect();
+        let stamp = file_stamp(now);
         let mut n = 0;
         let path = loop {
             let name = if n == 0 {
@@ -706,10 +708,7 @@ impl Workspace {
         let lock = PlanLock::take(&dir, id)?;
         let trash = self.root.join(".trash");
         fs::create_dir_all(&trash).map_err(io(&trash))?;
-        let stamp: String = now
-            .chars()
-            .map(|c| if c == ':' { '-' } else { c })
-            .collect();
+        let stamp = file_stamp(now);
         let to = trash.join(format!("{id}-{stamp}"));
         fs::rename(&dir, &to).map_err(io(&dir))?;
         drop(lock);
