@@ -5,7 +5,7 @@
 
 use std::fs::{self, File, OpenOptions};
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Prefix of temporary files; every name starting with '.' is ignored by readers.
@@ -16,36 +16,63 @@ static COUNTER: AtomicU64 = AtomicU64::new(0);
 /// Writes `bytes` to `path` atomically and durably; `read_only` makes the new file read-only
 /// before it appears.
 pub fn write(path: &Path, bytes: &[u8], read_only: bool) -> std::io::Result<()> {
+    prepare(path, bytes, read_only)?.commit()
+}
+
+/// A file written and flushed under a temporary name, not yet in place: [`Prepared::commit`] puts
+/// it there; dropping it removes it. This lets a writer do the slow part (writing, fsync) while it
+/// is still deciding whether to go ahead.
+pub struct Prepared {
+    temp: PathBuf,
+    target: PathBuf,
+    committed: bool,
+}
+
+impl Prepared {
+    /// Renames the file into place and flushes the folder.
+    pub fn commit(mut self) -> std::io::Result<()> {
+        fs::rename(&self.temp, &self.target)?;
+        self.committed = true;
+        sync_dir(self.target.parent().unwrap_or(Path::new(".")))
+    }
+}
+
+impl Drop for Prepared {
+    fn drop(&mut self) {
+        if !self.committed {
+            let _ = fs::remove_file(&self.temp);
+        }
+    }
+}
+
+/// Writes and flushes `bytes` under a temporary name next to `path`.
+pub fn prepare(path: &Path, bytes: &[u8], read_only: bool) -> std::io::Result<Prepared> {
     let dir = path.parent().unwrap_or(Path::new("."));
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let temp = dir.join(format!(
-        "{TEMP_PREFIX}{}-{}-{name}",
-        std::process::id(),
-        COUNTER.fetch_add(1, Ordering::Relaxed)
-    ));
-    let result = (|| {
-        let mut file = OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&temp)?;
-        file.write_all(bytes)?;
-        file.sync_all()?;
-        if read_only {
-            let mut perms = file.metadata()?.permissions();
-            perms.set_readonly(true);
-            fs::set_permissions(&temp, perms)?;
-        }
-        drop(file);
-        fs::rename(&temp, path)?;
-        sync_dir(dir)
-    })();
-    if result.is_err() {
-        let _ = fs::remove_file(&temp);
+    let prepared = Prepared {
+        temp: dir.join(format!(
+            "{TEMP_PREFIX}{}-{}-{name}",
+            std::process::id(),
+            COUNTER.fetch_add(1, Ordering::Relaxed)
+        )),
+        target: path.to_path_buf(),
+        committed: false,
+    };
+    let mut file = OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&prepared.temp)?;
+    file.write_all(bytes)?;
+    file.sync_all()?;
+    if read_only {
+        let mut perms = file.metadata()?.permissions();
+        perms.set_readonly(true);
+        fs::set_permissions(&prepared.temp, perms)?;
     }
-    result
+    Ok(prepared)
 }
 
 /// Flushes a folder's entries (a rename, a new file) to disk.

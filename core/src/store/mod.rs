@@ -578,54 +578,60 @@ impl Workspace {
         let _lock = PlanLock::take(&dir, id)?;
         let versions = dir.join("versions");
         atomic::remove_leftovers(&versions);
-        // Validating and writing the canonical JSON are independent and each about half the
-        // work: do them side by side. The serialization is thrown away if the draft has errors.
-        let (report, (canonical, hash)) = std::thread::scope(|scope| {
-            let serialize = scope.spawn(|| {
+        let newest = self.newest_version(id)?;
+        let recorded = newest.and_then(|n| self.recorded_hash(id, n));
+        let number = newest.map_or(1, |n| n + 1);
+        fs::create_dir_all(&versions).map_err(io(&versions))?;
+        let path = versions.join(format!("{number}.json"));
+        // Validating, and writing the version file (canonical JSON, hash, fsync), are independent
+        // and each about half the work: do them side by side. The file goes into place only if the
+        // draft has no errors and differs from the newest version; otherwise it is removed unseen.
+        let write = |hash: &str, canonical: &str| -> std::io::Result<atomic::Prepared> {
+            // Compact, the plan as its canonical JSON: one serialization serves the hash and the
+            // file. `plan export` prints any version readably.
+            let head = serde_json::json!({
+                "version": number,
+                "published_at": now,
+                "note": note,
+                "content_hash": hash,
+                "based_on": newest,
+            });
+            let mut bytes = Vec::with_capacity(canonical.len() + 512);
+            serde_json::to_writer(&mut bytes, &head)?;
+            bytes.pop(); // the closing brace: the plan goes last
+            bytes.extend_from_slice(b",\"plan\":");
+            bytes.extend_from_slice(canonical.as_bytes());
+            bytes.extend_from_slice(b"}\n");
+            atomic::prepare(&path, &bytes, true)
+        };
+        let (report, written) = std::thread::scope(|scope| {
+            let writer = scope.spawn(|| {
                 let canonical = canonical_json(draft);
                 let hash = hash_of(&canonical);
-                (canonical, hash)
+                (recorded.as_deref() != Some(hash.as_str())).then(|| write(&hash, &canonical))
             });
             let report = validate(draft);
-            let serialized = serialize.join().unwrap_or_else(|_| {
-                let canonical = canonical_json(draft);
-                let hash = hash_of(&canonical);
-                (canonical, hash)
-            });
-            (report, serialized)
+            (report, writer.join())
         });
+        // On any refusal below, the prepared file is dropped, which removes it.
         if report.has_errors() {
             return Err(StoreError::PublishRefused {
                 id: id.to_string(),
                 diagnostics: report.diagnostics,
             });
         }
-        let newest = self.newest_version(id)?;
-        if let Some(n) = newest {
-            if self.recorded_hash(id, n).as_deref() == Some(hash.as_str()) {
-                return Err(StoreError::Unchanged {
-                    id: id.to_string(),
-                    version: n,
-                });
-            }
-        }
-        let number = newest.map_or(1, |n| n + 1);
-        // Version files are written compactly, the plan as its canonical JSON: one serialization
-        // serves the hash and the file. `plan export` prints any version readably.
-        let head = serde_json::json!({
-            "version": number,
-            "published_at": now,
-            "note": note,
-            "content_hash": hash,
-            "based_on": newest,
-        });
-        let mut bytes = serde_json::to_vec(&head).unwrap_or_default();
-        bytes.pop(); // the closing brace: the plan goes last
-        bytes.extend_from_slice(b",\"plan\":");
-        bytes.extend_from_slice(canonical.as_bytes());
-        bytes.extend_from_slice(b"}\n");
-        fs::create_dir_all(&versions).map_err(io(&versions))?;
-        atomic::write(&versions.join(format!("{number}.json")), &bytes, true)
+        let written = written.map_err(|_| StoreError::Io {
+            path: path.clone(),
+            source: std::io::Error::other("writing the version stopped unexpectedly"),
+        })?;
+        let Some(prepared) = written else {
+            return Err(StoreError::Unchanged {
+                id: id.to_string(),
+                version: newest.unwrap_or(0),
+            });
+        };
+        prepared
+            .and_then(atomic::Prepared::commit)
             .map_err(io(&versions))?;
         Ok(number)
     }
