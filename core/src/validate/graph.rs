@@ -8,12 +8,11 @@
 //! through to it). A session can end in a state without transitions, and in a goal state with
 //! transitions that is last in plan order.
 
-use std::collections::HashMap;
-
 use petgraph::algo::tarjan_scc;
 use petgraph::graph::{DiGraph, NodeIndex};
 use petgraph::visit::{Bfs, Walker};
 
+use super::fasthash::FastMap;
 use crate::plan::{Plan, StateType};
 
 pub struct Graph {
@@ -25,7 +24,7 @@ pub struct Graph {
 }
 
 impl Graph {
-    pub fn build(plan: &Plan, index_of: &HashMap<&str, usize>) -> Graph {
+    pub fn build(plan: &Plan, index_of: &FastMap<&str, usize>) -> Graph {
         let n = plan.states.len();
         let mut graph = DiGraph::<(), ()>::with_capacity(n, plan.transition_count() + n);
         for _ in 0..n {

@@ -8,15 +8,15 @@
 
 mod conditions;
 mod diagnostic;
+mod fasthash;
 mod graph;
-
-use std::collections::HashMap;
 
 pub use diagnostic::{Code, Diagnostic, Location, Report, Severity};
 
 use crate::condition::{Check, ConditionType};
 use crate::parse::{parse_plan, ProblemKind};
 use crate::plan::{Deliverable, Plan, State, StateType, Tool, SCHEMA_VERSION};
+use fasthash::FastMap;
 use graph::Graph;
 
 /// Reads and validates a plan document. Reading problems come back as `invalid-json` / `schema`
@@ -71,24 +71,24 @@ pub fn validate(plan: &Plan) -> Report {
 struct Validator<'p> {
     plan: &'p Plan,
     /// First state with each id.
-    index_of: HashMap<&'p str, usize>,
+    index_of: FastMap<&'p str, usize>,
     /// First declaration of each deliverable key in the plan.
-    declared: HashMap<&'p str, &'p Deliverable>,
-    tools: HashMap<&'p str, &'p Tool>,
+    declared: FastMap<&'p str, &'p Deliverable>,
+    tools: FastMap<&'p str, &'p Tool>,
     graph: Graph,
     /// The current state's transitions' conditions, read once when first compared (for
     /// shadowing): `None` not read yet, `Some(None)` does not read.
     readings: Vec<Option<Option<Check>>>,
     /// `downstream[key][i]`: a state that collects `key` is state `i` or has a path to it.
     /// Worked out per key on first need, which is rare: most conditions read keys of their own state.
-    downstream: HashMap<&'p str, Vec<bool>>,
+    downstream: FastMap<&'p str, Vec<bool>>,
     out: Vec<Diagnostic>,
 }
 
 impl<'p> Validator<'p> {
     fn new(plan: &'p Plan) -> Self {
-        let mut index_of = HashMap::with_capacity(plan.states.len());
-        let mut declared = HashMap::with_capacity(plan.states.len() * 2);
+        let mut index_of = fasthash::with_capacity(plan.states.len());
+        let mut declared = fasthash::with_capacity(plan.states.len() * 2);
         for (i, state) in plan.states.iter().enumerate() {
             index_of.entry(state.id.as_str()).or_insert(i);
             for d in state.deliverables() {
@@ -104,7 +104,7 @@ impl<'p> Validator<'p> {
             tools,
             graph,
             readings: Vec::new(),
-            downstream: HashMap::new(),
+            downstream: FastMap::default(),
             out: Vec::new(),
         }
     }
