@@ -42,6 +42,20 @@ pub struct StateDiff {
     pub transitions: Vec<ItemDiff>,
 }
 
+impl StateDiff {
+    /// A state added or removed as a whole.
+    fn whole(id: &str, change: Change) -> StateDiff {
+        StateDiff {
+            state_id: id.to_string(),
+            change,
+            fields: vec![],
+            tasks: vec![],
+            deliverables: vec![],
+            transitions: vec![],
+        }
+    }
+}
+
 /// Everything that differs between two plans.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct PlanDiff {
@@ -79,14 +93,7 @@ pub fn diff(old: &Plan, new: &Plan) -> PlanDiff {
     let mut states = Vec::new();
     for s in &new.states {
         match old.state(&s.id) {
-            None => states.push(StateDiff {
-                state_id: s.id.clone(),
-                change: Change::Added,
-                fields: vec![],
-                tasks: vec![],
-                deliverables: vec![],
-                transitions: vec![],
-            }),
+            None => states.push(StateDiff::whole(&s.id, Change::Added)),
             Some(o) => {
                 let d = state_diff(o, s);
                 if !(d.fields.is_empty()
@@ -101,14 +108,7 @@ pub fn diff(old: &Plan, new: &Plan) -> PlanDiff {
     }
     for s in &old.states {
         if new.state(&s.id).is_none() {
-            states.push(StateDiff {
-                state_id: s.id.clone(),
-                change: Change::Removed,
-                fields: vec![],
-                tasks: vec![],
-                deliverables: vec![],
-                transitions: vec![],
-            });
+            states.push(StateDiff::whole(&s.id, Change::Removed));
         }
     }
     PlanDiff { plan, states }

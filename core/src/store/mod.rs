@@ -301,14 +301,22 @@ impl Workspace {
         }
     }
 
+    /// The ids of the plans in the workspace: folders with a slug name and a draft.
+    fn plan_ids(&self) -> Result<Vec<String>> {
+        let mut ids = Vec::new();
+        for entry in fs::read_dir(&self.root).map_err(io(&self.root))?.flatten() {
+            let id = entry.file_name().to_string_lossy().into_owned();
+            if is_slug(&id) && entry.path().join("draft.json").is_file() {
+                ids.push(id);
+            }
+        }
+        Ok(ids)
+    }
+
     /// Every plan, sorted by id.
     pub fn list(&self) -> Result<Vec<PlanInfo>> {
         let mut out = Vec::new();
-        for entry in fs::read_dir(&self.root).map_err(io(&self.root))?.flatten() {
-            let id = entry.file_name().to_string_lossy().into_owned();
-            if !is_slug(&id) || !entry.path().join("draft.json").is_file() {
-                continue;
-            }
+        for id in self.plan_ids()? {
             let draft = self.read_draft(&id);
             let newest = self.newest_version(&id)?;
             let newest_hash = newest.and_then(|n| self.read_version(&id, n).ok());
@@ -348,11 +356,7 @@ impl Workspace {
     /// sorted by title.
     pub fn summaries(&self) -> Result<Vec<PlanSummary>> {
         let mut out = Vec::new();
-        for entry in fs::read_dir(&self.root).map_err(io(&self.root))?.flatten() {
-            let id = entry.file_name().to_string_lossy().into_owned();
-            if !is_slug(&id) || !entry.path().join("draft.json").is_file() {
-                continue;
-            }
+        for id in self.plan_ids()? {
             out.push(match self.read_draft(&id) {
                 Ok(plan) => PlanSummary {
                     id,

@@ -271,10 +271,7 @@ mod tests {
             (first.from.as_str(), first.index, first.to.as_str()),
             ("a", 0, "b")
         );
-        assert_eq!(
-            first.label,
-            "issue_type = billing".replace("issue_type", "issue")
-        );
+        assert_eq!(first.label, "issue = billing");
         assert_eq!(first.priority.as_deref(), Some("1"));
         assert_eq!(s.arrows[1].label, "anything else");
         assert_eq!(
