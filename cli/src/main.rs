@@ -5,9 +5,11 @@
 //! arguments, an unreadable file, an unknown plan or version, a corrupted version, a plan in use).
 //! Messages go to stderr, results to stdout, and no panic or backtrace ever reaches the user.
 
+mod chat;
 mod check;
 mod clock;
 mod lifecycle;
+mod suite;
 
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
@@ -90,6 +92,43 @@ enum Command {
     Reopen { id: String, version: u32 },
     /// What changed between two versions (or draft, or live).
     Diff { id: String, a: String, b: String },
+    /// A test conversation with the simulator: interactive, or scripted with --script.
+    Chat {
+        /// A plan file, run as is (nothing is saved).
+        #[arg(
+            value_name = "FILE",
+            required_unless_present = "plan",
+            conflicts_with = "plan"
+        )]
+        file: Option<PathBuf>,
+        /// A plan of the workspace: its live version, else its draft (its session is saved).
+        #[arg(long, value_name = "ID")]
+        plan: Option<String>,
+        #[arg(long, value_name = "N", requires = "plan", conflicts_with_all = ["live", "draft"])]
+        version: Option<u32>,
+        #[arg(long, requires = "plan", conflicts_with = "draft")]
+        live: bool,
+        #[arg(long, requires = "plan")]
+        draft: bool,
+        /// Run the turns of a script (JSON) instead of reading the terminal.
+        #[arg(long, value_name = "FILE")]
+        script: Option<PathBuf>,
+        /// Continue a saved session of --plan.
+        #[arg(long, value_name = "SESSION", requires = "plan", conflicts_with_all = ["version", "live", "draft"])]
+        resume: Option<String>,
+    },
+    /// Run saved test cases: a plan's tests/ folder, a folder, or files.
+    Test {
+        /// Plan ids, folders or test files.
+        #[arg(value_name = "ID|DIR|FILE", required = true)]
+        targets: Vec<String>,
+        /// Test this version of a plan of the workspace instead of its draft.
+        #[arg(long, value_name = "N", conflicts_with = "live")]
+        version: Option<u32>,
+        /// Test the live version of a plan of the workspace instead of its draft.
+        #[arg(long)]
+        live: bool,
+    },
     /// Print the JSON Schema of the plan format.
     Schema,
 }
@@ -136,6 +175,42 @@ fn run(cli: Cli) -> Result<u8, Failure> {
                 .unwrap_or(Which::Draft);
             return lifecycle::check_plan(&ws()?, id, w, format);
         }
+        Command::Chat {
+            file,
+            plan,
+            version,
+            live,
+            draft,
+            script,
+            resume,
+        } => {
+            let which = match (version, live, draft) {
+                (Some(n), _, _) => Some(Which::Version(*n)),
+                (None, true, _) => Some(Which::Live),
+                (None, false, true) => Some(Which::Draft),
+                _ => None,
+            };
+            let options = chat::Options {
+                file: file.clone(),
+                plan: plan.clone(),
+                which,
+                script: script.clone(),
+                resume: resume.clone(),
+            };
+            return chat::run(ws, options, format);
+        }
+        Command::Test {
+            targets,
+            version,
+            live,
+        } => {
+            let which = match (version, live) {
+                (Some(n), _) => Some(Which::Version(*n)),
+                (None, true) => Some(Which::Live),
+                _ => None,
+            };
+            return suite::run(ws, targets, which, format);
+        }
         Command::Schema => {
             let schema = plan_core::json_schema();
             let text = serde_json::to_string_pretty(&schema).unwrap_or_default();
@@ -170,7 +245,9 @@ fn run(cli: Cli) -> Result<u8, Failure> {
         Command::Live { id, version } => lifecycle::live(&ws, &id, version, format),
         Command::Reopen { id, version } => lifecycle::reopen(&ws, &id, version, format),
         Command::Diff { id, a, b } => lifecycle::diff(&ws, &id, which(&a)?, which(&b)?, format),
-        Command::Check { .. } | Command::Schema => Ok(()),
+        Command::Check { .. } | Command::Schema | Command::Chat { .. } | Command::Test { .. } => {
+            Ok(())
+        }
     }
     .map(|()| 0)
 }

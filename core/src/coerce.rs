@@ -18,7 +18,12 @@ pub fn coerce(value: &Value, d: &Deliverable) -> Option<Value> {
         DeliverableType::Number => match value {
             Value::Number(n) => Some(Value::Number(n.clone())),
             Value::String(s) => {
-                let x: f64 = s.trim().parse().ok()?;
+                // `7` stays a whole number, so a recorded value reads as the author typed it.
+                let s = s.trim();
+                if let Ok(i) = s.parse::<i64>() {
+                    return Some(Value::Number(i.into()));
+                }
+                let x: f64 = s.parse().ok()?;
                 Number::from_f64(x).map(Value::Number)
             }
             _ => None,
@@ -66,6 +71,7 @@ mod tests {
         let number = d(DeliverableType::Number, None);
         assert_eq!(coerce(&json!(" 7.5 "), &number), Some(json!(7.5)));
         assert_eq!(coerce(&json!("seven"), &number), None);
+        assert_eq!(coerce(&json!("7"), &number), Some(json!(7)));
         let boolean = d(DeliverableType::Boolean, None);
         assert_eq!(coerce(&json!("Yes"), &boolean), Some(json!(true)));
         assert_eq!(coerce(&json!(1), &boolean), None);

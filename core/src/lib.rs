@@ -14,6 +14,7 @@ pub mod ipc;
 pub mod layout;
 pub mod parse;
 pub mod plan;
+pub mod runtime;
 #[cfg(feature = "fs")]
 pub mod store;
 pub mod synthetic;

@@ -16,6 +16,7 @@
 //! no clock of its own.
 
 pub mod atomic;
+mod conversations;
 pub mod lock;
 mod pretty;
 mod samples;
@@ -33,6 +34,7 @@ use crate::ipc::{ErrorCode, IpcError, PlanSummary};
 use crate::parse::{is_slug, plan_from_value, ParseProblem, ProblemKind};
 use crate::plan::Plan;
 use crate::validate::{validate, Diagnostic};
+pub use conversations::is_session_name;
 use lock::PlanLock;
 
 /// Why a store operation did not happen. Nothing on disk changed.
@@ -75,6 +77,10 @@ pub enum StoreError {
     },
     #[error("the draft of \"{id}\" is unchanged since version {version}: nothing to publish")]
     Unchanged { id: String, version: u32 },
+    #[error("plan \"{id}\" has no saved session \"{name}\"")]
+    NoSession { id: String, name: String },
+    #[error("{}: not a session: {message}", path.display())]
+    BadSession { path: PathBuf, message: String },
 }
 
 impl StoreError {
@@ -94,7 +100,9 @@ impl From<&StoreError> for IpcError {
             StoreError::BadId { .. } => ErrorCode::BadId,
             StoreError::NotFound { .. }
             | StoreError::NoVersion { .. }
-            | StoreError::NoLive { .. } => ErrorCode::NotFound,
+            | StoreError::NoLive { .. }
+            | StoreError::NoSession { .. } => ErrorCode::NotFound,
+            StoreError::BadSession { .. } => ErrorCode::Schema,
             StoreError::Invalid { problems, .. } => match problems.first().map(|p| p.kind) {
                 Some(ProblemKind::InvalidJson) => ErrorCode::InvalidJson,
                 _ => ErrorCode::Schema,
@@ -268,8 +276,28 @@ impl Workspace {
                 })?;
                 ws.create(id, plan, now)?;
             }
+            for (id, name, text) in samples::SAMPLE_TESTS {
+                ws.seed_test(id, name, text)?;
+            }
         }
         Ok(ws)
+    }
+
+    /// Writes a sample test case into plan `id`'s `tests/`; its `"plan"` field, which points
+    /// from the repository's `plans/tests/` to the plan file, is dropped: in a workspace the test
+    /// runs against the plan whose folder holds it.
+    fn seed_test(&self, id: &str, name: &str, text: &str) -> Result<()> {
+        let path = self
+            .plan_dir(id)?
+            .join("tests")
+            .join(format!("{name}.json"));
+        let mut script: crate::runtime::script::Script =
+            serde_json::from_str(text).map_err(|e| StoreError::Io {
+                path: PathBuf::from(format!("plans/tests/{id}/{name}.json")),
+                source: std::io::Error::new(std::io::ErrorKind::InvalidData, e),
+            })?;
+        script.plan = None;
+        atomic::write(&path, &to_json(&script), false).map_err(io(&path))
     }
 
     pub fn root(&self) -> &Path {

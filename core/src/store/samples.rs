@@ -20,3 +20,93 @@ pub const SAMPLES: [(&str, &str); 4] = [
         include_str!("../../../plans/collections.json"),
     ),
 ];
+
+/// `(plan id, name, JSON text)` of each sample plan's saved test cases (`plans/tests/<id>/`),
+/// seeded into `<plan>/tests/` of a new workspace.
+pub const SAMPLE_TESTS: [(&str, &str, &str); 17] = [
+    (
+        "collections",
+        "installment-agreed",
+        include_str!("../../../plans/tests/collections/installment-agreed.json"),
+    ),
+    (
+        "collections",
+        "installment-declined",
+        include_str!("../../../plans/tests/collections/installment-declined.json"),
+    ),
+    (
+        "collections",
+        "not-found",
+        include_str!("../../../plans/tests/collections/not-found.json"),
+    ),
+    (
+        "collections",
+        "pays-now",
+        include_str!("../../../plans/tests/collections/pays-now.json"),
+    ),
+    (
+        "collections",
+        "question-forwarded",
+        include_str!("../../../plans/tests/collections/question-forwarded.json"),
+    ),
+    (
+        "customer-support",
+        "billing-refund",
+        include_str!("../../../plans/tests/customer-support/billing-refund.json"),
+    ),
+    (
+        "customer-support",
+        "general-question",
+        include_str!("../../../plans/tests/customer-support/general-question.json"),
+    ),
+    (
+        "customer-support",
+        "technical-fix",
+        include_str!("../../../plans/tests/customer-support/technical-fix.json"),
+    ),
+    (
+        "daily-routine",
+        "high-energy-fall-through",
+        include_str!("../../../plans/tests/daily-routine/high-energy-fall-through.json"),
+    ),
+    (
+        "daily-routine",
+        "low-energy",
+        include_str!("../../../plans/tests/daily-routine/low-energy.json"),
+    ),
+    (
+        "daily-routine",
+        "not-ready",
+        include_str!("../../../plans/tests/daily-routine/not-ready.json"),
+    ),
+    (
+        "medical-intake",
+        "consent-declined",
+        include_str!("../../../plans/tests/medical-intake/consent-declined.json"),
+    ),
+    (
+        "medical-intake",
+        "long-intake-nurse",
+        include_str!("../../../plans/tests/medical-intake/long-intake-nurse.json"),
+    ),
+    (
+        "medical-intake",
+        "mild-self-care",
+        include_str!("../../../plans/tests/medical-intake/mild-self-care.json"),
+    ),
+    (
+        "medical-intake",
+        "moderate-gp",
+        include_str!("../../../plans/tests/medical-intake/moderate-gp.json"),
+    ),
+    (
+        "medical-intake",
+        "no-progress-nurse",
+        include_str!("../../../plans/tests/medical-intake/no-progress-nurse.json"),
+    ),
+    (
+        "medical-intake",
+        "severe-emergency",
+        include_str!("../../../plans/tests/medical-intake/severe-emergency.json"),
+    ),
+];

@@ -1,0 +1,257 @@
+//! `plan test ID | DIR | FILE…`: runs saved test cases and ends with `N passed, N failed`.
+//!
+//! Which plan a test case runs: a plan id runs its `tests/` folder against its draft (or
+//! `--version N` / `--live`); a test file inside a plan's folder (`<plan>/tests/x.json`) runs
+//! against that plan; a test file elsewhere names its plan document in `"plan"`, relative to
+//! itself. A folder runs the test files it holds (a plan folder: its `tests/`). Each plan is read
+//! and checked once, however many tests run on it; a plan with errors fails its tests.
+
+use std::collections::HashMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use plan_core::runtime::script;
+use plan_core::runtime::Simulator;
+use plan_core::store::{Which, Workspace};
+use serde_json::json;
+
+use crate::chat::{read_script, target_file, target_plan, Target};
+use crate::lifecycle::Failure;
+use crate::Format;
+
+/// One test case to run, and the plan it runs on.
+struct Case {
+    label: String,
+    file: PathBuf,
+    plan: PlanKey,
+}
+
+/// Where a test's plan comes from.
+#[derive(Clone, PartialEq, Eq, Hash)]
+enum PlanKey {
+    /// Plan `id` of the workspace at this root.
+    Workspace(PathBuf, String),
+    /// A plan document.
+    File(PathBuf),
+    /// The test named its plan neither way: why.
+    Unknown(String),
+}
+
+/// The outcome of one test case.
+struct Outcome {
+    label: String,
+    file: PathBuf,
+    turns: usize,
+    failures: Vec<String>,
+}
+
+pub fn run(
+    ws: impl Fn() -> Result<Workspace, Failure>,
+    targets: &[String],
+    which: Option<Which>,
+    format: Format,
+) -> Result<u8, Failure> {
+    let mut cases = Vec::new();
+    for t in targets {
+        collect(&ws, t, &mut cases)?;
+    }
+    if cases.is_empty() {
+        eprintln!("plan: no test cases found in {}", targets.join(", "));
+    }
+    let mut plans: HashMap<PlanKey, Result<Target, String>> = HashMap::new();
+    let mut outcomes = Vec::with_capacity(cases.len());
+    for case in cases {
+        let target = plans
+            .entry(case.plan.clone())
+            .or_insert_with(|| load(&case.plan, which));
+        outcomes.push(run_case(&case, target));
+    }
+    let failed = outcomes.iter().filter(|o| !o.failures.is_empty()).count();
+    let passed = outcomes.len() - failed;
+    let mut out = std::io::stdout().lock();
+    match format {
+        Format::Json => {
+            let results: Vec<_> = outcomes
+                .iter()
+                .map(|o| {
+                    json!({"name": o.label, "file": o.file, "passed": o.failures.is_empty(),
+                        "turns": o.turns, "failures": o.failures})
+                })
+                .collect();
+            let doc = json!({"results": results, "passed": passed, "failed": failed});
+            let _ = writeln!(
+                out,
+                "{}",
+                serde_json::to_string_pretty(&doc).unwrap_or_default()
+            );
+        }
+        Format::Text => {
+            let mut text = String::new();
+            for o in &outcomes {
+                let verdict = if o.failures.is_empty() {
+                    "PASS"
+                } else {
+                    "FAIL"
+                };
+                let unit = if o.turns == 1 { "turn" } else { "turns" };
+                text.push_str(&format!("{verdict} {} ({} {unit})\n", o.label, o.turns));
+                for f in &o.failures {
+                    text.push_str(&format!("     {f}\n"));
+                }
+            }
+            text.push_str(&format!("{passed} passed, {failed} failed\n"));
+            let _ = write!(out, "{text}");
+        }
+    }
+    Ok(u8::from(failed > 0))
+}
+
+/// The test cases named by one argument.
+fn collect(
+    ws: &impl Fn() -> Result<Workspace, Failure>,
+    target: &str,
+    cases: &mut Vec<Case>,
+) -> Result<(), Failure> {
+    let path = Path::new(target);
+    if path.is_file() {
+        cases.push(case_of_file(path, path.display().to_string()));
+        return Ok(());
+    }
+    if path.is_dir() {
+        let tests = if path.join("draft.json").is_file() {
+            path.join("tests")
+        } else {
+            path.to_path_buf()
+        };
+        for file in json_files(&tests) {
+            cases.push(case_of_file(&file, file.display().to_string()));
+        }
+        return Ok(());
+    }
+    if plan_core::parse::is_slug(target) && !target.ends_with(".json") {
+        let ws = ws()?;
+        for file in ws.test_cases(target)? {
+            let stem = file.file_stem().unwrap_or_default().to_string_lossy();
+            cases.push(Case {
+                label: format!("{target}/{stem}"),
+                plan: PlanKey::Workspace(ws.root().to_path_buf(), target.to_string()),
+                file,
+            });
+        }
+        return Ok(());
+    }
+    Err(Failure {
+        code: 2,
+        message: format!("{target}: no such file, folder or plan"),
+    })
+}
+
+fn json_files(dir: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| {
+            p.is_file()
+                && p.extension().is_some_and(|e| e == "json")
+                && !p
+                    .file_name()
+                    .is_some_and(|n| n.to_string_lossy().starts_with('.'))
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+/// A test file and its plan: the plan folder holding it, else its `"plan"` field.
+fn case_of_file(file: &Path, label: String) -> Case {
+    let plan = match plan_folder_of(file) {
+        Some((root, id)) => PlanKey::Workspace(root, id),
+        None => match read_script(file) {
+            Ok(s) => match s.plan {
+                Some(rel) => {
+                    let base = file.parent().unwrap_or(Path::new("."));
+                    PlanKey::File(base.join(rel))
+                }
+                None => PlanKey::Unknown(
+                    "cannot tell which plan this test runs: keep it in a plan's tests/ folder of a workspace, or name the plan file in \"plan\"".into(),
+                ),
+            },
+            // Reported when the case runs.
+            Err(_) => PlanKey::Unknown(String::new()),
+        },
+    };
+    Case {
+        label,
+        file: file.to_path_buf(),
+        plan,
+    }
+}
+
+/// `(workspace root, id)` when `file` is `<root>/<id>/tests/<name>.json` of a workspace plan.
+fn plan_folder_of(file: &Path) -> Option<(PathBuf, String)> {
+    let tests = file.parent()?;
+    if tests.file_name()? != "tests" {
+        return None;
+    }
+    let plan_dir = tests.parent()?;
+    if !plan_dir.join("draft.json").is_file() {
+        return None;
+    }
+    let id = plan_dir.file_name()?.to_str()?.to_string();
+    let root = plan_dir.parent().unwrap_or(Path::new(".")).to_path_buf();
+    Some((root, id))
+}
+
+fn load(key: &PlanKey, which: Option<Which>) -> Result<Target, String> {
+    let failure = |f: Failure| f.message;
+    match key {
+        PlanKey::Workspace(root, id) => {
+            let ws = Workspace::at(root);
+            target_plan(&ws, id, Some(which.unwrap_or(Which::Draft))).map_err(failure)
+        }
+        PlanKey::File(path) => target_file(path).map_err(failure),
+        PlanKey::Unknown(why) => Err(why.clone()),
+    }
+}
+
+fn run_case(case: &Case, target: &Result<Target, String>) -> Outcome {
+    let mut outcome = Outcome {
+        label: case.label.clone(),
+        file: case.file.clone(),
+        turns: 0,
+        failures: Vec::new(),
+    };
+    let script = match read_script(&case.file) {
+        Ok(s) => s,
+        Err(e) => {
+            outcome.failures.push(e);
+            return outcome;
+        }
+    };
+    let target = match target {
+        Ok(t) => t,
+        Err(e) => {
+            outcome.failures.push(e.clone());
+            return outcome;
+        }
+    };
+    match script::run(
+        &target.plan,
+        &Simulator,
+        target.plan_ref.clone(),
+        None,
+        &script,
+        &mut |_| Ok(()),
+    ) {
+        Ok(run) => {
+            outcome.turns = run.record.turns.len();
+            outcome
+                .failures
+                .extend(run.failures.iter().map(ToString::to_string));
+        }
+        Err(e) => outcome.failures.push(e.to_string()),
+    }
+    outcome
+}

@@ -1,0 +1,324 @@
+//! The runtime: a plan run as a conversation, the pure state machine of `spec/runtime.md`.
+//!
+//! [`step`] takes a session, the user's message and the actions an agent asked for, and returns
+//! the next session and the events that explain it, following the turn order of the spec
+//! exactly. No IO, clock or randomness inside: the same inputs give the same bytes. Endings and
+//! hand-offs are returned as data ([`Session::ended`]) for the caller to carry out.
+//!
+//! Who produces the actions and the replies is an [`Agent`]: the deterministic [`Simulator`] is
+//! the default; [`chat`] drives a conversation with one, and [`script`] runs saved test cases.
+//!
+//! Decisions where the spec is silent: a goal state's tasks are ignored everywhere (no task list in
+//! its visit, its task keys cannot be recorded there); an action naming an unknown command is
+//! rejected with the reason; a condition whose config cannot be read (a plan with errors) is false.
+
+mod action;
+pub mod chat;
+mod evaluate;
+mod event;
+pub mod script;
+mod session;
+mod simulator;
+
+pub use action::{deliverable_keys, reads_deliverables, Action};
+pub use chat::{Agent, Chat};
+pub use evaluate::{declaration, show};
+pub use event::{Event, Move, What};
+pub use session::*;
+pub use simulator::Simulator;
+
+use crate::condition::Check;
+use crate::plan::{Plan, State, StateType};
+use evaluate::Context;
+
+/// Why a turn could not be taken. The session is unchanged.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum RunError {
+    #[error("the conversation has ended ({}, in state '{}' at turn {}): start a new one", .0.describe(), .0.state_id, .0.turn)]
+    Ended(Ended),
+    #[error("the plan has no start state")]
+    NoStartState,
+    #[error("the plan has no state '{0}'")]
+    UnknownState(String),
+}
+
+/// A new session of `plan` at turn 0, in its start state (steps 9–10 of a turn: an ending start
+/// state without tasks ends at once). The agent's opening reply is the caller's to add.
+pub fn start(plan: &Plan, plan_ref: PlanRef) -> Result<(Session, Vec<Event>), RunError> {
+    let start_id = plan.start_state_id().ok_or(RunError::NoStartState)?;
+    let state = plan
+        .state(start_id)
+        .ok_or_else(|| RunError::UnknownState(start_id.to_string()))?;
+    let mut s = Session {
+        schema: SESSION_SCHEMA,
+        plan: plan_ref,
+        turn: 0,
+        state_id: String::new(),
+        visit: Visit::of(state, 0),
+        deliverables: Default::default(),
+        insights: Vec::new(),
+        transcript: Vec::new(),
+        path: Vec::new(),
+        ended: None,
+    };
+    let mut events = Vec::new();
+    enter(state, &mut s, &mut events);
+    end_if_done(state, &mut s, &mut events);
+    Ok((s, events))
+}
+
+/// One user turn: the message, and the actions the agent asked for, in the spec's order.
+pub fn step(
+    plan: &Plan,
+    session: &Session,
+    message: &str,
+    actions: &[Action],
+) -> Result<(Session, Vec<Event>), RunError> {
+    // 1. An ended session takes no more turns.
+    if let Some(ended) = &session.ended {
+        return Err(RunError::Ended(ended.clone()));
+    }
+    let state = current(plan, session)?;
+    let mut s = session.clone();
+    let mut events = Vec::new();
+    // 2. Count the turn; the message joins the transcript.
+    s.turn += 1;
+    s.visit.total += 1;
+    s.transcript.push(Line {
+        role: Role::User,
+        text: message.to_string(),
+        turn: s.turn,
+    });
+    // 3–4. The actions, then auto-completion.
+    let mut progress = false;
+    for a in actions {
+        progress |= action::apply(plan, state, &mut s, a, &mut events);
+    }
+    progress |= auto_complete(state, &mut s, &mut events);
+    // 5. Progress.
+    if progress {
+        s.visit.without_progress = 0;
+    } else {
+        s.visit.without_progress += 1;
+    }
+    // 6. At most one transition.
+    let mut chosen = choose(plan, state, &s);
+    // 7. The stuck-state safety net.
+    let stuck = plan.settings.stuck_turns;
+    if chosen.is_none()
+        && stuck > 0
+        && s.visit.without_progress >= stuck
+        && release(state, &mut s, &mut events)
+    {
+        s.visit.without_progress = 0;
+        chosen = choose(plan, state, &s);
+    }
+    // 8. A goal state whose goal is done falls through to the next state in plan order.
+    if chosen.is_none()
+        && state.kind == StateType::Goal
+        && !state.transitions.is_empty()
+        && s.visit.goal_done()
+    {
+        let at = plan.states.iter().position(|st| st.id == state.id);
+        match at.and_then(|i| plan.states.get(i + 1)) {
+            Some(next) => {
+                chosen = Some(Move {
+                    from: state.id.clone(),
+                    to: next.id.clone(),
+                    index: None,
+                    priority: None,
+                    why: "the goal is done and no route matched: the next state in plan order"
+                        .into(),
+                })
+            }
+            None => {
+                let ended =
+                    Ended::from_ending(&crate::plan::Ending::Complete {}, &state.id, s.turn);
+                events.push(ended_event(state, &ended));
+                s.ended = Some(ended);
+            }
+        }
+    }
+    // 9. Entering a state starts a fresh visit.
+    let mut now = state;
+    if let Some(m) = chosen {
+        let target = plan
+            .state(&m.to)
+            .ok_or_else(|| RunError::UnknownState(m.to.clone()))?;
+        let text = match m.priority {
+            Some(p) => format!("moved to {} because {} (priority {p})", target.title, m.why),
+            None => format!(
+                "moved to {}, the next state in plan order: the goal is done and no route matched",
+                target.title
+            ),
+        };
+        events.push(Event::new(s.turn, What::Transition(m), text));
+        enter(target, &mut s, &mut events);
+        now = target;
+    }
+    // 10. An ending state whose work is done ends the conversation.
+    if s.ended.is_none() {
+        end_if_done(now, &mut s, &mut events);
+    }
+    Ok((s, events))
+}
+
+/// The agent's reply joins the transcript (step 11).
+pub fn reply(session: &mut Session, text: String) {
+    session.transcript.push(Line {
+        role: Role::Agent,
+        text,
+        turn: session.turn,
+    });
+}
+
+fn current<'p>(plan: &'p Plan, s: &Session) -> Result<&'p State, RunError> {
+    plan.state(&s.state_id)
+        .ok_or_else(|| RunError::UnknownState(s.state_id.clone()))
+}
+
+fn enter(state: &State, s: &mut Session, events: &mut Vec<Event>) {
+    s.state_id = state.id.clone();
+    s.visit = Visit::of(state, s.turn);
+    s.path.push(state.id.clone());
+    events.push(Event::new(
+        s.turn,
+        What::Entered {
+            state_id: state.id.clone(),
+        },
+        format!("entered {}", state.title),
+    ));
+    auto_complete(state, s, events);
+}
+
+fn end_if_done(state: &State, s: &mut Session, events: &mut Vec<Event>) {
+    let Some(ending) = state.effective_ending() else {
+        return;
+    };
+    let done = match state.kind {
+        StateType::Goal => s.visit.goal_done(),
+        _ => s.visit.all_tasks_addressed(),
+    };
+    if done {
+        let ended = Ended::from_ending(&ending, &state.id, s.turn);
+        events.push(ended_event(state, &ended));
+        s.ended = Some(ended);
+    }
+}
+
+fn ended_event(state: &State, ended: &Ended) -> Event {
+    Event::new(
+        ended.turn,
+        What::Ended {
+            ending: ended.clone(),
+        },
+        format!(
+            "the conversation ended in {}: {}",
+            state.title,
+            ended.describe()
+        ),
+    )
+}
+
+/// Step 4: pending tasks whose deliverables are all known complete (in order, in a strict state).
+fn auto_complete(state: &State, s: &mut Session, events: &mut Vec<Event>) -> bool {
+    if state.kind == StateType::Goal {
+        return false;
+    }
+    let mut progress = false;
+    for (i, task) in state.tasks.iter().enumerate() {
+        if s.visit.tasks.get(i).map(|t| t.status) != Some(TaskStatus::Pending) {
+            continue;
+        }
+        let known = |d: &&crate::plan::Deliverable| s.deliverables.contains_key(&d.key);
+        let any_required = task.deliverables.iter().any(|d| d.required);
+        let satisfied = !task.deliverables.is_empty()
+            && if any_required {
+                task.deliverables
+                    .iter()
+                    .filter(|d| d.required)
+                    .all(|d| known(&d))
+            } else {
+                task.deliverables.iter().all(|d| known(&d))
+            };
+        if satisfied {
+            s.visit.tasks[i].status = TaskStatus::Completed;
+            events.push(action::task_done(s.turn, &task.id, true));
+            progress = true;
+        } else if state.kind == StateType::Strict {
+            break;
+        }
+    }
+    progress
+}
+
+/// Step 6: the winning transition, if any: lowest priority, then earliest.
+fn choose(plan: &Plan, state: &State, s: &Session) -> Option<Move> {
+    if state.kind == StateType::Goal && !s.visit.goal_done() {
+        return None;
+    }
+    let ctx = Context {
+        plan,
+        state,
+        session: s,
+        assume_goal_done: false,
+    };
+    let mut best: Option<Move> = None;
+    for (i, t) in state.transitions.iter().enumerate() {
+        if best
+            .as_ref()
+            .and_then(|b| b.priority)
+            .is_some_and(|p| p <= t.priority)
+        {
+            continue;
+        }
+        let Ok(check) = Check::read(t.condition_type_in(state.kind), &t.condition_config) else {
+            continue;
+        };
+        if let Some(why) = ctx.eval(&check) {
+            best = Some(Move {
+                from: state.id.clone(),
+                to: t.target_state_id.clone(),
+                index: Some(i),
+                priority: Some(t.priority),
+                why,
+            });
+        }
+    }
+    best
+}
+
+/// Step 7: releases the current task or the open goal as skipped; false when there is nothing
+/// to release.
+fn release(state: &State, s: &mut Session, events: &mut Vec<Event>) -> bool {
+    let turns = s.visit.without_progress;
+    if state.kind == StateType::Goal {
+        if s.visit.goal != Some(GoalStatus::Open) {
+            return false;
+        }
+        s.visit.goal = Some(GoalStatus::Skipped);
+        events.push(Event::new(
+            s.turn,
+            What::ReleasedStuck {
+                task_id: None,
+                turns_without_progress: turns,
+            },
+            format!("released the goal as skipped: {turns} turns without progress"),
+        ));
+        return true;
+    }
+    let Some(i) = s.visit.first_pending() else {
+        return false;
+    };
+    s.visit.tasks[i].status = TaskStatus::Skipped;
+    let id = s.visit.tasks[i].id.clone();
+    events.push(Event::new(
+        s.turn,
+        What::ReleasedStuck {
+            task_id: Some(id.clone()),
+            turns_without_progress: turns,
+        },
+        format!("released task '{id}' as skipped: {turns} turns without progress"),
+    ));
+    true
+}

@@ -1,0 +1,247 @@
+//! Scripts and saved test cases: a list of user turns, each with optional expectations, run
+//! against a plan with an agent. The result is the record `plan chat --script` prints (the JSON
+//! shape of `spec/cli.md`) and the list of failed expectations.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::chat::{Agent, Chat, Turn};
+use super::evaluate::{declaration, equal, show};
+use super::{Ended, Event, Move, PlanRef, Recorded, RunError, Session};
+use crate::coerce::coerce;
+use crate::plan::Plan;
+
+/// A script: `{"turns": [{"user": "…", "expect": {…}}]}`. One with expectations is a test case.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Script {
+    /// What the test case checks, for the people reading it.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub description: String,
+    /// The plan document to run, relative to the script's file, for a script kept outside a
+    /// plan's `tests/` folder (where it runs against that plan's draft).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub plan: Option<String>,
+    pub turns: Vec<ScriptTurn>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScriptTurn {
+    pub user: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expect: Option<Expect>,
+}
+
+/// What must hold after a turn; each field optional.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Expect {
+    /// The state the conversation is in after the turn.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub state: Option<String>,
+    /// Values that must be recorded (coerced to each key's type before comparing).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deliverables: Option<BTreeMap<String, Value>>,
+    /// `"complete"`, `"hang_up"`, `"hand_off"`: ended so; `true`: ended; `false`: not ended.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ended: Option<Value>,
+}
+
+impl Script {
+    /// Whether any turn has expectations.
+    pub fn is_test_case(&self) -> bool {
+        self.turns.iter().any(|t| t.expect.is_some())
+    }
+}
+
+/// The opening of a conversation: the turn-0 reply and the start state.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Opening {
+    pub agent: String,
+    pub state: String,
+}
+
+/// One user turn as `plan chat` reports it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TurnRecord {
+    pub turn: u32,
+    pub user: String,
+    pub agent: String,
+    pub state: String,
+    pub transition: Option<Move>,
+    pub events: Vec<Event>,
+    pub deliverables: BTreeMap<String, Recorded>,
+}
+
+/// A whole scripted conversation: the shape `plan chat --format json` prints.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ChatRecord {
+    pub opening: Opening,
+    pub turns: Vec<TurnRecord>,
+    pub ended: Option<Ended>,
+}
+
+/// An expectation that did not hold, or a turn that could not be run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Failure {
+    /// The script's turn (1-based).
+    pub turn: u32,
+    pub message: String,
+}
+
+impl std::fmt::Display for Failure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "turn {}: {}", self.turn, self.message)
+    }
+}
+
+/// The outcome of running a script.
+pub struct Run {
+    pub record: ChatRecord,
+    pub session: Session,
+    pub failures: Vec<Failure>,
+}
+
+impl TurnRecord {
+    pub fn of(session: &Session, user: &str, turn: Turn) -> TurnRecord {
+        TurnRecord {
+            turn: session.turn,
+            user: user.to_string(),
+            agent: turn.reply,
+            state: session.state_id.clone(),
+            transition: turn.transition,
+            events: turn.events,
+            deliverables: session.deliverables.clone(),
+        }
+    }
+}
+
+/// Runs `script` in a new conversation (or in `resumed`, continuing it), calling `after_turn`
+/// with the session after the opening and after every turn (to save it). A turn after the
+/// conversation ended is not run: the run stops there with a failure, as it does when
+/// `after_turn` fails.
+pub fn run<A: Agent + ?Sized>(
+    plan: &Plan,
+    agent: &A,
+    plan_ref: PlanRef,
+    resumed: Option<Session>,
+    script: &Script,
+    after_turn: &mut dyn FnMut(&Session) -> Result<(), String>,
+) -> Result<Run, RunError> {
+    let (mut chat, opening) = match resumed {
+        Some(session) => {
+            let reply = session.last_reply().unwrap_or_default().to_string();
+            let chat = Chat::resume(plan, agent, session);
+            (chat, reply)
+        }
+        None => {
+            let (chat, turn) = Chat::open(plan, agent, plan_ref)?;
+            (chat, turn.reply)
+        }
+    };
+    let mut record = ChatRecord {
+        opening: Opening {
+            agent: opening,
+            state: chat.session.state_id.clone(),
+        },
+        turns: Vec::new(),
+        ended: None,
+    };
+    let mut failures = Vec::new();
+    let mut save = |s: &Session, turn: u32, failures: &mut Vec<Failure>| match after_turn(s) {
+        Ok(()) => true,
+        Err(message) => {
+            failures.push(Failure { turn, message });
+            false
+        }
+    };
+    if save(&chat.session, 0, &mut failures) {
+        for (i, t) in script.turns.iter().enumerate() {
+            let n = i as u32 + 1;
+            if let Some(ended) = &chat.session.ended {
+                failures.push(Failure {
+                    turn: n,
+                    message: format!(
+                        "not run: the conversation already ended at turn {} ({}, in state '{}')",
+                        ended.turn,
+                        ended.describe(),
+                        ended.state_id
+                    ),
+                });
+                break;
+            }
+            let turn = chat.say(&t.user)?;
+            record
+                .turns
+                .push(TurnRecord::of(&chat.session, &t.user, turn));
+            if let Some(expect) = &t.expect {
+                failures.extend(check(plan, &chat.session, expect, n));
+            }
+            if !save(&chat.session, n, &mut failures) {
+                break;
+            }
+        }
+    }
+    record.ended = chat.session.ended.clone();
+    Ok(Run {
+        record,
+        session: chat.session,
+        failures,
+    })
+}
+
+/// The expectations of one turn that do not hold in `session`.
+pub fn check(plan: &Plan, session: &Session, expect: &Expect, turn: u32) -> Vec<Failure> {
+    let mut out = Vec::new();
+    let mut fail = |message: String| out.push(Failure { turn, message });
+    if let Some(state) = &expect.state {
+        if *state != session.state_id {
+            fail(format!(
+                "expected state '{state}', but the conversation is in '{}'",
+                session.state_id
+            ));
+        }
+    }
+    for (key, wanted) in expect.deliverables.iter().flatten() {
+        let wanted_coerced = declaration(plan, key)
+            .and_then(|d| coerce(wanted, d))
+            .unwrap_or_else(|| wanted.clone());
+        match session.deliverables.get(key) {
+            None => fail(format!(
+                "expected {key} = {}, but it is not known",
+                show(wanted)
+            )),
+            Some(r) if !equal(&r.value, &wanted_coerced) => fail(format!(
+                "expected {key} = {}, but it is {}",
+                show(wanted),
+                show(&r.value)
+            )),
+            Some(_) => {}
+        }
+    }
+    if let Some(ended) = &expect.ended {
+        let actual = session.ended.as_ref();
+        let ok = match ended {
+            Value::Bool(b) => actual.is_some() == *b,
+            Value::String(kind) => actual.is_some_and(|e| e.kind.as_str() == kind),
+            _ => false,
+        };
+        if !ok {
+            let wanted = match ended {
+                Value::Bool(true) => "the conversation to have ended".to_string(),
+                Value::Bool(false) => "the conversation to go on".to_string(),
+                Value::String(kind) => format!("the conversation to end with {kind}"),
+                other => format!("\"ended\" to be a kind or true/false, not {other}"),
+            };
+            let is = match actual {
+                Some(e) => format!("it ended with {} in '{}'", e.kind.as_str(), e.state_id),
+                None => "it goes on".to_string(),
+            };
+            fail(format!("expected {wanted}, but {is}"));
+        }
+    }
+    out
+}

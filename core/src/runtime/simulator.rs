@@ -1,0 +1,460 @@
+//! The simulator: the built-in, offline, deterministic agent, so that authors and tests get the
+//! same conversation every time.
+//!
+//! It reads commands (`/set KEY VALUE`, `/complete TASK`, `/skip TASK`, `/close QUOTE`,
+//! `/giveup QUOTE`, `/tool NAME CODE`, `/insight TEXT`, one per line) and plain text: `key: value`
+//! lines, else the answer to the deliverable its last reply asked for (the *focus*). Its replies
+//! ask for the next missing thing. The focus is not stored: it is recomputed from the session the
+//! reply was written for, which is the session the next message arrives in.
+
+use serde_json::{Number, Value};
+
+use super::action::{self, deliverable_keys};
+use super::chat::Agent;
+use super::session::{speech, GoalStatus, Line, Role, Session};
+use super::Action;
+use crate::condition::Check;
+use crate::plan::{Deliverable, DeliverableType, Goal, Plan, State, StateType, Task};
+
+/// The deterministic agent of `spec/runtime.md`.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Simulator;
+
+/// What the next reply asks for.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Ask<'p> {
+    Deliverable(&'p Deliverable),
+    /// A task without a deliverable still missing: it needs a `/complete`.
+    Task(&'p Task),
+    /// A goal with nothing missing that a route reads: the objective itself.
+    Goal(&'p Goal),
+    Nothing,
+}
+
+impl Agent for Simulator {
+    fn act(&self, plan: &Plan, session: &Session, message: &str) -> Vec<Action> {
+        let mut actions: Vec<Action> = message
+            .lines()
+            .map(str::trim)
+            .filter(|l| l.starts_with('/'))
+            .map(command)
+            .collect();
+        let plain = speech(message);
+        let Some(state) = session.state(plan) else {
+            return actions;
+        };
+        if plain.is_empty() || session.ended.is_some() {
+            return actions;
+        }
+        let goal_open =
+            state.kind == StateType::Goal && session.visit.goal == Some(GoalStatus::Open);
+        if goal_open && is_give_up(&plain) {
+            actions.push(Action::GiveUpGoal { quote: plain });
+            return actions;
+        }
+        let pairs = key_values(state, &plain);
+        if !pairs.is_empty() {
+            actions.extend(pairs);
+        } else if let Ask::Deliverable(d) = ask(plan, session) {
+            if let Some(value) = read_value(d, &plain) {
+                actions.push(Action::Record {
+                    key: d.key.clone(),
+                    value,
+                    quote: Some(plain.clone()),
+                });
+            }
+        }
+        if goal_open && goal_can_close(plan, state, session, message, &actions) {
+            actions.push(Action::CloseGoal { quote: plain });
+        }
+        actions
+    }
+
+    fn reply(&self, plan: &Plan, session: &Session) -> String {
+        let Some(state) = session.state(plan) else {
+            return String::new();
+        };
+        let mut parts: Vec<String> = Vec::new();
+        // The state's instructions once, when it is entered; then only what is missing.
+        let just_entered = session.visit.total == 0;
+        if just_entered && !state.instructions.trim().is_empty() {
+            parts.push(state.instructions.trim().to_string());
+        }
+        if let Some(ended) = &session.ended {
+            parts.push(format!("(The conversation is over: {}.)", ended.describe()));
+            return parts.join("\n");
+        }
+        match ask(plan, session) {
+            Ask::Deliverable(d) => parts.push(question(d)),
+            Ask::Task(t) => parts.push(format!(
+                "Next: {}. (Type /complete {} when it is done.)",
+                sentence(
+                    first_non_empty(&[&t.description, &t.instruction]).unwrap_or(&humanise(&t.id))
+                ),
+                t.id
+            )),
+            Ask::Goal(g) => parts.push(format!("Our goal: {}.", sentence(&g.objective))),
+            Ask::Nothing if parts.is_empty() => {
+                parts.push(match first_non_empty(&[&state.description]) {
+                    Some(d) => format!("{}.", sentence_start(d)),
+                    None => "Go on.".into(),
+                })
+            }
+            Ask::Nothing => {}
+        }
+        if !state.allowed_tools.is_empty() {
+            parts.push(tools_hint(plan, state));
+        }
+        parts.join("\n")
+    }
+}
+
+/// The next missing thing in the session's current state: strict, its current task; loose, the
+/// first pending task; goal, the first missing required goal deliverable, else the first unknown
+/// key a route reads that this state declares.
+pub fn ask<'p>(plan: &'p Plan, session: &Session) -> Ask<'p> {
+    let Some(state) = session.state(plan) else {
+        return Ask::Nothing;
+    };
+    if session.ended.is_some() {
+        return Ask::Nothing;
+    }
+    let known = |d: &&Deliverable| session.deliverables.contains_key(&d.key);
+    if state.kind == StateType::Goal {
+        let Some(goal) = &state.goal else {
+            return Ask::Nothing;
+        };
+        if session.visit.goal != Some(GoalStatus::Open) {
+            return Ask::Nothing;
+        }
+        if let Some(d) = goal.deliverables.iter().find(|d| d.required && !known(d)) {
+            return Ask::Deliverable(d);
+        }
+        for t in &state.transitions {
+            let Ok(check) = Check::read(t.condition_type_in(state.kind), &t.condition_config)
+            else {
+                continue;
+            };
+            let mut keys = Vec::new();
+            deliverable_keys(&check, &mut keys);
+            for key in keys {
+                if let Some(d) = goal.deliverables.iter().find(|d| d.key == key && !known(d)) {
+                    return Ask::Deliverable(d);
+                }
+            }
+        }
+        return Ask::Goal(goal);
+    }
+    let Some(task) = session
+        .visit
+        .first_pending()
+        .and_then(|i| state.tasks.get(i))
+    else {
+        return Ask::Nothing;
+    };
+    let missing = task
+        .deliverables
+        .iter()
+        .find(|d| d.required && !known(d))
+        .or_else(|| task.deliverables.iter().find(|d| !known(d)));
+    match missing {
+        Some(d) => Ask::Deliverable(d),
+        None => Ask::Task(task),
+    }
+}
+
+/// Whether the goal could close after `actions`: every required goal deliverable known, or a
+/// route that reads deliverables would fire.
+fn goal_can_close(
+    plan: &Plan,
+    state: &State,
+    session: &Session,
+    message: &str,
+    actions: &[Action],
+) -> bool {
+    let mut preview = session.clone();
+    preview.turn += 1;
+    preview.transcript.push(Line {
+        role: Role::User,
+        text: message.to_string(),
+        turn: preview.turn,
+    });
+    let mut scratch = Vec::new();
+    for a in actions {
+        action::apply(plan, state, &mut preview, a, &mut scratch);
+    }
+    if preview.visit.goal != Some(GoalStatus::Open) {
+        return false;
+    }
+    let required_known = state
+        .goal
+        .iter()
+        .flat_map(|g| g.deliverables.iter())
+        .filter(|d| d.required)
+        .all(|d| preview.deliverables.contains_key(&d.key));
+    required_known || action::route_would_fire(plan, state, &preview)
+}
+
+/// One command line as an action; an unknown or incomplete command is an [`Action::Unrecognised`].
+fn command(line: &str) -> Action {
+    let body = &line[1..];
+    let (name, rest) = match body.split_once(char::is_whitespace) {
+        Some((n, r)) => (n, r.trim()),
+        None => (body, ""),
+    };
+    let unrecognised = |reason: String| Action::Unrecognised {
+        text: line.to_string(),
+        reason,
+    };
+    let needs = |what: &str| unrecognised(format!("/{name} needs {what}"));
+    let two = || {
+        rest.split_once(char::is_whitespace)
+            .map(|(a, b)| (a.to_string(), b.trim().to_string()))
+    };
+    match name {
+        "set" => match two() {
+            Some((key, value)) => Action::Record {
+                key,
+                value: Value::String(value),
+                quote: None,
+            },
+            None => needs("a key and a value: /set KEY VALUE"),
+        },
+        "complete" | "skip" if rest.is_empty() => needs("a task id"),
+        "complete" => Action::Complete {
+            task_id: rest.to_string(),
+        },
+        "skip" => Action::Skip {
+            task_id: rest.to_string(),
+        },
+        "close" | "giveup" if rest.is_empty() => needs("a quote of what the user said"),
+        "close" => Action::CloseGoal {
+            quote: rest.to_string(),
+        },
+        "giveup" => Action::GiveUpGoal {
+            quote: rest.to_string(),
+        },
+        "tool" => match two() {
+            Some((tool, response_code)) => Action::CallTool {
+                tool,
+                response_code,
+            },
+            None => needs("a tool and a response code: /tool NAME CODE"),
+        },
+        "insight" if rest.is_empty() => needs("a text"),
+        "insight" => Action::Insight {
+            text: rest.to_string(),
+        },
+        _ => unrecognised(
+            "unknown command (use /set, /complete, /skip, /close, /giveup, /tool or /insight)"
+                .into(),
+        ),
+    }
+}
+
+fn is_give_up(plain: &str) -> bool {
+    let said: String = plain
+        .trim()
+        .trim_end_matches(['.', '!', ','])
+        .to_lowercase();
+    matches!(
+        said.as_str(),
+        "skip" | "move on" | "never mind" | "nevermind"
+    )
+}
+
+/// `key: value` lines naming a deliverable of the current state.
+fn key_values(state: &State, plain: &str) -> Vec<Action> {
+    let mut out = Vec::new();
+    for line in plain.lines() {
+        let Some((key, value)) = line.split_once(':') else {
+            continue;
+        };
+        let key = key.trim();
+        let declared = if state.kind == StateType::Goal {
+            state
+                .goal
+                .iter()
+                .flat_map(|g| g.deliverables.iter())
+                .find(|d| d.key == key)
+        } else {
+            state.deliverables().find(|d| d.key == key)
+        };
+        let Some(d) = declared else {
+            continue;
+        };
+        // The value as typed, so a wrong one is rejected with a reason rather than ignored.
+        let value = read_value(d, value).unwrap_or_else(|| Value::String(value.trim().to_string()));
+        out.push(Action::Record {
+            key: d.key.clone(),
+            value,
+            quote: Some(line.trim().to_string()),
+        });
+    }
+    out
+}
+
+/// A plain answer read as a value of `d`'s type; `None` when nothing in it fits.
+pub fn read_value(d: &Deliverable, text: &str) -> Option<Value> {
+    let text = text.trim();
+    match d.kind {
+        DeliverableType::String => (!text.is_empty()).then(|| Value::String(text.to_string())),
+        DeliverableType::Number => first_number(text),
+        DeliverableType::Boolean => first_yes_no(text).map(Value::Bool),
+        DeliverableType::Enum => first_enum_value(d, text).map(Value::String),
+    }
+}
+
+/// The first `-?\d+(\.\d+)?` in `text`, a minus sign counting only at the start or after a space
+/// (so `AC-778` reads 778).
+fn first_number(text: &str) -> Option<Value> {
+    let b = text.as_bytes();
+    let start = b.iter().position(u8::is_ascii_digit)?;
+    let negative =
+        start > 0 && b[start - 1] == b'-' && (start == 1 || b[start - 2].is_ascii_whitespace());
+    let mut end = start;
+    while end < b.len() && b[end].is_ascii_digit() {
+        end += 1;
+    }
+    let int_end = end;
+    if end + 1 < b.len() && b[end] == b'.' && b[end + 1].is_ascii_digit() {
+        end += 1;
+        while end < b.len() && b[end].is_ascii_digit() {
+            end += 1;
+        }
+    }
+    let digits = &text[start..end];
+    let sign = if negative { "-" } else { "" };
+    if end == int_end {
+        if let Ok(i) = format!("{sign}{digits}").parse::<i64>() {
+            return Some(Value::Number(i.into()));
+        }
+    }
+    let x: f64 = format!("{sign}{digits}").parse().ok()?;
+    Number::from_f64(x).map(Value::Number)
+}
+
+fn words(text: &str) -> impl Iterator<Item = String> + '_ {
+    text.split(|c: char| !c.is_alphanumeric() && c != '_')
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+}
+
+fn first_yes_no(text: &str) -> Option<bool> {
+    words(text).find_map(|w| match w.as_str() {
+        "yes" | "y" | "yeah" | "yep" | "true" | "correct" => Some(true),
+        "no" | "n" | "nope" | "false" => Some(false),
+        _ => None,
+    })
+}
+
+/// The enum value named earliest in `text`, as a whole word, case-insensitively (`_` in a value
+/// also matches a space: "technical support" names `technical_support`).
+fn first_enum_value(d: &Deliverable, text: &str) -> Option<String> {
+    let hay = text.to_lowercase();
+    let mut best: Option<(usize, &String)> = None;
+    for v in d.enum_values.iter().flatten() {
+        let lower = v.to_lowercase();
+        let spaced = lower.replace('_', " ");
+        for needle in [&lower, &spaced] {
+            if let Some(at) = whole_word(&hay, needle) {
+                if best.is_none_or(|(b, _)| at < b) {
+                    best = Some((at, v));
+                }
+            }
+        }
+    }
+    best.map(|(_, v)| v.clone())
+}
+
+fn whole_word(hay: &str, needle: &str) -> Option<usize> {
+    if needle.is_empty() {
+        return None;
+    }
+    let is_word = |c: char| c.is_alphanumeric() || c == '_';
+    let mut from = 0;
+    while let Some(i) = hay[from..].find(needle) {
+        let at = from + i;
+        let end = at + needle.len();
+        let before = hay[..at].chars().next_back().is_none_or(|c| !is_word(c));
+        let after = hay[end..].chars().next().is_none_or(|c| !is_word(c));
+        if before && after {
+            return Some(at);
+        }
+        from = at + hay[at..].chars().next().map_or(1, char::len_utf8);
+    }
+    None
+}
+
+/// "Please tell me the customer's first name (billing, technical or general)."
+fn question(d: &Deliverable) -> String {
+    let what = match first_non_empty(&[&d.description]) {
+        Some(desc) => sentence(desc),
+        None => format!("the {}", humanise(&d.key)),
+    };
+    let choices = match d.kind {
+        DeliverableType::Enum => {
+            let values = d.enum_values.as_deref().unwrap_or_default();
+            match values {
+                [] => String::new(),
+                [one] => format!(" ({one})"),
+                [init @ .., last] => format!(" ({} or {last})", init.join(", ")),
+            }
+        }
+        DeliverableType::Boolean => " (yes or no)".into(),
+        DeliverableType::Number => " (a number)".into(),
+        DeliverableType::String => String::new(),
+    };
+    format!("Please tell me {what}{choices}.")
+}
+
+fn first_non_empty<'s>(texts: &[&'s String]) -> Option<&'s str> {
+    texts.iter().map(|t| t.trim()).find(|t| !t.is_empty())
+}
+
+/// `account_number` → "account number".
+fn humanise(key: &str) -> String {
+    key.replace(['_', '-'], " ").to_lowercase()
+}
+
+/// A description used inside a sentence: first letter lowered (unless it starts an acronym),
+/// final full stop dropped.
+fn sentence(text: &str) -> String {
+    let t = text.trim().trim_end_matches('.');
+    let mut chars = t.chars();
+    match (chars.next(), chars.next()) {
+        (Some(a), Some(b)) if a.is_uppercase() && !b.is_uppercase() => {
+            a.to_lowercase().chain(t[a.len_utf8()..].chars()).collect()
+        }
+        _ => t.to_string(),
+    }
+}
+
+fn sentence_start(text: &str) -> String {
+    text.trim().trim_end_matches('.').to_string()
+}
+
+/// "(Tools here: verify_customer → CUSTOMER_VERIFIED or NOT_FOUND. Type /tool NAME CODE to call one.)"
+fn tools_hint(plan: &Plan, state: &State) -> String {
+    let tools: Vec<String> = state
+        .allowed_tools
+        .iter()
+        .map(|name| {
+            let codes = plan
+                .tools
+                .iter()
+                .find(|t| &t.name == name)
+                .map(|t| t.response_codes.as_slice())
+                .unwrap_or_default();
+            match codes {
+                [] => name.clone(),
+                [one] => format!("{name} → {one}"),
+                [init @ .., last] => format!("{name} → {} or {last}", init.join(", ")),
+            }
+        })
+        .collect();
+    format!(
+        "(Tools here: {}. Type /tool NAME CODE to call one.)",
+        tools.join("; ")
+    )
+}

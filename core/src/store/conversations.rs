@@ -1,0 +1,141 @@
+//! Test conversations in the workspace: sessions saved after every turn in `<plan>/sessions/`,
+//! and saved test cases in `<plan>/tests/`.
+//!
+//! Sessions are written atomically but without the plan's lock: a test chat reads the plan and
+//! writes only its own session file, so it never blocks an author editing the draft.
+
+use std::fs;
+use std::path::PathBuf;
+
+use super::{atomic, io, Result, StoreError, Which, Workspace};
+use crate::plan::Plan;
+use crate::runtime::{PlanVersion, Session};
+
+/// Whether `name` can name a session file: letters, digits, `-`, `_`, `.`, not starting with a
+/// dot, at most 100 characters (so no name reaches outside `sessions/`).
+pub fn is_session_name(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars.next().is_some_and(|c| c.is_ascii_alphanumeric())
+        && name.len() <= 100
+        && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+        && !name.contains("..")
+}
+
+impl Workspace {
+    /// The plan document `which` of plan `id`, and how a session names it. `None` means the live
+    /// version when there is one, else the draft: what new sessions run by default.
+    pub fn plan_to_run(&self, id: &str, which: Option<Which>) -> Result<(Plan, PlanVersion)> {
+        let which = match which {
+            Some(w) => w,
+            None if self.live(id)?.is_some() => Which::Live,
+            None => Which::Draft,
+        };
+        match which {
+            Which::Draft => Ok((self.read_draft(id)?, PlanVersion::Draft)),
+            Which::Version(n) => Ok((self.read_version(id, n)?.plan, PlanVersion::Number(n))),
+            Which::Live => {
+                let live = self
+                    .live(id)?
+                    .ok_or_else(|| StoreError::NoLive { id: id.to_string() })?;
+                let plan = self.read_version(id, live.version)?.plan;
+                Ok((plan, PlanVersion::Number(live.version)))
+            }
+        }
+    }
+
+    fn sessions_dir(&self, id: &str) -> Result<PathBuf> {
+        Ok(self.existing(id)?.join("sessions"))
+    }
+
+    fn session_path(&self, id: &str, name: &str) -> Result<PathBuf> {
+        if !is_session_name(name) {
+            return Err(StoreError::BadSession {
+                path: PathBuf::from(name),
+                message: "not a session name: use letters, digits, '-', '_' and '.'".into(),
+            });
+        }
+        Ok(self.sessions_dir(id)?.join(format!("{name}.json")))
+    }
+
+    /// A name for a new session of plan `id` started at `now`, not used yet.
+    pub fn new_session_name(&self, id: &str, now: &str) -> Result<String> {
+        let dir = self.sessions_dir(id)?;
+        let stamp: String = now.chars().filter(|c| c.is_ascii_digit()).collect();
+        let stamp = match stamp.len() {
+            14.. => format!("{}-{}", &stamp[..8], &stamp[8..14]),
+            _ => "session".to_string(),
+        };
+        let mut n = 1;
+        let mut name = stamp.clone();
+        while dir.join(format!("{name}.json")).exists() {
+            n += 1;
+            name = format!("{stamp}-{n}");
+        }
+        Ok(name)
+    }
+
+    /// Saves a session (atomically, durably) as `sessions/<name>.json`.
+    pub fn save_session(&self, id: &str, name: &str, session: &Session) -> Result<()> {
+        let path = self.session_path(id, name)?;
+        let dir = self.sessions_dir(id)?;
+        fs::create_dir_all(&dir).map_err(io(&dir))?;
+        atomic::remove_leftovers(&dir);
+        let bytes = super::to_json(session);
+        atomic::write(&path, &bytes, false).map_err(io(&path))
+    }
+
+    /// The saved session `name` of plan `id`.
+    pub fn read_session(&self, id: &str, name: &str) -> Result<Session> {
+        let path = self.session_path(id, name)?;
+        if !path.is_file() {
+            return Err(StoreError::NoSession {
+                id: id.to_string(),
+                name: name.to_string(),
+            });
+        }
+        let text = crate::files::read_text(&path)?;
+        serde_json::from_str(&text).map_err(|e| StoreError::BadSession {
+            path,
+            message: format!("line {}, column {}: {e}", e.line(), e.column()),
+        })
+    }
+
+    /// The names of the saved sessions of plan `id`, sorted.
+    pub fn sessions(&self, id: &str) -> Result<Vec<String>> {
+        Ok(json_names(&self.sessions_dir(id)?))
+    }
+
+    /// The test case files of plan `id` (`tests/*.json`), sorted by name.
+    pub fn test_cases(&self, id: &str) -> Result<Vec<PathBuf>> {
+        let dir = self.existing(id)?.join("tests");
+        Ok(json_names(&dir)
+            .into_iter()
+            .map(|n| dir.join(format!("{n}.json")))
+            .collect())
+    }
+
+    /// The plan whose folder holds `path` (`<root>/<id>/tests/x.json` → `id`), if any.
+    pub fn plan_holding(&self, path: &std::path::Path) -> Option<String> {
+        let abs = fs::canonicalize(path).ok()?;
+        let root = fs::canonicalize(&self.root).ok()?;
+        let rel = abs.strip_prefix(&root).ok()?;
+        let id = rel.components().next()?.as_os_str().to_str()?.to_string();
+        self.existing(&id).ok().map(|_| id)
+    }
+}
+
+/// The stems of the `*.json` files of `dir` that are not hidden, sorted; none if it is missing.
+fn json_names(dir: &std::path::Path) -> Vec<String> {
+    let mut out: Vec<String> = fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            let stem = name.strip_suffix(".json")?;
+            (!name.starts_with('.') && e.path().is_file()).then(|| stem.to_string())
+        })
+        .collect();
+    out.sort();
+    out
+}
