@@ -17,6 +17,6 @@ cargo clippy -p plan-tests --all-targets -- -D warnings
 say "unit and integration tests of every crate"
 cargo test < /dev/null
 say "cross-crate tests: the plan command and its store, the JSON Schema, properties"
-cargo test -p plan-tests --test cli --test schema --test store --test properties < /dev/null
+cargo test -p plan-tests --test cli --test chat --test schema --test store --test properties < /dev/null
 say "end-to-end tests of the real app"
 timeout 900 cargo test -p plan-tests --test app < /dev/null

@@ -1,0 +1,437 @@
+//! `plan chat` and `plan test` as a user runs them (issue 5): the scripted JSON shape, the
+//! interactive terminal, sessions saved and resumed, saved test cases and their counts.
+
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use serde_json::{json, Value};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = plan_tests::target_dir()
+        .join("chat-tests")
+        .join(format!("{name}-{}", std::process::id()));
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Runs `plan` in the repository with `input` on standard input.
+fn plan_with(args: &[&str], input: &str) -> Output {
+    let mut child = Command::new(plan_tests::binary("plan").unwrap_or_else(|e| panic!("{e}")))
+        .args(args)
+        .current_dir(root())
+        .env_remove("PLAN_BUILDER_WORKSPACE")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the plan binary runs");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn plan(args: &[&str]) -> Output {
+    plan_with(args, "")
+}
+
+fn code(o: &Output, expected: i32) -> (String, String) {
+    let (out, err) = (
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    );
+    assert_eq!(
+        o.status.code(),
+        Some(expected),
+        "stdout: {out}\nstderr: {err}"
+    );
+    (out, err)
+}
+
+fn keys(v: &Value) -> Vec<&str> {
+    let mut k: Vec<&str> = v
+        .as_object()
+        .expect("an object")
+        .keys()
+        .map(String::as_str)
+        .collect();
+    k.sort();
+    k
+}
+
+#[test]
+fn a_scripted_chat_prints_the_documented_json_shape() {
+    let o = plan(&[
+        "chat",
+        "plans/customer-support.json",
+        "--script",
+        "plans/tests/customer-support/billing-refund.json",
+        "--format",
+        "json",
+    ]);
+    let (out, _) = code(&o, 0);
+    let doc: Value = serde_json::from_str(&out).expect("one JSON document");
+    assert_eq!(keys(&doc), ["ended", "opening", "turns"]);
+    assert_eq!(doc["opening"]["state"], "greeting");
+    assert!(doc["opening"]["agent"]
+        .as_str()
+        .unwrap()
+        .contains("first name"));
+    let turns = doc["turns"].as_array().unwrap();
+    assert_eq!(turns.len(), 8);
+    for (i, t) in turns.iter().enumerate() {
+        assert_eq!(
+            keys(t),
+            [
+                "agent",
+                "deliverables",
+                "events",
+                "state",
+                "transition",
+                "turn",
+                "user"
+            ]
+        );
+        assert_eq!(t["turn"], json!(i + 1), "user turns only, from 1");
+    }
+    assert_eq!(
+        turns[3]["transition"],
+        json!({"from": "customer-intake", "to": "billing-support", "index": 0, "priority": 1,
+               "why": "issue_type = billing"})
+    );
+    assert_eq!(turns[0]["transition"]["why"], "all tasks are done");
+    assert_eq!(turns[1]["transition"], Value::Null);
+    assert_eq!(
+        turns[3]["deliverables"]["issue_type"],
+        json!({"value": "billing", "state_id": "customer-intake", "turn": 4,
+               "quote": "I have a question about my bill, it's billing"})
+    );
+    let moved = turns[3]["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["kind"] == "transition")
+        .unwrap();
+    assert_eq!(
+        moved["text"],
+        "moved to Billing support because issue_type = billing (priority 1)"
+    );
+    assert_eq!(
+        doc["ended"],
+        json!({"kind": "complete", "state_id": "farewell", "turn": 8})
+    );
+}
+
+#[test]
+fn a_failed_expectation_names_the_turn_and_what_differed() {
+    let dir = scratch("failed-expectation");
+    let script = dir.join("wrong.json");
+    fs::write(
+        &script,
+        json!({"turns": [{"user": "Anna"}, {"user": "Anna Smith", "expect": {
+            "state": "billing-support", "deliverables": {"customer_name": "Bob"}, "ended": true}}]})
+        .to_string(),
+    )
+    .unwrap();
+    let o = plan(&[
+        "chat",
+        "plans/customer-support.json",
+        "--script",
+        script.to_str().unwrap(),
+    ]);
+    let (out, err) = code(&o, 1);
+    assert!(out.contains("you> Anna Smith"), "{out}");
+    assert!(err.contains("turn 2: expected state 'billing-support', but the conversation is in 'customer-intake'"), "{err}");
+    assert!(err.contains("turn 2: expected customer_name = Bob, but it is Anna Smith"));
+    assert!(err.contains("turn 2: expected the conversation to have ended, but it goes on"));
+}
+
+#[test]
+fn a_script_that_runs_past_the_end_of_its_session_fails() {
+    let dir = scratch("past-the-end");
+    let script = dir.join("long.json");
+    fs::write(
+        &script,
+        json!({"turns": [{"user": "/tool verify_customer NOT_FOUND"}, {"user": "hello?"}]})
+            .to_string(),
+    )
+    .unwrap();
+    let o = plan(&[
+        "chat",
+        "plans/collections.json",
+        "--script",
+        script.to_str().unwrap(),
+        "--format",
+        "json",
+    ]);
+    let (out, err) = code(&o, 1);
+    let doc: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(
+        doc["turns"].as_array().unwrap().len(),
+        1,
+        "the late turn is not run"
+    );
+    assert_eq!(doc["ended"]["kind"], "hand_off");
+    assert_eq!(doc["ended"]["to"], "+49 30 1234567");
+    assert!(
+        err.contains("turn 2: not run: the conversation already ended at turn 1"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_chat_on_a_plan_with_errors_is_refused() {
+    let o = plan(&["chat", "tests/fixtures/broken-support.json"]);
+    let (_, err) = code(&o, 1);
+    assert!(err.contains("error[unknown-target-state]"), "{err}");
+    assert!(err.contains("fix them before a test conversation"));
+    let o = plan(&["chat", "tests/fixtures/not-json.json"]);
+    let (_, err) = code(&o, 1);
+    assert!(err.contains("invalid-json"), "{err}");
+    let o = plan(&["chat", "no/such/file.json"]);
+    code(&o, 2);
+}
+
+#[test]
+fn an_interactive_chat_reads_messages_from_standard_input() {
+    // A line ending in a backslash continues the message: two commands in one turn.
+    let input = "/tool verify_customer CUSTOMER_VERIFIED\n/tool get_balance 100 EUR\\\n/tool classify Sofortzahlung\n";
+    let o = plan_with(&["chat", "plans/collections.json"], input);
+    let (out, _) = code(&o, 0);
+    assert!(
+        out.contains("you> /tool verify_customer CUSTOMER_VERIFIED"),
+        "{out}"
+    );
+    assert!(out.contains("→ moved to S2 Saldo mitteilen & Absicht klären because verify_customer returned CUSTOMER_VERIFIED (priority 1)"), "{out}");
+    assert!(out.contains("...> /tool classify Sofortzahlung"));
+    assert!(out.contains("■ the conversation ended in "));
+    assert!(out.contains("hung up"));
+}
+
+#[test]
+fn a_workspace_chat_saves_its_session_every_turn_and_resumes_it() {
+    let ws = scratch("resume").join("ws");
+    let ws_arg = ws.to_str().unwrap();
+    let o = plan_with(
+        &["chat", "--plan", "customer-support", "--workspace", ws_arg],
+        "Anna\nAnna Smith\n",
+    );
+    let (_, err) = code(&o, 0);
+    let name = err
+        .split("--resume ")
+        .nth(1)
+        .and_then(|s| s.split(')').next())
+        .expect("the session's name is printed")
+        .to_string();
+    let file = ws.join(format!("customer-support/sessions/{name}.json"));
+    let saved: Value = serde_json::from_str(&fs::read_to_string(&file).unwrap()).unwrap();
+    assert_eq!(saved["turn"], 2);
+    assert_eq!(saved["state_id"], "customer-intake");
+    assert_eq!(saved["plan"]["version"], "draft");
+    assert!(saved["plan"]["content_hash"]
+        .as_str()
+        .unwrap()
+        .starts_with("sha256:"));
+
+    let o = plan_with(
+        &[
+            "chat",
+            "--plan",
+            "customer-support",
+            "--resume",
+            &name,
+            "--workspace",
+            ws_arg,
+        ],
+        "AC-778\n",
+    );
+    let (out, _) = code(&o, 0);
+    assert!(out.contains("recorded account_number = AC-778"), "{out}");
+    let saved: Value = serde_json::from_str(&fs::read_to_string(&file).unwrap()).unwrap();
+    assert_eq!(saved["turn"], 3);
+    assert_eq!(
+        saved["deliverables"]["customer_name"]["value"],
+        "Anna Smith"
+    );
+
+    // The plan changes: the session refuses to resume.
+    let mut draft: Value =
+        serde_json::from_str(&fs::read_to_string(ws.join("customer-support/draft.json")).unwrap())
+            .unwrap();
+    draft["title"] = json!("Customer support, revised");
+    let edited = ws.join("../edited.json");
+    fs::write(&edited, draft.to_string()).unwrap();
+    let o = plan(&[
+        "import",
+        "customer-support",
+        edited.to_str().unwrap(),
+        "--workspace",
+        ws_arg,
+    ]);
+    code(&o, 0);
+    let before = fs::read(&file).unwrap();
+    let o = plan_with(
+        &[
+            "chat",
+            "--plan",
+            "customer-support",
+            "--resume",
+            &name,
+            "--workspace",
+            ws_arg,
+        ],
+        "billing\n",
+    );
+    let (_, err) = code(&o, 2);
+    assert!(err.contains("it has changed since"), "{err}");
+    assert_eq!(fs::read(&file).unwrap(), before, "the session is untouched");
+    let o = plan(&[
+        "chat",
+        "--plan",
+        "customer-support",
+        "--resume",
+        "nope",
+        "--workspace",
+        ws_arg,
+    ]);
+    let (_, err) = code(&o, 2);
+    assert!(err.contains("has no saved session \"nope\""), "{err}");
+}
+
+#[test]
+fn a_workspace_chat_runs_the_live_version_unless_told_otherwise() {
+    let ws = scratch("live").join("ws");
+    let ws_arg = ws.to_str().unwrap();
+    code(
+        &plan(&["publish", "daily-routine", "--workspace", ws_arg]),
+        0,
+    );
+    code(
+        &plan(&["live", "daily-routine", "1", "--workspace", ws_arg]),
+        0,
+    );
+    let script = ws.join("../s.json");
+    fs::write(&script, json!({"turns": [{"user": "no"}]}).to_string()).unwrap();
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "chat",
+            "--plan",
+            "daily-routine",
+            "--workspace",
+            ws_arg,
+            "--script",
+            script.to_str().unwrap(),
+        ];
+        args.extend_from_slice(extra);
+        let o = plan(&args);
+        let (_, err) = code(&o, 0);
+        err
+    };
+    assert!(run(&[]).contains("of daily-routine (version 1)"));
+    assert!(run(&["--draft"]).contains("of daily-routine (draft)"));
+    assert!(run(&["--version", "1"]).contains("of daily-routine (version 1)"));
+}
+
+#[test]
+fn plan_test_runs_a_plans_saved_cases_and_ends_with_the_counts() {
+    let ws = scratch("suite").join("ws");
+    let ws_arg = ws.to_str().unwrap();
+    let o = plan(&["test", "customer-support", "--workspace", ws_arg]);
+    let (out, _) = code(&o, 0);
+    assert!(
+        out.contains("PASS customer-support/billing-refund (8 turns)"),
+        "{out}"
+    );
+    assert_eq!(out.lines().last(), Some("3 passed, 0 failed"));
+
+    fs::write(
+        ws.join("customer-support/tests/wrong-route.json"),
+        json!({"turns": [{"user": "Dee"}, {"user": "Dee Lee"}, {"user": "D-1"},
+            {"user": "technical", "expect": {"state": "billing-support"}}]})
+        .to_string(),
+    )
+    .unwrap();
+    let o = plan(&["test", "customer-support", "--workspace", ws_arg]);
+    let (out, _) = code(&o, 1);
+    assert!(
+        out.contains("FAIL customer-support/wrong-route (4 turns)"),
+        "{out}"
+    );
+    assert!(out.contains(
+        "turn 4: expected state 'billing-support', but the conversation is in 'technical-support'"
+    ));
+    assert_eq!(out.lines().last(), Some("3 passed, 1 failed"));
+
+    let o = plan(&[
+        "test",
+        "customer-support",
+        "--workspace",
+        ws_arg,
+        "--format",
+        "json",
+    ]);
+    let (out, _) = code(&o, 1);
+    let doc: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(
+        (doc["passed"].clone(), doc["failed"].clone()),
+        (json!(3), json!(1))
+    );
+
+    // The plan folder and a test file inside it work as well.
+    let folder = ws.join("customer-support");
+    let o = plan(&["test", folder.to_str().unwrap()]);
+    let (out, _) = code(&o, 1);
+    assert_eq!(out.lines().last(), Some("3 passed, 1 failed"));
+    let one = folder.join("tests/general-question.json");
+    let o = plan(&["test", one.to_str().unwrap()]);
+    let (out, _) = code(&o, 0);
+    assert_eq!(out.lines().last(), Some("1 passed, 0 failed"));
+}
+
+#[test]
+fn plan_test_runs_the_repositorys_sample_cases_from_their_folders() {
+    let o = plan(&[
+        "test",
+        "plans/tests/customer-support",
+        "plans/tests/medical-intake",
+        "plans/tests/daily-routine",
+        "plans/tests/collections",
+    ]);
+    let (out, _) = code(&o, 0);
+    assert_eq!(out.lines().last(), Some("17 passed, 0 failed"), "{out}");
+}
+
+#[test]
+fn a_test_that_cannot_run_fails_with_its_reason_and_a_missing_target_is_a_usage_error() {
+    let dir = scratch("no-plan");
+    fs::write(
+        dir.join("orphan.json"),
+        json!({"turns": [{"user": "hi"}]}).to_string(),
+    )
+    .unwrap();
+    fs::write(dir.join("broken.json"), "{\"turns\": [").unwrap();
+    let o = plan(&["test", dir.to_str().unwrap()]);
+    let (out, _) = code(&o, 1);
+    assert!(
+        out.contains("cannot tell which plan this test runs"),
+        "{out}"
+    );
+    assert!(out.contains("not a script"), "{out}");
+    assert_eq!(out.lines().last(), Some("0 passed, 2 failed"));
+    let o = plan(&["test", "no/such/dir"]);
+    let (_, err) = code(&o, 2);
+    assert!(
+        err.contains("no/such/dir: no such file, folder or plan"),
+        "{err}"
+    );
+}
