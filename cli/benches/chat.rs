@@ -73,8 +73,14 @@ fn main() {
         }
     }
     let per_step = t.elapsed() / (rounds * recorded.len() as u32);
-    println!("one turn (simulator + step + reply): {:.1} µs", per_turn.as_secs_f64() * 1e6);
-    println!("step alone:                          {:.1} µs", per_step.as_secs_f64() * 1e6);
+    println!(
+        "one turn (simulator + step + reply): {:.1} µs",
+        per_turn.as_secs_f64() * 1e6
+    );
+    println!(
+        "step alone:                          {:.1} µs",
+        per_step.as_secs_f64() * 1e6
+    );
 
     // `plan test` over 1,000 saved conversations of 10 turns.
     let dir = std::env::temp_dir().join(format!("plan-chat-bench-{}", std::process::id()));
@@ -99,7 +105,11 @@ fn main() {
             .expect("plan test runs");
         runs.push(t.elapsed());
         let stdout = String::from_utf8_lossy(&out.stdout);
-        assert_eq!(stdout.lines().last(), Some("1000 passed, 0 failed"), "{stdout}");
+        assert_eq!(
+            stdout.lines().last(),
+            Some("1000 passed, 0 failed"),
+            "{stdout}"
+        );
     }
     let wall = median(runs.clone());
     println!(
