@@ -4,7 +4,11 @@
 fn main() {
     let attributes = tauri_build::Attributes::new()
         .config_path("../tauri.conf.json")
-        .app_manifest(tauri_build::AppManifest::new().commands(&["list_plans", "load_plan"]));
+        .app_manifest(tauri_build::AppManifest::new().commands(&[
+            "list_plans",
+            "load_plan",
+            "save_draft",
+        ]));
     if let Err(e) = tauri_build::try_build(attributes) {
         eprintln!("tauri build script failed: {e:#}");
         std::process::exit(1);

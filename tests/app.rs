@@ -55,7 +55,7 @@ fn ensure(cond: bool, what: impl FnOnce() -> String) -> Outcome {
 }
 
 fn draft(ctx: &Ctx, id: &str) -> std::path::PathBuf {
-    ctx.harness.workspace().join(id).join("draft.json")
+    ctx.workspace().join(id).join("draft.json")
 }
 
 fn plan(ctx: &Ctx, id: &str) -> Result<Plan, String> {
@@ -158,7 +158,7 @@ fn canvas_rect(ctx: &Ctx) -> Result<(f64, f64, f64, f64), String> {
 }
 
 fn plan_list_shows_every_sample_plan(ctx: &Ctx) -> Outcome {
-    let expected = sample_ids(ctx.harness.workspace());
+    let expected = sample_ids(ctx.workspace());
     ensure(expected.len() >= 4, || {
         format!("only {expected:?} in plans/")
     })?;
@@ -251,7 +251,7 @@ fn support_plan_shows_its_states_and_arrows_labelled_with_conditions(ctx: &Ctx) 
 }
 
 fn every_sample_plan_draws_all_its_states_and_transitions(ctx: &Ctx) -> Outcome {
-    for id in sample_ids(ctx.harness.workspace()) {
+    for id in sample_ids(ctx.workspace()) {
         let p = open_plan(ctx, &id)?;
         let arrows = count(ctx, "[data-testid=transition]")?;
         ensure(arrows == p.transition_count(), || {
@@ -398,7 +398,7 @@ fn a_plan_changed_on_disk_is_redrawn_where_it_was(ctx: &Ctx) -> Outcome {
 fn a_broken_plan_file_is_listed_with_its_problem(ctx: &Ctx) -> Outcome {
     ctx.session.wait_for("[data-testid=plan]", SHORT)?;
     // A plan folder whose draft is not JSON, as a bad merge or a stray editor could leave it.
-    let folder = ctx.harness.workspace().join("broken");
+    let folder = ctx.workspace().join("broken");
     fs::create_dir_all(&folder).map_err(|e| e.to_string())?;
     let path = folder.join("draft.json");
     fs::write(

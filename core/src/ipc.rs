@@ -11,6 +11,8 @@ use crate::plan::Plan;
 pub const LIST_PLANS: &str = "list_plans";
 /// Command name: load one plan. Arguments: [`LoadPlanArgs`]; returns [`LoadedPlan`].
 pub const LOAD_PLAN: &str = "load_plan";
+/// Command name: save the editor's draft (autosave). Arguments: [`SaveDraftArgs`]; returns nothing.
+pub const SAVE_DRAFT: &str = "save_draft";
 /// Event the shell emits when a plan file changed on disk; payload: [`PlansChanged`].
 pub const PLANS_CHANGED: &str = "plans-changed";
 
@@ -39,6 +41,13 @@ pub struct LoadedPlan {
     pub plan: Plan,
     /// Where the plan was read from, for the author's orientation.
     pub source: String,
+}
+
+/// Arguments of [`SAVE_DRAFT`]: the whole draft, written atomically under the plan's lock.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SaveDraftArgs {
+    pub id: String,
+    pub plan: Plan,
 }
 
 /// Payload of [`PLANS_CHANGED`]: the ids whose files changed (empty: re-read everything).

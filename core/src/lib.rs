@@ -6,6 +6,7 @@
 pub mod coerce;
 pub mod condition;
 pub mod diff;
+pub mod edit;
 #[cfg(feature = "fs")]
 pub mod files;
 pub mod flow_import;

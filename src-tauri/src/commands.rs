@@ -3,6 +3,7 @@
 
 use plan_core::ipc::{ErrorCode, IpcError, LoadedPlan, PlanSummary};
 use plan_core::store::Workspace;
+use plan_core::Plan;
 use tauri::State;
 
 /// Runs blocking store work on tokio's blocking pool and flattens a join failure into an IPC error.
@@ -37,4 +38,11 @@ pub async fn load_plan(ws: State<'_, Workspace>, id: String) -> Result<LoadedPla
         })
     })
     .await
+}
+
+/// Writes the editor's draft (autosave): atomic, durable, under the plan's lock.
+#[tauri::command]
+pub async fn save_draft(ws: State<'_, Workspace>, id: String, plan: Plan) -> Result<(), IpcError> {
+    let ws = Workspace::at(ws.root());
+    blocking(move || ws.save_draft(&id, &plan).map_err(|e| IpcError::from(&e))).await
 }

@@ -79,7 +79,8 @@ fn main() {
         })
         .invoke_handler(tauri::generate_handler![
             commands::list_plans,
-            commands::load_plan
+            commands::load_plan,
+            commands::save_draft
         ])
         .run(tauri::generate_context!("../tauri.conf.json"));
     if let Err(e) = result {

@@ -2,8 +2,9 @@
 //! runs the real Plan Builder binary under Xvfb, drives it through
 //! `tauri-driver` (which runs WebKitWebDriver) and reports like `cargo test`.
 //!
-//! One Xvfb and one tauri-driver serve the whole run, on a scratch workspace seeded with the sample
-//! plans; every test gets a fresh app (a new WebDriver session) and leaves a screenshot in `target/e2e/<test>.png`. Tests run one after another, and
+//! One Xvfb and one tauri-driver serve the whole run. Every test gets its own scratch workspace
+//! seeded with the sample plans and a fresh app on it (a new WebDriver session), and leaves a
+//! screenshot in `target/e2e/<test>.png`. Tests run one after another, and
 //! everything started is stopped at the end, pass or fail: tauri-driver with SIGTERM, because a
 //! SIGKILL orphans WebKitWebDriver, which then holds the output open and hangs the run.
 //! If the app does not start, the tests fail; they never skip.
@@ -30,7 +31,6 @@ pub struct Harness {
     root: PathBuf,
     app: PathBuf,
     out: PathBuf,
-    workspace: PathBuf,
     driver_url: String,
     display: String,
     xvfb: Option<Child>,
@@ -58,10 +58,12 @@ pub fn binary(name: &str) -> Result<PathBuf, String> {
     }
 }
 
-/// What a test gets: the harness and a session on a freshly started app.
+/// What a test gets: the harness, its own workspace (seeded with the sample plans, as a new one
+/// is) and a session on a freshly started app showing it.
 pub struct Ctx<'a> {
     pub harness: &'a Harness,
     pub session: Session,
+    workspace: PathBuf,
     name: &'static str,
     shots: std::cell::Cell<usize>,
 }
@@ -88,17 +90,10 @@ impl Harness {
         let app = app.canonicalize().map_err(|e| e.to_string())?;
         let out = target.join("e2e");
         fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
-        // A scratch workspace, seeded with the sample plans as a new one is.
-        let workspace = out.join(format!("workspace-{}", std::process::id()));
-        let _ = fs::remove_dir_all(&workspace);
-        plan_core::store::Workspace::open(&workspace, "2026-01-01T00:00:00Z")
-            .map_err(|e| e.to_string())?;
-
         let mut harness = Harness {
             root,
             app,
             out,
-            workspace,
             driver_url: String::new(),
             display: String::new(),
             xvfb: None,
@@ -129,9 +124,15 @@ impl Harness {
         &self.out
     }
 
-    /// The scratch workspace the app is started on, seeded with the sample plans.
-    pub fn workspace(&self) -> &Path {
-        &self.workspace
+    /// A new scratch workspace for test `name`, seeded with the sample plans as a new one is.
+    pub fn fresh_workspace(&self, name: &str) -> Result<PathBuf, String> {
+        let dir = self
+            .out
+            .join(format!("workspace-{}-{name}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        plan_core::store::Workspace::open(&dir, "2026-01-01T00:00:00Z")
+            .map_err(|e| e.to_string())?;
+        Ok(dir)
     }
 
     fn log(&self, name: &str) -> Result<Stdio, String> {
@@ -275,10 +276,12 @@ impl Harness {
     }
 
     fn run_one(&self, test: &Test) -> Result<(), String> {
-        let session = self.launch(&self.workspace)?;
+        let workspace = self.fresh_workspace(test.name)?;
+        let session = self.launch(&workspace)?;
         let ctx = Ctx {
             harness: self,
             session,
+            workspace: workspace.clone(),
             name: test.name,
             shots: std::cell::Cell::new(0),
         };
@@ -289,7 +292,10 @@ impl Harness {
         let ended = ctx.session.end();
         outcome?;
         shot?;
-        ended
+        ended?;
+        // Kept when the test fails, to look at.
+        let _ = fs::remove_dir_all(&workspace);
+        Ok(())
     }
 }
 
@@ -298,7 +304,6 @@ impl Drop for Harness {
         for child in [self.driver.take(), self.xvfb.take()].into_iter().flatten() {
             stop(child);
         }
-        let _ = fs::remove_dir_all(&self.workspace);
     }
 }
 
@@ -310,6 +315,11 @@ impl Ctx<'_> {
         fs::write(&path, png).map_err(|e| format!("{}: {e}", path.display()))?;
         self.shots.set(self.shots.get() + 1);
         Ok(path)
+    }
+
+    /// The workspace the app was started on (the test's own).
+    pub fn workspace(&self) -> &Path {
+        &self.workspace
     }
 
     /// The test's name, for naming extra screenshots.

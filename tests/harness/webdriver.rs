@@ -124,6 +124,36 @@ impl Session {
             .map(|_| ())
     }
 
+    /// Types `text` into a field (after what it holds).
+    pub fn send_keys(&self, el: &Element, text: &str) -> Result<()> {
+        self.call(
+            "POST",
+            &format!("/element/{}/value", el.0),
+            Some(json!({"text": text})),
+        )
+        .map(|_| ())
+    }
+
+    /// Empties a text field.
+    pub fn clear(&self, el: &Element) -> Result<()> {
+        self.call("POST", &format!("/element/{}/clear", el.0), Some(json!({})))
+            .map(|_| ())
+    }
+
+    /// Presses keys together and lets them go (a chord: `["\u{E009}", "z"]` is Ctrl+Z).
+    pub fn chord(&self, keys: &[&str]) -> Result<()> {
+        let mut seq: Vec<Value> = keys
+            .iter()
+            .map(|k| json!({"type": "keyDown", "value": k}))
+            .collect();
+        seq.extend(
+            keys.iter()
+                .rev()
+                .map(|k| json!({"type": "keyUp", "value": k})),
+        );
+        self.actions(json!([{"type": "key", "id": "keyboard", "actions": seq}]))
+    }
+
     /// Runs `script` in the page (`arguments` are `args`) and returns its value.
     pub fn execute(&self, script: &str, args: Value) -> Result<Value> {
         self.call(

@@ -1,56 +1,89 @@
-//! The window: top bar, the plan list, the canvas and the status bar, and the state they share.
+//! The window: top bar, plan list and palette, the canvas, the inspector panel and the status
+//! bar, and the keyboard shortcuts that reach across them.
 //!
-//! Plans are read through `ipc`; when a plan file changes on disk the list refreshes and the open
-//! plan reloads in place (the view stays where it was). Everything here is read-only for now.
+//! Plans are read through `ipc`; the open plan lives in the [`Editor`] store and changes only
+//! through its commands. When a plan file changes on disk, the list refreshes and the editor
+//! decides what to do with the new draft (reload, or ask when there are unsaved edits).
+
+use std::collections::BTreeMap;
 
 use leptos::ev;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use plan_core::ipc::{ErrorCode, IpcError, LoadedPlan, PlanSummary};
+use plan_core::edit::{delete_impact, Command, NewState};
+use plan_core::ipc::{ErrorCode, IpcError, PlanSummary};
+use plan_core::plan::{Position, State};
+use plan_core::{validate, Diagnostic, Severity};
+use wasm_bindgen::JsCast;
 
-use crate::canvas::geometry::Viewport;
+use crate::canvas::geometry::{Viewport, CARD_H, CARD_W};
 use crate::canvas::gesture::ZOOM_STEP;
-use crate::canvas::scene::Scene;
-use crate::canvas::view::Canvas;
+use crate::canvas::scene::{Marks, Scene};
+use crate::canvas::view::{snap, Canvas, GRID};
+use crate::editor::{Editor, SaveState, Selection};
+use crate::find::Find;
+use crate::inspector::{Panel, Tab};
 use crate::ipc;
+
+/// Copied states, for paste.
+#[derive(Clone, Default)]
+struct Clipboard {
+    states: Vec<State>,
+    layout: BTreeMap<String, Position>,
+    pastes: u32,
+}
 
 #[component]
 pub fn App() -> impl IntoView {
+    let editor = Editor::new();
     let plans = RwSignal::new(Vec::<PlanSummary>::new());
     let list_error = RwSignal::new(None::<IpcError>);
-    let selected = RwSignal::new(None::<String>);
-    let loaded = RwSignal::new(None::<LoadedPlan>);
     let load_error = RwSignal::new(None::<IpcError>);
+    let source = RwSignal::new(String::new());
     let viewport = RwSignal::new(Viewport::default());
+    let size = RwSignal::new((1024.0, 640.0));
     let (fit, set_fit) = signal(0u64);
+    let tab = RwSignal::new(Tab::Inspect);
+    let help = RwSignal::new(false);
+    let finding = RwSignal::new(false);
+    let clipboard = StoredValue::new(Clipboard::default());
 
     let scene = Memo::new(move |_| {
-        loaded.with(|l| {
-            l.as_ref()
-                .map(|l| Scene::build(&l.plan))
-                .unwrap_or_default()
-        })
+        editor
+            .plan
+            .with(|p| p.as_ref().map(Scene::build).unwrap_or_default())
     });
+    let report = Memo::new(move |_| {
+        editor
+            .plan
+            .with(|p| p.as_ref().map(validate).unwrap_or_default())
+    });
+    let marks = Memo::new(move |_| report.with(Marks::of));
 
     // Opens plan `id`; `refit` when it is a different plan than the one shown.
     let open = move |id: String, refit: bool| {
-        selected.set(Some(id.clone()));
+        let same = editor.id.get_untracked().as_deref() == Some(id.as_str());
+        if !same {
+            editor.flush();
+        }
         spawn_local(async move {
             let result = ipc::load_plan(&id).await;
-            // A slower answer for a plan the author has already left is dropped.
-            if selected.get_untracked().as_deref() != Some(id.as_str()) {
-                return;
-            }
             match result {
-                Ok(plan) => {
-                    loaded.set(Some(plan));
+                Ok(loaded) => {
                     load_error.set(None);
+                    source.set(loaded.source);
+                    if same && editor.plan.with_untracked(Option::is_some) {
+                        editor.on_disk_changed(loaded.plan);
+                    } else {
+                        editor.open(id, loaded.plan);
+                    }
                     if refit {
                         set_fit.update(|n| *n += 1);
                     }
                 }
                 Err(e) => {
-                    loaded.set(None);
+                    editor.id.set(Some(id));
+                    editor.close();
                     load_error.set(Some(e));
                 }
             }
@@ -66,7 +99,7 @@ pub fn App() -> impl IntoView {
                         .find(|p| p.error.is_none())
                         .map(|p| p.id.clone());
                     plans.set(list);
-                    if selected.get_untracked().is_none() {
+                    if editor.id.get_untracked().is_none() {
                         if let Some(id) = first {
                             open(id, true);
                         }
@@ -79,53 +112,286 @@ pub fn App() -> impl IntoView {
     refresh();
     ipc::on_plans_changed(move |changed| {
         refresh();
-        if let Some(id) = selected.get_untracked() {
+        if let Some(id) = editor.id.get_untracked() {
             if changed.ids.is_empty() || changed.ids.contains(&id) {
                 open(id, false);
             }
         }
     });
 
-    let keys = window_event_listener(ev::keydown, move |e: ev::KeyboardEvent| {
-        if !(e.ctrl_key() || e.meta_key()) {
+    let centre_on = move |id: &str| {
+        let rect = scene.with_untracked(|s| s.cards.iter().find(|c| c.id == id).map(|c| c.rect));
+        if let Some(r) = rect {
+            let (w, h) = size.get_untracked();
+            viewport.update(|v| {
+                let (cx, cy) = r.center();
+                v.x = w / 2.0 - cx * v.zoom;
+                v.y = h / 2.0 - cy * v.zoom;
+            });
+        }
+    };
+    let on_problem = Callback::new(move |d: Diagnostic| {
+        let Some(state) = d.location.state_id.clone() else {
+            editor.selection.set(Selection::default());
+            tab.set(Tab::Inspect);
+            return;
+        };
+        centre_on(&state);
+        editor.selection.set(match d.location.transition_index {
+            Some(i) => Selection {
+                states: Vec::new(),
+                transition: Some((state, i)),
+            },
+            None => Selection::state(&state),
+        });
+        tab.set(Tab::Inspect);
+        focus_field(field_of(&d.location.path));
+    });
+
+    let add_state = move |kind: NewState, at: Option<(f64, f64)>| {
+        let (w, h) = size.get_untracked();
+        let (x, y) = viewport
+            .get_untracked()
+            .to_world(at.unwrap_or((w / 2.0, h / 2.0)));
+        editor.dispatch(Command::AddState {
+            kind,
+            at: Position {
+                x: snap(x - CARD_W / 2.0),
+                y: snap(y - CARD_H / 2.0),
+            },
+        });
+    };
+    let delete_selection = move || {
+        let sel = editor.selection.get_untracked();
+        if let Some((from, index)) = sel.transition {
+            if editor.dispatch(Command::DeleteTransition { from, index }) {
+                editor
+                    .notice
+                    .set(Some("Deleted 1 transition. Ctrl+Z brings it back.".into()));
+            }
+        } else if !sel.states.is_empty() {
+            let (states, arrows) = editor.plan.with_untracked(|p| {
+                p.as_ref()
+                    .map(|p| delete_impact(p, &sel.states))
+                    .unwrap_or_default()
+            });
+            if editor.dispatch(Command::DeleteStates { ids: sel.states }) {
+                editor.notice.set(Some(format!(
+                    "Deleted {} and {} with it. Ctrl+Z brings them back.",
+                    plural(states, "state"),
+                    plural(arrows, "transition")
+                )));
+            }
+        }
+        editor.selection.set(Selection::default());
+    };
+    let copy = move || {
+        let ids = editor.selection.get_untracked().states;
+        editor.plan.with_untracked(|p| {
+            let Some(p) = p else { return };
+            let positions = plan_core::layout::complete(p);
+            let states: Vec<State> = p
+                .states
+                .iter()
+                .filter(|s| ids.contains(&s.id))
+                .cloned()
+                .collect();
+            let layout = states
+                .iter()
+                .filter_map(|s| positions.get(&s.id).map(|at| (s.id.clone(), *at)))
+                .collect();
+            if !states.is_empty() {
+                clipboard.set_value(Clipboard {
+                    states,
+                    layout,
+                    pastes: 0,
+                });
+            }
+        });
+    };
+    let paste = move || {
+        let mut c = clipboard.get_value();
+        if c.states.is_empty() {
             return;
         }
-        let factor = match e.key().as_str() {
-            "=" | "+" => ZOOM_STEP,
-            "-" => 1.0 / ZOOM_STEP,
-            "0" => {
-                e.prevent_default();
-                set_fit.update(|n| *n += 1);
-                return;
+        c.pastes += 1;
+        let offset = 48.0 * c.pastes as f64;
+        editor.dispatch(Command::Paste {
+            states: c.states.clone(),
+            layout: c.layout.clone(),
+            offset: Position {
+                x: offset,
+                y: offset,
+            },
+        });
+        clipboard.set_value(c);
+    };
+    let nudge = move |dx: f64, dy: f64| {
+        let ids = editor.selection.get_untracked().states;
+        if ids.is_empty() {
+            return false;
+        }
+        let moves = scene.with_untracked(|s| {
+            s.cards
+                .iter()
+                .filter(|c| ids.contains(&c.id))
+                .map(|c| {
+                    (
+                        c.id.clone(),
+                        Position {
+                            x: c.rect.x + dx,
+                            y: c.rect.y + dy,
+                        },
+                    )
+                })
+                .collect()
+        });
+        editor.dispatch(Command::MoveStates { moves });
+        true
+    };
+
+    let keys = window_event_listener(ev::keydown, move |e: ev::KeyboardEvent| {
+        let ctrl = e.ctrl_key() || e.meta_key();
+        let typing = in_text_field(&e);
+        let key = e.key();
+        let handled = match (ctrl, key.as_str()) {
+            (true, "z" | "Z") if e.shift_key() => {
+                editor.undo_or_redo(false);
+                true
             }
-            _ => return,
+            (true, "z" | "Z") => {
+                editor.undo_or_redo(true);
+                true
+            }
+            (true, "y" | "Y") => {
+                editor.undo_or_redo(false);
+                true
+            }
+            (true, "=" | "+") => {
+                let (w, h) = size.get_untracked();
+                viewport.update(|v| *v = v.zoomed_at((w / 2.0, h / 2.0), ZOOM_STEP));
+                true
+            }
+            (true, "-") => {
+                let (w, h) = size.get_untracked();
+                viewport.update(|v| *v = v.zoomed_at((w / 2.0, h / 2.0), 1.0 / ZOOM_STEP));
+                true
+            }
+            (true, "0") => {
+                set_fit.update(|n| *n += 1);
+                true
+            }
+            (true, "f" | "F") => {
+                finding.set(true);
+                true
+            }
+            (true, "c" | "C") if !typing => {
+                copy();
+                true
+            }
+            (true, "v" | "V") if !typing => {
+                paste();
+                true
+            }
+            (true, "d" | "D") if !typing => {
+                copy();
+                paste();
+                true
+            }
+            (true, "a" | "A") if !typing => {
+                let all = editor.plan.with_untracked(|p| {
+                    p.as_ref()
+                        .map(|p| p.states.iter().map(|s| s.id.clone()).collect())
+                        .unwrap_or_default()
+                });
+                editor.selection.set(Selection {
+                    states: all,
+                    transition: None,
+                });
+                true
+            }
+            (false, "Delete" | "Backspace") if !typing => {
+                delete_selection();
+                true
+            }
+            (false, "Escape") => {
+                if help.get_untracked() || finding.get_untracked() {
+                    help.set(false);
+                    finding.set(false);
+                } else if !typing {
+                    editor.selection.set(Selection::default());
+                }
+                true
+            }
+            (false, "?") if !typing => {
+                help.update(|h| *h = !*h);
+                true
+            }
+            (false, "ArrowLeft" | "ArrowRight" | "ArrowUp" | "ArrowDown") if !typing => {
+                let step = if e.shift_key() { GRID * 4.0 } else { GRID };
+                let (dx, dy) = match key.as_str() {
+                    "ArrowLeft" => (-step, 0.0),
+                    "ArrowRight" => (step, 0.0),
+                    "ArrowUp" => (0.0, -step),
+                    _ => (0.0, step),
+                };
+                nudge(dx, dy)
+            }
+            _ => false,
         };
-        e.prevent_default();
-        let (w, h) = window_size();
-        viewport.update(|v| *v = v.zoomed_at((w / 2.0, h / 2.0), factor));
+        if handled {
+            e.prevent_default();
+        }
     });
     on_cleanup(move || keys.remove());
 
     let title = move || {
-        loaded.with(|l| {
-            l.as_ref()
-                .map(|l| l.plan.title.clone())
+        editor.plan.with(|p| {
+            p.as_ref()
+                .map(|p| p.title.clone())
                 .unwrap_or_else(|| "No plan open".into())
         })
     };
     let counts = move || {
-        loaded.with(|l| {
-            l.as_ref().map_or(String::new(), |l| {
+        editor.plan.with(|p| {
+            p.as_ref().map_or(String::new(), |p| {
                 format!(
                     "{} · {}",
-                    plural(l.plan.states.len(), "state"),
-                    plural(l.plan.transition_count(), "transition")
+                    plural(p.states.len(), "state"),
+                    plural(p.transition_count(), "transition")
                 )
             })
         })
     };
-    let source = move || loaded.with(|l| l.as_ref().map(|l| l.source.clone()).unwrap_or_default());
+    let problem_counts = move || {
+        report.with(|r| {
+            let (e, w) = (r.count(Severity::Error), r.count(Severity::Warning));
+            match (e, w) {
+                (0, 0) => "No problems".to_string(),
+                _ => format!("{} · {}", plural(e, "error"), plural(w, "warning")),
+            }
+        })
+    };
     let zoom = move || format!("{:.0} %", viewport.get().zoom * 100.0);
+    let save_label = move || editor.save.with(SaveState::label);
+    let save_class = move || match editor.save.get() {
+        SaveState::Saved => "save saved",
+        SaveState::Failed(_) | SaveState::Conflict => "save failed",
+        _ => "save saving",
+    };
+    let palette_item = move |kind: NewState,
+                             testid: &'static str,
+                             label: &'static str,
+                             hint: &'static str| {
+        view! {
+            <button class=format!("palette-item {testid}") data-testid=testid title=hint
+                on:click=move |_| add_state(kind, None)
+                on:pointerup=move |e: ev::PointerEvent| {
+                    // Dropped on the canvas after a drag from here: place it there.
+                    if let Some(at) = canvas_point(e.client_x(), e.client_y()) { add_state(kind, Some(at)); }
+                }>{label}</button>
+        }
+    };
 
     view! {
         <div class="app">
@@ -135,7 +401,15 @@ pub fn App() -> impl IntoView {
                     "Plan Builder"
                 </div>
                 <div class="plan-title" data-testid="plan-title">{title}</div>
-                <span class="mode" data-testid="mode" title="Editing arrives with the editor">"Viewing · read-only"</span>
+                <div class="toolbar">
+                    <button data-testid="undo" title="Undo (Ctrl+Z)" disabled=move || !editor.can_undo.get() on:click=move |_| editor.undo()>"↶ Undo"</button>
+                    <button data-testid="redo" title="Redo (Ctrl+Shift+Z)" disabled=move || !editor.can_redo.get() on:click=move |_| editor.redo()>"↷ Redo"</button>
+                    <button data-testid="auto-layout" title="Arrange the whole plan left to right" on:click=move |_| { editor.dispatch(Command::AutoLayout { only_overlaps: false }); set_fit.update(|n| *n += 1); }>"Auto-layout"</button>
+                    <button data-testid="tidy" title="Move only cards that overlap" on:click=move |_| { editor.dispatch(Command::AutoLayout { only_overlaps: true }); }>"Tidy"</button>
+                    <button data-testid="find" title="Find (Ctrl+F)" on:click=move |_| finding.set(true)>"Find"</button>
+                    <button data-testid="help" title="Keyboard shortcuts (?)" on:click=move |_| help.update(|h| *h = !*h)>"?"</button>
+                </div>
+                <span class="mode" data-testid="mode">"Editing draft"</span>
             </header>
             <aside class="sidebar">
                 <h2>"Plans"</h2>
@@ -147,7 +421,7 @@ pub fn App() -> impl IntoView {
                         children=move |p: PlanSummary| {
                             let id = p.id.clone();
                             let id_for_click = p.id.clone();
-                            let active = move || selected.get().as_deref() == Some(id.as_str());
+                            let active = move || editor.id.get().as_deref() == Some(id.as_str());
                             let broken = p.error.clone();
                             view! {
                                 <li>
@@ -173,9 +447,19 @@ pub fn App() -> impl IntoView {
                         }
                     />
                 </ul>
+                <h2>"Add a state"</h2>
+                <div class="palette">
+                    {palette_item(NewState::Strict, "palette-strict", "Strict", "One task at a time, in order")}
+                    {palette_item(NewState::Loose, "palette-loose", "Loose", "Tasks in any order")}
+                    {palette_item(NewState::Goal, "palette-goal", "Goal", "An objective instead of tasks")}
+                    {palette_item(NewState::EndComplete, "palette-ending", "End", "Ends the conversation")}
+                    {palette_item(NewState::EndHangUp, "palette-hang-up", "Hang up", "Ends the call")}
+                    {palette_item(NewState::EndHandOff, "palette-hand-off", "Hand off", "Passes the conversation to a person")}
+                </div>
+                <p class="hint sidebar-hint">"Or double-click the canvas. Drag from a card's right edge to connect."</p>
             </aside>
             <main class="workspace">
-                <Canvas scene=scene viewport=viewport fit=fit />
+                <Canvas editor=editor scene=scene marks=marks viewport=viewport size=size fit=fit />
                 {move || load_error.get().map(|e| view! {
                     <div class="load-error" data-testid="load-error" data-code=code_name(e.code)>
                         <h3>"This plan cannot be opened"</h3>
@@ -183,14 +467,143 @@ pub fn App() -> impl IntoView {
                         <p class="hint">"Fix the file and it opens again by itself."</p>
                     </div>
                 })}
+                {move || editor.theirs.get().map(|_| view! {
+                    <div class="conflict" data-testid="conflict">
+                        <strong>"This plan changed on disk while you were editing."</strong>
+                        <span>" Nothing has been overwritten."</span>
+                        <button data-testid="conflict-theirs" on:click=move |_| editor.resolve_conflict(true)>"Use the file's version"</button>
+                        <button data-testid="conflict-mine" on:click=move |_| editor.resolve_conflict(false)>"Keep mine"</button>
+                    </div>
+                })}
+                {move || editor.notice.get().map(|n| view! {
+                    <div class="notice" data-testid="notice">
+                        <span>{n}</span>
+                        <button title="Dismiss" on:click=move |_| editor.notice.set(None)>"✕"</button>
+                    </div>
+                })}
+                {move || finding.get().then(|| view! { <Find editor=editor open=finding on_pick=Callback::new(move |id: String| { centre_on(&id); editor.selection.set(Selection::state(&id)); }) /> })}
+                {move || help.get().then(|| view! { <Help close=Callback::new(move |()| help.set(false)) /> })}
             </main>
+            <Panel editor=editor report=report tab=tab on_problem=on_problem />
             <footer class="statusbar">
+                <button class="problem-count" data-testid="problem-count" on:click=move |_| tab.set(Tab::Problems)>{problem_counts}</button>
+                <span class=save_class data-testid="save-status">{save_label}</span>
                 <span data-testid="counts">{counts}</span>
-                <span class="source" title=source>{source}</span>
+                <span class="source" title=move || source.get()>{move || source.get()}</span>
                 <span class="zoom" data-testid="zoom">{zoom}</span>
             </footer>
         </div>
     }
+}
+
+#[component]
+fn Help(close: Callback<()>) -> impl IntoView {
+    let rows = [
+        ("Double-click the canvas", "Add a state"),
+        (
+            "Drag a card's right edge to a card",
+            "Connect (onto itself: a loop)",
+        ),
+        (
+            "Drag an arrow's end (when selected)",
+            "Send it to another state",
+        ),
+        (
+            "Click · Shift+click · Shift+drag",
+            "Select · add to selection · select in a box",
+        ),
+        (
+            "Drag cards · arrow keys (Shift: ×4)",
+            "Move (snaps to the grid)",
+        ),
+        ("Delete", "Delete the selection"),
+        ("Ctrl+C · Ctrl+V · Ctrl+D", "Copy · paste · duplicate"),
+        ("Ctrl+A", "Select every state"),
+        ("Ctrl+Z · Ctrl+Shift+Z or Ctrl+Y", "Undo · redo"),
+        ("Ctrl+F", "Find a state"),
+        ("Drag the background · scroll", "Pan"),
+        ("Ctrl+scroll · Ctrl+= · Ctrl+-", "Zoom"),
+        ("Ctrl+0", "Fit the whole plan"),
+        ("?", "This help"),
+        ("Escape", "Close · clear the selection"),
+    ];
+    view! {
+        <div class="overlay" data-testid="help-overlay" on:click=move |_| close.run(())>
+            <div class="help" on:click=|e: ev::MouseEvent| e.stop_propagation()>
+                <h3>"Keyboard and mouse"</h3>
+                <table>
+                    {rows.into_iter().map(|(k, what)| view! { <tr><td class="keys">{k}</td><td>{what}</td></tr> }).collect_view()}
+                </table>
+                <button on:click=move |_| close.run(())>"Close"</button>
+            </div>
+        </div>
+    }
+}
+
+impl Editor {
+    fn undo_or_redo(&self, undo: bool) {
+        if undo {
+            self.undo();
+        } else {
+            self.redo();
+        }
+    }
+}
+
+/// The inspector field a diagnostic's path points at.
+fn field_of(path: &str) -> &'static str {
+    let last = path.rsplit('/').next().unwrap_or_default();
+    if path.contains("/condition_config") || path.ends_with("condition_type") {
+        return "condition-type";
+    }
+    match last {
+        "target_state_id" => "target",
+        "priority" => "priority",
+        "title" => "title",
+        "id" if !path.contains("/tasks/") => "id",
+        "objective" | "goal" => "objective",
+        "instructions" => "instructions",
+        "ending" => "ending",
+        "enum_values" => "enum-values",
+        "key" => "deliverable-key",
+        _ => "title",
+    }
+}
+
+/// Focuses the inspector field `name` once it is drawn.
+fn focus_field(name: &'static str) {
+    set_timeout(
+        move || {
+            let el = web_sys::window()
+                .and_then(|w| w.document())
+                .and_then(|d| {
+                    d.query_selector(&format!("[data-testid=field-{name}]"))
+                        .ok()
+                        .flatten()
+                })
+                .and_then(|el| el.dyn_into::<web_sys::HtmlElement>().ok());
+            if let Some(el) = el {
+                let _ = el.focus();
+            }
+        },
+        std::time::Duration::from_millis(30),
+    );
+}
+
+fn in_text_field(e: &ev::KeyboardEvent) -> bool {
+    e.target()
+        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+        .is_some_and(|el| matches!(el.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT"))
+}
+
+/// Where a screen point falls on the canvas, if it does.
+fn canvas_point(x: i32, y: i32) -> Option<(f64, f64)> {
+    let doc = web_sys::window()?.document()?;
+    let canvas = doc.query_selector("[data-testid=canvas]").ok()??;
+    let r = canvas.get_bounding_client_rect();
+    let (x, y) = (x as f64, y as f64);
+    (x >= r.left() && x <= r.right() && y >= r.top() && y <= r.bottom())
+        .then(|| (x - r.left(), y - r.top()))
 }
 
 fn plural(n: usize, word: &str) -> String {
@@ -215,17 +628,4 @@ fn code_name(code: ErrorCode) -> String {
         .ok()
         .and_then(|v| v.as_str().map(str::to_string))
         .unwrap_or_default()
-}
-
-fn window_size() -> (f64, f64) {
-    let w = web_sys::window();
-    let get = |v: Option<Result<wasm_bindgen::JsValue, wasm_bindgen::JsValue>>| {
-        v.and_then(|r| r.ok())
-            .and_then(|j| j.as_f64())
-            .unwrap_or(800.0)
-    };
-    (
-        get(w.as_ref().map(|w| w.inner_width())),
-        get(w.as_ref().map(|w| w.inner_height())),
-    )
 }

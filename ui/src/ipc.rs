@@ -5,9 +5,10 @@
 //! as the shell wrote them. Every failure comes back as an [`IpcError`] with a code.
 
 use plan_core::ipc::{
-    ErrorCode, IpcError, LoadPlanArgs, LoadedPlan, PlanSummary, PlansChanged, LIST_PLANS,
-    LOAD_PLAN, PLANS_CHANGED,
+    ErrorCode, IpcError, LoadPlanArgs, LoadedPlan, PlanSummary, PlansChanged, SaveDraftArgs,
+    LIST_PLANS, LOAD_PLAN, PLANS_CHANGED, SAVE_DRAFT,
 };
+use plan_core::Plan;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
@@ -29,6 +30,17 @@ pub async fn list_plans() -> Result<Vec<PlanSummary>, IpcError> {
 /// One plan, fresh from disk.
 pub async fn load_plan(id: &str) -> Result<LoadedPlan, IpcError> {
     call(LOAD_PLAN, &LoadPlanArgs { id: id.to_string() }).await
+}
+
+/// Writes the draft of plan `id` (the editor's autosave).
+pub async fn save_draft(id: &str, plan: &Plan) -> Result<(), IpcError> {
+    let args = SaveDraftArgs {
+        id: id.to_string(),
+        plan: plan.clone(),
+    };
+    call::<serde_json::Value>(SAVE_DRAFT, &args)
+        .await
+        .map(|_| ())
 }
 
 /// Calls `handler` whenever plan files change on disk, for as long as the window lives.

@@ -112,7 +112,6 @@ impl Viewport {
         ((p.0 - self.x) / self.zoom, (p.1 - self.y) / self.zoom)
     }
 
-    #[cfg(test)]
     pub fn to_screen(self, p: (f64, f64)) -> (f64, f64) {
         (p.0 * self.zoom + self.x, p.1 * self.zoom + self.y)
     }
@@ -165,6 +164,8 @@ impl Viewport {
 pub struct ArrowPath {
     pub d: String,
     pub label_at: (f64, f64),
+    /// Where the arrow's head is (its end, which can be dragged to re-target it).
+    pub end: (f64, f64),
 }
 
 /// A curved arrow between two cards. `bend` moves the curve's middle sideways (in canvas units,
@@ -189,6 +190,7 @@ pub fn arrow_between(from: Rect, to: Rect, bend: f64) -> ArrowPath {
             start.0, start.1, control.0, control.1, end.0, end.1
         ),
         label_at,
+        end,
     }
 }
 
@@ -212,6 +214,7 @@ pub fn self_loop(card: Rect, nth: usize) -> ArrowPath {
     ArrowPath {
         d,
         label_at: ((x1 + x2) / 2.0, top + 10.0),
+        end: (x2, card.y),
     }
 }
 
@@ -222,6 +225,7 @@ pub fn dangling(from: Rect, nth: usize) -> ArrowPath {
     ArrowPath {
         d: format!("M{x1:.1},{y:.1} L{x2:.1},{y:.1}"),
         label_at: (x2 + 4.0, y),
+        end: (x2, y),
     }
 }
 

@@ -3,5 +3,6 @@
 
 pub mod geometry;
 pub mod gesture;
+pub mod minimap;
 pub mod scene;
 pub mod view;

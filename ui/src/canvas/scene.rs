@@ -1,11 +1,12 @@
 //! What the canvas draws, computed from a plan: cards with their text and arrows with their paths
 //! and labels. Pure, so it is tested without a browser; the views only copy these values into DOM.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use plan_core::condition::Check;
 use plan_core::layout;
 use plan_core::plan::{Ending, Plan, State, StateType};
+use plan_core::{Report, Severity};
 
 use super::geometry::{
     arrow_between, bounds, dangling, self_loop, ArrowPath, Rect, CARD_H, CARD_W,
@@ -53,8 +54,46 @@ pub struct Arrow {
     pub priority: Option<String>,
     /// The target state does not exist.
     pub dangling: bool,
+    /// How the path is drawn, to redraw it when a card moves.
+    pub shape: Shape,
     /// The area the arrow may cover, for drawing only what is on screen.
     pub reach: Rect,
+}
+
+/// Problems to mark on the canvas: the worst severity per state, and the transitions with one.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Marks {
+    pub states: HashMap<String, Severity>,
+    pub arrows: HashSet<(String, usize)>,
+}
+
+impl Marks {
+    pub fn of(report: &Report) -> Marks {
+        let mut marks = Marks::default();
+        for d in &report.diagnostics {
+            let Some(state) = &d.location.state_id else {
+                continue;
+            };
+            let worst = marks.states.entry(state.clone()).or_insert(d.severity);
+            // Severities order from the worst: Error < Warning < Info.
+            *worst = (*worst).min(d.severity);
+            if let Some(i) = d.location.transition_index {
+                marks.arrows.insert((state.clone(), i));
+            }
+        }
+        marks
+    }
+}
+
+/// How an arrow's path is made from its cards.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Shape {
+    /// Between two cards, bent sideways by this much (parallel arrows fan out).
+    Between(f64),
+    /// The `n`th loop on its own card.
+    Loop(usize),
+    /// The `n`th stub to a missing state.
+    Dangling(usize),
 }
 
 /// Everything the canvas draws for one plan.
@@ -97,18 +136,16 @@ impl Scene {
             let (mut loops, mut stubs) = (0, 0);
             for (index, t) in state.transitions.iter().enumerate() {
                 let to = t.target_state_id.as_str();
-                let (path, reach, is_dangling) = match rects.get(to) {
+                let shape = match rects.get(to) {
                     None => {
                         stubs += 1;
-                        let path = dangling(from, stubs - 1);
-                        (path, from.inflate(0.0).union(&from.inflate(110.0)), true)
+                        Shape::Dangling(stubs - 1)
                     }
                     Some(_) if to == state.id => {
                         loops += 1;
-                        let path = self_loop(from, loops - 1);
-                        (path, from.inflate(40.0 + 34.0 * loops as f64), false)
+                        Shape::Loop(loops - 1)
                     }
-                    Some(target) => {
+                    Some(_) => {
                         let key = pair(&state.id, to);
                         let k = group_size[&key];
                         let i = group_seen.entry(key).or_default();
@@ -117,11 +154,11 @@ impl Scene {
                         if state.id.as_str() > to {
                             bend = -bend; // same fan on both sides of a two-way pair
                         }
-                        let path = arrow_between(from, *target, bend);
-                        (path, from.union(target).inflate(bend.abs() + 20.0), false)
+                        Shape::Between(bend)
                     }
                 };
-                arrows.push(arrow(state, index, path, reach, is_dangling));
+                let (path, reach) = draw(shape, from, rects.get(to).copied());
+                arrows.push(arrow(state, index, path, reach, shape));
             }
         }
         let bounds = bounds(cards.iter().map(|c| c.rect));
@@ -130,6 +167,47 @@ impl Scene {
             arrows,
             bounds,
         }
+    }
+}
+
+/// The path of an arrow of `shape` between `from` and `to` (absent for a dangling arrow), and the
+/// area it may cover.
+fn draw(shape: Shape, from: Rect, to: Option<Rect>) -> (ArrowPath, Rect) {
+    match (shape, to) {
+        (Shape::Between(bend), Some(to)) => (
+            arrow_between(from, to, bend),
+            from.union(&to).inflate(bend.abs() + 20.0),
+        ),
+        (Shape::Loop(n), _) => (self_loop(from, n), from.inflate(40.0 + 34.0 * n as f64)),
+        (Shape::Dangling(n), _) => (dangling(from, n), from.inflate(110.0)),
+        (Shape::Between(_), None) => (dangling(from, 0), from.inflate(110.0)),
+    }
+}
+
+impl Scene {
+    /// The scene with the cards `ids` moved by a world offset and the arrows touching them
+    /// redrawn: what the canvas shows while cards are dragged, without rebuilding the scene.
+    pub fn moved(&self, ids: &[String], dx: f64, dy: f64) -> Scene {
+        let mut out = self.clone();
+        let mut rects: HashMap<&str, Rect> = HashMap::new();
+        for c in &mut out.cards {
+            if ids.contains(&c.id) {
+                c.rect.x += dx;
+                c.rect.y += dy;
+            }
+        }
+        for c in &out.cards {
+            rects.entry(c.id.as_str()).or_insert(c.rect);
+        }
+        for a in &mut out.arrows {
+            if ids.contains(&a.from) || ids.contains(&a.to) {
+                let from = rects[a.from.as_str()];
+                let (path, reach) = draw(a.shape, from, rects.get(a.to.as_str()).copied());
+                a.path = path;
+                a.reach = reach;
+            }
+        }
+        out
     }
 }
 
@@ -176,7 +254,8 @@ fn card(state: &State, rect: Rect, is_start: bool) -> Card {
     }
 }
 
-fn arrow(state: &State, index: usize, path: ArrowPath, reach: Rect, dangling: bool) -> Arrow {
+fn arrow(state: &State, index: usize, path: ArrowPath, reach: Rect, shape: Shape) -> Arrow {
+    let dangling = matches!(shape, Shape::Dangling(_));
     let t = &state.transitions[index];
     let kind = t.condition_type_in(state.kind);
     let condition = match Check::read(kind, &t.condition_config) {
@@ -215,6 +294,7 @@ fn arrow(state: &State, index: usize, path: ArrowPath, reach: Rect, dangling: bo
         title,
         priority,
         dangling,
+        shape,
         reach,
     }
 }

@@ -1,32 +1,48 @@
 //! The canvas's thin views: DOM cards and SVG arrows drawn from a [`Scene`], and the event wiring
-//! that feeds pointer and wheel input to the gesture machine. No decisions are made here.
+//! that feeds pointer and wheel input to the gesture machine and carries its effects to the
+//! editor. No decisions are made here.
+
+use std::collections::BTreeMap;
 
 use leptos::ev;
 use leptos::html;
 use leptos::prelude::*;
+use plan_core::edit::{Command, NewState};
+use plan_core::plan::Position;
+use plan_core::Severity;
 use wasm_bindgen::JsCast;
 
-use super::geometry::{Rect, Viewport};
-use super::gesture::{self, Gesture, Input, ZOOM_STEP};
-use super::scene::{Arrow, Card, Scene};
+use super::geometry::{Rect, Viewport, CARD_H, CARD_W};
+use super::gesture::{self, Effect as Do, Gesture, Input, Target, ZOOM_STEP};
+use super::minimap::Minimap;
+use super::scene::{Arrow, Card, Marks, Scene};
+use crate::editor::{Editor, Selection};
 
 /// Below this zoom the canvas switches to its overview drawing: titles only, no labels.
 const OVERVIEW_ZOOM: f64 = 0.45;
 /// Screen margin kept around a fitted plan.
-const FIT_PADDING: f64 = 48.0;
+pub const FIT_PADDING: f64 = 48.0;
 /// Extra world margin drawn around the visible area, so a quick pan shows no pop-in.
 const OVERDRAW: f64 = 120.0;
+/// Cards snap to this grid (canvas units) when moved.
+pub const GRID: f64 = 12.0;
 
-/// The canvas of one plan. `fit` asks for a fit-to-view whenever it changes (a new plan opened).
+pub fn snap(v: f64) -> f64 {
+    (v / GRID).round() * GRID
+}
+
+/// The canvas of the open plan. `fit` asks for a fit-to-view whenever it changes.
 #[component]
 pub fn Canvas(
+    editor: Editor,
     scene: Memo<Scene>,
+    marks: Memo<Marks>,
     viewport: RwSignal<Viewport>,
+    size: RwSignal<(f64, f64)>,
     fit: ReadSignal<u64>,
 ) -> impl IntoView {
     let root = NodeRef::<html::Div>::new();
-    let size = RwSignal::new((1024.0, 640.0));
-    let gesture_state = StoredValue::new(Gesture::Idle);
+    let gesture_state = RwSignal::new(Gesture::Idle);
 
     let measure = move || {
         if let Some(el) = root.get_untracked() {
@@ -49,11 +65,108 @@ pub fn Canvas(
         fit_view();
     });
 
+    // While cards are dragged they are drawn where the pointer has them, arrows included.
+    let shown = Memo::new(move |_| {
+        let zoom = viewport.with(|v| v.zoom);
+        gesture_state.with(|g| match g.moving(zoom) {
+            Some((ids, dx, dy)) => scene.with(|s| s.moved(ids, dx, dy)),
+            None => scene.get(),
+        })
+    });
+
+    let apply_effect = move |effect: Do| match effect {
+        Do::SelectStates { ids, additive } => editor.selection.update(|s| {
+            s.transition = None;
+            if additive {
+                for id in ids {
+                    match s.states.iter().position(|x| *x == id) {
+                        Some(i) => {
+                            s.states.remove(i);
+                        }
+                        None => s.states.push(id),
+                    }
+                }
+            } else {
+                s.states = ids;
+            }
+        }),
+        Do::SelectTransition { from, index } => editor.selection.set(Selection {
+            states: Vec::new(),
+            transition: Some((from, index)),
+        }),
+        Do::ClearSelection => editor.selection.set(Selection::default()),
+        Do::SelectInside { area, additive } => {
+            let inside: Vec<String> = scene.with_untracked(|s| {
+                s.cards
+                    .iter()
+                    .filter(|c| c.rect.intersects(&area))
+                    .map(|c| c.id.clone())
+                    .collect()
+            });
+            editor.selection.update(|s| {
+                if !additive {
+                    s.states.clear();
+                }
+                s.transition = None;
+                for id in inside {
+                    if !s.states.contains(&id) {
+                        s.states.push(id);
+                    }
+                }
+            });
+        }
+        Do::MoveBy { ids, dx, dy } => {
+            let moves: BTreeMap<String, Position> = scene.with_untracked(|s| {
+                s.cards
+                    .iter()
+                    .filter(|c| ids.contains(&c.id))
+                    .map(|c| {
+                        let at = Position {
+                            x: snap(c.rect.x + dx),
+                            y: snap(c.rect.y + dy),
+                        };
+                        (c.id.clone(), at)
+                    })
+                    .collect()
+            });
+            editor.dispatch(Command::MoveStates { moves });
+        }
+        Do::Connect { from, to } => {
+            if editor.dispatch(Command::Connect {
+                from: from.clone(),
+                to,
+            }) {
+                let index = editor.plan.with_untracked(|p| {
+                    p.as_ref()
+                        .and_then(|p| p.state(&from))
+                        .map_or(0, |s| s.transitions.len().saturating_sub(1))
+                });
+                editor.selection.set(Selection {
+                    states: Vec::new(),
+                    transition: Some((from, index)),
+                });
+            }
+        }
+        Do::Retarget { from, index, to } => {
+            editor.dispatch(Command::Retarget { from, index, to });
+        }
+    };
     let feed = move |input: Input| {
-        let (g, v) = gesture::step(gesture_state.get_value(), viewport.get_untracked(), input);
-        gesture_state.set_value(g);
+        let selected = editor.selection.with_untracked(|s| s.states.clone());
+        let (g, v, effects) = gesture::step(
+            gesture_state.get_untracked(),
+            viewport.get_untracked(),
+            input,
+            &selected,
+        );
+        if g != gesture_state.get_untracked() {
+            gesture_state.set(g);
+        }
         if v != viewport.get_untracked() {
             viewport.set(v);
+        }
+        for e in effects {
+            apply_effect(e);
         }
     };
     let local = move |x: i32, y: i32| -> (f64, f64) {
@@ -65,30 +178,33 @@ pub fn Canvas(
             .unwrap_or((x as f64, y as f64))
     };
     let on_down = move |e: ev::PointerEvent| {
-        let on_card = e
-            .target()
-            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-            .and_then(|el| el.closest("[data-testid=state]").ok().flatten())
-            .is_some();
-        if !on_card {
-            if let Some(el) = root.get_untracked() {
-                let _ = el.set_pointer_capture(e.pointer_id());
-            }
+        let target = target_of(e.target());
+        if let Some(el) = root.get_untracked() {
+            let _ = el.set_pointer_capture(e.pointer_id());
         }
         feed(Input::Down {
             at: local(e.client_x(), e.client_y()),
             button: e.button(),
-            background: !on_card,
+            target,
+            shift: e.shift_key(),
         });
     };
     let on_move = move |e: ev::PointerEvent| {
-        if gesture_state.get_value() != Gesture::Idle {
+        if gesture_state.with_untracked(|g| *g != Gesture::Idle) {
             feed(Input::Move {
                 at: local(e.client_x(), e.client_y()),
             });
         }
     };
-    let on_up = move |_: ev::PointerEvent| feed(Input::Up);
+    let on_up = move |e: ev::PointerEvent| {
+        // With the pointer captured, the event's target is the canvas: ask what is under it.
+        let under = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.element_from_point(e.client_x() as f32, e.client_y() as f32));
+        feed(Input::Up {
+            target: target_of(under.map(Into::into)),
+        });
+    };
     let on_wheel = move |e: ev::WheelEvent| {
         e.prevent_default();
         // Lines and pages (older mice) are scaled to pixels.
@@ -102,6 +218,21 @@ pub fn Canvas(
             dx: e.delta_x() * scale,
             dy: e.delta_y() * scale,
             ctrl: e.ctrl_key() || e.meta_key(),
+        });
+    };
+    let on_dblclick = move |e: ev::MouseEvent| {
+        if target_of(e.target()) != Target::Background {
+            return;
+        }
+        let (x, y) = viewport
+            .get_untracked()
+            .to_world(local(e.client_x(), e.client_y()));
+        editor.dispatch(Command::AddState {
+            kind: NewState::Loose,
+            at: Position {
+                x: snap(x - CARD_W / 2.0),
+                y: snap(y - CARD_H / 2.0),
+            },
         });
     };
     let zoom_by = move |factor: f64| {
@@ -118,7 +249,7 @@ pub fn Canvas(
     });
     let visible_cards = move || -> Vec<Card> {
         let w: Rect = window.get();
-        scene.with(|s| {
+        shown.with(|s| {
             s.cards
                 .iter()
                 .filter(|c| c.rect.intersects(&w))
@@ -128,7 +259,7 @@ pub fn Canvas(
     };
     let visible_arrows = move || -> Vec<Arrow> {
         let w: Rect = window.get();
-        scene.with(|s| {
+        shown.with(|s| {
             s.arrows
                 .iter()
                 .filter(|a| a.reach.intersects(&w))
@@ -154,11 +285,45 @@ pub fn Canvas(
             v.y.rem_euclid(step)
         )
     };
+    // The arrow being drawn out of a handle, or an arrow's end being dragged.
+    let rubber_line = move || {
+        let v = viewport.get();
+        let (from, at) = gesture_state.with(|g| match g {
+            Gesture::Connecting { from, at } => (Some(from.clone()), Some(*at)),
+            Gesture::Retargeting { from, at, .. } => (Some(from.clone()), Some(*at)),
+            _ => (None, None),
+        });
+        let (from, at) = (from?, at?);
+        let rect =
+            scene.with_untracked(|s| s.cards.iter().find(|c| c.id == from).map(|c| c.rect))?;
+        let (sx, sy) = v.to_screen((rect.right(), rect.y + rect.h / 2.0));
+        Some(view! {
+            <line class="rubber" x1=sx y1=sy x2=at.0 y2=at.1 marker-end="url(#arrowhead)"></line>
+        })
+    };
+    let rubber_box = move || {
+        gesture_state
+            .with(|g| match g {
+                Gesture::Boxing { from, at } => Some(format!(
+                    "left: {}px; top: {}px; width: {}px; height: {}px",
+                    from.0.min(at.0),
+                    from.1.min(at.1),
+                    (from.0 - at.0).abs(),
+                    (from.1 - at.1).abs()
+                )),
+                _ => None,
+            })
+            .map(|style| view! { <div class="select-box" style=style></div> })
+    };
+
+    let card = move |c: Card| card_view(c, editor, marks);
+    let arrow = move |a: Arrow| arrow_view(a, editor, marks);
 
     view! {
         <div
             class="canvas"
             class:overview=move || viewport.get().zoom < OVERVIEW_ZOOM
+            class:dragging=move || gesture_state.with(|g| g.moving(1.0).is_some())
             data-testid="canvas"
             node_ref=root
             style=grid
@@ -167,6 +332,7 @@ pub fn Canvas(
             on:pointerup=on_up
             on:pointercancel=on_up
             on:wheel=on_wheel
+            on:dblclick=on_dblclick
         >
             <svg class="arrows" aria-hidden="true">
                 <defs>
@@ -176,15 +342,21 @@ pub fn Canvas(
                     <marker id="arrowhead-broken" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="8" markerHeight="8" orient="auto-start-reverse">
                         <path d="M0,1 L10,5 L0,9 z" class="arrowhead broken"></path>
                     </marker>
+                    <marker id="arrowhead-selected" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="8" markerHeight="8" orient="auto-start-reverse">
+                        <path d="M0,1 L10,5 L0,9 z" class="arrowhead selected"></path>
+                    </marker>
                 </defs>
                 <g transform=svg_transform>
-                    <For each=visible_arrows key=|a| a.key.clone() children=arrow_view />
+                    <For each=visible_arrows key=|a| a.key.clone() children=arrow />
                 </g>
             </svg>
             <div class="cards" style:transform=transform>
-                <For each=visible_cards key=|c| c.key.clone() children=card_view />
+                <For each=visible_cards key=|c| c.key.clone() children=card />
             </div>
-            <div class="zoom-controls" on:pointerdown=|e: ev::PointerEvent| e.stop_propagation()>
+            <svg class="rubber-layer" aria-hidden="true">{rubber_line}</svg>
+            {rubber_box}
+            <Minimap scene=scene viewport=viewport size=size />
+            <div class="zoom-controls" on:pointerdown=|e: ev::PointerEvent| e.stop_propagation() on:dblclick=|e: ev::MouseEvent| e.stop_propagation()>
                 <button title="Zoom out (Ctrl+-)" data-testid="zoom-out" on:click=move |_| zoom_by(1.0 / ZOOM_STEP)>"−"</button>
                 <button title="Zoom in (Ctrl+=)" data-testid="zoom-in" on:click=move |_| zoom_by(ZOOM_STEP)>"+"</button>
                 <button title="Fit the whole plan (Ctrl+0)" data-testid="fit-view" on:click=move |_| fit_view()>"Fit"</button>
@@ -193,7 +365,45 @@ pub fn Canvas(
     }
 }
 
-fn card_view(card: Card) -> impl IntoView {
+/// What a DOM element under the pointer is, for the gesture machine.
+fn target_of(target: Option<web_sys::EventTarget>) -> Target {
+    let Some(el) = target.and_then(|t| t.dyn_into::<web_sys::Element>().ok()) else {
+        return Target::Background;
+    };
+    let closest = |css: &str| el.closest(css).ok().flatten();
+    if let Some(h) = closest("[data-handle]") {
+        return Target::Handle(h.get_attribute("data-handle").unwrap_or_default());
+    }
+    if let Some(end) = closest("[data-arrow-end]") {
+        let from = end.get_attribute("data-from").unwrap_or_default();
+        let index = end
+            .get_attribute("data-index")
+            .and_then(|i| i.parse().ok())
+            .unwrap_or(0);
+        return Target::ArrowEnd { from, index };
+    }
+    if let Some(card) = closest("[data-testid=state]") {
+        return Target::Card(card.get_attribute("data-state-id").unwrap_or_default());
+    }
+    if let Some(t) = closest("[data-testid=transition]") {
+        let from = t.get_attribute("data-from").unwrap_or_default();
+        let index = t
+            .get_attribute("data-index")
+            .and_then(|i| i.parse().ok())
+            .unwrap_or(0);
+        return Target::Arrow { from, index };
+    }
+    if closest(".minimap, .zoom-controls").is_some() {
+        return Target::Outside;
+    }
+    Target::Background
+}
+
+fn severity_name(s: Severity) -> &'static str {
+    s.as_str()
+}
+
+fn card_view(card: Card, editor: Editor, marks: Memo<Marks>) -> impl IntoView {
     let mode = card.mode.label();
     let mode_class = format!("card mode-{}", mode.to_lowercase());
     let keys = match card.keys.len() {
@@ -206,13 +416,20 @@ fn card_view(card: Card) -> impl IntoView {
     } else {
         format!("{} · {keys}", card.work)
     };
+    let id = card.id.clone();
+    let id_sel = card.id.clone();
+    let selected = Memo::new(move |_| editor.selection.with(|s| s.states.contains(&id_sel)));
+    let id_mark = card.id.clone();
+    let problem = Memo::new(move |_| marks.with(|m| m.states.get(&id_mark).copied()));
     view! {
         <div
             class=mode_class
             class:start=card.is_start
             class:ending=card.ending.is_some()
+            class:selected=selected
             data-testid="state"
             data-state-id=card.id.clone()
+            data-selected=move || selected.get().then_some("true")
             title=format!("{} ({})", card.title, card.id)
             style:left=format!("{}px", card.rect.x)
             style:top=format!("{}px", card.rect.y)
@@ -224,28 +441,52 @@ fn card_view(card: Card) -> impl IntoView {
                     let tip = e.clone();
                     view! { <span class="card-ending" data-testid="ending-marker" title=tip>"■ " {e}</span> }
                 })}
+                {move || problem.get().map(|s| view! {
+                    <span class=format!("problem-badge {}", severity_name(s)) data-testid="problem-badge" data-severity=severity_name(s)>
+                        {match s { Severity::Error => "!", Severity::Warning => "!", Severity::Info => "i" }}
+                    </span>
+                })}
             </div>
             <div class="card-title">{card.title.clone()}</div>
             <div class="card-meta">{meta}</div>
+            <div class="handle" data-handle=id title="Drag to another state to connect"></div>
         </div>
     }
 }
 
-fn arrow_view(arrow: Arrow) -> impl IntoView {
+fn arrow_view(arrow: Arrow, editor: Editor, marks: Memo<Marks>) -> impl IntoView {
     let (x, y) = arrow.path.label_at;
-    let marker = if arrow.dangling {
-        "url(#arrowhead-broken)"
-    } else {
-        "url(#arrowhead)"
+    let (from, index) = (arrow.from.clone(), arrow.index);
+    let from_sel = from.clone();
+    let selected = Memo::new(move |_| {
+        editor
+            .selection
+            .with(|s| s.transition.as_ref() == Some(&(from_sel.clone(), index)))
+    });
+    let from_mark = from.clone();
+    let bad = Memo::new(move |_| marks.with(|m| m.arrows.contains(&(from_mark.clone(), index))));
+    let marker = move || {
+        if arrow.dangling {
+            "url(#arrowhead-broken)"
+        } else if selected.get() {
+            "url(#arrowhead-selected)"
+        } else {
+            "url(#arrowhead)"
+        }
     };
+    let end = arrow.path.end;
+    let from_end = from.clone();
     view! {
         <g
             class="transition"
             class:broken=arrow.dangling
+            class:selected=selected
+            class:has-problem=bad
             data-testid="transition"
             data-from=arrow.from.clone()
             data-index=arrow.index.to_string()
             data-to=arrow.to.clone()
+            data-selected=move || selected.get().then_some("true")
         >
             <title>{arrow.title.clone()}</title>
             <path class="edge-hit" d=arrow.path.d.clone()></path>
@@ -254,6 +495,12 @@ fn arrow_view(arrow: Arrow) -> impl IntoView {
                 {arrow.priority.clone().map(|p| view! { <tspan class="priority">{format!("P{p}")}</tspan> })}
                 <tspan class="condition" dx=if arrow.priority.is_some() { "6" } else { "0" }>{arrow.label.clone()}</tspan>
             </text>
+            {move || selected.get().then(|| view! {
+                <circle class="arrow-end" data-arrow-end="true" data-from=from_end.clone() data-index=index.to_string()
+                    cx=format!("{:.1}", end.0) cy=format!("{:.1}", end.1) r="7">
+                    <title>"Drag to another state to re-target"</title>
+                </circle>
+            })}
         </g>
     }
 }

@@ -1,0 +1,333 @@
+//! Editing a plan: every change an author makes is a [`Command`], and [`apply`] turns a plan and a
+//! command into the next plan. Pure: the editor keeps the plans before and after for undo
+//! (snapshots), and a command that cannot apply says why and changes nothing.
+//!
+//! Commands speak the author's language (add a state, connect two states, rename, paste) and keep
+//! the plan consistent as they go: renaming rewires every reference, deleting removes the arrows
+//! into what was deleted, pasting gives the copies fresh ids and rewires the arrows among them.
+
+mod ids;
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::{Deserialize, Serialize};
+
+use crate::layout;
+use crate::plan::{Ending, Goal, Plan, Position, Settings, State, StateType, Tool, Transition};
+pub use ids::unique_id;
+
+/// The kinds of state the palette offers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum NewState {
+    Strict,
+    Loose,
+    Goal,
+    /// A state that ends the conversation as complete.
+    EndComplete,
+    EndHangUp,
+    EndHandOff,
+}
+
+/// The plan-wide fields the inspector edits.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PlanDetails {
+    pub title: String,
+    pub description: String,
+    pub start_state_id: Option<String>,
+    pub tools: Vec<Tool>,
+    pub settings: Settings,
+}
+
+/// One change to a plan.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "command", rename_all = "snake_case")]
+pub enum Command {
+    /// A new state of `kind` with its card's top-left corner at `at`.
+    AddState { kind: NewState, at: Position },
+    /// Cards moved to new positions.
+    MoveStates { moves: BTreeMap<String, Position> },
+    /// States removed, with the transitions into them.
+    DeleteStates { ids: Vec<String> },
+    /// A state's id changed, and every reference to it.
+    RenameState { from: String, to: String },
+    /// Everything else about a state (title, mode, texts, tasks, goal, transitions, tools,
+    /// ending) replaced by the inspector's edited copy; its id stays `id`.
+    ReplaceState { id: String, state: Box<State> },
+    /// A new transition from `from` to `to`, with the mode's default condition.
+    Connect { from: String, to: String },
+    /// Transition `index` of `from` now goes to `to`.
+    Retarget {
+        from: String,
+        index: usize,
+        to: String,
+    },
+    /// Transition `index` of `from` removed.
+    DeleteTransition { from: String, index: usize },
+    /// The plan's title, description, start state, tools and settings.
+    SetPlanDetails(PlanDetails),
+    /// Copies of `states` (from a clipboard) added with fresh ids, placed at their `layout`
+    /// positions moved by `offset`.
+    Paste {
+        states: Vec<State>,
+        layout: BTreeMap<String, Position>,
+        offset: Position,
+    },
+    /// Positions from the layered layout: for every state, or, with `only_overlaps`, only for
+    /// cards that overlap another (the rest stay where the author put them).
+    AutoLayout { only_overlaps: bool },
+    /// A state moved to `to` in plan order (which goal states fall through by).
+    ReorderState { id: String, to: usize },
+}
+
+/// Why a command could not apply. The plan is unchanged.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum EditError {
+    #[error("there is no state '{0}'")]
+    UnknownState(String),
+    #[error("state '{from}' has no transition {index}")]
+    UnknownTransition { from: String, index: usize },
+    #[error("a state id cannot be empty")]
+    EmptyId,
+    #[error("another state already has the id '{0}'")]
+    IdTaken(String),
+}
+
+/// The plan after a command, and the states it is about (the new, renamed or pasted ones), which
+/// the editor selects.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Applied {
+    pub plan: Plan,
+    pub touched: Vec<String>,
+}
+
+/// Card size in canvas units, for overlap checks (the canvas draws cards this size).
+pub const CARD_W: f64 = 240.0;
+pub const CARD_H: f64 = 104.0;
+
+/// Applies `command` to `plan`.
+pub fn apply(plan: &Plan, command: &Command) -> Result<Applied, EditError> {
+    let mut p = plan.clone();
+    let mut touched = Vec::new();
+    match command {
+        Command::AddState { kind, at } => {
+            let id = unique_id(&p, "new-state");
+            p.states.push(new_state(&id, *kind));
+            p.layout.insert(id.clone(), *at);
+            touched.push(id);
+        }
+        Command::MoveStates { moves } => {
+            for (id, at) in moves {
+                index_of(&p, id)?;
+                p.layout.insert(id.clone(), *at);
+            }
+        }
+        Command::DeleteStates { ids } => {
+            let gone: BTreeSet<&str> = ids.iter().map(String::as_str).collect();
+            for id in &gone {
+                index_of(&p, id)?;
+            }
+            p.states.retain(|s| !gone.contains(s.id.as_str()));
+            for s in &mut p.states {
+                s.transitions
+                    .retain(|t| !gone.contains(t.target_state_id.as_str()));
+            }
+            p.layout.retain(|id, _| !gone.contains(id.as_str()));
+            if p.start_state_id
+                .as_deref()
+                .is_some_and(|s| gone.contains(s))
+            {
+                p.start_state_id = None;
+            }
+        }
+        Command::RenameState { from, to } => {
+            rename(&mut p, from, to)?;
+            touched.push(to.clone());
+        }
+        Command::ReplaceState { id, state } => {
+            let i = index_of(&p, id)?;
+            let mut state = State::clone(state);
+            state.id = id.clone();
+            p.states[i] = state;
+        }
+        Command::Connect { from, to } => {
+            index_of(&p, to)?;
+            let i = index_of(&p, from)?;
+            let s = &mut p.states[i];
+            // An ending only means something without transitions: connecting continues the story.
+            s.ending = None;
+            s.transitions.push(Transition {
+                target_state_id: to.clone(),
+                condition_type: None,
+                priority: Default::default(),
+                condition_config: Default::default(),
+                label: String::new(),
+            });
+        }
+        Command::Retarget { from, index, to } => {
+            index_of(&p, to)?;
+            transition_mut(&mut p, from, *index)?.target_state_id = to.clone();
+        }
+        Command::DeleteTransition { from, index } => {
+            transition_mut(&mut p, from, *index)?;
+            let i = index_of(&p, from)?;
+            p.states[i].transitions.remove(*index);
+        }
+        Command::SetPlanDetails(d) => {
+            p.title = d.title.clone();
+            p.description = d.description.clone();
+            p.start_state_id = d.start_state_id.clone();
+            p.tools = d.tools.clone();
+            p.settings = d.settings.clone();
+        }
+        Command::Paste {
+            states,
+            layout,
+            offset,
+        } => touched = ids::paste(&mut p, states, layout, *offset),
+        Command::AutoLayout { only_overlaps } => {
+            p.layout = if *only_overlaps {
+                untangle(&p)
+            } else {
+                layout::layered(&p)
+            };
+        }
+        Command::ReorderState { id, to } => {
+            let i = index_of(&p, id)?;
+            let s = p.states.remove(i);
+            let to = (*to).min(p.states.len());
+            p.states.insert(to, s);
+        }
+    }
+    Ok(Applied { plan: p, touched })
+}
+
+/// What deleting `ids` takes with it: the states, and the transitions into them from states that
+/// stay (shown to the author before deleting).
+pub fn delete_impact(plan: &Plan, ids: &[String]) -> (usize, usize) {
+    let gone: BTreeSet<&str> = ids.iter().map(String::as_str).collect();
+    let states = plan
+        .states
+        .iter()
+        .filter(|s| gone.contains(s.id.as_str()))
+        .count();
+    let transitions = plan
+        .states
+        .iter()
+        .filter(|s| !gone.contains(s.id.as_str()))
+        .flat_map(|s| &s.transitions)
+        .filter(|t| gone.contains(t.target_state_id.as_str()))
+        .count();
+    (states, transitions)
+}
+
+fn index_of(p: &Plan, id: &str) -> Result<usize, EditError> {
+    p.states
+        .iter()
+        .position(|s| s.id == id)
+        .ok_or_else(|| EditError::UnknownState(id.to_string()))
+}
+
+fn transition_mut<'p>(
+    p: &'p mut Plan,
+    from: &str,
+    index: usize,
+) -> Result<&'p mut Transition, EditError> {
+    let i = index_of(p, from)?;
+    p.states[i]
+        .transitions
+        .get_mut(index)
+        .ok_or_else(|| EditError::UnknownTransition {
+            from: from.to_string(),
+            index,
+        })
+}
+
+fn rename(p: &mut Plan, from: &str, to: &str) -> Result<(), EditError> {
+    let to = to.trim();
+    if to.is_empty() {
+        return Err(EditError::EmptyId);
+    }
+    let i = index_of(p, from)?;
+    if from == to {
+        return Ok(());
+    }
+    if p.states.iter().any(|s| s.id == to) {
+        return Err(EditError::IdTaken(to.to_string()));
+    }
+    p.states[i].id = to.to_string();
+    for s in &mut p.states {
+        for t in &mut s.transitions {
+            if t.target_state_id == from {
+                t.target_state_id = to.to_string();
+            }
+        }
+    }
+    if p.start_state_id.as_deref() == Some(from) {
+        p.start_state_id = Some(to.to_string());
+    }
+    if let Some(at) = p.layout.remove(from) {
+        p.layout.insert(to.to_string(), at);
+    }
+    Ok(())
+}
+
+/// A fresh state of `kind`.
+pub fn new_state(id: &str, kind: NewState) -> State {
+    let (mode, title, ending) = match kind {
+        NewState::Strict => (StateType::Strict, "New strict state", None),
+        NewState::Loose => (StateType::Loose, "New state", None),
+        NewState::Goal => (StateType::Goal, "New goal", None),
+        NewState::EndComplete => (StateType::Loose, "End", Some(Ending::Complete {})),
+        NewState::EndHangUp => (StateType::Loose, "Hang up", Some(Ending::HangUp {})),
+        NewState::EndHandOff => (
+            StateType::Loose,
+            "Hand off",
+            Some(Ending::HandOff {
+                to: String::new(),
+                reason: String::new(),
+            }),
+        ),
+    };
+    State {
+        id: id.to_string(),
+        title: title.to_string(),
+        kind: mode,
+        description: String::new(),
+        instructions: String::new(),
+        tasks: Vec::new(),
+        goal: (mode == StateType::Goal).then(|| Goal {
+            objective: String::new(),
+            success_description: String::new(),
+            deliverables: Vec::new(),
+        }),
+        transitions: Vec::new(),
+        allowed_tools: Vec::new(),
+        ending,
+    }
+}
+
+/// Positions where no two cards overlap: cards keep their place unless they overlap one placed
+/// before them (in plan order), which then moves down until it is free.
+fn untangle(p: &Plan) -> BTreeMap<String, Position> {
+    let mut placed: Vec<Position> = Vec::new();
+    let mut out = BTreeMap::new();
+    let all = layout::complete(p);
+    for s in &p.states {
+        let Some(mut at) = all.get(&s.id).copied() else {
+            continue;
+        };
+        let overlaps = |a: &Position, b: &Position| {
+            (a.x - b.x).abs() < CARD_W + 16.0 && (a.y - b.y).abs() < CARD_H + 16.0
+        };
+        while placed.iter().any(|q| overlaps(&at, q)) {
+            at.y += CARD_H + 32.0;
+        }
+        placed.push(at);
+        out.insert(s.id.clone(), at);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,232 @@
+use super::*;
+use crate::parse_plan;
+use crate::validate;
+
+fn support() -> Plan {
+    parse_plan(include_str!("../../../plans/customer-support.json")).unwrap()
+}
+
+fn run(p: &Plan, c: Command) -> Applied {
+    apply(p, &c).unwrap_or_else(|e| panic!("{c:?}: {e}"))
+}
+
+#[test]
+fn adding_a_state_gives_it_a_fresh_id_and_the_position_asked_for() {
+    let p = support();
+    let at = Position { x: 10.0, y: 20.0 };
+    let a = run(
+        &p,
+        Command::AddState {
+            kind: NewState::Strict,
+            at,
+        },
+    );
+    let b = run(
+        &a.plan,
+        Command::AddState {
+            kind: NewState::EndHangUp,
+            at,
+        },
+    );
+    assert_eq!(a.touched, ["new-state"]);
+    assert_eq!(b.touched, ["new-state-2"]);
+    let s = b.plan.state("new-state-2").unwrap();
+    assert_eq!(s.ending, Some(Ending::HangUp {}));
+    assert_eq!(b.plan.layout["new-state"], at);
+}
+
+#[test]
+fn renaming_a_state_rewires_every_reference() {
+    let p = support();
+    let a = run(
+        &p,
+        Command::RenameState {
+            from: "customer-intake".into(),
+            to: "intake".into(),
+        },
+    );
+    assert!(a.plan.state("customer-intake").is_none());
+    assert_eq!(a.plan.states[0].transitions[0].target_state_id, "intake");
+    assert!(a.plan.layout.contains_key("intake"));
+    assert!(!validate(&a.plan).has_errors());
+    let start = run(
+        &p,
+        Command::RenameState {
+            from: "greeting".into(),
+            to: "hello".into(),
+        },
+    );
+    assert_eq!(start.plan.start_state_id.as_deref(), Some("hello"));
+    assert_eq!(
+        apply(
+            &p,
+            &Command::RenameState {
+                from: "greeting".into(),
+                to: "farewell".into()
+            }
+        ),
+        Err(EditError::IdTaken("farewell".into()))
+    );
+    assert_eq!(
+        apply(
+            &p,
+            &Command::RenameState {
+                from: "greeting".into(),
+                to: "  ".into()
+            }
+        ),
+        Err(EditError::EmptyId)
+    );
+}
+
+#[test]
+fn deleting_states_removes_the_arrows_into_them_and_says_how_many_first() {
+    let p = support();
+    let ids = vec!["farewell".to_string()];
+    assert_eq!(delete_impact(&p, &ids), (1, 3));
+    let a = run(&p, Command::DeleteStates { ids });
+    assert_eq!(a.plan.states.len(), 5);
+    assert!(a.plan.states.iter().all(|s| s
+        .transitions
+        .iter()
+        .all(|t| t.target_state_id != "farewell")));
+    assert!(!a.plan.layout.contains_key("farewell"));
+    assert!(!validate(&a.plan).has_errors());
+}
+
+#[test]
+fn connecting_adds_a_default_transition_and_ends_an_ending() {
+    let p = support();
+    let a = run(
+        &p,
+        Command::Connect {
+            from: "farewell".into(),
+            to: "greeting".into(),
+        },
+    );
+    let s = a.plan.state("farewell").unwrap();
+    assert_eq!(s.transitions.len(), 1);
+    assert_eq!(s.transitions[0].condition_type, None, "the mode's default");
+    assert_eq!(s.ending, None);
+    let looped = run(
+        &p,
+        Command::Connect {
+            from: "greeting".into(),
+            to: "greeting".into(),
+        },
+    );
+    assert_eq!(
+        looped.plan.states[0].transitions[1].target_state_id,
+        "greeting"
+    );
+    let moved = run(
+        &p,
+        Command::Retarget {
+            from: "greeting".into(),
+            index: 0,
+            to: "farewell".into(),
+        },
+    );
+    assert_eq!(
+        moved.plan.states[0].transitions[0].target_state_id,
+        "farewell"
+    );
+    assert_eq!(
+        apply(
+            &p,
+            &Command::Retarget {
+                from: "greeting".into(),
+                index: 5,
+                to: "farewell".into()
+            }
+        ),
+        Err(EditError::UnknownTransition {
+            from: "greeting".into(),
+            index: 5
+        })
+    );
+}
+
+#[test]
+fn pasting_gives_fresh_ids_and_rewires_arrows_inside_the_copy() {
+    let p = support();
+    let copied: Vec<State> = p.states[..2].to_vec();
+    let a = run(
+        &p,
+        Command::Paste {
+            states: copied.clone(),
+            layout: p.layout.clone(),
+            offset: Position { x: 40.0, y: 40.0 },
+        },
+    );
+    assert_eq!(a.touched, ["greeting-copy", "customer-intake-copy"]);
+    let g = a.plan.state("greeting-copy").unwrap();
+    assert_eq!(
+        g.transitions[0].target_state_id, "customer-intake-copy",
+        "inside the copy"
+    );
+    let i = a.plan.state("customer-intake-copy").unwrap();
+    assert_eq!(
+        i.transitions[0].target_state_id, "billing-support",
+        "outside keeps its target"
+    );
+    assert_eq!(
+        a.plan.layout["greeting-copy"].x,
+        p.layout["greeting"].x + 40.0
+    );
+    let b = run(
+        &a.plan,
+        Command::Paste {
+            states: copied,
+            layout: p.layout.clone(),
+            offset: Position::default(),
+        },
+    );
+    assert_eq!(b.touched, ["greeting-copy-2", "customer-intake-copy-2"]);
+}
+
+#[test]
+fn tidying_only_overlaps_keeps_every_card_that_does_not_overlap() {
+    let mut p = support();
+    let at = p.layout["greeting"];
+    p.layout.insert(
+        "farewell".into(),
+        Position {
+            x: at.x + 10.0,
+            y: at.y + 10.0,
+        },
+    );
+    let a = run(
+        &p,
+        Command::AutoLayout {
+            only_overlaps: true,
+        },
+    );
+    assert_eq!(a.plan.layout["greeting"], at);
+    assert_eq!(
+        a.plan.layout["billing-support"],
+        p.layout["billing-support"]
+    );
+    assert_ne!(a.plan.layout["farewell"], p.layout["farewell"]);
+    let all = run(
+        &p,
+        Command::AutoLayout {
+            only_overlaps: false,
+        },
+    );
+    assert_eq!(all.plan.layout["greeting"].x, 0.0, "start state leftmost");
+}
+
+#[test]
+fn an_unknown_state_changes_nothing() {
+    let p = support();
+    assert_eq!(
+        apply(
+            &p,
+            &Command::DeleteStates {
+                ids: vec!["ghost".into()]
+            }
+        ),
+        Err(EditError::UnknownState("ghost".into()))
+    );
+}

@@ -1,0 +1,80 @@
+//! The minimap: the whole plan in a corner, with the part on screen outlined; a click centres the
+//! view there. All cards are one SVG path, so it costs one element however large the plan.
+
+use leptos::ev;
+use leptos::prelude::*;
+
+use super::geometry::Viewport;
+use super::scene::Scene;
+
+const W: f64 = 200.0;
+const H: f64 = 130.0;
+
+#[component]
+pub fn Minimap(
+    scene: Memo<Scene>,
+    viewport: RwSignal<Viewport>,
+    size: RwSignal<(f64, f64)>,
+) -> impl IntoView {
+    // World → minimap: the plan's bounds fitted into the box.
+    let frame = Memo::new(move |_| {
+        scene.with(|s| {
+            let b = s.bounds?;
+            let b = b.inflate(120.0);
+            let scale = (W / b.w).min(H / b.h);
+            Some((b.x, b.y, scale))
+        })
+    });
+    let cards = Memo::new(move |_| {
+        let Some((x0, y0, k)) = frame.get() else {
+            return String::new();
+        };
+        scene.with(|s| {
+            let mut d = String::with_capacity(s.cards.len() * 40);
+            for c in &s.cards {
+                d.push_str(&format!(
+                    "M{:.1},{:.1}h{:.1}v{:.1}h{:.1}z",
+                    (c.rect.x - x0) * k,
+                    (c.rect.y - y0) * k,
+                    (c.rect.w * k).max(1.5),
+                    (c.rect.h * k).max(1.0),
+                    -(c.rect.w * k).max(1.5)
+                ));
+            }
+            d
+        })
+    });
+    let window = move || {
+        let (x0, y0, k) = frame.get()?;
+        let r = viewport.get().visible(size.get());
+        Some(view! {
+            <rect class="minimap-view" x=(r.x - x0) * k y=(r.y - y0) * k width=r.w * k height=r.h * k></rect>
+        })
+    };
+    let centre = move |e: ev::MouseEvent| {
+        let Some((x0, y0, k)) = frame.get_untracked() else {
+            return;
+        };
+        let (mx, my) = (e.offset_x() as f64, e.offset_y() as f64);
+        let world = (mx / k + x0, my / k + y0);
+        let (w, h) = size.get_untracked();
+        viewport.update(|v| {
+            v.x = w / 2.0 - world.0 * v.zoom;
+            v.y = h / 2.0 - world.1 * v.zoom;
+        });
+    };
+    view! {
+        <svg
+            class="minimap"
+            data-testid="minimap"
+            width=W
+            height=H
+            on:pointerdown=|e: ev::PointerEvent| e.stop_propagation()
+            on:dblclick=|e: ev::MouseEvent| e.stop_propagation()
+            on:click=centre
+        >
+            <path class="minimap-cards" d=cards></path>
+            {window}
+        </svg>
+    }
+}

@@ -1,0 +1,344 @@
+//! The editor store: the one place the open plan lives and changes.
+//!
+//! The plan changes only through [`Editor::dispatch`] (a `plan_core::edit::Command`), undo and
+//! redo, and reloads from disk. Every change is kept in the [`history::History`] and saved to
+//! `draft.json` by the autosave below within a second. Derived state (the canvas scene, the
+//! problems) is computed from the plan by `Memo`s elsewhere; `Effect`s only talk to the outside.
+
+pub mod history;
+
+use std::time::Duration;
+
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use plan_core::edit::{apply, Command};
+use plan_core::Plan;
+
+use crate::ipc;
+use history::History;
+
+/// How soon after a change the draft is written (a change during a save is written right after).
+const SAVE_AFTER: Duration = Duration::from_millis(300);
+/// How long to wait before trying a failed save again.
+const RETRY_AFTER: Duration = Duration::from_millis(1_500);
+
+/// What is selected on the canvas.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Selection {
+    pub states: Vec<String>,
+    /// A transition: its source state and index.
+    pub transition: Option<(String, usize)>,
+}
+
+impl Selection {
+    pub fn state(id: &str) -> Selection {
+        Selection {
+            states: vec![id.to_string()],
+            transition: None,
+        }
+    }
+}
+
+/// Where the draft stands against the file on disk.
+#[derive(Debug, Clone, PartialEq)]
+pub enum SaveState {
+    Saved,
+    /// Changed, waiting to be written.
+    Unsaved,
+    Saving,
+    /// The last write failed; it is retried.
+    Failed(String),
+    /// The file changed on disk while there were unsaved edits: the author chooses.
+    Conflict,
+}
+
+impl SaveState {
+    /// What the status bar says.
+    pub fn label(&self) -> String {
+        match self {
+            SaveState::Saved => "Saved".into(),
+            SaveState::Unsaved | SaveState::Saving => "Saving…".into(),
+            SaveState::Failed(why) => format!("Not saved: {why}"),
+            SaveState::Conflict => "Conflict".into(),
+        }
+    }
+}
+
+/// The editor's state, shared by every view (all fields are cheap copies of signal handles).
+#[derive(Clone, Copy)]
+pub struct Editor {
+    /// The id of the open plan.
+    pub id: RwSignal<Option<String>>,
+    pub plan: RwSignal<Option<Plan>>,
+    pub selection: RwSignal<Selection>,
+    pub save: RwSignal<SaveState>,
+    pub can_undo: RwSignal<bool>,
+    pub can_redo: RwSignal<bool>,
+    /// The draft on disk when it changed under unsaved edits.
+    pub theirs: RwSignal<Option<Plan>>,
+    /// The latest message for the author (a refused edit, what a delete took with it).
+    pub notice: RwSignal<Option<String>>,
+    history: StoredValue<History>,
+    /// The plan as last written to (or read from) disk.
+    on_disk: StoredValue<Option<Plan>>,
+    /// A save is scheduled or running.
+    saving: StoredValue<bool>,
+}
+
+fn now_ms() -> f64 {
+    js_sys::Date::now()
+}
+
+impl Editor {
+    pub fn new() -> Editor {
+        Editor {
+            id: RwSignal::new(None),
+            plan: RwSignal::new(None),
+            selection: RwSignal::new(Selection::default()),
+            save: RwSignal::new(SaveState::Saved),
+            can_undo: RwSignal::new(false),
+            can_redo: RwSignal::new(false),
+            theirs: RwSignal::new(None),
+            notice: RwSignal::new(None),
+            history: StoredValue::new(History::default()),
+            on_disk: StoredValue::new(None),
+            saving: StoredValue::new(false),
+        }
+    }
+
+    /// Shows plan `id` as read from disk, with a fresh history.
+    pub fn open(&self, id: String, plan: Plan) {
+        self.history.update_value(History::clear);
+        self.on_disk.set_value(Some(plan.clone()));
+        self.id.set(Some(id));
+        self.plan.set(Some(plan));
+        self.selection.set(Selection::default());
+        self.theirs.set(None);
+        self.save.set(SaveState::Saved);
+        self.notice.set(None);
+        self.refresh_undo();
+    }
+
+    /// Closes the plan (it could not be read).
+    pub fn close(&self) {
+        self.history.update_value(History::clear);
+        self.on_disk.set_value(None);
+        self.plan.set(None);
+        self.selection.set(Selection::default());
+        self.refresh_undo();
+    }
+
+    /// Applies `command` as one undo step; returns whether it applied.
+    pub fn dispatch(&self, command: Command) -> bool {
+        self.apply(command, None)
+    }
+
+    /// Applies `command` as part of a burst of typing in the field `key` (one undo step).
+    pub fn dispatch_typing(&self, command: Command, key: &str) -> bool {
+        self.apply(command, Some(key))
+    }
+
+    fn apply(&self, command: Command, burst: Option<&str>) -> bool {
+        let Some(before) = self.plan.get_untracked() else {
+            return false;
+        };
+        match apply(&before, &command) {
+            Ok(applied) => {
+                if applied.plan == before {
+                    return true;
+                }
+                self.history
+                    .update_value(|h| h.record(&before, burst, now_ms()));
+                if !applied.touched.is_empty() {
+                    self.selection.set(Selection {
+                        states: applied.touched,
+                        transition: None,
+                    });
+                }
+                self.replace(applied.plan);
+                true
+            }
+            Err(e) => {
+                self.notice.set(Some(e.to_string()));
+                false
+            }
+        }
+    }
+
+    /// Ends a burst of typing (the field lost focus).
+    pub fn end_typing(&self) {
+        self.history.update_value(History::end_burst);
+    }
+
+    pub fn undo(&self) {
+        let Some(current) = self.plan.get_untracked() else {
+            return;
+        };
+        let mut previous = None;
+        self.history.update_value(|h| previous = h.undo(&current));
+        if let Some(p) = previous {
+            self.keep_selection_valid(&p);
+            self.replace(p);
+        }
+    }
+
+    pub fn redo(&self) {
+        let Some(current) = self.plan.get_untracked() else {
+            return;
+        };
+        let mut next = None;
+        self.history.update_value(|h| next = h.redo(&current));
+        if let Some(p) = next {
+            self.keep_selection_valid(&p);
+            self.replace(p);
+        }
+    }
+
+    fn keep_selection_valid(&self, plan: &Plan) {
+        self.selection.update(|s| {
+            s.states.retain(|id| plan.state(id).is_some());
+            if let Some((from, i)) = &s.transition {
+                if plan.state(from).is_none_or(|st| st.transitions.len() <= *i) {
+                    s.transition = None;
+                }
+            }
+        });
+    }
+
+    fn refresh_undo(&self) {
+        let (u, r) = self.history.with_value(|h| (h.can_undo(), h.can_redo()));
+        self.can_undo.set(u);
+        self.can_redo.set(r);
+    }
+
+    /// The plan changed in the editor: show it and save it soon.
+    fn replace(&self, plan: Plan) {
+        self.plan.set(Some(plan));
+        self.refresh_undo();
+        if self.save.get_untracked() != SaveState::Conflict {
+            self.save.set(SaveState::Unsaved);
+            self.schedule_save(SAVE_AFTER);
+        }
+    }
+
+    fn schedule_save(&self, after: Duration) {
+        if self.saving.get_value() {
+            return;
+        }
+        self.saving.set_value(true);
+        let editor = *self;
+        set_timeout(move || editor.save_now(), after);
+    }
+
+    /// Writes the current plan if it differs from the file; another change meanwhile is written
+    /// right after.
+    fn save_now(&self) {
+        let (Some(id), Some(plan)) = (self.id.get_untracked(), self.plan.get_untracked()) else {
+            self.saving.set_value(false);
+            return;
+        };
+        if self.save.get_untracked() == SaveState::Conflict {
+            self.saving.set_value(false);
+            return;
+        }
+        if self.on_disk.with_value(|d| d.as_ref() == Some(&plan)) {
+            self.saving.set_value(false);
+            self.save.set(SaveState::Saved);
+            return;
+        }
+        self.save.set(SaveState::Saving);
+        let editor = *self;
+        spawn_local(async move {
+            let result = ipc::save_draft(&id, &plan).await;
+            editor.saving.set_value(false);
+            // The author may have opened another plan meanwhile.
+            if editor.id.get_untracked().as_deref() != Some(id.as_str()) {
+                return;
+            }
+            match result {
+                Ok(()) => {
+                    editor.on_disk.set_value(Some(plan.clone()));
+                    if editor.plan.get_untracked().as_ref() == Some(&plan) {
+                        editor.save.set(SaveState::Saved);
+                    } else {
+                        editor.schedule_save(Duration::ZERO);
+                    }
+                }
+                Err(e) => {
+                    editor.save.set(SaveState::Failed(e.message));
+                    editor.schedule_save(RETRY_AFTER);
+                }
+            }
+        });
+    }
+
+    /// Writes unsaved edits now, before another plan is opened.
+    pub fn flush(&self) {
+        let (Some(id), Some(plan)) = (self.id.get_untracked(), self.plan.get_untracked()) else {
+            return;
+        };
+        if self.on_disk.with_value(|d| d.as_ref() == Some(&plan))
+            || self.save.get_untracked() == SaveState::Conflict
+        {
+            return;
+        }
+        spawn_local(async move {
+            let _ = ipc::save_draft(&id, &plan).await;
+        });
+    }
+
+    /// The draft as it is on disk now (the watcher saw it change): our own save needs nothing;
+    /// with no unsaved edits it replaces the plan (one undo step); otherwise the author chooses.
+    pub fn on_disk_changed(&self, disk: Plan) {
+        let Some(current) = self.plan.get_untracked() else {
+            return;
+        };
+        if disk == current {
+            self.on_disk.set_value(Some(disk));
+            self.theirs.set(None);
+            if self.save.get_untracked() == SaveState::Conflict {
+                self.save.set(SaveState::Saved);
+            }
+            return;
+        }
+        if self.on_disk.with_value(|d| d.as_ref() == Some(&disk)) {
+            // Our own save's echo, or nothing new.
+            return;
+        }
+        let unsaved = self.on_disk.with_value(|d| d.as_ref() != Some(&current));
+        if unsaved {
+            self.theirs.set(Some(disk));
+            self.save.set(SaveState::Conflict);
+        } else {
+            self.history
+                .update_value(|h| h.record(&current, None, now_ms()));
+            self.on_disk.set_value(Some(disk.clone()));
+            self.keep_selection_valid(&disk);
+            self.plan.set(Some(disk));
+            self.refresh_undo();
+        }
+    }
+
+    /// Settles a conflict: take the file's version (`true`, undoable) or keep the editor's and
+    /// write it over the file.
+    pub fn resolve_conflict(&self, take_theirs: bool) {
+        let Some(theirs) = self.theirs.get_untracked() else {
+            return;
+        };
+        self.theirs.set(None);
+        self.on_disk.set_value(Some(theirs.clone()));
+        self.save.set(SaveState::Saved);
+        if take_theirs {
+            if let Some(current) = self.plan.get_untracked() {
+                self.history
+                    .update_value(|h| h.record(&current, None, now_ms()));
+            }
+            self.keep_selection_valid(&theirs);
+            self.plan.set(Some(theirs));
+            self.refresh_undo();
+        } else {
+            self.save.set(SaveState::Unsaved);
+            self.schedule_save(Duration::ZERO);
+        }
+    }
+}

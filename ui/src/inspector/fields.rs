@@ -1,0 +1,107 @@
+//! Small form controls the inspector is made of, each bound to one value of the plan: it shows
+//! the value as it is now and reports the author's edit. Every control carries a `data-testid`.
+
+use leptos::ev;
+use leptos::prelude::*;
+
+use crate::editor::Editor;
+
+fn input_value(e: &ev::Event) -> String {
+    event_target_value(e)
+}
+
+/// A one-line text field; every keystroke is an edit (one undo step per burst).
+pub fn text(
+    editor: Editor,
+    label: &'static str,
+    testid: &'static str,
+    value: impl Fn() -> String + Send + Sync + 'static,
+    on_input: impl Fn(String) + 'static,
+) -> impl IntoView {
+    view! {
+        <label class="field">
+            <span class="field-label">{label}</span>
+            <input
+                type="text"
+                data-testid=format!("field-{testid}")
+                prop:value=value
+                on:input=move |e| on_input(input_value(&e))
+                on:blur=move |_| editor.end_typing()
+            />
+        </label>
+    }
+}
+
+/// A text area for longer texts (instructions, descriptions).
+pub fn area(
+    editor: Editor,
+    label: &'static str,
+    testid: &'static str,
+    value: impl Fn() -> String + Send + Sync + 'static,
+    on_input: impl Fn(String) + 'static,
+) -> impl IntoView {
+    view! {
+        <label class="field">
+            <span class="field-label">{label}</span>
+            <textarea
+                rows="3"
+                data-testid=format!("field-{testid}")
+                prop:value=value
+                on:input=move |e| on_input(input_value(&e))
+                on:blur=move |_| editor.end_typing()
+            ></textarea>
+        </label>
+    }
+}
+
+/// A choice among `options` (value, label); `path` tells nested condition fields apart.
+pub fn choice(
+    label: &'static str,
+    testid: &'static str,
+    path: String,
+    options: impl Fn() -> Vec<(String, String)> + Send + Sync + 'static,
+    value: impl Fn() -> String + Send + Sync + 'static,
+    on_change: impl Fn(String) + 'static,
+) -> impl IntoView {
+    view! {
+        <label class="field">
+            <span class="field-label">{label}</span>
+            <select
+                data-testid=format!("field-{testid}")
+                data-path=path
+                on:change=move |e| on_change(input_value(&e))
+            >
+                {move || {
+                    let current = value();
+                    options()
+                        .into_iter()
+                        .map(|(v, l)| {
+                            let selected = v == current;
+                            view! { <option value=v selected=selected>{l}</option> }
+                        })
+                        .collect_view()
+                }}
+            </select>
+        </label>
+    }
+}
+
+/// A checkbox.
+pub fn check(
+    label: &'static str,
+    testid: &'static str,
+    value: impl Fn() -> bool + Send + Sync + 'static,
+    on_change: impl Fn(bool) + 'static,
+) -> impl IntoView {
+    view! {
+        <label class="field check">
+            <input
+                type="checkbox"
+                data-testid=format!("field-{testid}")
+                prop:checked=value
+                on:change=move |e| on_change(event_target_checked(&e))
+            />
+            <span>{label}</span>
+        </label>
+    }
+}

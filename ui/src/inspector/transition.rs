@@ -1,0 +1,79 @@
+//! The inspector of one transition: where it goes, its priority and label, its condition.
+
+use leptos::prelude::*;
+use plan_core::edit::Command;
+use plan_core::plan::{Priority, Transition};
+
+use super::condition::ConditionEditor;
+use super::fields::{choice, text};
+use super::state::{edit, read};
+use crate::editor::Editor;
+
+#[component]
+pub fn TransitionInspector(editor: Editor, from: String, index: usize) -> impl IntoView {
+    let sid = StoredValue::new(from.clone());
+    let get = move |f: fn(&Transition) -> String| {
+        move || {
+            read(editor, &sid.get_value(), |s| {
+                s.transitions.get(index).map(f).unwrap_or_default()
+            })
+            .unwrap_or_default()
+        }
+    };
+    let states = move || {
+        editor.plan.with(|p| {
+            p.as_ref()
+                .map(|p| {
+                    p.states
+                        .iter()
+                        .map(|s| (s.id.clone(), format!("{} ({})", s.title, s.id)))
+                        .collect::<Vec<_>>()
+                })
+                .unwrap_or_default()
+        })
+    };
+    let from_title =
+        move || read(editor, &sid.get_value(), |s| s.title.clone()).unwrap_or_default();
+    view! {
+        <div class="inspector-section" data-testid="transition-inspector">
+            <h3>"Transition"</h3>
+            <p class="hint">{move || format!("From {} · transition {}", from_title(), index + 1)}</p>
+            {choice("Goes to", "target", String::new(), states, get(|t| t.target_state_id.clone()), move |to: String| {
+                editor.dispatch(Command::Retarget { from: sid.get_value(), index, to });
+            })}
+            <label class="field">
+                <span class="field-label">"Priority (lower wins)"</span>
+                <input
+                    type="number"
+                    data-testid="field-priority"
+                    prop:value=get(|t| t.priority.to_string())
+                    on:input=move |e| {
+                        if let Ok(p) = event_target_value(&e).parse::<f64>() {
+                            let id = sid.get_value();
+                            edit(editor, &id, Some(format!("{id}:t{index}:priority")), |s| {
+                                if let Some(t) = s.transitions.get_mut(index) {
+                                    t.priority = Priority(p);
+                                }
+                            });
+                        }
+                    }
+                    on:blur=move |_| editor.end_typing()
+                />
+            </label>
+            {text(editor, "Label on the arrow", "label", get(|t| t.label.clone()), move |v| {
+                let id = sid.get_value();
+                edit(editor, &id, Some(format!("{id}:t{index}:label")), |s| {
+                    if let Some(t) = s.transitions.get_mut(index) {
+                        t.label = v;
+                    }
+                });
+            })}
+            <ConditionEditor editor=editor from=from.clone() index=index path=Vec::new() />
+            <button class="danger" data-testid="delete-transition" on:click=move |_| {
+                if editor.dispatch(Command::DeleteTransition { from: sid.get_value(), index }) {
+                    editor.selection.set(Default::default());
+                }
+            }>"Delete transition"</button>
+        </div>
+    }
+}
