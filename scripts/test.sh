@@ -16,7 +16,8 @@ cargo clippy --all-targets -- -D warnings
 cargo clippy -p plan-tests --all-targets -- -D warnings
 say "unit and integration tests of every crate"
 cargo test < /dev/null
-say "cross-crate tests: the plan command and its store, the JSON Schema, properties"
+say "cross-crate tests: the plan command, its store, chat and test; the JSON Schema; properties"
 cargo test -p plan-tests --test cli --test chat --test schema --test store --test properties < /dev/null
-say "end-to-end tests of the real app"
+say "end-to-end tests of the real app: viewing, then editing"
 timeout 900 cargo test -p plan-tests --test app < /dev/null
+timeout 900 cargo test -p plan-tests --test editor < /dev/null

@@ -6,8 +6,7 @@
 use std::fs;
 use std::path::Path;
 
-use plan_core::files::read_plan;
-use plan_core::plan::Plan;
+use plan_tests::page::{count, draft, ensure, open_plan, plan, text_of, Outcome};
 use plan_tests::{Ctx, Harness, Test, SHORT};
 use serde_json::json;
 
@@ -44,24 +43,6 @@ fn main() {
     ]));
 }
 
-type Outcome = Result<(), String>;
-
-fn ensure(cond: bool, what: impl FnOnce() -> String) -> Outcome {
-    if cond {
-        Ok(())
-    } else {
-        Err(what())
-    }
-}
-
-fn draft(ctx: &Ctx, id: &str) -> std::path::PathBuf {
-    ctx.workspace().join(id).join("draft.json")
-}
-
-fn plan(ctx: &Ctx, id: &str) -> Result<Plan, String> {
-    read_plan(&draft(ctx, id)).map_err(|e| e.to_string())
-}
-
 /// The plans of a workspace: its folders with a draft.
 fn sample_ids(dir: &Path) -> Vec<String> {
     let mut ids: Vec<String> = fs::read_dir(dir)
@@ -78,7 +59,7 @@ fn sample_ids(dir: &Path) -> Vec<String> {
 /// the DOM holds it. (WebDriver's own "visible text" misjudges elements under a CSS scale, and it
 /// does not read SVG.)
 fn shown_text(ctx: &Ctx, css: &str) -> Result<String, String> {
-    let v = ctx.session.execute(
+    let v = ctx.session().execute(
         "const el = document.querySelector(arguments[0]);
          if (!el) return {missing: true};
          const r = el.getBoundingClientRect();
@@ -97,40 +78,10 @@ fn shown_text(ctx: &Ctx, css: &str) -> Result<String, String> {
     Ok(v["text"].as_str().unwrap_or_default().to_string())
 }
 
-/// Text of the first element matching `css`, as the DOM holds it (works for SVG too).
-fn text_of(ctx: &Ctx, css: &str) -> Result<String, String> {
-    let v = ctx.session.execute(
-        "const el = document.querySelector(arguments[0]); return el ? el.textContent : null;",
-        json!([css]),
-    )?;
-    v.as_str()
-        .map(str::to_string)
-        .ok_or_else(|| format!("nothing matches {css}"))
-}
-
-fn count(ctx: &Ctx, css: &str) -> Result<usize, String> {
-    Ok(ctx.session.find_all(css)?.len())
-}
-
-/// Clicks a plan in the list and waits until its title and all its states are on the canvas.
-fn open_plan(ctx: &Ctx, id: &str) -> Result<Plan, String> {
-    let p = plan(ctx, id)?;
-    let item = ctx
-        .session
-        .wait_for(&format!("[data-testid=plan][data-plan-id='{id}']"), SHORT)?;
-    ctx.session.click(&item)?;
-    ctx.session
-        .wait_until(&format!("plan {id} on the canvas"), SHORT, || {
-            Ok(text_of(ctx, "[data-testid=plan-title]")? == p.title
-                && count(ctx, "[data-testid=state]")? == p.states.len())
-        })?;
-    Ok(p)
-}
-
 /// The canvas's pan offset and zoom, read from the card layer's CSS transform.
 fn view_transform(ctx: &Ctx) -> Result<(f64, f64, f64), String> {
     let style = ctx
-        .session
+        .session()
         .execute(
             "return document.querySelector('.cards').style.transform;",
             json!([]),
@@ -149,7 +100,7 @@ fn view_transform(ctx: &Ctx) -> Result<(f64, f64, f64), String> {
 }
 
 fn canvas_rect(ctx: &Ctx) -> Result<(f64, f64, f64, f64), String> {
-    let v = ctx.session.execute(
+    let v = ctx.session().execute(
         "const r = document.querySelector('[data-testid=canvas]').getBoundingClientRect(); return [r.left, r.top, r.width, r.height];",
         json!([]),
     )?;
@@ -162,16 +113,16 @@ fn plan_list_shows_every_sample_plan(ctx: &Ctx) -> Outcome {
     ensure(expected.len() >= 4, || {
         format!("only {expected:?} in plans/")
     })?;
-    ctx.session.wait_until("the plan list", SHORT, || {
+    ctx.session().wait_until("the plan list", SHORT, || {
         Ok(count(ctx, "[data-testid=plan]")? == expected.len())
     })?;
     let mut shown = Vec::new();
-    for item in ctx.session.find_all("[data-testid=plan]")? {
+    for item in ctx.session().find_all("[data-testid=plan]")? {
         let id = ctx
-            .session
+            .session()
             .attribute(&item, "data-plan-id")?
             .unwrap_or_default();
-        let text = ctx.session.text(&item)?;
+        let text = ctx.session().text(&item)?;
         let p = plan(ctx, &id)?;
         ensure(text.contains(&p.title), || {
             format!(
@@ -223,9 +174,9 @@ fn support_plan_shows_its_states_and_arrows_labelled_with_conditions(ctx: &Ctx) 
     )?;
 
     let arrow = "[data-testid=transition][data-from='customer-intake'][data-index='0']";
-    let el = ctx.session.wait_for(arrow, SHORT)?;
+    let el = ctx.session().wait_for(arrow, SHORT)?;
     ensure(
-        ctx.session.attribute(&el, "data-to")?.as_deref() == Some("billing-support"),
+        ctx.session().attribute(&el, "data-to")?.as_deref() == Some("billing-support"),
         || "intake's first transition does not go to billing".into(),
     )?;
     let label = shown_text(ctx, arrow)?;
@@ -307,7 +258,7 @@ fn canvas_pans_and_zooms(ctx: &Ctx) -> Outcome {
 
     // Drag the empty corner of the canvas: the plan follows the pointer.
     let from = ((left + 16.0) as i64, (top + 16.0) as i64);
-    ctx.session.drag(from, (from.0 + 200, from.1 + 100), 10)?;
+    ctx.session().drag(from, (from.0 + 200, from.1 + 100), 10)?;
     let (x1, y1, z1) = view_transform(ctx)?;
     ensure(
         (x1 - x0 - 200.0).abs() < 2.0 && (y1 - y0 - 100.0).abs() < 2.0 && z1 == z0,
@@ -322,13 +273,13 @@ fn canvas_pans_and_zooms(ctx: &Ctx) -> Outcome {
 
     // Zoom buttons step the zoom, and the status bar says so.
     let before = text_of(ctx, "[data-testid=zoom]")?;
-    ctx.session
-        .click(&ctx.session.wait_for("[data-testid=zoom-in]", SHORT)?)?;
+    ctx.session()
+        .click(&ctx.session().wait_for("[data-testid=zoom-in]", SHORT)?)?;
     let (_, _, z2) = view_transform(ctx)?;
     ensure((z2 / z1 - 1.2).abs() < 1e-3, || {
         format!("zoom in went from {z1} to {z2}")
     })?;
-    ctx.session
+    ctx.session()
         .wait_until("the zoom readout to change", SHORT, || {
             Ok(text_of(ctx, "[data-testid=zoom]")? != before)
         })?;
@@ -338,14 +289,14 @@ fn canvas_pans_and_zooms(ctx: &Ctx) -> Outcome {
         c.dispatchEvent(new WheelEvent('wheel', {deltaX: arguments[0], deltaY: arguments[1], ctrlKey: arguments[2],
             clientX: arguments[3], clientY: arguments[4], bubbles: true, cancelable: true}));";
     let at = (left + 300.0, top + 200.0);
-    ctx.session
+    ctx.session()
         .execute(zoom_event, json!([0, 100, true, at.0, at.1]))?;
     let (_, _, z3) = view_transform(ctx)?;
     ensure(z3 < z2, || {
         format!("ctrl+wheel down did not zoom out ({z2} → {z3})")
     })?;
     let (x3, y3, _) = view_transform(ctx)?;
-    ctx.session
+    ctx.session()
         .execute(zoom_event, json!([0, 50, false, at.0, at.1]))?;
     let (x4, y4, _) = view_transform(ctx)?;
     ensure((y4 - (y3 - 50.0)).abs() < 0.5 && x4 == x3, || {
@@ -357,8 +308,8 @@ fn canvas_pans_and_zooms(ctx: &Ctx) -> Outcome {
     })?;
 
     // Fit brings the whole plan back.
-    ctx.session
-        .click(&ctx.session.wait_for("[data-testid=fit-view]", SHORT)?)?;
+    ctx.session()
+        .click(&ctx.session().wait_for("[data-testid=fit-view]", SHORT)?)?;
     let fitted = view_transform(ctx)?;
     ensure(
         (fitted.0 - x0).abs() < 1.0 && (fitted.1 - y0).abs() < 1.0 && (fitted.2 - z0).abs() < 1e-9,
@@ -370,7 +321,7 @@ fn a_plan_changed_on_disk_is_redrawn_where_it_was(ctx: &Ctx) -> Outcome {
     let p = open_plan(ctx, "medical-intake")?;
     let (left, top, _, _) = canvas_rect(ctx)?;
     let from = ((left + 16.0) as i64, (top + 16.0) as i64);
-    ctx.session.drag(from, (from.0 + 60, from.1 + 30), 4)?;
+    ctx.session().drag(from, (from.0 + 60, from.1 + 30), 4)?;
     let before = view_transform(ctx)?;
 
     let path = draft(ctx, "medical-intake");
@@ -380,7 +331,7 @@ fn a_plan_changed_on_disk_is_redrawn_where_it_was(ctx: &Ctx) -> Outcome {
     fs::write(&path, serde_json::to_string_pretty(&changed).unwrap()).map_err(|e| e.to_string())?;
 
     let redrawn = ctx
-        .session
+        .session()
         .wait_until("the new title on the canvas", SHORT, || {
             Ok(text_of(
                 ctx,
@@ -396,7 +347,7 @@ fn a_plan_changed_on_disk_is_redrawn_where_it_was(ctx: &Ctx) -> Outcome {
 }
 
 fn a_broken_plan_file_is_listed_with_its_problem(ctx: &Ctx) -> Outcome {
-    ctx.session.wait_for("[data-testid=plan]", SHORT)?;
+    ctx.session().wait_for("[data-testid=plan]", SHORT)?;
     // A plan folder whose draft is not JSON, as a bad merge or a stray editor could leave it.
     let folder = ctx.workspace().join("broken");
     fs::create_dir_all(&folder).map_err(|e| e.to_string())?;
@@ -408,16 +359,16 @@ fn a_broken_plan_file_is_listed_with_its_problem(ctx: &Ctx) -> Outcome {
     .map_err(|e| e.to_string())?;
     let result = (|| {
         let item = ctx
-            .session
+            .session()
             .wait_for("[data-testid=plan][data-plan-id='broken']", SHORT)?;
-        let text = ctx.session.text(&item)?;
+        let text = ctx.session().text(&item)?;
         ensure(text.contains("Not valid JSON"), || {
             format!("the broken plan is listed as {text:?}")
         })?;
-        ctx.session.click(&item)?;
-        let error = ctx.session.wait_for("[data-testid=load-error]", SHORT)?;
-        let code = ctx.session.attribute(&error, "data-code")?;
-        let message = ctx.session.text(&error)?;
+        ctx.session().click(&item)?;
+        let error = ctx.session().wait_for("[data-testid=load-error]", SHORT)?;
+        let code = ctx.session().attribute(&error, "data-code")?;
+        let message = ctx.session().text(&error)?;
         ensure(code.as_deref() == Some("invalid-json"), || {
             format!("the error code is {code:?}")
         })?;
@@ -431,7 +382,7 @@ fn a_broken_plan_file_is_listed_with_its_problem(ctx: &Ctx) -> Outcome {
     })();
     fs::remove_dir_all(&folder).map_err(|e| e.to_string())?;
     result?;
-    ctx.session
+    ctx.session()
         .wait_until("the broken plan to leave the list", SHORT, || {
             Ok(count(ctx, "[data-testid=plan][data-plan-id='broken']")? == 0)
         })
@@ -460,7 +411,7 @@ fn a_workspace_that_cannot_be_opened_is_explained_in_a_window(ctx: &Ctx) -> Outc
             .unwrap_or_default()
     };
     let shown = ctx
-        .session
+        .session()
         .wait_until("the startup error dialog", SHORT * 2, || {
             Ok(windows().contains("Plan Builder cannot start"))
         });

@@ -9,6 +9,7 @@
 //! SIGKILL orphans WebKitWebDriver, which then holds the output open and hangs the run.
 //! If the app does not start, the tests fail; they never skip.
 
+pub mod page;
 pub mod webdriver;
 
 use std::fs;
@@ -62,7 +63,7 @@ pub fn binary(name: &str) -> Result<PathBuf, String> {
 /// is) and a session on a freshly started app showing it.
 pub struct Ctx<'a> {
     pub harness: &'a Harness,
-    pub session: Session,
+    session: std::cell::RefCell<Session>,
     workspace: PathBuf,
     name: &'static str,
     shots: std::cell::Cell<usize>,
@@ -280,7 +281,7 @@ impl Harness {
         let session = self.launch(&workspace)?;
         let ctx = Ctx {
             harness: self,
-            session,
+            session: std::cell::RefCell::new(session),
             workspace: workspace.clone(),
             name: test.name,
             shots: std::cell::Cell::new(0),
@@ -289,7 +290,7 @@ impl Harness {
             .unwrap_or_else(|panic| Err(panic_text(panic)));
         // The closing screenshot shows the state the test ended in, pass or fail.
         let shot = ctx.screenshot(test.name);
-        let ended = ctx.session.end();
+        let ended = ctx.session().end();
         outcome?;
         shot?;
         ended?;
@@ -310,11 +311,26 @@ impl Drop for Harness {
 impl Ctx<'_> {
     /// Saves a PNG of the app as `target/e2e/<name>.png` and returns its path.
     pub fn screenshot(&self, name: &str) -> Result<PathBuf, String> {
-        let png = self.session.screenshot()?;
+        let png = self.session().screenshot()?;
         let path = self.harness.out.join(format!("{name}.png"));
         fs::write(&path, png).map_err(|e| format!("{}: {e}", path.display()))?;
         self.shots.set(self.shots.get() + 1);
         Ok(path)
+    }
+
+    /// The WebDriver session on the app.
+    pub fn session(&self) -> std::cell::Ref<'_, Session> {
+        self.session.borrow()
+    }
+
+    /// Starts the app again on the test's workspace (after the test killed it), ending the old
+    /// session as well as a dead app allows.
+    pub fn relaunch(&self) -> Result<(), String> {
+        // The driver allows one session at a time.
+        let _ = self.session().end();
+        let fresh = self.harness.launch(&self.workspace)?;
+        self.session.replace(fresh);
+        Ok(())
     }
 
     /// The workspace the app was started on (the test's own).

@@ -53,11 +53,7 @@ pub fn App() -> impl IntoView {
             .plan
             .with(|p| p.as_ref().map(Scene::build).unwrap_or_default())
     });
-    let report = Memo::new(move |_| {
-        editor
-            .plan
-            .with(|p| p.as_ref().map(validate).unwrap_or_default())
-    });
+    let report = validation(editor);
     let marks = Memo::new(move |_| report.with(Marks::of));
 
     // Opens plan `id`; `refit` when it is a different plan than the one shown.
@@ -379,19 +375,26 @@ pub fn App() -> impl IntoView {
         SaveState::Failed(_) | SaveState::Conflict => "save failed",
         _ => "save saving",
     };
-    let palette_item = move |kind: NewState,
-                             testid: &'static str,
-                             label: &'static str,
-                             hint: &'static str| {
-        view! {
-            <button class=format!("palette-item {testid}") data-testid=testid title=hint
-                on:click=move |_| add_state(kind, None)
-                on:pointerup=move |e: ev::PointerEvent| {
-                    // Dropped on the canvas after a drag from here: place it there.
-                    if let Some(at) = canvas_point(e.client_x(), e.client_y()) { add_state(kind, Some(at)); }
-                }>{label}</button>
+    // A palette item is clicked (a state in the middle of the view) or dragged onto the canvas
+    // (a state where it is dropped).
+    let palette_drag = StoredValue::new(None::<NewState>);
+    let drop = window_event_listener(ev::pointerup, move |e: ev::PointerEvent| {
+        if let Some(kind) = palette_drag.get_value() {
+            palette_drag.set_value(None);
+            if let Some(at) = canvas_point(e.client_x(), e.client_y()) {
+                add_state(kind, Some(at));
+            }
         }
-    };
+    });
+    on_cleanup(move || drop.remove());
+    let palette_item =
+        move |kind: NewState, testid: &'static str, label: &'static str, hint: &'static str| {
+            view! {
+                <button class=format!("palette-item {testid}") data-testid=testid title=hint
+                    on:pointerdown=move |_| palette_drag.set_value(Some(kind))
+                    on:click=move |_| add_state(kind, None)>{label}</button>
+            }
+        };
 
     view! {
         <div class="app">
@@ -494,6 +497,39 @@ pub fn App() -> impl IntoView {
             </footer>
         </div>
     }
+}
+
+/// Plans this large are validated a moment after the last change instead of on every keystroke,
+/// so typing never waits for the validator.
+const VALIDATE_AT_ONCE_BELOW: usize = 400;
+const VALIDATE_AFTER: std::time::Duration = std::time::Duration::from_millis(150);
+
+/// The validator's report on the open plan, kept up to date.
+fn validation(editor: Editor) -> Memo<plan_core::Report> {
+    let report = RwSignal::new(plan_core::Report::default());
+    let generation = StoredValue::new(0u64);
+    Effect::new(move |_| {
+        let size = editor
+            .plan
+            .with(|p| p.as_ref().map_or(0, |p| p.states.len()));
+        generation.update_value(|g| *g += 1);
+        let mine = generation.get_value();
+        let run = move || {
+            if generation.get_value() == mine {
+                report.set(
+                    editor
+                        .plan
+                        .with_untracked(|p| p.as_ref().map(validate).unwrap_or_default()),
+                );
+            }
+        };
+        if size < VALIDATE_AT_ONCE_BELOW {
+            run();
+        } else {
+            set_timeout(run, VALIDATE_AFTER);
+        }
+    });
+    Memo::new(move |_| report.get())
 }
 
 #[component]

@@ -7,8 +7,10 @@ use leptos::prelude::*;
 use super::geometry::Viewport;
 use super::scene::Scene;
 
-const W: f64 = 200.0;
-const H: f64 = 130.0;
+const W: f64 = 180.0;
+/// The tallest the minimap gets; a wide plan gets a flatter one.
+const MAX_H: f64 = 120.0;
+const MIN_H: f64 = 40.0;
 
 #[component]
 pub fn Minimap(
@@ -21,7 +23,8 @@ pub fn Minimap(
         scene.with(|s| {
             let b = s.bounds?;
             let b = b.inflate(120.0);
-            let scale = (W / b.w).min(H / b.h);
+            let h = (W * b.h / b.w).clamp(MIN_H, MAX_H);
+            let scale = (W / b.w).min(h / b.h);
             Some((b.x, b.y, scale))
         })
     });
@@ -68,7 +71,7 @@ pub fn Minimap(
             class="minimap"
             data-testid="minimap"
             width=W
-            height=H
+            height=move || frame.get().map_or(MIN_H, |(_, _, k)| scene.with(|s| s.bounds.map_or(MIN_H, |b| ((b.h + 240.0) * k).clamp(MIN_H, MAX_H))))
             on:pointerdown=|e: ev::PointerEvent| e.stop_propagation()
             on:dblclick=|e: ev::MouseEvent| e.stop_propagation()
             on:click=centre

@@ -427,6 +427,7 @@ fn card_view(card: Card, editor: Editor, marks: Memo<Marks>) -> impl IntoView {
             class:start=card.is_start
             class:ending=card.ending.is_some()
             class:selected=selected
+            class:has-problem=move || problem.get().is_some()
             data-testid="state"
             data-state-id=card.id.clone()
             data-selected=move || selected.get().then_some("true")
@@ -441,12 +442,13 @@ fn card_view(card: Card, editor: Editor, marks: Memo<Marks>) -> impl IntoView {
                     let tip = e.clone();
                     view! { <span class="card-ending" data-testid="ending-marker" title=tip>"■ " {e}</span> }
                 })}
-                {move || problem.get().map(|s| view! {
-                    <span class=format!("problem-badge {}", severity_name(s)) data-testid="problem-badge" data-severity=severity_name(s)>
-                        {match s { Severity::Error => "!", Severity::Warning => "!", Severity::Info => "i" }}
-                    </span>
-                })}
             </div>
+            {move || problem.get().map(|s| view! {
+                <span class=format!("problem-badge {}", severity_name(s)) data-testid="problem-badge" data-severity=severity_name(s)
+                    title="This state has problems: see the Problems tab">
+                    {match s { Severity::Error | Severity::Warning => "!", Severity::Info => "i" }}
+                </span>
+            })}
             <div class="card-title">{card.title.clone()}</div>
             <div class="card-meta">{meta}</div>
             <div class="handle" data-handle=id title="Drag to another state to connect"></div>

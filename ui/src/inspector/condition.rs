@@ -173,6 +173,16 @@ fn joined(values: &[Value]) -> String {
     shown.join(", ")
 }
 
+/// What decides the form of one condition.
+#[derive(Debug, Clone, PartialEq)]
+struct Shape {
+    ty: ConditionType,
+    /// The declaration of the key it reads, if any.
+    key: Option<Deliverable>,
+    between: bool,
+    children: usize,
+}
+
 /// An edit of one condition: its type and config, with the plan for context.
 type Change = Box<dyn FnOnce(&Plan, &mut ConditionType, &mut Map<String, Value>)>;
 
@@ -253,17 +263,40 @@ pub fn ConditionEditor(editor: Editor, from: String, index: usize, path: Vec<usi
             })
         }
     };
-    let key_decl = move || {
-        let key = cfg_str("key")();
-        editor
-            .plan
-            .with(|p| p.as_ref().and_then(|p| declared(p, &key).cloned()))
-    };
+    // What the form looks like: rebuilt only when this changes, never while the author types a
+    // value (a rebuilt field loses the caret).
+    let shape = Memo::new(move |_| {
+        current().map(|(ty, cfg)| {
+            let key = cfg
+                .get("key")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_string();
+            Shape {
+                ty,
+                key: editor
+                    .plan
+                    .with(|p| p.as_ref().and_then(|p| declared(p, &key).cloned())),
+                between: cfg.get("operator").and_then(Value::as_str) == Some("between"),
+                children: cfg
+                    .get("conditions")
+                    .and_then(Value::as_array)
+                    .map_or(0, Vec::len),
+            }
+        })
+    });
     let p2 = pname.clone();
     let fields = move || {
-        let Some((ty, cfg)) = current() else {
+        let Some(Shape {
+            ty,
+            key: decl,
+            between,
+            children: count,
+        }) = shape.get()
+        else {
             return ().into_any();
         };
+        let key_decl = move || decl.clone();
         let p = p2.clone();
         let key_choice = |kind: Option<DeliverableType>| {
             choice(
@@ -364,7 +397,6 @@ pub fn ConditionEditor(editor: Editor, from: String, index: usize, path: Vec<usi
                 view! { {key_choice(None)} {values_field} }.into_any()
             }
             ConditionType::DeliverableValueNumeric => {
-                let between = cfg.get("operator").and_then(Value::as_str) == Some("between");
                 let number = |field: &'static str, label: &'static str| {
                     let pp = p.clone();
                     view! {
@@ -440,7 +472,6 @@ pub fn ConditionEditor(editor: Editor, from: String, index: usize, path: Vec<usi
                 }.into_any()
             }
             ConditionType::AllOf | ConditionType::AnyOf | ConditionType::Compound => {
-                let count = cfg.get("conditions").and_then(Value::as_array).map_or(0, Vec::len);
                 let operator = (ty == ConditionType::Compound).then(|| choice("Combine with", "compound-operator", p.clone(),
                     || vec![("and".into(), "and (all true)".into()), ("or".into(), "or (any true)".into())],
                     cfg_str("operator"), set_field("operator", |v| json!(v))));

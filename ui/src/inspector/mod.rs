@@ -57,6 +57,7 @@ pub fn Panel(
                 <button class:active=move || tab.get() == Tab::Problems data-testid="tab-problems" on:click=move |_| tab.set(Tab::Problems)>{counts}</button>
             </div>
             <div class="panel-body">
+                {move || (tab.get() == Tab::Inspect).then(|| view! { <Inline report=report subject=subject /> })}
                 {move || match tab.get() {
                     Tab::Problems => view! { <Problems report=report on_problem=on_problem /> }.into_any(),
                     Tab::Inspect => match subject.get() {
@@ -91,4 +92,39 @@ enum Subject {
     State(String),
     Transition(String, usize),
     Many(usize),
+}
+
+/// The problems of what is selected, above its fields.
+#[component]
+fn Inline(report: Memo<Report>, subject: Memo<Subject>) -> impl IntoView {
+    let mine = move || {
+        let subject = subject.get();
+        report.with(|r| {
+            r.diagnostics
+                .iter()
+                .filter(|d| match &subject {
+                    Subject::State(id) => {
+                        d.location.state_id.as_deref() == Some(id)
+                            && d.location.transition_index.is_none()
+                    }
+                    Subject::Transition(from, i) => {
+                        d.location.state_id.as_deref() == Some(from)
+                            && d.location.transition_index == Some(*i)
+                    }
+                    Subject::Plan => d.location.state_id.is_none(),
+                    Subject::Many(_) => false,
+                })
+                .cloned()
+                .collect::<Vec<_>>()
+        })
+    };
+    view! {
+        <ul class="inline-problems">
+            {move || mine().into_iter().map(|d| view! {
+                <li class=format!("inline-problem {}", d.severity.as_str()) data-testid="inline-problem" data-code=d.code.as_str()>
+                    {d.message.clone()}
+                </li>
+            }).collect_view()}
+        </ul>
+    }
 }

@@ -26,7 +26,7 @@ pub fn Problems(report: Memo<Report>, on_problem: Callback<Diagnostic>) -> impl 
                         (Some(s), None) => s.clone(),
                         _ => "plan".to_string(),
                     };
-                    let icon = match d.severity { Severity::Error => "⛔", Severity::Warning => "⚠", Severity::Info => "ℹ" };
+                    let icon = match d.severity { Severity::Error | Severity::Warning => "!", Severity::Info => "i" };
                     let clicked = d.clone();
                     view! {
                         <li>

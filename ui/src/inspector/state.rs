@@ -74,17 +74,21 @@ pub fn StateInspector(editor: Editor, id: String) -> impl IntoView {
             }
         }
     };
-    let is_goal =
-        move || read(editor, &sid.get_value(), |s| s.kind == StateType::Goal).unwrap_or(false);
-    let has_transitions =
-        move || read(editor, &sid.get_value(), |s| !s.transitions.is_empty()).unwrap_or(false);
-    let tools = move || {
+    // Parts of the form that appear or go away are keyed on memos, so that typing elsewhere never
+    // rebuilds them (a rebuilt field loses the caret).
+    let is_goal = Memo::new(move |_| {
+        read(editor, &sid.get_value(), |s| s.kind == StateType::Goal).unwrap_or(false)
+    });
+    let has_transitions = Memo::new(move |_| {
+        read(editor, &sid.get_value(), |s| !s.transitions.is_empty()).unwrap_or(false)
+    });
+    let tools = Memo::new(move |_| {
         editor.plan.with(|p| {
             p.as_ref()
                 .map(|p| p.tools.iter().map(|t| t.name.clone()).collect::<Vec<_>>())
                 .unwrap_or_default()
         })
-    };
+    });
 
     view! {
         <div class="inspector-section" data-testid="state-inspector">
@@ -125,7 +129,7 @@ pub fn StateInspector(editor: Editor, id: String) -> impl IntoView {
             {area(editor, "Description", "description", get(|s| s.description.clone()), set("description", |s, v| s.description = v))}
             {area(editor, "Instructions for the agent", "instructions", get(|s| s.instructions.clone()), set("instructions", |s, v| s.instructions = v))}
             {move || {
-                let names = tools();
+                let names = tools.get();
                 (!names.is_empty()).then(|| view! {
                     <div class="field">
                         <span class="field-label">"Allowed tools"</span>
@@ -156,8 +160,8 @@ pub fn StateInspector(editor: Editor, id: String) -> impl IntoView {
                     </div>
                 })
             }}
-            {move || (!has_transitions()).then(|| view! { <EndingFields editor=editor id=sid.get_value() /> })}
-            {move || if is_goal() {
+            {move || (!has_transitions.get()).then(|| view! { <EndingFields editor=editor id=sid.get_value() /> })}
+            {move || if is_goal.get() {
                 view! { <GoalFields editor=editor id=sid.get_value() /> }.into_any()
             } else {
                 view! { <TaskList editor=editor id=sid.get_value() /> }.into_any()
@@ -169,7 +173,7 @@ pub fn StateInspector(editor: Editor, id: String) -> impl IntoView {
 #[component]
 fn EndingFields(editor: Editor, id: String) -> impl IntoView {
     let sid = StoredValue::new(id);
-    let kind = move || {
+    let kind = Memo::new(move |_| {
         read(editor, &sid.get_value(), |s| match &s.ending {
             None | Some(Ending::Complete {}) => "complete",
             Some(Ending::HangUp {}) => "hang_up",
@@ -177,8 +181,8 @@ fn EndingFields(editor: Editor, id: String) -> impl IntoView {
         })
         .unwrap_or("complete")
         .to_string()
-    };
-    let hand_off = move || kind() == "hand_off";
+    });
+    let hand_off = Memo::new(move |_| kind.get() == "hand_off");
     let part = move |which: u8| {
         move || {
             read(editor, &sid.get_value(), |s| match &s.ending {
@@ -220,7 +224,7 @@ fn EndingFields(editor: Editor, id: String) -> impl IntoView {
                     ("hang_up".into(), "Hang up".into()),
                     ("hand_off".into(), "Hand off to a person".into()),
                 ],
-                kind,
+                move || kind.get(),
                 move |v| {
                     let id = sid.get_value();
                     edit(editor, &id, None, |s| {
@@ -232,7 +236,7 @@ fn EndingFields(editor: Editor, id: String) -> impl IntoView {
                     });
                 },
             )}
-            {move || hand_off().then(|| view! {
+            {move || hand_off.get().then(|| view! {
                 {text(editor, "Hand off to", "ending-to", part(0), set_part(0))}
                 {text(editor, "Reason", "ending-reason", part(1), set_part(1))}
             })}
@@ -469,7 +473,7 @@ fn DeliverableFields(
         })
     };
     let list_id = format!("keys-{}-{task:?}-{index}", sid.get_value());
-    let is_enum = move || read_d(|d| type_name(d.kind).to_string())() == "enum";
+    let is_enum = Memo::new(move |_| read_d(|d| type_name(d.kind).to_string())() == "enum");
     let where_ = task.map_or("goal".to_string(), |t| t.to_string());
     view! {
         <div class="deliverable" data-testid="deliverable" data-task-index=where_.clone() data-deliverable-index=index>
@@ -517,7 +521,7 @@ fn DeliverableFields(
                     });
                 }>"✕"</button>
             </div>
-            {move || is_enum().then(|| view! {
+            {move || is_enum.get().then(|| view! {
                 <label class="field">
                     <span class="field-label">"Choices (comma-separated)"</span>
                     <input
@@ -533,7 +537,7 @@ fn DeliverableFields(
                     />
                 </label>
                 <div class="chips">
-                    {read_d(|d| d.enum_values.as_deref().unwrap_or_default().join("\u{1f}"))().split('\u{1f}').filter(|c| !c.is_empty()).map(|c| view! { <span class="chip">{c.to_string()}</span> }).collect_view()}
+                    {move || read_d(|d| d.enum_values.as_deref().unwrap_or_default().join("\u{1f}"))().split('\u{1f}').filter(|c| !c.is_empty()).map(|c| view! { <span class="chip">{c.to_string()}</span> }).collect_view()}
                 </div>
             })}
             {text(editor, "How to ask for it", "deliverable-description", read_d(|d| d.description.clone()), move |v| edit_d(Some("description"), Box::new(move |d| d.description = v)))}

@@ -1,0 +1,712 @@
+//! End-to-end tests of the editor (issue 6): an author builds and changes plans with the mouse and
+//! keyboard in the real app, and the draft on disk follows.
+//!
+//! Run by `scripts/test.sh`, or alone with `cargo test -p plan-tests --test editor [-- NAME]`.
+//! Screenshots land in `target/e2e/`.
+
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use plan_core::condition::ConditionType;
+use plan_core::plan::{DeliverableType, Ending, Plan, StateType};
+use plan_core::{validate, Severity};
+use plan_tests::page::{
+    arrow_middle, by_testid, centre, click, click_at, count, draft, ensure, open_plan, plan,
+    set_value, text_of, type_text, wait_saved, Outcome, CTRL, DELETE, SHIFT,
+};
+use plan_tests::{Ctx, Harness, Test, SHORT};
+use serde_json::json;
+
+fn main() {
+    std::process::exit(Harness::run(&[
+        Test {
+            name: "an_author_builds_the_support_flow_from_an_empty_plan",
+            run: an_author_builds_the_support_flow_from_an_empty_plan,
+        },
+        Test {
+            name: "rename_undo_redo_delete_undo_and_paste",
+            run: rename_undo_redo_delete_undo_and_paste,
+        },
+        Test {
+            name: "three_mistakes_are_shown_where_they_are_and_go_away_when_fixed",
+            run: three_mistakes_are_shown_where_they_are_and_go_away_when_fixed,
+        },
+        Test {
+            name: "killing_the_app_while_typing_keeps_what_was_typed_a_second_before",
+            run: killing_the_app_while_typing_keeps_what_was_typed_a_second_before,
+        },
+        Test {
+            name: "a_change_on_disk_during_unsaved_edits_asks_the_author",
+            run: a_change_on_disk_during_unsaved_edits_asks_the_author,
+        },
+        Test {
+            name: "moving_cards_find_and_the_help_overlay",
+            run: moving_cards_find_and_the_help_overlay,
+        },
+    ]));
+}
+
+const LONG: Duration = Duration::from_secs(10);
+
+fn state_css(id: &str) -> String {
+    format!("[data-testid=state][data-state-id='{id}']")
+}
+
+fn arrow_css(from: &str, index: usize) -> String {
+    format!("[data-testid=transition][data-from='{from}'][data-index='{index}']")
+}
+
+fn select_state(ctx: &Ctx, id: &str) -> Outcome {
+    click(ctx, &format!("{} .card-title", state_css(id)))?;
+    ctx.session()
+        .wait_until(&format!("{id} selected"), SHORT, || {
+            Ok(
+                count(ctx, &format!("{}[data-selected=true]", state_css(id)))? == 1
+                    && count(ctx, "[data-testid=field-id]")? == 1,
+            )
+        })
+}
+
+fn select_arrow(ctx: &Ctx, from: &str, index: usize) -> Outcome {
+    let at = arrow_middle(ctx, from, index)?;
+    click_at(ctx, at)?;
+    ctx.session().wait_until(
+        &format!("transition {index} of {from} selected"),
+        SHORT,
+        || {
+            Ok(count(
+                ctx,
+                &format!("{}[data-selected=true]", arrow_css(from, index)),
+            )? == 1)
+        },
+    )
+}
+
+/// Drags from a card's connection handle to the middle of another card.
+fn connect(ctx: &Ctx, from: &str, to: &str) -> Outcome {
+    let before = plan_in_app_transitions(ctx, from)?;
+    // Hovering the card shows its handle.
+    let card = centre(ctx, &state_css(from))?;
+    ctx.session().actions(json!([{"type": "pointer", "id": "mouse", "parameters": {"pointerType": "mouse"},
+        "actions": [{"type": "pointerMove", "duration": 0, "x": card.0, "y": card.1, "origin": "viewport"}]}]))?;
+    let handle = centre(ctx, &format!("{} .handle", state_css(from)))?;
+    let target = centre(ctx, &format!("{} .card-title", state_css(to)))?;
+    ctx.session().drag(handle, target, 8)?;
+    ctx.session()
+        .wait_until(&format!("an arrow from {from} to {to}"), SHORT, || {
+            Ok(plan_in_app_transitions(ctx, from)? == before + 1)
+        })
+}
+
+fn plan_in_app_transitions(ctx: &Ctx, from: &str) -> Result<usize, String> {
+    count(
+        ctx,
+        &format!("[data-testid=transition][data-from='{from}']"),
+    )
+}
+
+fn field(name: &str) -> String {
+    format!("[data-testid=field-{name}]")
+}
+
+fn nested(name: &str, path: &str) -> String {
+    format!("[data-testid=field-{name}][data-path='{path}']")
+}
+
+/// Waits until the draft on disk satisfies `check`.
+fn wait_for_draft(
+    ctx: &Ctx,
+    id: &str,
+    what: &str,
+    check: impl Fn(&Plan) -> bool,
+) -> Result<Plan, String> {
+    let deadline = Instant::now() + LONG;
+    loop {
+        if let Ok(p) = plan(ctx, id) {
+            if check(&p) {
+                return Ok(p);
+            }
+            if Instant::now() > deadline {
+                return Err(format!(
+                    "the draft never showed {what}: {}",
+                    serde_json::to_string_pretty(&p).unwrap_or_default()
+                ));
+            }
+        } else if Instant::now() > deadline {
+            return Err(format!("the draft of {id} cannot be read"));
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+fn plan_cli(ctx: &Ctx, args: &[&str]) -> Outcome {
+    let bin = plan_tests::binary("plan")?;
+    let out = Command::new(bin)
+        .args(args)
+        .arg("--workspace")
+        .arg(ctx.workspace())
+        .output()
+        .map_err(|e| e.to_string())?;
+    ensure(out.status.success(), || {
+        format!("plan {args:?}: {}", String::from_utf8_lossy(&out.stderr))
+    })
+}
+
+/// Sets state `id`'s id, title and mode in the inspector (the state is selected).
+fn name_state(ctx: &Ctx, from: &str, id: &str, title: &str, mode: &str) -> Outcome {
+    select_state(ctx, from)?;
+    set_value(ctx, &field("type"), mode)?;
+    type_text(ctx, &field("title"), title)?;
+    type_text(ctx, &field("id"), id)?;
+    ctx.session().wait_until(&format!("state {id}"), SHORT, || {
+        Ok(count(ctx, &state_css(id))? == 1)
+    })
+}
+
+/// Adds a task with one deliverable to the selected state.
+fn add_task(ctx: &Ctx, index: usize, task: &str, keys: &[(&str, &str)]) -> Outcome {
+    click(ctx, "[data-testid=add-task]")?;
+    let task_css = format!("[data-testid=task][data-task-index='{index}']");
+    ctx.session().wait_for(&task_css, SHORT)?;
+    type_text(ctx, &format!("{task_css} {}", field("task-id")), task)?;
+    for (i, (key, kind)) in keys.iter().enumerate() {
+        click(ctx, &format!("{task_css} [data-testid=add-deliverable]"))?;
+        let d = format!("{task_css} [data-testid=deliverable][data-deliverable-index='{i}']");
+        ctx.session().wait_for(&d, SHORT)?;
+        type_text(ctx, &format!("{d} {}", field("deliverable-key")), key)?;
+        if let Some(values) = kind.strip_prefix("enum:") {
+            set_value(ctx, &format!("{d} {}", field("deliverable-type")), "enum")?;
+            set_value(ctx, &format!("{d} {}", field("enum-values")), values)?;
+        } else {
+            set_value(ctx, &format!("{d} {}", field("deliverable-type")), kind)?;
+        }
+    }
+    Ok(())
+}
+
+fn an_author_builds_the_support_flow_from_an_empty_plan(ctx: &Ctx) -> Outcome {
+    plan_cli(ctx, &["new", "built", "--title", "Support, built by hand"])?;
+    ctx.session()
+        .wait_until("the new plan in the list", LONG, || {
+            Ok(count(ctx, "[data-testid=plan][data-plan-id=built]")? == 1)
+        })?;
+    open_plan(ctx, "built")?;
+
+    // The blank start state becomes the greeting.
+    name_state(ctx, "start", "greeting", "Greeting", "loose")?;
+    add_task(ctx, 0, "welcome", &[("first_name", "string")])?;
+
+    // Four more states from the palette, and one by double-clicking the canvas.
+    for (testid, new_id, id, title, mode) in [
+        (
+            "palette-strict",
+            "new-state",
+            "intake",
+            "Customer intake",
+            "strict",
+        ),
+        (
+            "palette-loose",
+            "new-state",
+            "billing",
+            "Billing support",
+            "loose",
+        ),
+        (
+            "palette-loose",
+            "new-state",
+            "general",
+            "General support",
+            "loose",
+        ),
+    ] {
+        click(ctx, &format!("[data-testid={testid}]"))?;
+        ctx.session()
+            .wait_until(&format!("{new_id} added"), SHORT, || {
+                Ok(count(ctx, &state_css(new_id))? == 1)
+            })?;
+        name_state(ctx, new_id, id, title, mode)?;
+        click(ctx, "[data-testid=auto-layout]")?;
+    }
+    select_state(ctx, "intake")?;
+    add_task(
+        ctx,
+        0,
+        "identify",
+        &[("customer_name", "string"), ("account_number", "string")],
+    )?;
+    add_task(
+        ctx,
+        1,
+        "classify",
+        &[("issue_type", "enum:billing, technical, general")],
+    )?;
+    select_state(ctx, "billing")?;
+    add_task(ctx, 0, "resolve", &[("resolution", "string")])?;
+    select_state(ctx, "general")?;
+    add_task(ctx, 0, "answer", &[("resolution", "string")])?;
+
+    let (cx, cy, cw, ch) = {
+        let v = ctx.session().execute("const r = document.querySelector('[data-testid=canvas]').getBoundingClientRect(); return [r.left, r.top, r.width, r.height];", json!([]))?;
+        let n = |i: usize| v[i].as_f64().unwrap_or(0.0) as i64;
+        (n(0), n(1), n(2), n(3))
+    };
+    // An empty spot: the bottom right of the canvas, above the zoom buttons.
+    let spot = (cx + cw - 150, cy + ch - 160);
+    ctx.session().actions(
+        json!([{"type": "pointer", "id": "mouse", "parameters": {"pointerType": "mouse"},
+        "actions": [
+            {"type": "pointerMove", "duration": 0, "x": spot.0, "y": spot.1, "origin": "viewport"},
+            {"type": "pointerDown", "button": 0}, {"type": "pointerUp", "button": 0},
+            {"type": "pointerDown", "button": 0}, {"type": "pointerUp", "button": 0}
+        ]}]),
+    )?;
+    ctx.session()
+        .wait_until("a state made by double-click", SHORT, || {
+            Ok(count(ctx, &state_css("new-state"))? == 1)
+        })?;
+    name_state(ctx, "new-state", "farewell", "Farewell", "loose")?;
+    click(ctx, "[data-testid=auto-layout]")?;
+
+    connect(ctx, "greeting", "intake")?;
+    connect(ctx, "intake", "billing")?;
+    connect(ctx, "intake", "general")?;
+    connect(ctx, "billing", "farewell")?;
+    connect(ctx, "general", "farewell")?;
+    click(ctx, "[data-testid=auto-layout]")?;
+
+    // intake → billing when issue_type = billing, priority 1.
+    select_arrow(ctx, "intake", 0)?;
+    set_value(ctx, &nested("condition-type", ""), "deliverable_value")?;
+    set_value(ctx, &nested("key", ""), "issue_type")?;
+    set_value(ctx, &nested("value", ""), "billing")?;
+    // intake → general when all tasks are done, priority 10.
+    select_arrow(ctx, "intake", 1)?;
+    set_value(ctx, &nested("condition-type", ""), "all_tasks_complete")?;
+    type_text(ctx, &field("priority"), "10")?;
+    // billing → farewell: any of (all tasks done, 8 turns in the state).
+    select_arrow(ctx, "billing", 0)?;
+    set_value(ctx, &nested("condition-type", ""), "any_of")?;
+    set_value(ctx, &nested("condition-type", "0"), "all_tasks_complete")?;
+    click(ctx, "[data-testid=add-condition][data-path='']")?;
+    set_value(ctx, &nested("condition-type", "1"), "turn_count_exceeded")?;
+    set_value(ctx, &nested("turns", "1"), "8")?;
+    set_value(ctx, &nested("scope", "1"), "total")?;
+    ctx.screenshot("built-support-flow")?;
+
+    wait_saved(ctx)?;
+    let p = wait_for_draft(ctx, "built", "the whole flow", |p| {
+        p.state("billing").is_some_and(|s| {
+            s.transitions.first().is_some_and(|t| {
+                t.condition_config
+                    .get("conditions")
+                    .and_then(|c| c.as_array())
+                    .is_some_and(|c| c.len() == 2 && c[1]["condition_config"]["scope"] == "total")
+            })
+        })
+    })?;
+    let ids: Vec<&str> = p.states.iter().map(|s| s.id.as_str()).collect();
+    ensure(
+        ids == ["greeting", "intake", "billing", "general", "farewell"],
+        || format!("states {ids:?}"),
+    )?;
+    let s = |id: &str| p.state(id).ok_or(format!("no state {id}"));
+    ensure(s("intake")?.kind == StateType::Strict, || {
+        "intake is not strict".into()
+    })?;
+    ensure(s("intake")?.title == "Customer intake", || {
+        "intake's title".into()
+    })?;
+    let classify = &s("intake")?.tasks[1];
+    ensure(
+        classify.id == "classify" && classify.deliverables[0].key == "issue_type",
+        || format!("{classify:?}"),
+    )?;
+    ensure(
+        classify.deliverables[0].kind == DeliverableType::Enum,
+        || "issue_type is not an enum".into(),
+    )?;
+    ensure(
+        classify.deliverables[0].enum_values.as_deref()
+            == Some(&["billing".to_string(), "technical".into(), "general".into()][..]),
+        || format!("{:?}", classify.deliverables[0].enum_values),
+    )?;
+    let t = &s("intake")?.transitions;
+    ensure(
+        t[0].target_state_id == "billing"
+            && t[0].condition_type == Some(ConditionType::DeliverableValue),
+        || format!("{:?}", t[0]),
+    )?;
+    ensure(
+        t[0].condition_config["key"] == "issue_type" && t[0].condition_config["value"] == "billing",
+        || format!("{:?}", t[0]),
+    )?;
+    ensure(
+        t[1].target_state_id == "general" && t[1].priority.0 == 10.0,
+        || format!("{:?}", t[1]),
+    )?;
+    ensure(
+        t[1].condition_type == Some(ConditionType::AllTasksComplete),
+        || format!("{:?}", t[1]),
+    )?;
+    let any = &s("billing")?.transitions[0];
+    ensure(any.condition_type == Some(ConditionType::AnyOf), || {
+        format!("{any:?}")
+    })?;
+    ensure(
+        s("farewell")?.transitions.is_empty()
+            && s("farewell")?.effective_ending() == Some(Ending::Complete {}),
+        || "farewell ends".into(),
+    )?;
+    let report = validate(&p);
+    ensure(report.count(Severity::Error) == 0, || {
+        format!("errors: {:#?}", report.diagnostics)
+    })?;
+    ensure(
+        text_of(ctx, "[data-testid=problem-count]")?.starts_with("0 errors")
+            || text_of(ctx, "[data-testid=problem-count]")? == "No problems",
+        || "the status bar shows errors".into(),
+    )
+}
+
+fn rename_undo_redo_delete_undo_and_paste(ctx: &Ctx) -> Outcome {
+    open_plan(ctx, "customer-support")?;
+    select_state(ctx, "customer-intake")?;
+    type_text(ctx, &field("id"), "intake")?;
+    ctx.session().wait_until("the renamed card", SHORT, || {
+        Ok(count(ctx, &state_css("intake"))? == 1)
+    })?;
+    ensure(
+        count(
+            ctx,
+            "[data-testid=transition][data-from=greeting][data-to=intake]",
+        )? == 1,
+        || "the arrow into it was not rewired".into(),
+    )?;
+    wait_for_draft(ctx, "customer-support", "the rename", |p| {
+        p.state("intake").is_some() && p.states[0].transitions[0].target_state_id == "intake"
+    })?;
+
+    click(ctx, "[data-testid=undo]")?;
+    ctx.session().wait_until("the rename undone", SHORT, || {
+        Ok(count(ctx, &state_css("customer-intake"))? == 1)
+    })?;
+    wait_for_draft(ctx, "customer-support", "the undo", |p| {
+        p.state("customer-intake").is_some()
+    })?;
+    ctx.session().chord(&[CTRL, SHIFT, "z"])?;
+    ctx.session().wait_until("the rename redone", SHORT, || {
+        Ok(count(ctx, &state_css("intake"))? == 1)
+    })?;
+
+    // Delete a state: the arrows into it go too, and the author is told how many.
+    select_state(ctx, "farewell")?;
+    ctx.session().chord(&[DELETE])?;
+    ctx.session().wait_until("farewell deleted", SHORT, || {
+        Ok(count(ctx, &state_css("farewell"))? == 0)
+    })?;
+    let notice = text_of(ctx, "[data-testid=notice]")?;
+    ensure(notice.contains("1 state and 3 transitions"), || {
+        format!("the notice says {notice:?}")
+    })?;
+    ensure(
+        count(ctx, "[data-testid=transition][data-to=farewell]")? == 0,
+        || "arrows into farewell remain".into(),
+    )?;
+    wait_for_draft(ctx, "customer-support", "the delete", |p| {
+        p.state("farewell").is_none()
+    })?;
+    ctx.screenshot("after-delete")?;
+    ctx.session().chord(&[CTRL, "z"])?;
+    ctx.session().wait_until("farewell back", SHORT, || {
+        Ok(count(ctx, &state_css("farewell"))? == 1
+            && count(ctx, "[data-testid=transition][data-to=farewell]")? == 3)
+    })?;
+
+    // Copy and paste a state: a fresh id, placed beside it, selected.
+    select_state(ctx, "billing-support")?;
+    ctx.session().chord(&[CTRL, "c"])?;
+    ctx.session().chord(&[CTRL, "v"])?;
+    ctx.session().wait_until("the pasted copy", SHORT, || {
+        Ok(count(
+            ctx,
+            &format!("{}[data-selected=true]", state_css("billing-support-copy")),
+        )? == 1)
+    })?;
+    let p = wait_for_draft(ctx, "customer-support", "the paste", |p| {
+        p.state("billing-support-copy").is_some()
+    })?;
+    let copy = p.state("billing-support-copy").ok_or("no copy")?;
+    ensure(copy.transitions[0].target_state_id == "farewell", || {
+        "the copy's arrow lost its target".into()
+    })?;
+    ensure(p.state("intake").is_some(), || {
+        "the redo did not stick".into()
+    })?;
+    ensure(!validate(&p).has_errors(), || {
+        "the edited plan has errors".into()
+    })
+}
+
+/// Clicks the problem with `code` and checks that it selects `css` (a card or an arrow).
+fn open_problem(ctx: &Ctx, code: &str, selected: &str) -> Outcome {
+    click(ctx, "[data-testid=tab-problems]")?;
+    click(ctx, &format!("[data-testid=problem][data-code={code}]"))?;
+    ctx.session().wait_until(
+        &format!("the {code} problem's element selected"),
+        SHORT,
+        || Ok(count(ctx, &format!("{selected}[data-selected=true]"))? == 1),
+    )
+}
+
+fn problem_gone(ctx: &Ctx, code: &str) -> Outcome {
+    click(ctx, "[data-testid=tab-problems]")?;
+    ctx.session()
+        .wait_until(&format!("{code} gone"), SHORT, || {
+            Ok(count(ctx, &format!("[data-testid=problem][data-code={code}]"))? == 0)
+        })?;
+    click(ctx, "[data-testid=tab-inspect]")
+}
+
+fn three_mistakes_are_shown_where_they_are_and_go_away_when_fixed(ctx: &Ctx) -> Outcome {
+    open_plan(ctx, "customer-support")?;
+    let intake = state_css("customer-intake");
+
+    // 1. A dangling reference by deletion: the task that collects issue_type is removed, and the
+    // routes that read it point at nothing.
+    select_state(ctx, "customer-intake")?;
+    click(
+        ctx,
+        "[data-testid=task][data-task-index='1'] [data-testid=remove-task]",
+    )?;
+    click(ctx, "[data-testid=tab-problems]")?;
+    ctx.session()
+        .wait_until("unknown-deliverable-key listed", SHORT, || {
+            Ok(count(
+                ctx,
+                "[data-testid=problem][data-code=unknown-deliverable-key]",
+            )? >= 1)
+        })?;
+    ensure(
+        count(
+            ctx,
+            &format!("{intake} [data-testid=problem-badge][data-severity=error]"),
+        )? == 1,
+        || "no error badge on the card".into(),
+    )?;
+    ctx.screenshot("dangling-key")?;
+    open_problem(
+        ctx,
+        "unknown-deliverable-key",
+        &arrow_css("customer-intake", 0),
+    )?;
+    ctx.session().chord(&[CTRL, "z"])?;
+    problem_gone(ctx, "unknown-deliverable-key")?;
+
+    // 2. A value the enum does not allow: billing is dropped from issue_type's choices.
+    select_state(ctx, "customer-intake")?;
+    set_value(
+        ctx,
+        "[data-testid=task][data-task-index='1'] [data-testid=field-enum-values]",
+        "technical, general",
+    )?;
+    open_problem(
+        ctx,
+        "enum-value-not-allowed",
+        &arrow_css("customer-intake", 0),
+    )?;
+    ensure(
+        count(ctx, "[data-testid=transition-inspector]")? == 1,
+        || "the transition is not in the inspector".into(),
+    )?;
+    select_state(ctx, "customer-intake")?;
+    set_value(
+        ctx,
+        "[data-testid=task][data-task-index='1'] [data-testid=field-enum-values]",
+        "billing, technical, general",
+    )?;
+    problem_gone(ctx, "enum-value-not-allowed")?;
+
+    // 3. An empty composite: an any_of whose only condition is removed.
+    select_arrow(ctx, "greeting", 0)?;
+    set_value(ctx, &nested("condition-type", ""), "any_of")?;
+    click(ctx, "[data-testid=remove-condition][data-path='0']")?;
+    open_problem(ctx, "invalid-condition-config", &arrow_css("greeting", 0))?;
+    ensure(
+        count(
+            ctx,
+            "[data-testid=inline-problem][data-code=invalid-condition-config]",
+        )? == 1,
+        || "the problem is not shown with the transition".into(),
+    )?;
+    ensure(
+        count(
+            ctx,
+            &format!("{} [data-testid=problem-badge]", state_css("greeting")),
+        )? == 1,
+        || "no badge on greeting".into(),
+    )?;
+    ctx.screenshot("empty-composite")?;
+    click(ctx, "[data-testid=add-condition][data-path='']")?;
+    problem_gone(ctx, "invalid-condition-config")?;
+    let p = wait_for_draft(ctx, "customer-support", "the fixes", |p| {
+        !validate(p).has_errors()
+            && p.states[0].transitions[0].condition_type == Some(ConditionType::AnyOf)
+    })?;
+    ensure(
+        p.state("customer-intake")
+            .is_some_and(|s| s.tasks.len() == 2),
+        || "the task did not come back".into(),
+    )
+}
+
+fn app_pid(ctx: &Ctx) -> Result<String, String> {
+    let out = Command::new("pgrep")
+        .arg("-f")
+        .arg(ctx.workspace())
+        .output()
+        .map_err(|e| e.to_string())?;
+    let pids = String::from_utf8_lossy(&out.stdout).to_string();
+    pids.lines()
+        .find(|l| !l.trim().is_empty())
+        .map(|l| l.trim().to_string())
+        .ok_or_else(|| "the app's process was not found".into())
+}
+
+fn killing_the_app_while_typing_keeps_what_was_typed_a_second_before(ctx: &Ctx) -> Outcome {
+    open_plan(ctx, "customer-support")?;
+    select_state(ctx, "greeting")?;
+    let el = by_testid(ctx, "field-instructions")?;
+    ctx.session().click(&el)?;
+    ctx.session().chord(&[CTRL, "a"])?;
+    ctx.session().send_keys(&el, "Say hello first. ")?;
+    std::thread::sleep(Duration::from_millis(1_500));
+    ctx.session().send_keys(&el, "Then ask for the na")?;
+    let pid = app_pid(ctx)?;
+    Command::new("kill")
+        .args(["-KILL", &pid])
+        .status()
+        .map_err(|e| e.to_string())?;
+
+    // The draft is whole and holds what was typed more than a second before the kill.
+    let p = plan(ctx, "customer-support")?;
+    let greeting = p.state("greeting").ok_or("no greeting")?;
+    ensure(
+        greeting.instructions.starts_with("Say hello first."),
+        || format!("instructions on disk: {:?}", greeting.instructions),
+    )?;
+    ctx.relaunch()?;
+    open_plan(ctx, "customer-support")?;
+    select_state(ctx, "greeting")?;
+    let shown = ctx.session().execute(
+        "return document.querySelector('[data-testid=field-instructions]').value;",
+        json!([]),
+    )?;
+    ensure(
+        shown
+            .as_str()
+            .is_some_and(|s| s.starts_with("Say hello first.")),
+        || format!("the app shows {shown}"),
+    )
+}
+
+fn a_change_on_disk_during_unsaved_edits_asks_the_author(ctx: &Ctx) -> Outcome {
+    open_plan(ctx, "daily-routine")?;
+    // With nothing unsaved, a change on disk is simply shown.
+    let mut p = plan(ctx, "daily-routine")?;
+    p.title = "Changed outside".into();
+    std::fs::write(
+        draft(ctx, "daily-routine"),
+        serde_json::to_string_pretty(&p).map_err(|e| e.to_string())?,
+    )
+    .map_err(|e| e.to_string())?;
+    ctx.session()
+        .wait_until("the outside change shown", LONG, || {
+            Ok(text_of(ctx, "[data-testid=plan-title]")? == "Changed outside")
+        })?;
+    // Undo takes it back, like any change.
+    ensure(
+        count(ctx, "[data-testid=undo]:not([disabled])")? == 1,
+        || "the reload cannot be undone".into(),
+    )?;
+    Ok(())
+}
+
+fn moving_cards_find_and_the_help_overlay(ctx: &Ctx) -> Outcome {
+    let before = open_plan(ctx, "customer-support")?;
+    let was = before.layout["farewell"];
+    let from = centre(ctx, &format!("{} .card-title", state_css("farewell")))?;
+    ctx.session().drag(from, (from.0 - 60, from.1 + 80), 10)?;
+    let p = wait_for_draft(ctx, "customer-support", "the moved card", |p| {
+        p.layout["farewell"] != was
+    })?;
+    let now = p.layout["farewell"];
+    ensure(now.x % 12.0 == 0.0 && now.y % 12.0 == 0.0, || {
+        format!("not on the grid: {now:?}")
+    })?;
+    ensure(now.y > was.y && now.x < was.x, || {
+        format!("moved the wrong way: {was:?} → {now:?}")
+    })?;
+    // One drag is one undo step.
+    click(ctx, "[data-testid=undo]")?;
+    wait_for_draft(ctx, "customer-support", "the move undone", |p| {
+        p.layout["farewell"] == was
+    })?;
+    // Arrow keys nudge the selection.
+    select_state(ctx, "farewell")?;
+    ctx.session().chord(&["\u{E014}"])?;
+    wait_for_draft(ctx, "customer-support", "the nudge", |p| {
+        p.layout["farewell"].x == was.x + 12.0
+    })?;
+
+    // A state dragged from the palette lands where it is dropped.
+    let palette = centre(ctx, "[data-testid=palette-goal]")?;
+    let canvas = centre(ctx, "[data-testid=canvas]")?;
+    let drop_at = (canvas.0, canvas.1 - 120);
+    ctx.session().drag(palette, drop_at, 10)?;
+    ctx.session()
+        .wait_until("the dropped goal state", SHORT, || {
+            Ok(count(ctx, &state_css("new-state"))? == 1)
+        })?;
+    let landed = centre(ctx, &state_css("new-state"))?;
+    ensure(
+        (landed.0 - drop_at.0).abs() < 30 && (landed.1 - drop_at.1).abs() < 30,
+        || format!("dropped at {drop_at:?}, landed at {landed:?}"),
+    )?;
+    let p = wait_for_draft(ctx, "customer-support", "the new goal state", |p| {
+        p.state("new-state").is_some()
+    })?;
+    ensure(
+        p.state("new-state")
+            .is_some_and(|s| s.kind == StateType::Goal),
+        || "not a goal state".into(),
+    )?;
+
+    ctx.session().chord(&[CTRL, "f"])?;
+    let input = by_testid(ctx, "find-input")?;
+    ctx.session().send_keys(&input, "issue_type")?;
+    click(
+        ctx,
+        "[data-testid=find-result][data-state-id=customer-intake]",
+    )?;
+    ctx.session()
+        .wait_until("the found state selected", SHORT, || {
+            Ok(count(
+                ctx,
+                &format!("{}[data-selected=true]", state_css("customer-intake")),
+            )? == 1)
+        })?;
+    click(ctx, "[data-testid=canvas] .minimap")?;
+    ctx.session().chord(&["?"])?;
+    ctx.session()
+        .wait_for("[data-testid=help-overlay]", SHORT)?;
+    ensure(
+        text_of(ctx, "[data-testid=help-overlay]")?.contains("Ctrl+Z"),
+        || "the help lists no undo".into(),
+    )?;
+    ctx.screenshot("help-overlay")?;
+    ctx.session().chord(&["\u{E00C}"])?;
+    ctx.session().wait_until("help closed", SHORT, || {
+        Ok(count(ctx, "[data-testid=help-overlay]")? == 0)
+    })
+}

@@ -1,0 +1,163 @@
+//! Reading and driving the app's page in end-to-end tests: the helpers every test file uses.
+
+use serde_json::json;
+
+use crate::{Ctx, SHORT};
+use plan_core::files::read_plan;
+use plan_core::plan::Plan;
+
+/// What a test returns: `Err` says what went wrong.
+pub type Outcome = Result<(), String>;
+
+/// Fails with `what` unless `cond` holds.
+pub fn ensure(cond: bool, what: impl FnOnce() -> String) -> Outcome {
+    if cond {
+        Ok(())
+    } else {
+        Err(what())
+    }
+}
+
+/// The draft file of plan `id` in the test's workspace.
+pub fn draft(ctx: &Ctx, id: &str) -> std::path::PathBuf {
+    ctx.workspace().join(id).join("draft.json")
+}
+
+/// The draft of plan `id` as it is on disk.
+pub fn plan(ctx: &Ctx, id: &str) -> Result<Plan, String> {
+    read_plan(&draft(ctx, id)).map_err(|e| e.to_string())
+}
+
+/// Text of the first element matching `css`, as the DOM holds it (works for SVG too).
+pub fn text_of(ctx: &Ctx, css: &str) -> Result<String, String> {
+    let v = ctx.session().execute(
+        "const el = document.querySelector(arguments[0]); return el ? el.textContent : null;",
+        json!([css]),
+    )?;
+    v.as_str()
+        .map(str::to_string)
+        .ok_or_else(|| format!("nothing matches {css}"))
+}
+
+/// How many elements match `css`.
+pub fn count(ctx: &Ctx, css: &str) -> Result<usize, String> {
+    Ok(ctx.session().find_all(css)?.len())
+}
+
+/// Clicks a plan in the list and waits until its title and all its states are on the canvas.
+pub fn open_plan(ctx: &Ctx, id: &str) -> Result<Plan, String> {
+    let p = plan(ctx, id)?;
+    click(ctx, &format!("[data-testid=plan][data-plan-id='{id}']"))?;
+    ctx.session()
+        .wait_until(&format!("plan {id} on the canvas"), SHORT, || {
+            Ok(text_of(ctx, "[data-testid=plan-title]")? == p.title
+                && count(ctx, "[data-testid=state]")? == p.states.len())
+        })?;
+    Ok(p)
+}
+
+/// The element with `data-testid=<testid>` (the first, when several), waiting for it.
+pub fn by_testid(ctx: &Ctx, testid: &str) -> Result<crate::webdriver::Element, String> {
+    ctx.session()
+        .wait_for(&format!("[data-testid={testid}]"), SHORT)
+}
+
+/// Clicks the element matching `css`, waiting for it. The UI redraws lists as the plan changes,
+/// so an element found a moment ago may have been replaced: it is found again, a few times.
+pub fn click(ctx: &Ctx, css: &str) -> Outcome {
+    let mut last = String::new();
+    for _ in 0..4 {
+        let el = ctx.session().wait_for(css, SHORT)?;
+        match ctx.session().click(&el) {
+            Ok(()) => return Ok(()),
+            Err(e) => last = e,
+        }
+        std::thread::sleep(std::time::Duration::from_millis(150));
+    }
+    Err(format!("clicking {css}: {last}"))
+}
+
+/// Sets a field's value as if the author had changed it (`input` and `change` events): for
+/// selects and for fields whose keystrokes are not what a test is about.
+pub fn set_value(ctx: &Ctx, css: &str, value: &str) -> Outcome {
+    ctx.session().wait_for(css, SHORT)?;
+    let done = ctx.session().execute(
+        "const el = document.querySelector(arguments[0]);
+         if (!el) return false;
+         el.focus();
+         el.value = arguments[1];
+         el.dispatchEvent(new Event('input', {bubbles: true}));
+         el.dispatchEvent(new Event('change', {bubbles: true}));
+         el.blur();
+         return true;",
+        json!([css, value]),
+    )?;
+    ensure(done == json!(true), || format!("nothing matches {css}"))
+}
+
+/// Types `text` into the field matching `css` with real key presses, replacing what it held, and
+/// leaves the field (so a change is committed).
+pub fn type_text(ctx: &Ctx, css: &str, text: &str) -> Outcome {
+    let el = ctx.session().wait_for(css, SHORT)?;
+    ctx.session().click(&el)?;
+    ctx.session().chord(&[CTRL, "a"])?;
+    ctx.session().send_keys(&el, text)?;
+    ctx.session().send_keys(&el, TAB)
+}
+
+/// WebDriver key codes.
+pub const CTRL: &str = "\u{E009}";
+pub const SHIFT: &str = "\u{E008}";
+pub const TAB: &str = "\u{E004}";
+pub const DELETE: &str = "\u{E017}";
+
+/// The centre of the first element matching `css`, in viewport pixels.
+pub fn centre(ctx: &Ctx, css: &str) -> Result<(i64, i64), String> {
+    let v = ctx.session().execute(
+        "const el = document.querySelector(arguments[0]);
+         if (!el) return null;
+         const r = el.getBoundingClientRect();
+         return [Math.round(r.left + r.width / 2), Math.round(r.top + r.height / 2)];",
+        json!([css]),
+    )?;
+    match (v[0].as_i64(), v[1].as_i64()) {
+        (Some(x), Some(y)) => Ok((x, y)),
+        _ => Err(format!("nothing matches {css}")),
+    }
+}
+
+/// The middle of transition `index` of state `from` (a point on the arrow), in viewport pixels.
+pub fn arrow_middle(ctx: &Ctx, from: &str, index: usize) -> Result<(i64, i64), String> {
+    let v = ctx.session().execute(
+        "const p = document.querySelector(`[data-testid=transition][data-from=\"${arguments[0]}\"][data-index=\"${arguments[1]}\"] .edge-hit`);
+         if (!p) return null;
+         const at = p.getPointAtLength(p.getTotalLength() / 2);
+         const m = p.getScreenCTM();
+         return [Math.round(at.x * m.a + at.y * m.c + m.e), Math.round(at.x * m.b + at.y * m.d + m.f)];",
+        json!([from, index]),
+    )?;
+    match (v[0].as_i64(), v[1].as_i64()) {
+        (Some(x), Some(y)) => Ok((x, y)),
+        _ => Err(format!("no transition {index} of {from} on the canvas")),
+    }
+}
+
+/// A mouse click at a viewport point.
+pub fn click_at(ctx: &Ctx, at: (i64, i64)) -> Outcome {
+    ctx.session().actions(json!([{
+        "type": "pointer", "id": "mouse", "parameters": {"pointerType": "mouse"},
+        "actions": [
+            {"type": "pointerMove", "duration": 0, "x": at.0, "y": at.1, "origin": "viewport"},
+            {"type": "pointerDown", "button": 0},
+            {"type": "pointerUp", "button": 0}
+        ]
+    }]))
+}
+
+/// Waits until the status bar says the draft is saved.
+pub fn wait_saved(ctx: &Ctx) -> Outcome {
+    ctx.session()
+        .wait_until("the draft to be saved", SHORT, || {
+            Ok(text_of(ctx, "[data-testid=save-status]")? == "Saved")
+        })
+}
