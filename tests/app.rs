@@ -179,7 +179,10 @@ fn support_plan_shows_its_states_and_arrows_labelled_with_conditions(ctx: &Ctx) 
         ctx.session().attribute(&el, "data-to")?.as_deref() == Some("billing-support"),
         || "intake's first transition does not go to billing".into(),
     )?;
-    let label = shown_text(ctx, arrow)?;
+    let label = text_of(
+        ctx,
+        "[data-testid=transition-label][data-from='customer-intake'][data-index='0']",
+    )?;
     ensure(label.contains("issue_type = billing"), || {
         format!("intake → billing is labelled {label:?}")
     })?;
@@ -188,7 +191,7 @@ fn support_plan_shows_its_states_and_arrows_labelled_with_conditions(ctx: &Ctx) 
     })?;
     let general = text_of(
         ctx,
-        "[data-testid=transition][data-from='customer-intake'][data-index='2']",
+        "[data-testid=transition-label][data-from='customer-intake'][data-index='2']",
     )?;
     ensure(
         general.contains("all tasks done") && general.contains("P10"),

@@ -629,7 +629,44 @@ fn a_change_on_disk_during_unsaved_edits_asks_the_author(ctx: &Ctx) -> Outcome {
         count(ctx, "[data-testid=undo]:not([disabled])")? == 1,
         || "the reload cannot be undone".into(),
     )?;
-    Ok(())
+
+    // Another writer holds the plan, so the author's edit cannot be saved yet; meanwhile the file
+    // changes on disk. Nothing is overwritten: the author is asked, and keeps their version.
+    let lock = ctx.workspace().join("daily-routine/.lock");
+    let mut holder = Command::new("flock")
+        .arg("-o")
+        .arg(&lock)
+        .args(["sleep", "4"])
+        .spawn()
+        .map_err(|e| format!("flock: {e}"))?;
+    std::thread::sleep(Duration::from_millis(300));
+    click(ctx, "[data-testid=tab-inspect]")?;
+    type_text(ctx, &field("plan-title"), "Mine")?;
+    ctx.session().wait_until("the save refused", SHORT, || {
+        Ok(text_of(ctx, "[data-testid=save-status]")?.contains("in use"))
+    })?;
+    let mut theirs = plan(ctx, "daily-routine")?;
+    theirs.title = "Theirs".into();
+    std::fs::write(
+        draft(ctx, "daily-routine"),
+        serde_json::to_string_pretty(&theirs).map_err(|e| e.to_string())?,
+    )
+    .map_err(|e| e.to_string())?;
+    ctx.session().wait_for("[data-testid=conflict]", LONG)?;
+    ensure(
+        text_of(ctx, "[data-testid=save-status]")? == "Conflict",
+        || "the status bar does not say Conflict".into(),
+    )?;
+    ensure(plan(ctx, "daily-routine")?.title == "Theirs", || {
+        "their file was overwritten".into()
+    })?;
+    ctx.screenshot("conflict")?;
+    click(ctx, "[data-testid=conflict-mine]")?;
+    let _ = holder.wait();
+    wait_for_draft(ctx, "daily-routine", "the author's version", |p| {
+        p.title == "Mine"
+    })?;
+    wait_saved(ctx)
 }
 
 fn moving_cards_find_and_the_help_overlay(ctx: &Ctx) -> Outcome {
@@ -681,6 +718,18 @@ fn moving_cards_find_and_the_help_overlay(ctx: &Ctx) -> Outcome {
             .is_some_and(|s| s.kind == StateType::Goal),
         || "not a goal state".into(),
     )?;
+
+    // An arrow's end dragged to another card sends it there.
+    select_arrow(ctx, "greeting", 0)?;
+    let end = centre(ctx, "[data-arrow-end]")?;
+    let to = centre(
+        ctx,
+        &format!("{} .card-title", state_css("billing-support")),
+    )?;
+    ctx.session().drag(end, to, 8)?;
+    wait_for_draft(ctx, "customer-support", "the re-targeted arrow", |p| {
+        p.states[0].transitions[0].target_state_id == "billing-support"
+    })?;
 
     ctx.session().chord(&[CTRL, "f"])?;
     let input = by_testid(ctx, "find-input")?;

@@ -25,6 +25,11 @@ pub fn start(app: AppHandle, root: &Path) -> notify::Result<()> {
     let ws = Workspace::at(root);
     let mut watcher = notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
         if let Ok(event) = event {
+            // Reading a file is an event too (inotify reports opens and closes): only changes
+            // count, or every reload of a plan would announce another change and reload it again.
+            if matches!(event.kind, notify::EventKind::Access(_)) {
+                return;
+            }
             let ids: Vec<String> = event
                 .paths
                 .iter()

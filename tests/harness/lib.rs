@@ -288,6 +288,18 @@ impl Harness {
         };
         let outcome = catch_unwind(AssertUnwindSafe(|| (test.run)(&ctx)))
             .unwrap_or_else(|panic| Err(panic_text(panic)));
+        // A bug in the UI leaves its message on the page: say it with the failure.
+        let outcome = outcome.map_err(|e| {
+            let panic = ctx
+                .session()
+                .execute("return document.body.dataset.panic || null;", json!([]))
+                .ok()
+                .and_then(|v| v.as_str().map(str::to_string));
+            match panic {
+                Some(p) => format!("{e}\nthe UI panicked: {p}"),
+                None => e,
+            }
+        });
         // The closing screenshot shows the state the test ended in, pass or fail.
         let shot = ctx.screenshot(test.name);
         let ended = ctx.session().end();

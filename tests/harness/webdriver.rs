@@ -124,6 +124,21 @@ impl Session {
             .map(|_| ())
     }
 
+    /// Runs `script` asynchronously: it ends by calling its last argument with the result.
+    pub fn execute_async(&self, script: &str, args: Value) -> Result<Value> {
+        self.call(
+            "POST",
+            "/execute/async",
+            Some(json!({"script": script, "args": args})),
+        )
+    }
+
+    /// Sets how long scripts may run (milliseconds).
+    pub fn script_timeout(&self, ms: u64) -> Result<()> {
+        self.call("POST", "/timeouts", Some(json!({"script": ms})))
+            .map(|_| ())
+    }
+
     /// Types `text` into a field (after what it holds).
     pub fn send_keys(&self, el: &Element, text: &str) -> Result<()> {
         self.call(

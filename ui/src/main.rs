@@ -12,6 +12,15 @@ mod inspector;
 mod ipc;
 
 fn main() {
-    console_error_panic_hook::set_once();
+    // A bug is logged to the console, and left on the page for the end-to-end tests to report.
+    std::panic::set_hook(Box::new(|info| {
+        console_error_panic_hook::hook(info);
+        if let Some(body) = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.body())
+        {
+            let _ = body.set_attribute("data-panic", &info.to_string());
+        }
+    }));
     leptos::mount::mount_to_body(app::App);
 }

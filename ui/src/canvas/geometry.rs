@@ -7,7 +7,7 @@
 pub const CARD_W: f64 = 240.0;
 pub const CARD_H: f64 = 104.0;
 /// Zoom limits: from a whole-plan overview to reading small print.
-pub const MIN_ZOOM: f64 = 0.05;
+pub const MIN_ZOOM: f64 = 0.01;
 pub const MAX_ZOOM: f64 = 2.5;
 
 /// An axis-aligned rectangle.

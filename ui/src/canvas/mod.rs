@@ -4,5 +4,6 @@
 pub mod geometry;
 pub mod gesture;
 pub mod minimap;
+pub mod overview;
 pub mod scene;
 pub mod view;

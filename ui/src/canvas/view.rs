@@ -15,15 +15,18 @@ use wasm_bindgen::JsCast;
 use super::geometry::{Rect, Viewport, CARD_H, CARD_W};
 use super::gesture::{self, Effect as Do, Gesture, Input, Target, ZOOM_STEP};
 use super::minimap::Minimap;
+use super::overview::{card_at, Overview, DOM_CARD_LIMIT};
 use super::scene::{Arrow, Card, Marks, Scene};
 use crate::editor::{Editor, Selection};
 
 /// Below this zoom the canvas switches to its overview drawing: titles only, no labels.
-const OVERVIEW_ZOOM: f64 = 0.45;
+const OVERVIEW_ZOOM: f64 = 0.4;
 /// Screen margin kept around a fitted plan.
 pub const FIT_PADDING: f64 = 48.0;
 /// Extra world margin drawn around the visible area, so a quick pan shows no pop-in.
 const OVERDRAW: f64 = 120.0;
+/// Below this zoom the dot grid is not drawn.
+const GRID_MIN_ZOOM: f64 = 0.6;
 /// Cards snap to this grid (canvas units) when moved.
 pub const GRID: f64 = 12.0;
 
@@ -65,15 +68,33 @@ pub fn Canvas(
         fit_view();
     });
 
-    // While cards are dragged they are drawn where the pointer has them, arrows included.
-    let shown = Memo::new(move |_| {
-        let zoom = viewport.with(|v| v.zoom);
-        gesture_state.with(|g| match g.moving(zoom) {
-            Some((ids, dx, dy)) => scene.with(|s| s.moved(ids, dx, dy)),
-            None => scene.get(),
-        })
-    });
+    // While cards are dragged they are drawn where the pointer has them, arrows included: the
+    // scene with them moved, `None` the rest of the time (so panning never copies the scene).
+    // Compared as always changed while dragging: a full comparison would cost as much as the copy.
+    let dragged: Memo<Option<Scene>> = Memo::new_with_compare(
+        move |_| {
+            let zoom = viewport.with_untracked(|v| v.zoom);
+            gesture_state.with(|g| {
+                g.moving(zoom)
+                    .map(|(ids, dx, dy)| scene.with(|s| s.moved(ids, dx, dy)))
+            })
+        },
+        |old, new| !matches!((old, new), (Some(None), Some(None))),
+    );
+    let shown = Shown { scene, dragged };
 
+    // Only what is on screen is drawn; the rest costs nothing.
+    let window = Memo::new(move |_| {
+        viewport
+            .get()
+            .visible(size.get())
+            .inflate(OVERDRAW / viewport.get().zoom.max(0.2))
+    });
+    // Hundreds of cards in view (a large plan zoomed out): one 2D canvas draws them all.
+    let crowded = Memo::new(move |_| {
+        let w: Rect = window.get();
+        scene.with(|s| s.cards.iter().filter(|c| c.rect.intersects(&w)).count() > DOM_CARD_LIMIT)
+    });
     let apply_effect = move |effect: Do| match effect {
         Do::SelectStates { ids, additive } => editor.selection.update(|s| {
             s.transition = None;
@@ -177,8 +198,18 @@ pub fn Canvas(
             })
             .unwrap_or((x as f64, y as f64))
     };
+    // In the overview there are no card elements: what is under the pointer comes from the scene.
+    let resolve = move |target: Target, at: (f64, f64)| -> Target {
+        if target == Target::Background && crowded.get_untracked() {
+            let world = viewport.get_untracked().to_world(at);
+            if let Some(id) = shown.with_untracked(|s| card_at(s, world)) {
+                return Target::Card(id);
+            }
+        }
+        target
+    };
     let on_down = move |e: ev::PointerEvent| {
-        let target = target_of(e.target());
+        let target = resolve(target_of(e.target()), local(e.client_x(), e.client_y()));
         if let Some(el) = root.get_untracked() {
             let _ = el.set_pointer_capture(e.pointer_id());
         }
@@ -202,7 +233,10 @@ pub fn Canvas(
             .and_then(|w| w.document())
             .and_then(|d| d.element_from_point(e.client_x() as f32, e.client_y() as f32));
         feed(Input::Up {
-            target: target_of(under.map(Into::into)),
+            target: resolve(
+                target_of(under.map(Into::into)),
+                local(e.client_x(), e.client_y()),
+            ),
         });
     };
     let on_wheel = move |e: ev::WheelEvent| {
@@ -221,7 +255,7 @@ pub fn Canvas(
         });
     };
     let on_dblclick = move |e: ev::MouseEvent| {
-        if target_of(e.target()) != Target::Background {
+        if resolve(target_of(e.target()), local(e.client_x(), e.client_y())) != Target::Background {
             return;
         }
         let (x, y) = viewport
@@ -240,14 +274,10 @@ pub fn Canvas(
         viewport.update(|v| *v = v.zoomed_at((w / 2.0, h / 2.0), factor));
     };
 
-    // Only what is on screen is drawn; the rest costs nothing.
-    let window = Memo::new(move |_| {
-        viewport
-            .get()
-            .visible(size.get())
-            .inflate(OVERDRAW / viewport.get().zoom.max(0.2))
-    });
     let visible_cards = move || -> Vec<Card> {
+        if crowded.get() {
+            return Vec::new();
+        }
         let w: Rect = window.get();
         shown.with(|s| {
             s.cards
@@ -258,6 +288,9 @@ pub fn Canvas(
         })
     };
     let visible_arrows = move || -> Vec<Arrow> {
+        if crowded.get() {
+            return Vec::new();
+        }
         let w: Rect = window.get();
         shown.with(|s| {
             s.arrows
@@ -276,8 +309,13 @@ pub fn Canvas(
         format!("translate({} {}) scale({})", v.x, v.y, v.zoom)
     };
     // The dot grid moves and scales with the canvas, so panning feels like moving paper.
+    // Drawn only close up, where it helps placing cards: zoomed out its dots would be a dense
+    // pattern that costs a full repaint every frame of a pan and shows nothing useful.
     let grid = move || {
         let v = viewport.get();
+        if v.zoom < GRID_MIN_ZOOM {
+            return "background-image: none".to_string();
+        }
         let step = 24.0 * v.zoom;
         format!(
             "background-size: {step}px {step}px; background-position: {}px {}px",
@@ -318,6 +356,9 @@ pub fn Canvas(
 
     let card = move |c: Card| card_view(c, editor, marks);
     let arrow = move |a: Arrow| arrow_view(a, editor, marks);
+    let label = move |a: Arrow| label_view(a, editor);
+    // One list for both layers (paths in SVG, labels as HTML).
+    let arrows_now = Memo::new(move |_| visible_arrows());
 
     view! {
         <div
@@ -347,10 +388,12 @@ pub fn Canvas(
                     </marker>
                 </defs>
                 <g transform=svg_transform>
-                    <For each=visible_arrows key=|a| a.key.clone() children=arrow />
+                    <For each=move || arrows_now.get() key=|a| a.key.clone() children=arrow />
                 </g>
             </svg>
+            {move || crowded.get().then(|| view! { <Overview editor=editor shown=shown viewport=viewport size=size /> })}
             <div class="cards" style:transform=transform>
+                <For each=move || arrows_now.get() key=|a| format!("label\u{1f}{}", a.key) children=label />
                 <For each=visible_cards key=|c| c.key.clone() children=card />
             </div>
             <svg class="rubber-layer" aria-hidden="true">{rubber_line}</svg>
@@ -362,6 +405,33 @@ pub fn Canvas(
                 <button title="Fit the whole plan (Ctrl+0)" data-testid="fit-view" on:click=move |_| fit_view()>"Fit"</button>
             </div>
         </div>
+    }
+}
+
+/// The scene as drawn: the plan's, or the one with dragged cards moved.
+#[derive(Clone, Copy)]
+pub struct Shown {
+    scene: Memo<Scene>,
+    dragged: Memo<Option<Scene>>,
+}
+
+impl Shown {
+    /// Reads the drawn scene (tracked).
+    pub fn with<T>(&self, f: impl FnOnce(&Scene) -> T) -> T {
+        let scene = self.scene;
+        self.dragged.with(|d| match d {
+            Some(s) => f(s),
+            None => scene.with(f),
+        })
+    }
+
+    /// Reads the drawn scene without tracking it.
+    pub fn with_untracked<T>(&self, f: impl FnOnce(&Scene) -> T) -> T {
+        let scene = self.scene;
+        self.dragged.with_untracked(|d| match d {
+            Some(s) => f(s),
+            None => scene.with_untracked(f),
+        })
     }
 }
 
@@ -385,7 +455,7 @@ fn target_of(target: Option<web_sys::EventTarget>) -> Target {
     if let Some(card) = closest("[data-testid=state]") {
         return Target::Card(card.get_attribute("data-state-id").unwrap_or_default());
     }
-    if let Some(t) = closest("[data-testid=transition]") {
+    if let Some(t) = closest("[data-testid=transition], [data-testid=transition-label]") {
         let from = t.get_attribute("data-from").unwrap_or_default();
         let index = t
             .get_attribute("data-index")
@@ -457,7 +527,6 @@ fn card_view(card: Card, editor: Editor, marks: Memo<Marks>) -> impl IntoView {
 }
 
 fn arrow_view(arrow: Arrow, editor: Editor, marks: Memo<Marks>) -> impl IntoView {
-    let (x, y) = arrow.path.label_at;
     let (from, index) = (arrow.from.clone(), arrow.index);
     let from_sel = from.clone();
     let selected = Memo::new(move |_| {
@@ -476,8 +545,6 @@ fn arrow_view(arrow: Arrow, editor: Editor, marks: Memo<Marks>) -> impl IntoView
             "url(#arrowhead)"
         }
     };
-    let end = arrow.path.end;
-    let from_end = from.clone();
     view! {
         <g
             class="transition"
@@ -493,16 +560,42 @@ fn arrow_view(arrow: Arrow, editor: Editor, marks: Memo<Marks>) -> impl IntoView
             <title>{arrow.title.clone()}</title>
             <path class="edge-hit" d=arrow.path.d.clone()></path>
             <path class="edge" d=arrow.path.d.clone() marker-end=marker></path>
-            <text class="edge-label" x=format!("{x:.1}") y=format!("{y:.1}")>
-                {arrow.priority.clone().map(|p| view! { <tspan class="priority">{format!("P{p}")}</tspan> })}
-                <tspan class="condition" dx=if arrow.priority.is_some() { "6" } else { "0" }>{arrow.label.clone()}</tspan>
-            </text>
-            {move || selected.get().then(|| view! {
-                <circle class="arrow-end" data-arrow-end="true" data-from=from_end.clone() data-index=index.to_string()
-                    cx=format!("{:.1}", end.0) cy=format!("{:.1}", end.1) r="7">
-                    <title>"Drag to another state to re-target"</title>
-                </circle>
-            })}
         </g>
+    }
+}
+
+/// An arrow's label, drawn as HTML on the card layer: WebKit paints SVG text several times slower
+/// than HTML text, and labels were most of the cost of a frame while panning.
+fn label_view(arrow: Arrow, editor: Editor) -> impl IntoView {
+    let (x, y) = arrow.path.label_at;
+    let (from, index) = (arrow.from.clone(), arrow.index);
+    let from_sel = from.clone();
+    let selected = Memo::new(move |_| {
+        editor
+            .selection
+            .with(|s| s.transition.as_ref() == Some(&(from_sel.clone(), index)))
+    });
+    let end = arrow.path.end;
+    view! {
+        // The selected arrow's end, above the cards so it can be grabbed where it meets one.
+        {move || selected.get().then(|| view! {
+            <div class="arrow-end" data-arrow-end="true" data-from=from.clone() data-index=index.to_string()
+                title="Drag to another state to re-target"
+                style:left=format!("{:.1}px", end.0) style:top=format!("{:.1}px", end.1)></div>
+        })}
+        <div
+            class="edge-tag"
+            class:broken=arrow.dangling
+            class:selected=selected
+            data-testid="transition-label"
+            data-from=arrow.from.clone()
+            data-index=arrow.index.to_string()
+            title=arrow.title.clone()
+            style:left=format!("{x:.1}px")
+            style:top=format!("{y:.1}px")
+        >
+            {arrow.priority.clone().map(|p| view! { <span class="priority">{format!("P{p}")}</span> })}
+            <span class="condition">{arrow.label.clone()}</span>
+        </div>
     }
 }

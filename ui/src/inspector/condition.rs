@@ -525,3 +525,73 @@ pub fn ConditionEditor(editor: Editor, from: String, index: usize, path: Vec<usi
     }
     .into_any()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use plan_core::{validate, Code};
+
+    /// A plan with a text, a number and an enum key, and a tool with codes.
+    fn plan() -> Plan {
+        plan_core::parse_plan(
+            r#"{"id": "p", "title": "P",
+            "tools": [{"name": "lookup", "response_codes": ["FOUND", "MISSING"]}],
+            "states": [
+              {"id": "a", "title": "A", "allowed_tools": ["lookup"], "tasks": [{"id": "t", "deliverables": [
+                {"key": "name"}, {"key": "age", "type": "number"},
+                {"key": "topic", "type": "enum", "enum_values": ["billing", "other"]}]}],
+               "transitions": [{"target_state_id": "b"}]},
+              {"id": "b", "title": "B"}]}"#,
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn every_condition_type_starts_from_a_valid_condition() {
+        let base = plan();
+        for ty in ConditionType::ALL {
+            let mut p = base.clone();
+            let cfg = template(ty, Some("topic".into()), &p);
+            let t = &mut p.states[0].transitions[0];
+            t.condition_type = Some(ty);
+            t.condition_config = cfg;
+            let codes = validate(&p).codes();
+            for bad in [
+                Code::InvalidConditionConfig,
+                Code::ConditionTypeMismatch,
+                Code::UnknownDeliverableKey,
+                Code::EnumValueNotAllowed,
+                Code::UnknownTool,
+                Code::UnknownResponseCode,
+                Code::ToolNotAllowed,
+            ] {
+                assert!(!codes.contains(&bad), "{ty:?}: {codes:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn nested_conditions_are_read_and_replaced_by_their_path() {
+        let mut p = plan();
+        let cfg = template(ConditionType::AnyOf, None, &p);
+        let t = &mut p.states[0].transitions[0];
+        t.condition_type = Some(ConditionType::AnyOf);
+        t.condition_config = cfg;
+        let inner = template(ConditionType::AllOf, None, &base_plan());
+        set_node(t, &[0], ConditionType::AllOf, inner);
+        let leaf = template(ConditionType::DeliverableValueNumeric, None, &base_plan());
+        set_node(t, &[0, 0], ConditionType::DeliverableValueNumeric, leaf);
+        let (ty, cfg) = node(t, StateType::Loose, &[0, 0]).unwrap();
+        assert_eq!(ty, ConditionType::DeliverableValueNumeric);
+        assert_eq!(cfg["key"], "age", "only number keys for a numeric test");
+        assert_eq!(
+            node(t, StateType::Loose, &[0]).unwrap().0,
+            ConditionType::AllOf
+        );
+        assert!(!validate(&p).has_errors());
+    }
+
+    fn base_plan() -> Plan {
+        plan()
+    }
+}

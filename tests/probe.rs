@@ -1,0 +1,162 @@
+//! Benchmark: the canvas in the real app, measured with the shared `probe.js` (frame times of
+//! pan, zoom and drag driven through DOM events) on generated plans of 1,000 states / 1,500
+//! transitions and of 5,000 states / 7,500 transitions: open time, then pan, zoom and drag at an
+//! editing zoom (about 40 states on screen), then pan and zoom with the whole plan in view.
+//!
+//! `scripts/bench-app.sh` builds the release app and runs this (`PLAN_BUILDER_APP` names the
+//! binary); it prints one line per phase. The figures to compare with are React Flow's in
+//! `../shared/bench/README.md`, measured in the same engine on this kind of machine.
+
+use std::path::Path;
+use std::time::Duration;
+
+use plan_core::plan::Plan;
+use plan_core::store::Workspace;
+use plan_tests::page::{text_of, Outcome};
+use plan_tests::{Ctx, Harness, Test};
+use serde_json::{json, Value};
+
+fn main() {
+    std::process::exit(Harness::run(&[
+        Test {
+            name: "probe_1000_states",
+            run: |ctx| probe(ctx, 1_000),
+        },
+        Test {
+            name: "probe_5000_states",
+            run: |ctx| probe(ctx, 5_000),
+        },
+    ]));
+}
+
+/// A plan-like plan of `states` states with 1.5 transitions per state.
+fn generated(states: usize) -> Plan {
+    let mut p = plan_core::synthetic::plan(states);
+    for (i, s) in p.states.iter_mut().enumerate() {
+        // Keep the forward arrow everywhere and the branch on every other state.
+        let keep = if i % 2 == 0 { 2 } else { 1 };
+        s.transitions.truncate(keep);
+    }
+    p.id = format!("big-{states}");
+    // Sorted first in the plan list, so the app opens it at start.
+    p.title = format!("A generated plan of {states} states");
+    p
+}
+
+fn probe_js() -> Result<String, String> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/bench/probe.js");
+    std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// Our zoom per wheel pixel, for the probe's open-loop zoom (1.2× per 100 px).
+fn zoom_log2_per_delta() -> f64 {
+    1.2f64.log2() / 100.0
+}
+
+fn run_probe(ctx: &Ctx, call: &str) -> Result<Value, String> {
+    let script = format!(
+        "{}\nconst done = arguments[arguments.length - 1];\n{call}.then(r => done(r), e => done({{error: String(e)}}));",
+        probe_js()?
+    );
+    let v = ctx.session().execute_async(&script, json!([]))?;
+    if let Some(e) = v.get("error") {
+        return Err(format!("probe: {e}"));
+    }
+    Ok(v)
+}
+
+fn line(phase: &str, v: &Value) -> String {
+    format!(
+        "{phase:<34} p50 {:>6} ms  p95 {:>6} ms  max {:>6} ms  fps {:>5}  frames {:>4}  moved {}",
+        v["p50"], v["p95"], v["max"], v["fps"], v["frames"], v["moved"]
+    )
+}
+
+fn probe(ctx: &Ctx, states: usize) -> Outcome {
+    // The generated plan joins the test's workspace; its title sorts first, so the restarted app
+    // opens it at start.
+    let ws = Workspace::at(ctx.workspace());
+    let plan = generated(states);
+    ws.create(&plan.id, plan.clone(), "2026-01-01T00:00:00Z")
+        .map_err(|e| e.to_string())?;
+    ctx.relaunch()?;
+    ctx.session().script_timeout(300_000)?;
+    ctx.session()
+        .wait_until("the plan drawn", Duration::from_secs(120), || {
+            Ok(ctx.session().execute(
+                "return document.querySelector('[data-testid=canvas]').dataset.openedMs || null;",
+                json!([]),
+            )? != Value::Null)
+        })?;
+    let opened = ctx.session().execute(
+        "return Number(document.querySelector('[data-testid=canvas]').dataset.openedMs);",
+        json!([]),
+    )?;
+    let marks = ctx.session().execute(
+        "return performance.getEntriesByType('mark').map(m => m.name + ' ' + Math.round(m.startTime)).join(', ');",
+        json!([]),
+    )?;
+    println!(
+        "\n{} states, {} transitions: open {} ms (navigation start to the plan's first frame; marks: {})",
+        states,
+        plan.transition_count(),
+        opened,
+        marks.as_str().unwrap_or_default()
+    );
+    let title = text_of(ctx, "[data-testid=plan-title]")?;
+    if title != plan.title {
+        return Err(format!("the app opened {title:?}"));
+    }
+
+    // An editing zoom: about 40 states on screen, full cards.
+    let zoom_to = |target: f64| -> Result<(), String> {
+        ctx.session().execute(
+            "const c = document.querySelector('[data-testid=canvas]');
+             const r = c.getBoundingClientRect();
+             const m = new DOMMatrixReadOnly(getComputedStyle(document.querySelector('.cards')).transform);
+             const dy = -100 * Math.log(arguments[0] / m.a) / Math.log(1.2);
+             c.dispatchEvent(new WheelEvent('wheel', {bubbles: true, cancelable: true, clientX: r.left + r.width / 2,
+                 clientY: r.top + r.height / 2, deltaY: dy, ctrlKey: true}));",
+            json!([target]),
+        )?;
+        std::thread::sleep(Duration::from_millis(600));
+        Ok(())
+    };
+    zoom_to(0.42)?;
+    // Empty background is the canvas element itself (an arrow's label is part of the arrow).
+    let options = json!({"viewport": "[data-testid=canvas]", "node": "[data-testid=state]", "transform": ".cards",
+        "background": "[data-testid=canvas], [data-testid=overview]",
+        "zoomLog2PerDeltaY": zoom_log2_per_delta()});
+    let visible = |ctx: &Ctx| -> Result<Value, String> {
+        ctx.session().execute(
+            "const c = document.querySelector('[data-testid=canvas]').getBoundingClientRect();
+             return [...document.querySelectorAll('[data-testid=state]')].filter(n => {
+                 const b = n.getBoundingClientRect();
+                 return b.width > 0 && b.right > c.left && b.left < c.right && b.bottom > c.top && b.top < c.bottom;
+             }).length;",
+            json!([]),
+        )
+    };
+    println!("editing zoom: {} states on screen", visible(ctx)?);
+    let pan = run_probe(ctx, &format!("canvasProbe.pan({options})"))?;
+    println!("{}", line("  pan (drag the background)", &pan));
+    let zoom = run_probe(ctx, &format!("canvasProbe.zoom({options})"))?;
+    println!("{}", line("  zoom (ctrl+wheel)", &zoom));
+    // Back to where the view was, so the drag finds the cards it was meant for.
+    zoom_to(0.42)?;
+    println!("  before the drag: {} states on screen", visible(ctx)?);
+    let drag = run_probe(ctx, &format!("canvasProbe.drag({options})"))?;
+    println!("{}", line("  drag a state", &drag));
+    ctx.screenshot(&format!("probe-{states}-editing"))?;
+
+    // The whole plan in view.
+    plan_tests::page::click(ctx, "[data-testid=fit-view]")?;
+    std::thread::sleep(Duration::from_millis(1_500));
+    let pan = run_probe(ctx, &format!("canvasProbe.pan({options})"))?;
+    let zoom = run_probe(ctx, &format!("canvasProbe.zoom({options})"))?;
+    println!("whole plan in view:");
+    println!("{}", line("  pan (drag the background)", &pan));
+    println!("{}", line("  zoom (ctrl+wheel)", &zoom));
+    ctx.screenshot(&format!("probe-{states}-whole"))?;
+    Ok(())
+}

@@ -1,0 +1,134 @@
+//! The overview drawing: when hundreds of cards are on screen at once (a large plan zoomed out),
+//! the canvas draws them into one 2D `<canvas>` instead of one DOM element each, so panning and
+//! zooming stay smooth at thousands of states. Cards become tinted boxes (titles while they are
+//! still readable), arrows straight lines; clicking and dragging cards still works through the
+//! same gestures, by hit-testing the scene.
+
+use std::collections::HashMap;
+
+use leptos::html;
+use leptos::prelude::*;
+use plan_core::plan::StateType;
+use wasm_bindgen::JsCast;
+
+use super::geometry::{Rect, Viewport};
+use super::scene::Scene;
+use super::view::Shown;
+use crate::editor::Editor;
+
+/// Above this many cards in view, the canvas draws the overview instead of DOM cards.
+pub const DOM_CARD_LIMIT: usize = 250;
+
+/// The card under a world point, if any (the last drawn wins, as on screen).
+pub fn card_at(scene: &Scene, at: (f64, f64)) -> Option<String> {
+    scene
+        .cards
+        .iter()
+        .rev()
+        .find(|c| {
+            at.0 >= c.rect.x
+                && at.0 <= c.rect.right()
+                && at.1 >= c.rect.y
+                && at.1 <= c.rect.bottom()
+        })
+        .map(|c| c.id.clone())
+}
+
+fn fill_of(kind: StateType) -> &'static str {
+    match kind {
+        StateType::Strict => "#f6c9a6",
+        StateType::Loose => "#a9dcc2",
+        StateType::Goal => "#cbb8f2",
+    }
+}
+
+#[component]
+pub fn Overview(
+    editor: Editor,
+    shown: Shown,
+    viewport: RwSignal<Viewport>,
+    size: RwSignal<(f64, f64)>,
+) -> impl IntoView {
+    let canvas = NodeRef::<html::Canvas>::new();
+    Effect::new(move |_| {
+        let Some(el) = canvas.get() else { return };
+        let v = viewport.get();
+        let (w, h) = size.get();
+        let ratio = web_sys::window().map_or(1.0, |w| w.device_pixel_ratio());
+        let (pw, ph) = ((w * ratio) as u32, (h * ratio) as u32);
+        if el.width() != pw || el.height() != ph {
+            el.set_width(pw);
+            el.set_height(ph);
+        }
+        let Some(g) = el
+            .get_context("2d")
+            .ok()
+            .flatten()
+            .and_then(|c| c.dyn_into::<web_sys::CanvasRenderingContext2d>().ok())
+        else {
+            return;
+        };
+        let selected = editor.selection.with(|s| s.states.clone());
+        let window: Rect = v.visible((w, h));
+        shown.with(|s| {
+            let _ = g.set_transform(ratio, 0.0, 0.0, ratio, 0.0, 0.0);
+            g.clear_rect(0.0, 0.0, w, h);
+            let _ = g.translate(v.x, v.y);
+            let _ = g.scale(v.zoom, v.zoom);
+            // Arrows: centre to centre, one stroke for all.
+            let centres: HashMap<&str, (f64, f64)> = s
+                .cards
+                .iter()
+                .map(|c| (c.id.as_str(), c.rect.center()))
+                .collect();
+            g.begin_path();
+            for a in &s.arrows {
+                if !a.reach.intersects(&window) {
+                    continue;
+                }
+                let (Some(from), Some(to)) =
+                    (centres.get(a.from.as_str()), centres.get(a.to.as_str()))
+                else {
+                    continue;
+                };
+                g.move_to(from.0, from.1);
+                g.line_to(to.0, to.1);
+            }
+            g.set_stroke_style_str("#9aa3b2");
+            g.set_line_width(1.5 / v.zoom);
+            g.stroke();
+            // Cards, grouped by colour so each colour is set once.
+            for kind in [StateType::Strict, StateType::Loose, StateType::Goal] {
+                g.set_fill_style_str(fill_of(kind));
+                for c in s
+                    .cards
+                    .iter()
+                    .filter(|c| c.mode == kind && c.rect.intersects(&window))
+                {
+                    g.fill_rect(c.rect.x, c.rect.y, c.rect.w, c.rect.h);
+                }
+            }
+            if !selected.is_empty() {
+                g.set_stroke_style_str("#3b5bdb");
+                g.set_line_width(4.0 / v.zoom);
+                for c in s.cards.iter().filter(|c| selected.contains(&c.id)) {
+                    g.stroke_rect(c.rect.x, c.rect.y, c.rect.w, c.rect.h);
+                }
+            }
+            // Titles while they are big enough to read.
+            if 30.0 * v.zoom >= 8.0 {
+                g.set_fill_style_str("#1d2330");
+                g.set_font("600 30px system-ui, sans-serif");
+                for c in s.cards.iter().filter(|c| c.rect.intersects(&window)) {
+                    let _ = g.fill_text_with_max_width(
+                        &c.title,
+                        c.rect.x + 14.0,
+                        c.rect.y + 58.0,
+                        c.rect.w - 28.0,
+                    );
+                }
+            }
+        });
+    });
+    view! { <canvas class="overview-layer" data-testid="overview" node_ref=canvas></canvas> }
+}
