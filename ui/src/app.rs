@@ -57,15 +57,29 @@ pub fn App() -> impl IntoView {
     let marks = Memo::new(move |_| report.with(Marks::of));
 
     // Opens plan `id`; `refit` when it is a different plan than the one shown.
+    // The plan being opened, until it is: a reload for it meanwhile (the watcher) waits for that
+    // load instead of opening it a second time over the author's first edits, and a slower
+    // answer for a plan the author has already left is dropped.
+    let opening = StoredValue::new(None::<String>);
     let open = move |id: String, refit: bool| {
         let same = editor.id.get_untracked().as_deref() == Some(id.as_str());
         if !same {
+            if opening.get_value().as_deref() == Some(id.as_str()) && !refit {
+                return;
+            }
             editor.flush();
+            opening.set_value(Some(id.clone()));
         }
         spawn_local(async move {
             mark("load-plan-start");
             let result = ipc::load_plan(&id).await;
             mark("load-plan-done");
+            if !same {
+                if opening.get_value().as_deref() != Some(id.as_str()) {
+                    return;
+                }
+                opening.set_value(None);
+            }
             match result {
                 Ok(loaded) => {
                     load_error.set(None);

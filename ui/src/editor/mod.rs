@@ -81,6 +81,9 @@ pub struct Editor {
     history: StoredValue<History>,
     /// The plan as last written to (or read from) disk.
     on_disk: StoredValue<Option<Plan>>,
+    /// The plans this editor wrote most recently, newest last: when the watcher reports one of
+    /// them, it is our own save coming back, not someone else's change.
+    written: StoredValue<Vec<Plan>>,
     /// A save is scheduled or running.
     saving: StoredValue<bool>,
 }
@@ -102,6 +105,7 @@ impl Editor {
             notice: RwSignal::new(None),
             history: StoredValue::new(History::default()),
             on_disk: StoredValue::new(None),
+            written: StoredValue::new(Vec::new()),
             saving: StoredValue::new(false),
         }
     }
@@ -109,6 +113,7 @@ impl Editor {
     /// Shows plan `id` as read from disk, with a fresh history.
     pub fn open(&self, id: String, plan: Plan) {
         self.history.update_value(History::clear);
+        self.written.set_value(Vec::new());
         self.on_disk.set_value(Some(plan.clone()));
         self.id.set(Some(id));
         self.plan.set(Some(plan));
@@ -247,6 +252,12 @@ impl Editor {
             return;
         }
         self.save.set(SaveState::Saving);
+        self.written.update_value(|w| {
+            w.push(plan.clone());
+            if w.len() > 3 {
+                w.remove(0);
+            }
+        });
         let editor = *self;
         spawn_local(async move {
             let result = ipc::save_draft(&id, &plan).await;
@@ -301,8 +312,10 @@ impl Editor {
             }
             return;
         }
-        if self.on_disk.with_value(|d| d.as_ref() == Some(&disk)) {
-            // Our own save's echo, or nothing new.
+        if self.on_disk.with_value(|d| d.as_ref() == Some(&disk))
+            || self.written.with_value(|w| w.contains(&disk))
+        {
+            // Our own save's echo (perhaps of a save still being answered), or nothing new.
             return;
         }
         let unsaved = self.on_disk.with_value(|d| d.as_ref() != Some(&current));
