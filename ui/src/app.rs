@@ -49,9 +49,12 @@ pub fn App() -> impl IntoView {
     let clipboard = StoredValue::new(Clipboard::default());
 
     let scene = Memo::new(move |_| {
-        editor
+        mark("scene-start");
+        let s = editor
             .plan
-            .with(|p| p.as_ref().map(Scene::build).unwrap_or_default())
+            .with(|p| p.as_ref().map(Scene::build).unwrap_or_default());
+        mark("scene-done");
+        s
     });
     let report = validation(editor);
     let marks = Memo::new(move |_| report.with(Marks::of));

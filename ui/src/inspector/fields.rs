@@ -105,3 +105,55 @@ pub fn check(
         </label>
     }
 }
+
+/// Above this many states, a state is picked by typing its id rather than from a list (a list of
+/// thousands of options costs more to draw than the rest of the inspector together).
+const PICK_FROM_LIST_UP_TO: usize = 300;
+
+/// A state of the plan: a list of the states (titles and ids), or for a large plan its id typed in.
+pub fn state_picker(
+    editor: Editor,
+    label: &'static str,
+    testid: &'static str,
+    value: impl Fn() -> String + Send + Sync + Clone + 'static,
+    on_change: impl Fn(String) + Send + Sync + Clone + 'static,
+) -> impl IntoView {
+    // Rebuilt only when a state is added, removed or renamed, not on every edit.
+    let states = Memo::new(move |_| {
+        editor.plan.with(|p| {
+            p.as_ref()
+                .map(|p| {
+                    p.states
+                        .iter()
+                        .map(|s| (s.id.clone(), format!("{} ({})", s.title, s.id)))
+                        .collect::<Vec<_>>()
+                })
+                .unwrap_or_default()
+        })
+    });
+    let large = Memo::new(move |_| states.with(Vec::len) > PICK_FROM_LIST_UP_TO);
+    move || {
+        let value = value.clone();
+        let on_change = on_change.clone();
+        if large.get() {
+            view! {
+                <label class="field">
+                    <span class="field-label">{format!("{label} (state id)")}</span>
+                    <input type="text" data-testid=format!("field-{testid}") prop:value=value
+                        on:change=move |e| on_change(event_target_value(&e)) />
+                </label>
+            }
+            .into_any()
+        } else {
+            choice(
+                label,
+                testid,
+                String::new(),
+                move || states.get(),
+                value,
+                on_change,
+            )
+            .into_any()
+        }
+    }
+}

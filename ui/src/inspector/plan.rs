@@ -5,7 +5,7 @@ use leptos::prelude::*;
 use plan_core::edit::{Command, PlanDetails};
 use plan_core::plan::{Plan, Tool};
 
-use super::fields::{area, choice, text};
+use super::fields::{area, state_picker, text};
 use crate::editor::Editor;
 
 fn details(p: &Plan) -> PlanDetails {
@@ -42,11 +42,10 @@ pub fn PlanInspector(editor: Editor) -> impl IntoView {
             <h3>"Plan"</h3>
             {text(editor, "Title", "plan-title", move || read(editor, |p| p.title.clone()), move |v| change(editor, Some("title"), |d| d.title = v))}
             {area(editor, "Description", "plan-description", move || read(editor, |p| p.description.clone()), move |v| change(editor, Some("description"), |d| d.description = v))}
-            {choice(
+            {state_picker(
+                editor,
                 "Start state",
                 "start-state",
-                String::new(),
-                move || read(editor, |p| p.states.iter().map(|s| (s.id.clone(), format!("{} ({})", s.title, s.id))).collect()),
                 move || read(editor, |p| p.start_state_id().unwrap_or_default().to_string()),
                 move |v: String| change(editor, None, |d| d.start_state_id = Some(v)),
             )}

@@ -5,7 +5,7 @@ use plan_core::edit::Command;
 use plan_core::plan::{Priority, Transition};
 
 use super::condition::ConditionEditor;
-use super::fields::{choice, text};
+use super::fields::{state_picker, text};
 use super::state::{edit, read};
 use crate::editor::Editor;
 
@@ -20,25 +20,13 @@ pub fn TransitionInspector(editor: Editor, from: String, index: usize) -> impl I
             .unwrap_or_default()
         }
     };
-    let states = move || {
-        editor.plan.with(|p| {
-            p.as_ref()
-                .map(|p| {
-                    p.states
-                        .iter()
-                        .map(|s| (s.id.clone(), format!("{} ({})", s.title, s.id)))
-                        .collect::<Vec<_>>()
-                })
-                .unwrap_or_default()
-        })
-    };
     let from_title =
         move || read(editor, &sid.get_value(), |s| s.title.clone()).unwrap_or_default();
     view! {
         <div class="inspector-section" data-testid="transition-inspector">
             <h3>"Transition"</h3>
             <p class="hint">{move || format!("From {} · transition {}", from_title(), index + 1)}</p>
-            {choice("Goes to", "target", String::new(), states, get(|t| t.target_state_id.clone()), move |to: String| {
+            {state_picker(editor, "Goes to", "target", get(|t| t.target_state_id.clone()), move |to: String| {
                 editor.dispatch(Command::Retarget { from: sid.get_value(), index, to });
             })}
             <label class="field">
