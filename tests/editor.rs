@@ -443,6 +443,14 @@ fn rename_undo_redo_delete_undo_and_paste(ctx: &Ctx) -> Outcome {
     ensure(p.state("intake").is_some(), || {
         "the redo did not stick".into()
     })?;
+    // The plan list follows the saved draft.
+    ctx.session()
+        .wait_until("the plan list updated", LONG, || {
+            Ok(
+                text_of(ctx, "[data-testid=plan][data-plan-id=customer-support]")?
+                    .contains("7 states · 8 transitions"),
+            )
+        })?;
     ensure(!validate(&p).has_errors(), || {
         "the edited plan has errors".into()
     })

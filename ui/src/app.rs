@@ -105,11 +105,19 @@ pub fn App() -> impl IntoView {
             }
         });
     };
+    // Lists are asked for on every change on disk; answers can arrive out of order, and only the
+    // newest request's answer is shown.
+    let asked = StoredValue::new(0u64);
     let refresh = move || {
+        asked.update_value(|n| *n += 1);
+        let mine = asked.get_value();
         spawn_local(async move {
             mark("list-plans-start");
             let listed = ipc::list_plans().await;
             mark("list-plans-done");
+            if asked.get_value() != mine {
+                return;
+            }
             match listed {
                 Ok(list) => {
                     list_error.set(None);
