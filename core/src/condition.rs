@@ -301,7 +301,8 @@ fn show(v: &Value) -> String {
     }
 }
 
-fn num(v: f64) -> String {
+/// A number as an author reads it: `8`, not `8.0`.
+pub fn num(v: f64) -> String {
     // `8`, not `8.0`: authors typed whole numbers.
     if v.fract() == 0.0 && v.abs() < 1e15 {
         format!("{}", v as i64)

@@ -9,7 +9,7 @@ use super::event::{Event, What};
 use super::session::{GoalStatus, Insight, Recorded, Session, TaskStatus};
 use crate::coerce::coerce;
 use crate::condition::Check;
-use crate::plan::{DeliverableType, Plan, State, StateType};
+use crate::plan::{Deliverable, DeliverableType, Plan, State, StateType};
 
 /// One request of an agent.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -205,6 +205,20 @@ fn rejected_text(action: &Action, reason: &str) -> String {
     }
 }
 
+/// The declaration of `key` that state `state` collects: any of its deliverables, only its goal's
+/// in a goal state (whose tasks are ignored).
+pub(super) fn recordable<'s>(state: &'s State, key: &str) -> Option<&'s Deliverable> {
+    if state.kind == StateType::Goal {
+        state
+            .goal
+            .iter()
+            .flat_map(|g| g.deliverables.iter())
+            .find(|d| d.key == key)
+    } else {
+        state.deliverables().find(|d| d.key == key)
+    }
+}
+
 /// The current task of a strict state, by id: the first task not yet addressed.
 fn current_task<'s>(state: &'s State, s: &Session) -> Option<&'s str> {
     let i = s.visit.first_pending()?;
@@ -219,17 +233,7 @@ fn record(
     value: &Value,
     quote: &Option<String>,
 ) -> Result<bool, String> {
-    let goal_state = state.kind == StateType::Goal;
-    let declared = if goal_state {
-        state
-            .goal
-            .iter()
-            .flat_map(|g| g.deliverables.iter())
-            .find(|d| d.key == key)
-    } else {
-        state.deliverables().find(|d| d.key == key)
-    };
-    let Some(d) = declared else {
+    let Some(d) = recordable(state, key) else {
         let elsewhere = plan
             .states
             .iter()

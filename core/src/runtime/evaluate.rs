@@ -5,7 +5,7 @@ use serde_json::Value;
 
 use super::session::{GoalStatus, Session};
 use crate::coerce::coerce;
-use crate::condition::{Check, NumericTest, TurnScope};
+use crate::condition::{num, Check, NumericTest, TurnScope};
 use crate::plan::{Deliverable, Plan, State, StateType};
 
 /// What a condition is evaluated against: the current state and visit of a session.
@@ -152,14 +152,6 @@ pub fn show(v: &Value) -> String {
             None => n.to_string(),
         },
         other => other.to_string(),
-    }
-}
-
-pub fn num(x: f64) -> String {
-    if x.fract() == 0.0 && x.abs() < 1e15 {
-        format!("{}", x as i64)
-    } else {
-        format!("{x}")
     }
 }
 

@@ -270,17 +270,7 @@ fn key_values(state: &State, plain: &str) -> Vec<Action> {
         let Some((key, value)) = line.split_once(':') else {
             continue;
         };
-        let key = key.trim();
-        let declared = if state.kind == StateType::Goal {
-            state
-                .goal
-                .iter()
-                .flat_map(|g| g.deliverables.iter())
-                .find(|d| d.key == key)
-        } else {
-            state.deliverables().find(|d| d.key == key)
-        };
-        let Some(d) = declared else {
+        let Some(d) = action::recordable(state, key.trim()) else {
             continue;
         };
         // The value as typed, so a wrong one is rejected with a reason rather than ignored.

@@ -444,23 +444,24 @@ fn target_of(target: Option<web_sys::EventTarget>) -> Target {
     if let Some(h) = closest("[data-handle]") {
         return Target::Handle(h.get_attribute("data-handle").unwrap_or_default());
     }
-    if let Some(end) = closest("[data-arrow-end]") {
-        let from = end.get_attribute("data-from").unwrap_or_default();
-        let index = end
+    // An arrow's parts say which transition they belong to.
+    let transition = |el: web_sys::Element| {
+        let from = el.get_attribute("data-from").unwrap_or_default();
+        let index = el
             .get_attribute("data-index")
             .and_then(|i| i.parse().ok())
             .unwrap_or(0);
+        (from, index)
+    };
+    if let Some(end) = closest("[data-arrow-end]") {
+        let (from, index) = transition(end);
         return Target::ArrowEnd { from, index };
     }
     if let Some(card) = closest("[data-testid=state]") {
         return Target::Card(card.get_attribute("data-state-id").unwrap_or_default());
     }
     if let Some(t) = closest("[data-testid=transition], [data-testid=transition-label]") {
-        let from = t.get_attribute("data-from").unwrap_or_default();
-        let index = t
-            .get_attribute("data-index")
-            .and_then(|i| i.parse().ok())
-            .unwrap_or(0);
+        let (from, index) = transition(t);
         return Target::Arrow { from, index };
     }
     if closest(".minimap, .zoom-controls").is_some() {
