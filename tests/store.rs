@@ -581,3 +581,50 @@ fn the_apps_plan_list_shows_a_broken_draft_with_its_reason_and_hides_nothing() {
         None
     );
 }
+
+/// Regression (issue 6): the editor saves every step, so a draft can hold an enum key not yet
+/// given values; the app then could not reopen the draft it had just written and closed the plan.
+/// Such a draft reads, lists and opens; validation and publishing report the missing values.
+#[test]
+fn a_draft_saved_between_two_edits_opens_and_its_schema_problem_is_reported() {
+    use plan_core::plan::DeliverableType;
+    use plan_core::store::Workspace;
+    use plan_core::validate::{validate, Code};
+    let dir = scratch("in-progress");
+    let ws = Workspace::open(&dir.join("ws"), "2026-01-01T00:00:00Z").unwrap();
+    let mut draft = ws.read_draft("customer-support").unwrap();
+    let key = &mut draft.states[1].tasks[0].deliverables[0];
+    key.kind = DeliverableType::Enum;
+    key.enum_values = Some(Vec::new());
+    ws.save_draft("customer-support", &draft).unwrap();
+
+    let reopened = ws.read_draft("customer-support").unwrap();
+    assert_eq!(reopened, draft);
+    let report = validate(&reopened);
+    let schema: Vec<_> = report
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == Code::Schema)
+        .collect();
+    assert_eq!(schema.len(), 1, "{report:?}");
+    assert_eq!(
+        schema[0].location.path,
+        "/states/1/tasks/0/deliverables/0/enum_values"
+    );
+    assert_eq!(
+        schema[0].location.state_id.as_deref(),
+        Some(draft.states[1].id.as_str())
+    );
+    let listed = ws.summaries().unwrap();
+    let support = listed.iter().find(|p| p.id == "customer-support").unwrap();
+    assert!(support.error.is_none(), "{:?}", support.error);
+
+    let ws = dir.join("ws");
+    let o = plan(&ws, &["publish", "customer-support"]);
+    err(&o, 1);
+    let shown = String::from_utf8_lossy(&o.stdout);
+    assert!(shown.contains("error[schema]"), "{shown}");
+    assert!(!ws.join("customer-support/versions/1.json").exists());
+    let checked = plan(&ws, &["check", "--plan", "customer-support"]);
+    assert_eq!(checked.status.code(), Some(1));
+}

@@ -104,6 +104,28 @@ impl NumericTest {
             NumericTest::Between { min, max, .. } => min < x && x < max,
         }
     }
+
+    /// The comparison in words about `subject`: "risk_score ≥ 8", "1 < risk_score = 3 < 5" (the
+    /// runtime passes "risk_score = 3" to say which value made it true).
+    pub fn describe(&self, subject: &str) -> String {
+        let (op, v) = match *self {
+            NumericTest::Gt(v) => (">", v),
+            NumericTest::Gte(v) => ("≥", v),
+            NumericTest::Lt(v) => ("<", v),
+            NumericTest::Lte(v) => ("≤", v),
+            NumericTest::Eq(v) => ("=", v),
+            NumericTest::Neq(v) => ("≠", v),
+            NumericTest::Between {
+                min,
+                max,
+                inclusive,
+            } => {
+                let op = if inclusive { "≤" } else { "<" };
+                return format!("{} {op} {subject} {op} {}", num(min), num(max));
+            }
+        };
+        format!("{subject} {op} {}", num(v))
+    }
 }
 
 /// Which counter `turn_count_exceeded` reads.
@@ -238,22 +260,7 @@ impl Check {
                 let shown: Vec<String> = values.iter().map(show).collect();
                 format!("{key} is {}", or_list(&shown))
             }
-            Check::DeliverableValueNumeric { key, test } => match *test {
-                NumericTest::Gt(v) => format!("{key} > {}", num(v)),
-                NumericTest::Gte(v) => format!("{key} ≥ {}", num(v)),
-                NumericTest::Lt(v) => format!("{key} < {}", num(v)),
-                NumericTest::Lte(v) => format!("{key} ≤ {}", num(v)),
-                NumericTest::Eq(v) => format!("{key} = {}", num(v)),
-                NumericTest::Neq(v) => format!("{key} ≠ {}", num(v)),
-                NumericTest::Between {
-                    min,
-                    max,
-                    inclusive,
-                } => {
-                    let op = if inclusive { "≤" } else { "<" };
-                    format!("{} {op} {key} {op} {}", num(min), num(max))
-                }
-            },
+            Check::DeliverableValueNumeric { key, test } => test.describe(key),
             Check::TurnCountExceeded { turns, scope } => {
                 let unit = if *turns == 1 { "turn" } else { "turns" };
                 match scope {

@@ -5,7 +5,7 @@ use std::fs;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
-use crate::parse::{parse_plan, ParseProblem};
+use crate::parse::{parse_draft, parse_plan, ParseProblem};
 use crate::plan::Plan;
 
 /// Plan files larger than this are refused rather than read.
@@ -40,6 +40,16 @@ fn first(problems: &[ParseProblem]) -> String {
 pub fn read_plan(path: &Path) -> Result<Plan, FileError> {
     let text = read_text(path)?;
     parse_plan(&text).map_err(|problems| FileError::Invalid {
+        path: path.to_path_buf(),
+        problems,
+    })
+}
+
+/// Reads a draft file: its structure must be a plan's, its shape problems are validation's to
+/// report (see [`parse_draft`]).
+pub fn read_draft(path: &Path) -> Result<Plan, FileError> {
+    let text = read_text(path)?;
+    parse_draft(&text).map_err(|problems| FileError::Invalid {
         path: path.to_path_buf(),
         problems,
     })

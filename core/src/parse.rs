@@ -57,13 +57,22 @@ impl std::fmt::Display for ParseProblem {
 /// faster than going through a JSON tree; only when that fails is the text read again, slowly, to
 /// say exactly where the problem is.
 pub fn parse_plan(text: &str) -> Result<Plan, Vec<ParseProblem>> {
+    let plan = parse_draft(text)?;
+    let problems = shape_problems(&plan);
+    if problems.is_empty() {
+        Ok(plan)
+    } else {
+        Err(problems)
+    }
+}
+
+/// Reads a draft: a document with the plan's structure (fields of the right types), whose
+/// remaining shape problems (an enum key still without values, a bad id) are left to
+/// [`crate::validate()`], which reports them as `schema` errors. A draft is work in progress:
+/// the editor saves every intermediate step, and a draft it wrote must open again.
+pub fn parse_draft(text: &str) -> Result<Plan, Vec<ParseProblem>> {
     if let Ok(plan) = serde_json::from_str::<Plan>(text) {
-        let problems = shape_problems(&plan);
-        return if problems.is_empty() {
-            Ok(plan)
-        } else {
-            Err(problems)
-        };
+        return Ok(plan);
     }
     let value: Value = serde_json::from_str(text).map_err(|e| {
         vec![ParseProblem {
@@ -73,25 +82,30 @@ pub fn parse_plan(text: &str) -> Result<Plan, Vec<ParseProblem>> {
             message: syntax_message(&e),
         }]
     })?;
-    plan_from_value(&value)
+    structure_from_value(&value)
 }
 
 /// Reads a plan from an already parsed JSON value.
 pub fn plan_from_value(value: &Value) -> Result<Plan, Vec<ParseProblem>> {
-    let plan: Plan = serde_path_to_error::deserialize(value).map_err(|e| {
-        vec![ParseProblem {
-            kind: ProblemKind::Schema,
-            pointer: pointer_of(e.path()),
-            line_column: None,
-            message: humanise(&e.inner().to_string()),
-        }]
-    })?;
+    let plan = structure_from_value(value)?;
     let problems = shape_problems(&plan);
     if problems.is_empty() {
         Ok(plan)
     } else {
         Err(problems)
     }
+}
+
+/// The plan's structure from a JSON value, the first misfit named by its pointer.
+fn structure_from_value(value: &Value) -> Result<Plan, Vec<ParseProblem>> {
+    serde_path_to_error::deserialize(value).map_err(|e| {
+        vec![ParseProblem {
+            kind: ProblemKind::Schema,
+            pointer: pointer_of(e.path()),
+            line_column: None,
+            message: humanise(&e.inner().to_string()),
+        }]
+    })
 }
 
 /// serde's messages, in words an author knows: "text" not "string", "a number" not "f64".

@@ -156,21 +156,5 @@ pub fn show(v: &Value) -> String {
 }
 
 fn numeric_why(key: &str, x: f64, test: &NumericTest) -> String {
-    let (op, v) = match *test {
-        NumericTest::Gt(v) => (">", v),
-        NumericTest::Gte(v) => ("≥", v),
-        NumericTest::Lt(v) => ("<", v),
-        NumericTest::Lte(v) => ("≤", v),
-        NumericTest::Eq(v) => ("=", v),
-        NumericTest::Neq(v) => ("≠", v),
-        NumericTest::Between {
-            min,
-            max,
-            inclusive,
-        } => {
-            let op = if inclusive { "≤" } else { "<" };
-            return format!("{} {op} {key} = {} {op} {}", num(min), num(x), num(max));
-        }
-    };
-    format!("{key} = {} {op} {}", num(x), num(v))
+    test.describe(&format!("{key} = {}", num(x)))
 }

@@ -415,10 +415,11 @@ impl Workspace {
         (is_slug(id) && !name.starts_with('.')).then(|| id.to_string())
     }
 
-    /// The draft of plan `id`.
+    /// The draft of plan `id`, read as work in progress: a draft the editor saved between two steps
+    /// (an enum key not yet given values) opens, and validation reports what is still missing.
     pub fn read_draft(&self, id: &str) -> Result<Plan> {
         let dir = self.existing(id)?;
-        Ok(crate::files::read_plan(&dir.join("draft.json"))?)
+        Ok(crate::files::read_draft(&dir.join("draft.json"))?)
     }
 
     /// Replaces the draft (the editor's autosave).

@@ -14,7 +14,7 @@ mod graph;
 pub use diagnostic::{Code, Diagnostic, Location, Report, Severity};
 
 use crate::condition::{Check, ConditionType};
-use crate::parse::{parse_plan, ProblemKind};
+use crate::parse::{parse_plan, shape_problems, ProblemKind};
 use crate::plan::{Deliverable, Plan, State, StateType, Tool, SCHEMA_VERSION};
 use fasthash::FastMap;
 use graph::Graph;
@@ -60,6 +60,7 @@ pub fn check_text(text: &str) -> (Option<Plan>, Report) {
 /// Checks a plan against every rule of the format.
 pub fn validate(plan: &Plan) -> Report {
     let mut v = Validator::new(plan);
+    v.shape();
     v.plan_level();
     for (i, state) in plan.states.iter().enumerate() {
         v.state(i, state);
@@ -106,6 +107,25 @@ impl<'p> Validator<'p> {
             readings: Vec::new(),
             downstream: FastMap::default(),
             out: Vec::new(),
+        }
+    }
+
+    /// What reading a finished plan would refuse, as `schema` errors: a draft (work in progress)
+    /// can hold it, and the author sees it where it is.
+    fn shape(&mut self) {
+        for p in shape_problems(self.plan) {
+            let state_id = p
+                .pointer
+                .strip_prefix("/states/")
+                .and_then(|rest| rest.split('/').next()?.parse::<usize>().ok())
+                .and_then(|i| self.plan.states.get(i))
+                .map(|s| s.id.clone());
+            let location = Location {
+                path: p.pointer,
+                state_id,
+                ..Location::default()
+            };
+            self.push(Code::Schema, capitalise(&p.message), location);
         }
     }
 
