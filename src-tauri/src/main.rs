@@ -9,6 +9,7 @@
 #![cfg_attr(not(debug_assertions), windows_subsystem = "windows")]
 
 mod commands;
+mod recover;
 mod watch;
 
 use std::path::PathBuf;
@@ -68,6 +69,7 @@ fn main() {
     let result = tauri::Builder::default()
         .manage(workspace)
         .setup(move |app| {
+            recover::reload_on_crash(app.handle());
             // A workspace that cannot be watched still opens; the list just won't refresh by itself.
             if let Err(e) = watch::start(app.handle().clone(), &watched) {
                 eprintln!(

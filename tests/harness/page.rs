@@ -3,7 +3,7 @@
 use serde_json::json;
 
 use crate::{Ctx, SHORT};
-use plan_core::files::read_plan;
+use plan_core::files::read_draft;
 use plan_core::plan::Plan;
 
 /// What a test returns: `Err` says what went wrong.
@@ -23,9 +23,9 @@ pub fn draft(ctx: &Ctx, id: &str) -> std::path::PathBuf {
     ctx.workspace().join(id).join("draft.json")
 }
 
-/// The draft of plan `id` as it is on disk.
+/// The draft of plan `id` as it is on disk (work in progress: shape problems are validation's).
 pub fn plan(ctx: &Ctx, id: &str) -> Result<Plan, String> {
-    read_plan(&draft(ctx, id)).map_err(|e| e.to_string())
+    read_draft(&draft(ctx, id)).map_err(|e| e.to_string())
 }
 
 /// Text of the first element matching `css`, as the DOM holds it (works for SVG too).
@@ -123,6 +123,33 @@ pub fn centre(ctx: &Ctx, css: &str) -> Result<(i64, i64), String> {
     match (v[0].as_i64(), v[1].as_i64()) {
         (Some(x), Some(y)) => Ok((x, y)),
         _ => Err(format!("nothing matches {css}")),
+    }
+}
+
+/// A point inside the first element matching `css` where a press would reach it: the element (or
+/// one of its children) is the topmost thing there. Tries the centre first, then a grid over the
+/// element, so a label or another card lying over part of it does not make a drag miss. The error
+/// says what covers the element, which is what a failing drag needs explained.
+pub fn reachable_point(ctx: &Ctx, css: &str) -> Result<(i64, i64), String> {
+    let v = ctx.session().execute(
+        "const el = document.querySelector(arguments[0]);
+         if (!el) return 'nothing matches ' + arguments[0];
+         const r = el.getBoundingClientRect();
+         const fractions = [0.5, 0.3, 0.7, 0.15, 0.85];
+         for (const fy of fractions) for (const fx of fractions) {
+           const x = Math.round(r.left + r.width * fx), y = Math.round(r.top + r.height * fy);
+           const hit = document.elementFromPoint(x, y);
+           if (hit && (hit === el || el.contains(hit))) return [x, y];
+         }
+         const x = Math.round(r.left + r.width / 2), y = Math.round(r.top + r.height / 2);
+         const hit = document.elementFromPoint(x, y);
+         const what = hit ? hit.outerHTML.slice(0, 160) : 'nothing (outside the window)';
+         return `${arguments[0]} at ${x},${y} (${Math.round(r.width)}x${Math.round(r.height)}) is covered by ${what}`;",
+        json!([css]),
+    )?;
+    match (v[0].as_i64(), v[1].as_i64()) {
+        (Some(x), Some(y)) => Ok((x, y)),
+        _ => Err(v.as_str().unwrap_or("no answer").to_string()),
     }
 }
 

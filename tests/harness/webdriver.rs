@@ -201,6 +201,11 @@ impl Session {
         }]))
     }
 
+    /// Loads the page again, as a reload of the browser would.
+    pub fn refresh(&self) -> Result<()> {
+        self.call("POST", "/refresh", Some(json!({}))).map(|_| ())
+    }
+
     /// A PNG of the page as the user sees it.
     pub fn screenshot(&self) -> Result<Vec<u8>> {
         let v = self.call("GET", "/screenshot", None)?;

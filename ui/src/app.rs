@@ -20,7 +20,7 @@ use crate::canvas::geometry::{Viewport, CARD_H, CARD_W};
 use crate::canvas::gesture::ZOOM_STEP;
 use crate::canvas::scene::{Marks, Scene};
 use crate::canvas::view::{snap, Canvas, GRID};
-use crate::editor::{Editor, SaveState, Selection};
+use crate::editor::{Editor, SaveState, Selection, Theirs};
 use crate::find::Find;
 use crate::inspector::{Panel, Tab};
 use crate::ipc;
@@ -97,6 +97,10 @@ pub fn App() -> impl IntoView {
                         set_fit.update(|n| *n += 1);
                     }
                 }
+                // The open plan's file broke under it: the editor keeps the plan (never lose work).
+                Err(e) if same && editor.plan.with_untracked(Option::is_some) => {
+                    editor.on_disk_unreadable(e);
+                }
                 Err(e) => {
                     editor.id.set(Some(id));
                     editor.close();
@@ -121,10 +125,13 @@ pub fn App() -> impl IntoView {
             match listed {
                 Ok(list) => {
                     list_error.set(None);
-                    let first = list
-                        .iter()
-                        .find(|p| p.error.is_none())
-                        .map(|p| p.id.clone());
+                    // After a reload (the web view crashed) the plan that was open comes back.
+                    let opens = |id: &str| list.iter().any(|p| p.id == id && p.error.is_none());
+                    let first = remembered_plan().filter(|id| opens(id)).or_else(|| {
+                        list.iter()
+                            .find(|p| p.error.is_none())
+                            .map(|p| p.id.clone())
+                    });
                     plans.set(list);
                     if editor.id.get_untracked().is_none() {
                         if let Some(id) = first {
@@ -137,6 +144,11 @@ pub fn App() -> impl IntoView {
         });
     };
     refresh();
+    Effect::new(move |_| {
+        if let Some(id) = editor.id.get() {
+            remember_plan(&id);
+        }
+    });
     ipc::on_plans_changed(move |changed| {
         refresh();
         if let Some(id) = editor.id.get_untracked() {
@@ -283,15 +295,15 @@ pub fn App() -> impl IntoView {
         let key = e.key();
         let handled = match (ctrl, key.as_str()) {
             (true, "z" | "Z") if e.shift_key() => {
-                editor.undo_or_redo(false);
+                editor.redo();
                 true
             }
             (true, "z" | "Z") => {
-                editor.undo_or_redo(true);
+                editor.undo();
                 true
             }
             (true, "y" | "Y") => {
-                editor.undo_or_redo(false);
+                editor.redo();
                 true
             }
             (true, "=" | "+") => {
@@ -408,24 +420,61 @@ pub fn App() -> impl IntoView {
     };
     // A palette item is clicked (a state in the middle of the view) or dragged onto the canvas
     // (a state where it is dropped).
-    let palette_drag = StoredValue::new(None::<NewState>);
-    let drop = window_event_listener(ev::pointerup, move |e: ev::PointerEvent| {
-        if let Some(kind) = palette_drag.get_value() {
+    // Only a press that moved (with the button held) and ends over the canvas is a drop: a plain
+    // click is the button's own, and a press whose release never arrived must not turn a later
+    // click on the canvas into a stray state.
+    let palette_drag = StoredValue::new(None::<PaletteDrag>);
+    let press = window_event_listener(ev::pointerdown, move |e: ev::PointerEvent| {
+        let on_palette = e
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            .and_then(|el| el.closest(".palette-item").ok().flatten())
+            .is_some();
+        if !on_palette {
             palette_drag.set_value(None);
+        }
+    });
+    let track = window_event_listener(ev::pointermove, move |e: ev::PointerEvent| {
+        palette_drag.update_value(|d| {
+            if let Some(d) = d {
+                let far = (e.client_x() - d.start.0).abs() + (e.client_y() - d.start.1).abs() > 4;
+                d.moved |= e.buttons() & 1 == 1 && far;
+            }
+        });
+    });
+    let drop = window_event_listener(ev::pointerup, move |e: ev::PointerEvent| {
+        let Some(drag) = palette_drag.get_value() else {
+            return;
+        };
+        palette_drag.set_value(None);
+        if drag.moved {
             if let Some(at) = canvas_point(e.client_x(), e.client_y()) {
-                add_state(kind, Some(at));
+                add_state(drag.kind, Some(at));
             }
         }
     });
-    on_cleanup(move || drop.remove());
-    let palette_item =
-        move |kind: NewState, testid: &'static str, label: &'static str, hint: &'static str| {
-            view! {
-                <button class=format!("palette-item {testid}") data-testid=testid title=hint
-                    on:pointerdown=move |_| palette_drag.set_value(Some(kind))
-                    on:click=move |_| add_state(kind, None)>{label}</button>
-            }
-        };
+    on_cleanup(move || {
+        press.remove();
+        track.remove();
+        drop.remove();
+    });
+    let palette_item = move |kind: NewState,
+                             testid: &'static str,
+                             label: &'static str,
+                             hint: &'static str| {
+        view! {
+            <button class=format!("palette-item {testid}") data-testid=testid title=hint
+                on:pointerdown=move |e: ev::PointerEvent| palette_drag.set_value(Some(PaletteDrag {
+                    kind,
+                    start: (e.client_x(), e.client_y()),
+                    moved: false,
+                }))
+                on:click=move |_| {
+                    palette_drag.set_value(None);
+                    add_state(kind, None);
+                }>{label}</button>
+        }
+    };
 
     view! {
         <div class="app">
@@ -501,13 +550,29 @@ pub fn App() -> impl IntoView {
                         <p class="hint">"Fix the file and it opens again by itself."</p>
                     </div>
                 })}
-                {move || editor.theirs.get().map(|_| view! {
-                    <div class="conflict" data-testid="conflict">
-                        <strong>"This plan changed on disk while you were editing."</strong>
-                        <span>" Nothing has been overwritten."</span>
-                        <button data-testid="conflict-theirs" on:click=move |_| editor.resolve_conflict(true)>"Use the file's version"</button>
-                        <button data-testid="conflict-mine" on:click=move |_| editor.resolve_conflict(false)>"Keep mine"</button>
-                    </div>
+                {move || editor.theirs.get().map(|theirs| match theirs {
+                    Theirs::Plan(_) => view! {
+                        <div class="conflict" data-testid="conflict">
+                            <strong>"This plan changed on disk while you were editing."</strong>
+                            <span>" Nothing has been overwritten."</span>
+                            <button data-testid="conflict-theirs" on:click=move |_| editor.resolve_conflict(true)>"Use the file's version"</button>
+                            <button data-testid="conflict-mine" on:click=move |_| editor.resolve_conflict(false)>"Keep mine"</button>
+                        </div>
+                    }.into_any(),
+                    Theirs::Unreadable(e) => {
+                        let why = e.clone();
+                        view! {
+                            <div class="conflict" data-testid="conflict" data-code=code_name(e.code)>
+                                <strong>"The file on disk can no longer be read; your plan is still here."</strong>
+                                <span class="conflict-why">{e.message.clone()}</span>
+                                <button data-testid="conflict-theirs" on:click=move |_| {
+                                    editor.resolve_conflict(true);
+                                    load_error.set(Some(why.clone()));
+                                }>"Close it"</button>
+                                <button data-testid="conflict-mine" on:click=move |_| editor.resolve_conflict(false)>"Write mine over it"</button>
+                            </div>
+                        }.into_any()
+                    }
                 })}
                 {move || editor.notice.get().map(|n| view! {
                     <div class="notice" data-testid="notice">
@@ -607,16 +672,6 @@ fn Help(close: Callback<()>) -> impl IntoView {
     }
 }
 
-impl Editor {
-    fn undo_or_redo(&self, undo: bool) {
-        if undo {
-            self.undo();
-        } else {
-            self.redo();
-        }
-    }
-}
-
 /// A named moment on the page's performance timeline (read by the open-time benchmark).
 fn mark(name: &str) {
     if let Some(p) = web_sys::window().and_then(|w| w.performance()) {
@@ -689,6 +744,31 @@ fn in_text_field(e: &ev::KeyboardEvent) -> bool {
 }
 
 /// Where a screen point falls on the canvas, if it does.
+/// The page's session storage: it outlives a reload of the page, not the app.
+fn session_storage() -> Option<web_sys::Storage> {
+    web_sys::window()?.session_storage().ok()?
+}
+
+const OPEN_PLAN_KEY: &str = "plan-builder.open-plan";
+
+fn remember_plan(id: &str) {
+    if let Some(s) = session_storage() {
+        let _ = s.set_item(OPEN_PLAN_KEY, id);
+    }
+}
+
+fn remembered_plan() -> Option<String> {
+    session_storage()?.get_item(OPEN_PLAN_KEY).ok()?
+}
+
+/// A press on a palette item that may become a drag onto the canvas.
+#[derive(Clone, Copy)]
+struct PaletteDrag {
+    kind: NewState,
+    start: (i32, i32),
+    moved: bool,
+}
+
 fn canvas_point(x: i32, y: i32) -> Option<(f64, f64)> {
     let doc = web_sys::window()?.document()?;
     let canvas = doc.query_selector("[data-testid=canvas]").ok()??;

@@ -52,8 +52,12 @@ pub enum Gesture {
     },
     /// Drawing a selection box (Shift+drag on the background).
     Boxing { from: (f64, f64), at: (f64, f64) },
-    /// Dragging a new arrow out of a card's handle.
-    Connecting { from: String, at: (f64, f64) },
+    /// Dragging a new arrow out of a card's handle (pressed at `start`).
+    Connecting {
+        from: String,
+        start: (f64, f64),
+        at: (f64, f64),
+    },
     /// Dragging the end of an arrow to another card.
     Retargeting {
         from: String,
@@ -73,6 +77,13 @@ impl Gesture {
             )),
             _ => None,
         }
+    }
+
+    /// Whether releasing the button now ends a click on the empty background (pressed there and
+    /// not dragged). A double-click adds a state only when both its clicks were such clicks: the
+    /// browser also counts a connecting drag followed by a press on a handle as a double-click.
+    pub fn is_background_click(&self) -> bool {
+        matches!(self, Gesture::Panning { start, last } if !far(*start, *last))
     }
 }
 
@@ -179,7 +190,15 @@ pub fn step(
                 viewport,
                 none(),
             ),
-            (0, Target::Handle(from)) => (Gesture::Connecting { from, at }, viewport, none()),
+            (0, Target::Handle(from)) => (
+                Gesture::Connecting {
+                    from,
+                    start: at,
+                    at,
+                },
+                viewport,
+                none(),
+            ),
             (0, Target::ArrowEnd { from, index }) => {
                 (Gesture::Retargeting { from, index, at }, viewport, none())
             }
@@ -287,8 +306,12 @@ pub fn step(
                 }],
             )
         }
-        (Gesture::Connecting { from, .. }, Input::Move { at }) => {
-            (Gesture::Connecting { from, at }, viewport, none())
+        (Gesture::Connecting { from, start, .. }, Input::Move { at }) => {
+            (Gesture::Connecting { from, start, at }, viewport, none())
+        }
+        // A click on a handle is not a loop: a loop is dragged out and back onto the card.
+        (Gesture::Connecting { start, at, .. }, Input::Up { .. }) if !far(start, at) => {
+            (Gesture::Idle, viewport, none())
         }
         (Gesture::Connecting { from, .. }, Input::Up { target }) => match target {
             Target::Card(to) | Target::Handle(to) => {
@@ -358,6 +381,19 @@ mod tests {
 
     fn card(id: &str) -> Target {
         Target::Card(id.into())
+    }
+
+    #[test]
+    fn only_a_press_and_release_on_the_background_is_a_background_click() {
+        let pressed = |inputs: Vec<Input>| run(inputs, &[]).0.is_background_click();
+        assert!(pressed(vec![down((5.0, 5.0), Target::Background)]));
+        assert!(!pressed(vec![
+            down((5.0, 5.0), Target::Background),
+            Input::Move { at: (40.0, 5.0) }
+        ]));
+        assert!(!pressed(vec![down((5.0, 5.0), Target::Handle("a".into()))]));
+        assert!(!pressed(vec![down((5.0, 5.0), card("a"))]));
+        assert!(!Gesture::Idle.is_background_click());
     }
 
     #[test]
@@ -456,6 +492,20 @@ mod tests {
                 dy: 10.0
             }]
         );
+    }
+
+    #[test]
+    fn a_click_on_a_handle_connects_nothing() {
+        let (g, _, e) = run(
+            vec![
+                down((0.0, 0.0), Target::Handle("a".into())),
+                Input::Move { at: (1.0, 1.0) },
+                up(Target::Handle("a".into())),
+            ],
+            &[],
+        );
+        assert_eq!(g, Gesture::Idle);
+        assert!(e.is_empty(), "{e:?}");
     }
 
     #[test]

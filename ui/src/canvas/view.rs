@@ -227,16 +227,20 @@ pub fn Canvas(
             });
         }
     };
-    let on_up = move |e: ev::PointerEvent| {
-        // With the pointer captured, the event's target is the canvas: ask what is under it.
-        let under = web_sys::window()
+    // With the pointer captured, events land on the canvas itself: ask what is under the pointer.
+    let under = move |x: i32, y: i32| -> Target {
+        let el = web_sys::window()
             .and_then(|w| w.document())
-            .and_then(|d| d.element_from_point(e.client_x() as f32, e.client_y() as f32));
+            .and_then(|d| d.element_from_point(x as f32, y as f32));
+        resolve(target_of(el.map(Into::into)), local(x, y))
+    };
+    // The last two releases, newest first: whether each ended a click on the empty background.
+    let background_clicks = StoredValue::new([false, false]);
+    let on_up = move |e: ev::PointerEvent| {
+        let clicked = gesture_state.with_untracked(Gesture::is_background_click);
+        background_clicks.update_value(|c| *c = [clicked, c[0]]);
         feed(Input::Up {
-            target: resolve(
-                target_of(under.map(Into::into)),
-                local(e.client_x(), e.client_y()),
-            ),
+            target: under(e.client_x(), e.client_y()),
         });
     };
     let on_wheel = move |e: ev::WheelEvent| {
@@ -255,7 +259,8 @@ pub fn Canvas(
         });
     };
     let on_dblclick = move |e: ev::MouseEvent| {
-        if resolve(target_of(e.target()), local(e.client_x(), e.client_y())) != Target::Background {
+        let both_on_background = background_clicks.get_value() == [true, true];
+        if !both_on_background || under(e.client_x(), e.client_y()) != Target::Background {
             return;
         }
         let (x, y) = viewport
@@ -327,7 +332,7 @@ pub fn Canvas(
     let rubber_line = move || {
         let v = viewport.get();
         let (from, at) = gesture_state.with(|g| match g {
-            Gesture::Connecting { from, at } => (Some(from.clone()), Some(*at)),
+            Gesture::Connecting { from, at, .. } => (Some(from.clone()), Some(*at)),
             Gesture::Retargeting { from, at, .. } => (Some(from.clone()), Some(*at)),
             _ => (None, None),
         });
@@ -527,14 +532,20 @@ fn card_view(card: Card, editor: Editor, marks: Memo<Marks>) -> impl IntoView {
     }
 }
 
+/// Whether transition `index` of `from` is the selection (an arrow and its label both show it).
+fn transition_selected(editor: Editor, from: String, index: usize) -> Memo<bool> {
+    Memo::new(move |_| {
+        editor.selection.with(|s| {
+            s.transition
+                .as_ref()
+                .is_some_and(|(f, i)| *f == from && *i == index)
+        })
+    })
+}
+
 fn arrow_view(arrow: Arrow, editor: Editor, marks: Memo<Marks>) -> impl IntoView {
     let (from, index) = (arrow.from.clone(), arrow.index);
-    let from_sel = from.clone();
-    let selected = Memo::new(move |_| {
-        editor
-            .selection
-            .with(|s| s.transition.as_ref() == Some(&(from_sel.clone(), index)))
-    });
+    let selected = transition_selected(editor, from.clone(), index);
     let from_mark = from.clone();
     let bad = Memo::new(move |_| marks.with(|m| m.arrows.contains(&(from_mark.clone(), index))));
     let marker = move || {
@@ -570,12 +581,7 @@ fn arrow_view(arrow: Arrow, editor: Editor, marks: Memo<Marks>) -> impl IntoView
 fn label_view(arrow: Arrow, editor: Editor) -> impl IntoView {
     let (x, y) = arrow.path.label_at;
     let (from, index) = (arrow.from.clone(), arrow.index);
-    let from_sel = from.clone();
-    let selected = Memo::new(move |_| {
-        editor
-            .selection
-            .with(|s| s.transition.as_ref() == Some(&(from_sel.clone(), index)))
-    });
+    let selected = transition_selected(editor, from.clone(), index);
     let end = arrow.path.end;
     view! {
         // The selected arrow's end, above the cards so it can be grabbed where it meets one.

@@ -12,6 +12,7 @@ use std::time::Duration;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use plan_core::edit::{apply, Command};
+use plan_core::ipc::IpcError;
 use plan_core::Plan;
 
 use crate::ipc;
@@ -37,6 +38,16 @@ impl Selection {
             transition: None,
         }
     }
+}
+
+/// What the file on disk holds when the author must choose between it and the editor's plan.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Theirs {
+    /// Another writer's draft, which came while the editor had unsaved edits.
+    Plan(Plan),
+    /// The file can no longer be read (why): the editor keeps the plan and writes nothing until
+    /// the author chooses, or the file becomes readable again.
+    Unreadable(IpcError),
 }
 
 /// Where the draft stands against the file on disk.
@@ -74,8 +85,8 @@ pub struct Editor {
     pub save: RwSignal<SaveState>,
     pub can_undo: RwSignal<bool>,
     pub can_redo: RwSignal<bool>,
-    /// The draft on disk when it changed under unsaved edits.
-    pub theirs: RwSignal<Option<Plan>>,
+    /// The draft on disk when it changed under unsaved edits, or broke.
+    pub theirs: RwSignal<Option<Theirs>>,
     /// The latest message for the author (a refused edit, what a delete took with it).
     pub notice: RwSignal<Option<String>>,
     history: StoredValue<History>,
@@ -128,6 +139,8 @@ impl Editor {
     pub fn close(&self) {
         self.history.update_value(History::clear);
         self.on_disk.set_value(None);
+        self.theirs.set(None);
+        self.save.set(SaveState::Saved);
         self.plan.set(None);
         self.selection.set(Selection::default());
         self.refresh_undo();
@@ -304,6 +317,9 @@ impl Editor {
         let Some(current) = self.plan.get_untracked() else {
             return;
         };
+        let was_unreadable = self
+            .theirs
+            .with_untracked(|t| matches!(t, Some(Theirs::Unreadable(_))));
         if disk == current {
             self.on_disk.set_value(Some(disk));
             self.theirs.set(None);
@@ -312,15 +328,15 @@ impl Editor {
             }
             return;
         }
-        if self.on_disk.with_value(|d| d.as_ref() == Some(&disk))
-            || self.written.with_value(|w| w.contains(&disk))
-        {
+        let known = self.on_disk.with_value(|d| d.as_ref() == Some(&disk))
+            || self.written.with_value(|w| w.contains(&disk));
+        if known && !was_unreadable {
             // Our own save's echo (perhaps of a save still being answered), or nothing new.
             return;
         }
         let unsaved = self.on_disk.with_value(|d| d.as_ref() != Some(&current));
         if unsaved {
-            self.theirs.set(Some(disk));
+            self.theirs.set(Some(Theirs::Plan(disk)));
             self.save.set(SaveState::Conflict);
         } else {
             self.history
@@ -328,17 +344,42 @@ impl Editor {
             self.on_disk.set_value(Some(disk.clone()));
             self.keep_selection_valid(&disk);
             self.plan.set(Some(disk));
+            self.theirs.set(None);
+            self.save.set(SaveState::Saved);
             self.refresh_undo();
         }
     }
 
-    /// Settles a conflict: take the file's version (`true`, undoable) or keep the editor's and
-    /// write it over the file.
+    /// The draft on disk can no longer be read (someone wrote a broken file): the plan stays open
+    /// as it is, nothing is written over the file, and the author chooses.
+    pub fn on_disk_unreadable(&self, why: IpcError) {
+        if self.plan.with_untracked(Option::is_some) {
+            self.theirs.set(Some(Theirs::Unreadable(why)));
+            self.save.set(SaveState::Conflict);
+        }
+    }
+
+    /// Settles a conflict: take the file's version (`true`, undoable; a file that cannot be read
+    /// closes the plan, and the caller shows why) or keep the editor's and write it over the file.
     pub fn resolve_conflict(&self, take_theirs: bool) {
         let Some(theirs) = self.theirs.get_untracked() else {
             return;
         };
         self.theirs.set(None);
+        let theirs = match theirs {
+            Theirs::Plan(plan) => plan,
+            Theirs::Unreadable(_) if take_theirs => {
+                self.close();
+                return;
+            }
+            Theirs::Unreadable(_) => {
+                // Nothing readable is on disk: the editor's plan is written over the file.
+                self.on_disk.set_value(None);
+                self.save.set(SaveState::Unsaved);
+                self.schedule_save(Duration::ZERO);
+                return;
+            }
+        };
         self.on_disk.set_value(Some(theirs.clone()));
         self.save.set(SaveState::Saved);
         if take_theirs {
