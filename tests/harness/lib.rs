@@ -248,11 +248,18 @@ impl Harness {
             // launches here); the session is then gone. Such a run says nothing about the app:
             // say so and run the test once more with a fresh app. A second failure stands.
             if let Err(e) = &result {
-                let crashed: Vec<String> = webkit_crashes()
-                    .into_iter()
-                    .filter(|l| !crashes_before.contains(l))
-                    .collect();
-                if !crashed.is_empty() || e.contains("invalid session id") {
+                // Where the kernel log can be read, only a crash it shows counts; elsewhere a lost
+                // session is the sign (which an app crash of ours would also give: hence only once).
+                let (crashed, evidence) = match (&crashes_before, webkit_crashes()) {
+                    (Some(before), Some(now)) => {
+                        let new: Vec<String> =
+                            now.into_iter().filter(|l| !before.contains(l)).collect();
+                        let seen = !new.is_empty();
+                        (new, seen)
+                    }
+                    _ => (Vec::new(), e.contains("invalid session id")),
+                };
+                if evidence {
                     println!(
                         "test {} ... the WebKit web process crashed ({}); running it again (it had failed with: {})",
                         test.name,
@@ -451,18 +458,16 @@ fn panic_text(panic: Box<dyn std::any::Any + Send>) -> String {
         .unwrap_or_else(|| "the test panicked".into())
 }
 
-/// The kernel's lines about crashed WebKit web processes so far (empty when the log cannot be read).
-fn webkit_crashes() -> Vec<String> {
-    std::process::Command::new("dmesg")
-        .output()
-        .map(|o| {
-            String::from_utf8_lossy(&o.stdout)
-                .lines()
-                .filter(|l| l.contains("WebKitWebProces") && !l.contains("Code:"))
-                .map(|l| l.trim().to_string())
-                .collect()
-        })
-        .unwrap_or_default()
+/// The kernel's lines about crashed WebKit web processes so far; `None` when the log cannot be read.
+fn webkit_crashes() -> Option<Vec<String>> {
+    let out = std::process::Command::new("dmesg").output().ok()?;
+    out.status.success().then(|| {
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .filter(|l| l.contains("WebKitWebProces") && !l.contains("Code:"))
+            .map(|l| l.trim().to_string())
+            .collect()
+    })
 }
 
 /// Stops the app running on `workspace`, if any is left (its arguments name the workspace).
