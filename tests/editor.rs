@@ -720,6 +720,17 @@ fn a_change_on_disk_during_unsaved_edits_asks_the_author(ctx: &Ctx) -> Outcome {
         "their file was overwritten".into()
     })?;
     ctx.screenshot("conflict")?;
+    // Opening another plan now would leave the author's edit behind: the app asks to settle first.
+    click(ctx, "[data-testid=plan][data-plan-id=customer-support]")?;
+    ctx.session().wait_for("[data-testid=notice]", SHORT)?;
+    ensure(
+        text_of(ctx, "[data-testid=notice]")?.contains("choose which version to keep"),
+        || "no word on why the other plan did not open".into(),
+    )?;
+    std::thread::sleep(Duration::from_millis(300));
+    ensure(text_of(ctx, "[data-testid=plan-title]")? == "Mine", || {
+        "another plan opened over the unsettled conflict".into()
+    })?;
     click(ctx, "[data-testid=conflict-mine]")?;
     let _ = holder.wait();
     wait_for_draft(ctx, "daily-routine", "the author's version", |p| {

@@ -70,6 +70,14 @@ pub fn App() -> impl IntoView {
             if opening.get_value().as_deref() == Some(id.as_str()) && !refit {
                 return;
             }
+            // Unsaved edits held back by a change on disk would be left behind: settle it first.
+            if editor.theirs.with_untracked(Option::is_some) {
+                editor.notice.set(Some(
+                    "This plan changed on disk: choose which version to keep before opening another."
+                        .into(),
+                ));
+                return;
+            }
             editor.flush();
             opening.set_value(Some(id.clone()));
         }
