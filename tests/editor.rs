@@ -156,6 +156,12 @@ fn nested(name: &str, path: &str) -> String {
     format!("[data-testid=field-{name}][data-path='{path}']")
 }
 
+/// Writes `plan` as the draft of `id`, as another program would.
+fn write_draft(ctx: &Ctx, id: &str, plan: &Plan) -> Outcome {
+    let text = serde_json::to_string_pretty(plan).map_err(|e| e.to_string())?;
+    std::fs::write(draft(ctx, id), text).map_err(|e| e.to_string())
+}
+
 /// Waits until the draft on disk satisfies `check`.
 fn wait_for_draft(
     ctx: &Ctx,
@@ -674,11 +680,7 @@ fn a_change_on_disk_during_unsaved_edits_asks_the_author(ctx: &Ctx) -> Outcome {
     // With nothing unsaved, a change on disk is simply shown.
     let mut p = plan(ctx, "daily-routine")?;
     p.title = "Changed outside".into();
-    std::fs::write(
-        draft(ctx, "daily-routine"),
-        serde_json::to_string_pretty(&p).map_err(|e| e.to_string())?,
-    )
-    .map_err(|e| e.to_string())?;
+    write_draft(ctx, "daily-routine", &p)?;
     ctx.session()
         .wait_until("the outside change shown", LONG, || {
             Ok(text_of(ctx, "[data-testid=plan-title]")? == "Changed outside")
@@ -706,11 +708,7 @@ fn a_change_on_disk_during_unsaved_edits_asks_the_author(ctx: &Ctx) -> Outcome {
     })?;
     let mut theirs = plan(ctx, "daily-routine")?;
     theirs.title = "Theirs".into();
-    std::fs::write(
-        draft(ctx, "daily-routine"),
-        serde_json::to_string_pretty(&theirs).map_err(|e| e.to_string())?,
-    )
-    .map_err(|e| e.to_string())?;
+    write_draft(ctx, "daily-routine", &theirs)?;
     ctx.session().wait_for("[data-testid=conflict]", LONG)?;
     ensure(
         text_of(ctx, "[data-testid=save-status]")? == "Conflict",
@@ -731,6 +729,7 @@ fn a_change_on_disk_during_unsaved_edits_asks_the_author(ctx: &Ctx) -> Outcome {
     ensure(text_of(ctx, "[data-testid=plan-title]")? == "Mine", || {
         "another plan opened over the unsettled conflict".into()
     })?;
+    ctx.screenshot("conflict-switch-refused")?;
     click(ctx, "[data-testid=conflict-mine]")?;
     let _ = holder.wait();
     wait_for_draft(ctx, "daily-routine", "the author's version", |p| {

@@ -57,13 +57,7 @@ impl std::fmt::Display for ParseProblem {
 /// faster than going through a JSON tree; only when that fails is the text read again, slowly, to
 /// say exactly where the problem is.
 pub fn parse_plan(text: &str) -> Result<Plan, Vec<ParseProblem>> {
-    let plan = parse_draft(text)?;
-    let problems = shape_problems(&plan);
-    if problems.is_empty() {
-        Ok(plan)
-    } else {
-        Err(problems)
-    }
+    well_shaped(parse_draft(text)?)
 }
 
 /// Reads a draft: a document with the plan's structure (fields of the right types), whose
@@ -87,7 +81,11 @@ pub fn parse_draft(text: &str) -> Result<Plan, Vec<ParseProblem>> {
 
 /// Reads a plan from an already parsed JSON value.
 pub fn plan_from_value(value: &Value) -> Result<Plan, Vec<ParseProblem>> {
-    let plan = structure_from_value(value)?;
+    well_shaped(structure_from_value(value)?)
+}
+
+/// The plan, if it also keeps the shape rules serde cannot express; else what breaks them.
+fn well_shaped(plan: Plan) -> Result<Plan, Vec<ParseProblem>> {
     let problems = shape_problems(&plan);
     if problems.is_empty() {
         Ok(plan)

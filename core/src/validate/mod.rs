@@ -24,7 +24,8 @@ use graph::Graph;
 pub fn check_text(text: &str) -> (Option<Plan>, Report) {
     match parse_plan(text) {
         Ok(plan) => {
-            let report = validate(&plan);
+            // The shape rules were just checked by reading.
+            let report = validate_shaped(&plan);
             (Some(plan), report)
         }
         Err(problems) => {
@@ -61,11 +62,26 @@ pub fn check_text(text: &str) -> (Option<Plan>, Report) {
 pub fn validate(plan: &Plan) -> Report {
     let mut v = Validator::new(plan);
     v.shape();
-    v.plan_level();
-    for (i, state) in plan.states.iter().enumerate() {
-        v.state(i, state);
-    }
+    v.rest();
     Report { diagnostics: v.out }
+}
+
+/// [`validate`] of a plan already known to keep the shape rules (read by `parse_plan`).
+fn validate_shaped(plan: &Plan) -> Report {
+    let mut v = Validator::new(plan);
+    v.rest();
+    Report { diagnostics: v.out }
+}
+
+impl Validator<'_> {
+    /// Every check but the shape rules, in document order.
+    fn rest(&mut self) {
+        let plan = self.plan;
+        self.plan_level();
+        for (i, state) in plan.states.iter().enumerate() {
+            self.state(i, state);
+        }
+    }
 }
 
 /// What the checks share: lookups built once, and the findings so far.
