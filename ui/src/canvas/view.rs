@@ -511,6 +511,7 @@ fn card_view(card: Card, editor: Editor, marks: Memo<Marks>) -> impl IntoView {
             style:left=format!("{}px", card.rect.x)
             style:top=format!("{}px", card.rect.y)
         >
+            <div class="card-stripe"></div>
             <div class="card-head">
                 <span class="mode-badge">{mode}</span>
                 {card.is_start.then(|| view! { <span class="start-flag" data-testid="start-marker">"▶ Start"</span> })}
@@ -602,7 +603,7 @@ fn label_view(arrow: Arrow, editor: Editor) -> impl IntoView {
             style:top=format!("{y:.1}px")
         >
             {arrow.priority.clone().map(|p| view! { <span class="priority">{format!("P{p}")}</span> })}
-            <span class="condition">{arrow.label.clone()}</span>
+            <span class="edge-condition">{arrow.label.clone()}</span>
         </div>
     }
 }
