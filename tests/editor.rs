@@ -233,6 +233,39 @@ fn add_task(ctx: &Ctx, index: usize, task: &str, keys: &[(&str, &str)]) -> Outco
     Ok(())
 }
 
+/// While billing's key is edited, the plan's other keys that contain what is typed are offered;
+/// once the field is left, nothing is (the list is not kept in every deliverable row).
+fn key_suggestions_follow_typing(ctx: &Ctx) -> Outcome {
+    let css = format!(
+        "[data-testid=task][data-task-index='0'] [data-testid=deliverable][data-deliverable-index='0'] {}",
+        field("deliverable-key")
+    );
+    let offered = || -> Result<Vec<String>, String> {
+        let v = ctx.session().execute(
+            "const el = document.querySelector(arguments[0]);
+             return el && el.list ? [...el.list.options].map(o => o.value) : null;",
+            json!([css]),
+        )?;
+        serde_json::from_value(v).map_err(|e| format!("the key field's suggestions: {e}"))
+    };
+    let el = ctx.session().wait_for(&css, SHORT)?;
+    ctx.session().click(&el)?;
+    ctx.session().chord(&[CTRL, "a"])?;
+    ctx.session().send_keys(&el, "i")?;
+    let mut seen = Vec::new();
+    ctx.session()
+        .wait_until("keys containing \"i\" offered", SHORT, || {
+            seen = offered()?;
+            Ok(seen == ["first_name", "issue_type"])
+        })
+        .map_err(|e| format!("{e}; offered {seen:?}"))?;
+    type_text(ctx, &css, "resolution")?;
+    ctx.session()
+        .wait_until("no suggestions after leaving the field", SHORT, || {
+            Ok(offered()?.is_empty())
+        })
+}
+
 fn an_author_builds_the_support_flow_from_an_empty_plan(ctx: &Ctx) -> Outcome {
     plan_cli(ctx, &["new", "built", "--title", "Support, built by hand"])?;
     ctx.session()
@@ -297,6 +330,7 @@ fn an_author_builds_the_support_flow_from_an_empty_plan(ctx: &Ctx) -> Outcome {
     )?;
     select_state(ctx, "billing")?;
     add_task(ctx, 0, "resolve", &[("resolution", "string")])?;
+    key_suggestions_follow_typing(ctx)?;
     select_state(ctx, "general")?;
     add_task(ctx, 0, "answer", &[("resolution", "string")])?;
 

@@ -27,7 +27,7 @@ pub async fn list_plans() -> Result<Vec<PlanSummary>, IpcError> {
     call(LIST_PLANS, &serde_json::json!({})).await
 }
 
-/// One plan, fresh from disk.
+/// One plan, fresh from disk. The shell answers with the JSON as bytes (see its `load_plan`).
 pub async fn load_plan(id: &str) -> Result<LoadedPlan, IpcError> {
     call(LOAD_PLAN, &LoadPlanArgs { id: id.to_string() }).await
 }
@@ -75,6 +75,12 @@ async fn call<T: DeserializeOwned>(cmd: &str, args: &impl Serialize) -> Result<T
 }
 
 fn from_js<T: DeserializeOwned>(value: JsValue) -> Result<T, String> {
+    // A raw answer (`load_plan`'s): JSON bytes in an ArrayBuffer. A JSON array is a JSON answer.
+    if value.is_instance_of::<js_sys::ArrayBuffer>() || value.is_instance_of::<js_sys::Uint8Array>()
+    {
+        let bytes = js_sys::Uint8Array::new(&value).to_vec();
+        return serde_json::from_slice(&bytes).map_err(|e| e.to_string());
+    }
     let text = js_sys::JSON::stringify(&value).map_err(|_| "not JSON".to_string())?;
     serde_json::from_str(&String::from(text)).map_err(|e| e.to_string())
 }
