@@ -122,7 +122,7 @@ fn breakdown(dir: &std::path::Path) {
     );
     println!(
         "  canonical JSON               {}",
-        time(&mut || drop(canonical_json(&plan)))
+        time(&mut || drop(plan_core::hash::canonical_bytes(&plan)))
     );
     println!(
         "  SHA-256                      {}",

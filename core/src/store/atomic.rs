@@ -47,6 +47,11 @@ impl Drop for Prepared {
 
 /// Writes and flushes `bytes` under a temporary name next to `path`.
 pub fn prepare(path: &Path, bytes: &[u8], read_only: bool) -> std::io::Result<Prepared> {
+    prepare_parts(path, &[bytes], read_only)
+}
+
+/// [`prepare`] of a file made of `parts` one after another (never joined in memory).
+pub fn prepare_parts(path: &Path, parts: &[&[u8]], read_only: bool) -> std::io::Result<Prepared> {
     let dir = path.parent().unwrap_or(Path::new("."));
     let name = path
         .file_name()
@@ -65,7 +70,9 @@ pub fn prepare(path: &Path, bytes: &[u8], read_only: bool) -> std::io::Result<Pr
         .write(true)
         .create_new(true)
         .open(&prepared.temp)?;
-    file.write_all(bytes)?;
+    for part in parts {
+        file.write_all(part)?;
+    }
     file.sync_all()?;
     if read_only {
         let mut perms = file.metadata()?.permissions();

@@ -29,7 +29,7 @@ use serde::{Deserialize, Serialize};
 use crate::diff::{diff, PlanDiff};
 use crate::files::{read_text, FileError};
 use crate::flow_import;
-use crate::hash::{canonical_json, content_hash, hash_of};
+use crate::hash::{canonical_bytes, content_hash, hash_of_bytes};
 use crate::ipc::{ErrorCode, IpcError, PlanSummary};
 use crate::parse::{is_slug, plan_from_value, ParseProblem, ProblemKind};
 use crate::plan::Plan;
@@ -619,7 +619,7 @@ impl Workspace {
         // Validating, and writing the version file (canonical JSON, hash, fsync), are independent
         // and each about half the work: do them side by side. The file goes into place only if the
         // draft has no errors and differs from the newest version; otherwise it is removed unseen.
-        let write = |hash: &str, canonical: &str| -> std::io::Result<atomic::Prepared> {
+        let write = |hash: &str, canonical: &[u8]| -> std::io::Result<atomic::Prepared> {
             // Compact, the plan as its canonical JSON: one serialization serves the hash and the
             // file. `plan export` prints any version readably.
             let head = serde_json::json!({
@@ -629,18 +629,15 @@ impl Workspace {
                 "content_hash": hash,
                 "based_on": newest,
             });
-            let mut bytes = Vec::with_capacity(canonical.len() + 512);
-            serde_json::to_writer(&mut bytes, &head)?;
-            bytes.pop(); // the closing brace: the plan goes last
-            bytes.extend_from_slice(b",\"plan\":");
-            bytes.extend_from_slice(canonical.as_bytes());
-            bytes.extend_from_slice(b"}\n");
-            atomic::prepare(&path, &bytes, true)
+            let mut start = serde_json::to_vec(&head)?;
+            start.pop(); // the closing brace: the plan goes last
+            start.extend_from_slice(b",\"plan\":");
+            atomic::prepare_parts(&path, &[&start, canonical, b"}\n"], true)
         };
         let (report, written) = std::thread::scope(|scope| {
             let writer = scope.spawn(|| {
-                let canonical = canonical_json(draft);
-                let hash = hash_of(&canonical);
+                let canonical = canonical_bytes(draft);
+                let hash = hash_of_bytes(&canonical);
                 (recorded.as_deref() != Some(hash.as_str())).then(|| write(&hash, &canonical))
             });
             let report = validate(draft);
