@@ -233,6 +233,15 @@ fn add_task(ctx: &Ctx, index: usize, task: &str, keys: &[(&str, &str)]) -> Outco
     Ok(())
 }
 
+/// How many times the page has asked the shell for a plan since it loaded.
+fn plan_loads(ctx: &Ctx) -> Result<u64, String> {
+    let v = ctx.session().execute(
+        "return performance.getEntriesByName('load-plan-start').length;",
+        json!([]),
+    )?;
+    v.as_u64().ok_or(format!("load marks: {v}"))
+}
+
 /// While billing's key is edited, the plan's other keys that contain what is typed are offered;
 /// once the field is left, nothing is (the list is not kept in every deliverable row).
 fn key_suggestions_follow_typing(ctx: &Ctx) -> Outcome {
@@ -273,6 +282,7 @@ fn an_author_builds_the_support_flow_from_an_empty_plan(ctx: &Ctx) -> Outcome {
             Ok(count(ctx, "[data-testid=plan][data-plan-id=built]")? == 1)
         })?;
     open_plan(ctx, "built")?;
+    let loads_at_open = plan_loads(ctx)?;
 
     // The blank start state becomes the greeting.
     name_state(ctx, "start", "greeting", "Greeting", "loose")?;
@@ -452,6 +462,20 @@ fn an_author_builds_the_support_flow_from_an_empty_plan(ctx: &Ctx) -> Outcome {
     let report = validate(&p);
     ensure(report.count(Severity::Error) == 0, || {
         format!("errors: {:#?}", report.diagnostics)
+    })?;
+    // Dozens of autosaves, and not one of them came back as a change on disk to load again (each
+    // did, and cost a whole load and parse of the plan); the plan list follows the edits anyway.
+    std::thread::sleep(Duration::from_millis(600));
+    let loads = plan_loads(ctx)?;
+    ensure(loads == loads_at_open, || {
+        format!(
+            "the app loaded the plan {} more times while it was edited",
+            loads - loads_at_open
+        )
+    })?;
+    let listed = text_of(ctx, "[data-testid=plan][data-plan-id=built] .plan-meta")?;
+    ensure(listed == "5 states · 5 transitions", || {
+        format!("the plan list says {listed:?}")
     })?;
     ensure(
         text_of(ctx, "[data-testid=problem-count]")?.starts_with("0 errors")

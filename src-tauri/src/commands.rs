@@ -1,11 +1,15 @@
 //! The commands the UI invokes. Each is a few lines over `plan_core::store`; file IO runs off the
 //! main thread so the window never stalls on a slow disk.
 
+use std::sync::Arc;
+
 use plan_core::ipc::{ErrorCode, IpcError, LoadedPlan, PlanSummary};
 use plan_core::store::Workspace;
 use plan_core::Plan;
 use tauri::ipc::Response;
 use tauri::State;
+
+use crate::own_writes::OwnWrites;
 
 /// Runs blocking store work on tokio's blocking pool and flattens a join failure into an IPC error.
 async fn blocking<T: Send + 'static>(
@@ -48,9 +52,20 @@ pub async fn load_plan(ws: State<'_, Workspace>, id: String) -> Result<Response,
     .await
 }
 
-/// Writes the editor's draft (autosave): atomic, durable, under the plan's lock.
+/// Writes the editor's draft (autosave): atomic, durable, under the plan's lock. The file is
+/// recorded as the app's own, so that the watcher does not send it back to the page.
 #[tauri::command]
-pub async fn save_draft(ws: State<'_, Workspace>, id: String, plan: Plan) -> Result<(), IpcError> {
-    let ws = Workspace::at(ws.root());
-    blocking(move || ws.save_draft(&id, &plan).map_err(|e| IpcError::from(&e))).await
+pub async fn save_draft(
+    ws: State<'_, Workspace>,
+    own: State<'_, Arc<OwnWrites>>,
+    id: String,
+    plan: Plan,
+) -> Result<(), IpcError> {
+    let (ws, own) = (Workspace::at(ws.root()), Arc::clone(&own));
+    blocking(move || {
+        ws.save_draft(&id, &plan).map_err(|e| IpcError::from(&e))?;
+        own.wrote(&ws.root().join(&id).join("draft.json"));
+        Ok(())
+    })
+    .await
 }

@@ -9,6 +9,7 @@
 #![cfg_attr(not(debug_assertions), windows_subsystem = "windows")]
 
 mod commands;
+mod own_writes;
 mod recover;
 mod watch;
 
@@ -66,12 +67,15 @@ fn main() {
         )),
     };
     let watched = workspace.root().to_path_buf();
+    let own = std::sync::Arc::new(own_writes::OwnWrites::default());
+    let own_for_watch = std::sync::Arc::clone(&own);
     let result = tauri::Builder::default()
         .manage(workspace)
+        .manage(own)
         .setup(move |app| {
             recover::reload_on_crash(app.handle());
             // A workspace that cannot be watched still opens; the list just won't refresh by itself.
-            if let Err(e) = watch::start(app.handle().clone(), &watched) {
+            if let Err(e) = watch::start(app.handle().clone(), &watched, own_for_watch) {
                 eprintln!(
                     "plan-builder: not watching {} for changes: {e}",
                     watched.display()

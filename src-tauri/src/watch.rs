@@ -3,8 +3,10 @@
 //!
 //! Writers save in bursts (a temporary file, a rename), so events are gathered for a short quiet
 //! period and sent as one `plans-changed` event naming the plan ids involved.
+//! The app's own autosaves are left out ([`OwnWrites`]): the page already has what they wrote.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Duration;
 
 use notify::{RecursiveMode, Watcher};
@@ -13,6 +15,8 @@ use plan_core::store::Workspace;
 use tauri::{AppHandle, Emitter, Manager};
 use tokio::sync::mpsc;
 
+use crate::own_writes::OwnWrites;
+
 /// How long the workspace must be quiet before the UI is told.
 const QUIET: Duration = Duration::from_millis(150);
 
@@ -20,8 +24,8 @@ const QUIET: Duration = Duration::from_millis(150);
 struct Watching(#[allow(dead_code)] notify::RecommendedWatcher);
 
 /// Starts watching the workspace at `root`; changes are emitted to every window of `app`.
-pub fn start(app: AppHandle, root: &Path) -> notify::Result<()> {
-    let (tx, mut rx) = mpsc::unbounded_channel::<Vec<String>>();
+pub fn start(app: AppHandle, root: &Path, own: Arc<OwnWrites>) -> notify::Result<()> {
+    let (tx, mut rx) = mpsc::unbounded_channel::<Vec<(String, PathBuf)>>();
     let ws = Workspace::at(root);
     let mut watcher = notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
         if let Ok(event) = event {
@@ -30,10 +34,10 @@ pub fn start(app: AppHandle, root: &Path) -> notify::Result<()> {
             if matches!(event.kind, notify::EventKind::Access(_)) {
                 return;
             }
-            let ids: Vec<String> = event
+            let ids: Vec<(String, PathBuf)> = event
                 .paths
                 .iter()
-                .filter_map(|p| ws.plan_of_path(p))
+                .filter_map(|p| Some((ws.plan_of_path(p)?, p.clone())))
                 .collect();
             if !ids.is_empty() {
                 // The receiver only goes away when the app quits.
@@ -49,6 +53,15 @@ pub fn start(app: AppHandle, root: &Path) -> notify::Result<()> {
             let mut ids = first;
             while let Ok(Some(more)) = tokio::time::timeout(QUIET, rx.recv()).await {
                 ids.extend(more);
+            }
+            // The app's own autosaves are not news to it.
+            let mut ids: Vec<String> = ids
+                .into_iter()
+                .filter(|(_, path)| !own.is_own(path))
+                .map(|(id, _)| id)
+                .collect();
+            if ids.is_empty() {
+                continue;
             }
             ids.sort();
             ids.dedup();
