@@ -233,6 +233,31 @@ fn add_task(ctx: &Ctx, index: usize, task: &str, keys: &[(&str, &str)]) -> Outco
     Ok(())
 }
 
+/// Typing in the inspector redraws only the edited state (issue 6): its card's title and its
+/// arrow's label follow the typing, and so do a mode change's badge and the other cards' counts.
+fn edits_of_one_state_show_on_its_card_and_arrows(ctx: &Ctx) -> Outcome {
+    select_state(ctx, "customer-intake")?;
+    type_text(ctx, &field("title"), "Who is calling")?;
+    let title = format!("{} .card-title", state_css("customer-intake"));
+    ctx.session()
+        .wait_until("the card's new title", SHORT, || {
+            Ok(text_of(ctx, &title)? == "Who is calling")
+        })?;
+    select_arrow(ctx, "greeting", 0)?;
+    type_text(ctx, &field("label"), "caller known")?;
+    let label = "[data-testid=transition-label][data-from=greeting][data-index='0']";
+    ctx.session()
+        .wait_until("the arrow's new label", SHORT, || {
+            Ok(text_of(ctx, label)?.contains("caller known"))
+        })?;
+    wait_for_draft(ctx, "customer-support", "the title and label", |p| {
+        p.state("customer-intake")
+            .is_some_and(|s| s.title == "Who is calling")
+            && p.states[0].transitions[0].label == "caller known"
+    })
+    .map(drop)
+}
+
 /// How many times the page has asked the shell for a plan since it loaded.
 fn plan_loads(ctx: &Ctx) -> Result<u64, String> {
     let v = ctx.session().execute(
@@ -486,6 +511,7 @@ fn an_author_builds_the_support_flow_from_an_empty_plan(ctx: &Ctx) -> Outcome {
 
 fn rename_undo_redo_delete_undo_and_paste(ctx: &Ctx) -> Outcome {
     open_plan(ctx, "customer-support")?;
+    edits_of_one_state_show_on_its_card_and_arrows(ctx)?;
     select_state(ctx, "customer-intake")?;
     type_text(ctx, &field("id"), "intake")?;
     ctx.session().wait_until("the renamed card", SHORT, || {

@@ -20,7 +20,7 @@ use crate::canvas::geometry::{Viewport, CARD_H, CARD_W};
 use crate::canvas::gesture::ZOOM_STEP;
 use crate::canvas::scene::{Marks, Scene};
 use crate::canvas::view::{snap, Canvas, GRID};
-use crate::editor::{Editor, SaveState, Selection, Theirs};
+use crate::editor::{Change, Editor, SaveState, Selection, Theirs};
 use crate::find::Find;
 use crate::inspector::{Panel, Tab};
 use crate::ipc;
@@ -48,13 +48,23 @@ pub fn App() -> impl IntoView {
     let finding = RwSignal::new(false);
     let clipboard = StoredValue::new(Clipboard::default());
 
-    let scene = Memo::new(move |_| {
-        mark("scene-start");
-        let s = editor
-            .plan
-            .with(|p| p.as_ref().map(Scene::build).unwrap_or_default());
-        mark("scene-done");
-        s
+    // Typing in the inspector changes one state: only its card and arrows are made again.
+    let scene = Memo::new(move |before: Option<&Scene>| {
+        let change = editor.take_change();
+        editor.plan.with(|p| {
+            let Some(p) = p else {
+                return Scene::default();
+            };
+            if let (Some(before), Change::OneState(id)) = (before, &change) {
+                if let Some(s) = before.with_state_redrawn(p, id) {
+                    return s;
+                }
+            }
+            mark("scene-start");
+            let s = Scene::build(p);
+            mark("scene-done");
+            s
+        })
     });
     let report = validation(editor);
     let marks = Memo::new(move |_| report.with(Marks::of));
@@ -614,6 +624,7 @@ pub fn App() -> impl IntoView {
 /// so typing never waits for the validator.
 const VALIDATE_AT_ONCE_BELOW: usize = 400;
 const VALIDATE_AFTER: std::time::Duration = std::time::Duration::from_millis(150);
+const VALIDATE_AFTER_AT_MOST: std::time::Duration = std::time::Duration::from_millis(700);
 
 /// The validator's report on the open plan, kept up to date.
 fn validation(editor: Editor) -> Memo<plan_core::Report> {
@@ -637,7 +648,10 @@ fn validation(editor: Editor) -> Memo<plan_core::Report> {
         if size < VALIDATE_AT_ONCE_BELOW {
             run();
         } else {
-            set_timeout(run, VALIDATE_AFTER);
+            // The larger the plan, the longer validating it holds up the page: wait for a real
+            // pause in typing (a keystroke every 150–250 ms would otherwise validate in between).
+            let pause = VALIDATE_AFTER + std::time::Duration::from_millis(size as u64 / 10);
+            set_timeout(run, pause.min(VALIDATE_AFTER_AT_MOST));
         }
     });
     Memo::new(move |_| report.get())

@@ -185,6 +185,40 @@ fn draw(shape: Shape, from: Rect, to: Option<Rect>) -> (ArrowPath, Rect) {
 }
 
 impl Scene {
+    /// This scene, drawn for `plan`, in which only state `id`'s content changed since: its card
+    /// and its arrows' labels are made again, everything else is kept. `None` when the change was
+    /// more than that (states added, removed or reordered, an arrow added, removed or pointed
+    /// elsewhere), for which the whole scene must be built.
+    pub fn with_state_redrawn(&self, plan: &Plan, id: &str) -> Option<Scene> {
+        if plan.states.len() != self.cards.len() {
+            return None;
+        }
+        let i = plan.states.iter().position(|s| s.id == id)?;
+        let state = &plan.states[i];
+        let rect = self.cards.get(i).filter(|c| c.id == id)?.rect;
+        // The state's arrows are next to each other, in its transitions' order.
+        let first = self.arrows.iter().position(|a| a.from == id);
+        let count = first.map_or(0, |f| {
+            self.arrows[f..].iter().take_while(|a| a.from == id).count()
+        });
+        let same_targets = count == state.transitions.len()
+            && self.arrows[first.unwrap_or(0)..][..count]
+                .iter()
+                .zip(&state.transitions)
+                .all(|(a, t)| a.to == t.target_state_id);
+        if !same_targets {
+            return None;
+        }
+        let mut out = self.clone();
+        out.cards[i] = card(state, rect, plan.start_state_id() == Some(id));
+        if let Some(f) = first {
+            for (k, a) in out.arrows[f..][..count].iter_mut().enumerate() {
+                *a = arrow(state, k, a.path.clone(), a.reach, a.shape);
+            }
+        }
+        Some(out)
+    }
+
     /// The scene with the cards `ids` moved by a world offset and the arrows touching them
     /// redrawn: what the canvas shows while cards are dragged, without rebuilding the scene.
     pub fn moved(&self, ids: &[String], dx: f64, dy: f64) -> Scene {
@@ -328,6 +362,49 @@ mod tests {
         {"id": "b", "title": "Billing", "transitions": [{"target_state_id": "a"}]},
         {"id": "c", "title": "Bye", "ending": {"kind": "hand_off", "to": "a person", "reason": "asked"}}
     ], "layout": {"a": {"x": 0, "y": 0}, "b": {"x": 400, "y": 0}}}"#;
+
+    /// Each edit of one state: the scene redrawn for that state is the scene built anew, or
+    /// the edit is refused for a whole build.
+    #[test]
+    fn redrawing_one_state_equals_building_the_scene_again() {
+        let plan = parse_plan(PLAN).unwrap();
+        let before = Scene::build(&plan);
+        type Edit = fn(&mut State);
+        let kept: [(&str, Edit); 6] = [
+            ("a", |s| s.title = "Customer intake".into()),
+            ("a", |s| s.kind = StateType::Loose),
+            ("a", |s| s.transitions[1].label = "otherwise".into()),
+            ("a", |s| s.transitions[0].priority.0 = 7.0),
+            ("b", |s| s.transitions[0].label = "back".into()),
+            ("c", |s| s.tasks.clear()),
+        ];
+        for (id, edit) in kept {
+            let mut after = plan.clone();
+            edit(after.states.iter_mut().find(|s| s.id == id).unwrap());
+            let redrawn = before.with_state_redrawn(&after, id);
+            assert_eq!(redrawn, Some(Scene::build(&after)), "an edit of {id}");
+        }
+        let rebuilt: [(&str, Edit); 3] = [
+            ("a", |s| s.transitions[0].target_state_id = "c".into()),
+            ("b", |s| s.transitions.clear()),
+            ("c", |s| {
+                s.transitions
+                    .push(serde_json::from_str(r#"{"target_state_id": "a"}"#).unwrap())
+            }),
+        ];
+        for (id, edit) in rebuilt {
+            let mut after = plan.clone();
+            edit(after.states.iter_mut().find(|s| s.id == id).unwrap());
+            assert_eq!(
+                before.with_state_redrawn(&after, id),
+                None,
+                "an arrow of {id} changed"
+            );
+        }
+        let mut fewer = plan.clone();
+        fewer.states.pop();
+        assert_eq!(before.with_state_redrawn(&fewer, "a"), None, "a state went");
+    }
 
     #[test]
     fn cards_say_mode_work_keys_start_and_ending() {

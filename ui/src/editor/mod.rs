@@ -97,6 +97,21 @@ pub struct Editor {
     written: StoredValue<Vec<Plan>>,
     /// A save is scheduled or running.
     saving: StoredValue<bool>,
+    /// What changed in the plan since the canvas last drew it (see [`Editor::take_change`]).
+    change: StoredValue<Change>,
+}
+
+/// What changed in the plan since the canvas last drew it: the canvas redraws one state's card
+/// and arrows instead of the whole plan when that is all an edit touched (typing in the inspector
+/// of a large plan would otherwise rebuild thousands of cards on every keystroke).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Change {
+    /// Nothing since the last drawing.
+    Drawn,
+    /// Only this state's content (its id and its place in the plan kept).
+    OneState(String),
+    /// Anything else.
+    Any,
 }
 
 fn now_ms() -> f64 {
@@ -118,6 +133,7 @@ impl Editor {
             on_disk: StoredValue::new(None),
             written: StoredValue::new(Vec::new()),
             saving: StoredValue::new(false),
+            change: StoredValue::new(Change::Any),
         }
     }
 
@@ -127,7 +143,7 @@ impl Editor {
         self.written.set_value(Vec::new());
         self.on_disk.set_value(Some(plan.clone()));
         self.id.set(Some(id));
-        self.plan.set(Some(plan));
+        self.set_plan(Some(plan), None);
         self.selection.set(Selection::default());
         self.theirs.set(None);
         self.save.set(SaveState::Saved);
@@ -141,7 +157,7 @@ impl Editor {
         self.on_disk.set_value(None);
         self.theirs.set(None);
         self.save.set(SaveState::Saved);
-        self.plan.set(None);
+        self.set_plan(None, None);
         self.selection.set(Selection::default());
         self.refresh_undo();
     }
@@ -157,23 +173,37 @@ impl Editor {
     }
 
     fn apply(&self, command: Command, burst: Option<&str>) -> bool {
-        let Some(before) = self.plan.get_untracked() else {
+        // Applied to the plan in place, not to a copy of it: a copy of a large plan on every
+        // keystroke was a good part of the time typing took.
+        let outcome = self.plan.with_untracked(|p| {
+            p.as_ref().map(|before| {
+                apply(before, &command).map(|applied| {
+                    if applied.plan == *before {
+                        return None;
+                    }
+                    self.history
+                        .update_value(|h| h.record(before, burst, now_ms()));
+                    Some(applied)
+                })
+            })
+        });
+        let Some(outcome) = outcome else {
             return false;
         };
-        match apply(&before, &command) {
-            Ok(applied) => {
-                if applied.plan == before {
-                    return true;
-                }
-                self.history
-                    .update_value(|h| h.record(&before, burst, now_ms()));
+        match outcome {
+            Ok(None) => true,
+            Ok(Some(applied)) => {
                 if !applied.touched.is_empty() {
                     self.selection.set(Selection {
                         states: applied.touched,
                         transition: None,
                     });
                 }
-                self.replace(applied.plan);
+                let only = match &command {
+                    Command::ReplaceState { id, .. } => Some(id.as_str()),
+                    _ => None,
+                };
+                self.replace(applied.plan, only);
                 true
             }
             Err(e) => {
@@ -196,7 +226,7 @@ impl Editor {
         self.history.update_value(|h| previous = h.undo(&current));
         if let Some(p) = previous {
             self.keep_selection_valid(&p);
-            self.replace(p);
+            self.replace(p, None);
         }
     }
 
@@ -208,7 +238,7 @@ impl Editor {
         self.history.update_value(|h| next = h.redo(&current));
         if let Some(p) = next {
             self.keep_selection_valid(&p);
-            self.replace(p);
+            self.replace(p, None);
         }
     }
 
@@ -230,13 +260,32 @@ impl Editor {
     }
 
     /// The plan changed in the editor: show it and save it soon.
-    fn replace(&self, plan: Plan) {
-        self.plan.set(Some(plan));
+    fn replace(&self, plan: Plan, only: Option<&str>) {
+        self.set_plan(Some(plan), only);
         self.refresh_undo();
         if self.save.get_untracked() != SaveState::Conflict {
             self.save.set(SaveState::Unsaved);
             self.schedule_save(SAVE_AFTER);
         }
+    }
+
+    /// Sets the plan, noting what changed: only state `only`'s content, or anything.
+    fn set_plan(&self, plan: Option<Plan>, only: Option<&str>) {
+        self.change.update_value(|c| {
+            *c = match (&*c, only) {
+                (Change::Drawn, Some(id)) => Change::OneState(id.to_string()),
+                (Change::OneState(was), Some(id)) if was == id => Change::OneState(id.to_string()),
+                _ => Change::Any,
+            }
+        });
+        self.plan.set(plan);
+    }
+
+    /// What changed since the last call (the canvas calls it whenever it draws the plan).
+    pub fn take_change(&self) -> Change {
+        let mut taken = Change::Drawn;
+        self.change.update_value(|c| std::mem::swap(c, &mut taken));
+        taken
     }
 
     fn schedule_save(&self, after: Duration) {
@@ -343,7 +392,7 @@ impl Editor {
                 .update_value(|h| h.record(&current, None, now_ms()));
             self.on_disk.set_value(Some(disk.clone()));
             self.keep_selection_valid(&disk);
-            self.plan.set(Some(disk));
+            self.set_plan(Some(disk), None);
             self.theirs.set(None);
             self.save.set(SaveState::Saved);
             self.refresh_undo();
@@ -388,7 +437,7 @@ impl Editor {
                     .update_value(|h| h.record(&current, None, now_ms()));
             }
             self.keep_selection_valid(&theirs);
-            self.plan.set(Some(theirs));
+            self.set_plan(Some(theirs), None);
             self.refresh_undo();
         } else {
             self.save.set(SaveState::Unsaved);
