@@ -11,7 +11,9 @@ use crate::plan::Plan;
 pub const LIST_PLANS: &str = "list_plans";
 /// Command name: load one plan. Arguments: [`LoadPlanArgs`]; returns [`LoadedPlan`].
 pub const LOAD_PLAN: &str = "load_plan";
-/// Command name: save the editor's draft (autosave). Arguments: [`SaveDraftArgs`]; returns nothing.
+/// Command name: save the editor's draft (autosave). The request's body is the plan's JSON as raw
+/// bytes and its [`PLAN_ID_HEADER`] header names the plan (no JSON round trip through JavaScript
+/// for megabytes of plan); returns nothing.
 pub const SAVE_DRAFT: &str = "save_draft";
 /// Event the shell emits when a plan file changed on disk; payload: [`PlansChanged`].
 pub const PLANS_CHANGED: &str = "plans-changed";
@@ -43,12 +45,8 @@ pub struct LoadedPlan {
     pub source: String,
 }
 
-/// Arguments of [`SAVE_DRAFT`]: the whole draft, written atomically under the plan's lock.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct SaveDraftArgs {
-    pub id: String,
-    pub plan: Plan,
-}
+/// The header of a [`SAVE_DRAFT`] request that names the plan (ids are slugs, so always ASCII).
+pub const PLAN_ID_HEADER: &str = "plan-id";
 
 /// Payload of [`PLANS_CHANGED`]: the ids whose files changed (empty: re-read everything).
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]

@@ -3,10 +3,10 @@
 
 use std::sync::Arc;
 
-use plan_core::ipc::{ErrorCode, IpcError, LoadedPlan, PlanSummary};
+use plan_core::ipc::{ErrorCode, IpcError, LoadedPlan, PlanSummary, PLAN_ID_HEADER};
 use plan_core::store::Workspace;
 use plan_core::Plan;
-use tauri::ipc::Response;
+use tauri::ipc::{InvokeBody, Request, Response};
 use tauri::State;
 
 use crate::own_writes::OwnWrites;
@@ -52,17 +52,33 @@ pub async fn load_plan(ws: State<'_, Workspace>, id: String) -> Result<Response,
     .await
 }
 
-/// Writes the editor's draft (autosave): atomic, durable, under the plan's lock. The file is
-/// recorded as the app's own, so that the watcher does not send it back to the page.
+/// Writes the editor's draft (autosave): atomic, durable, under the plan's lock. The body is the
+/// plan's JSON as raw bytes, the plan id in a header (see `plan_core::ipc::SAVE_DRAFT`). The file
+/// is recorded as the app's own, so that the watcher does not send it back to the page.
 #[tauri::command]
 pub async fn save_draft(
     ws: State<'_, Workspace>,
     own: State<'_, Arc<OwnWrites>>,
-    id: String,
-    plan: Plan,
+    request: Request<'_>,
 ) -> Result<(), IpcError> {
+    let refused = |message: String| IpcError {
+        code: ErrorCode::Internal,
+        message,
+    };
+    let id = request
+        .headers()
+        .get(PLAN_ID_HEADER)
+        .and_then(|v| v.to_str().ok())
+        .ok_or_else(|| refused("a save without the plan's id".into()))?
+        .to_string();
+    let bytes = match request.body() {
+        InvokeBody::Raw(bytes) => bytes.clone(),
+        InvokeBody::Json(value) => serde_json::to_vec(value).unwrap_or_default(),
+    };
     let (ws, own) = (Workspace::at(ws.root()), Arc::clone(&own));
     blocking(move || {
+        let plan: Plan = serde_json::from_slice(&bytes)
+            .map_err(|e| refused(format!("the plan to save for {id} is not a plan: {e}")))?;
         ws.save_draft(&id, &plan).map_err(|e| IpcError::from(&e))?;
         own.wrote(&ws.root().join(&id).join("draft.json"));
         Ok(())

@@ -5,8 +5,8 @@
 //! as the shell wrote them. Every failure comes back as an [`IpcError`] with a code.
 
 use plan_core::ipc::{
-    ErrorCode, IpcError, LoadPlanArgs, LoadedPlan, PlanSummary, PlansChanged, SaveDraftArgs,
-    LIST_PLANS, LOAD_PLAN, PLANS_CHANGED, SAVE_DRAFT,
+    ErrorCode, IpcError, LoadPlanArgs, LoadedPlan, PlanSummary, PlansChanged, LIST_PLANS,
+    LOAD_PLAN, PLANS_CHANGED, PLAN_ID_HEADER, SAVE_DRAFT,
 };
 use plan_core::Plan;
 use serde::de::DeserializeOwned;
@@ -17,6 +17,13 @@ use wasm_bindgen::prelude::*;
 extern "C" {
     #[wasm_bindgen(catch, js_namespace = ["window", "__TAURI__", "core"], js_name = invoke)]
     async fn tauri_invoke(cmd: &str, args: JsValue) -> Result<JsValue, JsValue>;
+
+    #[wasm_bindgen(catch, js_namespace = ["window", "__TAURI__", "core"], js_name = invoke)]
+    async fn tauri_invoke_with(
+        cmd: &str,
+        args: JsValue,
+        options: JsValue,
+    ) -> Result<JsValue, JsValue>;
 
     #[wasm_bindgen(catch, js_namespace = ["window", "__TAURI__", "event"], js_name = listen)]
     async fn tauri_listen(event: &str, handler: &js_sys::Function) -> Result<JsValue, JsValue>;
@@ -49,15 +56,22 @@ pub async fn load_plan(id: &str) -> Result<LoadedPlan, IpcError> {
     call(LOAD_PLAN, &LoadPlanArgs { id: id.to_string() }).await
 }
 
-/// Writes the draft of plan `id` (the editor's autosave).
+/// Writes the draft of plan `id` (the editor's autosave): the plan's JSON goes as raw bytes.
 pub async fn save_draft(id: &str, plan: &Plan) -> Result<(), IpcError> {
-    let args = SaveDraftArgs {
-        id: id.to_string(),
-        plan: plan.clone(),
+    let bytes = serde_json::to_vec(plan).map_err(|e| internal(e.to_string()))?;
+    let body = js_sys::Uint8Array::from(&bytes[..]);
+    let headers = js_sys::Object::new();
+    let options = js_sys::Object::new();
+    let set = |on: &js_sys::Object, key: &str, value: &JsValue| {
+        js_sys::Reflect::set(on, &JsValue::from_str(key), value).map(drop)
     };
-    call::<serde_json::Value>(SAVE_DRAFT, &args)
-        .await
-        .map(|_| ())
+    set(&headers, PLAN_ID_HEADER, &JsValue::from_str(id))
+        .and_then(|()| set(&options, "headers", &headers))
+        .map_err(|_| internal("the save request could not be made".into()))?;
+    match tauri_invoke_with(SAVE_DRAFT, body.into(), options.into()).await {
+        Ok(_) => Ok(()),
+        Err(error) => Err(error_from_js(error)),
+    }
 }
 
 /// Calls `handler` whenever plan files change on disk, for as long as the window lives.
