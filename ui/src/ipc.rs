@@ -29,26 +29,9 @@ extern "C" {
     async fn tauri_listen(event: &str, handler: &js_sys::Function) -> Result<JsValue, JsValue>;
 }
 
-/// Every plan the app can open. The first answer was asked for by `early.js` while the UI was
-/// still loading; later ones are asked for here.
+/// Every plan the app can open.
 pub async fn list_plans() -> Result<Vec<PlanSummary>, IpcError> {
-    if let Some(early) = take_early_list() {
-        return match wasm_bindgen_futures::JsFuture::from(early).await {
-            Ok(value) => from_js(value)
-                .map_err(|e| internal(format!("{LIST_PLANS}: unexpected answer: {e}"))),
-            Err(error) => Err(error_from_js(error)),
-        };
-    }
     call(LIST_PLANS, &serde_json::json!({})).await
-}
-
-/// The list promise `early.js` left on the window, taken once.
-fn take_early_list() -> Option<js_sys::Promise> {
-    let window: JsValue = web_sys::window()?.into();
-    let name = JsValue::from_str("__planBuilderFirstList");
-    let early = js_sys::Reflect::get(&window, &name).ok()?;
-    let _ = js_sys::Reflect::set(&window, &name, &JsValue::UNDEFINED);
-    early.dyn_into::<js_sys::Promise>().ok()
 }
 
 /// One plan, fresh from disk. The shell answers with the JSON as bytes (see its `load_plan`).
