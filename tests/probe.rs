@@ -1,7 +1,8 @@
 //! Benchmark: the canvas in the real app, measured with the shared `probe.js` (frame times of
 //! pan, zoom and drag driven through DOM events) on generated plans of 1,000 states / 1,500
 //! transitions and of 5,000 states / 7,500 transitions: open time, then pan, zoom and drag at an
-//! editing zoom (about 40 states on screen), then pan and zoom with the whole plan in view.
+//! editing zoom (about 40 states on screen), then pan and zoom with the whole plan in view, then
+//! typing into a state's description in the inspector (time from a keystroke to the next frames).
 //!
 //! `scripts/bench-app.sh` builds the release app and runs this (`PLAN_BUILDER_APP` names the
 //! binary); it prints one line per phase. The figures to compare with are React Flow's in
@@ -158,5 +159,44 @@ fn probe(ctx: &Ctx, states: usize) -> Outcome {
     println!("{}", line("  pan (drag the background)", &pan));
     println!("{}", line("  zoom (ctrl+wheel)", &zoom));
     ctx.screenshot(&format!("probe-{states}-whole"))?;
+
+    // Typing in the inspector: a card picked at an editing zoom, then 20 characters into its
+    // description, one per event; the time from each to the next frame and to the one after.
+    zoom_to(0.42)?;
+    let at = ctx.session().execute(
+        "const c = document.querySelector('[data-testid=canvas]').getBoundingClientRect();
+         const b = [...document.querySelectorAll('[data-testid=state]')].map(n => n.getBoundingClientRect())
+             .find(b => b.left > c.left + 20 && b.right < c.right - 20 && b.top > c.top + 20 && b.bottom < c.bottom - 20);
+         return b ? [Math.round(b.left + b.width / 2), Math.round(b.top + b.height / 2)] : null;",
+        json!([]),
+    )?;
+    let (Some(x), Some(y)) = (at[0].as_i64(), at[1].as_i64()) else {
+        return Err("no whole card in view to type into".into());
+    };
+    plan_tests::page::click_at(ctx, (x, y))?;
+    std::thread::sleep(Duration::from_millis(1_500));
+    let typing = run_probe(
+        ctx,
+        "(async () => {
+            const el = document.querySelector('[data-testid=field-description]');
+            if (!el) throw new Error('no description field');
+            el.focus();
+            const frame = () => new Promise(r => requestAnimationFrame(() => r()));
+            const first = [], second = [];
+            for (let i = 0; i < 20; i++) {
+                const t = performance.now();
+                el.value += 'x';
+                el.dispatchEvent(new Event('input', {bubbles: true}));
+                await frame(); first.push(performance.now() - t);
+                await frame(); second.push(performance.now() - t);
+            }
+            const pct = (a, q) => Math.round(a.sort((x, y) => x - y)[Math.min(a.length - 1, Math.floor(a.length * q))]);
+            return {p50: pct(first, 0.5), p95: pct(first, 0.95), second_p50: pct(second, 0.5), second_p95: pct(second, 0.95)};
+        })()",
+    )?;
+    println!(
+        "typing in the inspector: next frame p50 {} ms  p95 {} ms;  the frame after p50 {} ms  p95 {} ms",
+        typing["p50"], typing["p95"], typing["second_p50"], typing["second_p95"]
+    );
     Ok(())
 }
