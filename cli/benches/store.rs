@@ -102,7 +102,7 @@ fn breakdown(dir: &std::path::Path) {
         canonical_json(&synthetic::plan(1_000)).len() as f64 / 1048576.0,
         {
             let compact = canonical_json(&synthetic::plan(1_000));
-            time(&mut || atomic::write(&out, compact.as_bytes(), false).unwrap())
+            time(&mut || atomic::write(&out, &compact, false).unwrap())
         }
     );
     let canonical = canonical_json(&plan);
@@ -122,7 +122,7 @@ fn breakdown(dir: &std::path::Path) {
     );
     println!(
         "  canonical JSON               {}",
-        time(&mut || drop(plan_core::hash::canonical_bytes(&plan)))
+        time(&mut || drop(canonical_json(&plan)))
     );
     println!(
         "  SHA-256                      {}",
@@ -131,6 +131,6 @@ fn breakdown(dir: &std::path::Path) {
     println!(
         "  write + fsync + rename ({:.1} MiB) {}",
         canonical.len() as f64 / 1048576.0,
-        time(&mut || atomic::write(&out, canonical.as_bytes(), false).unwrap())
+        time(&mut || atomic::write(&out, &canonical, false).unwrap())
     );
 }

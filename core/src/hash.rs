@@ -6,14 +6,9 @@ use sha2::{Digest, Sha256};
 
 use crate::plan::Plan;
 
-/// The canonical JSON text of a plan.
-pub fn canonical_json(plan: &Plan) -> String {
-    String::from_utf8(canonical_bytes(plan)).unwrap_or_default()
-}
-
-/// [`canonical_json`] as bytes, as they are written and hashed (no second pass to check that
-/// serde_json wrote UTF-8, which it always does).
-pub fn canonical_bytes(plan: &Plan) -> Vec<u8> {
+/// The canonical JSON of a plan, as the bytes that are written and hashed (kept as bytes: a
+/// `String` would cost a second pass to check the UTF-8 serde_json always writes).
+pub fn canonical_json(plan: &Plan) -> Vec<u8> {
     // About 1,100 bytes a state for plan-like content: sized once, so that the text is never
     // copied to a larger buffer half way (memory not written to costs nothing).
     let mut out = Vec::with_capacity(4096 + plan.states.len() * 1_400);
@@ -29,13 +24,8 @@ pub fn content_hash(plan: &Plan) -> String {
     hash_of(&canonical_json(plan))
 }
 
-/// `sha256:<hex>` of a canonical JSON text already made.
-pub fn hash_of(canonical: &str) -> String {
-    hash_of_bytes(canonical.as_bytes())
-}
-
-/// `sha256:<hex>` of canonical JSON bytes.
-pub fn hash_of_bytes(canonical: &[u8]) -> String {
+/// `sha256:<hex>` of canonical JSON already made.
+pub fn hash_of(canonical: &[u8]) -> String {
     let digest = Sha256::digest(canonical);
     let mut hex = String::with_capacity(7 + 64);
     hex.push_str("sha256:");

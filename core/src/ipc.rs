@@ -9,7 +9,8 @@ use crate::plan::Plan;
 
 /// Command name: list the plans the app can open. No arguments; returns `Vec<PlanSummary>`.
 pub const LIST_PLANS: &str = "list_plans";
-/// Command name: load one plan. Arguments: [`LoadPlanArgs`]; returns [`LoadedPlan`].
+/// Command name: load one plan. Arguments: [`LoadPlanArgs`]; returns [`LoadedPlan`] as raw JSON
+/// bytes.
 pub const LOAD_PLAN: &str = "load_plan";
 /// Command name: save the editor's draft (autosave). The request's body is the plan's JSON as raw
 /// bytes and its [`PLAN_ID_HEADER`] header names the plan (no JSON round trip through JavaScript

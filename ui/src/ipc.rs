@@ -1,8 +1,10 @@
 //! The only place the UI talks to the desktop shell: Tauri's `invoke` and `listen`, wrapped in
 //! typed functions over the message types of `plan_core::ipc`.
 //!
-//! Values cross as JSON text (`JSON.stringify` / `serde_json`), so numbers and maps arrive exactly
-//! as the shell wrote them. Every failure comes back as an [`IpcError`] with a code.
+//! Values cross as JSON (`serde_json` on both sides), so numbers and maps arrive exactly as the
+//! shell wrote them. The plan itself, megabytes in a large plan, crosses as raw JSON bytes both
+//! ways (`load_plan`'s answer, `save_draft`'s body) rather than being parsed into JavaScript objects
+//! and printed back. Every failure comes back as an [`IpcError`] with a code.
 
 use plan_core::ipc::{
     ErrorCode, IpcError, LoadPlanArgs, LoadedPlan, PlanSummary, PlansChanged, LIST_PLANS,

@@ -29,7 +29,7 @@ use serde::{Deserialize, Serialize};
 use crate::diff::{diff, PlanDiff};
 use crate::files::{read_text, FileError};
 use crate::flow_import;
-use crate::hash::{canonical_bytes, content_hash, hash_of_bytes};
+use crate::hash::{canonical_json, content_hash, hash_of};
 use crate::ipc::{ErrorCode, IpcError, PlanSummary};
 use crate::parse::{is_slug, plan_from_value, ParseProblem, ProblemKind};
 use crate::plan::Plan;
@@ -636,8 +636,8 @@ impl Workspace {
         };
         let (report, written) = std::thread::scope(|scope| {
             let writer = scope.spawn(|| {
-                let canonical = canonical_bytes(draft);
-                let hash = hash_of_bytes(&canonical);
+                let canonical = canonical_json(draft);
+                let hash = hash_of(&canonical);
                 (recorded.as_deref() != Some(hash.as_str())).then(|| write(&hash, &canonical))
             });
             let report = validate(draft);
