@@ -66,6 +66,47 @@ fn run_probe(ctx: &Ctx, call: &str) -> Result<Value, String> {
     Ok(v)
 }
 
+/// The probe's zoom again (the same trajectory: 0.5×–1.5× of the start, 2 s), each frame with
+/// the zoom it showed and the cards then on the page; the five slowest, to say what they cost.
+fn zoom_trace(ctx: &Ctx) -> Result<String, String> {
+    let v = run_probe(
+        ctx,
+        &format!(
+            "(async () => {{
+            const c = document.querySelector('[data-testid=canvas]');
+            const r = c.getBoundingClientRect();
+            const k = {k};
+            const zoomOf = () => new DOMMatrixReadOnly(getComputedStyle(document.querySelector('.cards')).transform).a;
+            const wheel = dy => c.dispatchEvent(new WheelEvent('wheel', {{bubbles: true, cancelable: true,
+                clientX: r.left + r.width / 2, clientY: r.top + r.height / 2, deltaY: dy, ctrlKey: true}}));
+            const frames = [];
+            let prev = 0, start = null, last = null;
+            await new Promise(done => {{
+                const tick = now => {{
+                    if (start === null) {{ start = now; last = now; }}
+                    const el = now - start;
+                    if (el > 0) frames.push({{ms: Math.round(now - last), zoom: +zoomOf().toFixed(3),
+                        cards: document.querySelectorAll('[data-testid=state]').length,
+                        overview: c.classList.contains('overview')}});
+                    last = now;
+                    if (el >= 2000) {{ wheel(prev / k); return done(); }}
+                    const target = Math.log2(1 + 0.5 * Math.sin(2 * Math.PI * el / 1000));
+                    wheel(-(target - prev) / k);
+                    prev = target;
+                    requestAnimationFrame(tick);
+                }};
+                requestAnimationFrame(tick);
+            }});
+            await new Promise(r => setTimeout(r, 400));
+            return frames.sort((a, b) => b.ms - a.ms).slice(0, 5)
+                .map(f => `${{f.ms}} ms at ${{f.zoom}} with ${{f.cards}} cards${{f.overview ? ' (overview style)' : ''}}`).join('; ');
+        }})()",
+            k = zoom_log2_per_delta()
+        ),
+    )?;
+    Ok(v.as_str().unwrap_or_default().to_string())
+}
+
 fn line(phase: &str, v: &Value) -> String {
     format!(
         "{phase:<34} p50 {:>6} ms  p95 {:>6} ms  max {:>6} ms  fps {:>5}  frames {:>4}  moved {}",
@@ -143,6 +184,7 @@ fn probe(ctx: &Ctx, states: usize) -> Outcome {
     println!("{}", line("  pan (drag the background)", &pan));
     let zoom = run_probe(ctx, &format!("canvasProbe.zoom({options})"))?;
     println!("{}", line("  zoom (ctrl+wheel)", &zoom));
+    println!("  zoom's slowest frames: {}", zoom_trace(ctx)?);
     // Back to where the view was, so the drag finds the cards it was meant for.
     zoom_to(0.42)?;
     println!("  before the drag: {} states on screen", visible(ctx)?);

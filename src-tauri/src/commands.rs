@@ -9,7 +9,7 @@ use plan_core::Plan;
 use tauri::ipc::{InvokeBody, Request, Response};
 use tauri::State;
 
-use crate::own_writes::OwnWrites;
+use crate::known::{Identity, Known};
 
 /// Runs blocking store work on tokio's blocking pool and flattens a join failure into an IPC error.
 async fn blocking<T: Send + 'static>(
@@ -34,11 +34,21 @@ pub async fn list_plans(ws: State<'_, Workspace>) -> Result<Vec<PlanSummary>, Ip
 /// page hands the bytes to the UI as they are instead of parsing megabytes of JSON into JavaScript
 /// objects and printing them back to text (half the time to open a plan of 5,000 states).
 #[tauri::command]
-pub async fn load_plan(ws: State<'_, Workspace>, id: String) -> Result<Response, IpcError> {
-    let ws = Workspace::at(ws.root());
+pub async fn load_plan(
+    ws: State<'_, Workspace>,
+    known: State<'_, Arc<Known>>,
+    id: String,
+) -> Result<Response, IpcError> {
+    let (ws, known) = (Workspace::at(ws.root()), Arc::clone(&known));
     blocking(move || {
-        let plan = ws.read_draft(&id).map_err(|e| IpcError::from(&e))?;
         let source = ws.root().join(&id).join("draft.json");
+        let seen = Identity::of(&source);
+        let read = ws.read_draft(&id).map_err(|e| IpcError::from(&e));
+        // Even a draft that does not parse is now known: the author may choose to write over it.
+        if let (Some(seen), false) = (seen, matches!(&read, Err(e) if e.code == ErrorCode::BadId)) {
+            known.read(&source, seen);
+        }
+        let plan = read?;
         let loaded = LoadedPlan {
             plan,
             source: source.display().to_string(),
@@ -54,11 +64,13 @@ pub async fn load_plan(ws: State<'_, Workspace>, id: String) -> Result<Response,
 
 /// Writes the editor's draft (autosave): atomic, durable, under the plan's lock. The body is the
 /// plan's JSON as raw bytes, the plan id in a header (see `plan_core::ipc::SAVE_DRAFT`). The file
-/// is recorded as the app's own, so that the watcher does not send it back to the page.
+/// is recorded as the app's own, so that the watcher does not send it back to the page. A draft
+/// another program changed since the app last read it is not written over: the save is refused,
+/// and the watcher's report of that change lets the author choose.
 #[tauri::command]
 pub async fn save_draft(
     ws: State<'_, Workspace>,
-    own: State<'_, Arc<OwnWrites>>,
+    known: State<'_, Arc<Known>>,
     request: Request<'_>,
 ) -> Result<(), IpcError> {
     let refused = |message: String| IpcError {
@@ -75,12 +87,22 @@ pub async fn save_draft(
         InvokeBody::Raw(bytes) => bytes.clone(),
         InvokeBody::Json(value) => serde_json::to_vec(value).unwrap_or_default(),
     };
-    let (ws, own) = (Workspace::at(ws.root()), Arc::clone(&own));
+    let (ws, known) = (Workspace::at(ws.root()), Arc::clone(&known));
     blocking(move || {
         let plan: Plan = serde_json::from_slice(&bytes)
             .map_err(|e| refused(format!("the plan to save for {id} is not a plan: {e}")))?;
+        let path = ws.root().join(&id).join("draft.json");
+        if known.changed_by_another(&path) {
+            return Err(IpcError {
+                code: ErrorCode::Refused,
+                message: format!(
+                    "{} changed on disk since the app read it; not written over",
+                    path.display()
+                ),
+            });
+        }
         ws.save_draft(&id, &plan).map_err(|e| IpcError::from(&e))?;
-        own.wrote(&ws.root().join(&id).join("draft.json"));
+        known.wrote(&path);
         Ok(())
     })
     .await

@@ -9,7 +9,8 @@
 #![cfg_attr(not(debug_assertions), windows_subsystem = "windows")]
 
 mod commands;
-mod own_writes;
+mod known;
+mod painting;
 mod recover;
 mod watch;
 
@@ -56,6 +57,7 @@ fn fail(message: String) -> ! {
 }
 
 fn main() {
+    painting::choose();
     let Some(root) = workspace_root() else {
         fail("There is no workspace: start Plan Builder with --workspace DIR, or set PLAN_BUILDER_WORKSPACE.".into());
     };
@@ -67,7 +69,7 @@ fn main() {
         )),
     };
     let watched = workspace.root().to_path_buf();
-    let own = std::sync::Arc::new(own_writes::OwnWrites::default());
+    let own = std::sync::Arc::new(known::Known::default());
     let own_for_watch = std::sync::Arc::clone(&own);
     let result = tauri::Builder::default()
         .manage(workspace)

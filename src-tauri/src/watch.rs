@@ -3,7 +3,8 @@
 //!
 //! Writers save in bursts (a temporary file, a rename), so events are gathered for a short quiet
 //! period and sent as one `plans-changed` event naming the plan ids involved.
-//! The app's own autosaves are left out ([`OwnWrites`]): the page already has what they wrote.
+//! Changes to files that are still what the app last read or wrote ([`Known`]), above all its
+//! own autosaves, are left out: the page already has them.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -15,7 +16,7 @@ use plan_core::store::Workspace;
 use tauri::{AppHandle, Emitter, Manager};
 use tokio::sync::mpsc;
 
-use crate::own_writes::OwnWrites;
+use crate::known::Known;
 
 /// How long the workspace must be quiet before the UI is told.
 const QUIET: Duration = Duration::from_millis(150);
@@ -24,7 +25,7 @@ const QUIET: Duration = Duration::from_millis(150);
 struct Watching(#[allow(dead_code)] notify::RecommendedWatcher);
 
 /// Starts watching the workspace at `root`; changes are emitted to every window of `app`.
-pub fn start(app: AppHandle, root: &Path, own: Arc<OwnWrites>) -> notify::Result<()> {
+pub fn start(app: AppHandle, root: &Path, own: Arc<Known>) -> notify::Result<()> {
     let (tx, mut rx) = mpsc::unbounded_channel::<Vec<(String, PathBuf)>>();
     let ws = Workspace::at(root);
     let mut watcher = notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
@@ -57,7 +58,7 @@ pub fn start(app: AppHandle, root: &Path, own: Arc<OwnWrites>) -> notify::Result
             // The app's own autosaves are not news to it.
             let mut ids: Vec<String> = ids
                 .into_iter()
-                .filter(|(_, path)| !own.is_own(path))
+                .filter(|(_, path)| !own.is_known(path))
                 .map(|(id, _)| id)
                 .collect();
             if ids.is_empty() {

@@ -355,6 +355,25 @@ impl Drop for Harness {
 impl Ctx<'_> {
     /// Saves a PNG of the app as `target/e2e/<name>.png` and returns its path.
     pub fn screenshot(&self, name: &str) -> Result<PathBuf, String> {
+        // WebKitGTK with compositing off (the app's choice without a GPU) answers a screenshot at
+        // the page's next repaint, and an idle page never repaints: a dot in a corner changes
+        // colour every frame for two seconds, so that one comes.
+        self.session().execute(
+            "let dot = document.getElementById('e2e-repaint');
+             if (!dot) {
+                 dot = document.createElement('div');
+                 dot.id = 'e2e-repaint';
+                 dot.style.cssText = 'position:fixed;right:0;bottom:0;width:1px;height:1px;pointer-events:none;z-index:99999';
+                 document.body.appendChild(dot);
+             }
+             const until = performance.now() + 2000;
+             const tick = () => {
+                 dot.style.background = dot.style.background === 'rgb(254, 254, 254)' ? 'rgb(253, 253, 253)' : 'rgb(254, 254, 254)';
+                 if (performance.now() < until) requestAnimationFrame(tick);
+             };
+             requestAnimationFrame(tick);",
+            json!([]),
+        )?;
         let png = self.session().screenshot()?;
         let path = self.harness.out.join(format!("{name}.png"));
         fs::write(&path, png).map_err(|e| format!("{}: {e}", path.display()))?;
