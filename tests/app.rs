@@ -25,6 +25,10 @@ fn main() {
             run: every_sample_plan_draws_all_its_states_and_transitions,
         },
         Test {
+            name: "a_crowded_view_is_drawn_as_an_overview_with_problems_marked",
+            run: a_crowded_view_is_drawn_as_an_overview_with_problems_marked,
+        },
+        Test {
             name: "canvas_pans_and_zooms",
             run: canvas_pans_and_zooms,
         },
@@ -435,4 +439,53 @@ fn a_workspace_that_cannot_be_opened_is_explained_in_a_window(ctx: &Ctx) -> Outc
         stderr.contains("cannot be opened") && stderr.contains("not-a-folder"),
         || format!("stderr does not say which workspace failed: {stderr:?}"),
     )
+}
+
+/// Pixels of the overview drawing in the error colour (the problem dot), counted in the page.
+fn error_dots(ctx: &Ctx) -> Result<u64, String> {
+    let v = ctx.session().execute(
+        "const c = document.querySelector('[data-testid=overview]');
+         if (!c) return -1;
+         const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+         let n = 0;
+         for (let i = 0; i < d.length; i += 4) {
+             if (Math.abs(d[i] - 0xd9) < 12 && Math.abs(d[i + 1] - 0x2d) < 12 && Math.abs(d[i + 2] - 0x20) < 12) n++;
+         }
+         return n;",
+        json!([]),
+    )?;
+    v.as_i64()
+        .filter(|n| *n >= 0)
+        .map(|n| n as u64)
+        .ok_or_else(|| "no overview drawing on the page".into())
+}
+
+/// Issue 6: with more than 120 cards in view the canvas draws its 2D overview, which marks the
+/// states with problems as the cards do.
+fn a_crowded_view_is_drawn_as_an_overview_with_problems_marked(ctx: &Ctx) -> Outcome {
+    let ws = plan_core::store::Workspace::at(ctx.workspace());
+    let mut big = plan_core::synthetic::plan(300);
+    big.id = "big".into();
+    // Sorted first in the list, so the app opens it at start.
+    big.title = "A big plan".into();
+    let fine = big.clone();
+    big.states[5].transitions[0].target_state_id = "nowhere".into();
+    ws.create(&big.id, big.clone(), "2026-01-01T00:00:00Z")
+        .map_err(|e| e.to_string())?;
+    ctx.relaunch()?;
+    ctx.session()
+        .wait_for("[data-testid=overview]", std::time::Duration::from_secs(30))?;
+    ensure(count(ctx, "[data-testid=state]")? == 0, || {
+        "cards are drawn as elements in the overview".into()
+    })?;
+    let dots =
+        ctx.session()
+            .wait_until("the problem dot drawn", SHORT, || Ok(error_dots(ctx)? > 0));
+    ctx.screenshot("overview-with-a-problem")?;
+    dots?;
+    // The problem mended on disk: the dot goes.
+    let path = draft(ctx, "big");
+    fs::write(&path, serde_json::to_string_pretty(&fine).unwrap()).map_err(|e| e.to_string())?;
+    ctx.session()
+        .wait_until("the problem dot gone", SHORT, || Ok(error_dots(ctx)? == 0))
 }

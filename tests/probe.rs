@@ -204,6 +204,9 @@ fn probe(ctx: &Ctx, states: usize) -> Outcome {
 
     // Typing in the inspector: a card picked at an editing zoom, then 20 characters into its
     // description, one per event; the time from each to the next frame and to the one after.
+    // The whole-plan pan may have left the plan off centre: fit it first.
+    plan_tests::page::click(ctx, "[data-testid=fit-view]")?;
+    std::thread::sleep(Duration::from_millis(600));
     zoom_to(0.42)?;
     let at = ctx.session().execute(
         "const c = document.querySelector('[data-testid=canvas]').getBoundingClientRect();

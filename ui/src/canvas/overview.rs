@@ -9,15 +9,19 @@ use std::collections::HashMap;
 use leptos::html;
 use leptos::prelude::*;
 use plan_core::plan::StateType;
+use plan_core::Severity;
 use wasm_bindgen::JsCast;
 
 use super::geometry::{Rect, Viewport};
-use super::scene::Scene;
+use super::scene::{Marks, Scene};
 use super::view::Shown;
 use crate::editor::Editor;
 
-/// Above this many cards in view, the canvas draws the overview instead of DOM cards.
-pub const DOM_CARD_LIMIT: usize = 250;
+/// Above this many cards in view, the canvas draws the overview instead of DOM cards. Measured
+/// (`bash scripts/bench-app.sh`, zoom's slowest frames): a frame with 200–250 DOM cards in view
+/// took 60–160 ms here, the overview drawing of the same view ~16–20 ms; at 120 the switch
+/// comes at about 27 % zoom, where the overview still draws titles.
+pub const DOM_CARD_LIMIT: usize = 120;
 
 /// The card under a world point, if any (the last drawn wins, as on screen).
 pub fn card_at(scene: &Scene, at: (f64, f64)) -> Option<String> {
@@ -46,6 +50,7 @@ fn fill_of(kind: StateType) -> &'static str {
 pub fn Overview(
     editor: Editor,
     shown: Shown,
+    marks: Memo<Marks>,
     viewport: RwSignal<Viewport>,
     size: RwSignal<(f64, f64)>,
 ) -> impl IntoView {
@@ -69,6 +74,7 @@ pub fn Overview(
             return;
         };
         let selected = editor.selection.with(|s| s.states.clone());
+        let marks = marks.read();
         let window: Rect = v.visible((w, h));
         shown.with(|s| {
             let _ = g.set_transform(ratio, 0.0, 0.0, ratio, 0.0, 0.0);
@@ -114,6 +120,29 @@ pub fn Overview(
                 for c in s.cards.iter().filter(|c| selected.contains(&c.id)) {
                     g.stroke_rect(c.rect.x, c.rect.y, c.rect.w, c.rect.h);
                 }
+            }
+            // Problems: a dot in the card's top right corner, as big as the DOM card's badge
+            // is in the overview style and never under 4 px across on screen, so that a
+            // problem shows even with the whole plan in view; coloured by the worst severity.
+            let r = f64::max(20.0, 2.0 / v.zoom);
+            for c in s.cards.iter().filter(|c| c.rect.intersects(&window)) {
+                let Some(severity) = marks.states.get(&c.id) else {
+                    continue;
+                };
+                g.set_fill_style_str(match severity {
+                    Severity::Error => "#d92d20",
+                    Severity::Warning => "#dc6803",
+                    Severity::Info => "#8a94a6",
+                });
+                g.begin_path();
+                let _ = g.arc(
+                    c.rect.right() - r.min(c.rect.w / 2.0),
+                    c.rect.y + r.min(c.rect.h / 2.0),
+                    r,
+                    0.0,
+                    std::f64::consts::TAU,
+                );
+                g.fill();
             }
             // Titles while they are big enough to read.
             if 30.0 * v.zoom >= 8.0 {

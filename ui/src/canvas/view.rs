@@ -396,7 +396,7 @@ pub fn Canvas(
                     <For each=move || arrows_now.get() key=|a| a.key.clone() children=arrow />
                 </g>
             </svg>
-            {move || crowded.get().then(|| view! { <Overview editor=editor shown=shown viewport=viewport size=size /> })}
+            {move || crowded.get().then(|| view! { <Overview editor=editor shown=shown marks=marks viewport=viewport size=size /> })}
             <div class="cards" style:transform=transform>
                 <For each=move || arrows_now.get() key=|a| format!("label\u{1f}{}", a.key) children=label />
                 <For each=visible_cards key=|c| c.key.clone() children=card />
