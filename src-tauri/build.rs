@@ -5,6 +5,7 @@ fn main() {
     let attributes = tauri_build::Attributes::new()
         .config_path("../tauri.conf.json")
         .app_manifest(tauri_build::AppManifest::new().commands(&[
+            "start",
             "list_plans",
             "load_plan",
             "save_draft",

@@ -135,7 +135,12 @@ fn probe(ctx: &Ctx, states: usize) -> Outcome {
         json!([]),
     )?;
     let marks = ctx.session().execute(
-        "return performance.getEntriesByType('mark').map(m => m.name + ' ' + Math.round(m.startTime)).join(', ');",
+        "const n = performance.getEntriesByType('navigation')[0];
+         const loaded = performance.getEntriesByType('resource')
+             .filter(r => /\\.(wasm|js)$/.test(r.name))
+             .map(r => r.name.split('.').pop() + ' fetched ' + Math.round(r.responseEnd));
+         return [`page ${Math.round(n ? n.responseEnd : 0)}`, ...loaded,
+             ...performance.getEntriesByType('mark').map(m => m.name + ' ' + Math.round(m.startTime))].join(', ');",
         json!([]),
     )?;
     println!(

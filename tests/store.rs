@@ -582,6 +582,31 @@ fn the_apps_plan_list_shows_a_broken_draft_with_its_reason_and_hides_nothing() {
     );
 }
 
+/// Issue 6 (open time): the app's first screen comes from one pass over the workspace, the list
+/// and the plan to open: the remembered plan when it opens, otherwise the first that does.
+#[test]
+fn the_first_screen_opens_the_remembered_plan_or_else_the_first_that_opens() {
+    use plan_core::store::Workspace;
+    let dir = scratch("first-screen");
+    let ws = Workspace::open(&dir.join("ws"), "2026-01-01T00:00:00Z").unwrap();
+    // A broken draft is listed under its id, here first in the list: never the one opened.
+    fs::create_dir_all(ws.root().join("aaa-broken")).unwrap();
+    fs::write(ws.root().join("aaa-broken/draft.json"), "{oops").unwrap();
+    let screen = ws.first_screen(None).unwrap();
+    assert_eq!(screen.plans, ws.summaries().unwrap());
+    let opens: Vec<_> = screen.plans.iter().filter(|p| p.error.is_none()).collect();
+    let (id, plan) = screen.first.unwrap();
+    assert_eq!(id, opens[0].id);
+    assert_eq!(plan, ws.read_draft(&id).unwrap());
+
+    let remembered = ws.first_screen(Some("customer-support")).unwrap().first;
+    assert_eq!(remembered.unwrap().0, "customer-support");
+    for gone in ["aaa-broken", "no-such-plan"] {
+        let fallback = ws.first_screen(Some(gone)).unwrap().first;
+        assert_eq!(fallback.unwrap().0, opens[0].id, "{gone}");
+    }
+}
+
 /// Regression (issue 6): the editor saves every step, so a draft can hold an enum key not yet
 /// given values; the app then could not reopen the draft it had just written and closed the plan.
 /// Such a draft reads, lists and opens; validation and publishing report the missing values.

@@ -9,6 +9,9 @@ use crate::plan::Plan;
 
 /// Command name: list the plans the app can open. No arguments; returns `Vec<PlanSummary>`.
 pub const LIST_PLANS: &str = "list_plans";
+/// Command name: what the editor's first screen needs, in one round trip: the plan list and the
+/// plan to open. Arguments: [`StartArgs`]; returns [`Started`] as raw JSON bytes.
+pub const START: &str = "start";
 /// Command name: load one plan. Arguments: [`LoadPlanArgs`]; returns [`LoadedPlan`] as raw JSON
 /// bytes.
 pub const LOAD_PLAN: &str = "load_plan";
@@ -36,6 +39,29 @@ pub struct PlanSummary {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LoadPlanArgs {
     pub id: String,
+}
+
+/// Arguments of [`START`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StartArgs {
+    /// The plan the window showed last (kept by the page), opened again when it still opens.
+    pub remembered: Option<String>,
+}
+
+/// Answer of [`START`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Started {
+    pub plans: Vec<PlanSummary>,
+    /// The remembered plan, or else the first in the list that opens; none when none does.
+    pub opened: Option<OpenedPlan>,
+}
+
+/// A plan opened at start, with its id.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct OpenedPlan {
+    pub id: String,
+    /// Not flattened: serde would buffer the whole plan to read it.
+    pub loaded: LoadedPlan,
 }
 
 /// Answer of [`LOAD_PLAN`].

@@ -3,8 +3,10 @@
 
 use std::sync::Arc;
 
-use plan_core::ipc::{ErrorCode, IpcError, LoadedPlan, PlanSummary, PLAN_ID_HEADER};
-use plan_core::store::Workspace;
+use plan_core::ipc::{
+    ErrorCode, IpcError, LoadedPlan, OpenedPlan, PlanSummary, Started, PLAN_ID_HEADER,
+};
+use plan_core::store::{FirstScreen, Workspace};
 use plan_core::Plan;
 use tauri::ipc::{InvokeBody, Request, Response};
 use tauri::State;
@@ -53,13 +55,57 @@ pub async fn load_plan(
             plan,
             source: source.display().to_string(),
         };
-        let bytes = serde_json::to_vec(&loaded).map_err(|e| IpcError {
-            code: ErrorCode::Internal,
-            message: format!("sending the plan failed: {e}"),
-        })?;
-        Ok(Response::new(bytes))
+        raw(&loaded)
     })
     .await
+}
+
+/// The editor's first screen in one round trip (see `plan_core::ipc::START`): the plan list and
+/// the plan to open, each draft read once. As raw JSON bytes, like [`load_plan`].
+#[tauri::command]
+pub async fn start(
+    ws: State<'_, Workspace>,
+    known: State<'_, Arc<Known>>,
+    remembered: Option<String>,
+) -> Result<Response, IpcError> {
+    let (ws, known) = (Workspace::at(ws.root()), Arc::clone(&known));
+    blocking(move || {
+        // Identities before the reads: a draft changed in between then looks changed, never
+        // the other way round (a save over another program's change).
+        let draft = |id: &str| ws.root().join(id).join("draft.json");
+        let seen = ws.plan_ids().map_err(|e| IpcError::from(&e))?;
+        let seen: Vec<_> = seen
+            .iter()
+            .map(|id| (id.clone(), Identity::of(&draft(id))))
+            .collect();
+        let FirstScreen { plans, first } = ws
+            .first_screen(remembered.as_deref())
+            .map_err(|e| IpcError::from(&e))?;
+        let opened = first.map(|(id, plan)| {
+            let source = draft(&id);
+            if let Some((_, Some(identity))) = seen.iter().find(|(seen, _)| *seen == id) {
+                known.read(&source, *identity);
+            }
+            OpenedPlan {
+                id,
+                loaded: LoadedPlan {
+                    plan,
+                    source: source.display().to_string(),
+                },
+            }
+        });
+        raw(&Started { plans, opened })
+    })
+    .await
+}
+
+/// An answer as raw JSON bytes: the page hands them to the UI as they are.
+fn raw(answer: &impl serde::Serialize) -> Result<Response, IpcError> {
+    let bytes = serde_json::to_vec(answer).map_err(|e| IpcError {
+        code: ErrorCode::Internal,
+        message: format!("sending the plan failed: {e}"),
+    })?;
+    Ok(Response::new(bytes))
 }
 
 /// Writes the editor's draft (autosave): atomic, durable, under the plan's lock. The body is the

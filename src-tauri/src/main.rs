@@ -86,6 +86,7 @@ fn main() {
             Ok(())
         })
         .invoke_handler(tauri::generate_handler![
+            commands::start,
             commands::list_plans,
             commands::load_plan,
             commands::save_draft

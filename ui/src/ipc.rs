@@ -7,8 +7,8 @@
 //! and printed back. Every failure comes back as an [`IpcError`] with a code.
 
 use plan_core::ipc::{
-    ErrorCode, IpcError, LoadPlanArgs, LoadedPlan, PlanSummary, PlansChanged, LIST_PLANS,
-    LOAD_PLAN, PLANS_CHANGED, PLAN_ID_HEADER, SAVE_DRAFT,
+    ErrorCode, IpcError, LoadPlanArgs, LoadedPlan, PlanSummary, PlansChanged, StartArgs, Started,
+    LIST_PLANS, LOAD_PLAN, PLANS_CHANGED, PLAN_ID_HEADER, SAVE_DRAFT, START,
 };
 use plan_core::Plan;
 use serde::de::DeserializeOwned;
@@ -29,6 +29,12 @@ extern "C" {
 
     #[wasm_bindgen(catch, js_namespace = ["window", "__TAURI__", "event"], js_name = listen)]
     async fn tauri_listen(event: &str, handler: &js_sys::Function) -> Result<JsValue, JsValue>;
+}
+
+/// The first screen in one round trip: the plan list and the plan to open (`remembered` when it
+/// opens). Raw bytes, like `load_plan`'s answer.
+pub async fn start(remembered: Option<String>) -> Result<Started, IpcError> {
+    call(START, &StartArgs { remembered }).await
 }
 
 /// Every plan the app can open.
@@ -84,7 +90,14 @@ pub fn on_plans_changed(handler: impl Fn(PlansChanged) + 'static) {
 async fn call<T: DeserializeOwned>(cmd: &str, args: &impl Serialize) -> Result<T, IpcError> {
     let text = serde_json::to_string(args).map_err(|e| internal(e.to_string()))?;
     let args = js_sys::JSON::parse(&text).map_err(|_| internal("arguments are not JSON".into()))?;
-    match tauri_invoke(cmd, args).await {
+    let answer = tauri_invoke(cmd, args).await;
+    if cmd == START {
+        // For the open-time benchmark: the answer is in, not yet parsed.
+        if let Some(p) = web_sys::window().and_then(|w| w.performance()) {
+            let _ = p.mark("start-answered");
+        }
+    }
+    match answer {
         Ok(value) => from_js(value).map_err(|e| internal(format!("{cmd}: unexpected answer: {e}"))),
         Err(error) => Err(error_from_js(error)),
     }

@@ -250,6 +250,15 @@ fn to_json(value: &impl Serialize) -> Vec<u8> {
     pretty::to_vec(value, 64 * 1024)
 }
 
+/// What the editor's first screen needs: see [`Workspace::first_screen`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct FirstScreen {
+    /// Every plan, sorted by title, as [`Workspace::summaries`] lists them.
+    pub plans: Vec<PlanSummary>,
+    /// The plan to open, with its id; none when no plan opens.
+    pub first: Option<(String, Plan)>,
+}
+
 impl Workspace {
     /// Opens the workspace at `root`; a folder that does not exist yet is created and seeded with
     /// the sample plans.
@@ -330,7 +339,7 @@ impl Workspace {
     }
 
     /// The ids of the plans in the workspace: folders with a slug name and a draft.
-    fn plan_ids(&self) -> Result<Vec<String>> {
+    pub fn plan_ids(&self) -> Result<Vec<String>> {
         let mut ids = Vec::new();
         for entry in fs::read_dir(&self.root).map_err(io(&self.root))?.flatten() {
             let id = entry.file_name().to_string_lossy().into_owned();
@@ -383,16 +392,33 @@ impl Workspace {
     /// The app's plan list: every plan with its counts, or why its draft cannot be opened,
     /// sorted by title.
     pub fn summaries(&self) -> Result<Vec<PlanSummary>> {
-        let mut out = Vec::new();
+        Ok(self.first_screen(None)?.plans)
+    }
+
+    /// The summaries, and the plan to open first: `preferred` when it can be opened, otherwise
+    /// the first in the list that can. Each draft is read once, so the editor's first screen
+    /// costs one pass over the workspace (list then load read the opened plan twice).
+    pub fn first_screen(&self, preferred: Option<&str>) -> Result<FirstScreen> {
+        let mut plans = Vec::new();
+        // The best candidate so far and its rank: the preferred plan first (`false` sorts
+        // before `true`), then by lower-case title, as the list is sorted.
+        let mut first: Option<((bool, String), String, Plan)> = None;
         for id in self.plan_ids()? {
-            out.push(match self.read_draft(&id) {
-                Ok(plan) => PlanSummary {
-                    id,
-                    title: plan.title.clone(),
-                    states: plan.states.len(),
-                    transitions: plan.transition_count(),
-                    error: None,
-                },
+            plans.push(match self.read_draft(&id) {
+                Ok(plan) => {
+                    let summary = PlanSummary {
+                        id: id.clone(),
+                        title: plan.title.clone(),
+                        states: plan.states.len(),
+                        transitions: plan.transition_count(),
+                        error: None,
+                    };
+                    let rank = (preferred != Some(id.as_str()), plan.title.to_lowercase());
+                    if first.as_ref().is_none_or(|(best, _, _)| rank < *best) {
+                        first = Some((rank, id, plan));
+                    }
+                    summary
+                }
                 Err(e) => PlanSummary {
                     title: id.clone(),
                     id,
@@ -402,8 +428,11 @@ impl Workspace {
                 },
             });
         }
-        out.sort_by_key(|p| p.title.to_lowercase());
-        Ok(out)
+        plans.sort_by_key(|p| p.title.to_lowercase());
+        Ok(FirstScreen {
+            plans,
+            first: first.map(|(_, id, plan)| (id, plan)),
+        })
     }
 
     /// The plan a path inside the workspace belongs to (`<root>/<id>/…`); none for temporary
