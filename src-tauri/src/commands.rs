@@ -1,6 +1,7 @@
 //! The commands the UI invokes. Each is a few lines over `plan_core::store`; file IO runs off the
 //! main thread so the window never stalls on a slow disk.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use plan_core::ipc::{
@@ -43,7 +44,7 @@ pub async fn load_plan(
 ) -> Result<Response, IpcError> {
     let (ws, known) = (Workspace::at(ws.root()), Arc::clone(&known));
     blocking(move || {
-        let source = ws.root().join(&id).join("draft.json");
+        let source = ws.draft_path(&id);
         let seen = Identity::of(&source);
         let read = ws.read_draft(&id).map_err(|e| IpcError::from(&e));
         // Even a draft that does not parse is now known: the author may choose to write over it.
@@ -72,19 +73,17 @@ pub async fn start(
     blocking(move || {
         // Identities before the reads: a draft changed in between then looks changed, never
         // the other way round (a save over another program's change).
-        let draft = |id: &str| ws.root().join(id).join("draft.json");
-        let seen = ws.plan_ids().map_err(|e| IpcError::from(&e))?;
-        let seen: Vec<_> = seen
-            .iter()
-            .map(|id| (id.clone(), Identity::of(&draft(id))))
+        let seen: HashMap<String, Identity> = (ws.plan_ids().map_err(|e| IpcError::from(&e))?)
+            .into_iter()
+            .filter_map(|id| Identity::of(&ws.draft_path(&id)).map(|seen| (id, seen)))
             .collect();
         let FirstScreen { plans, first } = ws
             .first_screen(remembered.as_deref())
             .map_err(|e| IpcError::from(&e))?;
         let opened = first.map(|(id, plan)| {
-            let source = draft(&id);
-            if let Some((_, Some(identity))) = seen.iter().find(|(seen, _)| *seen == id) {
-                known.read(&source, *identity);
+            let source = ws.draft_path(&id);
+            if let Some(seen) = seen.get(&id) {
+                known.read(&source, *seen);
             }
             OpenedPlan {
                 id,
@@ -137,7 +136,7 @@ pub async fn save_draft(
     blocking(move || {
         let plan: Plan = serde_json::from_slice(&bytes)
             .map_err(|e| refused(format!("the plan to save for {id} is not a plan: {e}")))?;
-        let path = ws.root().join(&id).join("draft.json");
+        let path = ws.draft_path(&id);
         if known.changed_by_another(&path) {
             return Err(IpcError {
                 code: ErrorCode::Refused,

@@ -82,12 +82,18 @@ impl Known {
 mod tests {
     use super::*;
 
-    #[test]
-    fn a_file_is_known_until_another_writer_changes_it() {
-        let dir = std::env::temp_dir().join(format!("own-writes-{}", std::process::id()));
+    /// A fresh folder for one test, holding `draft.json` with `content`.
+    fn draft(test: &str, content: &str) -> (PathBuf, PathBuf) {
+        let dir = std::env::temp_dir().join(format!("{test}-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("draft.json");
-        std::fs::write(&path, "{}").unwrap();
+        std::fs::write(&path, content).unwrap();
+        (dir, path)
+    }
+
+    #[test]
+    fn a_file_is_known_until_another_writer_changes_it() {
+        let (dir, path) = draft("own-writes", "{}");
         let own = Known::default();
         assert!(!own.is_known(&path), "not written by the app");
         own.wrote(&path);
@@ -107,10 +113,7 @@ mod tests {
     /// Issue 6: an autosave landing right after another program's write lost that write.
     #[test]
     fn a_change_by_another_writer_since_the_last_read_is_seen() {
-        let dir = std::env::temp_dir().join(format!("known-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("draft.json");
-        std::fs::write(&path, "{\"plan\": 1}").unwrap();
+        let (dir, path) = draft("known", "{\"plan\": 1}");
         let known = Known::default();
         assert!(
             !known.changed_by_another(&path),

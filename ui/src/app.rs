@@ -11,7 +11,7 @@ use leptos::ev;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use plan_core::edit::{delete_impact, Command, NewState};
-use plan_core::ipc::{ErrorCode, IpcError, OpenedPlan, PlanSummary, Started};
+use plan_core::ipc::{ErrorCode, IpcError, LoadedPlan, OpenedPlan, PlanSummary, Started};
 use plan_core::plan::{Position, State};
 use plan_core::{validate, Diagnostic, Severity};
 use wasm_bindgen::JsCast;
@@ -74,6 +74,16 @@ pub fn App() -> impl IntoView {
     // load instead of opening it a second time over the author's first edits, and a slower
     // answer for a plan the author has already left is dropped.
     let opening = StoredValue::new(None::<String>);
+    // Shows a plan fresh from disk as the open plan.
+    let show = move |id: String, loaded: LoadedPlan, refit: bool| {
+        load_error.set(None);
+        source.set(loaded.source);
+        editor.open(id, loaded.plan);
+        mark_opened();
+        if refit {
+            set_fit.update(|n| *n += 1);
+        }
+    };
     let open = move |id: String, refit: bool| {
         let same = editor.id.get_untracked().as_deref() == Some(id.as_str());
         if !same {
@@ -102,19 +112,15 @@ pub fn App() -> impl IntoView {
                 opening.set_value(None);
             }
             match result {
-                Ok(loaded) => {
+                Ok(loaded) if same && editor.plan.with_untracked(Option::is_some) => {
                     load_error.set(None);
                     source.set(loaded.source);
-                    if same && editor.plan.with_untracked(Option::is_some) {
-                        editor.on_disk_changed(loaded.plan);
-                    } else {
-                        editor.open(id, loaded.plan);
-                        mark_opened();
-                    }
+                    editor.on_disk_changed(loaded.plan);
                     if refit {
                         set_fit.update(|n| *n += 1);
                     }
                 }
+                Ok(loaded) => show(id, loaded, refit),
                 // The open plan's file broke under it: the editor keeps the plan (never lose work).
                 Err(e) if same && editor.plan.with_untracked(Option::is_some) => {
                     editor.on_disk_unreadable(e);
@@ -183,11 +189,7 @@ pub fn App() -> impl IntoView {
                 }
                 if let Some(OpenedPlan { id, loaded }) = opened {
                     if editor.id.get_untracked().is_none() && opening.get_value().is_none() {
-                        load_error.set(None);
-                        source.set(loaded.source);
-                        editor.open(id, loaded.plan);
-                        mark_opened();
-                        set_fit.update(|n| *n += 1);
+                        show(id, loaded, true);
                     }
                 }
             }
@@ -738,10 +740,10 @@ fn Help(close: Callback<()>) -> impl IntoView {
     }
 }
 
-/// A named moment on the page's performance timeline (read by the open-time benchmark).
-/// A performance mark for the open-time benchmark's breakdown. Only until the first plan is
-/// drawn: the browser keeps every mark, and scenes are rebuilt on every edit.
-fn mark(name: &str) {
+/// A named moment on the page's performance timeline, for the open-time benchmark's breakdown.
+/// Only until the first plan is drawn: the browser keeps every mark, and scenes are rebuilt on
+/// every edit.
+pub(crate) fn mark(name: &str) {
     if OPENED.load(std::sync::atomic::Ordering::Relaxed) {
         return;
     }

@@ -91,12 +91,8 @@ async fn call<T: DeserializeOwned>(cmd: &str, args: &impl Serialize) -> Result<T
     let text = serde_json::to_string(args).map_err(|e| internal(e.to_string()))?;
     let args = js_sys::JSON::parse(&text).map_err(|_| internal("arguments are not JSON".into()))?;
     let answer = tauri_invoke(cmd, args).await;
-    if cmd == START {
-        // For the open-time benchmark: the answer is in, not yet parsed.
-        if let Some(p) = web_sys::window().and_then(|w| w.performance()) {
-            let _ = p.mark("start-answered");
-        }
-    }
+    // The answer is in, not yet parsed (the open-time breakdown).
+    crate::app::mark(&format!("{cmd}-answered"));
     match answer {
         Ok(value) => from_js(value).map_err(|e| internal(format!("{cmd}: unexpected answer: {e}"))),
         Err(error) => Err(error_from_js(error)),

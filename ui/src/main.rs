@@ -22,14 +22,9 @@ fn main() {
             let _ = body.set_attribute("data-panic", &info.to_string());
         }
     }));
-    // Marks for the open-time benchmark's breakdown (wasm running, first screen built).
-    let mark = |name: &str| {
-        if let Some(p) = web_sys::window().and_then(|w| w.performance()) {
-            let _ = p.mark(name);
-        }
-    };
-    mark("main");
+    // The open-time breakdown: wasm running, first screen built, first frame drawn.
+    app::mark("main");
     leptos::mount::mount_to_body(app::App);
-    mark("mounted");
-    leptos::prelude::request_animation_frame(move || mark("first-frame"));
+    app::mark("mounted");
+    leptos::prelude::request_animation_frame(|| app::mark("first-frame"));
 }

@@ -329,6 +329,12 @@ impl Workspace {
         Ok(self.root.join(id))
     }
 
+    /// Where plan `id`'s draft is (`<root>/<id>/draft.json`), whether or not it exists. For
+    /// callers that watch or stat the file; reads and writes go through the methods below.
+    pub fn draft_path(&self, id: &str) -> PathBuf {
+        self.root.join(id).join("draft.json")
+    }
+
     fn existing(&self, id: &str) -> Result<PathBuf> {
         let dir = self.plan_dir(id)?;
         if dir.join("draft.json").is_file() {
