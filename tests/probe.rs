@@ -67,7 +67,8 @@ fn run_probe(ctx: &Ctx, call: &str) -> Result<Value, String> {
 }
 
 /// The probe's zoom again (the same trajectory: 0.5×–1.5× of the start, 2 s), each frame with
-/// the zoom it showed and the cards then on the page; the five slowest, to say what they cost.
+/// the zoom it showed, the cards then on the page and how many of them were new; the eight
+/// slowest, to say what they cost.
 fn zoom_trace(ctx: &Ctx) -> Result<String, String> {
     let v = run_probe(
         ctx,
@@ -80,14 +81,18 @@ fn zoom_trace(ctx: &Ctx) -> Result<String, String> {
             const wheel = dy => c.dispatchEvent(new WheelEvent('wheel', {{bubbles: true, cancelable: true,
                 clientX: r.left + r.width / 2, clientY: r.top + r.height / 2, deltaY: dy, ctrlKey: true}}));
             const frames = [];
-            let prev = 0, start = null, last = null;
+            let prev = 0, start = null, last = null, seen = new WeakSet(), seen_count = 0;
             await new Promise(done => {{
                 const tick = now => {{
                     if (start === null) {{ start = now; last = now; }}
                     const el = now - start;
+                    const now_cards = [...document.querySelectorAll('[data-testid=state]')];
+                    const added = now_cards.filter(n => !seen.has(n)).length;
+                    const gone = seen_count - (now_cards.length - added);
+                    seen = new WeakSet(now_cards);
+                    seen_count = now_cards.length;
                     if (el > 0) frames.push({{ms: Math.round(now - last), zoom: +zoomOf().toFixed(3),
-                        cards: document.querySelectorAll('[data-testid=state]').length,
-                        overview: c.classList.contains('overview')}});
+                        cards: now_cards.length, added, gone, overview: c.classList.contains('overview')}});
                     last = now;
                     if (el >= 2000) {{ wheel(prev / k); return done(); }}
                     const target = Math.log2(1 + 0.5 * Math.sin(2 * Math.PI * el / 1000));
@@ -98,8 +103,8 @@ fn zoom_trace(ctx: &Ctx) -> Result<String, String> {
                 requestAnimationFrame(tick);
             }});
             await new Promise(r => setTimeout(r, 400));
-            return frames.sort((a, b) => b.ms - a.ms).slice(0, 5)
-                .map(f => `${{f.ms}} ms at ${{f.zoom}} with ${{f.cards}} cards${{f.overview ? ' (overview style)' : ''}}`).join('; ');
+            return frames.sort((a, b) => b.ms - a.ms).slice(0, 8)
+                .map(f => `${{f.ms}} ms at ${{f.zoom}} with ${{f.cards}} cards (+${{f.added}} −${{f.gone}})${{f.overview ? ' (overview style)' : ''}}`).join('; ');
         }})()",
             k = zoom_log2_per_delta()
         ),
@@ -150,6 +155,14 @@ fn probe(ctx: &Ctx, states: usize) -> Outcome {
         opened,
         marks.as_str().unwrap_or_default()
     );
+    // Experiments: PROBE_CSS adds a style sheet to the page before the probe runs, to try a
+    // drawing change without rebuilding the app.
+    if let Ok(css) = std::env::var("PROBE_CSS") {
+        ctx.session().execute(
+            "const s = document.createElement('style'); s.textContent = arguments[0]; document.head.append(s);",
+            json!([css]),
+        )?;
+    }
     let title = text_of(ctx, "[data-testid=plan-title]")?;
     if title != plan.title {
         return Err(format!("the app opened {title:?}"));

@@ -1,6 +1,6 @@
 //! The overview drawing: when hundreds of cards are on screen at once (a large plan zoomed out),
-//! the canvas draws them into one 2D `<canvas>` instead of one DOM element each, so panning and
-//! zooming stay smooth at thousands of states. Cards become tinted boxes (titles while they are
+//! or while a zoom is under way over many cards, the canvas draws them into one 2D `<canvas>`
+//! instead of one DOM element each, so panning and zooming stay smooth at thousands of states. Cards become tinted boxes (titles while they are
 //! still readable), arrows straight lines; clicking and dragging cards still works through the
 //! same gestures, by hit-testing the scene.
 
