@@ -1,9 +1,11 @@
 //! The canvas, in three layers like xyflow: pure geometry (`geometry`), what to draw for a plan
-//! (`scene`), a pure gesture state machine (`gesture`), and thin DOM/SVG views (`view`).
+//! (`scene`), a pure gesture state machine (`gesture`), which items have elements (`mount`), and thin
+//! DOM/SVG views (`view`).
 
 pub mod geometry;
 pub mod gesture;
 pub mod minimap;
+pub mod mount;
 pub mod overview;
 pub mod scene;
 pub mod view;

@@ -2,7 +2,7 @@
 //! that feeds pointer and wheel input to the gesture machine and carries its effects to the
 //! editor. No decisions are made here.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 
 use leptos::ev;
 use leptos::html;
@@ -15,6 +15,7 @@ use wasm_bindgen::JsCast;
 use super::geometry::{Rect, Viewport, CARD_H, CARD_W};
 use super::gesture::{self, Effect as Do, Gesture, Input, Target, ZOOM_STEP};
 use super::minimap::Minimap;
+use super::mount::{self, Wanted};
 use super::overview::{card_at, Overview, DOM_CARD_LIMIT};
 use super::scene::{Arrow, Card, Marks, Scene};
 use crate::editor::{Editor, Selection};
@@ -115,7 +116,8 @@ pub fn Canvas(
         );
     };
     // Hundreds of cards in view (a large plan zoomed out), or a zoom under way over many cards:
-    // one 2D canvas draws them all instead of elements.
+    // one 2D canvas draws them all; during a zoom the elements wait, hidden and unchanged (see
+    // `mount`).
     let overview = Memo::new(move |_| {
         let w: Rect = window.get();
         let in_view = scene.with(|s| s.cards.iter().filter(|c| c.rect.intersects(&w)).count());
@@ -224,7 +226,7 @@ pub fn Canvas(
             })
             .unwrap_or((x as f64, y as f64))
     };
-    // In the overview there are no card elements: what is under the pointer comes from the scene.
+    // In the overview the elements are hidden: what is under the pointer comes from the scene.
     let resolve = move |target: Target, at: (f64, f64)| -> Target {
         if target == Target::Background && overview.get_untracked() {
             let world = viewport.get_untracked().to_world(at);
@@ -308,32 +310,37 @@ pub fn Canvas(
         viewport.update(|v| *v = v.zoomed_at((w / 2.0, h / 2.0), factor));
     };
 
-    let visible_cards = move || -> Vec<Card> {
-        if overview.get() {
-            return Vec::new();
-        }
-        let w: Rect = window.get();
-        shown.with(|s| {
-            s.cards
-                .iter()
-                .filter(|c| c.rect.intersects(&w))
-                .cloned()
-                .collect()
-        })
+    // The keys of the cards and arrows that have elements, remembered for the next frame.
+    let mounted_cards = StoredValue::new(HashSet::<String>::new());
+    let mounted_arrows = StoredValue::new(HashSet::<String>::new());
+    let needed = move || match (overview.get(), zooming.get()) {
+        (false, _) => Wanted::Within(window.get()),
+        (true, true) => Wanted::AsBefore,
+        (true, false) => Wanted::Nothing,
     };
-    let visible_arrows = move || -> Vec<Arrow> {
-        if overview.get() {
-            return Vec::new();
-        }
-        let w: Rect = window.get();
+    let visible_cards = Memo::new(move |_| -> Vec<Card> {
+        let needed = needed();
         shown.with(|s| {
-            s.arrows
-                .iter()
-                .filter(|a| a.reach.intersects(&w))
-                .cloned()
-                .collect()
+            let chosen = mounted_cards.with_value(|was| {
+                let items = s.cards.iter().map(|c| (c.key.as_str(), c.rect));
+                mount::choose(items, was, needed)
+            });
+            mounted_cards.set_value(chosen.iter().map(|&i| s.cards[i].key.clone()).collect());
+            chosen.iter().map(|&i| s.cards[i].clone()).collect()
         })
-    };
+    });
+    // One list for both layers (paths in SVG, labels as HTML).
+    let arrows_now = Memo::new(move |_| -> Vec<Arrow> {
+        let needed = needed();
+        shown.with(|s| {
+            let chosen = mounted_arrows.with_value(|was| {
+                let items = s.arrows.iter().map(|a| (a.key.as_str(), a.reach));
+                mount::choose(items, was, needed)
+            });
+            mounted_arrows.set_value(chosen.iter().map(|&i| s.arrows[i].key.clone()).collect());
+            chosen.iter().map(|&i| s.arrows[i].clone()).collect()
+        })
+    });
     let transform = move || {
         let v = viewport.get();
         format!("translate({}px, {}px) scale({})", v.x, v.y, v.zoom)
@@ -391,13 +398,12 @@ pub fn Canvas(
     let card = move |c: Card| card_view(c, editor, marks);
     let arrow = move |a: Arrow| arrow_view(a, editor, marks);
     let label = move |a: Arrow| label_view(a, editor);
-    // One list for both layers (paths in SVG, labels as HTML).
-    let arrows_now = Memo::new(move |_| visible_arrows());
 
     view! {
         <div
             class="canvas"
             class:overview=move || viewport.get().zoom < OVERVIEW_ZOOM
+            class:drawn=overview
             class:dragging=move || gesture_state.with(|g| g.moving(1.0).is_some())
             data-testid="canvas"
             node_ref=root
@@ -428,7 +434,7 @@ pub fn Canvas(
             {move || overview.get().then(|| view! { <Overview editor=editor shown=shown marks=marks viewport=viewport size=size /> })}
             <div class="cards" style:transform=transform>
                 <For each=move || arrows_now.get() key=|a| format!("label\u{1f}{}", a.key) children=label />
-                <For each=visible_cards key=|c| c.key.clone() children=card />
+                <For each=move || visible_cards.get() key=|c| c.key.clone() children=card />
             </div>
             <svg class="rubber-layer" aria-hidden="true">{rubber_line}</svg>
             {rubber_box}
