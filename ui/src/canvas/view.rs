@@ -20,8 +20,11 @@ use super::overview::{card_at, Overview, DOM_CARD_LIMIT};
 use super::scene::{Arrow, Card, Marks, Scene};
 use crate::editor::{Editor, Selection};
 
-/// Below this zoom cards are drawn in their overview style: titles only, no labels.
-const OVERVIEW_ZOOM: f64 = 0.4;
+/// Below this zoom cards are drawn in their overview style: larger titles, no small print and no
+/// arrow labels. The small print and the labels are 12 px, under 6 px on screen below 50 %: not
+/// readable, and painting them was a third of a pan frame's cost (pan p95 at 1,000 states with
+/// 44 cards in view 49–51 → 32–34 ms without them, `tests/probe.rs` with a style sheet added).
+const OVERVIEW_ZOOM: f64 = 0.5;
 /// While a zoom is under way with more than this many cards in view, the overview drawing stands
 /// in for the cards (each zoom step repaints every card's text at a new scale: 60–140 ms a frame
 /// with 44–80 cards at 1,000 states), and the cards come back when the zoom rests.
