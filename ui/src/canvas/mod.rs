@@ -1,9 +1,10 @@
 //! The canvas, in three layers like xyflow: pure geometry (`geometry`), what to draw for a plan
 //! (`scene`), a pure gesture state machine (`gesture`), which items have elements (`mount`), and thin
-//! DOM/SVG views (`view`).
+//! DOM/SVG views (`view`, and `items` for one card, arrow or label).
 
 pub mod geometry;
 pub mod gesture;
+pub mod items;
 pub mod minimap;
 pub mod mount;
 pub mod overview;

@@ -9,11 +9,11 @@ use leptos::html;
 use leptos::prelude::*;
 use plan_core::edit::{Command, NewState};
 use plan_core::plan::Position;
-use plan_core::Severity;
 use wasm_bindgen::JsCast;
 
 use super::geometry::{Rect, Viewport, CARD_H, CARD_W};
 use super::gesture::{self, Effect as Do, Gesture, Input, Target, ZOOM_STEP};
+use super::items::{arrow_view, card_view, label_view};
 use super::minimap::Minimap;
 use super::mount::{self, Wanted};
 use super::overview::{card_at, Overview, DOM_CARD_LIMIT};
@@ -511,137 +511,4 @@ fn target_of(target: Option<web_sys::EventTarget>) -> Target {
         return Target::Outside;
     }
     Target::Background
-}
-
-fn severity_name(s: Severity) -> &'static str {
-    s.as_str()
-}
-
-fn card_view(card: Card, editor: Editor, marks: Memo<Marks>) -> impl IntoView {
-    let mode = card.mode.label();
-    let mode_class = format!("card mode-{}", mode.to_lowercase());
-    let keys = match card.keys.len() {
-        0 => String::new(),
-        1..=3 => card.keys.join(", "),
-        n => format!("{} +{}", card.keys[..2].join(", "), n - 2),
-    };
-    let meta = if keys.is_empty() {
-        card.work.clone()
-    } else {
-        format!("{} · {keys}", card.work)
-    };
-    let id = card.id.clone();
-    let id_sel = card.id.clone();
-    let selected = Memo::new(move |_| editor.selection.with(|s| s.states.contains(&id_sel)));
-    let id_mark = card.id.clone();
-    let problem = Memo::new(move |_| marks.with(|m| m.states.get(&id_mark).copied()));
-    view! {
-        <div
-            class=mode_class
-            class:start=card.is_start
-            class:ending=card.ending.is_some()
-            class:selected=selected
-            class:has-problem=move || problem.get().is_some()
-            data-testid="state"
-            data-state-id=card.id.clone()
-            data-selected=move || selected.get().then_some("true")
-            title=format!("{} ({})", card.title, card.id)
-            style:left=format!("{}px", card.rect.x)
-            style:top=format!("{}px", card.rect.y)
-        >
-            <div class="card-stripe"></div>
-            <div class="card-head">
-                <span class="mode-badge">{mode}</span>
-                {card.is_start.then(|| view! { <span class="start-flag" data-testid="start-marker">"▶ Start"</span> })}
-                {card.ending.clone().map(|e| {
-                    let tip = e.clone();
-                    view! { <span class="card-ending" data-testid="ending-marker" title=tip>"■ " {e}</span> }
-                })}
-            </div>
-            {move || problem.get().map(|s| view! {
-                <span class=format!("problem-badge {}", severity_name(s)) data-testid="problem-badge" data-severity=severity_name(s)
-                    title="This state has problems: see the Problems tab">
-                    {match s { Severity::Error | Severity::Warning => "!", Severity::Info => "i" }}
-                </span>
-            })}
-            <div class="card-title">{card.title.clone()}</div>
-            <div class="card-meta">{meta}</div>
-            <div class="handle" data-handle=id title="Drag to another state to connect"></div>
-        </div>
-    }
-}
-
-/// Whether transition `index` of `from` is the selection (an arrow and its label both show it).
-fn transition_selected(editor: Editor, from: String, index: usize) -> Memo<bool> {
-    Memo::new(move |_| {
-        editor.selection.with(|s| {
-            s.transition
-                .as_ref()
-                .is_some_and(|(f, i)| *f == from && *i == index)
-        })
-    })
-}
-
-fn arrow_view(arrow: Arrow, editor: Editor, marks: Memo<Marks>) -> impl IntoView {
-    let (from, index) = (arrow.from.clone(), arrow.index);
-    let selected = transition_selected(editor, from.clone(), index);
-    let from_mark = from.clone();
-    let bad = Memo::new(move |_| marks.with(|m| m.arrows.contains(&(from_mark.clone(), index))));
-    let marker = move || {
-        if arrow.dangling {
-            "url(#arrowhead-broken)"
-        } else if selected.get() {
-            "url(#arrowhead-selected)"
-        } else {
-            "url(#arrowhead)"
-        }
-    };
-    view! {
-        <g
-            class="transition"
-            class:broken=arrow.dangling
-            class:selected=selected
-            class:has-problem=bad
-            data-testid="transition"
-            data-from=arrow.from.clone()
-            data-index=arrow.index.to_string()
-            data-to=arrow.to.clone()
-            data-selected=move || selected.get().then_some("true")
-        >
-            <title>{arrow.title.clone()}</title>
-            <path class="edge-hit" d=arrow.path.d.clone()></path>
-            <path class="edge" d=arrow.path.d.clone() marker-end=marker></path>
-        </g>
-    }
-}
-
-/// An arrow's label, drawn as HTML on the card layer: WebKit paints SVG text several times slower
-/// than HTML text, and labels were most of the cost of a frame while panning.
-fn label_view(arrow: Arrow, editor: Editor) -> impl IntoView {
-    let (x, y) = arrow.path.label_at;
-    let (from, index) = (arrow.from.clone(), arrow.index);
-    let selected = transition_selected(editor, from.clone(), index);
-    let end = arrow.path.end;
-    view! {
-        // The selected arrow's end, above the cards so it can be grabbed where it meets one.
-        {move || selected.get().then(|| view! {
-            <div class="arrow-end" data-arrow-end="true" data-from=from.clone() data-index=index.to_string()
-                title="Drag to another state to re-target"
-                style:left=format!("{:.1}px", end.0) style:top=format!("{:.1}px", end.1)></div>
-        })}
-        <div
-            class="edge-tag"
-            class:broken=arrow.dangling
-            class:selected=selected
-            data-testid="transition-label"
-            data-from=arrow.from.clone()
-            data-index=arrow.index.to_string()
-            title=arrow.title.clone()
-            style:left=format!("{x:.1}px")
-            style:top=format!("{y:.1}px")
-        >
-            {arrow.priority.clone().map(|p| view! { <span class="priority">{format!("P{p}")}</span> })}
-            <span class="edge-condition">{arrow.label.clone()}</span>
-        </div>
-    }
 }
