@@ -44,11 +44,11 @@ pub async fn load_plan(
 ) -> Result<Response, IpcError> {
     let (ws, known) = (Workspace::at(ws.root()), Arc::clone(&known));
     blocking(move || {
-        let source = ws.draft_path(&id);
+        let source = ws.draft_path(&id).map_err(|e| IpcError::from(&e))?;
         let seen = Identity::of(&source);
         let read = ws.read_draft(&id).map_err(|e| IpcError::from(&e));
         // Even a draft that does not parse is now known: the author may choose to write over it.
-        if let (Some(seen), false) = (seen, matches!(&read, Err(e) if e.code == ErrorCode::BadId)) {
+        if let Some(seen) = seen {
             known.read(&source, seen);
         }
         let plan = read?;
@@ -75,24 +75,28 @@ pub async fn start(
         // the other way round (a save over another program's change).
         let seen: HashMap<String, Identity> = (ws.plan_ids().map_err(|e| IpcError::from(&e))?)
             .into_iter()
-            .filter_map(|id| Identity::of(&ws.draft_path(&id)).map(|seen| (id, seen)))
+            .filter_map(|id| {
+                let seen = Identity::of(&ws.draft_path(&id).ok()?)?;
+                Some((id, seen))
+            })
             .collect();
         let FirstScreen { plans, first } = ws
             .first_screen(remembered.as_deref())
             .map_err(|e| IpcError::from(&e))?;
-        let opened = first.map(|(id, plan)| {
-            let source = ws.draft_path(&id);
-            if let Some(seen) = seen.get(&id) {
-                known.read(&source, *seen);
+        let opened = match first {
+            Some((id, plan)) => {
+                let source = ws.draft_path(&id).map_err(|e| IpcError::from(&e))?;
+                if let Some(seen) = seen.get(&id) {
+                    known.read(&source, *seen);
+                }
+                let source = source.display().to_string();
+                Some(OpenedPlan {
+                    id,
+                    loaded: LoadedPlan { plan, source },
+                })
             }
-            OpenedPlan {
-                id,
-                loaded: LoadedPlan {
-                    plan,
-                    source: source.display().to_string(),
-                },
-            }
-        });
+            None => None,
+        };
         raw(&Started { plans, opened })
     })
     .await
@@ -102,7 +106,7 @@ pub async fn start(
 fn raw(answer: &impl serde::Serialize) -> Result<Response, IpcError> {
     let bytes = serde_json::to_vec(answer).map_err(|e| IpcError {
         code: ErrorCode::Internal,
-        message: format!("sending the plan failed: {e}"),
+        message: format!("sending the answer failed: {e}"),
     })?;
     Ok(Response::new(bytes))
 }
@@ -136,7 +140,7 @@ pub async fn save_draft(
     blocking(move || {
         let plan: Plan = serde_json::from_slice(&bytes)
             .map_err(|e| refused(format!("the plan to save for {id} is not a plan: {e}")))?;
-        let path = ws.draft_path(&id);
+        let path = ws.draft_path(&id).map_err(|e| IpcError::from(&e))?;
         if known.changed_by_another(&path) {
             return Err(IpcError {
                 code: ErrorCode::Refused,

@@ -329,10 +329,11 @@ impl Workspace {
         Ok(self.root.join(id))
     }
 
-    /// Where plan `id`'s draft is (`<root>/<id>/draft.json`), whether or not it exists. For
-    /// callers that watch or stat the file; reads and writes go through the methods below.
-    pub fn draft_path(&self, id: &str) -> PathBuf {
-        self.root.join(id).join("draft.json")
+    /// Where plan `id`'s draft is (`<root>/<id>/draft.json`), whether or not it exists; an id that
+    /// is not a slug is refused, as by every other method. For callers that watch or stat the
+    /// file; reads and writes go through the methods below.
+    pub fn draft_path(&self, id: &str) -> Result<PathBuf> {
+        Ok(self.plan_dir(id)?.join("draft.json"))
     }
 
     fn existing(&self, id: &str) -> Result<PathBuf> {

@@ -11,7 +11,7 @@
 //! the view wide, four per frame) and keeping them behind it made a pan's p95 at 1,000 states
 //! 78 ms instead of 30.
 //!
-//! Pure, so it is tested without a browser; the view keeps the set between frames.
+//! Pure, so it is tested without a browser; what had elements before is the view's last answer.
 
 use std::collections::HashSet;
 
@@ -22,17 +22,36 @@ use super::geometry::Rect;
 pub enum Wanted {
     /// Those in this area.
     Within(Rect),
-    /// Those that have them now and still exist.
+    /// Those that had them before and still exist.
     AsBefore,
     /// None.
     Nothing,
 }
 
+/// The items to have elements, in their order, given those that had them (`before`, the last
+/// answer); `key_area` says an item's identity key and the area it covers.
+pub fn shown<T: Clone>(
+    items: &[T],
+    key_area: impl Fn(&T) -> (&str, Rect),
+    before: Option<&Vec<T>>,
+    wanted: Wanted,
+) -> Vec<T> {
+    // Only a zoom under the overview looks back; other frames build no set.
+    let had: HashSet<&str> = match (wanted, before) {
+        (Wanted::AsBefore, Some(before)) => before.iter().map(|t| key_area(t).0).collect(),
+        _ => HashSet::new(),
+    };
+    choose(items.iter().map(&key_area), &had, wanted)
+        .into_iter()
+        .map(|i| items[i].clone())
+        .collect()
+}
+
 /// The indexes of the items (identity key, area covered) to have elements, in their order, given
-/// those that have them now (`mounted`).
+/// the keys of those that had them (`mounted`).
 pub fn choose<'a>(
     items: impl Iterator<Item = (&'a str, Rect)>,
-    mounted: &HashSet<String>,
+    mounted: &HashSet<&str>,
     wanted: Wanted,
 ) -> Vec<usize> {
     items
@@ -69,7 +88,7 @@ mod tests {
     #[test]
     fn the_cards_in_the_needed_area_have_elements() {
         let row = row(40);
-        let was: HashSet<String> = ["c30".to_string()].into();
+        let was: HashSet<&str> = ["c30"].into();
         let needed = Rect::new(260.0, 0.0, 500.0, 100.0);
         assert_eq!(
             choose(items(&row), &was, Wanted::Within(needed)),
@@ -80,14 +99,30 @@ mod tests {
     #[test]
     fn during_a_zoom_under_the_overview_the_elements_stay_as_they_were() {
         let row = row(5);
-        let was: HashSet<String> = ["c1", "c3", "gone"].map(String::from).into();
+        let was: HashSet<&str> = ["c1", "c3", "gone"].into();
         assert_eq!(choose(items(&row), &was, Wanted::AsBefore), [1, 3]);
     }
 
     #[test]
     fn a_crowded_view_at_rest_has_no_elements() {
         let row = row(5);
-        let was: HashSet<String> = ["c1", "c3"].map(String::from).into();
+        let was: HashSet<&str> = ["c1", "c3"].into();
         assert!(choose(items(&row), &was, Wanted::Nothing).is_empty());
+    }
+
+    #[test]
+    fn the_items_shown_during_a_zoom_are_those_of_the_last_answer_still_in_the_plan() {
+        let row = row(5);
+        let before = vec![
+            row[1].clone(),
+            ("gone".to_string(), row[2].1),
+            row[3].clone(),
+        ];
+        fn key_area((k, r): &(String, Rect)) -> (&str, Rect) {
+            (k.as_str(), *r)
+        }
+        let shown = shown(&row, key_area, Some(&before), Wanted::AsBefore);
+        assert_eq!(shown, [row[1].clone(), row[3].clone()]);
+        assert!(super::shown(&row, key_area, None, Wanted::AsBefore).is_empty());
     }
 }

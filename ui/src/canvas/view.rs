@@ -2,7 +2,7 @@
 //! that feeds pointer and wheel input to the gesture machine and carries its effects to the
 //! editor. No decisions are made here.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::BTreeMap;
 
 use leptos::ev;
 use leptos::html;
@@ -313,36 +313,21 @@ pub fn Canvas(
         viewport.update(|v| *v = v.zoomed_at((w / 2.0, h / 2.0), factor));
     };
 
-    // The keys of the cards and arrows that have elements, remembered for the next frame.
-    let mounted_cards = StoredValue::new(HashSet::<String>::new());
-    let mounted_arrows = StoredValue::new(HashSet::<String>::new());
-    let needed = move || match (overview.get(), zooming.get()) {
+    // Which cards and arrows have elements (see `mount`); each list's last answer is what had
+    // them before.
+    let wanted = move || match (overview.get(), zooming.get()) {
         (false, _) => Wanted::Within(window.get()),
         (true, true) => Wanted::AsBefore,
         (true, false) => Wanted::Nothing,
     };
-    let visible_cards = Memo::new(move |_| -> Vec<Card> {
-        let needed = needed();
-        shown.with(|s| {
-            let chosen = mounted_cards.with_value(|was| {
-                let items = s.cards.iter().map(|c| (c.key.as_str(), c.rect));
-                mount::choose(items, was, needed)
-            });
-            mounted_cards.set_value(chosen.iter().map(|&i| s.cards[i].key.clone()).collect());
-            chosen.iter().map(|&i| s.cards[i].clone()).collect()
-        })
+    let visible_cards = Memo::new(move |before: Option<&Vec<Card>>| {
+        let wanted = wanted();
+        shown.with(|s| mount::shown(&s.cards, |c| (c.key.as_str(), c.rect), before, wanted))
     });
     // One list for both layers (paths in SVG, labels as HTML).
-    let arrows_now = Memo::new(move |_| -> Vec<Arrow> {
-        let needed = needed();
-        shown.with(|s| {
-            let chosen = mounted_arrows.with_value(|was| {
-                let items = s.arrows.iter().map(|a| (a.key.as_str(), a.reach));
-                mount::choose(items, was, needed)
-            });
-            mounted_arrows.set_value(chosen.iter().map(|&i| s.arrows[i].key.clone()).collect());
-            chosen.iter().map(|&i| s.arrows[i].clone()).collect()
-        })
+    let arrows_now = Memo::new(move |before: Option<&Vec<Arrow>>| {
+        let wanted = wanted();
+        shown.with(|s| mount::shown(&s.arrows, |a| (a.key.as_str(), a.reach), before, wanted))
     });
     let transform = move || {
         let v = viewport.get();
