@@ -112,9 +112,71 @@ fn zoom_trace(ctx: &Ctx) -> Result<String, String> {
     Ok(v.as_str().unwrap_or_default().to_string())
 }
 
+/// The probe's pan again (drag the background 4 px a frame for 2 s), each frame with the time its
+/// pointer move took in script (the event and the reactive work it queued, measured to the end of
+/// a chain of microtasks) and how many card elements it made and dropped; the eight slowest, and
+/// the medians, to say which part of a frame is ours and which the engine's.
+fn pan_trace(ctx: &Ctx) -> Result<String, String> {
+    let v = run_probe(
+        ctx,
+        "(async () => {
+            const c = document.querySelector('[data-testid=canvas]');
+            const r = c.getBoundingClientRect();
+            let x = r.left + r.width * 0.5, y = r.top + r.height * 0.5;
+            const fire = (kind, x, y) => {
+                const o = {bubbles: true, cancelable: true, composed: true, view: window, clientX: x, clientY: y,
+                    button: 0, buttons: kind === 'up' ? 0 : 1, pointerId: 1, pointerType: 'mouse', isPrimary: true};
+                c.dispatchEvent(new PointerEvent('pointer' + kind, o));
+                c.dispatchEvent(new MouseEvent('mouse' + kind, o));
+            };
+            const settle = async () => { for (let i = 0; i < 40; i++) await Promise.resolve(); };
+            fire('down', x, y);
+            const frames = [];
+            let start = null, last = null, seen = new WeakSet(), seen_count = 0, script = 0, dir = -1,
+                seen_labels = new WeakSet();
+            await new Promise(done => {
+                const tick = async now => {
+                    if (start === null) { start = now; last = now; }
+                    const el = now - start;
+                    const now_cards = [...document.querySelectorAll('[data-testid=state]')];
+                    const added = now_cards.filter(n => !seen.has(n)).length;
+                    const gone = seen_count - (now_cards.length - added);
+                    seen = new WeakSet(now_cards);
+                    seen_count = now_cards.length;
+                    const now_labels = [...document.querySelectorAll('[data-testid=transition-label]')];
+                    const labels_added = now_labels.filter(n => !seen_labels.has(n)).length;
+                    seen_labels = new WeakSet(now_labels);
+                    if (el > 0) frames.push({ms: now - last, script, cards: now_cards.length, added, gone, labels_added});
+                    last = now;
+                    if (el >= 2000) { fire('up', x, y); return done(); }
+                    requestAnimationFrame(tick);
+                    const t = performance.now();
+                    x += 4 * dir;
+                    if (x < r.left + 20 || x > r.right - 20) dir = -dir;
+                    fire('move', x, y);
+                    await settle();
+                    script = performance.now() - t;
+                };
+                requestAnimationFrame(tick);
+            });
+            await new Promise(r => setTimeout(r, 400));
+            const med = a => a.slice().sort((p, q) => p - q)[Math.floor(a.length / 2)];
+            const slow = frames.slice().sort((a, b) => b.ms - a.ms).slice(0, 8)
+                .map(f => `${Math.round(f.ms)} ms (script ${f.script.toFixed(1)}) with ${f.cards} cards (+${f.added} −${f.gone}), +${f.labels_added} arrows`);
+            return `median frame ${med(frames.map(f => f.ms)).toFixed(1)} ms, script ${med(frames.map(f => f.script)).toFixed(1)} ms; slowest: ` + slow.join('; ');
+        })()",
+    )?;
+    Ok(v.as_str().unwrap_or_default().to_string())
+}
+
 fn line(phase: &str, v: &Value) -> String {
+    // A zoom says the scales it went through, so a zoom that did not move is seen as such.
+    let scales = match (v.get("scale_min"), v.get("scale_max")) {
+        (Some(lo), Some(hi)) => format!(" (scale {lo}–{hi})"),
+        _ => String::new(),
+    };
     format!(
-        "{phase:<34} p50 {:>6} ms  p95 {:>6} ms  max {:>6} ms  fps {:>5}  frames {:>4}  moved {}",
+        "{phase:<34} p50 {:>6} ms  p95 {:>6} ms  max {:>6} ms  fps {:>5}  frames {:>4}  moved {}{scales}",
         v["p50"], v["p95"], v["max"], v["fps"], v["frames"], v["moved"]
     )
 }
@@ -200,6 +262,7 @@ fn probe(ctx: &Ctx, states: usize) -> Outcome {
     println!("editing zoom: {} states on screen", visible(ctx)?);
     let pan = run_probe(ctx, &format!("canvasProbe.pan({options})"))?;
     println!("{}", line("  pan (drag the background)", &pan));
+    println!("  pan's frames: {}", pan_trace(ctx)?);
     let zoom = run_probe(ctx, &format!("canvasProbe.zoom({options})"))?;
     println!("{}", line("  zoom (ctrl+wheel)", &zoom));
     println!("  zoom's slowest frames: {}", zoom_trace(ctx)?);

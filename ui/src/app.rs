@@ -1,5 +1,5 @@
-//! The window: top bar, plan list and palette, the canvas, the inspector panel and the status
-//! bar, and the keyboard shortcuts that reach across them.
+//! The window: top bar, the sidebar (plan list and palette), the canvas, the inspector panel and
+//! the status bar, and the keyboard shortcuts that reach across them.
 //!
 //! Plans are read through `ipc`; the open plan lives in the [`Editor`] store and changes only
 //! through its commands. When a plan file changes on disk, the list refreshes and the editor
@@ -13,7 +13,7 @@ use leptos::task::spawn_local;
 use plan_core::edit::{delete_impact, Command, NewState};
 use plan_core::ipc::{ErrorCode, IpcError, LoadedPlan, OpenedPlan, PlanSummary, Started};
 use plan_core::plan::{Position, State};
-use plan_core::{validate, Diagnostic, Severity};
+use plan_core::{Diagnostic, Severity};
 use wasm_bindgen::JsCast;
 
 use crate::canvas::geometry::{Viewport, CARD_H, CARD_W};
@@ -22,8 +22,12 @@ use crate::canvas::scene::{Marks, Scene};
 use crate::canvas::view::{snap, Canvas, GRID};
 use crate::editor::{Change, Editor, SaveState, Selection, Theirs};
 use crate::find::Find;
-use crate::inspector::{Panel, Tab};
+use crate::help::Help;
+use crate::inspector::{focus_field_of, Panel, Tab};
 use crate::ipc;
+use crate::sidebar::Sidebar;
+use crate::timeline::{mark, mark_opened};
+use crate::validation::validation;
 
 /// Copied states, for paste.
 #[derive(Clone, Default)]
@@ -241,7 +245,7 @@ pub fn App() -> impl IntoView {
             None => Selection::state(&state),
         });
         tab.set(Tab::Inspect);
-        focus_field(field_of(&d.location.path));
+        focus_field_of(&d.location.path);
     });
 
     let add_state = move |kind: NewState, at: Option<(f64, f64)>| {
@@ -475,71 +479,6 @@ pub fn App() -> impl IntoView {
         SaveState::Failed(_) | SaveState::Conflict => "save failed",
         _ => "save saving",
     };
-    // A palette item is clicked (a state in the middle of the view) or dragged onto the canvas
-    // (a state where it is dropped).
-    // Only a press that moved (with the button held) and ends over the canvas is a drop: a plain
-    // click is the button's own, and a press whose release never arrived must not turn a later
-    // click on the canvas into a stray state.
-    let palette_drag = StoredValue::new(None::<PaletteDrag>);
-    let press = window_event_listener(ev::pointerdown, move |e: ev::PointerEvent| {
-        let on_palette = e
-            .target()
-            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-            .and_then(|el| el.closest(".palette-item").ok().flatten())
-            .is_some();
-        if !on_palette {
-            palette_drag.set_value(None);
-        }
-    });
-    let track = window_event_listener(ev::pointermove, move |e: ev::PointerEvent| {
-        palette_drag.update_value(|d| {
-            if let Some(d) = d {
-                let far = (e.client_x() - d.start.0).abs() + (e.client_y() - d.start.1).abs() > 4;
-                d.moved |= e.buttons() & 1 == 1 && far;
-            }
-        });
-    });
-    let drop = window_event_listener(ev::pointerup, move |e: ev::PointerEvent| {
-        let Some(drag) = palette_drag.get_value() else {
-            return;
-        };
-        palette_drag.set_value(None);
-        if drag.moved {
-            if let Some(at) = canvas_point(e.client_x(), e.client_y()) {
-                add_state(drag.kind, Some(at));
-            }
-        }
-    });
-    on_cleanup(move || {
-        press.remove();
-        track.remove();
-        drop.remove();
-    });
-    let palette_item = move |kind: NewState,
-                             testid: &'static str,
-                             label: &'static str,
-                             hint: &'static str| {
-        view! {
-            <button class=format!("palette-item {testid}") data-testid=testid title=hint
-                on:pointerdown=move |e: ev::PointerEvent| palette_drag.set_value(Some(PaletteDrag {
-                    kind,
-                    start: (e.client_x(), e.client_y()),
-                    moved: false,
-                }))
-                on:click=move |_| {
-                    palette_drag.set_value(None);
-                    add_state(kind, None);
-                }>{label}</button>
-        }
-    };
-
-    let listed = move || -> Vec<PlanSummary> {
-        plans
-            .get()
-            .into_iter()
-            .map(|p| as_edited(editor, p))
-            .collect()
-    };
     view! {
         <div class="app">
             <header class="topbar">
@@ -558,53 +497,9 @@ pub fn App() -> impl IntoView {
                 </div>
                 <span class="mode" data-testid="mode">"Editing draft"</span>
             </header>
-            <aside class="sidebar">
-                <h2>"Plans"</h2>
-                {move || list_error.get().map(|e| view! { <p class="error" data-testid="list-error">{e.message}</p> })}
-                <ul class="plan-list">
-                    <For
-                        each=listed
-                        key=|p| format!("{}\u{1f}{}\u{1f}{}\u{1f}{}\u{1f}{:?}", p.id, p.title, p.states, p.transitions, p.error)
-                        children=move |p: PlanSummary| {
-                            let id = p.id.clone();
-                            let id_for_click = p.id.clone();
-                            let active = move || editor.id.get().as_deref() == Some(id.as_str());
-                            let broken = p.error.clone();
-                            view! {
-                                <li>
-                                    <button
-                                        class="plan-item"
-                                        class:active=active
-                                        class:broken=broken.is_some()
-                                        data-testid="plan"
-                                        data-plan-id=p.id.clone()
-                                        title=broken.as_ref().map(|e| e.message.clone()).unwrap_or_else(|| p.id.clone())
-                                        on:click=move |_| open(id_for_click.clone(), true)
-                                    >
-                                        <span class="plan-name">{p.title.clone()}</span>
-                                        <span class="plan-meta">
-                                            {match &broken {
-                                                Some(e) => problem_summary(e),
-                                                None => format!("{} · {}", plural(p.states, "state"), plural(p.transitions, "transition")),
-                                            }}
-                                        </span>
-                                    </button>
-                                </li>
-                            }
-                        }
-                    />
-                </ul>
-                <h2>"Add a state"</h2>
-                <div class="palette">
-                    {palette_item(NewState::Strict, "palette-strict", "Strict", "One task at a time, in order")}
-                    {palette_item(NewState::Loose, "palette-loose", "Loose", "Tasks in any order")}
-                    {palette_item(NewState::Goal, "palette-goal", "Goal", "An objective instead of tasks")}
-                    {palette_item(NewState::EndComplete, "palette-ending", "End", "Ends the conversation")}
-                    {palette_item(NewState::EndHangUp, "palette-hang-up", "Hang up", "Ends the call")}
-                    {palette_item(NewState::EndHandOff, "palette-hand-off", "Hand off", "Passes the conversation to a person")}
-                </div>
-                <p class="hint sidebar-hint">"Or double-click the canvas. Drag from a card's right edge to connect."</p>
-            </aside>
+            <Sidebar editor=editor plans=plans list_error=list_error
+                on_open=Callback::new(move |id: String| open(id, true))
+                on_add=Callback::new(move |(kind, at): (NewState, Option<(f64, f64)>)| add_state(kind, at)) />
             <main class="workspace">
                 <Canvas editor=editor scene=scene marks=marks viewport=viewport size=size fit=fit />
                 {move || load_error.get().map(|e| view! {
@@ -659,182 +554,12 @@ pub fn App() -> impl IntoView {
     }
 }
 
-/// Plans this large are validated a moment after the last change instead of on every keystroke,
-/// so typing never waits for the validator.
-const VALIDATE_AT_ONCE_BELOW: usize = 400;
-const VALIDATE_AFTER: std::time::Duration = std::time::Duration::from_millis(150);
-const VALIDATE_AFTER_AT_MOST: std::time::Duration = std::time::Duration::from_millis(700);
-
-/// The validator's report on the open plan, kept up to date.
-fn validation(editor: Editor) -> Memo<plan_core::Report> {
-    let report = RwSignal::new(plan_core::Report::default());
-    let generation = StoredValue::new(0u64);
-    Effect::new(move |_| {
-        let size = editor
-            .plan
-            .with(|p| p.as_ref().map_or(0, |p| p.states.len()));
-        generation.update_value(|g| *g += 1);
-        let mine = generation.get_value();
-        let run = move || {
-            if generation.get_value() == mine {
-                report.set(
-                    editor
-                        .plan
-                        .with_untracked(|p| p.as_ref().map(validate).unwrap_or_default()),
-                );
-            }
-        };
-        if size < VALIDATE_AT_ONCE_BELOW {
-            run();
-        } else {
-            // The larger the plan, the longer validating it holds up the page: wait for a real
-            // pause in typing (a keystroke every 150–250 ms would otherwise validate in between).
-            let pause = VALIDATE_AFTER + std::time::Duration::from_millis(size as u64 / 10);
-            set_timeout(run, pause.min(VALIDATE_AFTER_AT_MOST));
-        }
-    });
-    Memo::new(move |_| report.get())
-}
-
-#[component]
-fn Help(close: Callback<()>) -> impl IntoView {
-    let rows = [
-        ("Double-click the canvas", "Add a state"),
-        (
-            "Drag a card's right edge to a card",
-            "Connect (onto itself: a loop)",
-        ),
-        (
-            "Drag an arrow's end (when selected)",
-            "Send it to another state",
-        ),
-        (
-            "Click · Shift+click · Shift+drag",
-            "Select · add to selection · select in a box",
-        ),
-        (
-            "Drag cards · arrow keys (Shift: ×4)",
-            "Move (snaps to the grid)",
-        ),
-        ("Delete", "Delete the selection"),
-        ("Ctrl+C · Ctrl+V · Ctrl+D", "Copy · paste · duplicate"),
-        ("Ctrl+A", "Select every state"),
-        ("Ctrl+Z · Ctrl+Shift+Z or Ctrl+Y", "Undo · redo"),
-        ("Ctrl+F", "Find a state"),
-        ("Drag the background · scroll", "Pan"),
-        ("Ctrl+scroll · Ctrl+= · Ctrl+-", "Zoom"),
-        ("Ctrl+0", "Fit the whole plan"),
-        ("?", "This help"),
-        ("Escape", "Close · clear the selection"),
-    ];
-    view! {
-        <div class="overlay" data-testid="help-overlay" on:click=move |_| close.run(())>
-            <div class="help" on:click=|e: ev::MouseEvent| e.stop_propagation()>
-                <h3>"Keyboard and mouse"</h3>
-                <table>
-                    {rows.into_iter().map(|(k, what)| view! { <tr><td class="keys">{k}</td><td>{what}</td></tr> }).collect_view()}
-                </table>
-                <button on:click=move |_| close.run(())>"Close"</button>
-            </div>
-        </div>
-    }
-}
-
-/// A named moment on the page's performance timeline, for the open-time benchmark's breakdown.
-/// Only until the first plan is drawn: the browser keeps every mark, and scenes are rebuilt on
-/// every edit.
-pub(crate) fn mark(name: &str) {
-    if OPENED.load(std::sync::atomic::Ordering::Relaxed) {
-        return;
-    }
-    if let Some(p) = web_sys::window().and_then(|w| w.performance()) {
-        let _ = p.mark(name);
-    }
-}
-
-static OPENED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
-
-/// A plan list entry; for the open plan, with the title and counts of the editor's plan, which
-/// are newer than the list's (the app's own saves do not refresh the list).
-fn as_edited(editor: Editor, mut p: PlanSummary) -> PlanSummary {
-    if p.error.is_none() && editor.id.with(|id| id.as_deref() == Some(p.id.as_str())) {
-        editor.plan.with(|plan| {
-            if let Some(plan) = plan {
-                p.title = plan.title.clone();
-                p.states = plan.states.len();
-                p.transitions = plan.transition_count();
-            }
-        });
-    }
-    p
-}
-
-/// Records on the canvas (`data-opened-ms`) when a newly opened plan was first drawn: the
-/// page's clock at the second frame after the plan arrived, when its cards are on screen. The
-/// open-time benchmark reads it.
-fn mark_opened() {
-    request_animation_frame(|| {
-        request_animation_frame(|| {
-            let Some(w) = web_sys::window() else { return };
-            let now = w.performance().map_or(0.0, |p| p.now());
-            if let Some(canvas) = w
-                .document()
-                .and_then(|d| d.query_selector("[data-testid=canvas]").ok().flatten())
-            {
-                let _ = canvas.set_attribute("data-opened-ms", &format!("{now:.0}"));
-                OPENED.store(true, std::sync::atomic::Ordering::Relaxed);
-            }
-        })
-    });
-}
-
-/// The inspector field a diagnostic's path points at.
-fn field_of(path: &str) -> &'static str {
-    let last = path.rsplit('/').next().unwrap_or_default();
-    if path.contains("/condition_config") || path.ends_with("condition_type") {
-        return "condition-type";
-    }
-    match last {
-        "target_state_id" => "target",
-        "priority" => "priority",
-        "title" => "title",
-        "id" if !path.contains("/tasks/") => "id",
-        "objective" | "goal" => "objective",
-        "instructions" => "instructions",
-        "ending" => "ending",
-        "enum_values" => "enum-values",
-        "key" => "deliverable-key",
-        _ => "title",
-    }
-}
-
-/// Focuses the inspector field `name` once it is drawn.
-fn focus_field(name: &'static str) {
-    set_timeout(
-        move || {
-            let el = web_sys::window()
-                .and_then(|w| w.document())
-                .and_then(|d| {
-                    d.query_selector(&format!("[data-testid=field-{name}]"))
-                        .ok()
-                        .flatten()
-                })
-                .and_then(|el| el.dyn_into::<web_sys::HtmlElement>().ok());
-            if let Some(el) = el {
-                let _ = el.focus();
-            }
-        },
-        std::time::Duration::from_millis(30),
-    );
-}
-
 fn in_text_field(e: &ev::KeyboardEvent) -> bool {
     e.target()
         .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
         .is_some_and(|el| matches!(el.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT"))
 }
 
-/// Where a screen point falls on the canvas, if it does.
 /// The page's session storage: it outlives a reload of the page, not the app.
 fn session_storage() -> Option<web_sys::Storage> {
     web_sys::window()?.session_storage().ok()?
@@ -852,37 +577,11 @@ fn remembered_plan() -> Option<String> {
     session_storage()?.get_item(OPEN_PLAN_KEY).ok()?
 }
 
-/// A press on a palette item that may become a drag onto the canvas.
-#[derive(Clone, Copy)]
-struct PaletteDrag {
-    kind: NewState,
-    start: (i32, i32),
-    moved: bool,
-}
-
-fn canvas_point(x: i32, y: i32) -> Option<(f64, f64)> {
-    let doc = web_sys::window()?.document()?;
-    let canvas = doc.query_selector("[data-testid=canvas]").ok()??;
-    let r = canvas.get_bounding_client_rect();
-    let (x, y) = (x as f64, y as f64);
-    (x >= r.left() && x <= r.right() && y >= r.top() && y <= r.bottom())
-        .then(|| (x - r.left(), y - r.top()))
-}
-
-fn plural(n: usize, word: &str) -> String {
+pub(crate) fn plural(n: usize, word: &str) -> String {
     if n == 1 {
         format!("1 {word}")
     } else {
         format!("{n} {word}s")
-    }
-}
-
-fn problem_summary(e: &IpcError) -> String {
-    match e.code {
-        ErrorCode::InvalidJson => "Not valid JSON".into(),
-        ErrorCode::Schema => "Not a valid plan".into(),
-        ErrorCode::TooLarge => "File too large".into(),
-        _ => "Cannot be read".into(),
     }
 }
 

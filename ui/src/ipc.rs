@@ -92,7 +92,7 @@ async fn call<T: DeserializeOwned>(cmd: &str, args: &impl Serialize) -> Result<T
     let args = js_sys::JSON::parse(&text).map_err(|_| internal("arguments are not JSON".into()))?;
     let answer = tauri_invoke(cmd, args).await;
     // The answer is in, not yet parsed (the open-time breakdown).
-    crate::app::mark(&format!("{cmd}-answered"));
+    crate::timeline::mark(&format!("{cmd}-answered"));
     match answer {
         Ok(value) => from_js(value).map_err(|e| internal(format!("{cmd}: unexpected answer: {e}"))),
         Err(error) => Err(error_from_js(error)),

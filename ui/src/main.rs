@@ -1,15 +1,21 @@
 //! plan-ui: the Plan Builder window's UI, a Leptos client-side app compiled to wasm.
 //!
 //! `app` holds the window's layout, `editor` the open plan and its undo history, `canvas` draws
-//! and edits it, `inspector` edits the selection, `find` searches it, and `ipc` is the one module
-//! that talks to the desktop shell.
+//! and edits it, `inspector` edits the selection, `find` searches it, `sidebar` lists the plans
+//! and holds the palette, `validation` keeps the problems up to date, `help` lists the shortcuts,
+//! `timeline` marks the open-time benchmark's moments, and `ipc` is the one module that talks to
+//! the desktop shell.
 
 mod app;
 mod canvas;
 mod editor;
 mod find;
+mod help;
 mod inspector;
 mod ipc;
+mod sidebar;
+mod timeline;
+mod validation;
 
 fn main() {
     // A bug is logged to the console, and left on the page for the end-to-end tests to report.
@@ -23,8 +29,8 @@ fn main() {
         }
     }));
     // The open-time breakdown: wasm running, first screen built, first frame drawn.
-    app::mark("main");
+    timeline::mark("main");
     leptos::mount::mount_to_body(app::App);
-    app::mark("mounted");
-    leptos::prelude::request_animation_frame(|| app::mark("first-frame"));
+    timeline::mark("mounted");
+    leptos::prelude::request_animation_frame(|| timeline::mark("first-frame"));
 }

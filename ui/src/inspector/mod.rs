@@ -13,6 +13,7 @@ use plan_core::edit::{delete_impact, Command};
 use plan_core::Report;
 
 use crate::editor::Editor;
+pub use fields::focus_field_of;
 pub use problems::Problems;
 
 /// Which tab is showing.
