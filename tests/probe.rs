@@ -54,9 +54,23 @@ fn zoom_log2_per_delta() -> f64 {
     1.2f64.log2() / 100.0
 }
 
+/// For the traces: `churn(selector)` makes a counter that, called once a frame, says how many
+/// elements match now and how many of them are new and gone since its last call.
+const CHURN_JS: &str = "const churn = sel => {
+    let seen = new WeakSet(), count = 0;
+    return () => {
+        const now = [...document.querySelectorAll(sel)];
+        const added = now.filter(n => !seen.has(n)).length;
+        const gone = count - (now.length - added);
+        seen = new WeakSet(now);
+        count = now.length;
+        return {count: now.length, added, gone};
+    };
+};";
+
 fn run_probe(ctx: &Ctx, call: &str) -> Result<Value, String> {
     let script = format!(
-        "{}\nconst done = arguments[arguments.length - 1];\n{call}.then(r => done(r), e => done({{error: String(e)}}));",
+        "{}\n{CHURN_JS}\nconst done = arguments[arguments.length - 1];\n{call}.then(r => done(r), e => done({{error: String(e)}}));",
         probe_js()?
     );
     let v = ctx.session().execute_async(&script, json!([]))?;
@@ -81,18 +95,15 @@ fn zoom_trace(ctx: &Ctx) -> Result<String, String> {
             const wheel = dy => c.dispatchEvent(new WheelEvent('wheel', {{bubbles: true, cancelable: true,
                 clientX: r.left + r.width / 2, clientY: r.top + r.height / 2, deltaY: dy, ctrlKey: true}}));
             const frames = [];
-            let prev = 0, start = null, last = null, seen = new WeakSet(), seen_count = 0;
+            const cards = churn('[data-testid=state]');
+            let prev = 0, start = null, last = null;
             await new Promise(done => {{
                 const tick = now => {{
                     if (start === null) {{ start = now; last = now; }}
                     const el = now - start;
-                    const now_cards = [...document.querySelectorAll('[data-testid=state]')];
-                    const added = now_cards.filter(n => !seen.has(n)).length;
-                    const gone = seen_count - (now_cards.length - added);
-                    seen = new WeakSet(now_cards);
-                    seen_count = now_cards.length;
+                    const n = cards();
                     if (el > 0) frames.push({{ms: Math.round(now - last), zoom: +zoomOf().toFixed(3),
-                        cards: now_cards.length, added, gone, overview: c.classList.contains('overview')}});
+                        cards: n.count, added: n.added, gone: n.gone, overview: c.classList.contains('overview')}});
                     last = now;
                     if (el >= 2000) {{ wheel(prev / k); return done(); }}
                     const target = Math.log2(1 + 0.5 * Math.sin(2 * Math.PI * el / 1000));
@@ -132,21 +143,15 @@ fn pan_trace(ctx: &Ctx) -> Result<String, String> {
             const settle = async () => { for (let i = 0; i < 40; i++) await Promise.resolve(); };
             fire('down', x, y);
             const frames = [];
-            let start = null, last = null, seen = new WeakSet(), seen_count = 0, script = 0, dir = -1,
-                seen_labels = new WeakSet();
+            const cards = churn('[data-testid=state]'), labels = churn('[data-testid=transition-label]');
+            let start = null, last = null, script = 0, dir = -1;
             await new Promise(done => {
                 const tick = async now => {
                     if (start === null) { start = now; last = now; }
                     const el = now - start;
-                    const now_cards = [...document.querySelectorAll('[data-testid=state]')];
-                    const added = now_cards.filter(n => !seen.has(n)).length;
-                    const gone = seen_count - (now_cards.length - added);
-                    seen = new WeakSet(now_cards);
-                    seen_count = now_cards.length;
-                    const now_labels = [...document.querySelectorAll('[data-testid=transition-label]')];
-                    const labels_added = now_labels.filter(n => !seen_labels.has(n)).length;
-                    seen_labels = new WeakSet(now_labels);
-                    if (el > 0) frames.push({ms: now - last, script, cards: now_cards.length, added, gone, labels_added});
+                    const n = cards(), arrows = labels();
+                    if (el > 0) frames.push({ms: now - last, script, cards: n.count, added: n.added, gone: n.gone,
+                        labels_added: arrows.added});
                     last = now;
                     if (el >= 2000) { fire('up', x, y); return done(); }
                     requestAnimationFrame(tick);
