@@ -141,7 +141,10 @@ pub async fn save_draft(
         let plan: Plan = serde_json::from_slice(&bytes)
             .map_err(|e| refused(format!("the plan to save for {id} is not a plan: {e}")))?;
         let path = ws.draft_path(&id).map_err(|e| IpcError::from(&e))?;
-        if known.changed_by_another(&path) {
+        let saved = ws
+            .save_draft_unless(&id, &plan, |path| known.changed_by_another(path))
+            .map_err(|e| IpcError::from(&e))?;
+        if !saved {
             return Err(IpcError {
                 code: ErrorCode::Refused,
                 message: format!(
@@ -150,7 +153,6 @@ pub async fn save_draft(
                 ),
             });
         }
-        ws.save_draft(&id, &plan).map_err(|e| IpcError::from(&e))?;
         known.wrote(&path);
         Ok(())
     })

@@ -460,6 +460,20 @@ impl Workspace {
 
     /// Replaces the draft (the editor's autosave).
     pub fn save_draft(&self, id: &str, plan: &Plan) -> Result<()> {
+        self.save_draft_unless(id, plan, |_| false).map(drop)
+    }
+
+    /// Replaces the draft unless `changed_by_another(path)` says the file on disk is no longer
+    /// the one the caller last read; then nothing is replaced and the answer is `false`. It is
+    /// asked last, once the new draft is written and flushed beside the old one, so that only the
+    /// rename is left between the check and the replacement (asked first, a change made while
+    /// the draft was written and flushed was silently written over).
+    pub fn save_draft_unless(
+        &self,
+        id: &str,
+        plan: &Plan,
+        changed_by_another: impl FnOnce(&Path) -> bool,
+    ) -> Result<bool> {
         let dir = self.existing(id)?;
         let _lock = PlanLock::take(&dir, id)?;
         atomic::remove_leftovers(&dir);
@@ -473,7 +487,13 @@ impl Workspace {
             renamed.id = id.to_string();
             pretty::to_vec(&renamed, hint)
         };
-        atomic::write(&dir.join("draft.json"), &bytes, false).map_err(io(&dir))
+        let path = dir.join("draft.json");
+        let prepared = atomic::prepare(&path, &bytes, false).map_err(io(&dir))?;
+        if changed_by_another(&path) {
+            return Ok(false);
+        }
+        prepared.commit().map_err(io(&dir))?;
+        Ok(true)
     }
 
     /// Replaces the draft of `id` (created if new) from a file in this project's format or the
@@ -791,6 +811,45 @@ impl Workspace {
 
 #[cfg(test)]
 mod tests {
+    use super::Workspace;
+
+    #[test]
+    fn a_draft_changed_while_a_save_is_written_is_not_replaced() {
+        // Regression (issue 6, a CI run of session 8): the app checked for another program's
+        // change before writing and flushing its save, and a file broken on disk meanwhile was
+        // written over. The check now comes last, just before the rename.
+        let root = std::env::temp_dir().join(format!("plan-save-unless-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        let ws = Workspace::at(&root);
+        let mut plan = crate::synthetic::plan(3);
+        plan.id = "p".into();
+        ws.create("p", plan.clone(), "2026-01-01T00:00:00Z")
+            .unwrap();
+        let broken = "{ oops }\n";
+        let saved = ws
+            .save_draft_unless("p", &plan, |path| {
+                std::fs::write(path, broken).unwrap();
+                true
+            })
+            .unwrap();
+        assert!(!saved);
+        let dir = root.join("p");
+        assert_eq!(
+            std::fs::read_to_string(dir.join("draft.json")).unwrap(),
+            broken
+        );
+        let leftovers: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .filter_map(|e| e.ok())
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .filter(|n| n.starts_with(super::atomic::TEMP_PREFIX))
+            .collect();
+        assert!(leftovers.is_empty(), "{leftovers:?}");
+        assert!(ws.save_draft_unless("p", &plan, |_| false).unwrap());
+        assert_eq!(ws.read_draft("p").unwrap(), plan);
+        let _ = std::fs::remove_dir_all(&root);
+    }
+
     #[test]
     fn timestamps_are_rfc3339_in_utc() {
         assert_eq!(super::timestamp(0), "1970-01-01T00:00:00Z");
