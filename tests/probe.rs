@@ -186,13 +186,9 @@ fn line(phase: &str, v: &Value) -> String {
     )
 }
 
-fn probe(ctx: &Ctx, states: usize) -> Outcome {
-    // The generated plan joins the test's workspace; its title sorts first, so the restarted app
-    // opens it at start.
-    let ws = Workspace::at(ctx.workspace());
-    let plan = generated(states);
-    ws.create(&plan.id, plan.clone(), "2026-01-01T00:00:00Z")
-        .map_err(|e| e.to_string())?;
+/// Starts the app afresh on `plan` and returns its open time (navigation start to the plan's
+/// first frame), printing it with the page's marks.
+fn open(ctx: &Ctx, plan: &Plan) -> Result<u64, String> {
     ctx.relaunch()?;
     ctx.session().script_timeout(300_000)?;
     ctx.session()
@@ -217,11 +213,48 @@ fn probe(ctx: &Ctx, states: usize) -> Outcome {
     )?;
     println!(
         "\n{} states, {} transitions: open {} ms (navigation start to the plan's first frame; marks: {})",
-        states,
+        plan.states.len(),
         plan.transition_count(),
         opened,
         marks.as_str().unwrap_or_default()
     );
+    opened
+        .as_f64()
+        .map(|ms| ms as u64)
+        .ok_or_else(|| format!("no open time: {opened}"))
+}
+
+fn probe(ctx: &Ctx, states: usize) -> Outcome {
+    // The generated plan joins the test's workspace; its title sorts first, so the restarted app
+    // opens it at start.
+    let ws = Workspace::at(ctx.workspace());
+    let plan = generated(states);
+    ws.create(&plan.id, plan.clone(), "2026-01-01T00:00:00Z")
+        .map_err(|e| e.to_string())?;
+    // Open time is noisy here (two cores shared by the shell, the web process and the tests):
+    // PROBE_OPENS=N opens the plan N times on a fresh app and prints each and the median;
+    // PROBE_OPEN_ONLY=1 stops after that.
+    let opens: usize = std::env::var("PROBE_OPENS")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(1)
+        .max(1);
+    let mut times = Vec::new();
+    for _ in 0..opens {
+        times.push(open(ctx, &plan)?);
+    }
+    times.sort_unstable();
+    if opens > 1 {
+        println!(
+            "open at {states} states over {opens} launches: median {} ms, min {} ms, max {} ms",
+            times[opens / 2],
+            times[0],
+            times[opens - 1]
+        );
+    }
+    if std::env::var_os("PROBE_OPEN_ONLY").is_some() {
+        return Ok(());
+    }
     // Experiments: PROBE_CSS adds a style sheet to the page before the probe runs, to try a
     // drawing change without rebuilding the app.
     if let Ok(css) = std::env::var("PROBE_CSS") {

@@ -1,17 +1,15 @@
 //! The commands the UI invokes. Each is a few lines over `plan_core::store`; file IO runs off the
 //! main thread so the window never stalls on a slow disk.
 
-use std::collections::HashMap;
 use std::sync::Arc;
 
-use plan_core::ipc::{
-    ErrorCode, IpcError, LoadedPlan, OpenedPlan, PlanSummary, Started, PLAN_ID_HEADER,
-};
-use plan_core::store::{FirstScreen, Workspace};
+use plan_core::ipc::{ErrorCode, IpcError, LoadedPlan, PlanSummary, PLAN_ID_HEADER};
+use plan_core::store::Workspace;
 use plan_core::Plan;
 use tauri::ipc::{InvokeBody, Request, Response};
 use tauri::State;
 
+use crate::first_screen::{Answer, Early};
 use crate::known::{Identity, Known};
 
 /// Runs blocking store work on tokio's blocking pool and flattens a join failure into an IPC error.
@@ -62,42 +60,31 @@ pub async fn load_plan(
 }
 
 /// The editor's first screen in one round trip (see `plan_core::ipc::START`): the plan list and
-/// the plan to open, each draft read once. As raw JSON bytes, like [`load_plan`].
+/// the plan to open, each draft read once. As raw JSON bytes, like [`load_plan`]. Usually read
+/// already, while the app was starting (see [`crate::first_screen`]).
 #[tauri::command]
 pub async fn start(
     ws: State<'_, Workspace>,
     known: State<'_, Arc<Known>>,
+    early: State<'_, Arc<Early>>,
     remembered: Option<String>,
 ) -> Result<Response, IpcError> {
-    let (ws, known) = (Workspace::at(ws.root()), Arc::clone(&known));
+    let (ws, known, early) = (
+        Workspace::at(ws.root()),
+        Arc::clone(&known),
+        Arc::clone(&early),
+    );
     blocking(move || {
-        // Identities before the reads: a draft changed in between then looks changed, never
-        // the other way round (a save over another program's change).
-        let seen: HashMap<String, Identity> = (ws.plan_ids().map_err(|e| IpcError::from(&e))?)
-            .into_iter()
-            .filter_map(|id| {
-                let seen = Identity::of(&ws.draft_path(&id).ok()?)?;
-                Some((id, seen))
-            })
-            .collect();
-        let FirstScreen { plans, first } = ws
-            .first_screen(remembered.as_deref())
-            .map_err(|e| IpcError::from(&e))?;
-        let opened = match first {
-            Some((id, plan)) => {
-                let source = ws.draft_path(&id).map_err(|e| IpcError::from(&e))?;
-                if let Some(seen) = seen.get(&id) {
-                    known.read(&source, *seen);
-                }
-                let source = source.display().to_string();
-                Some(OpenedPlan {
-                    id,
-                    loaded: LoadedPlan { plan, source },
-                })
-            }
-            None => None,
+        let answer = match remembered {
+            None => early.take(&ws),
+            Some(_) => None,
         };
-        raw(&Started { plans, opened })
+        let answer = match answer {
+            Some(answer) => answer,
+            None => Answer::read(&ws, remembered.as_deref())?,
+        };
+        answer.remember(&known);
+        Ok(Response::new(answer.bytes))
     })
     .await
 }

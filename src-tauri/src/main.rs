@@ -9,6 +9,7 @@
 #![cfg_attr(not(debug_assertions), windows_subsystem = "windows")]
 
 mod commands;
+mod first_screen;
 mod known;
 mod painting;
 mod recover;
@@ -69,11 +70,14 @@ fn main() {
         )),
     };
     let watched = workspace.root().to_path_buf();
+    // The first screen is read while the window and the page start (see `first_screen`).
+    let early = std::sync::Arc::new(first_screen::Early::begin(watched.clone()));
     let own = std::sync::Arc::new(known::Known::default());
     let own_for_watch = std::sync::Arc::clone(&own);
     let result = tauri::Builder::default()
         .manage(workspace)
         .manage(own)
+        .manage(early)
         .setup(move |app| {
             recover::reload_on_crash(app.handle());
             // A workspace that cannot be watched still opens; the list just won't refresh by itself.

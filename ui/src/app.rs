@@ -19,7 +19,7 @@ use wasm_bindgen::JsCast;
 use crate::canvas::geometry::{Viewport, CARD_H, CARD_W};
 use crate::canvas::gesture::ZOOM_STEP;
 use crate::canvas::scene::{Marks, Scene};
-use crate::canvas::view::{snap, Canvas, GRID};
+use crate::canvas::view::{snap, Canvas, FIT_PADDING, GRID};
 use crate::editor::{Change, Editor, SaveState, Selection, Theirs};
 use crate::find::Find;
 use crate::help::Help;
@@ -73,6 +73,14 @@ pub fn App() -> impl IntoView {
     let report = validation(editor);
     let marks = Memo::new(move |_| report.with(Marks::of));
 
+    // Fits the view to the plan at once, with the canvas's size as last measured: the first
+    // frame of a newly opened plan then draws it fitted, without first making elements for the
+    // cards of the old view (and without asking the page for a fresh layout in between).
+    let fit_now = move || {
+        if let Some(bounds) = scene.with_untracked(|s| s.bounds) {
+            viewport.set(Viewport::fitting(bounds, size.get_untracked(), FIT_PADDING));
+        }
+    };
     // Opens plan `id`; `refit` when it is a different plan than the one shown.
     // The plan being opened, until it is: a reload for it meanwhile (the watcher) waits for that
     // load instead of opening it a second time over the author's first edits, and a slower
@@ -83,9 +91,10 @@ pub fn App() -> impl IntoView {
         load_error.set(None);
         source.set(loaded.source);
         editor.open(id, loaded.plan);
+        mark("editor-opened");
         mark_opened();
         if refit {
-            set_fit.update(|n| *n += 1);
+            fit_now();
         }
     };
     let open = move |id: String, refit: bool| {

@@ -57,6 +57,7 @@ pub fn Overview(
     let canvas = NodeRef::<html::Canvas>::new();
     Effect::new(move |_| {
         let Some(el) = canvas.get() else { return };
+        crate::timeline::mark("overview-start");
         let v = viewport.get();
         let (w, h) = size.get();
         let ratio = web_sys::window().map_or(1.0, |w| w.device_pixel_ratio());
@@ -147,7 +148,7 @@ pub fn Overview(
             // Titles while they are big enough to read.
             if 30.0 * v.zoom >= 8.0 {
                 g.set_fill_style_str("#1d2330");
-                g.set_font("600 30px system-ui, sans-serif");
+                g.set_font("600 30px sans-serif");
                 for c in s.cards.iter().filter(|c| c.rect.intersects(&window)) {
                     let _ = g.fill_text_with_max_width(
                         &c.title,
@@ -158,6 +159,7 @@ pub fn Overview(
                 }
             }
         });
+        crate::timeline::mark("overview-done");
     });
     view! { <canvas class="overview-layer" data-testid="overview" node_ref=canvas></canvas> }
 }

@@ -66,7 +66,10 @@ pub fn Canvas(
         }
     };
     let fit_view = move || {
+        // The first measure is the page's first layout (the open-time breakdown).
+        crate::timeline::mark("measure-start");
         measure();
+        crate::timeline::mark("measured");
         if let Some(bounds) = scene.with_untracked(|s| s.bounds) {
             viewport.set(Viewport::fitting(bounds, size.get_untracked(), FIT_PADDING));
         }
