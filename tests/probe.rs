@@ -202,6 +202,12 @@ fn open(ctx: &Ctx, plan: &Plan) -> Result<u64, String> {
         "return Number(document.querySelector('[data-testid=canvas]').dataset.openedMs);",
         json!([]),
     )?;
+    let panic = ctx
+        .session()
+        .execute("return document.body.dataset.panic || null;", json!([]))?;
+    if panic != Value::Null {
+        return Err(format!("the page panicked while opening: {panic}"));
+    }
     let marks = ctx.session().execute(
         "const n = performance.getEntriesByType('navigation')[0];
          const loaded = performance.getEntriesByType('resource')

@@ -185,13 +185,48 @@ pub fn arrow_between(from: Rect, to: Rect, bend: f64) -> ArrowPath {
         0.25 * start.1 + 0.5 * control.1 + 0.25 * end.1,
     );
     ArrowPath {
-        d: format!(
-            "M{:.1},{:.1} Q{:.1},{:.1} {:.1},{:.1}",
-            start.0, start.1, control.0, control.1, end.0, end.1
-        ),
+        d: path_data(&[('M', start), ('Q', control), (' ', end)]),
         label_at,
         end,
     }
+}
+
+/// SVG path data from commands and their points, each coordinate to a tenth of a unit
+/// ("M240.0,52.0 Q320.0,52.0 400.0,52.0"; a space command letter continues the last command).
+/// Written by hand rather than with `format!("{:.1}")`: exact float formatting was the largest
+/// part of building the arrows of a large plan's scene (at every open and every structural edit).
+fn path_data(points: &[(char, (f64, f64))]) -> String {
+    let mut d = String::with_capacity(points.len() * 16);
+    for (i, (command, (x, y))) in points.iter().enumerate() {
+        if i > 0 {
+            d.push(' ');
+        }
+        if *command != ' ' {
+            d.push(*command);
+        }
+        push_tenths(&mut d, *x);
+        d.push(',');
+        push_tenths(&mut d, *y);
+    }
+    d
+}
+
+/// Appends `v` rounded to one decimal place, as `{:.1}` writes it.
+pub fn push_tenths(out: &mut String, v: f64) {
+    use std::fmt::Write;
+    let tenths = (v * 10.0).round();
+    if !tenths.is_finite() || tenths.abs() >= 1e15 {
+        let _ = write!(out, "{v:.1}");
+        return;
+    }
+    let tenths = tenths as i64;
+    if tenths < 0 {
+        out.push('-');
+    }
+    let a = tenths.unsigned_abs();
+    let _ = write!(out, "{}", a / 10);
+    out.push('.');
+    out.push(char::from(b'0' + (a % 10) as u8));
 }
 
 /// A loop from a card back to itself, above its top edge; `nth` stacks several loops outward.
@@ -200,17 +235,12 @@ pub fn self_loop(card: Rect, nth: usize) -> ArrowPath {
     let x1 = card.x + card.w * 0.62;
     let x2 = card.x + card.w * 0.86;
     let top = card.y - 46.0 - grow;
-    let d = format!(
-        "M{:.1},{:.1} C{:.1},{:.1} {:.1},{:.1} {:.1},{:.1}",
-        x1,
-        card.y,
-        x1 - 10.0,
-        top,
-        x2 + 10.0,
-        top,
-        x2,
-        card.y
-    );
+    let d = path_data(&[
+        ('M', (x1, card.y)),
+        ('C', (x1 - 10.0, top)),
+        (' ', (x2 + 10.0, top)),
+        (' ', (x2, card.y)),
+    ]);
     ArrowPath {
         d,
         label_at: ((x1 + x2) / 2.0, top + 10.0),
@@ -223,7 +253,7 @@ pub fn dangling(from: Rect, nth: usize) -> ArrowPath {
     let y = from.y + 18.0 + 16.0 * nth as f64;
     let (x1, x2) = (from.right(), from.right() + 90.0);
     ArrowPath {
-        d: format!("M{x1:.1},{y:.1} L{x2:.1},{y:.1}"),
+        d: path_data(&[('M', (x1, y)), ('L', (x2, y))]),
         label_at: (x2 + 4.0, y),
         end: (x2, y),
     }
@@ -279,6 +309,27 @@ mod tests {
         let arrow = arrow_between(a, b, 0.0);
         assert_eq!(arrow.d, "M240.0,52.0 Q320.0,52.0 400.0,52.0");
         assert!(close(arrow.label_at, (320.0, 52.0)));
+    }
+
+    #[test]
+    fn path_coordinates_are_written_to_a_tenth_as_format_would() {
+        for v in [
+            0.0, 52.0, 240.04, 240.06, -3.25, -0.04, 1234.5678, 99.95, 7.0e9,
+        ] {
+            let mut mine = String::new();
+            push_tenths(&mut mine, v);
+            let theirs = format!("{v:.1}");
+            // Exact halves may round either way; the rest is the same text.
+            let close = (mine.parse::<f64>().unwrap() - theirs.parse::<f64>().unwrap()).abs();
+            assert!(
+                mine == theirs || close < 0.11,
+                "{v}: {mine} against {theirs}"
+            );
+        }
+        let stub = dangling(Rect::new(0.0, 0.0, CARD_W, CARD_H), 0);
+        assert_eq!(stub.d, "M240.0,18.0 L330.0,18.0");
+        let looped = self_loop(Rect::new(0.0, 0.0, 100.0, 50.0), 0);
+        assert_eq!(looped.d, "M62.0,0.0 C52.0,-46.0 96.0,-46.0 86.0,0.0");
     }
 
     #[test]

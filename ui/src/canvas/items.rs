@@ -5,7 +5,7 @@
 use leptos::prelude::*;
 use plan_core::Severity;
 
-use super::scene::{Arrow, Card, Marks};
+use super::scene::{Arrow, ArrowText, Card, Marks};
 use crate::editor::Editor;
 
 fn severity_name(s: Severity) -> &'static str {
@@ -79,8 +79,16 @@ fn transition_selected(editor: Editor, from: String, index: usize) -> Memo<bool>
     })
 }
 
+/// What `arrow` says, read from the open plan (the plan its scene was built from).
+fn text_of(arrow: &Arrow, editor: Editor) -> ArrowText {
+    editor
+        .plan
+        .with_untracked(|p| p.as_ref().map(|p| arrow.text(p)).unwrap_or_default())
+}
+
 /// A transition's arrow in the SVG layer, with a wide invisible stroke to click it by.
 pub fn arrow_view(arrow: Arrow, editor: Editor, marks: Memo<Marks>) -> impl IntoView {
+    let title = text_of(&arrow, editor).title;
     let (from, index) = (arrow.from.clone(), arrow.index);
     let selected = transition_selected(editor, from.clone(), index);
     let from_mark = from.clone();
@@ -106,7 +114,7 @@ pub fn arrow_view(arrow: Arrow, editor: Editor, marks: Memo<Marks>) -> impl Into
             data-to=arrow.to.clone()
             data-selected=move || selected.get().then_some("true")
         >
-            <title>{arrow.title.clone()}</title>
+            <title>{title}</title>
             <path class="edge-hit" d=arrow.path.d.clone()></path>
             <path class="edge" d=arrow.path.d.clone() marker-end=marker></path>
         </g>
@@ -116,6 +124,11 @@ pub fn arrow_view(arrow: Arrow, editor: Editor, marks: Memo<Marks>) -> impl Into
 /// An arrow's label, drawn as HTML on the card layer: WebKit paints SVG text several times slower
 /// than HTML text, and labels were most of the cost of a frame while panning.
 pub fn label_view(arrow: Arrow, editor: Editor) -> impl IntoView {
+    let ArrowText {
+        label,
+        title,
+        priority,
+    } = text_of(&arrow, editor);
     let (x, y) = arrow.path.label_at;
     let (from, index) = (arrow.from.clone(), arrow.index);
     let selected = transition_selected(editor, from.clone(), index);
@@ -134,12 +147,12 @@ pub fn label_view(arrow: Arrow, editor: Editor) -> impl IntoView {
             data-testid="transition-label"
             data-from=arrow.from.clone()
             data-index=arrow.index.to_string()
-            title=arrow.title.clone()
+            title=title
             style:left=format!("{x:.1}px")
             style:top=format!("{y:.1}px")
         >
-            {arrow.priority.clone().map(|p| view! { <span class="priority">{format!("P{p}")}</span> })}
-            <span class="edge-condition">{arrow.label.clone()}</span>
+            {priority.map(|p| view! { <span class="priority">{format!("P{p}")}</span> })}
+            <span class="edge-condition">{label}</span>
         </div>
     }
 }

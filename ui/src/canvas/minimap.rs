@@ -4,7 +4,7 @@
 use leptos::ev;
 use leptos::prelude::*;
 
-use super::geometry::Viewport;
+use super::geometry::{push_tenths, Viewport};
 use super::scene::Scene;
 
 const W: f64 = 180.0;
@@ -33,16 +33,21 @@ pub fn Minimap(
             return String::new();
         };
         scene.with(|s| {
+            // Written by hand, not with `format!` (float formatting was most of its cost).
             let mut d = String::with_capacity(s.cards.len() * 40);
             for c in &s.cards {
-                d.push_str(&format!(
-                    "M{:.1},{:.1}h{:.1}v{:.1}h{:.1}z",
-                    (c.rect.x - x0) * k,
-                    (c.rect.y - y0) * k,
-                    (c.rect.w * k).max(1.5),
-                    (c.rect.h * k).max(1.0),
-                    -(c.rect.w * k).max(1.5)
-                ));
+                let (w, h) = ((c.rect.w * k).max(1.5), (c.rect.h * k).max(1.0));
+                d.push('M');
+                push_tenths(&mut d, (c.rect.x - x0) * k);
+                d.push(',');
+                push_tenths(&mut d, (c.rect.y - y0) * k);
+                d.push('h');
+                push_tenths(&mut d, w);
+                d.push('v');
+                push_tenths(&mut d, h);
+                d.push('h');
+                push_tenths(&mut d, -w);
+                d.push('z');
             }
             d
         })

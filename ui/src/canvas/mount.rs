@@ -32,12 +32,12 @@ pub enum Wanted {
 /// answer); `key_area` says an item's identity key and the area it covers.
 pub fn shown<T: Clone>(
     items: &[T],
-    key_area: impl Fn(&T) -> (&str, Rect),
+    key_area: impl Fn(&T) -> (u64, Rect),
     before: Option<&Vec<T>>,
     wanted: Wanted,
 ) -> Vec<T> {
     // Only a zoom under the overview looks back; other frames build no set.
-    let had: HashSet<&str> = match (wanted, before) {
+    let had: HashSet<u64> = match (wanted, before) {
         (Wanted::AsBefore, Some(before)) => before.iter().map(|t| key_area(t).0).collect(),
         _ => HashSet::new(),
     };
@@ -49,16 +49,16 @@ pub fn shown<T: Clone>(
 
 /// The indexes of the items (identity key, area covered) to have elements, in their order, given
 /// the keys of those that had them (`mounted`).
-pub fn choose<'a>(
-    items: impl Iterator<Item = (&'a str, Rect)>,
-    mounted: &HashSet<&str>,
+pub fn choose(
+    items: impl Iterator<Item = (u64, Rect)>,
+    mounted: &HashSet<u64>,
     wanted: Wanted,
 ) -> Vec<usize> {
     items
         .enumerate()
         .filter(|(_, (key, area))| match wanted {
             Wanted::Within(needed) => area.intersects(&needed),
-            Wanted::AsBefore => mounted.contains(*key),
+            Wanted::AsBefore => mounted.contains(key),
             Wanted::Nothing => false,
         })
         .map(|(i, _)| i)
@@ -69,26 +69,24 @@ pub fn choose<'a>(
 mod tests {
     use super::*;
 
-    /// A row of 50 × 100 cards, one every 100 units from x = 0.
-    fn row(n: usize) -> Vec<(String, Rect)> {
+    /// A row of 50 × 100 cards, one every 100 units from x = 0, card `i` keyed `i`.
+    fn row(n: usize) -> Vec<(u64, Rect)> {
         (0..n)
-            .map(|i| {
-                (
-                    format!("c{i}"),
-                    Rect::new(i as f64 * 100.0, 0.0, 50.0, 100.0),
-                )
-            })
+            .map(|i| (i as u64, Rect::new(i as f64 * 100.0, 0.0, 50.0, 100.0)))
             .collect()
     }
 
-    fn items(row: &[(String, Rect)]) -> impl Iterator<Item = (&str, Rect)> {
-        row.iter().map(|(k, r)| (k.as_str(), *r))
+    fn items(row: &[(u64, Rect)]) -> impl Iterator<Item = (u64, Rect)> + '_ {
+        row.iter().copied()
     }
+
+    /// A key no card of a row has.
+    const GONE: u64 = u64::MAX;
 
     #[test]
     fn the_cards_in_the_needed_area_have_elements() {
         let row = row(40);
-        let was: HashSet<&str> = ["c30"].into();
+        let was: HashSet<u64> = [30].into();
         let needed = Rect::new(260.0, 0.0, 500.0, 100.0);
         assert_eq!(
             choose(items(&row), &was, Wanted::Within(needed)),
@@ -99,30 +97,26 @@ mod tests {
     #[test]
     fn during_a_zoom_under_the_overview_the_elements_stay_as_they_were() {
         let row = row(5);
-        let was: HashSet<&str> = ["c1", "c3", "gone"].into();
+        let was: HashSet<u64> = [1, 3, GONE].into();
         assert_eq!(choose(items(&row), &was, Wanted::AsBefore), [1, 3]);
     }
 
     #[test]
     fn a_crowded_view_at_rest_has_no_elements() {
         let row = row(5);
-        let was: HashSet<&str> = ["c1", "c3"].into();
+        let was: HashSet<u64> = [1, 3].into();
         assert!(choose(items(&row), &was, Wanted::Nothing).is_empty());
     }
 
     #[test]
     fn the_items_shown_during_a_zoom_are_those_of_the_last_answer_still_in_the_plan() {
         let row = row(5);
-        let before = vec![
-            row[1].clone(),
-            ("gone".to_string(), row[2].1),
-            row[3].clone(),
-        ];
-        fn key_area((k, r): &(String, Rect)) -> (&str, Rect) {
-            (k.as_str(), *r)
+        let before = vec![row[1], (GONE, row[2].1), row[3]];
+        fn key_area(item: &(u64, Rect)) -> (u64, Rect) {
+            *item
         }
         let shown = shown(&row, key_area, Some(&before), Wanted::AsBefore);
-        assert_eq!(shown, [row[1].clone(), row[3].clone()]);
+        assert_eq!(shown, [row[1], row[3]]);
         assert!(super::shown(&row, key_area, None, Wanted::AsBefore).is_empty());
     }
 }

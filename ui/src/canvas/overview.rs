@@ -4,8 +4,6 @@
 //! still readable), arrows straight lines; clicking and dragging cards still works through the
 //! same gestures, by hit-testing the scene.
 
-use std::collections::HashMap;
-
 use leptos::html;
 use leptos::prelude::*;
 use plan_core::plan::StateType;
@@ -83,19 +81,9 @@ pub fn Overview(
             let _ = g.translate(v.x, v.y);
             let _ = g.scale(v.zoom, v.zoom);
             // Arrows: centre to centre, one stroke for all.
-            let centres: HashMap<&str, (f64, f64)> = s
-                .cards
-                .iter()
-                .map(|c| (c.id.as_str(), c.rect.center()))
-                .collect();
             g.begin_path();
             for a in &s.arrows {
-                if !a.reach.intersects(&window) {
-                    continue;
-                }
-                let (Some(from), Some(to)) =
-                    (centres.get(a.from.as_str()), centres.get(a.to.as_str()))
-                else {
+                let Some((from, to)) = a.line.filter(|_| a.reach.intersects(&window)) else {
                     continue;
                 };
                 g.move_to(from.0, from.1);

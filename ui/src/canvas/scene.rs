@@ -2,6 +2,7 @@
 //! and labels. Pure, so it is tested without a browser; the views only copy these values into DOM.
 
 use std::collections::{HashMap, HashSet};
+use std::hash::{Hash, Hasher};
 
 use plan_core::condition::Check;
 use plan_core::layout;
@@ -21,8 +22,8 @@ const PARALLEL_SPACING: f64 = 38.0;
 #[derive(Debug, Clone, PartialEq)]
 pub struct Card {
     /// Identity for the view: changes whenever anything drawn changes, so a reloaded plan never
-    /// shows a stale card under an unchanged id.
-    pub key: String,
+    /// shows a stale card under an unchanged id (see [`key_of`]).
+    pub key: u64,
     pub id: String,
     pub title: String,
     pub mode: StateType,
@@ -40,24 +41,55 @@ pub struct Card {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Arrow {
     /// Identity for the view, as [`Card::key`].
-    pub key: String,
+    pub key: u64,
     pub from: String,
     /// Position in the source state's `transitions`.
     pub index: usize,
     pub to: String,
+    /// Where its source state is in the plan's states, to read its text from (see
+    /// [`Arrow::text`]).
+    pub state: usize,
     pub path: ArrowPath,
-    /// What the arrow says: the author's label, else the condition.
-    pub label: String,
-    /// The full text: condition, label and priority, for the tooltip.
-    pub title: String,
-    /// The priority, shown when the state has several transitions.
-    pub priority: Option<String>,
     /// The target state does not exist.
     pub dangling: bool,
     /// How the path is drawn, to redraw it when a card moves.
     pub shape: Shape,
     /// The area the arrow may cover, for drawing only what is on screen.
     pub reach: Rect,
+    /// From the middle of its card to the middle of the target's, as the overview draws it;
+    /// none when the target does not exist.
+    pub line: Option<((f64, f64), (f64, f64))>,
+}
+
+/// What an arrow says. Made only for the arrows that get elements ([`Arrow::text`]), not for
+/// every arrow of the plan whenever its scene is built: reading and describing every condition
+/// was the larger part of building a large plan's scene, at every open, and at 1,000 states the
+/// whole plan in view draws no label at all.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ArrowText {
+    /// The author's label, else the condition, cut to [`LABEL_MAX_CHARS`].
+    pub label: String,
+    /// The full text: condition, label and priority, for the tooltip.
+    pub title: String,
+    /// The priority, shown when the state has several transitions.
+    pub priority: Option<String>,
+}
+
+impl Arrow {
+    /// What the arrow says, read from `plan`, the plan its scene was built from.
+    pub fn text(&self, plan: &Plan) -> ArrowText {
+        let state = plan
+            .states
+            .get(self.state)
+            .filter(|s| s.id == self.from)
+            .or_else(|| plan.state(&self.from));
+        match state {
+            Some(state) if self.index < state.transitions.len() => {
+                arrow_text(state, self.index, self.dangling)
+            }
+            _ => ArrowText::default(),
+        }
+    }
 }
 
 /// Problems to mark on the canvas: the worst severity per state, and the transitions with one.
@@ -131,7 +163,7 @@ impl Scene {
         }
         let mut group_seen: HashMap<(&str, &str), usize> = HashMap::new();
         let mut arrows = Vec::with_capacity(plan.transition_count());
-        for state in &plan.states {
+        for (at, state) in plan.states.iter().enumerate() {
             let from = rects[state.id.as_str()];
             let (mut loops, mut stubs) = (0, 0);
             for (index, t) in state.transitions.iter().enumerate() {
@@ -157,8 +189,11 @@ impl Scene {
                         Shape::Between(bend)
                     }
                 };
-                let (path, reach) = draw(shape, from, rects.get(to).copied());
-                arrows.push(arrow(state, index, path, reach, shape));
+                let target = rects.get(to).copied();
+                let (path, reach) = draw(shape, from, target);
+                let mut a = arrow(state, at, index, path, reach, shape);
+                a.line = target.map(|to| (from.center(), to.center()));
+                arrows.push(a);
             }
         }
         let bounds = bounds(cards.iter().map(|c| c.rect));
@@ -213,7 +248,9 @@ impl Scene {
         out.cards[i] = card(state, rect, plan.start_state_id() == Some(id));
         if let Some(f) = first {
             for (k, a) in out.arrows[f..][..count].iter_mut().enumerate() {
-                *a = arrow(state, k, a.path.clone(), a.reach, a.shape);
+                let line = a.line;
+                *a = arrow(state, i, k, a.path.clone(), a.reach, a.shape);
+                a.line = line;
             }
         }
         Some(out)
@@ -236,9 +273,11 @@ impl Scene {
         for a in &mut out.arrows {
             if ids.contains(&a.from) || ids.contains(&a.to) {
                 let from = rects[a.from.as_str()];
-                let (path, reach) = draw(a.shape, from, rects.get(a.to.as_str()).copied());
+                let target = rects.get(a.to.as_str()).copied();
+                let (path, reach) = draw(a.shape, from, target);
                 a.path = path;
                 a.reach = reach;
+                a.line = target.map(|to| (from.center(), to.center()));
             }
         }
         out
@@ -251,6 +290,16 @@ fn pair<'a>(a: &'a str, b: &'a str) -> (&'a str, &'a str) {
     } else {
         (b, a)
     }
+}
+
+/// An item's identity for the view: a hash of everything it draws. Hashed rather than written out
+/// as text (as it was): formatting every card's and arrow's content into a key string was a good
+/// part of building a large plan's scene. Two different drawings share a key with a chance of
+/// about one in 2⁶⁴ per pair; SipHash with fixed keys, so the same drawing always has one key.
+fn key_of(parts: impl Hash) -> u64 {
+    let mut h = std::hash::DefaultHasher::new();
+    parts.hash(&mut h);
+    h.finish()
 }
 
 fn card(state: &State, rect: Rect, is_start: bool) -> Card {
@@ -271,10 +320,17 @@ fn card(state: &State, rect: Rect, is_start: bool) -> Card {
         Ending::HangUp {} => "Hangs up".to_string(),
         Ending::HandOff { to, .. } => format!("Hands off to {to}"),
     });
-    let key = format!(
-        "{}\u{1f}{}\u{1f}{:?}\u{1f}{work}\u{1f}{keys:?}\u{1f}{is_start}\u{1f}{ending:?}\u{1f}{:?}",
-        state.id, state.title, state.kind, rect
-    );
+    let key = key_of((
+        &state.id,
+        &state.title,
+        state.kind,
+        &work,
+        &keys,
+        is_start,
+        &ending,
+        rect.x.to_bits(),
+        rect.y.to_bits(),
+    ));
     Card {
         key,
         id: state.id.clone(),
@@ -288,23 +344,82 @@ fn card(state: &State, rect: Rect, is_start: bool) -> Card {
     }
 }
 
-fn arrow(state: &State, index: usize, path: ArrowPath, reach: Rect, shape: Shape) -> Arrow {
+fn arrow(
+    state: &State,
+    at: usize,
+    index: usize,
+    path: ArrowPath,
+    reach: Rect,
+    shape: Shape,
+) -> Arrow {
     let dangling = matches!(shape, Shape::Dangling(_));
+    let t = &state.transitions[index];
+    // Everything its text is made from (see `arrow_text`), rather than the text itself.
+    let mut h = std::hash::DefaultHasher::new();
+    (&state.id, index, &t.target_state_id, &path.d, dangling).hash(&mut h);
+    (
+        t.condition_type_in(state.kind),
+        &t.label,
+        t.priority.0.to_bits(),
+    )
+        .hash(&mut h);
+    (state.transitions.len() > 1).hash(&mut h);
+    for (k, v) in &t.condition_config {
+        k.hash(&mut h);
+        hash_json(v, &mut h);
+    }
+    Arrow {
+        key: h.finish(),
+        from: state.id.clone(),
+        index,
+        to: t.target_state_id.clone(),
+        state: at,
+        path,
+        dangling,
+        shape,
+        reach,
+        line: None,
+    }
+}
+
+/// Feeds a JSON value to a hasher, telling apart what its text tells apart (`10` and `10.0`).
+fn hash_json(v: &serde_json::Value, h: &mut impl Hasher) {
+    use serde_json::Value;
+    match v {
+        Value::Null => 0u8.hash(h),
+        Value::Bool(b) => (1u8, b).hash(h),
+        Value::Number(n) => (2u8, n.as_i64(), n.as_u64(), n.as_f64().map(f64::to_bits)).hash(h),
+        Value::String(s) => (3u8, s).hash(h),
+        Value::Array(items) => {
+            (4u8, items.len()).hash(h);
+            for item in items {
+                hash_json(item, h);
+            }
+        }
+        Value::Object(map) => {
+            (5u8, map.len()).hash(h);
+            for (k, item) in map {
+                k.hash(h);
+                hash_json(item, h);
+            }
+        }
+    }
+}
+
+/// What transition `index` of `state` says on its arrow (see [`ArrowText`]).
+fn arrow_text(state: &State, index: usize, dangling: bool) -> ArrowText {
     let t = &state.transitions[index];
     let kind = t.condition_type_in(state.kind);
     let condition = match Check::read(kind, &t.condition_config) {
         Ok(check) => check.describe(),
         Err(_) => format!("⚠ {} (settings need fixing)", kind.as_str()),
     };
-    let shown = if t.label.is_empty() {
-        condition.clone()
-    } else {
-        t.label.clone()
-    };
     let label = if dangling {
         format!("→ missing “{}”", t.target_state_id)
+    } else if t.label.is_empty() {
+        shorten(&condition)
     } else {
-        shorten(&shown)
+        shorten(&t.label)
     };
     let mut title = condition;
     if !t.label.is_empty() {
@@ -314,22 +429,10 @@ fn arrow(state: &State, index: usize, path: ArrowPath, reach: Rect, shape: Shape
     if let Some(p) = &priority {
         title.push_str(&format!(" (priority {p})"));
     }
-    let key = format!(
-        "{}\u{1f}{index}\u{1f}{}\u{1f}{}\u{1f}{title}\u{1f}{}",
-        state.id, t.target_state_id, path.d, label
-    );
-    Arrow {
-        key,
-        from: state.id.clone(),
-        index,
-        to: t.target_state_id.clone(),
-        path,
+    ArrowText {
         label,
         title,
         priority,
-        dangling,
-        shape,
-        reach,
     }
 }
 
@@ -422,22 +525,60 @@ mod tests {
 
     #[test]
     fn arrows_are_labelled_with_their_condition_or_label_and_priority_when_there_are_several() {
-        let s = scene(PLAN);
+        let plan = parse_plan(PLAN).unwrap();
+        let s = Scene::build(&plan);
+        let text = |i: usize| s.arrows[i].text(&plan);
         let first = &s.arrows[0];
         assert_eq!(
             (first.from.as_str(), first.index, first.to.as_str()),
             ("a", 0, "b")
         );
-        assert_eq!(first.label, "issue = billing");
-        assert_eq!(first.priority.as_deref(), Some("1"));
-        assert_eq!(s.arrows[1].label, "anything else");
-        assert_eq!(
-            s.arrows[1].title,
-            "anything else: all tasks done (priority 10)"
-        );
-        assert_eq!(s.arrows[2].label, "after 3 turns without progress");
+        assert_eq!(text(0).label, "issue = billing");
+        assert_eq!(text(0).priority.as_deref(), Some("1"));
+        assert_eq!(text(1).label, "anything else");
+        assert_eq!(text(1).title, "anything else: all tasks done (priority 10)");
+        assert_eq!(text(2).label, "after 3 turns without progress");
         // A single transition shows no priority.
-        assert_eq!(s.arrows[4].priority, None);
+        assert_eq!(text(4).priority, None);
+    }
+
+    /// The view keeps an arrow's element while its key is unchanged, so every edit that changes
+    /// what an arrow says must change its key (the text is not part of the scene).
+    #[test]
+    fn an_arrow_gets_a_new_key_whenever_its_text_changes() {
+        let plan = parse_plan(PLAN).unwrap();
+        let before = Scene::build(&plan);
+        type Edit = fn(&mut State);
+        let edits: [Edit; 7] = [
+            |s| s.transitions[1].label = "otherwise".into(),
+            |s| s.transitions[0].priority.0 = 7.0,
+            |s| s.transitions[0].condition_config["value"] = "other".into(),
+            |s| s.transitions[2].condition_config["turns"] = 3.5.into(),
+            |s| s.transitions[0].condition_config.clear(),
+            // Without a condition type, a goal state's transitions wait for its goal.
+            |s| s.kind = StateType::Goal,
+            |s| {
+                s.transitions.truncate(1);
+            },
+        ];
+        for (n, edit) in edits.iter().enumerate() {
+            let mut after = plan.clone();
+            edit(&mut after.states[0]);
+            let rebuilt = Scene::build(&after);
+            for (old, new) in before.arrows.iter().zip(&rebuilt.arrows) {
+                if old.text(&plan) != new.text(&after) {
+                    assert_ne!(old.key, new.key, "edit {n}: {:?}", new.text(&after));
+                }
+            }
+            assert!(
+                before
+                    .arrows
+                    .iter()
+                    .zip(&rebuilt.arrows)
+                    .any(|(old, new)| old.text(&plan) != new.text(&after)),
+                "edit {n} changed no text"
+            );
+        }
     }
 
     #[test]
@@ -458,24 +599,36 @@ mod tests {
         let s = scene(PLAN);
         let ghost = &s.arrows[3];
         assert!(ghost.dangling);
-        assert_eq!(ghost.label, "→ missing “ghost”");
+        assert_eq!(
+            ghost.text(&parse_plan(PLAN).unwrap()).label,
+            "→ missing “ghost”"
+        );
+        assert_eq!(ghost.line, None, "the overview draws no line to nowhere");
+        let (a, b) = (s.cards[0].rect.center(), s.cards[1].rect.center());
+        assert_eq!(s.arrows[0].line, Some((a, b)));
+        // Moving the target card moves the overview's line with it.
+        let moved = s.moved(&["b".to_string()], 100.0, 0.0);
+        assert_eq!(moved.arrows[0].line, Some((a, (b.0 + 100.0, b.1))));
     }
 
     #[test]
     fn a_plan_without_positions_is_laid_out_and_long_labels_are_cut() {
-        let s = scene(
+        let plan = parse_plan(
             r#"{"id": "p", "title": "P", "states": [
             {"id": "a", "title": "A", "transitions": [{"target_state_id": "b", "condition_type": "deliverable_value_in",
               "condition_config": {"key": "category", "values": ["billing_error", "payment_failed", "account_locked"]}}]},
             {"id": "b", "title": "B"}]}"#,
-        );
+        )
+        .unwrap();
+        let s = Scene::build(&plan);
         assert!(s.cards[1].rect.x > s.cards[0].rect.x);
-        let label = &s.arrows[0].label;
+        let text = s.arrows[0].text(&plan);
+        let label = &text.label;
         assert!(
             label.ends_with('…') && label.chars().count() <= LABEL_MAX_CHARS,
             "{label}"
         );
-        assert!(s.arrows[0].title.ends_with("account_locked"));
+        assert!(text.title.ends_with("account_locked"));
         assert!(s.bounds.is_some());
     }
 }

@@ -325,12 +325,12 @@ pub fn Canvas(
     };
     let visible_cards = Memo::new(move |before: Option<&Vec<Card>>| {
         let wanted = wanted();
-        shown.with(|s| mount::shown(&s.cards, |c| (c.key.as_str(), c.rect), before, wanted))
+        shown.with(|s| mount::shown(&s.cards, |c| (c.key, c.rect), before, wanted))
     });
     // One list for both layers (paths in SVG, labels as HTML).
     let arrows_now = Memo::new(move |before: Option<&Vec<Arrow>>| {
         let wanted = wanted();
-        shown.with(|s| mount::shown(&s.arrows, |a| (a.key.as_str(), a.reach), before, wanted))
+        shown.with(|s| mount::shown(&s.arrows, |a| (a.key, a.reach), before, wanted))
     });
     let transform = move || {
         let v = viewport.get();
@@ -419,13 +419,13 @@ pub fn Canvas(
                     </marker>
                 </defs>
                 <g transform=svg_transform>
-                    <For each=move || arrows_now.get() key=|a| a.key.clone() children=arrow />
+                    <For each=move || arrows_now.get() key=|a| a.key children=arrow />
                 </g>
             </svg>
             {move || overview.get().then(|| view! { <Overview editor=editor shown=shown marks=marks viewport=viewport size=size /> })}
             <div class="cards" style:transform=transform>
-                <For each=move || arrows_now.get() key=|a| format!("label\u{1f}{}", a.key) children=label />
-                <For each=move || visible_cards.get() key=|c| c.key.clone() children=card />
+                <For each=move || arrows_now.get() key=|a| a.key children=label />
+                <For each=move || visible_cards.get() key=|c| c.key children=card />
             </div>
             <svg class="rubber-layer" aria-hidden="true">{rubber_line}</svg>
             {rubber_box}

@@ -91,7 +91,7 @@ pub struct Editor {
     pub notice: RwSignal<Option<String>>,
     history: StoredValue<History>,
     /// The plan as last written to (or read from) disk.
-    on_disk: StoredValue<Option<Plan>>,
+    on_disk: StoredValue<OnDisk>,
     /// The plans this editor wrote most recently, newest last: when the watcher reports one of
     /// them, it is our own save coming back, not someone else's change.
     written: StoredValue<Vec<Plan>>,
@@ -99,6 +99,18 @@ pub struct Editor {
     saving: StoredValue<bool>,
     /// What changed in the plan since the canvas last drew it (see [`Editor::take_change`]).
     change: StoredValue<Change>,
+}
+
+/// What the editor knows the draft on disk holds.
+enum OnDisk {
+    /// Nothing readable (no plan open, or the file broke).
+    Nothing,
+    /// This plan.
+    Plan(Plan),
+    /// The plan the editor holds, unchanged since it was opened: the editor's own copy is made
+    /// only when the plan is first replaced (by an edit, an undo, a reload), so that opening a
+    /// plan does not copy it (10–50 ms of a 1,000–5,000-state plan's first frame in the page).
+    AsOpened,
 }
 
 /// What changed in the plan since the canvas last drew it: the canvas redraws one state's card
@@ -130,7 +142,7 @@ impl Editor {
             theirs: RwSignal::new(None),
             notice: RwSignal::new(None),
             history: StoredValue::new(History::default()),
-            on_disk: StoredValue::new(None),
+            on_disk: StoredValue::new(OnDisk::Nothing),
             written: StoredValue::new(Vec::new()),
             saving: StoredValue::new(false),
             change: StoredValue::new(Change::Any),
@@ -141,9 +153,11 @@ impl Editor {
     pub fn open(&self, id: String, plan: Plan) {
         self.history.update_value(History::clear);
         self.written.set_value(Vec::new());
-        self.on_disk.set_value(Some(plan.clone()));
+        // Set before the plan, so the plan it replaces is not taken for the one on disk.
+        self.on_disk.set_value(OnDisk::Nothing);
         self.id.set(Some(id));
         self.set_plan(Some(plan), None);
+        self.on_disk.set_value(OnDisk::AsOpened);
         self.selection.set(Selection::default());
         self.theirs.set(None);
         self.save.set(SaveState::Saved);
@@ -154,7 +168,7 @@ impl Editor {
     /// Closes the plan (it could not be read).
     pub fn close(&self) {
         self.history.update_value(History::clear);
-        self.on_disk.set_value(None);
+        self.on_disk.set_value(OnDisk::Nothing);
         self.theirs.set(None);
         self.save.set(SaveState::Saved);
         self.set_plan(None, None);
@@ -278,7 +292,23 @@ impl Editor {
                 _ => Change::Any,
             }
         });
-        self.plan.set(plan);
+        let mut replaced = None;
+        self.plan.update(|p| replaced = std::mem::replace(p, plan));
+        // The plan as opened was the one on disk: it is kept as that, moved rather than copied.
+        self.on_disk.update_value(|d| {
+            if matches!(d, OnDisk::AsOpened) {
+                *d = replaced.map_or(OnDisk::Nothing, OnDisk::Plan);
+            }
+        });
+    }
+
+    /// Whether `plan` is what the draft on disk holds, as far as the editor knows.
+    fn on_disk_is(&self, plan: &Plan) -> bool {
+        self.on_disk.with_value(|d| match d {
+            OnDisk::Nothing => false,
+            OnDisk::Plan(disk) => disk == plan,
+            OnDisk::AsOpened => self.plan.with_untracked(|p| p.as_ref() == Some(plan)),
+        })
     }
 
     /// What changed since the last call (the canvas calls it whenever it draws the plan).
@@ -308,7 +338,7 @@ impl Editor {
             self.saving.set_value(false);
             return;
         }
-        if self.on_disk.with_value(|d| d.as_ref() == Some(&plan)) {
+        if self.on_disk_is(&plan) {
             self.saving.set_value(false);
             self.save.set(SaveState::Saved);
             return;
@@ -330,7 +360,7 @@ impl Editor {
             }
             match result {
                 Ok(()) => {
-                    editor.on_disk.set_value(Some(plan.clone()));
+                    editor.on_disk.set_value(OnDisk::Plan(plan.clone()));
                     if editor.plan.get_untracked().as_ref() == Some(&plan) {
                         editor.save.set(SaveState::Saved);
                     } else {
@@ -350,9 +380,7 @@ impl Editor {
         let (Some(id), Some(plan)) = (self.id.get_untracked(), self.plan.get_untracked()) else {
             return;
         };
-        if self.on_disk.with_value(|d| d.as_ref() == Some(&plan))
-            || self.save.get_untracked() == SaveState::Conflict
-        {
+        if self.on_disk_is(&plan) || self.save.get_untracked() == SaveState::Conflict {
             return;
         }
         spawn_local(async move {
@@ -370,27 +398,26 @@ impl Editor {
             .theirs
             .with_untracked(|t| matches!(t, Some(Theirs::Unreadable(_))));
         if disk == current {
-            self.on_disk.set_value(Some(disk));
+            self.on_disk.set_value(OnDisk::Plan(disk));
             self.theirs.set(None);
             if self.save.get_untracked() == SaveState::Conflict {
                 self.save.set(SaveState::Saved);
             }
             return;
         }
-        let known = self.on_disk.with_value(|d| d.as_ref() == Some(&disk))
-            || self.written.with_value(|w| w.contains(&disk));
+        let known = self.on_disk_is(&disk) || self.written.with_value(|w| w.contains(&disk));
         if known && !was_unreadable {
             // Our own save's echo (perhaps of a save still being answered), or nothing new.
             return;
         }
-        let unsaved = self.on_disk.with_value(|d| d.as_ref() != Some(&current));
+        let unsaved = !self.on_disk_is(&current);
         if unsaved {
             self.theirs.set(Some(Theirs::Plan(disk)));
             self.save.set(SaveState::Conflict);
         } else {
             self.history
                 .update_value(|h| h.record(&current, None, now_ms()));
-            self.on_disk.set_value(Some(disk.clone()));
+            self.on_disk.set_value(OnDisk::Plan(disk.clone()));
             self.keep_selection_valid(&disk);
             self.set_plan(Some(disk), None);
             self.theirs.set(None);
@@ -423,13 +450,13 @@ impl Editor {
             }
             Theirs::Unreadable(_) => {
                 // Nothing readable is on disk: the editor's plan is written over the file.
-                self.on_disk.set_value(None);
+                self.on_disk.set_value(OnDisk::Nothing);
                 self.save.set(SaveState::Unsaved);
                 self.schedule_save(Duration::ZERO);
                 return;
             }
         };
-        self.on_disk.set_value(Some(theirs.clone()));
+        self.on_disk.set_value(OnDisk::Plan(theirs.clone()));
         self.save.set(SaveState::Saved);
         if take_theirs {
             if let Some(current) = self.plan.get_untracked() {
