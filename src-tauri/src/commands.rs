@@ -9,7 +9,7 @@ use plan_core::Plan;
 use tauri::ipc::{InvokeBody, Request, Response};
 use tauri::State;
 
-use crate::first_screen::{Answer, Early};
+use crate::first_screen::Early;
 use crate::known::{Identity, Known};
 
 /// Runs blocking store work on tokio's blocking pool and flattens a join failure into an IPC error.
@@ -75,14 +75,7 @@ pub async fn start(
         Arc::clone(&early),
     );
     blocking(move || {
-        let answer = match remembered {
-            None => early.take(&ws),
-            Some(_) => None,
-        };
-        let answer = match answer {
-            Some(answer) => answer,
-            None => Answer::read(&ws, remembered.as_deref())?,
-        };
+        let answer = early.answer(&ws, remembered.as_deref())?;
         answer.remember(&known);
         Ok(Response::new(answer.bytes))
     })

@@ -103,9 +103,18 @@ impl Early {
         Early(Mutex::new(spawned.ok().map(|_| receive)))
     }
 
+    /// The first screen of `ws` for a page that asks now: the early answer when the page asks for
+    /// no plan in particular and it is still true, else one read afresh.
+    pub fn answer(&self, ws: &Workspace, remembered: Option<&str>) -> Result<Answer, IpcError> {
+        match remembered.map_or_else(|| self.take(ws), |_| None) {
+            Some(early) => Ok(early),
+            None => Answer::read(ws, remembered),
+        }
+    }
+
     /// The early answer, once: when it is done (waiting for it if need be) and still true of
     /// `ws`. Anything else (it failed, the workspace changed since, it was taken) is `None`.
-    pub fn take(&self, ws: &Workspace) -> Option<Answer> {
+    fn take(&self, ws: &Workspace) -> Option<Answer> {
         let receive = self.0.lock().ok()?.take()?;
         let answer = receive.recv().ok()?.ok()?;
         answer.still_true(ws).then_some(answer)
@@ -145,6 +154,18 @@ mod tests {
         let draft = ws.draft_path(&opened.id).unwrap();
         assert!(known.is_known(&draft));
         assert!(early.take(&ws).is_none(), "taken once");
+        std::fs::remove_dir_all(&root).unwrap();
+    }
+
+    #[test]
+    fn a_page_that_asks_for_its_plan_gets_that_plan_read_afresh() {
+        let (root, ws) = workspace("early-first-screen-remembered");
+        let early = Early::begin(root.clone());
+        let answer = early.answer(&ws, Some("medical-intake")).unwrap();
+        assert_eq!(started(&answer).opened.unwrap().id, "medical-intake");
+        // The early answer (the first plan by title) is still there for a page that asks for none.
+        let first = early.answer(&ws, None).unwrap();
+        assert_eq!(first.bytes, Answer::read(&ws, None).unwrap().bytes);
         std::fs::remove_dir_all(&root).unwrap();
     }
 

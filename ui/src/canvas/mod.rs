@@ -1,6 +1,7 @@
 //! The canvas, in three layers like xyflow: pure geometry (`geometry`), what to draw for a plan
 //! (`scene`), a pure gesture state machine (`gesture`), which items have elements (`mount`), and thin
-//! DOM/SVG views (`view`, and `items` for one card, arrow or label).
+//! DOM/SVG views (`view`, and `items` for one card, arrow or label, with what an arrow says
+//! from `text`).
 
 pub mod geometry;
 pub mod gesture;
@@ -9,4 +10,5 @@ pub mod minimap;
 pub mod mount;
 pub mod overview;
 pub mod scene;
+pub mod text;
 pub mod view;

@@ -4,7 +4,9 @@
 use std::collections::{HashMap, HashSet};
 use std::hash::{Hash, Hasher};
 
-use plan_core::condition::Check;
+use super::text;
+pub use super::text::ArrowText;
+
 use plan_core::layout;
 use plan_core::plan::{Ending, Plan, State, StateType};
 use plan_core::{Report, Severity};
@@ -13,8 +15,6 @@ use super::geometry::{
     arrow_between, bounds, dangling, self_loop, ArrowPath, Rect, CARD_H, CARD_W,
 };
 
-/// Longest arrow label drawn in full; longer ones are cut with "…" (the full text is the tooltip).
-const LABEL_MAX_CHARS: usize = 42;
 /// Distance between the middles of parallel arrows, in canvas units.
 const PARALLEL_SPACING: f64 = 38.0;
 
@@ -47,7 +47,7 @@ pub struct Arrow {
     pub index: usize,
     pub to: String,
     /// Where its source state is in the plan's states, to read its text from (see
-    /// [`Arrow::text`]).
+    /// [`Arrow::text`] in `text`).
     pub state: usize,
     pub path: ArrowPath,
     /// The target state does not exist.
@@ -59,37 +59,6 @@ pub struct Arrow {
     /// From the middle of its card to the middle of the target's, as the overview draws it;
     /// none when the target does not exist.
     pub line: Option<((f64, f64), (f64, f64))>,
-}
-
-/// What an arrow says. Made only for the arrows that get elements ([`Arrow::text`]), not for
-/// every arrow of the plan whenever its scene is built: reading and describing every condition
-/// was the larger part of building a large plan's scene, at every open, and at 1,000 states the
-/// whole plan in view draws no label at all.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct ArrowText {
-    /// The author's label, else the condition, cut to [`LABEL_MAX_CHARS`].
-    pub label: String,
-    /// The full text: condition, label and priority, for the tooltip.
-    pub title: String,
-    /// The priority, shown when the state has several transitions.
-    pub priority: Option<String>,
-}
-
-impl Arrow {
-    /// What the arrow says, read from `plan`, the plan its scene was built from.
-    pub fn text(&self, plan: &Plan) -> ArrowText {
-        let state = plan
-            .states
-            .get(self.state)
-            .filter(|s| s.id == self.from)
-            .or_else(|| plan.state(&self.from));
-        match state {
-            Some(state) if self.index < state.transitions.len() => {
-                arrow_text(state, self.index, self.dangling)
-            }
-            _ => ArrowText::default(),
-        }
-    }
 }
 
 /// Problems to mark on the canvas: the worst severity per state, and the transitions with one.
@@ -354,20 +323,10 @@ fn arrow(
 ) -> Arrow {
     let dangling = matches!(shape, Shape::Dangling(_));
     let t = &state.transitions[index];
-    // Everything its text is made from (see `arrow_text`), rather than the text itself.
+    // Everything its text is made from, rather than the text itself.
     let mut h = std::hash::DefaultHasher::new();
-    (&state.id, index, &t.target_state_id, &path.d, dangling).hash(&mut h);
-    (
-        t.condition_type_in(state.kind),
-        &t.label,
-        t.priority.0.to_bits(),
-    )
-        .hash(&mut h);
-    (state.transitions.len() > 1).hash(&mut h);
-    for (k, v) in &t.condition_config {
-        k.hash(&mut h);
-        hash_json(v, &mut h);
-    }
+    (&state.id, index, &path.d).hash(&mut h);
+    text::hash_inputs(state, index, dangling, &mut h);
     Arrow {
         key: h.finish(),
         from: state.id.clone(),
@@ -380,68 +339,6 @@ fn arrow(
         reach,
         line: None,
     }
-}
-
-/// Feeds a JSON value to a hasher, telling apart what its text tells apart (`10` and `10.0`).
-fn hash_json(v: &serde_json::Value, h: &mut impl Hasher) {
-    use serde_json::Value;
-    match v {
-        Value::Null => 0u8.hash(h),
-        Value::Bool(b) => (1u8, b).hash(h),
-        Value::Number(n) => (2u8, n.as_i64(), n.as_u64(), n.as_f64().map(f64::to_bits)).hash(h),
-        Value::String(s) => (3u8, s).hash(h),
-        Value::Array(items) => {
-            (4u8, items.len()).hash(h);
-            for item in items {
-                hash_json(item, h);
-            }
-        }
-        Value::Object(map) => {
-            (5u8, map.len()).hash(h);
-            for (k, item) in map {
-                k.hash(h);
-                hash_json(item, h);
-            }
-        }
-    }
-}
-
-/// What transition `index` of `state` says on its arrow (see [`ArrowText`]).
-fn arrow_text(state: &State, index: usize, dangling: bool) -> ArrowText {
-    let t = &state.transitions[index];
-    let kind = t.condition_type_in(state.kind);
-    let condition = match Check::read(kind, &t.condition_config) {
-        Ok(check) => check.describe(),
-        Err(_) => format!("⚠ {} (settings need fixing)", kind.as_str()),
-    };
-    let label = if dangling {
-        format!("→ missing “{}”", t.target_state_id)
-    } else if t.label.is_empty() {
-        shorten(&condition)
-    } else {
-        shorten(&t.label)
-    };
-    let mut title = condition;
-    if !t.label.is_empty() {
-        title = format!("{}: {title}", t.label);
-    }
-    let priority = (state.transitions.len() > 1).then(|| t.priority.to_string());
-    if let Some(p) = &priority {
-        title.push_str(&format!(" (priority {p})"));
-    }
-    ArrowText {
-        label,
-        title,
-        priority,
-    }
-}
-
-fn shorten(text: &str) -> String {
-    if text.chars().count() <= LABEL_MAX_CHARS {
-        return text.to_string();
-    }
-    let cut: String = text.chars().take(LABEL_MAX_CHARS - 1).collect();
-    format!("{}…", cut.trim_end())
 }
 
 #[cfg(test)]
@@ -625,7 +522,7 @@ mod tests {
         let text = s.arrows[0].text(&plan);
         let label = &text.label;
         assert!(
-            label.ends_with('…') && label.chars().count() <= LABEL_MAX_CHARS,
+            label.ends_with('…') && label.chars().count() <= text::LABEL_MAX_CHARS,
             "{label}"
         );
         assert!(text.title.ends_with("account_locked"));

@@ -1,0 +1,128 @@
+//! What an arrow says: its label (the author's, else its condition described), its tooltip and
+//! its priority. Made only for the arrows that get elements ([`Arrow::text`]), not for every arrow
+//! whenever a scene is built: reading and describing every condition was the larger part of
+//! building a large plan's scene, at every open, and with a whole plan of 1,000 states in view no
+//! label is drawn at all. The scene keys each arrow by what its text is made from instead
+//! ([`hash_inputs`]), so that an arrow whose text changes gets a new element.
+
+use std::hash::{Hash, Hasher};
+
+use plan_core::condition::Check;
+use plan_core::plan::{Plan, State};
+
+use super::scene::Arrow;
+
+/// Longest arrow label drawn in full; longer ones are cut with "…" (the full text is the tooltip).
+pub const LABEL_MAX_CHARS: usize = 42;
+
+/// What an arrow says.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ArrowText {
+    /// The author's label, else the condition, cut to [`LABEL_MAX_CHARS`].
+    pub label: String,
+    /// The full text: condition, label and priority, for the tooltip.
+    pub title: String,
+    /// The priority, shown when the state has several transitions.
+    pub priority: Option<String>,
+}
+
+impl Arrow {
+    /// What the arrow says, read from `plan`, the plan its scene was built from.
+    pub fn text(&self, plan: &Plan) -> ArrowText {
+        let state = plan
+            .states
+            .get(self.state)
+            .filter(|s| s.id == self.from)
+            .or_else(|| plan.state(&self.from));
+        match state {
+            Some(state) if self.index < state.transitions.len() => {
+                arrow_text(state, self.index, self.dangling)
+            }
+            _ => ArrowText::default(),
+        }
+    }
+}
+
+/// Feeds `hasher` everything the text of transition `index` of `state` is made from: keep it in
+/// step with [`arrow_text`] (the scene's tests check that every edit of the text changes it).
+pub fn hash_inputs(state: &State, index: usize, dangling: bool, hasher: &mut impl Hasher) {
+    let t = &state.transitions[index];
+    (
+        &t.target_state_id,
+        dangling,
+        t.condition_type_in(state.kind),
+    )
+        .hash(hasher);
+    (
+        &t.label,
+        t.priority.0.to_bits(),
+        state.transitions.len() > 1,
+    )
+        .hash(hasher);
+    for (k, v) in &t.condition_config {
+        k.hash(hasher);
+        hash_json(v, hasher);
+    }
+}
+
+/// Feeds a JSON value to a hasher, telling apart what its text tells apart (`10` and `10.0`).
+fn hash_json(v: &serde_json::Value, h: &mut impl Hasher) {
+    use serde_json::Value;
+    match v {
+        Value::Null => 0u8.hash(h),
+        Value::Bool(b) => (1u8, b).hash(h),
+        Value::Number(n) => (2u8, n.as_i64(), n.as_u64(), n.as_f64().map(f64::to_bits)).hash(h),
+        Value::String(s) => (3u8, s).hash(h),
+        Value::Array(items) => {
+            (4u8, items.len()).hash(h);
+            for item in items {
+                hash_json(item, h);
+            }
+        }
+        Value::Object(map) => {
+            (5u8, map.len()).hash(h);
+            for (k, item) in map {
+                k.hash(h);
+                hash_json(item, h);
+            }
+        }
+    }
+}
+
+/// What transition `index` of `state` says on its arrow (see [`ArrowText`]).
+fn arrow_text(state: &State, index: usize, dangling: bool) -> ArrowText {
+    let t = &state.transitions[index];
+    let kind = t.condition_type_in(state.kind);
+    let condition = match Check::read(kind, &t.condition_config) {
+        Ok(check) => check.describe(),
+        Err(_) => format!("⚠ {} (settings need fixing)", kind.as_str()),
+    };
+    let label = if dangling {
+        format!("→ missing “{}”", t.target_state_id)
+    } else if t.label.is_empty() {
+        shorten(&condition)
+    } else {
+        shorten(&t.label)
+    };
+    let mut title = condition;
+    if !t.label.is_empty() {
+        title = format!("{}: {title}", t.label);
+    }
+    let priority = (state.transitions.len() > 1).then(|| t.priority.to_string());
+    if let Some(p) = &priority {
+        title.push_str(&format!(" (priority {p})"));
+    }
+    ArrowText {
+        label,
+        title,
+        priority,
+    }
+}
+
+fn shorten(text: &str) -> String {
+    if text.chars().count() <= LABEL_MAX_CHARS {
+        return text.to_string();
+    }
+    let cut: String = text.chars().take(LABEL_MAX_CHARS - 1).collect();
+    format!("{}…", cut.trim_end())
+}
