@@ -84,11 +84,15 @@ pub async fn start(
 
 /// An answer as raw JSON bytes: the page hands them to the UI as they are.
 fn raw(answer: &impl serde::Serialize) -> Result<Response, IpcError> {
-    let bytes = serde_json::to_vec(answer).map_err(|e| IpcError {
+    json_bytes(answer).map(Response::new)
+}
+
+/// An answer as JSON bytes, or why it could not be made.
+pub fn json_bytes(answer: &impl serde::Serialize) -> Result<Vec<u8>, IpcError> {
+    serde_json::to_vec(answer).map_err(|e| IpcError {
         code: ErrorCode::Internal,
         message: format!("sending the answer failed: {e}"),
-    })?;
-    Ok(Response::new(bytes))
+    })
 }
 
 /// Writes the editor's draft (autosave): atomic, durable, under the plan's lock. The body is the

@@ -16,9 +16,10 @@ use std::path::PathBuf;
 use std::sync::mpsc::{channel, Receiver};
 use std::sync::Mutex;
 
-use plan_core::ipc::{ErrorCode, IpcError, LoadedPlan, OpenedPlan, Started};
+use plan_core::ipc::{IpcError, LoadedPlan, OpenedPlan, Started};
 use plan_core::store::{FirstScreen, Workspace};
 
+use crate::commands::json_bytes;
 use crate::known::{Identity, Known};
 
 /// A first screen as sent: the answer's bytes, and what it was read from.
@@ -56,10 +57,7 @@ impl Answer {
             }
             None => (None, None),
         };
-        let bytes = serde_json::to_vec(&Started { plans, opened }).map_err(|e| IpcError {
-            code: ErrorCode::Internal,
-            message: format!("sending the answer failed: {e}"),
-        })?;
+        let bytes = json_bytes(&Started { plans, opened })?;
         Ok(Answer {
             seen,
             opened: source,

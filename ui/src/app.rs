@@ -19,7 +19,7 @@ use wasm_bindgen::JsCast;
 use crate::canvas::geometry::{Viewport, CARD_H, CARD_W};
 use crate::canvas::gesture::ZOOM_STEP;
 use crate::canvas::scene::{Marks, Scene};
-use crate::canvas::view::{snap, Canvas, FIT_PADDING, GRID};
+use crate::canvas::view::{fitted, snap, Canvas, GRID};
 use crate::editor::{Change, Editor, SaveState, Selection, Theirs};
 use crate::find::Find;
 use crate::help::Help;
@@ -77,8 +77,8 @@ pub fn App() -> impl IntoView {
     // frame of a newly opened plan then draws it fitted, without first making elements for the
     // cards of the old view (and without asking the page for a fresh layout in between).
     let fit_now = move || {
-        if let Some(bounds) = scene.with_untracked(|s| s.bounds) {
-            viewport.set(Viewport::fitting(bounds, size.get_untracked(), FIT_PADDING));
+        if let Some(fit) = scene.with_untracked(|s| fitted(s, size.get_untracked())) {
+            viewport.set(fit);
         }
     };
     // Opens plan `id`; `refit` when it is a different plan than the one shown.

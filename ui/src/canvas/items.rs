@@ -2,6 +2,8 @@
 //! copies of a [`Card`]'s or an [`Arrow`]'s values, with the selection and the problem marks
 //! read reactively so that selecting or validating redraws no card.
 
+use std::collections::HashMap;
+
 use leptos::prelude::*;
 use plan_core::Severity;
 
@@ -79,16 +81,41 @@ fn transition_selected(editor: Editor, from: String, index: usize) -> Memo<bool>
     })
 }
 
-/// What `arrow` says, read from the open plan (the plan its scene was built from).
-fn text_of(arrow: &Arrow, editor: Editor) -> ArrowText {
-    editor
-        .plan
-        .with_untracked(|p| p.as_ref().map(|p| arrow.text(p)).unwrap_or_default())
+/// What the arrows with elements say, kept by arrow key: each arrow has two elements (its path,
+/// whose tooltip is the title, and its label), and describing its condition once serves both,
+/// and serves it again when a pan brings it back. A key changes with the text (see `text`).
+#[derive(Clone, Copy)]
+pub struct Texts(StoredValue<HashMap<u64, ArrowText>>);
+
+/// Texts kept at most; past it the cache starts again (a few screens' worth of arrows).
+const TEXTS_KEPT: usize = 2_000;
+
+impl Texts {
+    pub fn new() -> Texts {
+        Texts(StoredValue::new(HashMap::new()))
+    }
+
+    /// What `arrow` says, read from the open plan (the plan its scene was built from).
+    fn of(&self, arrow: &Arrow, editor: Editor) -> ArrowText {
+        if let Some(text) = self.0.with_value(|t| t.get(&arrow.key).cloned()) {
+            return text;
+        }
+        let text = editor
+            .plan
+            .with_untracked(|p| p.as_ref().map(|p| arrow.text(p)).unwrap_or_default());
+        self.0.update_value(|t| {
+            if t.len() >= TEXTS_KEPT {
+                t.clear();
+            }
+            t.insert(arrow.key, text.clone());
+        });
+        text
+    }
 }
 
 /// A transition's arrow in the SVG layer, with a wide invisible stroke to click it by.
-pub fn arrow_view(arrow: Arrow, editor: Editor, marks: Memo<Marks>) -> impl IntoView {
-    let title = text_of(&arrow, editor).title;
+pub fn arrow_view(arrow: Arrow, editor: Editor, marks: Memo<Marks>, texts: Texts) -> impl IntoView {
+    let title = texts.of(&arrow, editor).title;
     let (from, index) = (arrow.from.clone(), arrow.index);
     let selected = transition_selected(editor, from.clone(), index);
     let from_mark = from.clone();
@@ -123,12 +150,12 @@ pub fn arrow_view(arrow: Arrow, editor: Editor, marks: Memo<Marks>) -> impl Into
 
 /// An arrow's label, drawn as HTML on the card layer: WebKit paints SVG text several times slower
 /// than HTML text, and labels were most of the cost of a frame while panning.
-pub fn label_view(arrow: Arrow, editor: Editor) -> impl IntoView {
+pub fn label_view(arrow: Arrow, editor: Editor, texts: Texts) -> impl IntoView {
     let ArrowText {
         label,
         title,
         priority,
-    } = text_of(&arrow, editor);
+    } = texts.of(&arrow, editor);
     let (x, y) = arrow.path.label_at;
     let (from, index) = (arrow.from.clone(), arrow.index);
     let selected = transition_selected(editor, from.clone(), index);

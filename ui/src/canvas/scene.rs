@@ -158,11 +158,8 @@ impl Scene {
                         Shape::Between(bend)
                     }
                 };
-                let target = rects.get(to).copied();
-                let (path, reach) = draw(shape, from, target);
-                let mut a = arrow(state, at, index, path, reach, shape);
-                a.line = target.map(|to| (from.center(), to.center()));
-                arrows.push(a);
+                let drawing = draw(shape, from, rects.get(to).copied());
+                arrows.push(arrow(state, at, index, drawing, shape));
             }
         }
         let bounds = bounds(cards.iter().map(|c| c.rect));
@@ -174,10 +171,16 @@ impl Scene {
     }
 }
 
-/// The path of an arrow of `shape` between `from` and `to` (absent for a dangling arrow), and the
-/// area it may cover.
-fn draw(shape: Shape, from: Rect, to: Option<Rect>) -> (ArrowPath, Rect) {
-    match (shape, to) {
+/// Where an arrow is drawn (see the fields of the same names in [`Arrow`]).
+struct Drawing {
+    path: ArrowPath,
+    reach: Rect,
+    line: Option<((f64, f64), (f64, f64))>,
+}
+
+/// The drawing of an arrow of `shape` between `from` and `to` (absent for a dangling arrow).
+fn draw(shape: Shape, from: Rect, to: Option<Rect>) -> Drawing {
+    let (path, reach) = match (shape, to) {
         (Shape::Between(bend), Some(to)) => (
             arrow_between(from, to, bend),
             from.union(&to).inflate(bend.abs() + 20.0),
@@ -185,7 +188,9 @@ fn draw(shape: Shape, from: Rect, to: Option<Rect>) -> (ArrowPath, Rect) {
         (Shape::Loop(n), _) => (self_loop(from, n), from.inflate(40.0 + 34.0 * n as f64)),
         (Shape::Dangling(n), _) => (dangling(from, n), from.inflate(110.0)),
         (Shape::Between(_), None) => (dangling(from, 0), from.inflate(110.0)),
-    }
+    };
+    let line = to.map(|to| (from.center(), to.center()));
+    Drawing { path, reach, line }
 }
 
 impl Scene {
@@ -217,9 +222,12 @@ impl Scene {
         out.cards[i] = card(state, rect, plan.start_state_id() == Some(id));
         if let Some(f) = first {
             for (k, a) in out.arrows[f..][..count].iter_mut().enumerate() {
-                let line = a.line;
-                *a = arrow(state, i, k, a.path.clone(), a.reach, a.shape);
-                a.line = line;
+                let drawing = Drawing {
+                    path: a.path.clone(),
+                    reach: a.reach,
+                    line: a.line,
+                };
+                *a = arrow(state, i, k, drawing, a.shape);
             }
         }
         Some(out)
@@ -242,11 +250,9 @@ impl Scene {
         for a in &mut out.arrows {
             if ids.contains(&a.from) || ids.contains(&a.to) {
                 let from = rects[a.from.as_str()];
-                let target = rects.get(a.to.as_str()).copied();
-                let (path, reach) = draw(a.shape, from, target);
-                a.path = path;
-                a.reach = reach;
-                a.line = target.map(|to| (from.center(), to.center()));
+                let Drawing { path, reach, line } =
+                    draw(a.shape, from, rects.get(a.to.as_str()).copied());
+                (a.path, a.reach, a.line) = (path, reach, line);
             }
         }
         out
@@ -313,14 +319,8 @@ fn card(state: &State, rect: Rect, is_start: bool) -> Card {
     }
 }
 
-fn arrow(
-    state: &State,
-    at: usize,
-    index: usize,
-    path: ArrowPath,
-    reach: Rect,
-    shape: Shape,
-) -> Arrow {
+fn arrow(state: &State, at: usize, index: usize, drawing: Drawing, shape: Shape) -> Arrow {
+    let Drawing { path, reach, line } = drawing;
     let dangling = matches!(shape, Shape::Dangling(_));
     let t = &state.transitions[index];
     // Everything its text is made from, rather than the text itself.
@@ -337,7 +337,7 @@ fn arrow(
         dangling,
         shape,
         reach,
-        line: None,
+        line,
     }
 }
 

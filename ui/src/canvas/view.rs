@@ -13,7 +13,7 @@ use wasm_bindgen::JsCast;
 
 use super::geometry::{Rect, Viewport, CARD_H, CARD_W};
 use super::gesture::{self, Effect as Do, Gesture, Input, Target, ZOOM_STEP};
-use super::items::{arrow_view, card_view, label_view};
+use super::items::{arrow_view, card_view, label_view, Texts};
 use super::minimap::Minimap;
 use super::mount::{self, Wanted};
 use super::overview::{card_at, Overview, DOM_CARD_LIMIT};
@@ -32,13 +32,20 @@ const ZOOMING_CARD_LIMIT: usize = 24;
 /// How long after the last zoom step a zoom counts as resting.
 const ZOOM_REST_MS: u64 = 200;
 /// Screen margin kept around a fitted plan.
-pub const FIT_PADDING: f64 = 48.0;
+const FIT_PADDING: f64 = 48.0;
 /// Extra world margin drawn around the visible area, so a quick pan shows no pop-in.
 const OVERDRAW: f64 = 120.0;
 /// Below this zoom the dot grid is not drawn.
 const GRID_MIN_ZOOM: f64 = 0.6;
 /// Cards snap to this grid (canvas units) when moved.
 pub const GRID: f64 = 12.0;
+
+/// The view that shows all of `scene` in a canvas of `size`; none for a plan without states.
+pub fn fitted(scene: &Scene, size: (f64, f64)) -> Option<Viewport> {
+    scene
+        .bounds
+        .map(|bounds| Viewport::fitting(bounds, size, FIT_PADDING))
+}
 
 pub fn snap(v: f64) -> f64 {
     (v / GRID).round() * GRID
@@ -70,8 +77,8 @@ pub fn Canvas(
         crate::timeline::mark("measure-start");
         measure();
         crate::timeline::mark("measured");
-        if let Some(bounds) = scene.with_untracked(|s| s.bounds) {
-            viewport.set(Viewport::fitting(bounds, size.get_untracked(), FIT_PADDING));
+        if let Some(fit) = scene.with_untracked(|s| fitted(s, size.get_untracked())) {
+            viewport.set(fit);
         }
     };
     let resize = window_event_listener(ev::resize, move |_| measure());
@@ -386,9 +393,10 @@ pub fn Canvas(
             .map(|style| view! { <div class="select-box" style=style></div> })
     };
 
+    let texts = Texts::new();
     let card = move |c: Card| card_view(c, editor, marks);
-    let arrow = move |a: Arrow| arrow_view(a, editor, marks);
-    let label = move |a: Arrow| label_view(a, editor);
+    let arrow = move |a: Arrow| arrow_view(a, editor, marks, texts);
+    let label = move |a: Arrow| label_view(a, editor, texts);
 
     view! {
         <div
