@@ -3,7 +3,8 @@
 # nothing that is already there: a second run takes a second or two.
 #
 #   apt packages   WebKitGTK and GTK headers, WebKitWebDriver, Xvfb, ImageMagick (screenshots),
-#                  procps and util-linux (pgrep and flock, which end-to-end tests use)
+#                  xdotool (end-to-end tests type into the native file dialogs), procps and
+#                  util-linux (pgrep and flock, which end-to-end tests use)
 #   Rust           the wasm32 target; trunk; wasm-bindgen-cli at Cargo.lock's version; tauri-driver
 #
 # Sourced by scripts/app.sh and scripts/test.sh; it can also be run on its own.
@@ -18,7 +19,7 @@ say() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
 apt_packages=(
   build-essential pkg-config file curl ca-certificates
   libwebkit2gtk-4.1-dev libgtk-3-dev librsvg2-dev libxdo-dev libssl-dev
-  webkit2gtk-driver xvfb xauth x11-utils imagemagick
+  webkit2gtk-driver xvfb xauth x11-utils imagemagick xdotool
   procps util-linux
 )
 missing=()

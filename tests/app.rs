@@ -275,7 +275,10 @@ fn a_zoom_over_many_cards_draws_the_overview_until_it_rests(ctx: &Ctx) -> Outcom
     ws.create("big", big, "2026-01-01T00:00:00Z")
         .map_err(|e| e.to_string())?;
     ctx.relaunch()?;
-    ctx.session().wait_for("[data-testid=canvas]", SHORT)?;
+    ctx.session().wait_for("[data-testid=state]", SHORT)?;
+    // From the whole plan in view (it opens on its start state).
+    plan_tests::page::fit(ctx)?;
+    ctx.session().wait_for("[data-testid=overview]", SHORT)?;
     let (left, top, w, h) = canvas_rect(ctx)?;
     let at = (left + w / 2.0, top + h / 2.0);
     // One ctrl+wheel step to the given zoom, around the middle of the canvas.
@@ -555,6 +558,9 @@ fn a_crowded_view_is_drawn_as_an_overview_with_problems_marked(ctx: &Ctx) -> Out
     ws.create(&big.id, big.clone(), "2026-01-01T00:00:00Z")
         .map_err(|e| e.to_string())?;
     ctx.relaunch()?;
+    // It opens on its start state at the labels' zoom; fitted, the whole plan is in view.
+    ctx.session().wait_for("[data-testid=state]", SHORT)?;
+    plan_tests::page::fit(ctx)?;
     ctx.session()
         .wait_for("[data-testid=overview]", std::time::Duration::from_secs(30))?;
     ensure(count(ctx, "[data-testid=state]")? == 0, || {

@@ -257,8 +257,9 @@ mod store {
     use std::fs;
     use std::path::PathBuf;
 
-    use plan_core::store::{Which, Workspace};
+    use plan_core::store::Workspace;
     use plan_core::synthetic;
+    use plan_core::Revision;
     use proptest::prelude::*;
 
     #[derive(Debug, Clone)]
@@ -318,10 +319,10 @@ mod store {
                 let now = format!("2026-01-01T00:00:{step:02}Z");
                 let _ = match op {
                     Op::Edit(i) => ws.save_draft(id, &variants[*i]).map(|_| ()),
-                    Op::Import(i) => ws.import(id, &files[*i], &now).map(|_| ()),
+                    Op::Import(i) => ws.import(id, &files[*i], &now).map(drop),
                     Op::Publish => ws.publish(id, "", &now).map(|_| ()),
                     Op::SetLive(n) => ws.set_live(id, *n, &now),
-                    Op::Reopen(n) => ws.reopen(id, *n, &now),
+                    Op::Reopen(n) => ws.reopen(id, *n, &now).map(drop),
                 };
                 let versions = ws.versions(id).unwrap();
                 for (i, v) in versions.iter().enumerate() {
@@ -334,7 +335,7 @@ mod store {
                 prop_assert_eq!(versions.len(), frozen.len(), "a version vanished");
                 if let Some(live) = ws.live(id).unwrap() {
                     prop_assert!(ws.read_version(id, live.version).is_ok());
-                    prop_assert!(ws.export(id, Which::Live).is_ok());
+                    prop_assert!(ws.export(id, Revision::Live).is_ok());
                 }
                 let history = fs::read_dir(ws.root().join(format!("{id}/history"))).unwrap().count();
                 prop_assert!(history >= history_len, "history shrank");

@@ -540,18 +540,24 @@ fn a_deleted_plan_goes_to_the_trash_not_away() {
     let ws = Workspace::open(&dir.join("ws"), "2026-01-01T00:00:00Z").unwrap();
     ws.publish("daily-routine", "kept", "2026-01-01T00:00:01Z")
         .unwrap();
-    let to = ws.delete("daily-routine", "2026-01-01T00:00:02Z").unwrap();
-    assert!(to.starts_with(dir.join("ws/.trash")));
+    let trashed = ws.delete("daily-routine", "2026-01-01T00:00:02Z").unwrap();
+    let to = dir.join("ws/.trash").join(&trashed.entry);
     assert!(to.join("draft.json").is_file() && to.join("versions/1.json").is_file());
-    assert!(ws.list().unwrap().iter().all(|p| p.id != "daily-routine"));
+    assert!(ws.plan_ids().unwrap().iter().all(|p| p != "daily-routine"));
+    assert_eq!(ws.trashed().unwrap(), std::slice::from_ref(&trashed));
+    assert_eq!(trashed.deleted_at, "2026-01-01T00:00:02Z");
+    // And back, with its version.
+    ws.restore(&trashed.entry, "daily-routine").unwrap();
+    assert!(ws.read_version("daily-routine", 1).is_ok());
+    assert!(ws.trashed().unwrap().is_empty());
 }
 
 #[test]
 fn the_apps_plan_list_shows_a_broken_draft_with_its_reason_and_hides_nothing() {
-    use plan_core::ipc::ErrorCode;
-    use plan_core::store::Workspace;
+    use plan_api::{workspace, Context, ErrorCode};
     let dir = scratch("summaries");
-    let ws = Workspace::open(&dir.join("ws"), "2026-01-01T00:00:00Z").unwrap();
+    let ctx = Context::open(&dir.join("ws"), || "2026-01-01T00:00:00Z".into()).unwrap();
+    let ws = ctx.workspace();
     fs::create_dir_all(ws.root().join("broken")).unwrap();
     fs::write(
         ws.root().join("broken/draft.json"),
@@ -559,7 +565,7 @@ fn the_apps_plan_list_shows_a_broken_draft_with_its_reason_and_hides_nothing() {
     )
     .unwrap();
     fs::write(ws.root().join("notes.txt"), "not a plan").unwrap();
-    let list = ws.summaries().unwrap();
+    let list = workspace::plans(&ctx).unwrap();
     assert_eq!(list.len(), 5);
     let broken = list.iter().find(|p| p.id == "broken").unwrap();
     let error = broken.error.as_ref().unwrap();
@@ -586,24 +592,27 @@ fn the_apps_plan_list_shows_a_broken_draft_with_its_reason_and_hides_nothing() {
 /// and the plan to open: the remembered plan when it opens, otherwise the first that does.
 #[test]
 fn the_first_screen_opens_the_remembered_plan_or_else_the_first_that_opens() {
-    use plan_core::store::Workspace;
+    use plan_api::{workspace, Context};
     let dir = scratch("first-screen");
-    let ws = Workspace::open(&dir.join("ws"), "2026-01-01T00:00:00Z").unwrap();
+    let ctx = Context::open(&dir.join("ws"), || "2026-01-01T00:00:00Z".into()).unwrap();
+    let ws = ctx.workspace();
     // A broken draft is listed under its id, here first in the list: never the one opened.
     fs::create_dir_all(ws.root().join("aaa-broken")).unwrap();
     fs::write(ws.root().join("aaa-broken/draft.json"), "{oops").unwrap();
-    let screen = ws.first_screen(None).unwrap();
-    assert_eq!(screen.plans, ws.summaries().unwrap());
+    let screen = workspace::start(&ctx, None).unwrap();
+    assert_eq!(screen.plans, workspace::plans(&ctx).unwrap());
     let opens: Vec<_> = screen.plans.iter().filter(|p| p.error.is_none()).collect();
-    let (id, plan) = screen.first.unwrap();
-    assert_eq!(id, opens[0].id);
-    assert_eq!(plan, ws.read_draft(&id).unwrap());
+    let opened = screen.opened.unwrap();
+    assert_eq!(opened.id, opens[0].id);
+    assert_eq!(opened.loaded.plan, ws.read_draft(&opened.id).unwrap());
 
-    let remembered = ws.first_screen(Some("customer-support")).unwrap().first;
-    assert_eq!(remembered.unwrap().0, "customer-support");
+    let remembered = workspace::start(&ctx, Some("customer-support"))
+        .unwrap()
+        .opened;
+    assert_eq!(remembered.unwrap().id, "customer-support");
     for gone in ["aaa-broken", "no-such-plan"] {
-        let fallback = ws.first_screen(Some(gone)).unwrap().first;
-        assert_eq!(fallback.unwrap().0, opens[0].id, "{gone}");
+        let fallback = workspace::start(&ctx, Some(gone)).unwrap().opened;
+        assert_eq!(fallback.unwrap().id, opens[0].id, "{gone}");
     }
 }
 
@@ -640,7 +649,8 @@ fn a_draft_saved_between_two_edits_opens_and_its_schema_problem_is_reported() {
         schema[0].location.state_id.as_deref(),
         Some(draft.states[1].id.as_str())
     );
-    let listed = ws.summaries().unwrap();
+    let ctx = plan_api::Context::at(ws.root(), || "2026-01-01T00:00:00Z".into());
+    let listed = plan_api::workspace::plans(&ctx).unwrap();
     let support = listed.iter().find(|p| p.id == "customer-support").unwrap();
     assert!(support.error.is_none(), "{:?}", support.error);
 

@@ -9,16 +9,19 @@
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
+use plan_api::context::system_clock;
+use plan_api::Context;
 use plan_core::files::read_text;
 use plan_core::hash::content_hash;
 use plan_core::runtime::script::{self, Script, TurnRecord};
 use plan_core::runtime::{Chat, Event, PlanRef, PlanVersion, Session, Simulator, What};
-use plan_core::store::{Which, Workspace};
+use plan_core::store::Workspace;
 use plan_core::validate::{check_text, validate, Severity};
 use plan_core::Plan;
+use plan_core::Revision;
 
 use crate::lifecycle::Failure;
-use crate::{check, clock, Format};
+use crate::{check, Format};
 
 /// A plan ready to run: checked, with the reference a session records.
 pub struct Target {
@@ -52,9 +55,13 @@ pub fn target_file(path: &Path) -> Result<Target, Failure> {
     }
 }
 
-/// Plan `id` of the workspace: `which`, or by default the live version, else the draft.
-pub fn target_plan(ws: &Workspace, id: &str, which: Option<Which>) -> Result<Target, Failure> {
-    let (plan, version) = ws.plan_to_run(id, which)?;
+/// Plan `id` of the workspace: `revision`, or by default the live version, else the draft.
+pub fn target_plan(
+    ws: &Workspace,
+    id: &str,
+    revision: Option<Revision>,
+) -> Result<Target, Failure> {
+    let (plan, version) = ws.plan_to_run(id, revision)?;
     let name = format!("{id} ({version})");
     let report = validate(&plan);
     if report.has_errors() {
@@ -102,13 +109,13 @@ impl Saving<'_> {
 pub struct Options {
     pub file: Option<PathBuf>,
     pub plan: Option<String>,
-    pub which: Option<Which>,
+    pub revision: Option<Revision>,
     pub script: Option<PathBuf>,
     pub resume: Option<String>,
 }
 
 pub fn run(
-    ws: impl Fn() -> Result<Workspace, Failure>,
+    ws: impl Fn() -> Result<Context, Failure>,
     o: Options,
     format: Format,
 ) -> Result<u8, Failure> {
@@ -116,7 +123,7 @@ pub fn run(
     let (target, saving, resumed) = match (&o.file, &o.plan) {
         (Some(file), _) => (target_file(file)?, None, None),
         (None, Some(id)) => {
-            workspace = ws()?;
+            workspace = ws()?.workspace().clone();
             let (target, resumed, name) = match &o.resume {
                 Some(name) => {
                     let session = workspace.read_session(id, name)?;
@@ -124,8 +131,8 @@ pub fn run(
                     (target, Some(session), name.clone())
                 }
                 None => {
-                    let target = target_plan(&workspace, id, o.which)?;
-                    let name = workspace.new_session_name(id, &clock::now())?;
+                    let target = target_plan(&workspace, id, o.revision)?;
+                    let name = workspace.new_session_name(id, &system_clock())?;
                     (target, None, name)
                 }
             };
@@ -156,11 +163,11 @@ fn resume_target(
     name: &str,
     session: &Session,
 ) -> Result<Target, Failure> {
-    let which = match session.plan.version {
-        PlanVersion::Draft | PlanVersion::File => Which::Draft,
-        PlanVersion::Number(n) => Which::Version(n),
+    let revision = match session.plan.version {
+        PlanVersion::Draft | PlanVersion::File => Revision::Draft,
+        PlanVersion::Number(n) => Revision::Version(n),
     };
-    let target = target_plan(ws, id, Some(which))?;
+    let target = target_plan(ws, id, Some(revision))?;
     if target.plan_ref.content_hash != session.plan.content_hash {
         return Err(fail(
             2,

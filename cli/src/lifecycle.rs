@@ -1,16 +1,18 @@
 //! The store commands: `new`, `list`, `import`, `export`, `publish`, `versions`, `live`,
-//! `reopen`, `diff`, and `check --plan`. Each is a few lines over `plan_core::store`.
+//! `reopen`, `diff`, and `check --plan`. Each maps its arguments to one `plan_api` call and
+//! renders the answer; the refusals are the API's, in its words.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
+use plan_api::context::{system_clock, workspace_root};
+use plan_api::messages::{DraftStatus, NewPlan, PlanSource};
+use plan_api::{drafts, versions, workspace, ApiError, Context, ErrorCode};
 use plan_core::diff::{Change, PlanDiff};
-use plan_core::store::{default_root, DraftStatus, StoreError, Which, Workspace};
-use plan_core::validate::validate;
-use plan_core::{parse_plan, Plan};
+use plan_core::Revision;
 use serde_json::json;
 
-use crate::{check, clock, Format};
+use crate::{check, Format};
 
 /// A failed command: what to say, and the exit code.
 pub struct Failure {
@@ -18,16 +20,27 @@ pub struct Failure {
     pub message: String,
 }
 
-impl From<StoreError> for Failure {
-    fn from(e: StoreError) -> Self {
-        if let StoreError::PublishRefused { diagnostics, .. } = &e {
-            // The refusal's reasons are the result; the refusal itself is the message.
-            print!("{}", check::render("draft.json", diagnostics));
+impl From<ApiError> for Failure {
+    fn from(e: ApiError) -> Self {
+        let code = match e.code {
+            // The plan failed: a refused publish (its reasons are the result, on stdout) or
+            // nothing to publish.
+            ErrorCode::HasErrors | ErrorCode::Unchanged => 1,
+            _ => 2,
+        };
+        if e.code == ErrorCode::HasErrors {
+            print!("{}", check::render("draft.json", &e.diagnostics));
         }
         Failure {
-            code: e.exit_code(),
-            message: e.to_string(),
+            code,
+            message: e.message,
         }
+    }
+}
+
+impl From<plan_core::store::StoreError> for Failure {
+    fn from(e: plan_core::store::StoreError) -> Self {
+        Failure::from(ApiError::from(e))
     }
 }
 
@@ -38,15 +51,8 @@ fn usage(message: String) -> Failure {
 }
 
 /// The workspace: `--workspace`, else `PLAN_BUILDER_WORKSPACE`, else the default one.
-pub fn workspace(flag: Option<&Path>) -> Result<Workspace, Failure> {
-    let root = flag
-        .map(Path::to_path_buf)
-        .or_else(|| std::env::var_os("PLAN_BUILDER_WORKSPACE").map(PathBuf::from))
-        .or_else(default_root)
-        .ok_or_else(|| {
-            usage("no workspace: pass --workspace DIR or set PLAN_BUILDER_WORKSPACE".into())
-        })?;
-    Ok(Workspace::open(&root, &clock::now())?)
+pub fn workspace(flag: Option<&Path>) -> Result<Context, Failure> {
+    Ok(Context::open(&workspace_root(flag)?, system_clock)?)
 }
 
 fn out(text: &str) {
@@ -61,14 +67,14 @@ fn out_json(value: &serde_json::Value) {
 }
 
 /// `A`/`B` of `plan diff`, or `--version`: a number, `draft` or `live`.
-pub fn which(text: &str) -> Result<Which, Failure> {
+pub fn revision(text: &str) -> Result<Revision, Failure> {
     match text {
-        "draft" => Ok(Which::Draft),
-        "live" => Ok(Which::Live),
+        "draft" => Ok(Revision::Draft),
+        "live" => Ok(Revision::Live),
         n => n
             .trim_start_matches('v')
             .parse()
-            .map(Which::Version)
+            .map(Revision::Version)
             .map_err(|_| {
                 usage(format!(
                     "\"{n}\" is not a version: use a number, draft or live"
@@ -78,50 +84,51 @@ pub fn which(text: &str) -> Result<Which, Failure> {
 }
 
 pub fn new(
-    ws: &Workspace,
+    ctx: &Context,
     id: &str,
     title: Option<&str>,
     from: Option<&Path>,
     format: Format,
 ) -> Outcome {
-    if ws.plan_dir(id)?.join("draft.json").exists() {
-        return Err(StoreError::Exists { id: id.to_string() }.into());
-    }
-    let plan = match from {
-        Some(file) => ws.import(id, file, &clock::now())?,
-        None => {
-            let blank: Plan = parse_plan(
-                &json!({"id": id, "title": title.unwrap_or(id),
-                    "states": [{"id": "start", "title": "Start",
-                        "instructions": "Greet the user and ask how you can help."}]})
-                .to_string(),
-            )
-            .map_err(|p| usage(format!("{p:?}")))?;
-            ws.create(id, blank.clone(), &clock::now())?;
-            blank
-        }
+    let from = match from {
+        Some(file) => PlanSource::File {
+            path: file.display().to_string(),
+        },
+        None => PlanSource::Blank,
     };
-    let mut plan = plan;
-    if let (Some(t), Some(_)) = (title, from) {
-        plan.title = t.to_string();
-        ws.save_draft(id, &plan)?;
-    }
+    let created = workspace::create(
+        ctx,
+        NewPlan {
+            id: Some(id.to_string()),
+            title: title.map(str::to_string),
+            from,
+        },
+    )?;
     match format {
         Format::Json => {
-            out_json(&json!({"id": id, "title": plan.title, "states": plan.states.len()}))
+            out_json(&json!({"id": id, "title": created.title, "states": created.states}))
         }
         Format::Text => out(&format!(
             "created plan {id} ({} states) in {}\n",
-            plan.states.len(),
-            ws.root().display()
+            created.states,
+            ctx.root().display()
         )),
     }
     Ok(())
 }
 
-pub fn list(ws: &Workspace, format: Format) -> Outcome {
-    let plans = ws.list()?;
+pub fn list(ctx: &Context, format: Format) -> Outcome {
+    let mut plans = workspace::plans(ctx)?;
+    plans.sort_by(|a, b| a.id.cmp(&b.id));
     if format == Format::Json {
+        let plans: Vec<_> = plans
+            .iter()
+            .map(|p| {
+                json!({"id": p.id, "title": if p.error.is_some() { "" } else { p.title.as_str() },
+                    "draft": p.draft, "newest_version": p.newest_version,
+                    "live_version": p.live_version})
+            })
+            .collect();
         out_json(&json!({ "plans": plans }));
         return Ok(());
     }
@@ -136,11 +143,12 @@ pub fn list(ws: &Workspace, format: Format) -> Outcome {
             DraftStatus::Changed => "changed since publish".to_string(),
             DraftStatus::Broken => "unreadable".to_string(),
         };
+        let title = if p.error.is_some() { "" } else { &p.title };
         let v = |n: Option<u32>| n.map_or("-".to_string(), |n| format!("v{n}"));
         text.push_str(&format!(
             "{:<24} {:<36} {:<22} {:>6} {:>5}\n",
             p.id,
-            p.title.chars().take(36).collect::<String>(),
+            title.chars().take(36).collect::<String>(),
             draft,
             v(p.newest_version),
             v(p.live_version)
@@ -150,11 +158,11 @@ pub fn list(ws: &Workspace, format: Format) -> Outcome {
     Ok(())
 }
 
-pub fn import(ws: &Workspace, id: &str, file: &Path, format: Format) -> Outcome {
-    let plan = ws.import(id, file, &clock::now())?;
-    let errors = validate(&plan).has_errors();
+pub fn import(ctx: &Context, id: &str, file: &Path, format: Format) -> Outcome {
+    let imported = drafts::import(ctx, file, Some(id))?;
+    let errors = imported.errors > 0;
     match format {
-        Format::Json => out_json(&json!({"id": id, "states": plan.states.len(), "errors": errors})),
+        Format::Json => out_json(&json!({"id": id, "states": imported.states, "errors": errors})),
         Format::Text => {
             let note = if errors {
                 " (it has errors: run plan check --plan to see them)"
@@ -164,33 +172,23 @@ pub fn import(ws: &Workspace, id: &str, file: &Path, format: Format) -> Outcome 
             out(&format!(
                 "imported {} into the draft of {id}: {} states{note}\n",
                 file.display(),
-                plan.states.len()
+                imported.states
             ));
         }
     }
     Ok(())
 }
 
-pub fn export(ws: &Workspace, id: &str, which: Which, output: Option<&Path>) -> Outcome {
-    let plan = ws.export(id, which)?;
-    let mut text = serde_json::to_string_pretty(&plan).unwrap_or_default();
-    text.push('\n');
+pub fn export(ctx: &Context, id: &str, revision: Revision, output: Option<&Path>) -> Outcome {
     match output {
-        Some(path) => {
-            plan_core::store::atomic::write(path, text.as_bytes(), false).map_err(|e| Failure {
-                code: 2,
-                message: format!("{}: {e}", path.display()),
-            })
-        }
-        None => {
-            out(&text);
-            Ok(())
-        }
+        Some(path) => drafts::export_to(ctx, id, revision, path).map(drop)?,
+        None => out(&drafts::export_text(ctx, id, revision)?),
     }
+    Ok(())
 }
 
-pub fn publish(ws: &Workspace, id: &str, note: &str, format: Format) -> Outcome {
-    let n = ws.publish(id, note, &clock::now())?;
+pub fn publish(ctx: &Context, id: &str, note: &str, format: Format) -> Outcome {
+    let n = versions::publish(ctx, id, note)?.version;
     match format {
         Format::Json => out_json(&json!({"id": id, "version": n})),
         Format::Text => out(&format!("{n}\n")),
@@ -198,8 +196,8 @@ pub fn publish(ws: &Workspace, id: &str, note: &str, format: Format) -> Outcome 
     Ok(())
 }
 
-pub fn versions(ws: &Workspace, id: &str, format: Format) -> Outcome {
-    let list = ws.versions(id)?;
+pub fn versions(ctx: &Context, id: &str, format: Format) -> Outcome {
+    let list = versions::list(ctx, id)?;
     if format == Format::Json {
         out_json(&json!({ "versions": list }));
         return Ok(());
@@ -223,11 +221,11 @@ pub fn versions(ws: &Workspace, id: &str, format: Format) -> Outcome {
     Ok(())
 }
 
-pub fn live(ws: &Workspace, id: &str, set: Option<u32>, format: Format) -> Outcome {
+pub fn live(ctx: &Context, id: &str, set: Option<u32>, format: Format) -> Outcome {
     if let Some(n) = set {
-        ws.set_live(id, n, &clock::now())?;
+        versions::set_live(ctx, id, n)?;
     }
-    let live = ws.live(id)?;
+    let live = versions::live(ctx, id)?;
     match (format, live) {
         (Format::Json, live) => out_json(&json!({ "live": live })),
         (Format::Text, Some(l)) => out(&format!("v{} (since {})\n", l.version, l.set_at)),
@@ -236,8 +234,8 @@ pub fn live(ws: &Workspace, id: &str, set: Option<u32>, format: Format) -> Outco
     Ok(())
 }
 
-pub fn reopen(ws: &Workspace, id: &str, n: u32, format: Format) -> Outcome {
-    ws.reopen(id, n, &clock::now())?;
+pub fn reopen(ctx: &Context, id: &str, n: u32, format: Format) -> Outcome {
+    versions::reopen(ctx, id, n)?;
     match format {
         Format::Json => out_json(&json!({"id": id, "reopened": n})),
         Format::Text => out(&format!(
@@ -247,8 +245,8 @@ pub fn reopen(ws: &Workspace, id: &str, n: u32, format: Format) -> Outcome {
     Ok(())
 }
 
-pub fn diff(ws: &Workspace, id: &str, a: Which, b: Which, format: Format) -> Outcome {
-    let d = ws.diff(id, a, b)?;
+pub fn diff(ctx: &Context, id: &str, a: Revision, b: Revision, format: Format) -> Outcome {
+    let d = versions::changes(ctx, id, a, b)?;
     match format {
         Format::Json => out_json(&serde_json::to_value(&d).unwrap_or_default()),
         Format::Text => out(&render_diff(&d)),
@@ -303,14 +301,13 @@ pub fn render_diff(d: &PlanDiff) -> String {
 }
 
 /// `plan check --plan ID [--version N]`.
-pub fn check_plan(ws: &Workspace, id: &str, which: Which, format: Format) -> Result<u8, Failure> {
-    let plan = ws.export(id, which)?;
-    let report = validate(&plan);
-    let name = match which {
-        Which::Draft => format!("{id}/draft.json"),
-        Which::Version(n) => format!("{id}/versions/{n}.json"),
-        Which::Live => format!("{id} (live)"),
-    };
+pub fn check_plan(
+    ctx: &Context,
+    id: &str,
+    revision: Revision,
+    format: Format,
+) -> Result<u8, Failure> {
+    let (name, report) = versions::check(ctx, id, revision)?;
     match format {
         Format::Text => out(&check::render(&name, &report.diagnostics)),
         Format::Json => out_json(

@@ -7,7 +7,6 @@
 
 mod chat;
 mod check;
-mod clock;
 mod lifecycle;
 mod suite;
 
@@ -19,8 +18,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
-use lifecycle::{which, Failure};
-use plan_core::store::Which;
+use lifecycle::{revision, Failure};
+use plan_core::Revision;
 
 /// Design, check, publish and test conversation plans for AI agents.
 #[derive(Parser)]
@@ -170,9 +169,9 @@ fn run(cli: Cli) -> Result<u8, Failure> {
         } => {
             let w = version
                 .as_deref()
-                .map(which)
+                .map(revision)
                 .transpose()?
-                .unwrap_or(Which::Draft);
+                .unwrap_or(Revision::Draft);
             return lifecycle::check_plan(&ws()?, id, w, format);
         }
         Command::Chat {
@@ -184,16 +183,16 @@ fn run(cli: Cli) -> Result<u8, Failure> {
             script,
             resume,
         } => {
-            let which = match (version, live, draft) {
-                (Some(n), _, _) => Some(Which::Version(*n)),
-                (None, true, _) => Some(Which::Live),
-                (None, false, true) => Some(Which::Draft),
+            let revision = match (version, live, draft) {
+                (Some(n), _, _) => Some(Revision::Version(*n)),
+                (None, true, _) => Some(Revision::Live),
+                (None, false, true) => Some(Revision::Draft),
                 _ => None,
             };
             let options = chat::Options {
                 file: file.clone(),
                 plan: plan.clone(),
-                which,
+                revision,
                 script: script.clone(),
                 resume: resume.clone(),
             };
@@ -204,12 +203,12 @@ fn run(cli: Cli) -> Result<u8, Failure> {
             version,
             live,
         } => {
-            let which = match (version, live) {
-                (Some(n), _) => Some(Which::Version(*n)),
-                (None, true) => Some(Which::Live),
+            let revision = match (version, live) {
+                (Some(n), _) => Some(Revision::Version(*n)),
+                (None, true) => Some(Revision::Live),
                 _ => None,
             };
-            return suite::run(ws, targets, which, format);
+            return suite::run(ws, targets, revision, format);
         }
         Command::Schema => {
             let schema = plan_core::json_schema();
@@ -234,9 +233,9 @@ fn run(cli: Cli) -> Result<u8, Failure> {
             output,
         } => {
             let w = match (version, live) {
-                (Some(n), _) => Which::Version(n),
-                (None, true) => Which::Live,
-                (None, false) => Which::Draft,
+                (Some(n), _) => Revision::Version(n),
+                (None, true) => Revision::Live,
+                (None, false) => Revision::Draft,
             };
             lifecycle::export(&ws, &id, w, output.as_deref())
         }
@@ -244,7 +243,9 @@ fn run(cli: Cli) -> Result<u8, Failure> {
         Command::Versions { id } => lifecycle::versions(&ws, &id, format),
         Command::Live { id, version } => lifecycle::live(&ws, &id, version, format),
         Command::Reopen { id, version } => lifecycle::reopen(&ws, &id, version, format),
-        Command::Diff { id, a, b } => lifecycle::diff(&ws, &id, which(&a)?, which(&b)?, format),
+        Command::Diff { id, a, b } => {
+            lifecycle::diff(&ws, &id, revision(&a)?, revision(&b)?, format)
+        }
         Command::Check { .. } | Command::Schema | Command::Chat { .. } | Command::Test { .. } => {
             Ok(())
         }

@@ -10,9 +10,11 @@ use std::collections::HashMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+use plan_api::Context;
 use plan_core::runtime::script;
 use plan_core::runtime::Simulator;
-use plan_core::store::{Which, Workspace};
+use plan_core::store::Workspace;
+use plan_core::Revision;
 use serde_json::json;
 
 use crate::chat::{read_script, target_file, target_plan, Target};
@@ -46,9 +48,9 @@ struct Outcome {
 }
 
 pub fn run(
-    ws: impl Fn() -> Result<Workspace, Failure>,
+    ws: impl Fn() -> Result<Context, Failure>,
     targets: &[String],
-    which: Option<Which>,
+    revision: Option<Revision>,
     format: Format,
 ) -> Result<u8, Failure> {
     let mut cases = Vec::new();
@@ -63,7 +65,7 @@ pub fn run(
     for case in cases {
         let target = plans
             .entry(case.plan.clone())
-            .or_insert_with(|| load(&case.plan, which));
+            .or_insert_with(|| load(&case.plan, revision));
         outcomes.push(run_case(&case, target));
     }
     let failed = outcomes.iter().filter(|o| !o.failures.is_empty()).count();
@@ -108,7 +110,7 @@ pub fn run(
 
 /// The test cases named by one argument.
 fn collect(
-    ws: &impl Fn() -> Result<Workspace, Failure>,
+    ws: &impl Fn() -> Result<Context, Failure>,
     target: &str,
     cases: &mut Vec<Case>,
 ) -> Result<(), Failure> {
@@ -129,7 +131,8 @@ fn collect(
         return Ok(());
     }
     if plan_core::parse::is_slug(target) && !target.ends_with(".json") {
-        let ws = ws()?;
+        let ctx = ws()?;
+        let ws = ctx.workspace();
         for file in ws.test_cases(target)? {
             let stem = file.file_stem().unwrap_or_default().to_string_lossy();
             cases.push(Case {
@@ -166,8 +169,8 @@ fn json_files(dir: &Path) -> Vec<PathBuf> {
 
 /// A test file and its plan: the plan folder holding it, else its `"plan"` field.
 fn case_of_file(file: &Path, label: String) -> Case {
-    let plan = match plan_folder_of(file) {
-        Some((root, id)) => PlanKey::Workspace(root, id),
+    let plan = match Workspace::holding(file) {
+        Some((ws, id)) => PlanKey::Workspace(ws.root().to_path_buf(), id),
         None => match read_script(file) {
             Ok(s) => match s.plan {
                 Some(rel) => {
@@ -189,27 +192,12 @@ fn case_of_file(file: &Path, label: String) -> Case {
     }
 }
 
-/// `(workspace root, id)` when `file` is `<root>/<id>/tests/<name>.json` of a workspace plan.
-fn plan_folder_of(file: &Path) -> Option<(PathBuf, String)> {
-    let tests = file.parent()?;
-    if tests.file_name()? != "tests" {
-        return None;
-    }
-    let plan_dir = tests.parent()?;
-    if !plan_dir.join("draft.json").is_file() {
-        return None;
-    }
-    let id = plan_dir.file_name()?.to_str()?.to_string();
-    let root = plan_dir.parent().unwrap_or(Path::new(".")).to_path_buf();
-    Some((root, id))
-}
-
-fn load(key: &PlanKey, which: Option<Which>) -> Result<Target, String> {
+fn load(key: &PlanKey, revision: Option<Revision>) -> Result<Target, String> {
     let failure = |f: Failure| f.message;
     match key {
         PlanKey::Workspace(root, id) => {
             let ws = Workspace::at(root);
-            target_plan(&ws, id, Some(which.unwrap_or(Which::Draft))).map_err(failure)
+            target_plan(&ws, id, Some(revision.unwrap_or(Revision::Draft))).map_err(failure)
         }
         PlanKey::File(path) => target_file(path).map_err(failure),
         PlanKey::Unknown(why) => Err(why.clone()),

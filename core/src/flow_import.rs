@@ -92,7 +92,7 @@ pub fn convert(doc: &Value, id: &str) -> Result<Plan, Vec<ParseProblem>> {
                     tools.entry(tool.clone()).or_default();
                 }
                 s["allowed_tools"] = json!(allowed);
-                s["transitions"] = Value::Array(outputs(state, &at, &mut tools)?);
+                s["transitions"] = Value::Array(outputs(state, &at, states, &mut tools)?);
             }
             "FORWARD" => {
                 let to = state
@@ -118,6 +118,12 @@ pub fn convert(doc: &Value, id: &str) -> Result<Plan, Vec<ParseProblem>> {
         .collect();
     let mut plan = json!({"id": id, "title": id, "states": out, "tools": tools});
     if let Some(start) = flow.get("startStateId").and_then(Value::as_str) {
+        if !states.contains_key(start) {
+            return Err(problem(
+                "/flow/startStateId".into(),
+                format!("the flow starts at \"{start}\", which is not one of its states"),
+            ));
+        }
         plan["start_state_id"] = json!(start);
     }
     plan_from_value(&plan)
@@ -126,6 +132,7 @@ pub fn convert(doc: &Value, id: &str) -> Result<Plan, Vec<ParseProblem>> {
 fn outputs(
     state: &Map<String, Value>,
     at: &str,
+    states: &Map<String, Value>,
     tools: &mut BTreeMap<String, Vec<String>>,
 ) -> Result<Vec<Value>, Vec<ParseProblem>> {
     let outputs = state.get("outputs").and_then(Value::as_object);
@@ -158,8 +165,23 @@ fn outputs(
             }
             conditions.push(json!({"tool": tool, "response_code": code, "negated": negated}));
         }
+        // An output into nothing would be imported as a plan that cannot run: refused, so
+        // that the author fixes the export (or the editor it came from) instead.
+        let target = text(output, "transitionTo");
+        if !states.contains_key(target) {
+            return Err(problem(
+                format!(
+                    "{at}/outputs/{}/transitionTo",
+                    crate::condition::pointer_escape(oid)
+                ),
+                format!(
+                    "output \"{}\" goes to \"{target}\", which is not one of the flow's states",
+                    text(output, "name")
+                ),
+            ));
+        }
         let mut t = json!({
-            "target_state_id": text(output, "transitionTo"),
+            "target_state_id": target,
             "priority": n + 1,
             "label": text(output, "name"),
         });

@@ -1,5 +1,5 @@
 //! plan-core: the plan model and everything pure about plans, shared by the desktop app, its UI
-//! (compiled to wasm) and the `plan` command line.
+//! (compiled to wasm) and the `plan` command line (through `plan-api`).
 //!
 //! No IO outside the `fs` feature, no clock, no randomness: callers pass those in.
 
@@ -11,10 +11,10 @@ pub mod edit;
 pub mod files;
 pub mod flow_import;
 pub mod hash;
-pub mod ipc;
 pub mod layout;
 pub mod parse;
 pub mod plan;
+pub mod revision;
 pub mod runtime;
 #[cfg(feature = "fs")]
 pub mod store;
@@ -24,6 +24,7 @@ pub mod validate;
 pub use condition::{Check, ConditionType};
 pub use parse::{parse_plan, ParseProblem};
 pub use plan::{Plan, State, StateType, Transition};
+pub use revision::Revision;
 pub use validate::{check_text, validate, Code, Diagnostic, Report, Severity};
 
 /// The JSON Schema of the plan format. It describes the document's shape; the validator checks

@@ -99,3 +99,28 @@ fn an_unknown_state_type_is_named_with_its_place() {
     let err = convert(&doc, "x").unwrap_err();
     assert_eq!(err[0].pointer, "/flow/states/a/type");
 }
+
+#[test]
+fn an_output_into_a_state_the_flow_does_not_have_is_refused_with_its_place() {
+    let mut doc = export();
+    let first = doc["flow"]["statesOrder"][0].as_str().unwrap().to_string();
+    let state = &mut doc["flow"]["states"][&first];
+    let output = state["outputsOrder"][0].as_str().unwrap().to_string();
+    state["outputs"][&output]["transitionTo"] = "nowhere".into();
+    let err = convert(&doc, "x").unwrap_err();
+    assert_eq!(
+        err[0].pointer,
+        format!("/flow/states/{first}/outputs/{output}/transitionTo")
+    );
+    assert!(err[0].message.contains("\"nowhere\""), "{}", err[0].message);
+    // The fixed twin: the seed's own export converts.
+    assert!(convert(&export(), "x").is_ok());
+}
+
+#[test]
+fn a_flow_that_starts_in_a_state_it_does_not_have_is_refused() {
+    let mut doc = export();
+    doc["flow"]["startStateId"] = "nowhere".into();
+    let err = convert(&doc, "x").unwrap_err();
+    assert_eq!(err[0].pointer, "/flow/startStateId");
+}

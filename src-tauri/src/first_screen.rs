@@ -16,8 +16,7 @@ use std::path::PathBuf;
 use std::sync::mpsc::{channel, Receiver};
 use std::sync::Mutex;
 
-use plan_core::ipc::{IpcError, LoadedPlan, OpenedPlan, Started};
-use plan_core::store::{FirstScreen, Workspace};
+use plan_api::{workspace, ApiError, Context};
 
 use crate::commands::json_bytes;
 use crate::known::{Identity, Known};
@@ -34,39 +33,37 @@ pub struct Answer {
 }
 
 impl Answer {
-    /// Reads the first screen of `ws`, opening `remembered` when it opens.
-    pub fn read(ws: &Workspace, remembered: Option<&str>) -> Result<Answer, IpcError> {
-        let seen: BTreeMap<String, Option<Identity>> =
-            (ws.plan_ids().map_err(|e| IpcError::from(&e))?)
-                .into_iter()
-                .map(|id| {
-                    let seen = ws.draft_path(&id).ok().and_then(|p| Identity::of(&p));
-                    (id, seen)
-                })
-                .collect();
-        let FirstScreen { plans, first } = ws
-            .first_screen(remembered)
-            .map_err(|e| IpcError::from(&e))?;
-        let (opened, source) = match first {
-            Some((id, plan)) => {
-                let path = ws.draft_path(&id).map_err(|e| IpcError::from(&e))?;
-                let source = path.display().to_string();
-                let before = seen.get(&id).copied().flatten();
-                let loaded = LoadedPlan { plan, source };
-                (Some(OpenedPlan { id, loaded }), Some((path, before)))
+    /// Reads the first screen of `ctx`'s workspace, opening `remembered` when it opens.
+    pub fn read(ctx: &Context, remembered: Option<&str>) -> Result<Answer, ApiError> {
+        let ws = ctx.workspace();
+        let seen: BTreeMap<String, Option<Identity>> = ws
+            .plan_ids()?
+            .into_iter()
+            .map(|id| {
+                let seen = ws.draft_path(&id).ok().and_then(|p| Identity::of(&p));
+                (id, seen)
+            })
+            .collect();
+        let started = workspace::start(ctx, remembered)?;
+        let opened = match &started.opened {
+            Some(opened) => {
+                let path = ws.draft_path(&opened.id)?;
+                let before = seen.get(&opened.id).copied().flatten();
+                Some((path, before))
             }
-            None => (None, None),
+            None => None,
         };
-        let bytes = json_bytes(&Started { plans, opened })?;
+        let bytes = json_bytes(&started)?;
         Ok(Answer {
             seen,
-            opened: source,
+            opened,
             bytes,
         })
     }
 
     /// Whether the workspace still holds exactly what this answer was read from.
-    fn still_true(&self, ws: &Workspace) -> bool {
+    fn still_true(&self, ctx: &Context) -> bool {
+        let ws = ctx.workspace();
         let Ok(ids) = ws.plan_ids() else {
             return false;
         };
@@ -87,49 +84,49 @@ impl Answer {
 }
 
 /// The first screen the shell began reading when it started, until the page takes it.
-pub struct Early(Mutex<Option<Receiver<Result<Answer, IpcError>>>>);
+pub struct Early(Mutex<Option<Receiver<Result<Answer, ApiError>>>>);
 
 impl Early {
-    /// Starts reading the first screen of the workspace at `root` on a thread of its own.
-    pub fn begin(root: PathBuf) -> Early {
+    /// Starts reading the first screen of `ctx`'s workspace on a thread of its own.
+    pub fn begin(ctx: Context) -> Early {
         let (send, receive) = channel();
         let spawned = std::thread::Builder::new()
             .name("first-screen".into())
             .spawn(move || {
-                let _ = send.send(Answer::read(&Workspace::at(&root), None));
+                let _ = send.send(Answer::read(&ctx, None));
             });
         Early(Mutex::new(spawned.ok().map(|_| receive)))
     }
 
     /// The first screen of `ws` for a page that asks now: the early answer when the page asks for
     /// no plan in particular and it is still true, else one read afresh.
-    pub fn answer(&self, ws: &Workspace, remembered: Option<&str>) -> Result<Answer, IpcError> {
-        match remembered.map_or_else(|| self.take(ws), |_| None) {
+    pub fn answer(&self, ctx: &Context, remembered: Option<&str>) -> Result<Answer, ApiError> {
+        match remembered.map_or_else(|| self.take(ctx), |_| None) {
             Some(early) => Ok(early),
-            None => Answer::read(ws, remembered),
+            None => Answer::read(ctx, remembered),
         }
     }
 
     /// The early answer, once: when it is done (waiting for it if need be) and still true of
     /// `ws`. Anything else (it failed, the workspace changed since, it was taken) is `None`.
-    fn take(&self, ws: &Workspace) -> Option<Answer> {
+    fn take(&self, ctx: &Context) -> Option<Answer> {
         let receive = self.0.lock().ok()?.take()?;
         let answer = receive.recv().ok()?.ok()?;
-        answer.still_true(ws).then_some(answer)
+        answer.still_true(ctx).then_some(answer)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use plan_core::ipc::Started;
+    use plan_api::messages::Started;
 
     /// A fresh workspace for one test, seeded with the sample plans.
-    fn workspace(test: &str) -> (PathBuf, Workspace) {
+    fn workspace(test: &str) -> (PathBuf, Context) {
         let root = std::env::temp_dir().join(format!("{test}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&root);
-        let ws = Workspace::open(&root, "2026-12-02T00:00:00Z").unwrap();
-        (root, ws)
+        let ctx = Context::open(&root, || "2026-12-02T00:00:00Z".into()).unwrap();
+        (root, ctx)
     }
 
     fn started(answer: &Answer) -> Started {
@@ -138,12 +135,13 @@ mod tests {
 
     #[test]
     fn the_early_first_screen_is_what_the_page_would_have_been_sent() {
-        let (root, ws) = workspace("early-first-screen");
-        let early = Early::begin(root.clone());
+        let (root, ctx) = workspace("early-first-screen");
+        let ws = ctx.workspace();
+        let early = Early::begin(ctx.clone());
         let taken = early
-            .take(&ws)
+            .take(&ctx)
             .expect("nothing changed: the early answer stands");
-        let fresh = Answer::read(&ws, None).unwrap();
+        let fresh = Answer::read(&ctx, None).unwrap();
         assert_eq!(taken.bytes, fresh.bytes);
         let opened = started(&taken).opened.expect("a sample plan opens");
         // The opened draft is known as read, so a save over another program's change is refused.
@@ -151,26 +149,27 @@ mod tests {
         taken.remember(&known);
         let draft = ws.draft_path(&opened.id).unwrap();
         assert!(known.is_known(&draft));
-        assert!(early.take(&ws).is_none(), "taken once");
+        assert!(early.take(&ctx).is_none(), "taken once");
         std::fs::remove_dir_all(&root).unwrap();
     }
 
     #[test]
     fn a_page_that_asks_for_its_plan_gets_that_plan_read_afresh() {
-        let (root, ws) = workspace("early-first-screen-remembered");
-        let early = Early::begin(root.clone());
-        let answer = early.answer(&ws, Some("medical-intake")).unwrap();
+        let (root, ctx) = workspace("early-first-screen-remembered");
+        let early = Early::begin(ctx.clone());
+        let answer = early.answer(&ctx, Some("medical-intake")).unwrap();
         assert_eq!(started(&answer).opened.unwrap().id, "medical-intake");
         // The early answer (the first plan by title) is still there for a page that asks for none.
-        let first = early.answer(&ws, None).unwrap();
-        assert_eq!(first.bytes, Answer::read(&ws, None).unwrap().bytes);
+        let first = early.answer(&ctx, None).unwrap();
+        assert_eq!(first.bytes, Answer::read(&ctx, None).unwrap().bytes);
         std::fs::remove_dir_all(&root).unwrap();
     }
 
     #[test]
     fn an_early_first_screen_is_dropped_when_a_draft_changed_since_it_was_read() {
-        let (root, ws) = workspace("early-first-screen-changed");
-        let early = Early::begin(root.clone());
+        let (root, ctx) = workspace("early-first-screen-changed");
+        let ws = ctx.workspace();
+        let early = Early::begin(ctx.clone());
         // Wait until it is read, then another program rewrites the plan that opens first.
         let answer = early
             .0
@@ -188,19 +187,20 @@ mod tests {
         let other = root.join("other.json");
         std::fs::write(&other, serde_json::to_vec_pretty(&plan).unwrap()).unwrap();
         std::fs::rename(&other, &draft).unwrap();
-        assert!(!answer.still_true(&ws), "a draft was replaced");
+        assert!(!answer.still_true(&ctx), "a draft was replaced");
         std::fs::remove_dir_all(&root).unwrap();
     }
 
     #[test]
     fn an_early_first_screen_is_dropped_when_a_plan_was_added_or_removed() {
-        let (root, ws) = workspace("early-first-screen-added");
-        let answer = Answer::read(&ws, None).unwrap();
-        assert!(answer.still_true(&ws));
+        let (root, ctx) = workspace("early-first-screen-added");
+        let ws = ctx.workspace();
+        let answer = Answer::read(&ctx, None).unwrap();
+        assert!(answer.still_true(&ctx));
         let mut plan = ws.read_draft("customer-support").unwrap();
         plan.id = "another".into();
         ws.create("another", plan, "2026-12-02T00:00:01Z").unwrap();
-        assert!(!answer.still_true(&ws), "a plan was added");
+        assert!(!answer.still_true(&ctx), "a plan was added");
         std::fs::remove_dir_all(&root).unwrap();
     }
 }

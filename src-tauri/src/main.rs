@@ -1,4 +1,4 @@
-//! Plan Builder's desktop shell: a window showing the Leptos UI, and thin commands over plan-core.
+//! Plan Builder's desktop shell: a window showing the Leptos UI, and thin commands over plan-api.
 //!
 //! The app opens a workspace, the same one the `plan` command uses: `--workspace DIR`, else
 //! `PLAN_BUILDER_WORKSPACE`, else the default workspace (`~/.local/share/plan-builder/plans`).
@@ -9,6 +9,7 @@
 #![cfg_attr(not(debug_assertions), windows_subsystem = "windows")]
 
 mod commands;
+mod dialogs;
 mod first_screen;
 mod known;
 mod painting;
@@ -16,11 +17,12 @@ mod recover;
 mod watch;
 
 use std::path::PathBuf;
-use std::time::{SystemTime, UNIX_EPOCH};
 
-use plan_core::store::{default_root, timestamp, Workspace};
+use plan_api::context::{system_clock, workspace_root};
+use plan_api::Context;
 
-fn workspace_root() -> Option<PathBuf> {
+/// The `--workspace DIR` argument, if given.
+fn workspace_flag() -> Option<PathBuf> {
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         if arg == "--workspace" {
@@ -29,17 +31,7 @@ fn workspace_root() -> Option<PathBuf> {
             return Some(PathBuf::from(dir));
         }
     }
-    std::env::var_os("PLAN_BUILDER_WORKSPACE")
-        .map(PathBuf::from)
-        .or_else(default_root)
-}
-
-fn now() -> String {
-    let secs = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|d| d.as_secs() as i64)
-        .unwrap_or(0);
-    timestamp(secs)
+    None
 }
 
 /// Says why the app cannot start, on stderr and, because someone who started it from a menu never
@@ -59,23 +51,23 @@ fn fail(message: String) -> ! {
 
 fn main() {
     painting::choose();
-    let Some(root) = workspace_root() else {
+    let Ok(root) = workspace_root(workspace_flag().as_deref()) else {
         fail("There is no workspace: start Plan Builder with --workspace DIR, or set PLAN_BUILDER_WORKSPACE.".into());
     };
-    let workspace = match Workspace::open(&root, &now()) {
-        Ok(ws) => ws,
+    let ctx = match Context::open(&root, system_clock) {
+        Ok(ctx) => ctx,
         Err(e) => fail(format!(
             "The workspace {} cannot be opened: {e}",
             root.display()
         )),
     };
-    let watched = workspace.root().to_path_buf();
+    let watched = ctx.root().to_path_buf();
     // The first screen is read while the window and the page start (see `first_screen`).
-    let early = std::sync::Arc::new(first_screen::Early::begin(watched.clone()));
+    let early = std::sync::Arc::new(first_screen::Early::begin(ctx.clone()));
     let own = std::sync::Arc::new(known::Known::default());
     let own_for_watch = std::sync::Arc::clone(&own);
     let result = tauri::Builder::default()
-        .manage(workspace)
+        .manage(ctx)
         .manage(own)
         .manage(early)
         .setup(move |app| {
@@ -90,14 +82,50 @@ fn main() {
             Ok(())
         })
         .invoke_handler(tauri::generate_handler![
-            commands::start,
-            commands::list_plans,
-            commands::load_plan,
-            commands::save_draft
+            commands::workspace::start,
+            commands::workspace::list_plans,
+            commands::workspace::new_plan,
+            commands::workspace::duplicate_plan,
+            commands::workspace::rename_plan,
+            commands::workspace::delete_plan,
+            commands::workspace::list_trash,
+            commands::workspace::restore_plan,
+            commands::workspace::list_samples,
+            commands::drafts::load_plan,
+            commands::drafts::save_draft,
+            commands::drafts::import_file,
+            commands::drafts::export_file,
+            commands::versions::publish_preview,
+            commands::versions::publish,
+            commands::versions::list_versions,
+            commands::versions::load_version,
+            commands::versions::set_live,
+            commands::versions::reopen_version,
+            commands::versions::compare,
         ])
         .run(tauri::generate_context!("../tauri.conf.json"));
     if let Err(e) = result {
         eprintln!("plan-builder: could not start: {e}");
         std::process::exit(1);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    include!("command_names.rs");
+
+    #[test]
+    fn the_shell_declares_and_allows_exactly_the_commands_of_the_api() {
+        assert_eq!(COMMANDS, plan_api::messages::COMMANDS);
+        let capability: serde_json::Value =
+            serde_json::from_str(include_str!("../capabilities/main.json")).unwrap();
+        let allowed: Vec<String> = capability["permissions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|p| p.as_str()?.strip_prefix("allow-").map(str::to_string))
+            .collect();
+        let expected: Vec<String> = COMMANDS.iter().map(|c| c.replace('_', "-")).collect();
+        assert_eq!(allowed, expected);
     }
 }

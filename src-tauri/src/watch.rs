@@ -11,7 +11,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use notify::{RecursiveMode, Watcher};
-use plan_core::ipc::{PlansChanged, PLANS_CHANGED};
+use plan_api::messages::{PlansChanged, PLANS_CHANGED};
 use plan_core::store::Workspace;
 use tauri::{AppHandle, Emitter, Manager};
 use tokio::sync::mpsc;

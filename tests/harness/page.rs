@@ -44,16 +44,27 @@ pub fn count(ctx: &Ctx, css: &str) -> Result<usize, String> {
     Ok(ctx.session().find_all(css)?.len())
 }
 
-/// Clicks a plan in the list and waits until its title and all its states are on the canvas.
+/// Clicks a plan in the list, fits it to the view (a plan opens no smaller than its arrow
+/// labels' zoom, so a large one opens on its start state), and waits until its title and all its
+/// states are on the canvas.
 pub fn open_plan(ctx: &Ctx, id: &str) -> Result<Plan, String> {
     let p = plan(ctx, id)?;
     click(ctx, &format!("[data-testid=plan][data-plan-id='{id}']"))?;
     ctx.session()
+        .wait_until(&format!("plan {id} open"), SHORT, || {
+            Ok(text_of(ctx, "[data-testid=plan-title]")? == p.title)
+        })?;
+    fit(ctx)?;
+    ctx.session()
         .wait_until(&format!("plan {id} on the canvas"), SHORT, || {
-            Ok(text_of(ctx, "[data-testid=plan-title]")? == p.title
-                && count(ctx, "[data-testid=state]")? == p.states.len())
+            Ok(count(ctx, "[data-testid=state]")? == p.states.len())
         })?;
     Ok(p)
+}
+
+/// Fits the open plan to the view (the Fit button).
+pub fn fit(ctx: &Ctx) -> Outcome {
+    click(ctx, "[data-testid=fit-view]")
 }
 
 /// The element with `data-testid=<testid>` (the first, when several), waiting for it.
@@ -68,6 +79,7 @@ pub fn click(ctx: &Ctx, css: &str) -> Outcome {
     let mut last = String::new();
     for _ in 0..4 {
         let el = ctx.session().wait_for(css, SHORT)?;
+        scroll_to(ctx, css)?;
         match ctx.session().click(&el) {
             Ok(()) => return Ok(()),
             Err(e) => last = e,
@@ -75,6 +87,18 @@ pub fn click(ctx: &Ctx, css: &str) -> Outcome {
         std::thread::sleep(std::time::Duration::from_millis(150));
     }
     Err(format!("clicking {css}: {last}"))
+}
+
+/// Scrolls the first element matching `css` to the middle of whatever scrolls it, as an author
+/// would before clicking it: WebKit's WebDriver scrolls an element only until it is partly in
+/// view, and refuses a click whose centre is still outside ("element not interactable").
+fn scroll_to(ctx: &Ctx, css: &str) -> Outcome {
+    ctx.session().execute(
+        "const el = document.querySelector(arguments[0]);
+         if (el && el.closest('.panel-body, .sidebar, .dialog, .switcher')) el.scrollIntoView({block: 'center', inline: 'nearest'});",
+        json!([css]),
+    )?;
+    Ok(())
 }
 
 /// Sets a field's value as if the author had changed it (`input` and `change` events): for
@@ -98,11 +122,15 @@ pub fn set_value(ctx: &Ctx, css: &str, value: &str) -> Outcome {
 /// Types `text` into the field matching `css` with real key presses, replacing what it held, and
 /// leaves the field (so a change is committed).
 pub fn type_text(ctx: &Ctx, css: &str, text: &str) -> Outcome {
-    let el = ctx.session().wait_for(css, SHORT)?;
-    ctx.session().click(&el)?;
-    ctx.session().chord(&[CTRL, "a"])?;
-    ctx.session().send_keys(&el, text)?;
-    ctx.session().send_keys(&el, TAB)
+    let typed = || -> Outcome {
+        let el = ctx.session().wait_for(css, SHORT)?;
+        scroll_to(ctx, css)?;
+        ctx.session().click(&el)?;
+        ctx.session().chord(&[CTRL, "a"])?;
+        ctx.session().send_keys(&el, text)?;
+        ctx.session().send_keys(&el, TAB)
+    };
+    typed().map_err(|e| format!("typing into {css}: {e}"))
 }
 
 /// WebDriver key codes.

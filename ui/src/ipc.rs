@@ -1,16 +1,17 @@
 //! The only place the UI talks to the desktop shell: Tauri's `invoke` and `listen`, wrapped in
-//! typed functions over the message types of `plan_core::ipc`.
+//! typed functions over the message types of `plan_api::messages` (the shell's own, compiled into
+//! both).
 //!
 //! Values cross as JSON (`serde_json` on both sides), so numbers and maps arrive exactly as the
 //! shell wrote them. The plan itself, megabytes in a large plan, crosses as raw JSON bytes both
 //! ways (`load_plan`'s answer, `save_draft`'s body) rather than being parsed into JavaScript objects
-//! and printed back. Every failure comes back as an [`IpcError`] with a code.
+//! and printed back. Every failure comes back as an [`ApiError`] with a code.
 
-use plan_core::ipc::{
-    ErrorCode, IpcError, LoadPlanArgs, LoadedPlan, PlanSummary, PlansChanged, StartArgs, Started,
-    LIST_PLANS, LOAD_PLAN, PLANS_CHANGED, PLAN_ID_HEADER, SAVE_DRAFT, START,
-};
-use plan_core::Plan;
+use std::time::Duration;
+
+use plan_api::messages::*;
+use plan_api::{ApiError, ErrorCode};
+use plan_core::{Plan, Revision};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
@@ -33,22 +34,23 @@ extern "C" {
 
 /// The first screen in one round trip: the plan list and the plan to open (`remembered` when it
 /// opens). Raw bytes, like `load_plan`'s answer.
-pub async fn start(remembered: Option<String>) -> Result<Started, IpcError> {
+pub async fn start(remembered: Option<String>) -> Result<Started, ApiError> {
     call(START, &StartArgs { remembered }).await
 }
 
 /// Every plan the app can open.
-pub async fn list_plans() -> Result<Vec<PlanSummary>, IpcError> {
+pub async fn list_plans() -> Result<Vec<PlanSummary>, ApiError> {
     call(LIST_PLANS, &serde_json::json!({})).await
 }
 
 /// One plan, fresh from disk. The shell answers with the JSON as bytes (see its `load_plan`).
-pub async fn load_plan(id: &str) -> Result<LoadedPlan, IpcError> {
-    call(LOAD_PLAN, &LoadPlanArgs { id: id.to_string() }).await
+pub async fn load_plan(id: &str) -> Result<LoadedPlan, ApiError> {
+    call(LOAD_PLAN, &PlanArgs { id: id.to_string() }).await
 }
 
-/// Writes the draft of plan `id` (the editor's autosave): the plan's JSON goes as raw bytes.
-pub async fn save_draft(id: &str, plan: &Plan) -> Result<(), IpcError> {
+/// Writes the draft of plan `id` (the editor's autosave): the plan's JSON goes as raw bytes. The
+/// answer says how the saved draft relates to the newest version.
+pub async fn save_draft(id: &str, plan: &Plan) -> Result<DraftStatus, ApiError> {
     let bytes = serde_json::to_vec(plan).map_err(|e| internal(e.to_string()))?;
     let body = js_sys::Uint8Array::from(&bytes[..]);
     let headers = js_sys::Object::new();
@@ -60,9 +62,126 @@ pub async fn save_draft(id: &str, plan: &Plan) -> Result<(), IpcError> {
         .and_then(|()| set(&options, "headers", &headers))
         .map_err(|_| internal("the save request could not be made".into()))?;
     match tauri_invoke_with(SAVE_DRAFT, body.into(), options.into()).await {
-        Ok(_) => Ok(()),
+        Ok(answer) => from_js(answer).map_err(|e| internal(format!("{SAVE_DRAFT}: {e}"))),
         Err(error) => Err(error_from_js(error)),
     }
+}
+
+fn plan_args(id: &str) -> PlanArgs {
+    PlanArgs { id: id.to_string() }
+}
+
+fn version_args(id: &str, version: u32) -> VersionArgs {
+    VersionArgs {
+        id: id.to_string(),
+        version,
+    }
+}
+
+pub async fn new_plan(request: &NewPlan) -> Result<Created, ApiError> {
+    call(NEW_PLAN, request).await
+}
+
+pub async fn duplicate_plan(id: &str) -> Result<Created, ApiError> {
+    call(DUPLICATE_PLAN, &plan_args(id)).await
+}
+
+pub async fn rename_plan(id: &str, title: &str) -> Result<(), ApiError> {
+    let args = RenamePlan {
+        id: id.to_string(),
+        title: title.to_string(),
+    };
+    call(RENAME_PLAN, &args).await
+}
+
+pub async fn delete_plan(id: &str) -> Result<TrashEntry, ApiError> {
+    call(DELETE_PLAN, &plan_args(id)).await
+}
+
+pub async fn list_trash() -> Result<Vec<TrashEntry>, ApiError> {
+    call(LIST_TRASH, &serde_json::json!({})).await
+}
+
+pub async fn restore_plan(entry: &str) -> Result<Created, ApiError> {
+    let args = RestorePlan {
+        entry: entry.to_string(),
+    };
+    call(RESTORE_PLAN, &args).await
+}
+
+pub async fn list_samples() -> Result<Vec<Sample>, ApiError> {
+    call(LIST_SAMPLES, &serde_json::json!({})).await
+}
+
+pub async fn publish_preview(id: &str) -> Result<PublishPreview, ApiError> {
+    call(PUBLISH_PREVIEW, &plan_args(id)).await
+}
+
+pub async fn publish(id: &str, note: &str) -> Result<Published, ApiError> {
+    let args = Publish {
+        id: id.to_string(),
+        note: note.to_string(),
+    };
+    call(PUBLISH, &args).await
+}
+
+pub async fn list_versions(id: &str) -> Result<Vec<VersionEntry>, ApiError> {
+    call(LIST_VERSIONS, &plan_args(id)).await
+}
+
+/// One version, to view (raw bytes, like `load_plan`'s answer).
+pub async fn load_version(id: &str, version: u32) -> Result<LoadedVersion, ApiError> {
+    call(LOAD_VERSION, &version_args(id, version)).await
+}
+
+pub async fn set_live(id: &str, version: u32) -> Result<LiveVersion, ApiError> {
+    call(SET_LIVE, &version_args(id, version)).await
+}
+
+pub async fn reopen_version(id: &str, version: u32) -> Result<Reopened, ApiError> {
+    call(REOPEN_VERSION, &version_args(id, version)).await
+}
+
+/// `a` and `b` of plan `id` compared (raw bytes).
+pub async fn compare(id: &str, a: Revision, b: Revision) -> Result<Comparison, ApiError> {
+    let args = CompareArgs {
+        id: id.to_string(),
+        a,
+        b,
+    };
+    call(COMPARE, &args).await
+}
+
+/// A file the author picks in the shell's native dialog, imported into `into`'s draft or as a
+/// new plan; none when the author cancelled.
+pub async fn import_file(into: Option<&str>) -> Result<Option<Imported>, ApiError> {
+    let args = ImportArgs {
+        into: into.map(str::to_string),
+    };
+    call(IMPORT_FILE, &args).await
+}
+
+/// A document of plan `id` written where the author picks in the shell's native dialog; none
+/// when the author cancelled.
+pub async fn export_file(id: &str, revision: Revision) -> Result<Option<Exported>, ApiError> {
+    let args = ExportArgs {
+        id: id.to_string(),
+        revision,
+    };
+    call(EXPORT_FILE, &args).await
+}
+
+/// Resolves after `time`, letting the page run meanwhile (the window's `setTimeout`).
+pub async fn pause(time: Duration) {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        if let Some(w) = web_sys::window() {
+            let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(
+                &resolve,
+                time.as_millis() as i32,
+            );
+        }
+    });
+    let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
 }
 
 /// Calls `handler` whenever plan files change on disk, for as long as the window lives.
@@ -87,7 +206,7 @@ pub fn on_plans_changed(handler: impl Fn(PlansChanged) + 'static) {
     });
 }
 
-async fn call<T: DeserializeOwned>(cmd: &str, args: &impl Serialize) -> Result<T, IpcError> {
+async fn call<T: DeserializeOwned>(cmd: &str, args: &impl Serialize) -> Result<T, ApiError> {
     let text = serde_json::to_string(args).map_err(|e| internal(e.to_string()))?;
     let args = js_sys::JSON::parse(&text).map_err(|_| internal("arguments are not JSON".into()))?;
     let answer = tauri_invoke(cmd, args).await;
@@ -110,10 +229,10 @@ fn from_js<T: DeserializeOwned>(value: JsValue) -> Result<T, String> {
     serde_json::from_str(&String::from(text)).map_err(|e| e.to_string())
 }
 
-fn error_from_js(error: JsValue) -> IpcError {
+fn error_from_js(error: JsValue) -> ApiError {
     // The shell's own errors arrive as `{code, message}`; Tauri's (a command refused by the
     // capabilities, say) as plain text; a page opened outside the app has no `__TAURI__` at all.
-    if let Ok(e) = from_js::<IpcError>(error.clone()) {
+    if let Ok(e) = from_js::<ApiError>(error.clone()) {
         return e;
     }
     if let Some(text) = error.as_string() {
@@ -124,9 +243,6 @@ fn error_from_js(error: JsValue) -> IpcError {
     )
 }
 
-fn internal(message: String) -> IpcError {
-    IpcError {
-        code: ErrorCode::Internal,
-        message,
-    }
+fn internal(message: String) -> ApiError {
+    ApiError::new(ErrorCode::Internal, message)
 }

@@ -1,20 +1,31 @@
 //! plan-ui: the Plan Builder window's UI, a Leptos client-side app compiled to wasm.
 //!
-//! `app` holds the window's layout, `editor` the open plan and its undo history, `canvas` draws
-//! and edits it, `inspector` edits the selection, `find` searches it, `sidebar` lists the plans
-//! and holds the palette, `validation` keeps the problems up to date, `help` lists the shortcuts,
-//! `timeline` marks the open-time benchmark's moments, and `ipc` is the one module that talks to
-//! the desktop shell.
+//! `app` lays the window out. The stores: `editor` (the open plan, its undo history, autosave,
+//! read-only views) and `opening` (the plan list, opening plans, changes on disk). What the
+//! author does: `actions` (the selection and the view, carrying out the shortcuts of `keymap`)
+//! and `lifecycle` (plans, publishing, versions, import and export). The parts: `topbar`,
+//! `sidebar` with the `switcher`, `canvas` (draws and edits the plan), `panels` (inspector,
+//! problems, versions, changes), `dialogs`, `find`, `help`, `notice`. `validation` keeps the
+//! problems up to date, `timeline` marks the open-time benchmark's moments, and `ipc` is the one
+//! module that talks to the desktop shell.
 
+mod actions;
 mod app;
 mod canvas;
+mod dialogs;
 mod editor;
 mod find;
 mod help;
-mod inspector;
 mod ipc;
+mod keymap;
+mod lifecycle;
+mod notice;
+mod opening;
+mod panels;
 mod sidebar;
+mod switcher;
 mod timeline;
+mod topbar;
 mod validation;
 
 fn main() {

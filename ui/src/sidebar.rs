@@ -1,26 +1,25 @@
-//! The left column: the workspace's plans (the open one marked, an unreadable one saying why) and
-//! the palette that adds a state, by a click (in the middle of the view) or a drag onto the canvas.
+//! The left column: the plan switcher ([`crate::switcher`]) and the palette that adds a state, by a
+//! click (in the middle of the view) or a drag onto the canvas.
 
 use leptos::ev;
 use leptos::prelude::*;
 use plan_core::edit::NewState;
-use plan_core::ipc::{ErrorCode, IpcError, PlanSummary};
 use wasm_bindgen::JsCast;
 
-use crate::app::plural;
+use crate::actions::Actions;
 use crate::editor::Editor;
+use crate::lifecycle::Lifecycle;
+use crate::opening::Opening;
+use crate::switcher::Switcher;
 
-/// `on_open` opens a plan by id; `on_add` adds a state of a kind, at a canvas point or (`None`) in
-/// the middle of the view.
 #[component]
 pub fn Sidebar(
     editor: Editor,
-    plans: RwSignal<Vec<PlanSummary>>,
-    list_error: RwSignal<Option<IpcError>>,
-    on_open: Callback<String>,
-    on_add: Callback<(NewState, Option<(f64, f64)>)>,
+    opening: Opening,
+    actions: Actions,
+    lifecycle: Lifecycle,
 ) -> impl IntoView {
-    let add_state = move |kind: NewState, at: Option<(f64, f64)>| on_add.run((kind, at));
+    let add_state = move |kind: NewState, at: Option<(f64, f64)>| actions.add_state(kind, at);
     // A palette item is clicked (a state in the middle of the view) or dragged onto the canvas
     // (a state where it is dropped).
     // Only a press that moved (with the button held) and ends over the canvas is a drop: a plain
@@ -79,50 +78,9 @@ pub fn Sidebar(
         }
     };
 
-    let listed = move || -> Vec<PlanSummary> {
-        plans
-            .get()
-            .into_iter()
-            .map(|p| as_edited(editor, p))
-            .collect()
-    };
     view! {
             <aside class="sidebar">
-                <h2>"Plans"</h2>
-                {move || list_error.get().map(|e| view! { <p class="error" data-testid="list-error">{e.message}</p> })}
-                <ul class="plan-list">
-                    <For
-                        each=listed
-                        key=|p| format!("{}\u{1f}{}\u{1f}{}\u{1f}{}\u{1f}{:?}", p.id, p.title, p.states, p.transitions, p.error)
-                        children=move |p: PlanSummary| {
-                            let id = p.id.clone();
-                            let id_for_click = p.id.clone();
-                            let active = move || editor.id.get().as_deref() == Some(id.as_str());
-                            let broken = p.error.clone();
-                            view! {
-                                <li>
-                                    <button
-                                        class="plan-item"
-                                        class:active=active
-                                        class:broken=broken.is_some()
-                                        data-testid="plan"
-                                        data-plan-id=p.id.clone()
-                                        title=broken.as_ref().map(|e| e.message.clone()).unwrap_or_else(|| p.id.clone())
-                                        on:click=move |_| on_open.run(id_for_click.clone())
-                                    >
-                                        <span class="plan-name">{p.title.clone()}</span>
-                                        <span class="plan-meta">
-                                            {match &broken {
-                                                Some(e) => problem_summary(e),
-                                                None => format!("{} · {}", plural(p.states, "state"), plural(p.transitions, "transition")),
-                                            }}
-                                        </span>
-                                    </button>
-                                </li>
-                            }
-                        }
-                    />
-                </ul>
+                <Switcher editor=editor opening=opening lifecycle=lifecycle />
                 <h2>"Add a state"</h2>
                 <div class="palette">
                     {palette_item(NewState::Strict, "palette-strict", "Strict", "One task at a time, in order")}
@@ -135,21 +93,6 @@ pub fn Sidebar(
                 <p class="hint sidebar-hint">"Or double-click the canvas. Drag from a card's right edge to connect."</p>
             </aside>
     }
-}
-
-/// A plan list entry; for the open plan, with the title and counts of the editor's plan, which
-/// are newer than the list's (the app's own saves do not refresh the list).
-fn as_edited(editor: Editor, mut p: PlanSummary) -> PlanSummary {
-    if p.error.is_none() && editor.id.with(|id| id.as_deref() == Some(p.id.as_str())) {
-        editor.plan.with(|plan| {
-            if let Some(plan) = plan {
-                p.title = plan.title.clone();
-                p.states = plan.states.len();
-                p.transitions = plan.transition_count();
-            }
-        });
-    }
-    p
 }
 
 /// A press on a palette item that may become a drag onto the canvas.
@@ -168,13 +111,4 @@ fn canvas_point(x: i32, y: i32) -> Option<(f64, f64)> {
     let (x, y) = (x as f64, y as f64);
     (x >= r.left() && x <= r.right() && y >= r.top() && y <= r.bottom())
         .then(|| (x - r.left(), y - r.top()))
-}
-
-fn problem_summary(e: &IpcError) -> String {
-    match e.code {
-        ErrorCode::InvalidJson => "Not valid JSON".into(),
-        ErrorCode::Schema => "Not a valid plan".into(),
-        ErrorCode::TooLarge => "File too large".into(),
-        _ => "Cannot be read".into(),
-    }
 }

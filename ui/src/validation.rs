@@ -4,7 +4,7 @@
 use leptos::prelude::*;
 use plan_core::validate;
 
-use crate::editor::Editor;
+use crate::editor::{Editor, Mode};
 
 /// Plans this large are validated a moment after the last change instead of on every keystroke,
 /// so typing never waits for the validator.
@@ -22,6 +22,11 @@ pub fn validation(editor: Editor) -> Memo<plan_core::Report> {
             .with(|p| p.as_ref().map_or(0, |p| p.states.len()));
         generation.update_value(|g| *g += 1);
         let mine = generation.get_value();
+        // A comparison's plan holds ghosts of what was removed: its problems are no one's.
+        if editor.mode.with(|m| matches!(m, Mode::Compare { .. })) {
+            report.set(plan_core::Report::default());
+            return;
+        }
         let run = move || {
             if generation.get_value() == mine {
                 report.set(

@@ -7,7 +7,7 @@
 use std::fs;
 use std::path::PathBuf;
 
-use super::{atomic, io, Result, StoreError, Which, Workspace};
+use super::{atomic, io, Result, Revision, StoreError, Workspace};
 use crate::plan::Plan;
 use crate::runtime::{PlanVersion, Session};
 
@@ -22,18 +22,18 @@ pub fn is_session_name(name: &str) -> bool {
 }
 
 impl Workspace {
-    /// The plan document `which` of plan `id`, and how a session names it. `None` means the live
+    /// The plan document `revision` of plan `id`, and how a session names it. `None` means the live
     /// version when there is one, else the draft: what new sessions run by default.
-    pub fn plan_to_run(&self, id: &str, which: Option<Which>) -> Result<(Plan, PlanVersion)> {
-        let which = match which {
-            Some(w) => w,
-            None if self.live(id)?.is_some() => Which::Live,
-            None => Which::Draft,
+    pub fn plan_to_run(&self, id: &str, revision: Option<Revision>) -> Result<(Plan, PlanVersion)> {
+        let revision = match revision {
+            Some(r) => r,
+            None if self.live(id)?.is_some() => Revision::Live,
+            None => Revision::Draft,
         };
-        match which {
-            Which::Draft => Ok((self.read_draft(id)?, PlanVersion::Draft)),
-            Which::Version(n) => Ok((self.read_version(id, n)?.plan, PlanVersion::Number(n))),
-            Which::Live => {
+        match revision {
+            Revision::Draft => Ok((self.read_draft(id)?, PlanVersion::Draft)),
+            Revision::Version(n) => Ok((self.read_version(id, n)?.plan, PlanVersion::Number(n))),
+            Revision::Live => {
                 let live = self
                     .live(id)?
                     .ok_or_else(|| StoreError::NoLive { id: id.to_string() })?;
@@ -112,15 +112,6 @@ impl Workspace {
             .into_iter()
             .map(|n| dir.join(format!("{n}.json")))
             .collect())
-    }
-
-    /// The plan whose folder holds `path` (`<root>/<id>/tests/x.json` → `id`), if any.
-    pub fn plan_holding(&self, path: &std::path::Path) -> Option<String> {
-        let abs = fs::canonicalize(path).ok()?;
-        let root = fs::canonicalize(&self.root).ok()?;
-        let rel = abs.strip_prefix(&root).ok()?;
-        let id = rel.components().next()?.as_os_str().to_str()?.to_string();
-        self.existing(&id).ok().map(|_| id)
     }
 }
 

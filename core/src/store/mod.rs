@@ -30,9 +30,9 @@ use crate::diff::{diff, PlanDiff};
 use crate::files::{read_text, FileError};
 use crate::flow_import;
 use crate::hash::{canonical_json, content_hash, hash_of};
-use crate::ipc::{ErrorCode, IpcError, PlanSummary};
 use crate::parse::{is_slug, plan_from_value, ParseProblem, ProblemKind};
 use crate::plan::Plan;
+pub use crate::revision::Revision;
 use crate::validate::{validate, Diagnostic};
 pub use conversations::is_session_name;
 use lock::PlanLock;
@@ -83,44 +83,6 @@ pub enum StoreError {
     BadSession { path: PathBuf, message: String },
 }
 
-impl StoreError {
-    /// The CLI's exit code: 1 for a refused publish (the plan failed), 2 for everything else.
-    pub fn exit_code(&self) -> u8 {
-        match self {
-            StoreError::PublishRefused { .. } | StoreError::Unchanged { .. } => 1,
-            _ => 2,
-        }
-    }
-}
-
-impl From<&StoreError> for IpcError {
-    fn from(e: &StoreError) -> Self {
-        let code = match e {
-            StoreError::Io { .. } => ErrorCode::Io,
-            StoreError::BadId { .. } => ErrorCode::BadId,
-            StoreError::NotFound { .. }
-            | StoreError::NoVersion { .. }
-            | StoreError::NoLive { .. }
-            | StoreError::NoSession { .. } => ErrorCode::NotFound,
-            StoreError::BadSession { .. } => ErrorCode::Schema,
-            StoreError::Invalid { problems, .. } => match problems.first().map(|p| p.kind) {
-                Some(ProblemKind::InvalidJson) => ErrorCode::InvalidJson,
-                _ => ErrorCode::Schema,
-            },
-            StoreError::TooLarge { .. } => ErrorCode::TooLarge,
-            StoreError::InUse { .. } => ErrorCode::InUse,
-            StoreError::Corrupted { .. } => ErrorCode::Corrupted,
-            StoreError::Exists { .. }
-            | StoreError::PublishRefused { .. }
-            | StoreError::Unchanged { .. } => ErrorCode::Refused,
-        };
-        IpcError {
-            code,
-            message: e.to_string(),
-        }
-    }
-}
-
 impl From<FileError> for StoreError {
     fn from(e: FileError) -> Self {
         match e {
@@ -166,39 +128,54 @@ pub struct VersionInfo {
     pub corrupted: Option<String>,
 }
 
-/// How the draft relates to the newest version.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum DraftStatus {
-    /// Never published.
-    Unpublished,
-    /// The same as the newest version.
-    Published,
-    /// Changed since the newest version.
-    Changed,
-    /// The draft cannot be read as a plan.
-    Broken,
+/// A draft replaced by an import or a reopen, and where the one it replaced was kept.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Replaced {
+    pub plan: Plan,
+    /// The replaced draft's copy in `history/`; none when the plan had no draft yet.
+    pub kept: Option<PathBuf>,
 }
 
-/// One line of `plan list`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct PlanInfo {
+/// A plan in the workspace's trash.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Trashed {
+    /// Its folder's name in `.trash/` (`<id>-<time>`), which names it for a restore.
+    pub entry: String,
+    /// The id it had.
     pub id: String,
-    pub title: String,
-    pub draft: DraftStatus,
-    pub newest_version: Option<u32>,
-    pub live_version: Option<u32>,
+    /// When it was deleted (RFC 3339).
+    pub deleted_at: String,
 }
 
-/// Which plan document: the draft, a version, or the live version.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Which {
-    Draft,
-    Version(u32),
-    Live,
+/// The ids of the sample plans (the repository's `plans/`, built into the program).
+pub fn sample_ids() -> impl Iterator<Item = &'static str> {
+    samples::SAMPLES.iter().map(|(id, _)| *id)
 }
 
-/// A folder of plans.
+/// Sample plan `id`, read from the copy built into the program.
+pub fn sample_plan(id: &str) -> Result<Plan> {
+    let (_, text) = samples::SAMPLES
+        .iter()
+        .find(|(sample, _)| *sample == id)
+        .ok_or_else(|| StoreError::NotFound { id: id.to_string() })?;
+    let path = || PathBuf::from(format!("plans/{id}.json"));
+    let doc: serde_json::Value = serde_json::from_str(text).map_err(|e| StoreError::Invalid {
+        path: path(),
+        problems: vec![ParseProblem {
+            kind: ProblemKind::InvalidJson,
+            pointer: String::new(),
+            line_column: Some((e.line(), e.column())),
+            message: e.to_string(),
+        }],
+    })?;
+    plan_from_value(&doc).map_err(|problems| StoreError::Invalid {
+        path: path(),
+        problems,
+    })
+}
+
+/// A folder of plans. Cloning it copies its path.
+#[derive(Debug, Clone)]
 pub struct Workspace {
     root: PathBuf,
 }
@@ -250,40 +227,16 @@ fn to_json(value: &impl Serialize) -> Vec<u8> {
     pretty::to_vec(value, 64 * 1024)
 }
 
-/// What the editor's first screen needs: see [`Workspace::first_screen`].
-#[derive(Debug, Clone, PartialEq)]
-pub struct FirstScreen {
-    /// Every plan, sorted by title, as [`Workspace::summaries`] lists them.
-    pub plans: Vec<PlanSummary>,
-    /// The plan to open, with its id; none when no plan opens.
-    pub first: Option<(String, Plan)>,
-}
-
 impl Workspace {
     /// Opens the workspace at `root`; a folder that does not exist yet is created and seeded with
     /// the sample plans.
     pub fn open(root: &Path, now: &str) -> Result<Workspace> {
-        let ws = Workspace {
-            root: root.to_path_buf(),
-        };
+        let ws = Workspace::at(root);
+        let root = ws.root.as_path();
         if !root.exists() {
             fs::create_dir_all(root).map_err(io(root))?;
-            for (id, text) in samples::SAMPLES {
-                let doc: serde_json::Value =
-                    serde_json::from_str(text).map_err(|e| StoreError::Invalid {
-                        path: PathBuf::from(format!("plans/{id}.json")),
-                        problems: vec![ParseProblem {
-                            kind: ProblemKind::InvalidJson,
-                            pointer: String::new(),
-                            line_column: Some((e.line(), e.column())),
-                            message: e.to_string(),
-                        }],
-                    })?;
-                let plan = plan_from_value(&doc).map_err(|problems| StoreError::Invalid {
-                    path: PathBuf::from(format!("plans/{id}.json")),
-                    problems,
-                })?;
-                ws.create(id, plan, now)?;
+            for id in sample_ids() {
+                ws.create(id, sample_plan(id)?, now)?;
             }
             for (id, name, text) in samples::SAMPLE_TESTS {
                 ws.seed_test(id, name, text)?;
@@ -316,9 +269,9 @@ impl Workspace {
     /// The workspace at `root`, as it is: nothing is created or seeded (for a second handle on a
     /// workspace already opened).
     pub fn at(root: &Path) -> Workspace {
-        Workspace {
-            root: root.to_path_buf(),
-        }
+        // Absolute, so that a path is found inside it whichever way it was written.
+        let root = std::path::absolute(root).unwrap_or_else(|_| root.to_path_buf());
+        Workspace { root }
     }
 
     /// The folder of plan `id`; refuses ids that are not slugs, so no id reaches outside.
@@ -357,31 +310,6 @@ impl Workspace {
         Ok(ids)
     }
 
-    /// Every plan, sorted by id.
-    pub fn list(&self) -> Result<Vec<PlanInfo>> {
-        let mut out = Vec::new();
-        for id in self.plan_ids()? {
-            let draft = self.read_draft(&id);
-            let newest = self.newest_version(&id)?;
-            let newest_hash = newest.and_then(|n| self.read_version(&id, n).ok());
-            let status = match (&draft, &newest_hash) {
-                (Err(_), _) => DraftStatus::Broken,
-                (Ok(_), None) if newest.is_none() => DraftStatus::Unpublished,
-                (Ok(d), Some(v)) if content_hash(d) == v.content_hash => DraftStatus::Published,
-                _ => DraftStatus::Changed,
-            };
-            out.push(PlanInfo {
-                title: draft.as_ref().map(|p| p.title.clone()).unwrap_or_default(),
-                draft: status,
-                newest_version: newest,
-                live_version: self.live(&id)?.map(|l| l.version),
-                id,
-            });
-        }
-        out.sort_by(|a, b| a.id.cmp(&b.id));
-        Ok(out)
-    }
-
     /// Creates plan `id` with `plan` as its draft (its id set to `id`).
     pub fn create(&self, id: &str, mut plan: Plan, _now: &str) -> Result<()> {
         let dir = self.plan_dir(id)?;
@@ -396,59 +324,42 @@ impl Workspace {
         atomic::write(&dir.join("draft.json"), &to_json(&plan), false).map_err(io(&dir))
     }
 
-    /// The app's plan list: every plan with its counts, or why its draft cannot be opened,
-    /// sorted by title.
-    pub fn summaries(&self) -> Result<Vec<PlanSummary>> {
-        Ok(self.first_screen(None)?.plans)
-    }
-
-    /// The summaries, and the plan to open first: `preferred` when it can be opened, otherwise
-    /// the first in the list that can. Each draft is read once, so the editor's first screen
-    /// costs one pass over the workspace (list then load read the opened plan twice).
-    pub fn first_screen(&self, preferred: Option<&str>) -> Result<FirstScreen> {
-        let mut plans = Vec::new();
-        // The best candidate so far and its rank: the preferred plan first (`false` sorts
-        // before `true`), then by lower-case title, as the list is sorted.
-        let mut first: Option<((bool, String), String, Plan)> = None;
-        for id in self.plan_ids()? {
-            plans.push(match self.read_draft(&id) {
-                Ok(plan) => {
-                    let summary = PlanSummary {
-                        id: id.clone(),
-                        title: plan.title.clone(),
-                        states: plan.states.len(),
-                        transitions: plan.transition_count(),
-                        error: None,
-                    };
-                    let rank = (preferred != Some(id.as_str()), plan.title.to_lowercase());
-                    if first.as_ref().is_none_or(|(best, _, _)| rank < *best) {
-                        first = Some((rank, id, plan));
-                    }
-                    summary
-                }
-                Err(e) => PlanSummary {
-                    title: id.clone(),
-                    id,
-                    states: 0,
-                    transitions: 0,
-                    error: Some(IpcError::from(&e)),
-                },
-            });
-        }
-        plans.sort_by_key(|p| p.title.to_lowercase());
-        Ok(FirstScreen {
-            plans,
-            first: first.map(|(_, id, plan)| (id, plan)),
-        })
-    }
-
-    /// The plan a path inside the workspace belongs to (`<root>/<id>/…`); none for temporary
-    /// and lock files, the trash, and paths elsewhere.
+    /// The plan a path inside the workspace belongs to (`<root>/<id>/…`), read from the path
+    /// alone (the file may be gone already, as a deleted plan's are); none for hidden files
+    /// (temporary and lock files), the trash, and paths elsewhere. A relative path is taken from
+    /// the current folder. The one answer to "which plan holds this path", for the watcher and
+    /// for test files alike.
     pub fn plan_of_path(&self, path: &Path) -> Option<String> {
+        let path = std::path::absolute(path).ok()?;
         let rel = path.strip_prefix(&self.root).ok()?;
         let id = rel.components().next()?.as_os_str().to_str()?;
         let name = path.file_name()?.to_str()?;
         (is_slug(id) && !name.starts_with('.')).then(|| id.to_string())
+    }
+
+    /// The workspace and plan whose folder holds `path`, wherever that workspace is: the nearest
+    /// folder above `path` that is a plan's (a slug name, with a draft).
+    pub fn holding(path: &Path) -> Option<(Workspace, String)> {
+        let path = std::path::absolute(path).ok()?;
+        let dir = path
+            .ancestors()
+            .skip(1)
+            .find(|dir| dir.join("draft.json").is_file())?;
+        let ws = Workspace::at(dir.parent()?);
+        let id = ws.plan_of_path(&path)?;
+        Some((ws, id))
+    }
+
+    /// When plan `id` last changed on disk: its draft, its live version or its versions, in
+    /// seconds since the Unix epoch; none when that cannot be read.
+    pub fn changed_at(&self, id: &str) -> Option<i64> {
+        let dir = self.plan_dir(id).ok()?;
+        ["draft.json", "live.json", "versions"]
+            .iter()
+            .filter_map(|name| fs::metadata(dir.join(name)).ok()?.modified().ok())
+            .max()
+            .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+            .map(|d| d.as_secs() as i64)
     }
 
     /// The draft of plan `id`, read as work in progress: a draft the editor saved between two steps
@@ -498,43 +409,27 @@ impl Workspace {
 
     /// Replaces the draft of `id` (created if new) from a file in this project's format or the
     /// flow export format; the replaced draft goes to `history/` first. Versions are not touched.
-    pub fn import(&self, id: &str, file: &Path, now: &str) -> Result<Plan> {
+    pub fn import(&self, id: &str, file: &Path, now: &str) -> Result<Replaced> {
         let dir = self.plan_dir(id)?;
-        let text = read_text(file)?;
-        let invalid = |problems| StoreError::Invalid {
-            path: file.to_path_buf(),
-            problems,
-        };
-        let doc: serde_json::Value = serde_json::from_str(&text).map_err(|e| {
-            invalid(vec![ParseProblem {
-                kind: ProblemKind::InvalidJson,
-                pointer: String::new(),
-                line_column: Some((e.line(), e.column())),
-                message: format!("not valid JSON: {e}"),
-            }])
-        })?;
-        let mut plan = if flow_import::is_flow_export(&doc) {
-            flow_import::convert(&doc, id).map_err(invalid)?
-        } else {
-            crate::parse::parse_plan(&text).map_err(invalid)?
-        };
+        let mut plan = read_import(file, id)?;
         plan.id = id.to_string();
         if !dir.join("draft.json").exists() {
             self.create(id, plan.clone(), now)?;
-            return Ok(plan);
+            return Ok(Replaced { plan, kept: None });
         }
         let _lock = PlanLock::take(&dir, id)?;
         atomic::remove_leftovers(&dir);
-        self.keep_in_history(&dir, "import", now)?;
+        let kept = self.keep_in_history(&dir, "import", now)?;
         atomic::write(&dir.join("draft.json"), &to_json(&plan), false).map_err(io(&dir))?;
-        Ok(plan)
+        Ok(Replaced { plan, kept })
     }
 
-    /// Copies the current draft into `history/` (whatever it holds, even if it does not parse).
-    fn keep_in_history(&self, dir: &Path, why: &str, now: &str) -> Result<()> {
+    /// Copies the current draft into `history/` (whatever it holds, even if it does not parse);
+    /// returns the copy's path, none when there was no draft.
+    fn keep_in_history(&self, dir: &Path, why: &str, now: &str) -> Result<Option<PathBuf>> {
         let draft = dir.join("draft.json");
         let Ok(bytes) = fs::read(&draft) else {
-            return Ok(());
+            return Ok(None);
         };
         let history = dir.join("history");
         fs::create_dir_all(&history).map_err(io(&history))?;
@@ -552,15 +447,15 @@ impl Workspace {
             }
             n += 1;
         };
-        atomic::write(&path, &bytes, false).map_err(io(&history))
+        atomic::write(&path, &bytes, false).map_err(io(&history))?;
+        Ok(Some(path))
     }
-
-    /// The plan document `which` of plan `id`.
-    pub fn export(&self, id: &str, which: Which) -> Result<Plan> {
-        match which {
-            Which::Draft => self.read_draft(id),
-            Which::Version(n) => Ok(self.read_version(id, n)?.plan),
-            Which::Live => {
+    /// The plan document `revision` of plan `id`.
+    pub fn export(&self, id: &str, revision: Revision) -> Result<Plan> {
+        match revision {
+            Revision::Draft => self.read_draft(id),
+            Revision::Version(n) => Ok(self.read_version(id, n)?.plan),
+            Revision::Live => {
                 let live = self
                     .live(id)?
                     .ok_or_else(|| StoreError::NoLive { id: id.to_string() })?;
@@ -589,7 +484,8 @@ impl Workspace {
         Ok(out)
     }
 
-    fn newest_version(&self, id: &str) -> Result<Option<u32>> {
+    /// The newest version's number; none before the first publish.
+    pub fn newest_version(&self, id: &str) -> Result<Option<u32>> {
         Ok(self.version_numbers(id)?.last().copied())
     }
 
@@ -725,7 +621,7 @@ impl Workspace {
     /// The hash a version file records, read without parsing its plan (for "is the draft
     /// unchanged?", which needs no verification). Files this store wrote begin with it, so the
     /// first kilobytes are enough; any other file is read whole.
-    fn recorded_hash(&self, id: &str, n: u32) -> Option<String> {
+    pub fn recorded_hash(&self, id: &str, n: u32) -> Option<String> {
         use std::io::Read;
         #[derive(Deserialize)]
         struct Head {
@@ -780,32 +676,155 @@ impl Workspace {
     }
 
     /// Makes version `n` the draft; the replaced draft goes to `history/` first.
-    pub fn reopen(&self, id: &str, n: u32, now: &str) -> Result<()> {
+    pub fn reopen(&self, id: &str, n: u32, now: &str) -> Result<Replaced> {
         let dir = self.existing(id)?;
         let _lock = PlanLock::take(&dir, id)?;
         atomic::remove_leftovers(&dir);
         let version = self.read_version(id, n)?;
-        self.keep_in_history(&dir, &format!("reopen-v{n}"), now)?;
-        atomic::write(&dir.join("draft.json"), &to_json(&version.plan), false).map_err(io(&dir))
+        let kept = self.keep_in_history(&dir, &format!("reopen-v{n}"), now)?;
+        atomic::write(&dir.join("draft.json"), &to_json(&version.plan), false).map_err(io(&dir))?;
+        Ok(Replaced {
+            plan: version.plan,
+            kept,
+        })
     }
 
     /// What changed from `a` to `b`.
-    pub fn diff(&self, id: &str, a: Which, b: Which) -> Result<PlanDiff> {
+    pub fn diff(&self, id: &str, a: Revision, b: Revision) -> Result<PlanDiff> {
         Ok(diff(&self.export(id, a)?, &self.export(id, b)?))
     }
 
-    /// Moves plan `id` to the workspace's trash; returns where it went.
-    pub fn delete(&self, id: &str, now: &str) -> Result<PathBuf> {
+    /// Moves plan `id` to the workspace's trash; returns its entry there.
+    pub fn delete(&self, id: &str, now: &str) -> Result<Trashed> {
         let dir = self.existing(id)?;
         let lock = PlanLock::take(&dir, id)?;
         let trash = self.root.join(".trash");
         fs::create_dir_all(&trash).map_err(io(&trash))?;
         let stamp = file_stamp(now);
-        let to = trash.join(format!("{id}-{stamp}"));
-        fs::rename(&dir, &to).map_err(io(&dir))?;
+        // Deleted twice in one second (deleted, restored, deleted again): a second entry.
+        let entry = (1..)
+            .map(|n| match n {
+                1 => format!("{id}-{stamp}"),
+                n => format!("{id}-{stamp}-{n}"),
+            })
+            .find(|name| !trash.join(name).exists())
+            .unwrap_or_default();
+        fs::rename(&dir, trash.join(&entry)).map_err(io(&dir))?;
         drop(lock);
         atomic::sync_dir(&self.root).map_err(io(&self.root))?;
-        Ok(to)
+        Ok(Trashed {
+            entry,
+            id: id.to_string(),
+            deleted_at: now.to_string(),
+        })
+    }
+
+    /// The plans in the trash, most recently deleted first.
+    pub fn trashed(&self) -> Result<Vec<Trashed>> {
+        let trash = self.root.join(".trash");
+        let mut out: Vec<Trashed> = match fs::read_dir(&trash) {
+            Ok(entries) => entries
+                .flatten()
+                .filter(|e| e.path().join("draft.json").is_file())
+                .filter_map(|e| trash_entry(&e.file_name().to_string_lossy()))
+                .collect(),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
+            Err(source) => {
+                return Err(StoreError::Io {
+                    path: trash,
+                    source,
+                })
+            }
+        };
+        out.sort_by(|a, b| (&b.deleted_at, &b.entry).cmp(&(&a.deleted_at, &a.entry)));
+        Ok(out)
+    }
+
+    /// Brings the plan in trash entry `entry` back as plan `id` (which must be free); its
+    /// versions, history, tests and sessions come back with it.
+    pub fn restore(&self, entry: &str, id: &str) -> Result<()> {
+        let Some(trashed) = trash_entry(entry) else {
+            return Err(StoreError::NotFound {
+                id: entry.to_string(),
+            });
+        };
+        let from = self.root.join(".trash").join(&trashed.entry);
+        if !from.join("draft.json").is_file() {
+            return Err(StoreError::NotFound {
+                id: trashed.id.clone(),
+            });
+        }
+        let to = self.plan_dir(id)?;
+        if to.exists() {
+            return Err(StoreError::Exists { id: id.to_string() });
+        }
+        fs::rename(&from, &to).map_err(io(&from))?;
+        atomic::sync_dir(&self.root).map_err(io(&self.root))?;
+        if id != trashed.id {
+            // The draft says which plan it is.
+            let mut plan = self.read_draft(id)?;
+            plan.id = id.to_string();
+            self.save_draft(id, &plan)?;
+        }
+        Ok(())
+    }
+}
+
+/// A trash entry's parts, from its name (`<id>-<time>` or `<id>-<time>-<n>`, the time as
+/// [`file_stamp`] writes it: `2026-12-02T14-05-09Z`); none for any other name.
+fn trash_entry(name: &str) -> Option<Trashed> {
+    const STAMP: usize = "2026-12-02T14-05-09Z".len();
+    let is_stamp = |s: &str| {
+        s.len() == STAMP
+            && s.char_indices().all(|(i, c)| match i {
+                4 | 7 | 13 | 16 => c == '-',
+                10 => c == 'T',
+                19 => c == 'Z',
+                _ => c.is_ascii_digit(),
+            })
+    };
+    // The stamp is the last `-<stamp>` in the name, perhaps followed by `-<n>`.
+    let at = (0..name.len()).rev().find(|&i| {
+        name.as_bytes()[i] == b'-' && name.get(i + 1..i + 1 + STAMP).is_some_and(is_stamp)
+    })?;
+    let (id, rest) = (&name[..at], &name[at + 1..]);
+    let (stamp, tail) = rest.split_at(STAMP);
+    let counted = tail.is_empty()
+        || tail
+            .strip_prefix('-')
+            .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
+    if !is_slug(id) || !counted {
+        return None;
+    }
+    // Back from the file name's form to RFC 3339.
+    let deleted_at = format!("{}:{}:{}", &stamp[..13], &stamp[14..16], &stamp[17..]);
+    Some(Trashed {
+        entry: name.to_string(),
+        id: id.to_string(),
+        deleted_at,
+    })
+}
+
+/// Reads a file to import, in either format: a plan document (held to the whole schema) or a
+/// flow export (converted, its title `id`).
+pub fn read_import(file: &Path, id: &str) -> Result<Plan> {
+    let text = read_text(file)?;
+    let invalid = |problems| StoreError::Invalid {
+        path: file.to_path_buf(),
+        problems,
+    };
+    let doc: serde_json::Value = serde_json::from_str(&text).map_err(|e| {
+        invalid(vec![ParseProblem {
+            kind: ProblemKind::InvalidJson,
+            pointer: String::new(),
+            line_column: Some((e.line(), e.column())),
+            message: format!("not valid JSON: {e}"),
+        }])
+    })?;
+    if flow_import::is_flow_export(&doc) {
+        flow_import::convert(&doc, id).map_err(invalid)
+    } else {
+        crate::parse::parse_plan(&text).map_err(invalid)
     }
 }
 

@@ -5,6 +5,7 @@
 use std::collections::HashMap;
 
 use leptos::prelude::*;
+use plan_core::diff::Change;
 use plan_core::Severity;
 
 use super::scene::{Arrow, ArrowText, Card, Marks};
@@ -34,6 +35,8 @@ pub fn card_view(card: Card, editor: Editor, marks: Memo<Marks>) -> impl IntoVie
     let selected = Memo::new(move |_| editor.selection.with(|s| s.states.contains(&id_sel)));
     let id_mark = card.id.clone();
     let problem = Memo::new(move |_| marks.with(|m| m.states.get(&id_mark).copied()));
+    let id_diff = card.id.clone();
+    let diff = Memo::new(move |_| marks.with(|m| m.diff_states.get(&id_diff).copied()));
     view! {
         <div
             class=mode_class
@@ -44,6 +47,7 @@ pub fn card_view(card: Card, editor: Editor, marks: Memo<Marks>) -> impl IntoVie
             data-testid="state"
             data-state-id=card.id.clone()
             data-selected=move || selected.get().then_some("true")
+            data-diff=move || diff.get().map(Change::as_str)
             title=format!("{} ({})", card.title, card.id)
             style:left=format!("{}px", card.rect.x)
             style:top=format!("{}px", card.rect.y)
@@ -120,6 +124,9 @@ pub fn arrow_view(arrow: Arrow, editor: Editor, marks: Memo<Marks>, texts: Texts
     let selected = transition_selected(editor, from.clone(), index);
     let from_mark = from.clone();
     let bad = Memo::new(move |_| marks.with(|m| m.arrows.contains(&(from_mark.clone(), index))));
+    let from_diff = from.clone();
+    let diff =
+        Memo::new(move |_| marks.with(|m| m.diff_arrows.get(&(from_diff.clone(), index)).copied()));
     let marker = move || {
         if arrow.dangling {
             "url(#arrowhead-broken)"
@@ -140,6 +147,7 @@ pub fn arrow_view(arrow: Arrow, editor: Editor, marks: Memo<Marks>, texts: Texts
             data-index=arrow.index.to_string()
             data-to=arrow.to.clone()
             data-selected=move || selected.get().then_some("true")
+            data-diff=move || diff.get().map(Change::as_str)
         >
             <title>{title}</title>
             <path class="edge-hit" d=arrow.path.d.clone()></path>
@@ -150,7 +158,7 @@ pub fn arrow_view(arrow: Arrow, editor: Editor, marks: Memo<Marks>, texts: Texts
 
 /// An arrow's label, drawn as HTML on the card layer: WebKit paints SVG text several times slower
 /// than HTML text, and labels were most of the cost of a frame while panning.
-pub fn label_view(arrow: Arrow, editor: Editor, texts: Texts) -> impl IntoView {
+pub fn label_view(arrow: Arrow, editor: Editor, marks: Memo<Marks>, texts: Texts) -> impl IntoView {
     let ArrowText {
         label,
         title,
@@ -160,6 +168,9 @@ pub fn label_view(arrow: Arrow, editor: Editor, texts: Texts) -> impl IntoView {
     let (from, index) = (arrow.from.clone(), arrow.index);
     let selected = transition_selected(editor, from.clone(), index);
     let end = arrow.path.end;
+    let from_diff = from.clone();
+    let diff =
+        Memo::new(move |_| marks.with(|m| m.diff_arrows.get(&(from_diff.clone(), index)).copied()));
     view! {
         // The selected arrow's end, above the cards so it can be grabbed where it meets one.
         {move || selected.get().then(|| view! {
@@ -174,6 +185,7 @@ pub fn label_view(arrow: Arrow, editor: Editor, texts: Texts) -> impl IntoView {
             data-testid="transition-label"
             data-from=arrow.from.clone()
             data-index=arrow.index.to_string()
+            data-diff=move || diff.get().map(Change::as_str)
             title=title
             style:left=format!("{x:.1}px")
             style:top=format!("{y:.1}px")

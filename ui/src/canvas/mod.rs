@@ -1,8 +1,9 @@
-//! The canvas, in three layers like xyflow: pure geometry (`geometry`), what to draw for a plan
-//! (`scene`), a pure gesture state machine (`gesture`), which items have elements (`mount`), and thin
-//! DOM/SVG views (`view`, and `items` for one card, arrow or label, with what an arrow says
-//! from `text`).
+//! The canvas, in three layers like xyflow: pure geometry (`geometry`, and `camera` for where the
+//! view looks), what to draw for a plan (`scene`), a pure gesture state machine (`gesture`), which
+//! items have elements (`mount`), and thin DOM/SVG views (`view`, and `items` for one card, arrow
+//! or label, with what an arrow says from `text`).
 
+pub mod camera;
 pub mod geometry;
 pub mod gesture;
 pub mod items;

@@ -6,6 +6,7 @@
 
 use leptos::html;
 use leptos::prelude::*;
+use plan_core::diff::Change;
 use plan_core::plan::StateType;
 use plan_core::Severity;
 use wasm_bindgen::JsCast;
@@ -34,6 +35,16 @@ pub fn card_at(scene: &Scene, at: (f64, f64)) -> Option<String> {
                 && at.1 <= c.rect.bottom()
         })
         .map(|c| c.id.clone())
+}
+
+/// A compared card's fill: the canvas's colours for added, changed and removed (see style.css).
+fn diff_fill(change: Option<Change>) -> &'static str {
+    match change {
+        None => "#e4e7ec",
+        Some(Change::Added) => "#a9dcc2",
+        Some(Change::Changed) => "#fcd9a4",
+        Some(Change::Removed) => "#f4c1bd",
+    }
 }
 
 fn fill_of(kind: StateType) -> &'static str {
@@ -92,15 +103,27 @@ pub fn Overview(
             g.set_stroke_style_str("#9aa3b2");
             g.set_line_width(1.5 / v.zoom);
             g.stroke();
-            // Cards, grouped by colour so each colour is set once.
-            for kind in [StateType::Strict, StateType::Loose, StateType::Goal] {
-                g.set_fill_style_str(fill_of(kind));
-                for c in s
-                    .cards
-                    .iter()
-                    .filter(|c| c.mode == kind && c.rect.intersects(&window))
-                {
-                    g.fill_rect(c.rect.x, c.rect.y, c.rect.w, c.rect.h);
+            // Cards, grouped by colour so each colour is set once: by mode, or while comparing
+            // by what happened to them (unchanged ones pale).
+            let in_view = || s.cards.iter().filter(|c| c.rect.intersects(&window));
+            if marks.diff_states.is_empty() && marks.diff_arrows.is_empty() {
+                for kind in [StateType::Strict, StateType::Loose, StateType::Goal] {
+                    g.set_fill_style_str(fill_of(kind));
+                    for c in in_view().filter(|c| c.mode == kind) {
+                        g.fill_rect(c.rect.x, c.rect.y, c.rect.w, c.rect.h);
+                    }
+                }
+            } else {
+                for change in [
+                    None,
+                    Some(Change::Added),
+                    Some(Change::Changed),
+                    Some(Change::Removed),
+                ] {
+                    g.set_fill_style_str(diff_fill(change));
+                    for c in in_view().filter(|c| marks.diff_states.get(&c.id).copied() == change) {
+                        g.fill_rect(c.rect.x, c.rect.y, c.rect.w, c.rect.h);
+                    }
                 }
             }
             if !selected.is_empty() {

@@ -7,6 +7,7 @@ use std::hash::{Hash, Hasher};
 use super::text;
 pub use super::text::ArrowText;
 
+use plan_core::diff::Change;
 use plan_core::layout;
 use plan_core::plan::{Ending, Plan, State, StateType};
 use plan_core::{Report, Severity};
@@ -61,11 +62,14 @@ pub struct Arrow {
     pub line: Option<((f64, f64), (f64, f64))>,
 }
 
-/// Problems to mark on the canvas: the worst severity per state, and the transitions with one.
+/// What to mark on the canvas: problems (the worst severity per state, and the transitions with
+/// one), and, while two documents are compared, what happened to each state and transition.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Marks {
     pub states: HashMap<String, Severity>,
     pub arrows: HashSet<(String, usize)>,
+    pub diff_states: HashMap<String, Change>,
+    pub diff_arrows: HashMap<(String, usize), Change>,
 }
 
 impl Marks {

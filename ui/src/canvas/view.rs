@@ -11,7 +11,8 @@ use plan_core::edit::{Command, NewState};
 use plan_core::plan::Position;
 use wasm_bindgen::JsCast;
 
-use super::geometry::{Rect, Viewport, CARD_H, CARD_W};
+use super::camera::{fitted, Camera, LABELS_ZOOM};
+use super::geometry::{Rect, CARD_H, CARD_W};
 use super::gesture::{self, Effect as Do, Gesture, Input, Target, ZOOM_STEP};
 use super::items::{arrow_view, card_view, label_view, Texts};
 use super::minimap::Minimap;
@@ -24,15 +25,14 @@ use crate::editor::{Editor, Selection};
 /// arrow labels. The small print and the labels are 12 px, under 6 px on screen below 50 %: not
 /// readable, and painting them was a third of a pan frame's cost (pan p95 at 1,000 states with
 /// 44 cards in view 49–51 → 32–34 ms without them, `tests/probe.rs` with a style sheet added).
-const OVERVIEW_ZOOM: f64 = 0.5;
+/// A plan opens at this zoom or closer (see `camera`).
+const OVERVIEW_ZOOM: f64 = LABELS_ZOOM;
 /// While a zoom is under way with more than this many cards in view, the overview drawing stands
 /// in for the cards (each zoom step repaints every card's text at a new scale: 60–140 ms a frame
 /// with 44–80 cards at 1,000 states), and the cards come back when the zoom rests.
 const ZOOMING_CARD_LIMIT: usize = 24;
 /// How long after the last zoom step a zoom counts as resting.
 const ZOOM_REST_MS: u64 = 200;
-/// Screen margin kept around a fitted plan.
-const FIT_PADDING: f64 = 48.0;
 /// Extra world margin drawn around the visible area, so a quick pan shows no pop-in.
 const OVERDRAW: f64 = 120.0;
 /// Below this zoom the dot grid is not drawn.
@@ -40,27 +40,23 @@ const GRID_MIN_ZOOM: f64 = 0.6;
 /// Cards snap to this grid (canvas units) when moved.
 pub const GRID: f64 = 12.0;
 
-/// The view that shows all of `scene` in a canvas of `size`; none for a plan without states.
-pub fn fitted(scene: &Scene, size: (f64, f64)) -> Option<Viewport> {
-    scene
-        .bounds
-        .map(|bounds| Viewport::fitting(bounds, size, FIT_PADDING))
-}
-
 pub fn snap(v: f64) -> f64 {
     (v / GRID).round() * GRID
 }
 
-/// The canvas of the open plan. `fit` asks for a fit-to-view whenever it changes.
+/// The canvas of the open plan, looking where `camera` says (its `refit` asks for a fit).
 #[component]
 pub fn Canvas(
     editor: Editor,
     scene: Memo<Scene>,
     marks: Memo<Marks>,
-    viewport: RwSignal<Viewport>,
-    size: RwSignal<(f64, f64)>,
-    fit: ReadSignal<u64>,
+    camera: Camera,
 ) -> impl IntoView {
+    let Camera {
+        viewport,
+        size,
+        refit: fit,
+    } = camera;
     let root = NodeRef::<html::Div>::new();
     let gesture_state = RwSignal::new(Gesture::Idle);
 
@@ -396,7 +392,7 @@ pub fn Canvas(
     let texts = Texts::new();
     let card = move |c: Card| card_view(c, editor, marks);
     let arrow = move |a: Arrow| arrow_view(a, editor, marks, texts);
-    let label = move |a: Arrow| label_view(a, editor, texts);
+    let label = move |a: Arrow| label_view(a, editor, marks, texts);
 
     view! {
         <div

@@ -2,26 +2,25 @@
 //!
 //! The plan changes only through [`Editor::dispatch`] (a `plan_core::edit::Command`), undo and
 //! redo, and reloads from disk. Every change is kept in the [`history::History`] and saved to
-//! `draft.json` by the autosave below within a second. Derived state (the canvas scene, the
-//! problems) is computed from the plan by `Memo`s elsewhere; `Effect`s only talk to the outside.
+//! `draft.json` by the autosave ([`autosave`]) within a second; a change on disk is settled in
+//! [`disk`]; a published version or a comparison can be shown read-only in the draft's place
+//! ([`mode`]). Derived state (the canvas scene, the problems) is computed from the plan by
+//! `Memo`s elsewhere; `Effect`s only talk to the outside.
 
+mod autosave;
+mod disk;
 pub mod history;
-
-use std::time::Duration;
+mod mode;
 
 use leptos::prelude::*;
-use leptos::task::spawn_local;
+use plan_api::messages::DraftStatus;
+use plan_api::ApiError;
 use plan_core::edit::{apply, Command};
-use plan_core::ipc::IpcError;
 use plan_core::Plan;
 
-use crate::ipc;
+use crate::notice::Notice;
 use history::History;
-
-/// How soon after a change the draft is written (a change during a save is written right after).
-const SAVE_AFTER: Duration = Duration::from_millis(300);
-/// How long to wait before trying a failed save again.
-const RETRY_AFTER: Duration = Duration::from_millis(1_500);
+pub use mode::{Comparing, Mode};
 
 /// What is selected on the canvas.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -42,12 +41,12 @@ impl Selection {
 
 /// What the file on disk holds when the author must choose between it and the editor's plan.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Theirs {
+pub enum OnDiskChoice {
     /// Another writer's draft, which came while the editor had unsaved edits.
     Plan(Plan),
     /// The file can no longer be read (why): the editor keeps the plan and writes nothing until
     /// the author chooses, or the file becomes readable again.
-    Unreadable(IpcError),
+    Unreadable(ApiError),
 }
 
 /// Where the draft stands against the file on disk.
@@ -86,9 +85,15 @@ pub struct Editor {
     pub can_undo: RwSignal<bool>,
     pub can_redo: RwSignal<bool>,
     /// The draft on disk when it changed under unsaved edits, or broke.
-    pub theirs: RwSignal<Option<Theirs>>,
+    pub on_disk_choice: RwSignal<Option<OnDiskChoice>>,
     /// The latest message for the author (a refused edit, what a delete took with it).
-    pub notice: RwSignal<Option<String>>,
+    pub notice: RwSignal<Option<Notice>>,
+    /// What the canvas shows: the draft, or a read-only view in its place.
+    pub mode: RwSignal<Mode>,
+    /// What a comparison marks, while one is shown.
+    pub comparing: RwSignal<Option<Comparing>>,
+    /// How the draft on disk relates to the plan's newest version, as the shell last said.
+    pub draft_status: RwSignal<Option<DraftStatus>>,
     history: StoredValue<History>,
     /// The plan as last written to (or read from) disk.
     on_disk: StoredValue<OnDisk>,
@@ -99,6 +104,8 @@ pub struct Editor {
     saving: StoredValue<bool>,
     /// What changed in the plan since the canvas last drew it (see [`Editor::take_change`]).
     change: StoredValue<Change>,
+    /// The draft, while a read-only view is shown in its place.
+    aside: StoredValue<Option<mode::Aside>>,
 }
 
 /// What the editor knows the draft on disk holds.
@@ -139,18 +146,25 @@ impl Editor {
             save: RwSignal::new(SaveState::Saved),
             can_undo: RwSignal::new(false),
             can_redo: RwSignal::new(false),
-            theirs: RwSignal::new(None),
+            on_disk_choice: RwSignal::new(None),
             notice: RwSignal::new(None),
+            mode: RwSignal::new(Mode::Draft),
+            comparing: RwSignal::new(None),
+            draft_status: RwSignal::new(None),
             history: StoredValue::new(History::default()),
             on_disk: StoredValue::new(OnDisk::Nothing),
             written: StoredValue::new(Vec::new()),
             saving: StoredValue::new(false),
             change: StoredValue::new(Change::Any),
+            aside: StoredValue::new(None),
         }
     }
 
     /// Shows plan `id` as read from disk, with a fresh history.
     pub fn open(&self, id: String, plan: Plan) {
+        self.aside.set_value(None);
+        self.mode.set(Mode::Draft);
+        self.comparing.set(None);
         self.history.update_value(History::clear);
         self.written.set_value(Vec::new());
         // Set before the plan, so the plan it replaces is not taken for the one on disk.
@@ -159,17 +173,20 @@ impl Editor {
         self.set_plan(Some(plan), None);
         self.on_disk.set_value(OnDisk::AsOpened);
         self.selection.set(Selection::default());
-        self.theirs.set(None);
+        self.on_disk_choice.set(None);
         self.save.set(SaveState::Saved);
         self.notice.set(None);
         self.refresh_undo();
     }
 
-    /// Closes the plan (it could not be read).
+    /// Closes the plan (it could not be read, or it was deleted).
     pub fn close(&self) {
+        self.aside.set_value(None);
+        self.mode.set(Mode::Draft);
+        self.comparing.set(None);
         self.history.update_value(History::clear);
         self.on_disk.set_value(OnDisk::Nothing);
-        self.theirs.set(None);
+        self.on_disk_choice.set(None);
         self.save.set(SaveState::Saved);
         self.set_plan(None, None);
         self.selection.set(Selection::default());
@@ -187,6 +204,9 @@ impl Editor {
     }
 
     fn apply(&self, command: Command, burst: Option<&str>) -> bool {
+        if !self.editable() {
+            return false;
+        }
         // Applied to the plan in place, not to a copy of it: a copy of a large plan on every
         // keystroke was a good part of the time typing took.
         let outcome = self.plan.with_untracked(|p| {
@@ -221,7 +241,7 @@ impl Editor {
                 true
             }
             Err(e) => {
-                self.notice.set(Some(e.to_string()));
+                self.notice.set(Some(Notice::refused(&ApiError::from(e))));
                 false
             }
         }
@@ -233,6 +253,9 @@ impl Editor {
     }
 
     pub fn undo(&self) {
+        if !self.editable() {
+            return;
+        }
         let Some(current) = self.plan.get_untracked() else {
             return;
         };
@@ -245,6 +268,9 @@ impl Editor {
     }
 
     pub fn redo(&self) {
+        if !self.editable() {
+            return;
+        }
         let Some(current) = self.plan.get_untracked() else {
             return;
         };
@@ -279,7 +305,7 @@ impl Editor {
         self.refresh_undo();
         if self.save.get_untracked() != SaveState::Conflict {
             self.save.set(SaveState::Unsaved);
-            self.schedule_save(SAVE_AFTER);
+            self.schedule_save(autosave::SAVE_AFTER);
         }
     }
 
@@ -311,164 +337,20 @@ impl Editor {
         })
     }
 
+    /// Tells the author something.
+    pub fn say(&self, text: impl Into<String>) {
+        self.notice.set(Some(Notice::info(text)));
+    }
+
+    /// Tells the author why something was refused.
+    pub fn say_refused(&self, text: impl Into<String>) {
+        self.notice.set(Some(Notice::refused_here(text)));
+    }
+
     /// What changed since the last call (the canvas calls it whenever it draws the plan).
     pub fn take_change(&self) -> Change {
         let mut taken = Change::Drawn;
         self.change.update_value(|c| std::mem::swap(c, &mut taken));
         taken
-    }
-
-    fn schedule_save(&self, after: Duration) {
-        if self.saving.get_value() {
-            return;
-        }
-        self.saving.set_value(true);
-        let editor = *self;
-        set_timeout(move || editor.save_now(), after);
-    }
-
-    /// Writes the current plan if it differs from the file; another change meanwhile is written
-    /// right after.
-    fn save_now(&self) {
-        let (Some(id), Some(plan)) = (self.id.get_untracked(), self.plan.get_untracked()) else {
-            self.saving.set_value(false);
-            return;
-        };
-        if self.save.get_untracked() == SaveState::Conflict {
-            self.saving.set_value(false);
-            return;
-        }
-        if self.on_disk_is(&plan) {
-            self.saving.set_value(false);
-            self.save.set(SaveState::Saved);
-            return;
-        }
-        self.save.set(SaveState::Saving);
-        self.written.update_value(|w| {
-            w.push(plan.clone());
-            if w.len() > 3 {
-                w.remove(0);
-            }
-        });
-        let editor = *self;
-        spawn_local(async move {
-            let result = ipc::save_draft(&id, &plan).await;
-            editor.saving.set_value(false);
-            // The author may have opened another plan meanwhile.
-            if editor.id.get_untracked().as_deref() != Some(id.as_str()) {
-                return;
-            }
-            match result {
-                Ok(()) => {
-                    editor.on_disk.set_value(OnDisk::Plan(plan.clone()));
-                    if editor.plan.get_untracked().as_ref() == Some(&plan) {
-                        editor.save.set(SaveState::Saved);
-                    } else {
-                        editor.schedule_save(Duration::ZERO);
-                    }
-                }
-                Err(e) => {
-                    editor.save.set(SaveState::Failed(e.message));
-                    editor.schedule_save(RETRY_AFTER);
-                }
-            }
-        });
-    }
-
-    /// Writes unsaved edits now, before another plan is opened.
-    pub fn flush(&self) {
-        let (Some(id), Some(plan)) = (self.id.get_untracked(), self.plan.get_untracked()) else {
-            return;
-        };
-        if self.on_disk_is(&plan) || self.save.get_untracked() == SaveState::Conflict {
-            return;
-        }
-        spawn_local(async move {
-            let _ = ipc::save_draft(&id, &plan).await;
-        });
-    }
-
-    /// The draft as it is on disk now (the watcher saw it change): our own save needs nothing;
-    /// with no unsaved edits it replaces the plan (one undo step); otherwise the author chooses.
-    pub fn on_disk_changed(&self, disk: Plan) {
-        let Some(current) = self.plan.get_untracked() else {
-            return;
-        };
-        let was_unreadable = self
-            .theirs
-            .with_untracked(|t| matches!(t, Some(Theirs::Unreadable(_))));
-        if disk == current {
-            self.on_disk.set_value(OnDisk::Plan(disk));
-            self.theirs.set(None);
-            if self.save.get_untracked() == SaveState::Conflict {
-                self.save.set(SaveState::Saved);
-            }
-            return;
-        }
-        let known = self.on_disk_is(&disk) || self.written.with_value(|w| w.contains(&disk));
-        if known && !was_unreadable {
-            // Our own save's echo (perhaps of a save still being answered), or nothing new.
-            return;
-        }
-        let unsaved = !self.on_disk_is(&current);
-        if unsaved {
-            self.theirs.set(Some(Theirs::Plan(disk)));
-            self.save.set(SaveState::Conflict);
-        } else {
-            self.history
-                .update_value(|h| h.record(&current, None, now_ms()));
-            self.on_disk.set_value(OnDisk::Plan(disk.clone()));
-            self.keep_selection_valid(&disk);
-            self.set_plan(Some(disk), None);
-            self.theirs.set(None);
-            self.save.set(SaveState::Saved);
-            self.refresh_undo();
-        }
-    }
-
-    /// The draft on disk can no longer be read (someone wrote a broken file): the plan stays open
-    /// as it is, nothing is written over the file, and the author chooses.
-    pub fn on_disk_unreadable(&self, why: IpcError) {
-        if self.plan.with_untracked(Option::is_some) {
-            self.theirs.set(Some(Theirs::Unreadable(why)));
-            self.save.set(SaveState::Conflict);
-        }
-    }
-
-    /// Settles a conflict: take the file's version (`true`, undoable; a file that cannot be read
-    /// closes the plan, and the caller shows why) or keep the editor's and write it over the file.
-    pub fn resolve_conflict(&self, take_theirs: bool) {
-        let Some(theirs) = self.theirs.get_untracked() else {
-            return;
-        };
-        self.theirs.set(None);
-        let theirs = match theirs {
-            Theirs::Plan(plan) => plan,
-            Theirs::Unreadable(_) if take_theirs => {
-                self.close();
-                return;
-            }
-            Theirs::Unreadable(_) => {
-                // Nothing readable is on disk: the editor's plan is written over the file.
-                self.on_disk.set_value(OnDisk::Nothing);
-                self.save.set(SaveState::Unsaved);
-                self.schedule_save(Duration::ZERO);
-                return;
-            }
-        };
-        self.on_disk.set_value(OnDisk::Plan(theirs.clone()));
-        self.save.set(SaveState::Saved);
-        if take_theirs {
-            if let Some(current) = self.plan.get_untracked() {
-                self.history
-                    .update_value(|h| h.record(&current, None, now_ms()));
-            }
-            self.keep_selection_valid(&theirs);
-            self.set_plan(Some(theirs), None);
-            self.refresh_undo();
-        } else {
-            self.save.set(SaveState::Unsaved);
-            self.schedule_save(Duration::ZERO);
-        }
     }
 }

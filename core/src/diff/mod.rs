@@ -1,18 +1,36 @@
 //! A semantic diff of two plans: states, tasks, deliverables and transitions added, removed or
 //! changed (with the names of the changed fields). Canvas positions are ignored: moving a card is
-//! not a change of the plan. Returned as data: the CLI prints it, the app colours the canvas.
+//! not a change of the plan. Returned as data: the CLI prints it, the app colours the canvas
+//! ([`overlay`]) and lists it in words ([`describe`]).
+
+mod describe;
+mod overlay;
 
 use serde::{Deserialize, Serialize};
+
+pub use describe::{describe, ListedChange};
+pub use overlay::{overlay, Overlay, TransitionMark};
 
 use crate::plan::{Deliverable, Plan, State, Task, Transition};
 
 /// What happened to one thing.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Change {
     Added,
     Removed,
     Changed,
+}
+
+impl Change {
+    /// The name the canvas and its test hooks use (`data-diff`, `data-change`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Change::Added => "added",
+            Change::Removed => "removed",
+            Change::Changed => "changed",
+        }
+    }
 }
 
 /// One task, deliverable or transition that differs.
@@ -240,6 +258,7 @@ fn deliverable_fields(a: &&Deliverable, b: &&Deliverable) -> Vec<String> {
 }
 
 /// Transitions are compared by position: "transition 2" is what an author sees in the inspector.
+/// The item's id is `<index> → <target>` (0-based).
 fn transitions(old: &[Transition], new: &[Transition]) -> Vec<ItemDiff> {
     let label = |i: usize, t: &Transition| format!("{i} → {}", t.target_state_id);
     let mut out = Vec::new();

@@ -64,7 +64,7 @@ pub fn StateInspector(editor: Editor, id: String) -> impl IntoView {
         }) {
             rename_error.set(None);
         } else {
-            rename_error.set(editor.notice.get_untracked());
+            rename_error.set(editor.notice.get_untracked().map(|n| n.text));
             // Show the id the state still has.
             if let Some(input) = e
                 .target()

@@ -1,0 +1,31 @@
+//! plan-api: what an author can do with plans, as one function per operation over typed
+//! requests and answers, shared by the desktop shell and the `plan` command (GitButler's
+//! `but-api` is the model). Both front ends map their arguments to one call here and render the
+//! answer; neither decides anything of its own, so the app and the command line refuse the same
+//! things with the same words.
+//!
+//! - [`messages`]: the requests, answers and command names that cross between the shell and its
+//!   page (compiled into the wasm UI too, without the `store` feature), and [`error`]: the one
+//!   error every operation returns, `{code, message}`.
+//! - [`context`]: the workspace an operation runs in and the clock it stamps records with.
+//! - [`workspace`]: the plans of a workspace (list, first screen, new, duplicate, rename, delete,
+//!   trash); [`drafts`]: a plan's draft (load, save, import, export); [`versions`]: publishing,
+//!   the versions, live, reopen, compare.
+//!
+//! No Tauri, clap or Leptos here; IO goes through `plan_core::store`.
+
+pub mod error;
+pub mod messages;
+
+#[cfg(feature = "store")]
+pub mod context;
+#[cfg(feature = "store")]
+pub mod drafts;
+#[cfg(feature = "store")]
+pub mod versions;
+#[cfg(feature = "store")]
+pub mod workspace;
+
+#[cfg(feature = "store")]
+pub use context::Context;
+pub use error::{ApiError, ErrorCode};

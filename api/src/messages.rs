@@ -1,0 +1,349 @@
+//! The messages between the desktop shell and its page: each command's name, its arguments and
+//! its answer. Compiled into both (the UI takes this crate without its `store` feature), so they
+//! cannot drift. Every command answers `Result<_, ApiError>`; the UI decides by the error's
+//! `code`, never by its text.
+//!
+//! Plans cross as raw JSON bytes where they can be large (a plan opened, a version viewed, a
+//! comparison, the draft saved), instead of being parsed into JavaScript objects and printed back.
+
+use plan_core::diff::{ListedChange, Overlay};
+use plan_core::{Diagnostic, Plan, Revision};
+use serde::{Deserialize, Serialize};
+
+use crate::error::ApiError;
+
+/// The editor's first screen in one round trip: [`StartArgs`] → [`Started`] (raw bytes).
+pub const START: &str = "start";
+/// The plan list: no arguments → `Vec<PlanSummary>`.
+pub const LIST_PLANS: &str = "list_plans";
+/// One plan's draft: [`PlanArgs`] → [`LoadedPlan`] (raw bytes).
+pub const LOAD_PLAN: &str = "load_plan";
+/// The editor's autosave. The request's body is the plan's JSON as raw bytes and its
+/// [`PLAN_ID_HEADER`] header names the plan → [`DraftStatus`].
+pub const SAVE_DRAFT: &str = "save_draft";
+/// A new plan: [`NewPlan`] → [`Created`].
+pub const NEW_PLAN: &str = "new_plan";
+/// A copy of a plan's draft under a new id: [`PlanArgs`] → [`Created`].
+pub const DUPLICATE_PLAN: &str = "duplicate_plan";
+/// A plan's title changed: [`RenamePlan`] → nothing.
+pub const RENAME_PLAN: &str = "rename_plan";
+/// A plan moved to the trash: [`PlanArgs`] → [`TrashEntry`].
+pub const DELETE_PLAN: &str = "delete_plan";
+/// The plans in the trash: no arguments → `Vec<TrashEntry>`.
+pub const LIST_TRASH: &str = "list_trash";
+/// A plan back from the trash: [`RestorePlan`] → [`Created`].
+pub const RESTORE_PLAN: &str = "restore_plan";
+/// The sample plans a new plan can start from: no arguments → `Vec<Sample>`.
+pub const LIST_SAMPLES: &str = "list_samples";
+/// What publishing the draft would do: [`PlanArgs`] → [`PublishPreview`].
+pub const PUBLISH_PREVIEW: &str = "publish_preview";
+/// The draft published as the next version: [`Publish`] → [`Published`].
+pub const PUBLISH: &str = "publish";
+/// A plan's versions: [`PlanArgs`] → `Vec<VersionEntry>`.
+pub const LIST_VERSIONS: &str = "list_versions";
+/// One version, to view: [`VersionArgs`] → [`LoadedVersion`] (raw bytes).
+pub const LOAD_VERSION: &str = "load_version";
+/// A version made live: [`VersionArgs`] → [`LiveVersion`].
+pub const SET_LIVE: &str = "set_live";
+/// A version made the draft: [`VersionArgs`] → [`Reopened`].
+pub const REOPEN_VERSION: &str = "reopen_version";
+/// Two documents of a plan compared: [`CompareArgs`] → [`Comparison`] (raw bytes).
+pub const COMPARE: &str = "compare";
+/// A file the author picks in a native dialog, imported: [`ImportArgs`] → `Option<Imported>`
+/// (none: the author cancelled).
+pub const IMPORT_FILE: &str = "import_file";
+/// A document of a plan written to a file the author picks in a native dialog: [`ExportArgs`] →
+/// `Option<Exported>` (none: the author cancelled).
+pub const EXPORT_FILE: &str = "export_file";
+/// Event the shell emits when plan files changed on disk; payload: [`PlansChanged`].
+pub const PLANS_CHANGED: &str = "plans-changed";
+
+/// Every command the page may call, for the shell's build script and capability file.
+pub const COMMANDS: [&str; 20] = [
+    START,
+    LIST_PLANS,
+    LOAD_PLAN,
+    SAVE_DRAFT,
+    NEW_PLAN,
+    DUPLICATE_PLAN,
+    RENAME_PLAN,
+    DELETE_PLAN,
+    LIST_TRASH,
+    RESTORE_PLAN,
+    LIST_SAMPLES,
+    PUBLISH_PREVIEW,
+    PUBLISH,
+    LIST_VERSIONS,
+    LOAD_VERSION,
+    SET_LIVE,
+    REOPEN_VERSION,
+    COMPARE,
+    IMPORT_FILE,
+    EXPORT_FILE,
+];
+
+/// The header of a [`SAVE_DRAFT`] request that names the plan (ids are slugs, so always ASCII).
+pub const PLAN_ID_HEADER: &str = "plan-id";
+
+/// How the draft relates to the newest version.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DraftStatus {
+    /// Never published.
+    Unpublished,
+    /// The same as the newest version.
+    Published,
+    /// Changed since the newest version.
+    Changed,
+    /// The draft cannot be read as a plan.
+    Broken,
+}
+
+/// One entry of the plan list.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PlanSummary {
+    /// The plan's id (its folder name in the workspace).
+    pub id: String,
+    /// Display title; the id when the plan cannot be read.
+    pub title: String,
+    pub states: usize,
+    pub transitions: usize,
+    /// Why the plan cannot be opened, when it cannot.
+    pub error: Option<ApiError>,
+    pub draft: DraftStatus,
+    pub newest_version: Option<u32>,
+    pub live_version: Option<u32>,
+    /// When the plan last changed on disk (RFC 3339): the list is sorted by it, newest first.
+    pub changed_at: Option<String>,
+}
+
+/// The arguments of a command about one plan.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlanArgs {
+    pub id: String,
+}
+
+/// The arguments of a command about one version of a plan.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct VersionArgs {
+    pub id: String,
+    pub version: u32,
+}
+
+/// Arguments of [`START`].
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct StartArgs {
+    /// The plan the window showed last (kept by the page), opened again when it still opens.
+    pub remembered: Option<String>,
+}
+
+/// Answer of [`START`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Started {
+    pub plans: Vec<PlanSummary>,
+    /// The remembered plan, or else the first in the list that opens; none when none does.
+    pub opened: Option<OpenedPlan>,
+}
+
+/// A plan opened at start, with its id.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct OpenedPlan {
+    pub id: String,
+    /// Not flattened: serde would buffer the whole plan to read it.
+    pub loaded: LoadedPlan,
+}
+
+/// Answer of [`LOAD_PLAN`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LoadedPlan {
+    pub plan: Plan,
+    /// Where the plan was read from, for the author's orientation.
+    pub source: String,
+}
+
+/// What a new plan starts from.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum PlanSource {
+    /// One start state, nothing else.
+    Blank,
+    /// A copy of a sample plan.
+    Sample { id: String },
+    /// A file in either import format.
+    File { path: String },
+}
+
+/// Arguments of [`NEW_PLAN`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NewPlan {
+    /// The id; none: made from the title (`Refund desk` → `refund-desk`, `-2`… when taken).
+    pub id: Option<String>,
+    /// The title; none: the source's own (a blank plan's is its id).
+    pub title: Option<String>,
+    pub from: PlanSource,
+}
+
+/// A plan made by [`NEW_PLAN`], [`DUPLICATE_PLAN`] or [`RESTORE_PLAN`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Created {
+    pub id: String,
+    pub title: String,
+    pub states: usize,
+}
+
+/// Arguments of [`RENAME_PLAN`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RenamePlan {
+    pub id: String,
+    pub title: String,
+}
+
+/// A plan in the workspace's trash.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TrashEntry {
+    /// Names it for [`RESTORE_PLAN`].
+    pub entry: String,
+    /// The id it had.
+    pub id: String,
+    pub title: String,
+    /// When it was deleted (RFC 3339).
+    pub deleted_at: String,
+}
+
+/// Arguments of [`RESTORE_PLAN`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RestorePlan {
+    pub entry: String,
+}
+
+/// A sample plan.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Sample {
+    pub id: String,
+    pub title: String,
+    pub states: usize,
+}
+
+/// Answer of [`PUBLISH_PREVIEW`]: what publishing the draft now would do.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PublishPreview {
+    /// The version it would be compared with; none: this would be the first version.
+    pub newest: Option<u32>,
+    /// The number it would get.
+    pub next: u32,
+    /// What the draft changes against the newest version (everything, for a first version).
+    pub changes: Vec<ListedChange>,
+    /// The draft is what the newest version holds: there is nothing to publish.
+    pub unchanged: bool,
+    /// The errors that block publishing, each with its place.
+    pub errors: Vec<Diagnostic>,
+}
+
+/// Arguments of [`PUBLISH`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Publish {
+    pub id: String,
+    pub note: String,
+}
+
+/// Answer of [`PUBLISH`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Published {
+    pub version: u32,
+}
+
+/// One line of the versions list.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct VersionEntry {
+    pub version: u32,
+    pub published_at: String,
+    pub note: String,
+    pub content_hash: String,
+    pub live: bool,
+    /// Why the version cannot be used, when it is corrupted.
+    pub corrupted: Option<String>,
+}
+
+/// Answer of [`LOAD_VERSION`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LoadedVersion {
+    pub version: u32,
+    pub published_at: String,
+    pub note: String,
+    pub plan: Plan,
+}
+
+/// The live version of a plan.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LiveVersion {
+    pub version: u32,
+    pub set_at: String,
+}
+
+/// Answer of [`REOPEN_VERSION`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Reopened {
+    pub version: u32,
+    /// Where the replaced draft was kept (`history/<file>`, relative to the plan's folder).
+    pub kept: Option<String>,
+}
+
+/// Arguments of [`COMPARE`]: from `a` to `b`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CompareArgs {
+    pub id: String,
+    pub a: Revision,
+    pub b: Revision,
+}
+
+/// Answer of [`COMPARE`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Comparison {
+    pub a: Revision,
+    pub b: Revision,
+    /// `b` with what only `a` had put back, and the marks of what changed.
+    pub overlay: Overlay,
+    /// The changes in words, each with its place.
+    pub changes: Vec<ListedChange>,
+}
+
+/// Arguments of [`IMPORT_FILE`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ImportArgs {
+    /// The plan whose draft the file replaces; none: the file becomes a new plan.
+    pub into: Option<String>,
+}
+
+/// A file imported.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Imported {
+    pub id: String,
+    /// The file it came from.
+    pub file: String,
+    pub title: String,
+    pub states: usize,
+    /// How many validation errors the imported plan has (it is imported all the same: a draft
+    /// may be work in progress).
+    pub errors: usize,
+    /// Where the replaced draft was kept (`history/<file>`); none for a new plan.
+    pub kept: Option<String>,
+}
+
+/// Arguments of [`EXPORT_FILE`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ExportArgs {
+    pub id: String,
+    pub revision: Revision,
+}
+
+/// A plan document written to a file.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Exported {
+    pub path: String,
+}
+
+/// Payload of [`PLANS_CHANGED`]: the ids whose files changed (empty: re-read everything).
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct PlansChanged {
+    pub ids: Vec<String>,
+}

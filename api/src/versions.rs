@@ -1,0 +1,148 @@
+//! Publishing and the versions of a plan: what a publish would do, the publish itself, the list,
+//! one version to view, the live version, reopening a version as the draft, and comparing any
+//! two documents of a plan.
+
+use plan_core::diff::{describe, diff, overlay, PlanDiff};
+use plan_core::validate::validate;
+use plan_core::{Plan, Report, Revision, Severity};
+
+use crate::error::ApiError;
+use crate::messages::{
+    Comparison, LiveVersion, LoadedVersion, PublishPreview, Published, Reopened, VersionEntry,
+};
+use crate::Context;
+
+type Result<T> = std::result::Result<T, ApiError>;
+
+/// What publishing plan `id`'s draft now would do: the version it would become, what it changes
+/// against the newest version, and the errors that would refuse it.
+pub fn preview(ctx: &Context, id: &str) -> Result<PublishPreview> {
+    let ws = ctx.workspace();
+    let draft = ws.read_draft(id)?;
+    let newest = ws.newest_version(id)?;
+    let base = match newest {
+        Some(n) => ws.read_version(id, n)?.plan,
+        // A first version: every state in it is new (the plan's own details are not news).
+        None => Plan {
+            schema_version: draft.schema_version,
+            id: draft.id.clone(),
+            title: draft.title.clone(),
+            description: draft.description.clone(),
+            start_state_id: draft.start_state_id().map(str::to_string),
+            states: Vec::new(),
+            tools: draft.tools.clone(),
+            settings: draft.settings.clone(),
+            layout: Default::default(),
+        },
+    };
+    let changes = diff(&base, &draft);
+    let errors = validate(&draft)
+        .diagnostics
+        .into_iter()
+        .filter(|d| d.severity == Severity::Error)
+        .collect();
+    Ok(PublishPreview {
+        newest,
+        next: newest.map_or(1, |n| n + 1),
+        unchanged: newest.is_some() && changes.is_empty(),
+        changes: describe(&changes, &base, &draft),
+        errors,
+    })
+}
+
+/// Publishes plan `id`'s draft as its next version: refused when it has errors (with them) or
+/// is what the newest version already holds.
+pub fn publish(ctx: &Context, id: &str, note: &str) -> Result<Published> {
+    let version = ctx.workspace().publish(id, note, &ctx.now())?;
+    Ok(Published { version })
+}
+
+/// Every version of plan `id`, oldest first; a corrupted one is listed as such.
+pub fn list(ctx: &Context, id: &str) -> Result<Vec<VersionEntry>> {
+    Ok(ctx
+        .workspace()
+        .versions(id)?
+        .into_iter()
+        .map(|v| VersionEntry {
+            version: v.version,
+            published_at: v.published_at,
+            note: v.note,
+            content_hash: v.content_hash,
+            live: v.live,
+            corrupted: v.corrupted,
+        })
+        .collect())
+}
+
+/// Version `n` of plan `id`, verified, to view.
+pub fn load(ctx: &Context, id: &str, n: u32) -> Result<LoadedVersion> {
+    let v = ctx.workspace().read_version(id, n)?;
+    Ok(LoadedVersion {
+        version: v.version,
+        published_at: v.published_at,
+        note: v.note,
+        plan: v.plan,
+    })
+}
+
+/// The live version of plan `id`, if one is set.
+pub fn live(ctx: &Context, id: &str) -> Result<Option<LiveVersion>> {
+    Ok(ctx.workspace().live(id)?.map(|l| LiveVersion {
+        version: l.version,
+        set_at: l.set_at,
+    }))
+}
+
+/// Makes version `n` (which must be intact) the live version of plan `id`.
+pub fn set_live(ctx: &Context, id: &str, n: u32) -> Result<LiveVersion> {
+    let now = ctx.now();
+    ctx.workspace().set_live(id, n, &now)?;
+    Ok(LiveVersion {
+        version: n,
+        set_at: now,
+    })
+}
+
+/// Makes version `n` of plan `id` the draft; the replaced draft is kept in `history/`.
+pub fn reopen(ctx: &Context, id: &str, n: u32) -> Result<Reopened> {
+    let ws = ctx.workspace();
+    let replaced = ws.reopen(id, n, &ctx.now())?;
+    let dir = ws.plan_dir(id)?;
+    Ok(Reopened {
+        version: n,
+        kept: replaced
+            .kept
+            .and_then(|p| Some(p.strip_prefix(&dir).ok()?.display().to_string())),
+    })
+}
+
+/// What changed from `a` to `b` of plan `id` (`plan diff`).
+pub fn changes(ctx: &Context, id: &str, a: Revision, b: Revision) -> Result<PlanDiff> {
+    Ok(ctx.workspace().diff(id, a, b)?)
+}
+
+/// `a` and `b` of plan `id` compared for the canvas: `b` with what only `a` had put back, the
+/// marks, and the changes in words.
+pub fn compare(ctx: &Context, id: &str, a: Revision, b: Revision) -> Result<Comparison> {
+    let ws = ctx.workspace();
+    let (old, new) = (ws.export(id, a)?, ws.export(id, b)?);
+    let overlay = overlay(&old, &new);
+    let changes = describe(&overlay.diff, &old, &new);
+    Ok(Comparison {
+        a,
+        b,
+        overlay,
+        changes,
+    })
+}
+
+/// The validation report of a document of plan `id` (`plan check --plan`), and how to name it.
+pub fn check(ctx: &Context, id: &str, revision: Revision) -> Result<(String, Report)> {
+    let plan = ctx.workspace().export(id, revision)?;
+    let name = match revision {
+        Revision::Draft => format!("{id}/draft.json"),
+        Revision::Version(n) => format!("{id}/versions/{n}.json"),
+        Revision::Live => format!("{id} (live)"),
+    };
+    Ok((name, validate(&plan)))
+}

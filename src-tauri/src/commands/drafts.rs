@@ -1,0 +1,112 @@
+//! A plan's draft: opened, autosaved, imported from a file and exported to one (both files
+//! picked in native dialogs).
+
+use std::sync::Arc;
+
+use plan_api::messages::{DraftStatus, Exported, Imported, PLAN_ID_HEADER};
+use plan_api::{drafts, ApiError, Context};
+use plan_core::{Plan, Revision};
+use tauri::ipc::{InvokeBody, Request, Response};
+use tauri::{AppHandle, State};
+
+use super::{blocking, raw};
+use crate::dialogs;
+use crate::known::{Identity, Known};
+
+/// The draft of one plan, read fresh from disk: a `LoadedPlan` as JSON bytes (half the time to
+/// open a plan of 5,000 states, against JSON parsed into JavaScript and printed back).
+#[tauri::command]
+pub async fn load_plan(
+    ctx: State<'_, Context>,
+    known: State<'_, Arc<Known>>,
+    id: String,
+) -> Result<Response, ApiError> {
+    let (ctx, known) = (ctx.inner().clone(), Arc::clone(&known));
+    blocking(move || {
+        let source = ctx.workspace().draft_path(&id)?;
+        let seen = Identity::of(&source);
+        let read = drafts::load(&ctx, &id);
+        // Even a draft that does not parse is now known: the author may choose to write over it.
+        if let Some(seen) = seen {
+            known.read(&source, seen);
+        }
+        raw(&read?)
+    })
+    .await
+}
+
+/// Writes the editor's draft (autosave): atomic, durable, under the plan's lock. The body is the
+/// plan's JSON as raw bytes, the plan id in a header (see `plan_api::messages::SAVE_DRAFT`). The
+/// file is recorded as the app's own, so that the watcher does not send it back to the page. A
+/// draft another program changed since the app last read it is not written over: the save is
+/// refused, and the watcher's report of that change lets the author choose.
+#[tauri::command]
+pub async fn save_draft(
+    ctx: State<'_, Context>,
+    known: State<'_, Arc<Known>>,
+    request: Request<'_>,
+) -> Result<DraftStatus, ApiError> {
+    let id = request
+        .headers()
+        .get(PLAN_ID_HEADER)
+        .and_then(|v| v.to_str().ok())
+        .ok_or_else(|| ApiError::internal("a save without the plan's id"))?
+        .to_string();
+    let bytes = match request.body() {
+        InvokeBody::Raw(bytes) => bytes.clone(),
+        InvokeBody::Json(value) => serde_json::to_vec(value).unwrap_or_default(),
+    };
+    let (ctx, known) = (ctx.inner().clone(), Arc::clone(&known));
+    blocking(move || {
+        let plan: Plan = serde_json::from_slice(&bytes).map_err(|e| {
+            ApiError::internal(format!("the plan to save for {id} is not a plan: {e}"))
+        })?;
+        let status = drafts::save(&ctx, &id, &plan, |path| known.changed_by_another(path))?;
+        known.wrote(&ctx.workspace().draft_path(&id)?);
+        Ok(status)
+    })
+    .await
+}
+
+/// Asks the author for a file (either import format) and imports it into the draft of `into`, or
+/// as a new plan; none when the author cancels. A draft it replaces is one the app wrote, so the
+/// page reloads it itself rather than hearing of it from the watcher.
+#[tauri::command]
+pub async fn import_file(
+    app: AppHandle,
+    ctx: State<'_, Context>,
+    known: State<'_, Arc<Known>>,
+    into: Option<String>,
+) -> Result<Option<Imported>, ApiError> {
+    let Some(file) = dialogs::pick_plan_file(&app).await else {
+        return Ok(None);
+    };
+    let (ctx, known) = (ctx.inner().clone(), Arc::clone(&known));
+    blocking(move || {
+        let imported = drafts::import(&ctx, &file, into.as_deref())?;
+        known.wrote(&ctx.workspace().draft_path(&imported.id)?);
+        Ok(Some(imported))
+    })
+    .await
+}
+
+/// Asks the author where to write the plan document `revision` of plan `id`, and writes it
+/// there; none when the author cancels.
+#[tauri::command]
+pub async fn export_file(
+    app: AppHandle,
+    ctx: State<'_, Context>,
+    id: String,
+    revision: Revision,
+) -> Result<Option<Exported>, ApiError> {
+    let name = match revision {
+        Revision::Draft => format!("{id}.json"),
+        Revision::Version(n) => format!("{id}-v{n}.json"),
+        Revision::Live => format!("{id}-live.json"),
+    };
+    let Some(path) = dialogs::choose_export_file(&app, &name).await else {
+        return Ok(None);
+    };
+    let ctx = ctx.inner().clone();
+    blocking(move || drafts::export_to(&ctx, &id, revision, &path).map(Some)).await
+}

@@ -1,0 +1,92 @@
+//! Publishing and versions: the publish dialog's preview, the publish, the versions list, a
+//! version viewed, live, reopen, compare.
+
+use std::sync::Arc;
+
+use plan_api::messages::{LiveVersion, PublishPreview, Published, Reopened, VersionEntry};
+use plan_api::{versions, ApiError, Context};
+use plan_core::Revision;
+use tauri::ipc::Response;
+use tauri::State;
+
+use super::{blocking, raw};
+use crate::known::Known;
+
+#[tauri::command]
+pub async fn publish_preview(
+    ctx: State<'_, Context>,
+    id: String,
+) -> Result<PublishPreview, ApiError> {
+    let ctx = ctx.inner().clone();
+    blocking(move || versions::preview(&ctx, &id)).await
+}
+
+#[tauri::command]
+pub async fn publish(
+    ctx: State<'_, Context>,
+    id: String,
+    note: String,
+) -> Result<Published, ApiError> {
+    let ctx = ctx.inner().clone();
+    blocking(move || versions::publish(&ctx, &id, &note)).await
+}
+
+#[tauri::command]
+pub async fn list_versions(
+    ctx: State<'_, Context>,
+    id: String,
+) -> Result<Vec<VersionEntry>, ApiError> {
+    let ctx = ctx.inner().clone();
+    blocking(move || versions::list(&ctx, &id)).await
+}
+
+/// One version, to view read-only: a `LoadedVersion` as raw JSON bytes.
+#[tauri::command]
+pub async fn load_version(
+    ctx: State<'_, Context>,
+    id: String,
+    version: u32,
+) -> Result<Response, ApiError> {
+    let ctx = ctx.inner().clone();
+    blocking(move || raw(&versions::load(&ctx, &id, version)?)).await
+}
+
+#[tauri::command]
+pub async fn set_live(
+    ctx: State<'_, Context>,
+    id: String,
+    version: u32,
+) -> Result<LiveVersion, ApiError> {
+    let ctx = ctx.inner().clone();
+    blocking(move || versions::set_live(&ctx, &id, version)).await
+}
+
+/// Makes a version the draft. The page reloads the draft itself, so the write is recorded as the
+/// app's own.
+#[tauri::command]
+pub async fn reopen_version(
+    ctx: State<'_, Context>,
+    known: State<'_, Arc<Known>>,
+    id: String,
+    version: u32,
+) -> Result<Reopened, ApiError> {
+    let (ctx, known) = (ctx.inner().clone(), Arc::clone(&known));
+    blocking(move || {
+        let reopened = versions::reopen(&ctx, &id, version)?;
+        known.wrote(&ctx.workspace().draft_path(&id)?);
+        Ok(reopened)
+    })
+    .await
+}
+
+/// Two documents of a plan compared: a `Comparison` as raw JSON bytes.
+#[tauri::command]
+pub async fn compare(
+    ctx: State<'_, Context>,
+    id: String,
+    a: Revision,
+    b: Revision,
+) -> Result<Response, ApiError> {
+    let ctx = ctx.inner().clone();
+    blocking(move || raw(&versions::compare(&ctx, &id, a, b)?)).await
+}

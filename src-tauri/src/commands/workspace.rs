@@ -1,0 +1,88 @@
+//! The workspace's plans: the first screen, the list, new plans, duplicates, titles, the trash.
+
+use std::sync::Arc;
+
+use plan_api::messages::{Created, NewPlan, PlanSource, PlanSummary, Sample, TrashEntry};
+use plan_api::{workspace, ApiError, Context};
+use tauri::ipc::Response;
+use tauri::State;
+
+use super::blocking;
+use crate::first_screen::Early;
+use crate::known::Known;
+
+/// The editor's first screen in one round trip (see `plan_api::messages::START`): the plan list
+/// and the plan to open, each draft read once. As raw JSON bytes. Usually read already, while the
+/// app was starting (see [`crate::first_screen`]).
+#[tauri::command]
+pub async fn start(
+    ctx: State<'_, Context>,
+    known: State<'_, Arc<Known>>,
+    early: State<'_, Arc<Early>>,
+    remembered: Option<String>,
+) -> Result<Response, ApiError> {
+    let (ctx, known, early) = (ctx.inner().clone(), Arc::clone(&known), Arc::clone(&early));
+    blocking(move || {
+        let answer = early.answer(&ctx, remembered.as_deref())?;
+        answer.remember(&known);
+        Ok(Response::new(answer.bytes))
+    })
+    .await
+}
+
+/// Every plan in the workspace, with its counts and versions or why it cannot be opened.
+#[tauri::command]
+pub async fn list_plans(ctx: State<'_, Context>) -> Result<Vec<PlanSummary>, ApiError> {
+    let ctx = ctx.inner().clone();
+    blocking(move || workspace::plans(&ctx)).await
+}
+
+#[tauri::command]
+pub async fn new_plan(
+    ctx: State<'_, Context>,
+    id: Option<String>,
+    title: Option<String>,
+    from: PlanSource,
+) -> Result<Created, ApiError> {
+    let ctx = ctx.inner().clone();
+    blocking(move || workspace::create(&ctx, NewPlan { id, title, from })).await
+}
+
+#[tauri::command]
+pub async fn duplicate_plan(ctx: State<'_, Context>, id: String) -> Result<Created, ApiError> {
+    let ctx = ctx.inner().clone();
+    blocking(move || workspace::duplicate(&ctx, &id)).await
+}
+
+#[tauri::command]
+pub async fn rename_plan(
+    ctx: State<'_, Context>,
+    id: String,
+    title: String,
+) -> Result<(), ApiError> {
+    let ctx = ctx.inner().clone();
+    blocking(move || workspace::rename(&ctx, &id, &title)).await
+}
+
+#[tauri::command]
+pub async fn delete_plan(ctx: State<'_, Context>, id: String) -> Result<TrashEntry, ApiError> {
+    let ctx = ctx.inner().clone();
+    blocking(move || workspace::delete(&ctx, &id)).await
+}
+
+#[tauri::command]
+pub async fn list_trash(ctx: State<'_, Context>) -> Result<Vec<TrashEntry>, ApiError> {
+    let ctx = ctx.inner().clone();
+    blocking(move || workspace::trash(&ctx)).await
+}
+
+#[tauri::command]
+pub async fn restore_plan(ctx: State<'_, Context>, entry: String) -> Result<Created, ApiError> {
+    let ctx = ctx.inner().clone();
+    blocking(move || workspace::restore(&ctx, &entry)).await
+}
+
+#[tauri::command]
+pub async fn list_samples() -> Result<Vec<Sample>, ApiError> {
+    blocking(workspace::samples).await
+}

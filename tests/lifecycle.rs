@@ -1,0 +1,660 @@
+//! End-to-end tests of a plan's lifecycle in the window (issue 15): publishing with the diff or
+//! the errors that block it, the versions (view read-only, set live, compare, reopen), import and
+//! export through the real GTK file dialogs, and the plan switcher (new, duplicate, rename,
+//! search, delete and its Undo, the trash).
+//!
+//! Run by `scripts/test.sh`, or alone with `cargo test -p plan-tests --test lifecycle [-- NAME]`.
+//! Screenshots land in `target/e2e/`.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use plan_tests::native::choose_file;
+use plan_tests::page::{
+    click, count, draft, ensure, open_plan, plan, set_value, text_of, type_text, Outcome, DELETE,
+};
+use plan_tests::{Ctx, Harness, Test, SHORT};
+use serde_json::json;
+
+fn main() {
+    std::process::exit(Harness::run(&[
+        Test {
+            name: "publish_set_live_edit_publish_again_compare_view_and_reopen",
+            run: publish_set_live_edit_publish_again_compare_view_and_reopen,
+        },
+        Test {
+            name: "a_draft_with_an_error_is_not_published_and_the_error_leads_to_its_state",
+            run: a_draft_with_an_error_is_not_published_and_the_error_leads_to_its_state,
+        },
+        Test {
+            name: "the_seed_flow_export_is_imported_and_exported_through_the_file_dialogs",
+            run: the_seed_flow_export_is_imported_and_exported_through_the_file_dialogs,
+        },
+        Test {
+            name: "a_bad_file_is_refused_by_name_and_place_and_changes_nothing",
+            run: a_bad_file_is_refused_by_name_and_place_and_changes_nothing,
+        },
+        Test {
+            name: "plans_are_made_copied_renamed_found_deleted_and_brought_back",
+            run: plans_are_made_copied_renamed_found_deleted_and_brought_back,
+        },
+    ]));
+}
+
+/// How long an operation that reads and writes files gets to show its result.
+const LONG: Duration = Duration::from_secs(10);
+/// The titles of the shell's file dialogs (`src-tauri/src/dialogs.rs`).
+const IMPORT_DIALOG: &str = "Import a plan";
+const EXPORT_DIALOG: &str = "Export the plan";
+
+fn state_css(id: &str) -> String {
+    format!("[data-testid=state][data-state-id='{id}']")
+}
+
+fn version_css(n: u32) -> String {
+    format!("[data-testid=version][data-version='{n}']")
+}
+
+/// Waits until `css` matches something.
+fn shows(ctx: &Ctx, what: &str, css: &str) -> Outcome {
+    ctx.session()
+        .wait_until(what, LONG, || Ok(count(ctx, css)? > 0))
+}
+
+/// The text of the latest notice, waiting for one that contains `part`.
+fn notice_with(ctx: &Ctx, part: &str) -> Result<String, String> {
+    let mut seen = String::new();
+    ctx.session()
+        .wait_until(&format!("a notice saying {part:?}"), LONG, || {
+            seen = text_of(ctx, "[data-testid=notice]").unwrap_or_default();
+            Ok(seen.contains(part))
+        })
+        .map_err(|e| format!("{e} (the notice says {seen:?})"))?;
+    Ok(seen)
+}
+
+/// Opens the publish dialog and waits for what it has to say (changes or errors).
+fn open_publish(ctx: &Ctx) -> Outcome {
+    click(ctx, "[data-testid=publish]")?;
+    ctx.session()
+        .wait_until("the publish dialog's answer", LONG, || {
+            Ok(count(ctx, "[data-testid=publish-diff]")?
+                + count(ctx, "[data-testid=publish-errors]")?
+                + count(ctx, "[data-testid=publish-unchanged]")?
+                + count(ctx, "[data-testid=publish-error]")?
+                > 0)
+        })
+}
+
+/// Publishes the draft with `note` through the dialog, which must list `listed`.
+fn publish(ctx: &Ctx, note: &str, listed: &str) -> Result<u32, String> {
+    open_publish(ctx)?;
+    let diff = text_of(ctx, "[data-testid=publish-diff]")?;
+    ensure(diff.contains(listed), || {
+        format!("the publish dialog lists {diff:?}, not {listed:?}")
+    })?;
+    type_text(ctx, "[data-testid=publish-note]", note)?;
+    click(ctx, "[data-testid=publish-confirm]")?;
+    let text = notice_with(ctx, "Published version")?;
+    text.trim_start_matches(|c: char| !c.is_ascii_digit())
+        .split(|c: char| !c.is_ascii_digit())
+        .next()
+        .and_then(|n| n.parse().ok())
+        .ok_or_else(|| format!("no version number in {text:?}"))
+}
+
+/// Clicks the Versions tab and waits for version `n` in it.
+fn versions_tab_shows(ctx: &Ctx, n: u32) -> Outcome {
+    click(ctx, "[data-testid=tab-versions]")?;
+    shows(ctx, &format!("version {n} listed"), &version_css(n))
+}
+
+fn mode(ctx: &Ctx) -> Result<String, String> {
+    text_of(ctx, "[data-testid=mode]")
+}
+
+/// Every file under `dir` with its bytes (to check that nothing changed).
+fn snapshot(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
+    let mut out = BTreeMap::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in fs::read_dir(&d).into_iter().flatten().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if let Ok(bytes) = fs::read(&p) {
+                out.insert(p, bytes);
+            }
+        }
+    }
+    out
+}
+
+/// `plan ARGS --workspace <the test's>`, its standard output.
+fn plan_cli(ctx: &Ctx, args: &[&str]) -> Result<String, String> {
+    let out = Command::new(plan_tests::binary("plan")?)
+        .args(args)
+        .arg("--workspace")
+        .arg(ctx.workspace())
+        .output()
+        .map_err(|e| e.to_string())?;
+    if out.status.success() {
+        Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+    } else {
+        Err(format!(
+            "plan {args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        ))
+    }
+}
+
+/// A folder of the test's own for files it imports and exports.
+fn scratch(ctx: &Ctx) -> Result<PathBuf, String> {
+    let dir = ctx
+        .harness
+        .out()
+        .join(format!("files-{}-{}", std::process::id(), ctx.name()));
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+    Ok(dir)
+}
+
+/// The exact flow export printed in the seed document (`../shared/seeds/004_…`), kept byte for
+/// byte in the core's test fixtures.
+fn seed_export(ctx: &Ctx) -> PathBuf {
+    ctx.harness
+        .root()
+        .join("core/tests/fixtures/flow-export.json")
+}
+
+/// The whole lifecycle of the support plan in the window, as issue 15 names it.
+fn publish_set_live_edit_publish_again_compare_view_and_reopen(ctx: &Ctx) -> Outcome {
+    open_plan(ctx, "customer-support")?;
+    ensure(
+        text_of(ctx, "[data-testid=version-badge]")? == "Not published yet",
+        || "the badge of a plan never published".into(),
+    )?;
+
+    // Version 1: the dialog says it is the first and lists every state as new.
+    open_publish(ctx)?;
+    let heading = text_of(ctx, ".dialog h3")?;
+    ensure(heading.contains("first version"), || {
+        format!("the first publish is headed {heading:?}")
+    })?;
+    let listed = count(ctx, "[data-testid=publish-diff] [data-change=added]")?;
+    ensure(listed >= 6, || {
+        format!("{listed} new things listed for 6 states")
+    })?;
+    ctx.screenshot("publish-first-version")?;
+    type_text(ctx, "[data-testid=publish-note]", "first cut")?;
+    click(ctx, "[data-testid=publish-confirm]")?;
+    notice_with(ctx, "Published version 1")?;
+    versions_tab_shows(ctx, 1)?;
+    ensure(text_of(ctx, &version_css(1))?.contains("first cut"), || {
+        "version 1 without its note".into()
+    })?;
+
+    // Live.
+    click(
+        ctx,
+        &format!("{} [data-testid=version-set-live]", version_css(1)),
+    )?;
+    shows(
+        ctx,
+        "version 1 live",
+        &format!("{}[data-live=true]", version_css(1)),
+    )?;
+    ctx.session()
+        .wait_until("the badge saying live", LONG, || {
+            Ok(text_of(ctx, "[data-testid=version-badge]")? == "v1 · live")
+        })?;
+
+    // An edit to the draft: Publish lists it.
+    click(
+        ctx,
+        &format!("{} .card-title", state_css("billing-support")),
+    )?;
+    type_text(ctx, "[data-testid=field-title]", "Billing and refunds")?;
+    plan_tests::page::wait_saved(ctx)?;
+    ctx.session()
+        .wait_until("the badge saying changed", LONG, || {
+            Ok(text_of(ctx, "[data-testid=version-badge]")?.contains("changed since v1"))
+        })?;
+    let v2 = publish(
+        ctx,
+        "billing renamed",
+        "Changed state “Billing and refunds”: title",
+    )?;
+    ensure(v2 == 2, || format!("the second publish made version {v2}"))?;
+    versions_tab_shows(ctx, 2)?;
+
+    // Compare 1 with 2: the renamed state is coloured, and its change listed and clickable.
+    set_value(ctx, "[data-testid=compare-with]", "2")?;
+    click(
+        ctx,
+        &format!("{} [data-testid=version-compare]", version_css(1)),
+    )?;
+    shows(
+        ctx,
+        "the renamed state coloured",
+        &format!("{}[data-diff=changed]", state_css("billing-support")),
+    )?;
+    ensure(
+        mode(ctx)? == "Comparing version 1 with version 2, read-only",
+        || format!("the mode reads {:?}", mode(ctx)),
+    )?;
+    ensure(
+        count(ctx, "[data-testid=state][data-diff=added]")? == 0,
+        || "nothing was added, something is coloured added".into(),
+    )?;
+    click(
+        ctx,
+        "[data-testid=diff-change][data-state-id='billing-support']",
+    )?;
+    shows(
+        ctx,
+        "the changed state selected from the list",
+        &format!("{}[data-selected=true]", state_css("billing-support")),
+    )?;
+    ctx.screenshot("compare-v1-v2")?;
+    click(ctx, "[data-testid=back-to-draft]")?;
+    ctx.session().wait_until("the draft back", LONG, || {
+        Ok(mode(ctx)? == "Editing draft" && count(ctx, "[data-testid=readonly-banner]")? == 0)
+    })?;
+
+    // View version 1: read-only, with the old title, and an edit is refused.
+    click(ctx, "[data-testid=tab-versions]")?;
+    click(
+        ctx,
+        &format!("{} [data-testid=version-view]", version_css(1)),
+    )?;
+    shows(ctx, "the read-only banner", "[data-testid=readonly-banner]")?;
+    ensure(mode(ctx)? == "Viewing version 1, read-only", || {
+        format!("the mode reads {:?}", mode(ctx))
+    })?;
+    ctx.session()
+        .wait_until("version 1's title on the card", LONG, || {
+            Ok(text_of(
+                ctx,
+                &format!("{} .card-title", state_css("billing-support")),
+            )? == "Billing support")
+        })?;
+    let on_disk = fs::read(draft(ctx, "customer-support")).map_err(|e| e.to_string())?;
+    click(ctx, &format!("{} .card-title", state_css("farewell")))?;
+    ctx.session().chord(&[DELETE])?;
+    let refused = notice_with(ctx, "read-only")?;
+    ensure(count(ctx, &state_css("farewell"))? == 1, || {
+        format!("a state of version 1 was deleted ({refused})")
+    })?;
+    ctx.screenshot("viewing-version-1")?;
+    std::thread::sleep(Duration::from_millis(800));
+    ensure(
+        fs::read(draft(ctx, "customer-support")).map_err(|e| e.to_string())? == on_disk,
+        || "viewing a version changed the draft".into(),
+    )?;
+    click(ctx, "[data-testid=back-to-draft]")?;
+    ctx.session()
+        .wait_until("the draft's title back", LONG, || {
+            Ok(text_of(
+                ctx,
+                &format!("{} .card-title", state_css("billing-support")),
+            )? == "Billing and refunds")
+        })?;
+
+    // Reopen 1 as the draft: asked first; the replaced draft is kept in history/.
+    click(ctx, "[data-testid=tab-versions]")?;
+    click(
+        ctx,
+        &format!("{} [data-testid=version-reopen]", version_css(1)),
+    )?;
+    shows(ctx, "the confirmation", "[data-testid=confirm]")?;
+    click(ctx, "[data-testid=confirm]")?;
+    let said = notice_with(ctx, "is now the draft")?;
+    ensure(said.contains("history/"), || {
+        format!("the reopen does not say where the old draft went: {said:?}")
+    })?;
+    ctx.session()
+        .wait_until("version 1's title in the draft", LONG, || {
+            Ok(plan(ctx, "customer-support")?
+                .state("billing-support")
+                .is_some_and(|s| s.title == "Billing support"))
+        })?;
+    let history: Vec<String> = fs::read_dir(ctx.workspace().join("customer-support/history"))
+        .map_err(|e| e.to_string())?
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    ensure(
+        history.iter().any(|n| n.ends_with("-reopen-v1.json")),
+        || format!("history/ holds {history:?}"),
+    )?;
+    let kept = history
+        .iter()
+        .find(|n| n.ends_with("-reopen-v1.json"))
+        .unwrap();
+    let kept = fs::read_to_string(ctx.workspace().join("customer-support/history").join(kept))
+        .map_err(|e| e.to_string())?;
+    ensure(kept.contains("Billing and refunds"), || {
+        "the kept draft is not the one replaced".into()
+    })?;
+    // The CLI sees what the app did.
+    let versions = plan_cli(ctx, &["versions", "customer-support"])?;
+    ensure(
+        versions.lines().count() == 2 && versions.contains("live"),
+        || format!("plan versions says {versions}"),
+    )
+}
+
+/// A draft whose transition goes nowhere: Publish lists the error instead of the changes, its
+/// button stays disabled, the error leads to its state, and no version is written.
+fn a_draft_with_an_error_is_not_published_and_the_error_leads_to_its_state(ctx: &Ctx) -> Outcome {
+    open_plan(ctx, "customer-support")?;
+    let mut broken = plan(ctx, "customer-support")?;
+    broken
+        .states
+        .iter_mut()
+        .find(|s| s.id == "technical-support")
+        .ok_or("no technical-support state")?
+        .transitions[0]
+        .target_state_id = "nowhere".into();
+    fs::write(
+        draft(ctx, "customer-support"),
+        serde_json::to_string_pretty(&broken).map_err(|e| e.to_string())?,
+    )
+    .map_err(|e| e.to_string())?;
+    ctx.session().wait_until("the error shown", LONG, || {
+        Ok(
+            count(ctx, "[data-testid=problem-badge][data-severity=error]")? > 0
+                || text_of(ctx, "[data-testid=problem-count]")?.starts_with("1 error"),
+        )
+    })?;
+    open_publish(ctx)?;
+    let error =
+        "[data-testid=publish-errors] [data-testid=problem][data-code=unknown-target-state]";
+    shows(ctx, "the blocking error listed", error)?;
+    let disabled = ctx.session().execute(
+        "return document.querySelector('[data-testid=publish-confirm]').disabled;",
+        json!([]),
+    )?;
+    ensure(disabled == json!(true), || "Publish is enabled".into())?;
+    ensure(count(ctx, "[data-testid=publish-diff]")? == 0, || {
+        "the changes are listed beside the error".into()
+    })?;
+    ctx.screenshot("publish-blocked")?;
+    click(ctx, error)?;
+    ctx.session().wait_until("the dialog gone", SHORT, || {
+        Ok(count(ctx, "[data-testid=dialog]")? == 0)
+    })?;
+    ctx.session()
+        .wait_until("the transition selected", SHORT, || {
+            Ok(count(
+                ctx,
+                "[data-testid=transition][data-from='technical-support'][data-selected=true]",
+            )? == 1)
+        })?;
+    let versions = ctx.workspace().join("customer-support/versions");
+    let written = fs::read_dir(&versions).map_or(0, |d| d.count());
+    ensure(written == 0, || format!("{written} version files written"))
+}
+
+/// The seed's flow export imported as a new plan through the real GTK file chooser (the path
+/// typed into it), its four states on the canvas, then exported through the save dialog: the
+/// file is what `plan export` prints.
+fn the_seed_flow_export_is_imported_and_exported_through_the_file_dialogs(ctx: &Ctx) -> Outcome {
+    let files = scratch(ctx)?;
+    let export = files.join("flow-export.json");
+    fs::copy(seed_export(ctx), &export).map_err(|e| e.to_string())?;
+    click(ctx, "[data-testid=import]")?;
+    click(ctx, "[data-testid=import-new]")?;
+    choose_file(ctx, IMPORT_DIALOG, &export.display().to_string(), false)?;
+    let said = notice_with(ctx, "Imported 4 states")?;
+    ensure(said.contains("flow-export.json"), || {
+        format!("the notice does not name the file: {said:?}")
+    })?;
+    let p = open_plan(ctx, "flow-export")?;
+    ensure(p.states.len() == 4, || format!("{} states", p.states.len()))?;
+    for s in &p.states {
+        shows(ctx, &format!("state {}", s.id), &state_css(&s.id))?;
+    }
+    ensure(
+        text_of(ctx, "[data-testid=plan-title]")? == "flow-export",
+        || "the imported plan's title is not the id it was imported as".into(),
+    )?;
+    ctx.screenshot("imported-seed-export")?;
+
+    let out = files.join("exported.json");
+    click(ctx, "[data-testid=export]")?;
+    click(ctx, "[data-testid=export-draft]")?;
+    choose_file(ctx, EXPORT_DIALOG, &out.display().to_string(), true)?;
+    notice_with(ctx, "Exported the draft")?;
+    let deadline = Instant::now() + LONG;
+    while !out.is_file() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let written = fs::read_to_string(&out).map_err(|e| format!("{}: {e}", out.display()))?;
+    let printed = plan_cli(ctx, &["export", "flow-export"])?;
+    ensure(written == printed, || {
+        "the exported file differs from plan export".into()
+    })
+}
+
+/// Files that cannot be imported, through the real dialog: not JSON, not a plan, a flow export
+/// whose output goes to a state it does not have. Each is refused in words that name the file and
+/// the place, and the workspace stays byte for byte as it was.
+fn a_bad_file_is_refused_by_name_and_place_and_changes_nothing(ctx: &Ctx) -> Outcome {
+    let files = scratch(ctx)?;
+    let not_json = files.join("not-json.json");
+    fs::write(&not_json, "{\"id\": \"x\",\n  oops").map_err(|e| e.to_string())?;
+    let not_a_plan = files.join("not-a-plan.json");
+    fs::write(
+        &not_a_plan,
+        "{\"id\": \"x\", \"title\": \"X\", \"states\": [{\"id\": \"a\", \"titel\": \"A\"}]}",
+    )
+    .map_err(|e| e.to_string())?;
+    let mut flow: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(seed_export(ctx)).map_err(|e| e.to_string())?)
+            .map_err(|e| e.to_string())?;
+    let first = flow["flow"]["statesOrder"][0]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    let output = flow["flow"]["states"][&first]["outputsOrder"][0]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    flow["flow"]["states"][&first]["outputs"][&output]["transitionTo"] = json!("nowhere");
+    let dangling = files.join("dangling.json");
+    fs::write(&dangling, flow.to_string()).map_err(|e| e.to_string())?;
+
+    open_plan(ctx, "customer-support")?;
+    plan_tests::page::wait_saved(ctx)?;
+    let before = snapshot(ctx.workspace());
+    for (file, into, code, place) in [
+        (&not_json, true, "invalid-json", "line 2".to_string()),
+        (&not_a_plan, false, "schema", "/states/0/titel".to_string()),
+        (
+            &dangling,
+            false,
+            "schema",
+            format!("/flow/states/{first}/outputs/{output}/transitionTo"),
+        ),
+    ] {
+        click(ctx, "[data-testid=import]")?;
+        click(
+            ctx,
+            if into {
+                "[data-testid=import-into]"
+            } else {
+                "[data-testid=import-new]"
+            },
+        )?;
+        choose_file(ctx, IMPORT_DIALOG, &file.display().to_string(), false)?;
+        let css = format!("[data-testid=notice][data-code={code}]");
+        shows(ctx, &format!("{} refused", file.display()), &css)?;
+        let said = text_of(ctx, &css)?;
+        let name = file.file_name().unwrap_or_default().to_string_lossy();
+        ensure(
+            said.contains(name.as_ref()) && said.contains(&place),
+            || format!("{name} refused as {said:?}, without its name or {place:?}"),
+        )?;
+        if into {
+            ctx.screenshot("import-refused")?;
+        }
+    }
+    std::thread::sleep(Duration::from_millis(500));
+    let after = snapshot(ctx.workspace());
+    ensure(before == after, || {
+        let changed: Vec<_> = after
+            .keys()
+            .filter(|k| before.get(*k) != after.get(*k))
+            .chain(before.keys().filter(|k| !after.contains_key(*k)))
+            .collect();
+        format!("refused imports changed the workspace: {changed:?}")
+    })
+}
+
+/// The switcher: a new plan from a sample, a copy, a new title, search, a delete undone from its
+/// notice, and a delete brought back from the trash.
+fn plans_are_made_copied_renamed_found_deleted_and_brought_back(ctx: &Ctx) -> Outcome {
+    let plan_css = |id: &str| format!("[data-testid=plan][data-plan-id='{id}']");
+    // New, from a sample.
+    click(ctx, "[data-testid=plan-new]")?;
+    shows(ctx, "the new-plan dialog", "[data-testid=new-plan-title]")?;
+    type_text(ctx, "[data-testid=new-plan-title]", "Refund desk")?;
+    ctx.session().wait_until("the samples offered", LONG, || {
+        Ok(count(
+            ctx,
+            "[data-testid=new-plan-from] option[value='customer-support']",
+        )? == 1)
+    })?;
+    set_value(ctx, "[data-testid=new-plan-from]", "customer-support")?;
+    ctx.screenshot("new-plan-dialog")?;
+    click(ctx, "[data-testid=confirm]")?;
+    shows(ctx, "the new plan listed", &plan_css("refund-desk"))?;
+    ctx.session().wait_until("the new plan open", LONG, || {
+        Ok(text_of(ctx, "[data-testid=plan-title]")? == "Refund desk")
+    })?;
+    let made = plan(ctx, "refund-desk")?;
+    ensure(
+        made.states.len() == 6 && made.title == "Refund desk",
+        || {
+            format!(
+                "the new plan has {} states, title {:?}",
+                made.states.len(),
+                made.title
+            )
+        },
+    )?;
+    // The list starts with what changed last.
+    let first = ctx.session().execute(
+        "return document.querySelector('[data-testid=plan]').dataset.planId;",
+        json!([]),
+    )?;
+    ensure(first == json!("refund-desk"), || {
+        format!("the list starts with {first}")
+    })?;
+
+    // Duplicate: a new id, the draft only.
+    click(
+        ctx,
+        "[data-testid=plan-duplicate][data-plan-id='medical-intake']",
+    )?;
+    shows(ctx, "the copy listed", &plan_css("medical-intake-copy"))?;
+    let copy = plan(ctx, "medical-intake-copy")?;
+    ensure(copy.title == "Medical intake (copy)", || {
+        format!("the copy is titled {:?}", copy.title)
+    })?;
+
+    // Rename another plan's title in the list.
+    click(
+        ctx,
+        "[data-testid=plan-rename][data-plan-id='daily-routine']",
+    )?;
+    shows(ctx, "the title field", "[data-testid=plan-rename-input]")?;
+    let input = ctx
+        .session()
+        .wait_for("[data-testid=plan-rename-input]", SHORT)?;
+    ctx.session().chord(&[plan_tests::page::CTRL, "a"])?;
+    ctx.session()
+        .send_keys(&input, "Morning check-in\u{E007}")?;
+    ctx.session()
+        .wait_until("the new title on disk", LONG, || {
+            Ok(plan(ctx, "daily-routine")?.title == "Morning check-in")
+        })?;
+    shows(
+        ctx,
+        "the new title listed",
+        &format!("{} .plan-name", plan_css("daily-routine")),
+    )?;
+    ctx.session().wait_until("the new title listed", LONG, || {
+        Ok(
+            text_of(ctx, &format!("{} .plan-name", plan_css("daily-routine")))?
+                == "Morning check-in",
+        )
+    })?;
+
+    // Search by title or id.
+    type_text(ctx, "[data-testid=plan-search]", "medical")?;
+    ctx.session()
+        .wait_until("only the medical plans", SHORT, || {
+            Ok(count(ctx, "[data-testid=plan]")? == 2)
+        })?;
+    type_text(ctx, "[data-testid=plan-search]", "check-in")?;
+    ctx.session()
+        .wait_until("the renamed plan found by its title", SHORT, || {
+            Ok(count(ctx, "[data-testid=plan]")? == 1
+                && count(ctx, &plan_css("daily-routine"))? == 1)
+        })?;
+    type_text(ctx, "[data-testid=plan-search]", "")?;
+
+    // Delete, then Undo in the notice.
+    click(
+        ctx,
+        "[data-testid=plan-delete][data-plan-id='medical-intake-copy']",
+    )?;
+    ctx.session().wait_until("the copy gone", LONG, || {
+        Ok(count(ctx, &plan_css("medical-intake-copy"))? == 0)
+    })?;
+    ensure(
+        !ctx.workspace().join("medical-intake-copy").exists(),
+        || "the deleted plan's folder is still there".into(),
+    )?;
+    notice_with(ctx, "Moved “Medical intake (copy)” to the trash")?;
+    ctx.screenshot("deleted-with-undo")?;
+    click(ctx, "[data-testid=notice-undo]")?;
+    shows(ctx, "the copy back", &plan_css("medical-intake-copy"))?;
+    ensure(
+        plan(ctx, "medical-intake-copy")?.title == "Medical intake (copy)",
+        || "the plan came back changed".into(),
+    )?;
+
+    // Delete the open plan, and bring it back from the trash later.
+    open_plan(ctx, "refund-desk")?;
+    click(ctx, "[data-testid=plan-delete][data-plan-id='refund-desk']")?;
+    ctx.session().wait_until("another plan open", LONG, || {
+        Ok(count(ctx, &plan_css("refund-desk"))? == 0
+            && text_of(ctx, "[data-testid=plan-title]")? != "Refund desk")
+    })?;
+    click(ctx, "[data-testid=trash-toggle]")?;
+    shows(
+        ctx,
+        "the deleted plan in the trash",
+        "[data-testid=trash-entry][data-plan-id='refund-desk']",
+    )?;
+    ctx.screenshot("trash")?;
+    click(
+        ctx,
+        "[data-testid=trash-entry][data-plan-id='refund-desk'] [data-testid=trash-restore]",
+    )?;
+    shows(
+        ctx,
+        "the plan back from the trash",
+        &plan_css("refund-desk"),
+    )?;
+    ensure(plan(ctx, "refund-desk")?.title == "Refund desk", || {
+        "the restored plan is not the one deleted".into()
+    })
+}

@@ -1,0 +1,281 @@
+//! What the author does to the selection and the view from the keyboard, the palette and the
+//! lists: add, delete, copy, paste, nudge, select all, zoom, find, and going to a state or
+//! transition named by a problem or a change. Key presses are matched in [`crate::keymap`]; this
+//! carries the matched action out.
+
+use std::collections::BTreeMap;
+
+use leptos::ev;
+use leptos::prelude::*;
+use plan_core::edit::{delete_impact, Command, NewState};
+use plan_core::plan::{Position, State};
+use plan_core::Diagnostic;
+use wasm_bindgen::JsCast;
+
+use crate::canvas::camera::Camera;
+use crate::canvas::geometry::{CARD_H, CARD_W};
+use crate::canvas::scene::Scene;
+use crate::canvas::view::{snap, GRID};
+use crate::editor::{Editor, Selection};
+use crate::keymap::{action_for, Action, Press};
+use crate::panels::inspector::focus_field_of;
+use crate::panels::Tab;
+
+/// Copied states, for paste.
+#[derive(Clone, Default)]
+struct Clipboard {
+    states: Vec<State>,
+    layout: BTreeMap<String, Position>,
+    pastes: u32,
+}
+
+#[derive(Clone, Copy)]
+pub struct Actions {
+    editor: Editor,
+    camera: Camera,
+    scene: Memo<Scene>,
+    clipboard: StoredValue<Clipboard>,
+    /// Find (Ctrl+F) is open.
+    pub finding: RwSignal<bool>,
+    /// The shortcut overlay (`?`) is open.
+    pub help: RwSignal<bool>,
+    /// The right panel's tab.
+    pub tab: RwSignal<Tab>,
+}
+
+impl Actions {
+    pub fn new(editor: Editor, camera: Camera, scene: Memo<Scene>) -> Actions {
+        Actions {
+            editor,
+            camera,
+            scene,
+            clipboard: StoredValue::new(Clipboard::default()),
+            finding: RwSignal::new(false),
+            help: RwSignal::new(false),
+            tab: RwSignal::new(Tab::Inspect),
+        }
+    }
+
+    /// Carries out the shortcuts of the window's key presses, for as long as the window lives.
+    pub fn listen_to_keys(self) {
+        let keys = window_event_listener(ev::keydown, move |e: ev::KeyboardEvent| {
+            let key = e.key();
+            let press = Press {
+                key: &key,
+                ctrl: e.ctrl_key() || e.meta_key(),
+                shift: e.shift_key(),
+                typing: in_text_field(&e),
+            };
+            let handled = action_for(&press).is_some_and(|a| self.run(a, press));
+            if handled {
+                e.prevent_default();
+            }
+        });
+        on_cleanup(move || keys.remove());
+    }
+
+    /// Does `action`; false when it had nothing to act on (the key is then the page's).
+    fn run(self, action: Action, press: Press) -> bool {
+        let editor = self.editor;
+        match action {
+            Action::Undo => editor.undo(),
+            Action::Redo => editor.redo(),
+            Action::ZoomIn => self.camera.zoom(1),
+            Action::ZoomOut => self.camera.zoom(-1),
+            Action::Fit => self.camera.fit(),
+            Action::Find => self.finding.set(true),
+            Action::Copy => self.copy(),
+            Action::Paste => self.paste(),
+            Action::Duplicate => {
+                self.copy();
+                self.paste();
+            }
+            Action::SelectAll => self.select_all(),
+            Action::Delete => self.delete_selection(),
+            Action::Escape => {
+                if self.help.get_untracked() || self.finding.get_untracked() {
+                    self.help.set(false);
+                    self.finding.set(false);
+                } else if !press.typing {
+                    editor.selection.set(Selection::default());
+                }
+            }
+            Action::Help => self.help.update(|h| *h = !*h),
+            Action::Nudge { dx, dy } => {
+                let step = if press.shift { GRID * 4.0 } else { GRID };
+                return self.nudge(f64::from(dx) * step, f64::from(dy) * step);
+            }
+        }
+        true
+    }
+
+    /// A state of `kind` at a canvas point, or (`None`) in the middle of the view.
+    pub fn add_state(self, kind: NewState, at: Option<(f64, f64)>) {
+        let (w, h) = self.camera.size.get_untracked();
+        let (x, y) = self
+            .camera
+            .viewport
+            .get_untracked()
+            .to_world(at.unwrap_or((w / 2.0, h / 2.0)));
+        self.editor.dispatch(Command::AddState {
+            kind,
+            at: Position {
+                x: snap(x - CARD_W / 2.0),
+                y: snap(y - CARD_H / 2.0),
+            },
+        });
+    }
+
+    /// Deletes the selection and says what went with it (Ctrl+Z brings it back).
+    pub fn delete_selection(self) {
+        let editor = self.editor;
+        let sel = editor.selection.get_untracked();
+        if let Some((from, index)) = sel.transition {
+            if editor.dispatch(Command::DeleteTransition { from, index }) {
+                editor.say("Deleted 1 transition. Ctrl+Z brings it back.");
+            }
+        } else if !sel.states.is_empty() {
+            let (states, arrows) = editor.plan.with_untracked(|p| {
+                p.as_ref()
+                    .map(|p| delete_impact(p, &sel.states))
+                    .unwrap_or_default()
+            });
+            if editor.dispatch(Command::DeleteStates { ids: sel.states }) {
+                editor.say(format!(
+                    "Deleted {} and {} with it. Ctrl+Z brings them back.",
+                    plural(states, "state"),
+                    plural(arrows, "transition")
+                ));
+            }
+        }
+        editor.selection.set(Selection::default());
+    }
+
+    fn copy(self) {
+        let ids = self.editor.selection.get_untracked().states;
+        self.editor.plan.with_untracked(|p| {
+            let Some(p) = p else { return };
+            let positions = plan_core::layout::complete(p);
+            let states: Vec<State> = p
+                .states
+                .iter()
+                .filter(|s| ids.contains(&s.id))
+                .cloned()
+                .collect();
+            let layout = states
+                .iter()
+                .filter_map(|s| positions.get(&s.id).map(|at| (s.id.clone(), *at)))
+                .collect();
+            if !states.is_empty() {
+                self.clipboard.set_value(Clipboard {
+                    states,
+                    layout,
+                    pastes: 0,
+                });
+            }
+        });
+    }
+
+    fn paste(self) {
+        let mut c = self.clipboard.get_value();
+        if c.states.is_empty() {
+            return;
+        }
+        c.pastes += 1;
+        let offset = 48.0 * c.pastes as f64;
+        self.editor.dispatch(Command::Paste {
+            states: c.states.clone(),
+            layout: c.layout.clone(),
+            offset: Position {
+                x: offset,
+                y: offset,
+            },
+        });
+        self.clipboard.set_value(c);
+    }
+
+    fn select_all(self) {
+        let all = self.editor.plan.with_untracked(|p| {
+            p.as_ref()
+                .map(|p| p.states.iter().map(|s| s.id.clone()).collect())
+                .unwrap_or_default()
+        });
+        self.editor.selection.set(Selection {
+            states: all,
+            transition: None,
+        });
+    }
+
+    /// Moves the selected cards by a world offset; false when nothing is selected.
+    fn nudge(self, dx: f64, dy: f64) -> bool {
+        let ids = self.editor.selection.get_untracked().states;
+        if ids.is_empty() {
+            return false;
+        }
+        let moves = self.scene.with_untracked(|s| {
+            s.cards
+                .iter()
+                .filter(|c| ids.contains(&c.id))
+                .map(|c| {
+                    let at = Position {
+                        x: c.rect.x + dx,
+                        y: c.rect.y + dy,
+                    };
+                    (c.id.clone(), at)
+                })
+                .collect()
+        });
+        self.editor.dispatch(Command::MoveStates { moves });
+        true
+    }
+
+    /// Brings state `id`'s card to the middle of the view.
+    pub fn centre_on(self, id: &str) {
+        let rect = self
+            .scene
+            .with_untracked(|s| s.cards.iter().find(|c| c.id == id).map(|c| c.rect));
+        if let Some(r) = rect {
+            self.camera.centre(r);
+        }
+    }
+
+    /// Selects and centres state `state`, or its transition `transition`.
+    pub fn go_to(self, state: &str, transition: Option<usize>) {
+        self.centre_on(state);
+        self.editor.selection.set(match transition {
+            Some(i) => Selection {
+                states: Vec::new(),
+                transition: Some((state.to_string(), i)),
+            },
+            None => Selection::state(state),
+        });
+    }
+
+    /// A problem clicked in a list: its state or transition selected and centred, its field
+    /// focused in the inspector.
+    pub fn show_problem(self, d: &Diagnostic) {
+        match d.location.state_id.as_deref() {
+            Some(state) => self.go_to(state, d.location.transition_index),
+            None => self.editor.selection.set(Selection::default()),
+        }
+        self.tab.set(Tab::Inspect);
+        if d.location.state_id.is_some() {
+            focus_field_of(&d.location.path);
+        }
+    }
+}
+
+fn in_text_field(e: &ev::KeyboardEvent) -> bool {
+    e.target()
+        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+        .is_some_and(|el| matches!(el.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT"))
+}
+
+/// `1 state`, `2 states`.
+pub fn plural(n: usize, word: &str) -> String {
+    if n == 1 {
+        format!("1 {word}")
+    } else {
+        format!("{n} {word}s")
+    }
+}

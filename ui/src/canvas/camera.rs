@@ -1,0 +1,135 @@
+//! Where the canvas looks: the viewport, the canvas's size, and the moves every part of the
+//! window asks of it (fit the plan, open a plan readable, centre a state, zoom). The choices are
+//! pure functions of a scene and a size, tested without a browser; [`Camera`] applies them.
+
+use leptos::prelude::*;
+
+use super::geometry::{Rect, Viewport};
+use super::gesture::ZOOM_STEP;
+use super::scene::Scene;
+
+/// Screen margin kept around a fitted plan.
+const FIT_PADDING: f64 = 48.0;
+/// Below this zoom cards are drawn in their overview style, without arrow labels (see
+/// `view::OVERVIEW_ZOOM`, the same line): a plan never opens below it.
+pub const LABELS_ZOOM: f64 = 0.5;
+
+/// The view that shows all of `scene` in a canvas of `size`; none for a plan without states.
+pub fn fitted(scene: &Scene, size: (f64, f64)) -> Option<Viewport> {
+    scene
+        .bounds
+        .map(|bounds| Viewport::fitting(bounds, size, FIT_PADDING))
+}
+
+/// The view a plan opens in: fitted, but never below the zoom at which arrow labels show (a new
+/// author otherwise first sees a plan of unlabelled arrows); a plan too large for that opens at
+/// that zoom, centred on its start state.
+pub fn opening_view(scene: &Scene, size: (f64, f64)) -> Option<Viewport> {
+    let fit = fitted(scene, size)?;
+    if fit.zoom >= LABELS_ZOOM {
+        return Some(fit);
+    }
+    let start = scene
+        .cards
+        .iter()
+        .find(|c| c.is_start)
+        .or_else(|| scene.cards.first())?;
+    Some(centred_on(start.rect, size, LABELS_ZOOM))
+}
+
+/// The view at `zoom` with `rect`'s centre in the middle of a canvas of `size`.
+pub fn centred_on(rect: Rect, size: (f64, f64), zoom: f64) -> Viewport {
+    let (cx, cy) = rect.center();
+    Viewport {
+        x: size.0 / 2.0 - cx * zoom,
+        y: size.1 / 2.0 - cy * zoom,
+        zoom,
+    }
+}
+
+/// The canvas's view, shared by the canvas and whatever moves it (shortcuts, Find, the problem
+/// and change lists, opening a plan).
+#[derive(Clone, Copy)]
+pub struct Camera {
+    pub viewport: RwSignal<Viewport>,
+    /// The canvas's size in pixels, as last measured.
+    pub size: RwSignal<(f64, f64)>,
+    /// Asks the canvas to measure itself and fit the plan whenever it changes.
+    pub refit: RwSignal<u64>,
+}
+
+impl Camera {
+    pub fn new() -> Camera {
+        Camera {
+            viewport: RwSignal::new(Viewport::default()),
+            size: RwSignal::new((1024.0, 640.0)),
+            refit: RwSignal::new(0),
+        }
+    }
+
+    /// Fit the whole plan (after measuring the canvas again).
+    pub fn fit(&self) {
+        self.refit.update(|n| *n += 1);
+    }
+
+    /// Shows a newly opened plan as [`opening_view`] says, at once, with the size as last
+    /// measured: its first frame then makes no elements for the cards of the old view.
+    pub fn open_on(&self, scene: &Scene) {
+        if let Some(v) = opening_view(scene, self.size.get_untracked()) {
+            self.viewport.set(v);
+        }
+    }
+
+    /// Keeps the zoom and brings `rect` to the middle.
+    pub fn centre(&self, rect: Rect) {
+        let size = self.size.get_untracked();
+        self.viewport
+            .update(|v| *v = centred_on(rect, size, v.zoom));
+    }
+
+    /// Zooms in (`steps` > 0) or out around the middle of the canvas.
+    pub fn zoom(&self, steps: i32) {
+        let (w, h) = self.size.get_untracked();
+        let factor = ZOOM_STEP.powi(steps);
+        self.viewport
+            .update(|v| *v = v.zoomed_at((w / 2.0, h / 2.0), factor));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use plan_core::parse_plan;
+
+    fn scene(states: usize) -> Scene {
+        let mut plan = plan_core::synthetic::plan(states);
+        plan.layout.clear();
+        Scene::build(&plan)
+    }
+
+    #[test]
+    fn a_small_plan_opens_fitted() {
+        let s = scene(4);
+        let v = opening_view(&s, (1000.0, 700.0)).unwrap();
+        assert_eq!(Some(v), fitted(&s, (1000.0, 700.0)));
+        assert!(v.zoom >= LABELS_ZOOM);
+    }
+
+    #[test]
+    fn a_plan_too_large_to_fit_readably_opens_at_the_labels_zoom_on_its_start_state() {
+        let s = scene(200);
+        let size = (1000.0, 700.0);
+        assert!(fitted(&s, size).unwrap().zoom < LABELS_ZOOM);
+        let v = opening_view(&s, size).unwrap();
+        assert_eq!(v.zoom, LABELS_ZOOM);
+        let start = s.cards.iter().find(|c| c.is_start).unwrap();
+        let (cx, cy) = start.rect.center();
+        assert_eq!(v.to_screen((cx, cy)), (500.0, 350.0));
+    }
+
+    #[test]
+    fn a_plan_without_states_has_no_opening_view() {
+        let plan = parse_plan(r#"{"id": "p", "title": "P", "states": []}"#).unwrap();
+        assert_eq!(opening_view(&Scene::build(&plan), (800.0, 600.0)), None);
+    }
+}

@@ -1,0 +1,100 @@
+//! The window's dialogs, one at a time over everything: Publish, a new plan, and the confirmation
+//! of an action that replaces something. What they do is [`crate::lifecycle`]'s.
+
+mod publish;
+
+use leptos::ev;
+use leptos::prelude::*;
+
+use crate::actions::Actions;
+use crate::lifecycle::{Confirmation, Dialog, Lifecycle};
+use publish::PublishDialog;
+
+#[component]
+pub fn Dialogs(lifecycle: Lifecycle, actions: Actions) -> impl IntoView {
+    let dialog = lifecycle.dialog;
+    let close = move || lifecycle.close_dialog();
+    // The kind of dialog shown: the dialog is made again only when that changes, not whenever
+    // its state does (its fields keep what was typed).
+    let kind = Memo::new(move |_| {
+        dialog.with(|d| {
+            d.as_ref().map(|d| match d {
+                Dialog::Publish(_) => 0,
+                Dialog::NewPlan => 1,
+                Dialog::Confirm(_) => 2,
+            })
+        })
+    });
+    view! {
+        {move || kind.get().map(|kind| view! {
+            <div class="overlay" data-testid="dialog" on:click=move |_| close()>
+                <div class="dialog" role="dialog" on:click=|e: ev::MouseEvent| e.stop_propagation()
+                    on:keydown=move |e: ev::KeyboardEvent| if e.key() == "Escape" { close() }>
+                    {match kind {
+                        0 => view! { <PublishDialog lifecycle=lifecycle actions=actions /> }.into_any(),
+                        1 => view! { <NewPlanDialog lifecycle=lifecycle /> }.into_any(),
+                        _ => view! { <ConfirmDialog lifecycle=lifecycle /> }.into_any(),
+                    }}
+                </div>
+            </div>
+        })}
+    }
+}
+
+/// "Are you sure?" for an action that replaces something, saying what happens to it.
+#[component]
+fn ConfirmDialog(lifecycle: Lifecycle) -> impl IntoView {
+    let asked = move || match lifecycle.dialog.get() {
+        Some(Dialog::Confirm(c)) => Some(c),
+        _ => None,
+    };
+    move || {
+        asked().map(|Confirmation { title, text, confirm, .. }| {
+            view! {
+                <h3>{title}</h3>
+                <p>{text}</p>
+                <div class="dialog-buttons">
+                    <button data-testid="cancel" on:click=move |_| lifecycle.close_dialog()>"Cancel"</button>
+                    <button class="primary" data-testid="confirm" on:click=move |_| lifecycle.confirm()>{confirm}</button>
+                </div>
+            }
+        })
+    }
+}
+
+/// A new plan: its title, and what it starts from (blank, or a copy of a sample).
+#[component]
+fn NewPlanDialog(lifecycle: Lifecycle) -> impl IntoView {
+    let title = RwSignal::new(String::new());
+    let from = RwSignal::new(String::new());
+    let create = move || {
+        let sample = from.get_untracked();
+        lifecycle.new_plan(
+            title.get_untracked(),
+            (!sample.is_empty()).then_some(sample),
+        );
+    };
+    view! {
+        <h3>"New plan"</h3>
+        <label class="field">
+            <span class="field-label">"Title"</span>
+            <input type="text" data-testid="new-plan-title" placeholder="Refund desk" autofocus
+                prop:value=move || title.get() on:input=move |e| title.set(event_target_value(&e))
+                on:keydown=move |e: ev::KeyboardEvent| if e.key() == "Enter" { create() } />
+        </label>
+        <label class="field">
+            <span class="field-label">"Start from"</span>
+            <select data-testid="new-plan-from" prop:value=move || from.get() on:change=move |e| from.set(event_target_value(&e))>
+                <option value="">"A blank plan (one start state)"</option>
+                {move || lifecycle.samples.get().into_iter().map(|s| view! {
+                    <option value=s.id.clone()>{format!("The sample “{}” ({} states)", s.title, s.states)}</option>
+                }).collect_view()}
+            </select>
+        </label>
+        <p class="hint">"The plan's id is made from its title; you can change the title any time."</p>
+        <div class="dialog-buttons">
+            <button data-testid="cancel" on:click=move |_| lifecycle.close_dialog()>"Cancel"</button>
+            <button class="primary" data-testid="confirm" on:click=move |_| create()>"Create"</button>
+        </div>
+    }
+}

@@ -1,0 +1,111 @@
+//! The inspector: the fields of what is selected (a state, a transition, or the plan itself when
+//! nothing is), with the problems found there above them. Read-only while a version or a
+//! comparison is shown.
+
+mod condition;
+mod fields;
+mod plan;
+mod state;
+mod transition;
+
+use leptos::prelude::*;
+use plan_core::edit::{delete_impact, Command};
+use plan_core::Report;
+
+use crate::editor::Editor;
+pub use fields::focus_field_of;
+
+#[component]
+pub fn Inspector(editor: Editor, report: Memo<Report>) -> impl IntoView {
+    // Rebuilt only when what is selected changes, not on every edit, so fields keep focus.
+    let subject = Memo::new(move |_| {
+        editor
+            .selection
+            .with(|s| match (&s.transition, s.states.as_slice()) {
+                (Some((from, i)), _) => Subject::Transition(from.clone(), *i),
+                (None, [one]) => Subject::State(one.clone()),
+                (None, []) => Subject::Plan,
+                (None, many) => Subject::Many(many.len()),
+            })
+    });
+    let read_only = move || !editor.mode.with(|m| m.is_draft());
+    view! {
+        <Inline report=report subject=subject />
+        // One switch for every field: nothing of a version can be typed into or clicked (`inert`;
+        // a disabled <fieldset> did the same, but WebKitGTK then scrolled no field inside it into
+        // view, and end-to-end tests could not reach the fields lower down).
+        <div class="inspector-fields" inert=move || read_only().then_some("")>
+            {move || match subject.get() {
+                Subject::Plan => view! { <plan::PlanInspector editor=editor /> }.into_any(),
+                Subject::State(id) => view! { <state::StateInspector editor=editor id=id /> }.into_any(),
+                Subject::Transition(from, i) => view! { <transition::TransitionInspector editor=editor from=from index=i /> }.into_any(),
+                Subject::Many(n) => view! { <Several editor=editor count=n /> }.into_any(),
+            }}
+        </div>
+    }
+}
+
+/// Several states selected: what a delete would take with them.
+#[component]
+fn Several(editor: Editor, count: usize) -> impl IntoView {
+    let ids = editor.selection.get_untracked().states;
+    let (states, arrows) = editor.plan.with_untracked(|p| {
+        p.as_ref()
+            .map(|p| delete_impact(p, &ids))
+            .unwrap_or_default()
+    });
+    view! {
+        <div class="inspector-section">
+            <h3>{format!("{count} states selected")}</h3>
+            <p class="hint">"Drag any of them to move them together; Delete removes them."</p>
+            <button class="danger" data-testid="delete-selection" on:click=move |_| {
+                let ids = editor.selection.get_untracked().states;
+                editor.dispatch(Command::DeleteStates { ids });
+                editor.selection.set(Default::default());
+            }>{format!("Delete {states} states and {arrows} transitions")}</button>
+        </div>
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+enum Subject {
+    Plan,
+    State(String),
+    Transition(String, usize),
+    Many(usize),
+}
+
+/// The problems of what is selected, above its fields.
+#[component]
+fn Inline(report: Memo<Report>, subject: Memo<Subject>) -> impl IntoView {
+    let mine = move || {
+        let subject = subject.get();
+        report.with(|r| {
+            r.diagnostics
+                .iter()
+                .filter(|d| match &subject {
+                    Subject::State(id) => {
+                        d.location.state_id.as_deref() == Some(id)
+                            && d.location.transition_index.is_none()
+                    }
+                    Subject::Transition(from, i) => {
+                        d.location.state_id.as_deref() == Some(from)
+                            && d.location.transition_index == Some(*i)
+                    }
+                    Subject::Plan => d.location.state_id.is_none(),
+                    Subject::Many(_) => false,
+                })
+                .cloned()
+                .collect::<Vec<_>>()
+        })
+    };
+    view! {
+        <ul class="inline-problems">
+            {move || mine().into_iter().map(|d| view! {
+                <li class=format!("inline-problem {}", d.severity.as_str()) data-testid="inline-problem" data-code=d.code.as_str()>
+                    {d.message.clone()}
+                </li>
+            }).collect_view()}
+        </ul>
+    }
+}

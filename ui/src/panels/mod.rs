@@ -1,0 +1,84 @@
+//! The right-hand panel and its tabs: the inspector of the selection, the Problems, the Versions,
+//! and, while two documents are compared, their Changes.
+
+mod changes;
+pub mod inspector;
+mod problems;
+mod versions;
+
+use leptos::prelude::*;
+use plan_core::Report;
+
+use crate::actions::Actions;
+use crate::editor::{Editor, Mode};
+use crate::lifecycle::Lifecycle;
+pub use changes::mark as change_mark;
+use changes::Changes;
+use inspector::Inspector;
+pub use problems::problem_item;
+use problems::Problems;
+use versions::Versions;
+
+/// Which tab is showing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tab {
+    Inspect,
+    Problems,
+    Versions,
+    /// Only while comparing.
+    Changes,
+}
+
+#[component]
+pub fn Panel(
+    editor: Editor,
+    report: Memo<Report>,
+    actions: Actions,
+    lifecycle: Lifecycle,
+) -> impl IntoView {
+    let tab = actions.tab;
+    let counts = move || {
+        report.with(|r| {
+            let e = r.count(plan_core::Severity::Error);
+            let w = r.count(plan_core::Severity::Warning);
+            match (e, w) {
+                (0, 0) => "Problems".to_string(),
+                (e, w) => format!("Problems ({})", e + w),
+            }
+        })
+    };
+    let comparing = move || editor.mode.with(|m| matches!(m, Mode::Compare { .. }));
+    let on_problem = Callback::new(move |d: plan_core::Diagnostic| actions.show_problem(&d));
+    view! {
+        <aside class="panel">
+            <div class="tabs">
+                {tab_button(tab, Tab::Inspect, "tab-inspect", || "Inspector".to_string())}
+                {tab_button(tab, Tab::Problems, "tab-problems", counts)}
+                {tab_button(tab, Tab::Versions, "tab-versions", move || {
+                    let n = lifecycle.versions.with(Vec::len);
+                    if n == 0 { "Versions".to_string() } else { format!("Versions ({n})") }
+                })}
+                {move || comparing().then(|| tab_button(tab, Tab::Changes, "tab-changes", || "Changes".to_string()))}
+            </div>
+            <div class="panel-body">
+                {move || match tab.get() {
+                    Tab::Inspect => view! { <Inspector editor=editor report=report /> }.into_any(),
+                    Tab::Problems => view! { <Problems report=report on_problem=on_problem /> }.into_any(),
+                    Tab::Versions => view! { <Versions editor=editor lifecycle=lifecycle /> }.into_any(),
+                    Tab::Changes => view! { <Changes editor=editor actions=actions /> }.into_any(),
+                }}
+            </div>
+        </aside>
+    }
+}
+
+fn tab_button(
+    tab: RwSignal<Tab>,
+    which: Tab,
+    testid: &'static str,
+    label: impl Fn() -> String + Send + Sync + 'static,
+) -> impl IntoView {
+    view! {
+        <button class:active=move || tab.get() == which data-testid=testid on:click=move |_| tab.set(which)>{label}</button>
+    }
+}

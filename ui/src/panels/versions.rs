@@ -1,0 +1,88 @@
+//! The Versions tab: every published version (number, date, note, live marker), each with its
+//! actions: view it read-only, set it live, reopen it as the draft, compare it with the draft or
+//! another version (the "Compare with" choice above the list).
+
+use leptos::prelude::*;
+use plan_core::Revision;
+
+use crate::editor::{Editor, Mode};
+use crate::lifecycle::Lifecycle;
+
+#[component]
+pub fn Versions(editor: Editor, lifecycle: Lifecycle) -> impl IntoView {
+    let versions = lifecycle.versions;
+    let compare_with = lifecycle.compare_with;
+    let with_value = move || match compare_with.get() {
+        Revision::Version(n) => n.to_string(),
+        Revision::Live => "live".into(),
+        Revision::Draft => "draft".into(),
+    };
+    let viewing = move || match editor.mode.get() {
+        Mode::Version(n) => Some(n),
+        _ => None,
+    };
+    view! {
+        <div class="versions" data-testid="versions">
+            {move || versions.with(Vec::is_empty).then(|| view! {
+                <p class="hint" data-testid="no-versions">"Not published yet. Publish makes the draft version 1: a copy that never changes, which you can set live."</p>
+            })}
+            {move || (!versions.with(Vec::is_empty)).then(|| view! {
+                <label class="field compare-with">
+                    <span class="field-label">"Compare with"</span>
+                    <select data-testid="compare-with" prop:value=with_value on:change=move |e| {
+                        let v = event_target_value(&e);
+                        compare_with.set(match v.as_str() {
+                            "draft" => Revision::Draft,
+                            n => n.parse().map(Revision::Version).unwrap_or(Revision::Draft),
+                        });
+                    }>
+                        <option value="draft">"the draft"</option>
+                        {move || versions.get().into_iter().rev().map(|v| view! {
+                            <option value=v.version.to_string()>{format!("version {}", v.version)}</option>
+                        }).collect_view()}
+                    </select>
+                </label>
+            })}
+            <ul class="version-list">
+                {move || versions.get().into_iter().rev().map(|v| {
+                    let n = v.version;
+                    let corrupted = v.corrupted.clone();
+                    let intact = corrupted.is_none();
+                    let shown = move || viewing() == Some(n);
+                    let compared_to_itself = move || compare_with.get() == Revision::Version(n);
+                    view! {
+                        <li class="version" class:live=v.live class:shown=shown data-testid="version" data-version=n.to_string()
+                            data-live=v.live.then_some("true")>
+                            <div class="version-head">
+                                <strong>{format!("v{n}")}</strong>
+                                {v.live.then(|| view! { <span class="live-chip">"live"</span> })}
+                                <span class="version-date">{published(&v.published_at)}</span>
+                            </div>
+                            {match &corrupted {
+                                Some(why) => view! { <p class="version-corrupted">{format!("Corrupted: {why}")}</p> }.into_any(),
+                                None if v.note.is_empty() => view! { <p class="version-note hint">"No note"</p> }.into_any(),
+                                None => view! { <p class="version-note">{v.note.clone()}</p> }.into_any(),
+                            }}
+                            <div class="version-actions">
+                                <button data-testid="version-view" disabled=!intact on:click=move |_| lifecycle.view(n)>"View"</button>
+                                <button data-testid="version-compare" disabled=move || !intact || compared_to_itself()
+                                    title="Compare this version with the choice above"
+                                    on:click=move |_| lifecycle.compare(Revision::Version(n), compare_with.get_untracked())>"Compare"</button>
+                                <button data-testid="version-set-live" disabled=!intact || v.live on:click=move |_| lifecycle.set_live(n)>"Set live"</button>
+                                <button data-testid="version-reopen" disabled=!intact on:click=move |_| lifecycle.ask_reopen(n)>"Reopen as draft"</button>
+                            </div>
+                        </li>
+                    }
+                }).collect_view()}
+            </ul>
+        </div>
+    }
+}
+
+/// A publish time as the list shows it: `2026-12-02 14:05` (UTC, as recorded).
+fn published(at: &str) -> String {
+    match (at.get(..10), at.get(11..16)) {
+        (Some(day), Some(time)) => format!("{day} {time} UTC"),
+        _ => at.to_string(),
+    }
+}

@@ -1,0 +1,206 @@
+//! The plan switcher: the workspace's plans, most recently changed first, searched by title or
+//! id; each with its versions and a way to rename, duplicate or delete it; a new plan (blank or
+//! from a sample); and the trash, from which a deleted plan comes back. What each action does is
+//! [`crate::lifecycle`]'s.
+
+use leptos::ev;
+use leptos::prelude::*;
+use plan_api::messages::{DraftStatus, PlanSummary};
+use plan_api::{ApiError, ErrorCode};
+
+use crate::actions::plural;
+use crate::editor::Editor;
+use crate::lifecycle::{filter_plans, Lifecycle};
+use crate::opening::Opening;
+
+#[component]
+pub fn Switcher(editor: Editor, opening: Opening, lifecycle: Lifecycle) -> impl IntoView {
+    let query = RwSignal::new(String::new());
+    // The plan whose title is being edited in the list.
+    let renaming = RwSignal::new(None::<String>);
+    let show_trash = RwSignal::new(false);
+    let listed = move || -> Vec<PlanSummary> {
+        let list: Vec<PlanSummary> = opening
+            .plans
+            .get()
+            .into_iter()
+            .map(|p| as_edited(editor, p))
+            .collect();
+        query.with(|q| filter_plans(&list, q))
+    };
+    let row = move |p: PlanSummary| {
+        let id = p.id.clone();
+        let active = Memo::new({
+            let id = id.clone();
+            move |_| editor.id.get().as_deref() == Some(id.as_str())
+        });
+        let broken = p.error.clone();
+        let is_renaming = Memo::new({
+            let id = id.clone();
+            move |_| renaming.get().as_deref() == Some(id.as_str())
+        });
+        let name = {
+            let (id, title) = (id.clone(), p.title.clone());
+            move || {
+                if is_renaming.get() {
+                    let commit_id = id.clone();
+                    view! {
+                        <input class="rename-input" data-testid="plan-rename-input" prop:value=title.clone()
+                            on:keydown=move |e: ev::KeyboardEvent| match e.key().as_str() {
+                                "Enter" => {
+                                    renaming.set(None);
+                                    lifecycle.rename(commit_id.clone(), event_target_value(&e));
+                                }
+                                "Escape" => renaming.set(None),
+                                _ => {}
+                            }
+                            on:blur=move |_| renaming.set(None) />
+                    }
+                    .into_any()
+                } else {
+                    view! { <span class="plan-name">{title.clone()}</span> }.into_any()
+                }
+            }
+        };
+        let (open_id, rename_id, copy_id, delete_id) =
+            (id.clone(), id.clone(), id.clone(), id.clone());
+        view! {
+            <li class="plan-row" class:active=active>
+                <button
+                    class="plan-item"
+                    class:active=active
+                    class:broken=broken.is_some()
+                    data-testid="plan"
+                    data-plan-id=id.clone()
+                    title=broken.as_ref().map(|e| e.message.clone()).unwrap_or_else(|| id.clone())
+                    on:click=move |_| if !is_renaming.get_untracked() { opening.open(open_id.clone(), true) }
+                >
+                    {name}
+                    <span class="plan-meta">{describe(&p)}</span>
+                </button>
+                <div class="plan-actions">
+                    <button data-testid="plan-rename" data-plan-id=id.clone() title="Rename" disabled=broken.is_some()
+                        on:click=move |_| renaming.set(Some(rename_id.clone()))>"✎"</button>
+                    <button data-testid="plan-duplicate" data-plan-id=id.clone() title="Duplicate (the draft, as a new plan)" disabled=broken.is_some()
+                        on:click=move |_| lifecycle.duplicate(copy_id.clone())>
+                        <svg viewBox="0 0 16 16" width="13" height="13" aria-hidden="true"><rect x="5" y="5" width="9" height="9" rx="1.5" fill="none" stroke="currentColor" stroke-width="1.5"></rect><path d="M3 11V3.5A1.5 1.5 0 0 1 4.5 2H11" fill="none" stroke="currentColor" stroke-width="1.5"></path></svg>
+                    </button>
+                    <button data-testid="plan-delete" data-plan-id=id.clone() title="Delete (to the trash; Undo brings it back)"
+                        on:click=move |_| lifecycle.delete(delete_id.clone())>
+                        <svg viewBox="0 0 16 16" width="13" height="13" aria-hidden="true"><path d="M2.5 4h11M6 4V2.5h4V4M4 4l.8 9.5h6.4L12 4" fill="none" stroke="currentColor" stroke-width="1.5" stroke-linejoin="round"></path></svg>
+                    </button>
+                </div>
+            </li>
+        }
+    };
+    // Focus the title as soon as its field appears.
+    Effect::new(move |_| {
+        if renaming.get().is_some() {
+            request_animation_frame(|| {
+                if let Some(input) = web_sys::window()
+                    .and_then(|w| w.document())
+                    .and_then(|d| {
+                        d.query_selector("[data-testid=plan-rename-input]")
+                            .ok()
+                            .flatten()
+                    })
+                    .and_then(|el| {
+                        wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlInputElement>(el).ok()
+                    })
+                {
+                    let _ = input.focus();
+                    input.select();
+                }
+            });
+        }
+    });
+    let trash = lifecycle.trash;
+    view! {
+        <div class="switcher">
+            <div class="switcher-head">
+                <h2>"Plans"</h2>
+                <button class="add" data-testid="plan-new" title="A new plan: blank, or a copy of a sample" on:click=move |_| lifecycle.new_plan_dialog()>"+ New"</button>
+            </div>
+            <input class="plan-search" type="search" data-testid="plan-search" placeholder="Search plans"
+                prop:value=move || query.get() on:input=move |e| query.set(event_target_value(&e)) />
+            {move || opening.list_error.get().map(|e| view! { <p class="error" data-testid="list-error">{e.message}</p> })}
+            <ul class="plan-list">
+                <For each=listed key=|p| format!("{}\u{1f}{}\u{1f}{}\u{1f}{}\u{1f}{:?}\u{1f}{:?}\u{1f}{:?}\u{1f}{:?}", p.id, p.title, p.states, p.transitions, p.error, p.draft, p.newest_version, p.live_version) children=row />
+            </ul>
+            {move || (listed().is_empty() && !query.with(String::is_empty)).then(|| view! { <p class="hint sidebar-hint">"No plan matches."</p> })}
+            {move || (!trash.with(Vec::is_empty)).then(|| view! {
+                <div class="trash" data-testid="trash">
+                    <button class="trash-toggle" data-testid="trash-toggle" on:click=move |_| show_trash.update(|s| *s = !*s)>
+                        {move || format!("{} Trash ({})", if show_trash.get() { "▾" } else { "▸" }, trash.with(Vec::len))}
+                    </button>
+                    {move || show_trash.get().then(|| view! {
+                        <ul>
+                            {move || trash.get().into_iter().map(|t| {
+                                let entry = t.entry.clone();
+                                view! {
+                                    <li class="trash-entry" data-testid="trash-entry" data-entry=t.entry.clone() data-plan-id=t.id.clone()>
+                                        <span class="plan-name">{t.title.clone()}</span>
+                                        <span class="plan-meta">{format!("deleted {}", t.deleted_at.replace('T', " ").trim_end_matches('Z'))}</span>
+                                        <button data-testid="trash-restore" on:click=move |_| lifecycle.restore(entry.clone())>"Restore"</button>
+                                    </li>
+                                }
+                            }).collect_view()}
+                        </ul>
+                    })}
+                </div>
+            })}
+        </div>
+    }
+}
+
+/// A plan list entry; for the open plan's draft, with the title and counts of the editor's plan,
+/// which are newer than the list's (the app's own saves do not refresh the list).
+fn as_edited(editor: Editor, mut p: PlanSummary) -> PlanSummary {
+    let open = editor.id.with(|id| id.as_deref() == Some(p.id.as_str()));
+    if p.error.is_none() && open && editor.mode.with(|m| m.is_draft()) {
+        editor.plan.with(|plan| {
+            if let Some(plan) = plan {
+                p.title = plan.title.clone();
+                p.states = plan.states.len();
+                p.transitions = plan.transition_count();
+            }
+        });
+        if let Some(status) = editor.draft_status.get() {
+            p.draft = status;
+        }
+    }
+    p
+}
+
+/// The line under a plan's title: its size and versions, or why it cannot be opened.
+fn describe(p: &PlanSummary) -> String {
+    if let Some(e) = &p.error {
+        return problem_summary(e);
+    }
+    let mut line = format!(
+        "{} · {}",
+        plural(p.states, "state"),
+        plural(p.transitions, "transition")
+    );
+    if let Some(n) = p.newest_version {
+        line.push_str(&format!(" · v{n}"));
+        match p.live_version {
+            Some(l) if l == n => line.push_str(" live"),
+            Some(l) => line.push_str(&format!(" (live v{l})")),
+            None => {}
+        }
+        if p.draft == DraftStatus::Changed {
+            line.push_str(" · edited");
+        }
+    }
+    line
+}
+
+fn problem_summary(e: &ApiError) -> String {
+    match e.code {
+        ErrorCode::InvalidJson => "Not valid JSON".into(),
+        ErrorCode::Schema => "Not a valid plan".into(),
+        ErrorCode::TooLarge => "File too large".into(),
+        _ => "Cannot be read".into(),
+    }
+}

@@ -1,0 +1,99 @@
+//! The top bar: the open plan's title, the editing tools (undo, redo, layout, find, help),
+//! Import and Export, Publish with the version badge, and what the canvas shows (the mode).
+
+use leptos::prelude::*;
+use plan_core::edit::Command;
+use plan_core::Revision;
+
+use crate::actions::Actions;
+use crate::canvas::camera::Camera;
+use crate::editor::{Editor, Mode};
+use crate::lifecycle::{badge, Lifecycle};
+use crate::opening::Opening;
+
+/// Which of the top bar's menus is open.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Menu {
+    Import,
+    Export,
+}
+
+#[component]
+pub fn TopBar(
+    editor: Editor,
+    camera: Camera,
+    actions: Actions,
+    opening: Opening,
+    lifecycle: Lifecycle,
+) -> impl IntoView {
+    let menu = RwSignal::new(None::<Menu>);
+    let toggle =
+        move |m: Menu| menu.update(|open| *open = if *open == Some(m) { None } else { Some(m) });
+    let title = move || {
+        editor.plan.with(|p| {
+            p.as_ref()
+                .map(|p| p.title.clone())
+                .unwrap_or_else(|| "No plan open".into())
+        })
+    };
+    let open_summary = move || {
+        let id = editor.id.get()?;
+        opening
+            .plans
+            .with(|list| list.iter().find(|p| p.id == id).cloned())
+    };
+    let badge_text = move || {
+        let summary = open_summary();
+        let status = editor.draft_status.get();
+        summary.map(|s| badge(status.or(Some(s.draft)), s.newest_version, s.live_version))
+    };
+    let live = move || open_summary().and_then(|s| s.live_version);
+    let draft_shown = move || editor.mode.with(Mode::is_draft);
+    let no_plan = move || editor.id.with(Option::is_none);
+    view! {
+        <header class="topbar">
+            <div class="brand">
+                <img src="icon.png" alt="" width="22" height="22" />
+                "Plan Builder"
+            </div>
+            <div class="plan-title" data-testid="plan-title">{title}</div>
+            <div class="toolbar">
+                <button data-testid="undo" title="Undo (Ctrl+Z)" disabled=move || !editor.can_undo.get() on:click=move |_| editor.undo()>"↶ Undo"</button>
+                <button data-testid="redo" title="Redo (Ctrl+Shift+Z)" disabled=move || !editor.can_redo.get() on:click=move |_| editor.redo()>"↷ Redo"</button>
+                <button data-testid="auto-layout" title="Arrange the whole plan left to right" disabled=move || !draft_shown() on:click=move |_| { editor.dispatch(Command::AutoLayout { only_overlaps: false }); camera.fit(); }>"Auto-layout"</button>
+                <button data-testid="tidy" title="Move only cards that overlap" disabled=move || !draft_shown() on:click=move |_| { editor.dispatch(Command::AutoLayout { only_overlaps: true }); }>"Tidy"</button>
+                <button data-testid="find" title="Find (Ctrl+F)" on:click=move |_| actions.finding.set(true)>"Find"</button>
+                <button data-testid="help" title="Keyboard shortcuts (?)" on:click=move |_| actions.help.update(|h| *h = !*h)>"?"</button>
+            </div>
+            <div class="toolbar lifecycle-tools">
+                <div class="menu-anchor">
+                    <button data-testid="import" title="Import a plan or a flow export from a file" on:click=move |_| toggle(Menu::Import)>"Import ▾"</button>
+                    {move || (menu.get() == Some(Menu::Import)).then(|| view! {
+                        <div class="menu" data-testid="import-menu" on:click=move |_| menu.set(None)>
+                            <button data-testid="import-into" disabled=no_plan on:click=move |_| lifecycle.import(true)>"Into this plan's draft…"</button>
+                            <button data-testid="import-new" on:click=move |_| lifecycle.import(false)>"As a new plan…"</button>
+                        </div>
+                    })}
+                </div>
+                <div class="menu-anchor">
+                    <button data-testid="export" title="Write the plan to a file" disabled=no_plan on:click=move |_| toggle(Menu::Export)>"Export ▾"</button>
+                    {move || (menu.get() == Some(Menu::Export)).then(|| view! {
+                        <div class="menu" data-testid="export-menu" on:click=move |_| menu.set(None)>
+                            <button data-testid="export-draft" on:click=move |_| lifecycle.export(Revision::Draft)>"The draft…"</button>
+                            <button data-testid="export-live" disabled=move || live().is_none() on:click=move |_| lifecycle.export(Revision::Live)>
+                                {move || live().map_or("The live version (none yet)".to_string(), |n| format!("The live version (v{n})…"))}
+                            </button>
+                            {move || lifecycle.versions.get().into_iter().rev().map(|v| {
+                                let n = v.version;
+                                view! { <button data-testid="export-version" data-version=n.to_string() disabled=v.corrupted.is_some() on:click=move |_| lifecycle.export(Revision::Version(n))>{format!("Version {n}…")}</button> }
+                            }).collect_view()}
+                        </div>
+                    })}
+                </div>
+                <button class="primary" data-testid="publish" title="Freeze the draft as the next version" disabled=move || no_plan() || !draft_shown() on:click=move |_| lifecycle.open_publish()>"Publish…"</button>
+                {move || badge_text().map(|text| view! { <span class="version-badge" data-testid="version-badge">{text}</span> })}
+            </div>
+            <span class="mode" class:read-only=move || !draft_shown() data-testid="mode">{move || editor.mode.with(Mode::label)}</span>
+        </header>
+    }
+}
