@@ -213,6 +213,7 @@ fn publish_set_live_edit_publish_again_compare_view_and_reopen(ctx: &Ctx) -> Out
         })?;
 
     // An edit to the draft: Publish lists it.
+    click(ctx, "[data-testid=tab-inspect]")?;
     click(
         ctx,
         &format!("{} .card-title", state_css("billing-support")),
@@ -608,7 +609,7 @@ fn plans_are_made_copied_renamed_found_deleted_and_brought_back(ctx: &Ctx) -> Ou
             Ok(count(ctx, "[data-testid=plan]")? == 1
                 && count(ctx, &plan_css("daily-routine"))? == 1)
         })?;
-    type_text(ctx, "[data-testid=plan-search]", "")?;
+    set_value(ctx, "[data-testid=plan-search]", "")?;
 
     // Delete, then Undo in the notice.
     click(

@@ -27,6 +27,10 @@ fn main() {
             name: "probe_5000_states",
             run: |ctx| probe(ctx, 5_000),
         },
+        Test {
+            name: "probe_versions_list_of_500",
+            run: versions_list,
+        },
     ]));
 }
 
@@ -288,6 +292,9 @@ fn probe(ctx: &Ctx, states: usize) -> Outcome {
         std::thread::sleep(Duration::from_millis(600));
         Ok(())
     };
+    // A plan this large opens on its start state: from the whole plan, zoomed in on its middle.
+    plan_tests::page::click(ctx, "[data-testid=fit-view]")?;
+    std::thread::sleep(Duration::from_millis(600));
     zoom_to(0.42)?;
     // Empty background is the canvas element itself (an arrow's label is part of the arrow).
     let options = json!({"viewport": "[data-testid=canvas]", "node": "[data-testid=state]", "transform": ".cards",
@@ -368,5 +375,141 @@ fn probe(ctx: &Ctx, states: usize) -> Outcome {
         "typing in the inspector: next frame p50 {} ms  p95 {} ms;  the frame after p50 {} ms  p95 {} ms",
         typing["p50"], typing["p95"], typing["second_p50"], typing["second_p95"]
     );
-    Ok(())
+    compare(ctx, &plan, &options, &zoom_to)
+}
+
+/// Two versions of the plan that differ in every twentieth state's title and in 50 states added,
+/// compared on the canvas (the Versions tab's Compare): the time from the click to the coloured
+/// cards, then pan and zoom of the coloured canvas at an editing zoom and with the whole plan in
+/// view.
+fn compare(
+    ctx: &Ctx,
+    plan: &Plan,
+    options: &Value,
+    zoom_to: &dyn Fn(f64) -> Result<(), String>,
+) -> Outcome {
+    let ws = Workspace::at(ctx.workspace());
+    let now = "2026-01-01T00:00:00Z";
+    // The typing above is saved within a second.
+    std::thread::sleep(Duration::from_millis(1_500));
+    let draft = ws.read_draft(&plan.id).map_err(|e| e.to_string())?;
+    ws.publish_plan(&plan.id, &draft, "before", now)
+        .map_err(|e| e.to_string())?;
+    let mut changed = draft.clone();
+    for (i, s) in changed
+        .states
+        .iter_mut()
+        .enumerate()
+        .filter(|(i, _)| i % 20 == 0)
+    {
+        s.title = format!("{} (changed {i})", s.title);
+    }
+    for n in 0..50 {
+        let mut added = changed.states[n].clone();
+        added.id = format!("added-{n}");
+        added.transitions.clear();
+        changed.states.push(added);
+    }
+    ws.publish_plan(&plan.id, &changed, "after", now)
+        .map_err(|e| e.to_string())?;
+    plan_tests::page::click(ctx, "[data-testid=tab-versions]")?;
+    ctx.session()
+        .wait_until("version 2 listed", Duration::from_secs(20), || {
+            Ok(plan_tests::page::count(ctx, "[data-testid=version][data-version='2']")? == 1)
+        })?;
+    plan_tests::page::set_value(ctx, "[data-testid=compare-with]", "2")?;
+    plan_tests::page::click(ctx, "[data-testid=fit-view]")?;
+    std::thread::sleep(Duration::from_millis(600));
+    zoom_to(0.42)?;
+    let took = run_probe(
+        ctx,
+        "(async () => {
+            const button = document.querySelector('[data-testid=version][data-version=\"1\"] [data-testid=version-compare]');
+            const frame = () => new Promise(r => requestAnimationFrame(r));
+            const t0 = performance.now();
+            button.click();
+            for (;;) {
+                await frame();
+                const mode = document.querySelector('[data-testid=mode]').textContent;
+                if (mode.startsWith('Comparing') && document.querySelector('[data-testid=state][data-diff]')) break;
+                if (performance.now() - t0 > 20000) throw new Error('the comparison never showed');
+            }
+            await frame();
+            return {ms: Math.round(performance.now() - t0), coloured: document.querySelectorAll('[data-testid=state][data-diff]').length,
+                changes: document.querySelectorAll('[data-testid=diff-change]').length};
+        })()",
+    )?;
+    println!(
+        "compare version 1 with version 2 ({} changes listed): {} ms from the click to the coloured canvas ({} coloured cards in view)",
+        took["changes"], took["ms"], took["coloured"]
+    );
+    let pan = run_probe(ctx, &format!("canvasProbe.pan({options})"))?;
+    println!("{}", line("  pan, compared (editing zoom)", &pan));
+    let zoom = run_probe(ctx, &format!("canvasProbe.zoom({options})"))?;
+    println!("{}", line("  zoom, compared (editing zoom)", &zoom));
+    ctx.screenshot(&format!("probe-{}-compare", plan.states.len()))?;
+    plan_tests::page::click(ctx, "[data-testid=fit-view]")?;
+    std::thread::sleep(Duration::from_millis(1_500));
+    let pan = run_probe(ctx, &format!("canvasProbe.pan({options})"))?;
+    let zoom = run_probe(ctx, &format!("canvasProbe.zoom({options})"))?;
+    println!("{}", line("  pan, compared (whole plan)", &pan));
+    println!("{}", line("  zoom, compared (whole plan)", &zoom));
+    ctx.screenshot(&format!("probe-{}-compare-whole", plan.states.len()))
+        .map(drop)
+}
+
+/// A plan with 500 versions: the shell's answer to the list (the IPC round trip, every version
+/// file read and verified), and the Versions tab drawn from it.
+fn versions_list(ctx: &Ctx) -> Outcome {
+    let ws = Workspace::at(ctx.workspace());
+    let mut plan = ws
+        .read_draft("customer-support")
+        .map_err(|e| e.to_string())?;
+    plan.id = "many-versions".into();
+    plan.title = "A plan with 500 versions".into();
+    ws.create(&plan.id, plan.clone(), "2026-01-01T00:00:00Z")
+        .map_err(|e| e.to_string())?;
+    for i in 0..500 {
+        plan.description = format!("version {i}");
+        ws.publish_plan(
+            &plan.id,
+            &plan,
+            &format!("edit {i}"),
+            "2026-01-01T00:00:00Z",
+        )
+        .map_err(|e| e.to_string())?;
+    }
+    ctx.relaunch()?;
+    plan_tests::page::open_plan(ctx, "many-versions")?;
+    let v = run_probe(
+        ctx,
+        "(async () => {
+            const frame = () => new Promise(r => requestAnimationFrame(r));
+            const asked = [];
+            for (let i = 0; i < 7; i++) {
+                const t0 = performance.now();
+                const list = await window.__TAURI__.core.invoke('list_versions', {id: 'many-versions'});
+                if (list.length !== 500) throw new Error(`${list.length} versions listed`);
+                asked.push(performance.now() - t0);
+            }
+            asked.sort((a, b) => a - b);
+            const t0 = performance.now();
+            document.querySelector('[data-testid=tab-versions]').click();
+            let first = null;
+            for (;;) {
+                await frame();
+                const rows = document.querySelectorAll('[data-testid=version]').length;
+                if (first === null && rows > 0) first = performance.now() - t0;
+                if (rows === 500) break;
+                if (performance.now() - t0 > 20000) throw new Error('the list never showed');
+            }
+            await frame();
+            return {asked: Math.round(asked[3]), first: Math.round(first), shown: Math.round(performance.now() - t0)};
+        })()",
+    )?;
+    println!(
+        "versions list of 500 versions: the shell's answer {} ms (median of 7 round trips); the tab shows its newest versions {} ms after its click, all 500 after {} ms",
+        v["asked"], v["first"], v["shown"]
+    );
+    ctx.screenshot("probe-versions-list").map(drop)
 }

@@ -60,6 +60,22 @@ fn err(o: &Output, code: i32) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
+/// Changes `from` to `to` in a version file (read-only, as the store writes it), as a corrupting
+/// disk or a careless hand would.
+fn tamper(version: &Path, from: &str, to: &str) {
+    let mut perms = fs::metadata(version).unwrap().permissions();
+    #[allow(clippy::permissions_set_readonly_false)]
+    perms.set_readonly(false);
+    fs::set_permissions(version, perms).unwrap();
+    let text = fs::read_to_string(version).unwrap();
+    assert!(
+        text.contains(from),
+        "{from} is not in {}",
+        version.display()
+    );
+    fs::write(version, text.replace(from, to)).unwrap();
+}
+
 /// Every file below `dir` with its bytes, to show that nothing changed.
 fn snapshot(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
     let mut out = BTreeMap::new();
@@ -342,15 +358,11 @@ fn a_corrupted_version_is_reported_and_can_be_neither_live_nor_reopened() {
     let ws = scratch("corrupt").join("ws");
     ok(&plan(&ws, &["list"]));
     ok(&plan(&ws, &["publish", "collections"]));
-    let v1 = ws.join("collections/versions/1.json");
-    let mut perms = fs::metadata(&v1).unwrap().permissions();
-    #[allow(clippy::permissions_set_readonly_false)]
-    perms.set_readonly(false);
-    fs::set_permissions(&v1, perms).unwrap();
-    let text = fs::read_to_string(&v1)
-        .unwrap()
-        .replace("Verabschiedung", "Tampered");
-    fs::write(&v1, text).unwrap();
+    tamper(
+        &ws.join("collections/versions/1.json"),
+        "Verabschiedung",
+        "Tampered",
+    );
     assert!(ok(&plan(&ws, &["versions", "collections"])).contains("CORRUPTED"));
     assert!(err(&plan(&ws, &["live", "collections", "1"]), 2).contains("corrupted"));
     assert!(err(&plan(&ws, &["reopen", "collections", "1"]), 2).contains("corrupted"));
@@ -411,6 +423,9 @@ impl Lcg {
     }
 }
 
+/// `plan import` and `plan publish` are `plan_api::drafts::import` and `versions::publish`, the
+/// functions the app's shell calls (its publish goes through the same `Workspace::publish_plan`
+/// that `publish` ends in): killing them mid-write covers the app's path too.
 #[test]
 fn writers_killed_at_random_moments_leave_old_or_new_files_never_torn_ones() {
     let dir = scratch("crash");
@@ -662,4 +677,94 @@ fn a_draft_saved_between_two_edits_opens_and_its_schema_problem_is_reported() {
     assert!(!ws.join("customer-support/versions/1.json").exists());
     let checked = plan(&ws, &["check", "--plan", "customer-support"]);
     assert_eq!(checked.status.code(), Some(1));
+}
+
+/// Issue 15: the app and `plan` refuse the same things in the same words, because both call the
+/// same `plan_api` function (the app's shell calls exactly these, the CLI prints their message).
+#[test]
+fn the_app_and_the_cli_refuse_with_the_same_words() {
+    use plan_api::{drafts, versions, workspace, Context, ErrorCode};
+    use plan_core::Revision;
+    let dir = scratch("same-words");
+    let ws = dir.join("ws");
+    ok(&plan(&ws, &["publish", "daily-routine"]));
+    let ctx = Context::open(&ws, || "2026-01-01T00:00:00Z".into()).unwrap();
+    let not_json = dir.join("not-json.json");
+    fs::write(&not_json, "{\"id\": \"x\",\n \"title\": }").unwrap();
+    let mut flow: Value =
+        serde_json::from_str(include_str!("../core/tests/fixtures/flow-export.json")).unwrap();
+    let first = flow["flow"]["statesOrder"][0].as_str().unwrap().to_string();
+    let output = flow["flow"]["states"][&first]["outputsOrder"][0]
+        .as_str()
+        .unwrap()
+        .to_string();
+    flow["flow"]["states"][&first]["outputs"][&output]["transitionTo"] = "nowhere".into();
+    let dangling = dir.join("dangling.json");
+    fs::write(&dangling, flow.to_string()).unwrap();
+    ok(&plan(&ws, &["publish", "collections"]));
+    tamper(
+        &ws.join("collections/versions/1.json"),
+        "Forderungsmanagement",
+        "Forderungsmanagemant",
+    );
+
+    let before = snapshot(&ws);
+    let cases: Vec<(Vec<&str>, plan_api::ApiError)> = vec![
+        (
+            vec!["publish", "daily-routine"],
+            versions::publish(&ctx, "daily-routine", "").unwrap_err(),
+        ),
+        (
+            vec!["import", "daily-routine", not_json.to_str().unwrap()],
+            drafts::import(&ctx, &not_json, Some("daily-routine")).unwrap_err(),
+        ),
+        (
+            vec!["import", "daily-routine", dangling.to_str().unwrap()],
+            drafts::import(&ctx, &dangling, Some("daily-routine")).unwrap_err(),
+        ),
+        (
+            vec!["live", "daily-routine", "9"],
+            versions::set_live(&ctx, "daily-routine", 9).unwrap_err(),
+        ),
+        (
+            vec!["reopen", "collections", "1"],
+            versions::reopen(&ctx, "collections", 1).unwrap_err(),
+        ),
+        (
+            vec!["export", "medical-intake", "--live"],
+            drafts::export_text(&ctx, "medical-intake", Revision::Live).unwrap_err(),
+        ),
+        (
+            vec!["new", "daily-routine"],
+            workspace::create(
+                &ctx,
+                plan_api::messages::NewPlan {
+                    id: Some("daily-routine".into()),
+                    title: None,
+                    from: plan_api::messages::PlanSource::Blank,
+                },
+            )
+            .unwrap_err(),
+        ),
+    ];
+    for (args, refused) in cases {
+        let code = match refused.code {
+            ErrorCode::HasErrors | ErrorCode::Unchanged => 1,
+            _ => 2,
+        };
+        let said = err(&plan(&ws, &args), code);
+        assert_eq!(said, format!("plan: {}\n", refused.message), "{args:?}");
+    }
+    // The dangling flow export names the place of the output that goes nowhere.
+    let refused = drafts::import(&ctx, &dangling, None).unwrap_err();
+    assert_eq!(refused.code, ErrorCode::Schema);
+    assert!(
+        refused.message.contains("dangling.json")
+            && refused.message.contains(&format!(
+                "/flow/states/{first}/outputs/{output}/transitionTo"
+            )),
+        "{}",
+        refused.message
+    );
+    assert_eq!(snapshot(&ws), before, "a refusal changed the workspace");
 }

@@ -57,6 +57,15 @@ pub fn publish(ctx: &Context, id: &str, note: &str) -> Result<Published> {
     Ok(Published { version })
 }
 
+/// [`publish`] of a draft the caller holds and knows to be what `draft.json` holds now (the app's,
+/// just saved by it), so that it is not read and parsed again: at 5,000 states that is half the
+/// time of a publish (`cargo bench -p plan-cli --bench store`: 62 ms reading the draft, 28 ms
+/// without).
+pub fn publish_plan(ctx: &Context, id: &str, draft: &Plan, note: &str) -> Result<Published> {
+    let version = ctx.workspace().publish_plan(id, draft, note, &ctx.now())?;
+    Ok(Published { version })
+}
+
 /// Every version of plan `id`, oldest first; a corrupted one is listed as such.
 pub fn list(ctx: &Context, id: &str) -> Result<Vec<VersionEntry>> {
     Ok(ctx
@@ -125,9 +134,17 @@ pub fn changes(ctx: &Context, id: &str, a: Revision, b: Revision) -> Result<Plan
 /// marks, and the changes in words.
 pub fn compare(ctx: &Context, id: &str, a: Revision, b: Revision) -> Result<Comparison> {
     let ws = ctx.workspace();
-    let (old, new) = (ws.export(id, a)?, ws.export(id, b)?);
-    let overlay = overlay(&old, &new);
-    let changes = describe(&overlay.diff, &old, &new);
+    // Each is read and verified on a core of its own (a 5,000-state version takes ~33 ms).
+    let (old, new) = std::thread::scope(|scope| {
+        let old = scope.spawn(|| ws.export(id, a));
+        let new = ws.export(id, b);
+        (old.join(), new)
+    });
+    let old = old.map_err(|_| ApiError::internal("reading a version stopped unexpectedly"))??;
+    let new = new?;
+    let overlay = overlay(&old, new);
+    // The overlay's plan is `b` with `a`'s ghosts: every title either has.
+    let changes = describe(&overlay.diff, &old, &overlay.plan);
     Ok(Comparison {
         a,
         b,

@@ -11,10 +11,15 @@
 mod commands;
 mod dialogs;
 mod first_screen;
+mod held;
 mod known;
 mod painting;
 mod recover;
 mod watch;
+
+// Plans are many small strings: see the dependency's note in Cargo.toml.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 use std::path::PathBuf;
 
@@ -70,6 +75,7 @@ fn main() {
         .manage(ctx)
         .manage(own)
         .manage(early)
+        .manage(std::sync::Arc::new(held::Held::default()))
         .setup(move |app| {
             recover::reload_on_crash(app.handle());
             // A workspace that cannot be watched still opens; the list just won't refresh by itself.

@@ -160,6 +160,9 @@ impl Opening {
                 return;
             }
             editor.flush();
+            // What was said about the plan being left is no news on the next one (what an
+            // operation says about the plan it opens comes after this).
+            editor.notice.set(None);
             self.opening.set_value(Some(id.clone()));
         }
         spawn_local(async move {
@@ -177,8 +180,9 @@ impl Opening {
                     self.load_error.set(None);
                     self.source.set(loaded.source);
                     editor.on_disk_changed(loaded.plan);
+                    // Picked again from the list: shown as a plan is when it opens.
                     if refit {
-                        self.camera.fit();
+                        self.scene.with_untracked(|s| self.camera.open_on(s));
                     }
                 }
                 Ok(loaded) => self.show(id, loaded, refit),

@@ -27,6 +27,12 @@ pub fn TopBar(
     lifecycle: Lifecycle,
 ) -> impl IntoView {
     let menu = RwSignal::new(None::<Menu>);
+    // The Export menu lists the versions: they are read while it is open.
+    Effect::new(move |_| {
+        lifecycle
+            .versions_wanted
+            .set(menu.get() == Some(Menu::Export))
+    });
     let toggle =
         move |m: Menu| menu.update(|open| *open = if *open == Some(m) { None } else { Some(m) });
     let title = move || {
@@ -58,10 +64,13 @@ pub fn TopBar(
             </div>
             <div class="plan-title" data-testid="plan-title">{title}</div>
             <div class="toolbar">
-                <button data-testid="undo" title="Undo (Ctrl+Z)" disabled=move || !editor.can_undo.get() on:click=move |_| editor.undo()>"↶ Undo"</button>
-                <button data-testid="redo" title="Redo (Ctrl+Shift+Z)" disabled=move || !editor.can_redo.get() on:click=move |_| editor.redo()>"↷ Redo"</button>
-                <button data-testid="auto-layout" title="Arrange the whole plan left to right" disabled=move || !draft_shown() on:click=move |_| { editor.dispatch(Command::AutoLayout { only_overlaps: false }); camera.fit(); }>"Auto-layout"</button>
-                <button data-testid="tidy" title="Move only cards that overlap" disabled=move || !draft_shown() on:click=move |_| { editor.dispatch(Command::AutoLayout { only_overlaps: true }); }>"Tidy"</button>
+                // The editing tools are the draft's: a read-only view has none of them.
+                {move || draft_shown().then(|| view! {
+                    <button data-testid="undo" title="Undo (Ctrl+Z)" disabled=move || !editor.can_undo.get() on:click=move |_| editor.undo()>"↶ Undo"</button>
+                    <button data-testid="redo" title="Redo (Ctrl+Shift+Z)" disabled=move || !editor.can_redo.get() on:click=move |_| editor.redo()>"↷ Redo"</button>
+                    <button data-testid="auto-layout" title="Arrange the whole plan left to right" on:click=move |_| { editor.dispatch(Command::AutoLayout { only_overlaps: false }); camera.fit(); }>"Auto-layout"</button>
+                    <button data-testid="tidy" title="Move only cards that overlap" on:click=move |_| { editor.dispatch(Command::AutoLayout { only_overlaps: true }); }>"Tidy"</button>
+                })}
                 <button data-testid="find" title="Find (Ctrl+F)" on:click=move |_| actions.finding.set(true)>"Find"</button>
                 <button data-testid="help" title="Keyboard shortcuts (?)" on:click=move |_| actions.help.update(|h| *h = !*h)>"?"</button>
             </div>

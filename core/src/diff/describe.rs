@@ -5,7 +5,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{Change, ItemDiff, PlanDiff};
+use super::{by_state_id, Change, ItemDiff, PlanDiff};
 use crate::plan::Plan;
 
 /// One line of a described diff.
@@ -25,9 +25,11 @@ pub struct ListedChange {
 /// `diff` (from `old` to `new`) as lines for people; titles come from whichever plan has the
 /// state.
 pub fn describe(diff: &PlanDiff, old: &Plan, new: &Plan) -> Vec<ListedChange> {
+    let (old_states, new_states) = (by_state_id(old), by_state_id(new));
     let title = |id: &str| {
-        new.state(id)
-            .or_else(|| old.state(id))
+        new_states
+            .get(id)
+            .or_else(|| old_states.get(id))
             .map(|s| s.title.as_str())
             .filter(|t| !t.is_empty())
             .unwrap_or(id)

@@ -6,6 +6,8 @@
 mod describe;
 mod overlay;
 
+use std::collections::HashMap;
+
 use serde::{Deserialize, Serialize};
 
 pub use describe::{describe, ListedChange};
@@ -108,9 +110,13 @@ pub fn diff(old: &Plan, new: &Plan) -> PlanDiff {
         plan.push("plan order".into());
     }
 
+    // By id, once: a lookup per state would make a diff of two 5,000-state plans quadratic
+    // (120 ms of 12.5 million id comparisons, `cargo bench -p plan-api --bench lifecycle`).
+    let old_states = by_state_id(old);
+    let new_states = by_state_id(new);
     let mut states = Vec::new();
     for s in &new.states {
-        match old.state(&s.id) {
+        match old_states.get(s.id.as_str()) {
             None => states.push(StateDiff::whole(&s.id, Change::Added)),
             Some(o) => {
                 let d = state_diff(o, s);
@@ -125,11 +131,20 @@ pub fn diff(old: &Plan, new: &Plan) -> PlanDiff {
         }
     }
     for s in &old.states {
-        if new.state(&s.id).is_none() {
+        if !new_states.contains_key(s.id.as_str()) {
             states.push(StateDiff::whole(&s.id, Change::Removed));
         }
     }
     PlanDiff { plan, states }
+}
+
+/// A plan's states by id (the first of a repeated id, as [`Plan::state`] finds it).
+pub(crate) fn by_state_id(plan: &Plan) -> HashMap<&str, &State> {
+    let mut map = HashMap::with_capacity(plan.states.len());
+    for s in &plan.states {
+        map.entry(s.id.as_str()).or_insert(s);
+    }
+    map
 }
 
 fn same_set(a: &[&str], b: &[&str]) -> bool {

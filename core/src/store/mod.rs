@@ -20,20 +20,20 @@ mod conversations;
 pub mod lock;
 mod pretty;
 mod samples;
+mod trash;
+mod versions;
 
 use std::fs;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::diff::{diff, PlanDiff};
 use crate::files::{read_text, FileError};
 use crate::flow_import;
-use crate::hash::{canonical_json, content_hash, hash_of};
 use crate::parse::{is_slug, plan_from_value, ParseProblem, ProblemKind};
 use crate::plan::Plan;
 pub use crate::revision::Revision;
-use crate::validate::{validate, Diagnostic};
+use crate::validate::Diagnostic;
 pub use conversations::is_session_name;
 use lock::PlanLock;
 
@@ -106,6 +106,28 @@ pub struct Version {
     /// The version that was newest when this one was published.
     pub based_on: Option<u32>,
     pub plan: Plan,
+}
+
+/// A version file as read to verify it: the plan kept as the bytes it is written as.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct VersionFile<'a> {
+    version: u32,
+    published_at: String,
+    note: String,
+    content_hash: String,
+    based_on: Option<u32>,
+    #[serde(borrow)]
+    plan: &'a serde_json::value::RawValue,
+}
+
+/// A version's details without its plan.
+struct VersionHead {
+    version: u32,
+    published_at: String,
+    note: String,
+    content_hash: String,
+    based_on: Option<u32>,
 }
 
 /// `live.json`.
@@ -463,346 +485,6 @@ impl Workspace {
             }
         }
     }
-
-    /// Version numbers present, ascending.
-    fn version_numbers(&self, id: &str) -> Result<Vec<u32>> {
-        let dir = self.existing(id)?.join("versions");
-        let mut out = Vec::new();
-        let Ok(entries) = fs::read_dir(&dir) else {
-            return Ok(out);
-        };
-        for entry in entries.flatten() {
-            let name = entry.file_name().to_string_lossy().into_owned();
-            if let Some(n) = name
-                .strip_suffix(".json")
-                .and_then(|n| n.parse::<u32>().ok())
-            {
-                out.push(n);
-            }
-        }
-        out.sort_unstable();
-        Ok(out)
-    }
-
-    /// The newest version's number; none before the first publish.
-    pub fn newest_version(&self, id: &str) -> Result<Option<u32>> {
-        Ok(self.version_numbers(id)?.last().copied())
-    }
-
-    /// Version `n`, verified: it must parse and its content must match its hash.
-    pub fn read_version(&self, id: &str, n: u32) -> Result<Version> {
-        let path = self.existing(id)?.join(format!("versions/{n}.json"));
-        if !path.is_file() {
-            return Err(StoreError::NoVersion {
-                id: id.to_string(),
-                version: n,
-            });
-        }
-        let corrupted = |reason: String| StoreError::Corrupted {
-            path: path.clone(),
-            version: n,
-            reason,
-        };
-        let text = read_text(&path)?;
-        let version: Version = serde_json::from_str(&text)
-            .map_err(|e| corrupted(format!("not a version file: {e}")))?;
-        if version.version != n {
-            return Err(corrupted(format!(
-                "it says it is version {}",
-                version.version
-            )));
-        }
-        let actual = content_hash(&version.plan);
-        if actual != version.content_hash {
-            return Err(corrupted(format!(
-                "its content hash is {actual}, not the recorded {}",
-                version.content_hash
-            )));
-        }
-        Ok(version)
-    }
-
-    /// Every version with its details; corrupted ones are listed as such.
-    pub fn versions(&self, id: &str) -> Result<Vec<VersionInfo>> {
-        let live = self.live(id)?.map(|l| l.version);
-        let mut out = Vec::new();
-        for n in self.version_numbers(id)? {
-            out.push(match self.read_version(id, n) {
-                Ok(v) => VersionInfo {
-                    version: n,
-                    published_at: v.published_at,
-                    note: v.note,
-                    content_hash: v.content_hash,
-                    live: live == Some(n),
-                    corrupted: None,
-                },
-                Err(e) => VersionInfo {
-                    version: n,
-                    published_at: String::new(),
-                    note: String::new(),
-                    content_hash: String::new(),
-                    live: live == Some(n),
-                    corrupted: Some(e.to_string()),
-                },
-            });
-        }
-        Ok(out)
-    }
-
-    /// Validates the draft and, with no errors and a change since the newest version, writes it
-    /// as the next version. Returns its number.
-    pub fn publish(&self, id: &str, note: &str, now: &str) -> Result<u32> {
-        let draft = self.read_draft(id)?;
-        self.publish_plan(id, &draft, note, now)
-    }
-
-    /// [`Workspace::publish`] of a draft the caller already holds (the editor's, which it has
-    /// just saved), so that it is not read back from disk.
-    pub fn publish_plan(&self, id: &str, draft: &Plan, note: &str, now: &str) -> Result<u32> {
-        let dir = self.existing(id)?;
-        let _lock = PlanLock::take(&dir, id)?;
-        let versions = dir.join("versions");
-        atomic::remove_leftovers(&versions);
-        let newest = self.newest_version(id)?;
-        let recorded = newest.and_then(|n| self.recorded_hash(id, n));
-        let number = newest.map_or(1, |n| n + 1);
-        fs::create_dir_all(&versions).map_err(io(&versions))?;
-        let path = versions.join(format!("{number}.json"));
-        // Validating, and writing the version file (canonical JSON, hash, fsync), are independent
-        // and each about half the work: do them side by side. The file goes into place only if the
-        // draft has no errors and differs from the newest version; otherwise it is removed unseen.
-        let write = |hash: &str, canonical: &[u8]| -> std::io::Result<atomic::Prepared> {
-            // Compact, the plan as its canonical JSON: one serialization serves the hash and the
-            // file. `plan export` prints any version readably.
-            let head = serde_json::json!({
-                "version": number,
-                "published_at": now,
-                "note": note,
-                "content_hash": hash,
-                "based_on": newest,
-            });
-            let mut start = serde_json::to_vec(&head)?;
-            start.pop(); // the closing brace: the plan goes last
-            start.extend_from_slice(b",\"plan\":");
-            atomic::prepare_parts(&path, &[&start, canonical, b"}\n"], true)
-        };
-        let (report, written) = std::thread::scope(|scope| {
-            let writer = scope.spawn(|| {
-                let canonical = canonical_json(draft);
-                let hash = hash_of(&canonical);
-                (recorded.as_deref() != Some(hash.as_str())).then(|| write(&hash, &canonical))
-            });
-            let report = validate(draft);
-            (report, writer.join())
-        });
-        // On any refusal below, the prepared file is dropped, which removes it.
-        if report.has_errors() {
-            return Err(StoreError::PublishRefused {
-                id: id.to_string(),
-                diagnostics: report.diagnostics,
-            });
-        }
-        let written = written.map_err(|_| StoreError::Io {
-            path: path.clone(),
-            source: std::io::Error::other("writing the version stopped unexpectedly"),
-        })?;
-        let Some(prepared) = written else {
-            return Err(StoreError::Unchanged {
-                id: id.to_string(),
-                version: newest.unwrap_or(0),
-            });
-        };
-        prepared
-            .and_then(atomic::Prepared::commit)
-            .map_err(io(&versions))?;
-        Ok(number)
-    }
-
-    /// The hash a version file records, read without parsing its plan (for "is the draft
-    /// unchanged?", which needs no verification). Files this store wrote begin with it, so the
-    /// first kilobytes are enough; any other file is read whole.
-    pub fn recorded_hash(&self, id: &str, n: u32) -> Option<String> {
-        use std::io::Read;
-        #[derive(Deserialize)]
-        struct Head {
-            content_hash: String,
-        }
-        const FIELD: &str = "\"content_hash\":\"";
-        let path = self.root.join(id).join(format!("versions/{n}.json"));
-        let mut head = vec![0; 4096];
-        let read = fs::File::open(&path).ok()?.read(&mut head).ok()?;
-        let text = String::from_utf8_lossy(&head[..read]);
-        if let Some(at) = text.find(FIELD) {
-            let rest = &text[at + FIELD.len()..];
-            if let Some(end) = rest.find('"') {
-                return Some(rest[..end].to_string());
-            }
-        }
-        let bytes = fs::read(path).ok()?;
-        serde_json::from_slice::<Head>(&bytes)
-            .ok()
-            .map(|h| h.content_hash)
-    }
-
-    /// The live version, if one is set.
-    pub fn live(&self, id: &str) -> Result<Option<Live>> {
-        let path = self.existing(id)?.join("live.json");
-        match fs::read(&path) {
-            Ok(bytes) => {
-                serde_json::from_slice(&bytes)
-                    .map(Some)
-                    .map_err(|e| StoreError::Corrupted {
-                        path,
-                        version: 0,
-                        reason: format!("live.json is not readable: {e}"),
-                    })
-            }
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-            Err(source) => Err(StoreError::Io { path, source }),
-        }
-    }
-
-    /// Points live at version `n`, which must be intact.
-    pub fn set_live(&self, id: &str, n: u32, now: &str) -> Result<()> {
-        let dir = self.existing(id)?;
-        let _lock = PlanLock::take(&dir, id)?;
-        atomic::remove_leftovers(&dir);
-        self.read_version(id, n)?;
-        let live = Live {
-            version: n,
-            set_at: now.to_string(),
-        };
-        atomic::write(&dir.join("live.json"), &to_json(&live), false).map_err(io(&dir))
-    }
-
-    /// Makes version `n` the draft; the replaced draft goes to `history/` first.
-    pub fn reopen(&self, id: &str, n: u32, now: &str) -> Result<Replaced> {
-        let dir = self.existing(id)?;
-        let _lock = PlanLock::take(&dir, id)?;
-        atomic::remove_leftovers(&dir);
-        let version = self.read_version(id, n)?;
-        let kept = self.keep_in_history(&dir, &format!("reopen-v{n}"), now)?;
-        atomic::write(&dir.join("draft.json"), &to_json(&version.plan), false).map_err(io(&dir))?;
-        Ok(Replaced {
-            plan: version.plan,
-            kept,
-        })
-    }
-
-    /// What changed from `a` to `b`.
-    pub fn diff(&self, id: &str, a: Revision, b: Revision) -> Result<PlanDiff> {
-        Ok(diff(&self.export(id, a)?, &self.export(id, b)?))
-    }
-
-    /// Moves plan `id` to the workspace's trash; returns its entry there.
-    pub fn delete(&self, id: &str, now: &str) -> Result<Trashed> {
-        let dir = self.existing(id)?;
-        let lock = PlanLock::take(&dir, id)?;
-        let trash = self.root.join(".trash");
-        fs::create_dir_all(&trash).map_err(io(&trash))?;
-        let stamp = file_stamp(now);
-        // Deleted twice in one second (deleted, restored, deleted again): a second entry.
-        let entry = (1..)
-            .map(|n| match n {
-                1 => format!("{id}-{stamp}"),
-                n => format!("{id}-{stamp}-{n}"),
-            })
-            .find(|name| !trash.join(name).exists())
-            .unwrap_or_default();
-        fs::rename(&dir, trash.join(&entry)).map_err(io(&dir))?;
-        drop(lock);
-        atomic::sync_dir(&self.root).map_err(io(&self.root))?;
-        Ok(Trashed {
-            entry,
-            id: id.to_string(),
-            deleted_at: now.to_string(),
-        })
-    }
-
-    /// The plans in the trash, most recently deleted first.
-    pub fn trashed(&self) -> Result<Vec<Trashed>> {
-        let trash = self.root.join(".trash");
-        let mut out: Vec<Trashed> = match fs::read_dir(&trash) {
-            Ok(entries) => entries
-                .flatten()
-                .filter(|e| e.path().join("draft.json").is_file())
-                .filter_map(|e| trash_entry(&e.file_name().to_string_lossy()))
-                .collect(),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
-            Err(source) => {
-                return Err(StoreError::Io {
-                    path: trash,
-                    source,
-                })
-            }
-        };
-        out.sort_by(|a, b| (&b.deleted_at, &b.entry).cmp(&(&a.deleted_at, &a.entry)));
-        Ok(out)
-    }
-
-    /// Brings the plan in trash entry `entry` back as plan `id` (which must be free); its
-    /// versions, history, tests and sessions come back with it.
-    pub fn restore(&self, entry: &str, id: &str) -> Result<()> {
-        let Some(trashed) = trash_entry(entry) else {
-            return Err(StoreError::NotFound {
-                id: entry.to_string(),
-            });
-        };
-        let from = self.root.join(".trash").join(&trashed.entry);
-        if !from.join("draft.json").is_file() {
-            return Err(StoreError::NotFound {
-                id: trashed.id.clone(),
-            });
-        }
-        let to = self.plan_dir(id)?;
-        if to.exists() {
-            return Err(StoreError::Exists { id: id.to_string() });
-        }
-        fs::rename(&from, &to).map_err(io(&from))?;
-        atomic::sync_dir(&self.root).map_err(io(&self.root))?;
-        if id != trashed.id {
-            // The draft says which plan it is.
-            let mut plan = self.read_draft(id)?;
-            plan.id = id.to_string();
-            self.save_draft(id, &plan)?;
-        }
-        Ok(())
-    }
-}
-
-/// A trash entry's parts, from its name (`<id>-<time>` or `<id>-<time>-<n>`, the time as
-/// [`file_stamp`] writes it: `2026-12-02T14-05-09Z`); none for any other name.
-fn trash_entry(name: &str) -> Option<Trashed> {
-    const STAMP: usize = "2026-12-02T14-05-09Z".len();
-    let is_stamp = |s: &str| {
-        s.len() == STAMP
-            && s.char_indices().all(|(i, c)| match i {
-                4 | 7 | 13 | 16 => c == '-',
-                10 => c == 'T',
-                19 => c == 'Z',
-                _ => c.is_ascii_digit(),
-            })
-    };
-    // The stamp is the last `-<stamp>` in the name, perhaps followed by `-<n>`.
-    let at = (0..name.len()).rev().find(|&i| {
-        name.as_bytes()[i] == b'-' && name.get(i + 1..i + 1 + STAMP).is_some_and(is_stamp)
-    })?;
-    let (id, rest) = (&name[..at], &name[at + 1..]);
-    let (stamp, tail) = rest.split_at(STAMP);
-    let counted = tail.is_empty()
-        || tail
-            .strip_prefix('-')
-            .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
-    if !is_slug(id) || !counted {
-        return None;
-    }
-    // Back from the file name's form to RFC 3339.
-    let deleted_at = format!("{}:{}:{}", &stamp[..13], &stamp[14..16], &stamp[17..]);
-    Some(Trashed {
-        entry: name.to_string(),
-        id: id.to_string(),
-        deleted_at,
-    })
 }
 
 /// Reads a file to import, in either format: a plan document (held to the whole schema) or a

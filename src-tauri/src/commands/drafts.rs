@@ -9,8 +9,9 @@ use plan_core::{Plan, Revision};
 use tauri::ipc::{InvokeBody, Request, Response};
 use tauri::{AppHandle, State};
 
-use super::{blocking, raw};
+use super::{blocking, on, raw};
 use crate::dialogs;
+use crate::held::Held;
 use crate::known::{Identity, Known};
 
 /// The draft of one plan, read fresh from disk: a `LoadedPlan` as JSON bytes (half the time to
@@ -39,11 +40,13 @@ pub async fn load_plan(
 /// plan's JSON as raw bytes, the plan id in a header (see `plan_api::messages::SAVE_DRAFT`). The
 /// file is recorded as the app's own, so that the watcher does not send it back to the page. A
 /// draft another program changed since the app last read it is not written over: the save is
-/// refused, and the watcher's report of that change lets the author choose.
+/// refused, and the watcher's report of that change lets the author choose. The saved plan is
+/// kept ([`Held`]) for a publish that follows.
 #[tauri::command]
 pub async fn save_draft(
     ctx: State<'_, Context>,
     known: State<'_, Arc<Known>>,
+    held: State<'_, Arc<Held>>,
     request: Request<'_>,
 ) -> Result<DraftStatus, ApiError> {
     let id = request
@@ -56,13 +59,18 @@ pub async fn save_draft(
         InvokeBody::Raw(bytes) => bytes.clone(),
         InvokeBody::Json(value) => serde_json::to_vec(value).unwrap_or_default(),
     };
-    let (ctx, known) = (ctx.inner().clone(), Arc::clone(&known));
+    let (ctx, known, held) = (ctx.inner().clone(), Arc::clone(&known), Arc::clone(&held));
     blocking(move || {
         let plan: Plan = serde_json::from_slice(&bytes).map_err(|e| {
             ApiError::internal(format!("the plan to save for {id} is not a plan: {e}"))
         })?;
         let status = drafts::save(&ctx, &id, &plan, |path| known.changed_by_another(path))?;
-        known.wrote(&ctx.workspace().draft_path(&id)?);
+        let path = ctx.workspace().draft_path(&id)?;
+        known.wrote(&path);
+        // As written: the file always carries its folder's id.
+        let mut plan = plan;
+        plan.id = id;
+        held.keep(&path, plan);
         Ok(status)
     })
     .await
@@ -107,6 +115,8 @@ pub async fn export_file(
     let Some(path) = dialogs::choose_export_file(&app, &name).await else {
         return Ok(None);
     };
-    let ctx = ctx.inner().clone();
-    blocking(move || drafts::export_to(&ctx, &id, revision, &path).map(Some)).await
+    on(&ctx, move |ctx| {
+        drafts::export_to(ctx, &id, revision, &path).map(Some)
+    })
+    .await
 }

@@ -9,8 +9,9 @@ pub mod drafts;
 pub mod versions;
 pub mod workspace;
 
-use plan_api::ApiError;
+use plan_api::{ApiError, Context};
 use tauri::ipc::Response;
+use tauri::State;
 
 /// Runs blocking work on tokio's blocking pool and flattens a join failure into an API error.
 pub async fn blocking<T: Send + 'static>(
@@ -19,6 +20,15 @@ pub async fn blocking<T: Send + 'static>(
     tokio::task::spawn_blocking(work)
         .await
         .unwrap_or_else(|e| Err(ApiError::internal(format!("the request failed: {e}"))))
+}
+
+/// Runs `work` on the app's context on the blocking pool: what most commands are.
+pub async fn on<T: Send + 'static>(
+    ctx: &State<'_, Context>,
+    work: impl FnOnce(&Context) -> Result<T, ApiError> + Send + 'static,
+) -> Result<T, ApiError> {
+    let ctx = ctx.inner().clone();
+    blocking(move || work(&ctx)).await
 }
 
 /// An answer as raw JSON bytes: the page hands them to the UI as they are.

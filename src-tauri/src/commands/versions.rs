@@ -9,7 +9,8 @@ use plan_core::Revision;
 use tauri::ipc::Response;
 use tauri::State;
 
-use super::{blocking, raw};
+use super::{blocking, on, raw};
+use crate::held::Held;
 use crate::known::Known;
 
 #[tauri::command]
@@ -17,18 +18,26 @@ pub async fn publish_preview(
     ctx: State<'_, Context>,
     id: String,
 ) -> Result<PublishPreview, ApiError> {
-    let ctx = ctx.inner().clone();
-    blocking(move || versions::preview(&ctx, &id)).await
+    on(&ctx, move |ctx| versions::preview(ctx, &id)).await
 }
 
+/// Publishes the draft: the one the app saved last when it is still the file (no second reading),
+/// else the file as it is.
 #[tauri::command]
 pub async fn publish(
     ctx: State<'_, Context>,
+    held: State<'_, Arc<Held>>,
     id: String,
     note: String,
 ) -> Result<Published, ApiError> {
-    let ctx = ctx.inner().clone();
-    blocking(move || versions::publish(&ctx, &id, &note)).await
+    let (ctx, held) = (ctx.inner().clone(), Arc::clone(&held));
+    blocking(
+        move || match held.current(&ctx.workspace().draft_path(&id)?) {
+            Some(draft) => versions::publish_plan(&ctx, &id, &draft, &note),
+            None => versions::publish(&ctx, &id, &note),
+        },
+    )
+    .await
 }
 
 #[tauri::command]
@@ -36,8 +45,7 @@ pub async fn list_versions(
     ctx: State<'_, Context>,
     id: String,
 ) -> Result<Vec<VersionEntry>, ApiError> {
-    let ctx = ctx.inner().clone();
-    blocking(move || versions::list(&ctx, &id)).await
+    on(&ctx, move |ctx| versions::list(ctx, &id)).await
 }
 
 /// One version, to view read-only: a `LoadedVersion` as raw JSON bytes.
@@ -47,8 +55,7 @@ pub async fn load_version(
     id: String,
     version: u32,
 ) -> Result<Response, ApiError> {
-    let ctx = ctx.inner().clone();
-    blocking(move || raw(&versions::load(&ctx, &id, version)?)).await
+    on(&ctx, move |ctx| raw(&versions::load(ctx, &id, version)?)).await
 }
 
 #[tauri::command]
@@ -57,8 +64,7 @@ pub async fn set_live(
     id: String,
     version: u32,
 ) -> Result<LiveVersion, ApiError> {
-    let ctx = ctx.inner().clone();
-    blocking(move || versions::set_live(&ctx, &id, version)).await
+    on(&ctx, move |ctx| versions::set_live(ctx, &id, version)).await
 }
 
 /// Makes a version the draft. The page reloads the draft itself, so the write is recorded as the
@@ -87,6 +93,5 @@ pub async fn compare(
     a: Revision,
     b: Revision,
 ) -> Result<Response, ApiError> {
-    let ctx = ctx.inner().clone();
-    blocking(move || raw(&versions::compare(&ctx, &id, a, b)?)).await
+    on(&ctx, move |ctx| raw(&versions::compare(ctx, &id, a, b)?)).await
 }

@@ -7,7 +7,7 @@ use plan_api::{workspace, ApiError, Context};
 use tauri::ipc::Response;
 use tauri::State;
 
-use super::blocking;
+use super::{blocking, on};
 use crate::first_screen::Early;
 use crate::known::Known;
 
@@ -33,8 +33,7 @@ pub async fn start(
 /// Every plan in the workspace, with its counts and versions or why it cannot be opened.
 #[tauri::command]
 pub async fn list_plans(ctx: State<'_, Context>) -> Result<Vec<PlanSummary>, ApiError> {
-    let ctx = ctx.inner().clone();
-    blocking(move || workspace::plans(&ctx)).await
+    on(&ctx, workspace::plans).await
 }
 
 #[tauri::command]
@@ -44,14 +43,15 @@ pub async fn new_plan(
     title: Option<String>,
     from: PlanSource,
 ) -> Result<Created, ApiError> {
-    let ctx = ctx.inner().clone();
-    blocking(move || workspace::create(&ctx, NewPlan { id, title, from })).await
+    on(&ctx, move |ctx| {
+        workspace::create(ctx, NewPlan { id, title, from })
+    })
+    .await
 }
 
 #[tauri::command]
 pub async fn duplicate_plan(ctx: State<'_, Context>, id: String) -> Result<Created, ApiError> {
-    let ctx = ctx.inner().clone();
-    blocking(move || workspace::duplicate(&ctx, &id)).await
+    on(&ctx, move |ctx| workspace::duplicate(ctx, &id)).await
 }
 
 #[tauri::command]
@@ -60,26 +60,22 @@ pub async fn rename_plan(
     id: String,
     title: String,
 ) -> Result<(), ApiError> {
-    let ctx = ctx.inner().clone();
-    blocking(move || workspace::rename(&ctx, &id, &title)).await
+    on(&ctx, move |ctx| workspace::rename(ctx, &id, &title)).await
 }
 
 #[tauri::command]
 pub async fn delete_plan(ctx: State<'_, Context>, id: String) -> Result<TrashEntry, ApiError> {
-    let ctx = ctx.inner().clone();
-    blocking(move || workspace::delete(&ctx, &id)).await
+    on(&ctx, move |ctx| workspace::delete(ctx, &id)).await
 }
 
 #[tauri::command]
 pub async fn list_trash(ctx: State<'_, Context>) -> Result<Vec<TrashEntry>, ApiError> {
-    let ctx = ctx.inner().clone();
-    blocking(move || workspace::trash(&ctx)).await
+    on(&ctx, workspace::trash).await
 }
 
 #[tauri::command]
 pub async fn restore_plan(ctx: State<'_, Context>, entry: String) -> Result<Created, ApiError> {
-    let ctx = ctx.inner().clone();
-    blocking(move || workspace::restore(&ctx, &entry)).await
+    on(&ctx, move |ctx| workspace::restore(ctx, &entry)).await
 }
 
 #[tauri::command]

@@ -175,7 +175,6 @@ impl Editor {
         self.selection.set(Selection::default());
         self.on_disk_choice.set(None);
         self.save.set(SaveState::Saved);
-        self.notice.set(None);
         self.refresh_undo();
     }
 

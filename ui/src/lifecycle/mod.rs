@@ -16,6 +16,7 @@ use crate::actions::Actions;
 use crate::editor::Editor;
 use crate::notice::Notice;
 use crate::opening::Opening;
+use crate::panels::Tab;
 pub use plans::{badge, filter_plans};
 
 /// The window's dialogs (one at a time).
@@ -72,6 +73,8 @@ pub struct Lifecycle {
     pub dialog: RwSignal<Option<Dialog>>,
     /// What the Versions tab compares a version with.
     pub compare_with: RwSignal<Revision>,
+    /// The versions are wanted outside their tab (the Export menu is open).
+    pub versions_wanted: RwSignal<bool>,
 }
 
 impl Lifecycle {
@@ -85,20 +88,35 @@ impl Lifecycle {
             samples: RwSignal::new(Vec::new()),
             dialog: RwSignal::new(None),
             compare_with: RwSignal::new(Revision::Draft),
+            versions_wanted: RwSignal::new(false),
         };
-        // The versions follow the open plan, and whatever changes its files.
+        // The versions are read while the Versions tab shows them (or the Export menu offers
+        // them), again whenever the open plan or its files change; and the trash a moment after
+        // the window has opened. Neither is asked for before the first plan is drawn: each answer
+        // coming in then held up the first frame (open at 1,000 states 323 → ~500 ms).
         Effect::new(move |_| {
             let id = editor.id.get();
             opening.plans.track();
-            if let Some(id) = id {
+            let wanted = actions.tab.get() == Tab::Versions || lifecycle.versions_wanted.get();
+            if let (Some(id), true) = (id, wanted) {
                 lifecycle.refresh_versions(id);
             }
         });
-        Effect::new(move |_| {
-            opening.plans.track();
-            lifecycle.refresh_trash();
-        });
+        set_timeout(
+            move || lifecycle.refresh_trash(),
+            std::time::Duration::from_millis(1_500),
+        );
         lifecycle
+    }
+
+    /// The open plan's newest version, as the plan list says (tracked).
+    pub fn newest_version(&self) -> Option<u32> {
+        let id = self.editor.id.get()?;
+        self.opening.plans.with(|list| {
+            list.iter()
+                .find(|p| p.id == id)
+                .and_then(|p| p.newest_version)
+        })
     }
 
     /// The id of the open plan, if one is.

@@ -55,8 +55,11 @@ pub fn Panel(
                 {tab_button(tab, Tab::Inspect, "tab-inspect", || "Inspector".to_string())}
                 {tab_button(tab, Tab::Problems, "tab-problems", counts)}
                 {tab_button(tab, Tab::Versions, "tab-versions", move || {
-                    let n = lifecycle.versions.with(Vec::len);
-                    if n == 0 { "Versions".to_string() } else { format!("Versions ({n})") }
+                    // Versions are numbered from 1 and never removed: the newest says how many.
+                    match lifecycle.newest_version() {
+                        Some(n) => format!("Versions ({n})"),
+                        None => "Versions".to_string(),
+                    }
                 })}
                 {move || comparing().then(|| tab_button(tab, Tab::Changes, "tab-changes", || "Changes".to_string()))}
             </div>
