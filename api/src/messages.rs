@@ -7,6 +7,7 @@
 //! comparison, the draft saved), instead of being parsed into JavaScript objects and printed back.
 
 use plan_core::diff::{ListedChange, Overlay};
+pub use plan_core::revision::VersionInfo;
 use plan_core::{Diagnostic, Plan, Revision};
 use serde::{Deserialize, Serialize};
 
@@ -39,7 +40,7 @@ pub const LIST_SAMPLES: &str = "list_samples";
 pub const PUBLISH_PREVIEW: &str = "publish_preview";
 /// The draft published as the next version: [`Publish`] → [`Published`].
 pub const PUBLISH: &str = "publish";
-/// A plan's versions: [`PlanArgs`] → `Vec<VersionEntry>`.
+/// A plan's versions: [`PlanArgs`] → `Vec<VersionInfo>`.
 pub const LIST_VERSIONS: &str = "list_versions";
 /// One version, to view: [`VersionArgs`] → [`LoadedVersion`] (raw bytes).
 pub const LOAD_VERSION: &str = "load_version";
@@ -250,18 +251,6 @@ pub struct Publish {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Published {
     pub version: u32,
-}
-
-/// One line of the versions list.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct VersionEntry {
-    pub version: u32,
-    pub published_at: String,
-    pub note: String,
-    pub content_hash: String,
-    pub live: bool,
-    /// Why the version cannot be used, when it is corrupted.
-    pub corrupted: Option<String>,
 }
 
 /// Answer of [`LOAD_VERSION`].

@@ -8,7 +8,7 @@ use plan_core::{Plan, Report, Revision, Severity};
 
 use crate::error::ApiError;
 use crate::messages::{
-    Comparison, LiveVersion, LoadedVersion, PublishPreview, Published, Reopened, VersionEntry,
+    Comparison, LiveVersion, LoadedVersion, PublishPreview, Published, Reopened, VersionInfo,
 };
 use crate::Context;
 
@@ -67,20 +67,8 @@ pub fn publish_plan(ctx: &Context, id: &str, draft: &Plan, note: &str) -> Result
 }
 
 /// Every version of plan `id`, oldest first; a corrupted one is listed as such.
-pub fn list(ctx: &Context, id: &str) -> Result<Vec<VersionEntry>> {
-    Ok(ctx
-        .workspace()
-        .versions(id)?
-        .into_iter()
-        .map(|v| VersionEntry {
-            version: v.version,
-            published_at: v.published_at,
-            note: v.note,
-            content_hash: v.content_hash,
-            live: v.live,
-            corrupted: v.corrupted,
-        })
-        .collect())
+pub fn list(ctx: &Context, id: &str) -> Result<Vec<VersionInfo>> {
+    Ok(ctx.workspace().versions(id)?)
 }
 
 /// Version `n` of plan `id`, verified, to view.

@@ -1,5 +1,6 @@
-//! Which document of a plan an operation reads: its draft, a published version, or the version
-//! that is live. The store reads them; the app and the `plan` command name them the same way.
+//! Which document of a plan an operation reads (its draft, a published version, or the version
+//! that is live), and what the list of versions says of each. The store reads them; the app and
+//! the `plan` command name and list them the same way (the page too, which has no store).
 
 use serde::{Deserialize, Serialize};
 
@@ -20,4 +21,16 @@ impl std::fmt::Display for Revision {
             Revision::Live => write!(f, "the live version"),
         }
     }
+}
+
+/// One version as the versions list shows it (`plan versions`, the app's Versions tab).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct VersionInfo {
+    pub version: u32,
+    pub published_at: String,
+    pub note: String,
+    pub content_hash: String,
+    pub live: bool,
+    /// Why the version cannot be used, when it is corrupted.
+    pub corrupted: Option<String>,
 }

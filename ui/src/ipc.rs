@@ -125,7 +125,7 @@ pub async fn publish(id: &str, note: &str) -> Result<Published, ApiError> {
     call(PUBLISH, &args).await
 }
 
-pub async fn list_versions(id: &str) -> Result<Vec<VersionEntry>, ApiError> {
+pub async fn list_versions(id: &str) -> Result<Vec<VersionInfo>, ApiError> {
     call(LIST_VERSIONS, &plan_args(id)).await
 }
 

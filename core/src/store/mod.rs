@@ -32,7 +32,7 @@ use crate::files::{read_text, FileError};
 use crate::flow_import;
 use crate::parse::{is_slug, plan_from_value, ParseProblem, ProblemKind};
 use crate::plan::Plan;
-pub use crate::revision::Revision;
+pub use crate::revision::{Revision, VersionInfo};
 use crate::validate::Diagnostic;
 pub use conversations::is_session_name;
 use lock::PlanLock;
@@ -136,18 +136,6 @@ struct VersionHead {
 pub struct Live {
     pub version: u32,
     pub set_at: String,
-}
-
-/// One line of `plan versions`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct VersionInfo {
-    pub version: u32,
-    pub published_at: String,
-    pub note: String,
-    pub content_hash: String,
-    pub live: bool,
-    /// Why the version cannot be used, when it is corrupted.
-    pub corrupted: Option<String>,
 }
 
 /// A draft replaced by an import or a reopen, and where the one it replaced was kept.

@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use plan_api::messages::{LiveVersion, PublishPreview, Published, Reopened, VersionEntry};
+use plan_api::messages::{LiveVersion, PublishPreview, Published, Reopened, VersionInfo};
 use plan_api::{versions, ApiError, Context};
 use plan_core::Revision;
 use tauri::ipc::Response;
@@ -44,7 +44,7 @@ pub async fn publish(
 pub async fn list_versions(
     ctx: State<'_, Context>,
     id: String,
-) -> Result<Vec<VersionEntry>, ApiError> {
+) -> Result<Vec<VersionInfo>, ApiError> {
     on(&ctx, move |ctx| versions::list(ctx, &id)).await
 }
 

@@ -8,7 +8,7 @@ mod plans;
 mod versions;
 
 use leptos::prelude::*;
-use plan_api::messages::{PublishPreview, Sample, TrashEntry, VersionEntry};
+use plan_api::messages::{PublishPreview, Sample, TrashEntry, VersionInfo};
 use plan_api::ApiError;
 use plan_core::Revision;
 
@@ -64,7 +64,7 @@ pub struct Lifecycle {
     opening: Opening,
     actions: Actions,
     /// The open plan's versions, oldest first.
-    pub versions: RwSignal<Vec<VersionEntry>>,
+    pub versions: RwSignal<Vec<VersionInfo>>,
     /// The workspace's trash, most recently deleted first.
     pub trash: RwSignal<Vec<TrashEntry>>,
     /// The sample plans a new plan can start from.

@@ -3,7 +3,7 @@
 //! another version (the "Compare with" choice above the list).
 
 use leptos::prelude::*;
-use plan_api::messages::VersionEntry;
+use plan_api::messages::VersionInfo;
 use plan_core::Revision;
 
 use crate::editor::{Editor, Mode};
@@ -47,7 +47,7 @@ pub fn Versions(editor: Editor, lifecycle: Lifecycle) -> impl IntoView {
         let n = drawn.get();
         versions.with(|list| list.iter().rev().take(n).cloned().collect::<Vec<_>>())
     };
-    let row = move |v: VersionEntry| {
+    let row = move |v: VersionInfo| {
         let n = v.version;
         let corrupted = v.corrupted.clone();
         let intact = corrupted.is_none();
