@@ -435,3 +435,147 @@ fn a_test_that_cannot_run_fails_with_its_reason_and_a_missing_target_is_a_usage_
         "{err}"
     );
 }
+
+/// Issue 16: "test from here" from the command line: `--from STATE`, a script's `start` with
+/// values already known and its `tool_results`, `/tool NAME` without a code, and the opening's
+/// events and values in the JSON record.
+#[test]
+fn a_chat_can_begin_anywhere_with_values_known_and_tools_answer_as_the_script_says() {
+    let dir = scratch("from-here");
+    let script = dir.join("from-balance.json");
+    fs::write(
+        &script,
+        json!({
+            "start": {"state": "balance"},
+            "tool_results": {"classify": "Sofortzahlung"},
+            "turns": [
+                {"user": "/tool get_balance", "expect": {"state": "balance"}},
+                {"user": "/tool classify", "tool_results": {"classify": "Rückfrage"},
+                 "expect": {"state": "forward", "ended": "hand_off"}}
+            ]
+        })
+        .to_string(),
+    )
+    .unwrap();
+    let o = plan(&[
+        "chat",
+        "plans/collections.json",
+        "--script",
+        script.to_str().unwrap(),
+        "--format",
+        "json",
+    ]);
+    let (out, err) = code(&o, 0);
+    let doc: Value = serde_json::from_str(&out).expect("one JSON document");
+    assert_eq!(doc["opening"]["state"], "balance", "{err}");
+    assert_eq!(
+        keys(&doc["opening"]),
+        ["agent", "deliverables", "events", "state"]
+    );
+    // The turn's own tool result wins over the script's.
+    let turns = doc["turns"].as_array().unwrap();
+    assert_eq!(turns[1]["transition"]["to"], "forward");
+
+    // Values known from the start: recorded at turn 0, without a quote, and said in the opening.
+    let preset = dir.join("technical-from-here.json");
+    fs::write(
+        &preset,
+        json!({
+            "start": {"state": "technical-support", "deliverables": {"issue_type": "Technical"}},
+            "turns": [{"user": "the router blinks red", "expect": {"state": "technical-support"}}]
+        })
+        .to_string(),
+    )
+    .unwrap();
+    let o = plan(&[
+        "chat",
+        "plans/customer-support.json",
+        "--script",
+        preset.to_str().unwrap(),
+        "--format",
+        "json",
+    ]);
+    let (out, err) = code(&o, 0);
+    let doc: Value = serde_json::from_str(&out).expect("one JSON document");
+    let known = &doc["opening"]["deliverables"]["issue_type"];
+    assert_eq!(
+        (&known["value"], &known["turn"], &known["quote"]),
+        (&json!("technical"), &json!(0), &Value::Null),
+        "{err}"
+    );
+    let events: Vec<&str> = doc["opening"]["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|e| e["text"].as_str())
+        .collect();
+    assert_eq!(
+        events[0], "issue_type = technical known from the start",
+        "{events:?}"
+    );
+
+    // `--from` wins over the script's start state, and names a state or is a usage error.
+    let o = plan(&[
+        "chat",
+        "plans/collections.json",
+        "--from",
+        "identify",
+        "--script",
+        script.to_str().unwrap(),
+        "--format",
+        "json",
+    ]);
+    let (out, _) = code(&o, 1);
+    let doc: Value = serde_json::from_str(&out).expect("one JSON document");
+    assert_eq!(doc["opening"]["state"], "identify");
+    let o = plan(&["chat", "plans/collections.json", "--from", "nowhere"]);
+    let (_, err) = code(&o, 2);
+    assert!(err.contains("no state 'nowhere'"), "{err}");
+    // Interactively too, with a bare /tool returning the tool's first code.
+    let o = plan_with(
+        &["chat", "plans/collections.json", "--from", "identify"],
+        "/tool verify_customer\n",
+    );
+    let (out, _) = code(&o, 0);
+    assert!(out.contains("verify_customer"), "{out}");
+    assert!(out.contains("→ moved to"), "{out}");
+}
+
+/// Issue 16: `plan test --coverage` says which transitions the cases took and which they never
+/// took, and how many of the plan's were tested.
+#[test]
+fn plan_test_coverage_names_the_transitions_taken_and_never_taken() {
+    let o = plan(&["test", "plans/tests/customer-support", "--coverage"]);
+    let (out, _) = code(&o, 0);
+    assert!(
+        out.contains("coverage of ") && out.contains("customer-support.json"),
+        "{out}"
+    );
+    assert!(
+        out.contains("taken        customer-intake → billing-support #0"),
+        "{out}"
+    );
+    assert!(
+        out.lines().last().unwrap().ends_with("transitions tested"),
+        "{out}"
+    );
+    let o = plan(&[
+        "test",
+        "plans/tests/customer-support/billing-refund.json",
+        "--coverage",
+        "--format",
+        "json",
+    ]);
+    let (out, _) = code(&o, 0);
+    let doc: Value = serde_json::from_str(&out).expect("one JSON document");
+    let c = &doc["coverage"][0];
+    assert_eq!(c["total"], json!(7));
+    let untaken: Vec<&str> = c["untaken"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|t| t["to"].as_str())
+        .collect();
+    assert!(untaken.contains(&"technical-support"), "{untaken:?}");
+    assert_eq!(c["tested"].as_u64().unwrap() + untaken.len() as u64, 7);
+}

@@ -601,6 +601,20 @@ fn the_apps_plan_list_shows_a_broken_draft_with_its_reason_and_hides_nothing() {
         ws.plan_of_path(&ws.root().join(".trash/x/draft.json")),
         None
     );
+    // What the app shows of a plan: its draft, live marker and versions, not its chats.
+    for (rel, shown) in [
+        ("broken", true),
+        ("broken/draft.json", true),
+        ("broken/live.json", true),
+        ("broken/versions/1.json", true),
+        ("broken/sessions/20261202-100000.json", false),
+        ("broken/sessions/.log/20261202-100000.json", false),
+        ("broken/tests/x.json", false),
+        ("broken/history/x.json", false),
+    ] {
+        let id = ws.document_of_path(&ws.root().join(rel));
+        assert_eq!(id.is_some(), shown, "{rel}");
+    }
 }
 
 /// Issue 6 (open time): the app's first screen comes from one pass over the workspace, the list

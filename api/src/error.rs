@@ -44,6 +44,12 @@ pub enum ErrorCode {
     Unchanged,
     /// The plan has validation errors: publishing (or running it) is refused until they are fixed.
     HasErrors,
+    /// The plan a conversation runs changed since it began: it cannot go on (start a new one).
+    Stale,
+    /// The conversation has ended: it takes no more turns.
+    Ended,
+    /// The agent of a test conversation failed (a language model that did not answer).
+    Agent,
     /// The operation was refused as asked: an edit that cannot apply, a file that changed on
     /// disk since it was read.
     Refused,
@@ -66,6 +72,9 @@ impl ErrorCode {
             ErrorCode::Exists => "exists",
             ErrorCode::Unchanged => "unchanged",
             ErrorCode::HasErrors => "has-errors",
+            ErrorCode::Stale => "stale",
+            ErrorCode::Ended => "ended",
+            ErrorCode::Agent => "agent",
             ErrorCode::Refused => "refused",
             ErrorCode::Internal => "internal",
         }
@@ -95,7 +104,15 @@ impl From<EditError> for ApiError {
 
 impl From<RunError> for ApiError {
     fn from(e: RunError) -> Self {
-        ApiError::new(ErrorCode::Refused, e.to_string())
+        let code = match &e {
+            RunError::Ended(_) => ErrorCode::Ended,
+            RunError::Agent(_) => ErrorCode::Agent,
+            RunError::NoStartState => ErrorCode::HasErrors,
+            RunError::UnknownState(_) | RunError::NotDeclared(_) | RunError::BadPreset { .. } => {
+                ErrorCode::Refused
+            }
+        };
+        ApiError::new(code, e.to_string())
     }
 }
 
@@ -166,6 +183,9 @@ mod tests {
             Exists,
             Unchanged,
             HasErrors,
+            Stale,
+            Ended,
+            Agent,
             Refused,
             Internal,
         ] {

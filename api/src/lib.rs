@@ -10,7 +10,8 @@
 //! - [`context`]: the workspace an operation runs in and the clock it stamps records with.
 //! - [`workspace`]: the plans of a workspace (list, first screen, new, duplicate, rename, delete,
 //!   trash); [`drafts`]: a plan's draft (load, save, import, export); [`versions`]: publishing,
-//!   the versions, live, reopen, compare.
+//!   the versions, live, reopen, compare; [`conversations`]: test chats (start, a turn, a turn
+//!   taken back, the last one, a test case saved, the suite run with its coverage).
 //!
 //! No Tauri, clap or Leptos here; IO goes through `plan_core::store`.
 
@@ -19,6 +20,8 @@ pub mod messages;
 
 #[cfg(feature = "store")]
 pub mod context;
+#[cfg(feature = "store")]
+pub mod conversations;
 #[cfg(feature = "store")]
 pub mod drafts;
 #[cfg(feature = "store")]

@@ -6,8 +6,12 @@
 //! Plans cross as raw JSON bytes where they can be large (a plan opened, a version viewed, a
 //! comparison, the draft saved), instead of being parsed into JavaScript objects and printed back.
 
+use std::path::PathBuf;
+
 use plan_core::diff::{ListedChange, Overlay};
 pub use plan_core::revision::VersionInfo;
+use plan_core::runtime::script::{ChatRecord, Failure, Script};
+use plan_core::runtime::{Event, Move, Session, Start, ToolResults};
 use plan_core::{Diagnostic, Plan, Revision};
 use serde::{Deserialize, Serialize};
 
@@ -56,11 +60,28 @@ pub const IMPORT_FILE: &str = "import_file";
 /// A document of a plan written to a file the author picks in a native dialog: [`ExportArgs`] →
 /// `Option<Exported>` (none: the author cancelled).
 pub const EXPORT_FILE: &str = "export_file";
+/// A new test conversation: [`StartChat`] → [`ChatView`].
+pub const CHAT_START: &str = "chat_start";
+/// One turn of a test conversation: [`ChatSay`] → [`ChatView`].
+pub const CHAT_SAY: &str = "chat_say";
+/// The last turn of a test conversation taken back: [`ChatRef`] → [`ChatView`].
+pub const CHAT_STEP_BACK: &str = "chat_step_back";
+/// The newest test conversation of a plan: [`PlanArgs`] → `Option<ChatView>`.
+pub const CHAT_LATEST: &str = "chat_latest";
+/// The test case a conversation makes, to trim before saving: [`ChatRef`] → `Script`.
+pub const CHAT_CASE: &str = "chat_case";
+/// A test case saved in the plan's `tests/`: [`SaveCase`] → [`SavedCase`].
+pub const SAVE_CASE: &str = "save_case";
+/// The plan's saved test cases run: [`RunSuite`] → [`SuiteRun`], with [`SUITE_PROGRESS`]
+/// events while it runs.
+pub const RUN_SUITE: &str = "run_suite";
+/// Event the shell emits while a suite runs; payload: [`SuiteProgress`].
+pub const SUITE_PROGRESS: &str = "suite-progress";
 /// Event the shell emits when plan files changed on disk; payload: [`PlansChanged`].
 pub const PLANS_CHANGED: &str = "plans-changed";
 
 /// Every command the page may call, for the shell's build script and capability file.
-pub const COMMANDS: [&str; 20] = [
+pub const COMMANDS: [&str; 27] = [
     START,
     LIST_PLANS,
     LOAD_PLAN,
@@ -81,6 +102,13 @@ pub const COMMANDS: [&str; 20] = [
     COMPARE,
     IMPORT_FILE,
     EXPORT_FILE,
+    CHAT_START,
+    CHAT_SAY,
+    CHAT_STEP_BACK,
+    CHAT_LATEST,
+    CHAT_CASE,
+    SAVE_CASE,
+    RUN_SUITE,
 ];
 
 /// The header of a [`SAVE_DRAFT`] request that names the plan (ids are slugs, so always ASCII).
@@ -335,4 +363,126 @@ pub struct Exported {
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct PlansChanged {
     pub ids: Vec<String>,
+}
+
+/// How a new conversation is asked for.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct StartChat {
+    pub id: String,
+    /// The document to run; none: the live version, else the draft.
+    pub revision: Option<Revision>,
+    /// Where it begins, and what is known from the start ("test from here").
+    #[serde(default)]
+    pub start: Start,
+}
+
+/// Arguments of [`CHAT_SAY`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ChatSay {
+    pub id: String,
+    pub name: String,
+    pub message: String,
+    /// What the plan's tools return when called without a code (the tool switches).
+    #[serde(default)]
+    pub tool_results: ToolResults,
+}
+
+/// One conversation of a plan: arguments of [`CHAT_STEP_BACK`] and [`CHAT_CASE`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ChatRef {
+    pub id: String,
+    pub name: String,
+}
+
+/// Arguments of [`SAVE_CASE`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SaveCase {
+    pub id: String,
+    /// The case's name: its file in `tests/` (letters, digits, `-`, `_`, `.`).
+    pub name: String,
+    pub script: Script,
+}
+
+/// Arguments of [`RUN_SUITE`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RunSuite {
+    pub id: String,
+    /// The document to test; none: the draft.
+    pub revision: Option<Revision>,
+}
+
+/// Payload of [`SUITE_PROGRESS`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SuiteProgress {
+    pub done: usize,
+    pub total: usize,
+}
+
+/// One turn of a conversation as its log keeps it (turn 0: the opening).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LoggedTurn {
+    pub turn: u32,
+    /// What the user said; none for the opening.
+    pub user: Option<String>,
+    pub reply: String,
+    pub events: Vec<Event>,
+    pub transition: Option<Move>,
+}
+
+/// A test conversation as the app shows it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ChatView {
+    /// The plan's id.
+    pub id: String,
+    /// The session's name in `<plan>/sessions/`.
+    pub name: String,
+    /// What it runs.
+    pub revision: Revision,
+    pub session: Session,
+    /// How it began ("test from here"), for a restart and a saved case.
+    pub start: Start,
+    /// Each turn's trace, the opening first.
+    pub turns: Vec<LoggedTurn>,
+    /// Whether a turn can be taken back.
+    pub can_step_back: bool,
+    /// Why it cannot go on: the plan changed since it began (a restart is offered).
+    pub stale: Option<String>,
+}
+
+/// Where a saved test case went.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SavedCase {
+    pub name: String,
+    /// `tests/<name>.json`, relative to the plan's folder.
+    pub file: String,
+}
+
+/// One saved test case run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CaseRun {
+    /// The case's name (its file's stem).
+    pub name: String,
+    pub file: PathBuf,
+    pub passed: bool,
+    pub turns: usize,
+    pub failures: Vec<Failure>,
+    /// The conversation it had (the app opens a failing one at its first failure).
+    pub record: Option<ChatRecord>,
+}
+
+/// A plan's saved test cases run, with the transitions they took.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SuiteRun {
+    pub cases: Vec<CaseRun>,
+    pub coverage: CoverageView,
+}
+
+/// Coverage as the app draws it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CoverageView {
+    /// `(from, index)` of each transition some case took.
+    pub taken: Vec<(String, usize)>,
+    pub total: usize,
+    /// "9 of 11 transitions tested".
+    pub summary: String,
 }

@@ -13,7 +13,7 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use plan_core::runtime::script::Script;
-use plan_core::runtime::{step, Agent, Chat, PlanRef, PlanVersion, Simulator};
+use plan_core::runtime::{step, Chat, PlanRef, PlanVersion, Simulator};
 use plan_core::store::Workspace;
 use serde_json::json;
 
@@ -58,7 +58,8 @@ fn main() {
         let (mut chat, _) = Chat::open(&plan, &Simulator, r.clone()).expect("opens");
         for turn in &script.turns {
             if round == 0 {
-                let actions = Simulator.act(&plan, &chat.session, &turn.user);
+                let actions =
+                    Simulator.actions(&plan, &chat.session, &turn.user, &Default::default());
                 recorded.push((chat.session.clone(), turn.user.clone(), actions));
             }
             chat.say(&turn.user).expect("a turn");

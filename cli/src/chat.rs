@@ -1,107 +1,39 @@
 //! `plan chat`: a test conversation with the simulator, interactive in a terminal or scripted.
 //!
-//! A plan of the workspace (`--plan ID`) runs its live version by default, else its draft; its
-//! session is saved in `<plan>/sessions/` after every turn and can be resumed with `--resume`.
-//! A plan file runs as is and nothing is saved. Interactive input: one line is one message; a line
-//! ending in `\` continues the message on the next line (commands and text in one message);
-//! `/quit` or end of input stops.
+//! Which plan runs and when a session may go on are `plan_api::conversations`' rules, shared with
+//! the app's Chat tab: a plan of the workspace (`--plan ID`) runs its live version by default,
+//! else its draft; its session is saved in `<plan>/sessions/` after every turn (with its log, so
+//! the app can show the trace and step back) and can be resumed with `--resume`. A plan file runs
+//! as is and nothing is saved. `--from STATE` begins in that state. Interactive input: one line is
+//! one message; a line ending in `\` continues the message on the next line; `/quit` or end of
+//! input stops.
 
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
-use plan_api::context::system_clock;
-use plan_api::Context;
-use plan_core::files::read_text;
-use plan_core::hash::content_hash;
-use plan_core::runtime::script::{self, Script, TurnRecord};
-use plan_core::runtime::{Chat, Event, PlanRef, PlanVersion, Session, Simulator, What};
-use plan_core::store::Workspace;
-use plan_core::validate::{check_text, validate, Severity};
-use plan_core::Plan;
-use plan_core::Revision;
+use plan_api::conversations::{self, read_script, Conversation, StartChat, Target};
+use plan_api::{ApiError, Context, ErrorCode};
+use plan_core::runtime::script::{self, ChatRecord, Opening, Script, TurnRecord};
+use plan_core::runtime::{Chat, Event, Simulator, Start, ToolResults, What};
+use plan_core::{Plan, Revision};
 
 use crate::lifecycle::Failure;
 use crate::{check, Format};
-
-/// A plan ready to run: checked, with the reference a session records.
-pub struct Target {
-    pub plan: Plan,
-    pub plan_ref: PlanRef,
-    /// How messages name it: `customer-support (draft)`, `support.json`.
-    pub name: String,
-}
 
 fn fail(code: u8, message: String) -> Failure {
     Failure { code, message }
 }
 
-/// A plan file, run as is. Not JSON, not a plan, or a plan with errors: exit 1, diagnostics on
-/// stderr.
-pub fn target_file(path: &Path) -> Result<Target, Failure> {
-    let text = read_text(path).map_err(|e| fail(2, format!("cannot read {e}")))?;
-    let name = path.display().to_string();
-    let (plan, report) = check_text(&text);
-    match plan {
-        Some(plan) if !report.has_errors() => Ok(Target {
-            plan_ref: PlanRef {
-                id: plan.id.clone(),
-                version: PlanVersion::File,
-                content_hash: content_hash(&plan),
-            },
-            plan,
-            name,
-        }),
-        _ => Err(refused(&name, &report.diagnostics)),
-    }
-}
-
-/// Plan `id` of the workspace: `revision`, or by default the live version, else the draft.
-pub fn target_plan(
-    ws: &Workspace,
-    id: &str,
-    revision: Option<Revision>,
-) -> Result<Target, Failure> {
-    let (plan, version) = ws.plan_to_run(id, revision)?;
-    let name = format!("{id} ({version})");
-    let report = validate(&plan);
-    if report.has_errors() {
-        return Err(refused(&name, &report.diagnostics));
-    }
-    Ok(Target {
-        plan_ref: PlanRef {
-            id: id.to_string(),
-            version,
-            content_hash: content_hash(&plan),
-        },
-        plan,
-        name,
-    })
-}
-
-fn refused(name: &str, diagnostics: &[plan_core::Diagnostic]) -> Failure {
-    let errors = diagnostics
-        .iter()
-        .filter(|d| d.severity == Severity::Error)
-        .count();
-    eprint!("{}", check::render(name, diagnostics));
-    fail(
-        1,
-        format!("{name} has {errors} error(s); fix them before a test conversation (plan check shows them)"),
-    )
-}
-
-/// Where a workspace chat saves its session.
-pub struct Saving<'w> {
-    pub ws: &'w Workspace,
-    pub id: String,
-    pub name: String,
-}
-
-impl Saving<'_> {
-    fn save(&self, s: &Session) -> Result<(), String> {
-        self.ws
-            .save_session(&self.id, &self.name, s)
-            .map_err(|e| format!("the session could not be saved: {e}"))
+/// A refusal to run: a plan with errors prints its diagnostics on stderr (exit 1); a conversation
+/// that ended is exit 1; everything else as the store commands' (exit 2).
+pub fn refusal(name: &str, e: ApiError) -> Failure {
+    match e.code {
+        ErrorCode::HasErrors => {
+            eprint!("{}", check::render(name, &e.diagnostics));
+            fail(1, e.message)
+        }
+        ErrorCode::Ended => fail(1, e.message),
+        _ => Failure::from(e),
     }
 }
 
@@ -112,198 +44,189 @@ pub struct Options {
     pub revision: Option<Revision>,
     pub script: Option<PathBuf>,
     pub resume: Option<String>,
+    pub from: Option<String>,
 }
 
 pub fn run(
-    ws: impl Fn() -> Result<Context, Failure>,
+    ctx: impl Fn() -> Result<Context, Failure>,
     o: Options,
     format: Format,
 ) -> Result<u8, Failure> {
-    let workspace;
-    let (target, saving, resumed) = match (&o.file, &o.plan) {
-        (Some(file), _) => (target_file(file)?, None, None),
+    let script = match &o.script {
+        Some(path) => Some(read_script(path).map_err(|m| fail(2, m))?),
+        None => None,
+    };
+    let mut start = script.as_ref().map(|s| s.start.clone()).unwrap_or_default();
+    if let Some(state) = &o.from {
+        start.state = Some(state.clone());
+    }
+    match (&o.file, &o.plan) {
+        (Some(file), _) => {
+            let name = file.display().to_string();
+            let target = conversations::target_file(file).map_err(|e| refusal(&name, e))?;
+            check_start(&target, &start)?;
+            match &script {
+                Some(s) => file_script(&target, s, &start, o.script.as_deref(), format),
+                None => file_interactive(&target, &start, format),
+            }
+        }
         (None, Some(id)) => {
-            workspace = ws()?.workspace().clone();
-            let (target, resumed, name) = match &o.resume {
-                Some(name) => {
-                    let session = workspace.read_session(id, name)?;
-                    let target = resume_target(&workspace, id, name, &session)?;
-                    (target, Some(session), name.clone())
-                }
+            let ctx = ctx()?;
+            let mut conversation = match &o.resume {
+                Some(name) => Conversation::resume(&ctx, id, name)
+                    .map_err(|e| refusal(&format!("{id} (session {name})"), e))?,
                 None => {
-                    let target = target_plan(&workspace, id, o.revision)?;
-                    let name = workspace.new_session_name(id, &system_clock())?;
-                    (target, None, name)
+                    let request = StartChat {
+                        id: id.clone(),
+                        revision: o.revision,
+                        start,
+                    };
+                    let name = describe(id, o.revision);
+                    Conversation::start(&ctx, &request).map_err(|e| refusal(&name, e))?
                 }
             };
             eprintln!(
-                "plan: session {name} of {}, saved in {}/sessions/ (resume: plan chat --plan {id} --resume {name})",
-                target.name,
-                id
+                "plan: session {name} of {}, saved in {id}/sessions/ (resume: plan chat --plan {id} --resume {name})",
+                conversation.target().name,
+                name = conversation.name(),
             );
-            let saving = Saving {
-                ws: &workspace,
-                id: id.clone(),
-                name,
-            };
-            (target, Some(saving), resumed)
+            match &script {
+                Some(s) => plan_script(&mut conversation, s, o.script.as_deref(), format),
+                None => plan_interactive(&mut conversation, format),
+            }
         }
-        (None, None) => return Err(fail(2, "name a plan file or --plan ID".into())),
-    };
-    match &o.script {
-        Some(path) => scripted(&target, saving.as_ref(), resumed, path, format),
-        None => interactive(&target, saving.as_ref(), resumed, format),
+        (None, None) => Err(fail(2, "name a plan file or --plan ID".into())),
     }
 }
 
-/// The plan a saved session ran, refused when its content changed since.
-fn resume_target(
-    ws: &Workspace,
-    id: &str,
-    name: &str,
-    session: &Session,
-) -> Result<Target, Failure> {
-    let revision = match session.plan.version {
-        PlanVersion::Draft | PlanVersion::File => Revision::Draft,
-        PlanVersion::Number(n) => Revision::Version(n),
-    };
-    let target = target_plan(ws, id, Some(revision))?;
-    if target.plan_ref.content_hash != session.plan.content_hash {
-        return Err(fail(
+/// How messages name plan `id` before it is read.
+fn describe(id: &str, revision: Option<Revision>) -> String {
+    match revision {
+        Some(Revision::Version(n)) => format!("{id} (version {n})"),
+        Some(Revision::Draft) => format!("{id} (draft)"),
+        _ => id.to_string(),
+    }
+}
+
+/// A `--from` naming no state is a usage error (exit 2), as spec/cli.md says.
+fn check_start(target: &Target, start: &Start) -> Result<(), Failure> {
+    match &start.state {
+        Some(state) if target.plan.state(state).is_none() => Err(fail(
             2,
-            format!(
-                "session {name} ran {id} ({}) as it was then ({}); it has changed since ({}), so the session cannot resume: start a new one with plan chat --plan {id}",
-                session.plan.version,
-                short(&session.plan.content_hash),
-                short(&target.plan_ref.content_hash)
-            ),
-        ));
+            format!("{} has no state '{state}' to start from", target.name),
+        )),
+        _ => Ok(()),
     }
-    if let Some(ended) = &session.ended {
-        return Err(fail(
-            1,
-            format!(
-                "session {name} has ended ({} in state '{}' at turn {}): start a new one with plan chat --plan {id}",
-                ended.describe(),
-                ended.state_id,
-                ended.turn
-            ),
-        ));
-    }
-    Ok(target)
 }
 
-fn short(hash: &str) -> &str {
-    &hash[..hash.len().min(19)]
-}
-
-/// Reads a script file; a file that is not a script is exit 2 (bad arguments).
-pub fn read_script(path: &Path) -> Result<Script, String> {
-    let text = read_text(path).map_err(|e| format!("cannot read {e}"))?;
-    serde_json::from_str(&text).map_err(|e| {
-        format!(
-            "{}:{}:{}: not a script: {e}",
-            path.display(),
-            e.line(),
-            e.column()
-        )
-    })
-}
-
-fn scripted(
-    target: &Target,
-    saving: Option<&Saving>,
-    resumed: Option<Session>,
-    path: &Path,
+/// Prints a scripted conversation and its failed expectations; exit 1 when any failed.
+fn report(
+    plan: &Plan,
+    record: &ChatRecord,
+    failures: &[script::Failure],
+    path: Option<&Path>,
     format: Format,
-) -> Result<u8, Failure> {
-    let script = read_script(path).map_err(|m| fail(2, m))?;
-    let mut after = |s: &Session| saving.map_or(Ok(()), |w| w.save(s));
-    let run = script::run(
-        &target.plan,
-        &Simulator,
-        target.plan_ref.clone(),
-        resumed,
-        &script,
-        &mut after,
-    )
-    .map_err(|e| fail(2, e.to_string()))?;
+) -> u8 {
     let mut out = std::io::stdout().lock();
     match format {
         Format::Json => {
-            let text = serde_json::to_string_pretty(&run.record).unwrap_or_default();
+            let text = serde_json::to_string_pretty(record).unwrap_or_default();
             let _ = writeln!(out, "{text}");
         }
         Format::Text => {
             let _ = write!(
                 out,
                 "{}",
-                opening_text(
-                    &target.plan,
-                    &run.record.opening.state,
-                    &run.record.opening.agent
-                )
+                opening_text(plan, &record.opening.state, &record.opening.agent)
             );
-            for t in &run.record.turns {
-                let _ = write!(out, "{}", turn_text(&target.plan, t, true));
+            for t in &record.turns {
+                let _ = write!(out, "{}", turn_text(plan, t, true));
             }
         }
     }
-    for f in &run.failures {
-        eprintln!("plan: {}: {f}", path.display());
+    let file = path.map(|p| p.display().to_string()).unwrap_or_default();
+    for f in failures {
+        eprintln!("plan: {file}: {f}");
     }
-    Ok(u8::from(!run.failures.is_empty()))
+    u8::from(!failures.is_empty())
 }
 
-fn interactive(
+fn file_script(
     target: &Target,
-    saving: Option<&Saving>,
-    resumed: Option<Session>,
+    s: &Script,
+    start: &Start,
+    path: Option<&Path>,
     format: Format,
 ) -> Result<u8, Failure> {
+    let run = script::run_from(
+        &target.plan,
+        &Simulator,
+        target.plan_ref.clone(),
+        None,
+        s,
+        start.state.as_deref(),
+        &mut |_| Ok(()),
+    )
+    .map_err(|e| refusal(&target.name, ApiError::from(e)))?;
+    Ok(report(
+        &target.plan,
+        &run.record,
+        &run.failures,
+        path,
+        format,
+    ))
+}
+
+fn plan_script(
+    c: &mut Conversation,
+    s: &Script,
+    path: Option<&Path>,
+    format: Format,
+) -> Result<u8, Failure> {
+    let opening = c.opening();
+    let (turns, failures) = c.run_script(s).map_err(Failure::from)?;
+    let record = ChatRecord {
+        opening,
+        turns,
+        ended: c.session().ended.clone(),
+    };
+    Ok(report(&c.target().plan, &record, &failures, path, format))
+}
+
+/// Reads messages from the terminal (or standard input) until the end, `/quit` or the end of the
+/// conversation; `say` takes one turn and returns its record.
+fn interactive(
+    plan: &Plan,
+    name: &str,
+    opening: Opening,
+    mut ended: impl FnMut() -> bool,
+    mut say: impl FnMut(&str) -> Result<TurnRecord, Failure>,
+    format: Format,
+) -> Result<(ChatRecord, u8), Failure> {
     let terminal = std::io::stdin().is_terminal();
     let mut out = std::io::stdout().lock();
-    let sim = Simulator;
-    let (mut chat, opening) = match resumed {
-        Some(s) => {
-            let reply = s.last_reply().unwrap_or_default().to_string();
-            (Chat::resume(&target.plan, &sim, s), reply)
-        }
-        None => {
-            let (chat, turn) = Chat::open(&target.plan, &sim, target.plan_ref.clone())
-                .map_err(|e| fail(2, e.to_string()))?;
-            (chat, turn.reply)
-        }
-    };
-    if let Some(w) = saving {
-        w.save(&chat.session).map_err(|m| fail(2, m))?;
-    }
     let json = format == Format::Json;
-    let mut record = script::ChatRecord {
-        opening: script::Opening {
-            agent: opening,
-            state: chat.session.state_id.clone(),
-        },
-        turns: Vec::new(),
-        ended: None,
-    };
     if !json {
         if terminal {
             let _ = writeln!(
                 out,
-                "Test conversation with {}: type a message; a line ending in \\ continues it; /quit stops.\n",
-                target.name
+                "Test conversation with {name}: type a message; a line ending in \\ continues it; /quit stops.\n"
             );
         }
         let _ = write!(
             out,
             "{}",
-            opening_text(&target.plan, &record.opening.state, &record.opening.agent)
+            opening_text(plan, &opening.state, &opening.agent)
         );
     }
+    let mut record = ChatRecord {
+        opening,
+        turns: Vec::new(),
+        ended: None,
+    };
     let stdin = std::io::stdin();
     let mut lines = stdin.lock().lines();
-    while chat.session.ended.is_none() {
+    while !ended() {
         let prompt = terminal && !json;
         if prompt {
             let _ = write!(out, "you> ");
@@ -315,22 +238,74 @@ fn interactive(
         if message.trim() == "/quit" {
             break;
         }
-        let turn = chat.say(&message).map_err(|e| fail(1, e.to_string()))?;
-        let t = TurnRecord::of(&chat.session, &message, turn);
+        let t = say(&message)?;
         if !json {
-            let _ = write!(out, "{}", turn_text(&target.plan, &t, !terminal));
+            let _ = write!(out, "{}", turn_text(plan, &t, !terminal));
         }
         record.turns.push(t);
-        if let Some(w) = saving {
-            w.save(&chat.session).map_err(|m| fail(2, m))?;
-        }
     }
-    record.ended = chat.session.ended.clone();
-    if json {
-        let text = serde_json::to_string_pretty(&record).unwrap_or_default();
-        let _ = writeln!(out, "{text}");
+    Ok((record, 0))
+}
+
+fn print_record(record: &ChatRecord, format: Format) {
+    if format == Format::Json {
+        let text = serde_json::to_string_pretty(record).unwrap_or_default();
+        let _ = writeln!(std::io::stdout().lock(), "{text}");
     }
-    Ok(0)
+}
+
+fn file_interactive(target: &Target, start: &Start, format: Format) -> Result<u8, Failure> {
+    let (chat, turn) = Chat::open_from(&target.plan, &Simulator, target.plan_ref.clone(), start)
+        .map_err(|e| refusal(&target.name, ApiError::from(e)))?;
+    let opening = Opening::of(&chat.session, turn);
+    let chat = std::cell::RefCell::new(chat);
+    let (mut record, code) = interactive(
+        &target.plan,
+        &target.name,
+        opening,
+        || chat.borrow().session.ended.is_some(),
+        |message| {
+            let mut chat = chat.borrow_mut();
+            let turn = chat
+                .say_with(message, &ToolResults::new())
+                .map_err(|e| fail(1, e.to_string()))?;
+            Ok(TurnRecord::of(&chat.session, message, turn))
+        },
+        format,
+    )?;
+    record.ended = chat.borrow().session.ended.clone();
+    print_record(&record, format);
+    Ok(code)
+}
+
+fn plan_interactive(c: &mut Conversation, format: Format) -> Result<u8, Failure> {
+    let plan = c.target().plan.clone();
+    let name = c.target().name.clone();
+    let opening = c.opening();
+    let c = std::cell::RefCell::new(c);
+    let (mut record, code) = interactive(
+        &plan,
+        &name,
+        opening,
+        || c.borrow().session().ended.is_some(),
+        |message| {
+            let mut c = c.borrow_mut();
+            let logged = c
+                .say(message, &ToolResults::new())
+                .map_err(|e| match e.code {
+                    ErrorCode::Io | ErrorCode::InUse => {
+                        fail(2, format!("the session could not be saved: {}", e.message))
+                    }
+                    _ => fail(1, e.message),
+                })?
+                .clone();
+            Ok(c.record_of(&logged))
+        },
+        format,
+    )?;
+    record.ended = c.borrow().session().ended.clone();
+    print_record(&record, format);
+    Ok(code)
 }
 
 /// One message: a line, continued while it ends in `\`.

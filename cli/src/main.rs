@@ -115,6 +115,9 @@ enum Command {
         /// Continue a saved session of --plan.
         #[arg(long, value_name = "SESSION", requires = "plan", conflicts_with_all = ["version", "live", "draft"])]
         resume: Option<String>,
+        /// Begin in this state instead of the start state (wins over a script's start.state).
+        #[arg(long, value_name = "STATE", conflicts_with = "resume")]
+        from: Option<String>,
     },
     /// Run saved test cases: a plan's tests/ folder, a folder, or files.
     Test {
@@ -127,6 +130,9 @@ enum Command {
         /// Test the live version of a plan of the workspace instead of its draft.
         #[arg(long)]
         live: bool,
+        /// Then say which transitions the cases took and which they never took.
+        #[arg(long)]
+        coverage: bool,
     },
     /// Print the JSON Schema of the plan format.
     Schema,
@@ -182,6 +188,7 @@ fn run(cli: Cli) -> Result<u8, Failure> {
             draft,
             script,
             resume,
+            from,
         } => {
             let revision = match (version, live, draft) {
                 (Some(n), _, _) => Some(Revision::Version(*n)),
@@ -195,6 +202,7 @@ fn run(cli: Cli) -> Result<u8, Failure> {
                 revision,
                 script: script.clone(),
                 resume: resume.clone(),
+                from: from.clone(),
             };
             return chat::run(ws, options, format);
         }
@@ -202,13 +210,14 @@ fn run(cli: Cli) -> Result<u8, Failure> {
             targets,
             version,
             live,
+            coverage,
         } => {
             let revision = match (version, live) {
                 (Some(n), _) => Some(Revision::Version(*n)),
                 (None, true) => Some(Revision::Live),
                 _ => None,
             };
-            return suite::run(ws, targets, revision, format);
+            return suite::run(ws, targets, revision, *coverage, format);
         }
         Command::Schema => {
             let schema = plan_core::json_schema();

@@ -10,16 +10,15 @@ use std::collections::HashMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use plan_api::Context;
-use plan_core::runtime::script;
-use plan_core::runtime::Simulator;
+use plan_api::conversations::{read_script, run_case as run_one, target_file, target_plan, Target};
+use plan_api::{ApiError, Context, ErrorCode};
+use plan_core::runtime::script::{ChatRecord, Coverage};
 use plan_core::store::Workspace;
 use plan_core::Revision;
 use serde_json::json;
 
-use crate::chat::{read_script, target_file, target_plan, Target};
 use crate::lifecycle::Failure;
-use crate::Format;
+use crate::{check, Format};
 
 /// One test case to run, and the plan it runs on.
 struct Case {
@@ -45,12 +44,16 @@ struct Outcome {
     file: PathBuf,
     turns: usize,
     failures: Vec<String>,
+    /// The plan it ran on, and the conversation it had, for coverage.
+    plan: PlanKey,
+    record: Option<ChatRecord>,
 }
 
 pub fn run(
     ws: impl Fn() -> Result<Context, Failure>,
     targets: &[String],
     revision: Option<Revision>,
+    coverage: bool,
     format: Format,
 ) -> Result<u8, Failure> {
     let mut cases = Vec::new();
@@ -70,6 +73,11 @@ pub fn run(
     }
     let failed = outcomes.iter().filter(|o| !o.failures.is_empty()).count();
     let passed = outcomes.len() - failed;
+    let covered = if coverage {
+        covered(&plans, &outcomes)
+    } else {
+        Vec::new()
+    };
     let mut out = std::io::stdout().lock();
     match format {
         Format::Json => {
@@ -80,7 +88,33 @@ pub fn run(
                         "turns": o.turns, "failures": o.failures})
                 })
                 .collect();
-            let doc = json!({"results": results, "passed": passed, "failed": failed});
+            let mut doc = json!({"results": results, "passed": passed, "failed": failed});
+            if coverage {
+                doc["coverage"] = covered
+                    .iter()
+                    .map(|(target, c)| {
+                        let taken: Vec<_> = c
+                            .taken
+                            .iter()
+                            .map(|(from, i)| {
+                                let to = target
+                                    .plan
+                                    .state(from)
+                                    .and_then(|s| s.transitions.get(*i))
+                                    .map(|t| t.target_state_id.clone());
+                                json!({"from": from, "to": to, "index": i})
+                            })
+                            .collect();
+                        let untaken: Vec<_> = c
+                            .untaken(&target.plan)
+                            .into_iter()
+                            .map(|(from, i, to)| json!({"from": from, "to": to, "index": i}))
+                            .collect();
+                        json!({"plan": target.name, "taken": taken, "untaken": untaken,
+                            "tested": c.taken.len(), "total": c.total, "summary": c.summary()})
+                    })
+                    .collect();
+            }
             let _ = writeln!(
                 out,
                 "{}",
@@ -102,6 +136,9 @@ pub fn run(
                 }
             }
             text.push_str(&format!("{passed} passed, {failed} failed\n"));
+            for (target, c) in &covered {
+                text.push_str(&coverage_text(target, c));
+            }
             let _ = write!(out, "{text}");
         }
     }
@@ -193,13 +230,19 @@ fn case_of_file(file: &Path, label: String) -> Case {
 }
 
 fn load(key: &PlanKey, revision: Option<Revision>) -> Result<Target, String> {
-    let failure = |f: Failure| f.message;
+    // A plan with errors fails its cases; its diagnostics go to stderr, as `plan chat`'s do.
+    let said = |name: &str, e: ApiError| {
+        if e.code == ErrorCode::HasErrors {
+            eprint!("{}", check::render(name, &e.diagnostics));
+        }
+        e.message
+    };
     match key {
         PlanKey::Workspace(root, id) => {
             let ws = Workspace::at(root);
-            target_plan(&ws, id, Some(revision.unwrap_or(Revision::Draft))).map_err(failure)
+            target_plan(&ws, id, Some(revision.unwrap_or(Revision::Draft))).map_err(|e| said(id, e))
         }
-        PlanKey::File(path) => target_file(path).map_err(failure),
+        PlanKey::File(path) => target_file(path).map_err(|e| said(&path.display().to_string(), e)),
         PlanKey::Unknown(why) => Err(why.clone()),
     }
 }
@@ -210,36 +253,67 @@ fn run_case(case: &Case, target: &Result<Target, String>) -> Outcome {
         file: case.file.clone(),
         turns: 0,
         failures: Vec::new(),
-    };
-    let script = match read_script(&case.file) {
-        Ok(s) => s,
-        Err(e) => {
-            outcome.failures.push(e);
-            return outcome;
-        }
+        plan: case.plan.clone(),
+        record: None,
     };
     let target = match target {
         Ok(t) => t,
         Err(e) => {
-            outcome.failures.push(e.clone());
+            // A file that is not a script says so first.
+            if let Err(bad) = read_script(&case.file) {
+                outcome.failures.push(bad);
+            } else {
+                outcome.failures.push(e.clone());
+            }
             return outcome;
         }
     };
-    match script::run(
-        &target.plan,
-        &Simulator,
-        target.plan_ref.clone(),
-        None,
-        &script,
-        &mut |_| Ok(()),
-    ) {
-        Ok(run) => {
-            outcome.turns = run.record.turns.len();
-            outcome
-                .failures
-                .extend(run.failures.iter().map(ToString::to_string));
-        }
-        Err(e) => outcome.failures.push(e.to_string()),
-    }
+    let run = run_one(target, &case.file);
+    outcome.turns = run.turns;
+    outcome.failures = run.failures.iter().map(ToString::to_string).collect();
+    outcome.record = run.record;
     outcome
+}
+
+/// Each plan the cases ran on, with the transitions they took.
+fn covered<'t>(
+    plans: &'t HashMap<PlanKey, Result<Target, String>>,
+    outcomes: &[Outcome],
+) -> Vec<(&'t Target, Coverage)> {
+    let mut out: Vec<(&Target, Coverage)> = Vec::new();
+    let mut keys: Vec<&PlanKey> = Vec::new();
+    for o in outcomes {
+        if !keys.contains(&&o.plan) {
+            keys.push(&o.plan);
+        }
+    }
+    for key in keys {
+        let Some(Ok(target)) = plans.get(key) else {
+            continue;
+        };
+        let records = outcomes
+            .iter()
+            .filter(|o| o.plan == *key)
+            .filter_map(|o| o.record.as_ref());
+        out.push((target, Coverage::of(&target.plan, records)));
+    }
+    out
+}
+
+/// Which transitions of a plan the cases took and never took: `from → to #index`.
+fn coverage_text(target: &Target, c: &Coverage) -> String {
+    let mut s = format!("coverage of {}:\n", target.name);
+    for (from, i) in &c.taken {
+        let to = target
+            .plan
+            .state(from)
+            .and_then(|s| s.transitions.get(*i))
+            .map_or("?", |t| t.target_state_id.as_str());
+        s.push_str(&format!("  taken        {from} → {to} #{i}\n"));
+    }
+    for (from, i, to) in c.untaken(&target.plan) {
+        s.push_str(&format!("  never taken  {from} → {to} #{i}\n"));
+    }
+    s.push_str(&format!("{}\n", c.summary()));
+    s
 }

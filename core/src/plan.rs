@@ -219,6 +219,18 @@ pub enum DeliverableType {
     Enum,
 }
 
+impl DeliverableType {
+    /// The type as the format writes it: `string`, `number`, `boolean`, `enum`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DeliverableType::String => "string",
+            DeliverableType::Number => "number",
+            DeliverableType::Boolean => "boolean",
+            DeliverableType::Enum => "enum",
+        }
+    }
+}
+
 /// The objective of a goal state.
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -6,6 +6,9 @@ use plan_core::runtime::*;
 use plan_core::Plan;
 use serde_json::{json, Value};
 
+/// No tool results: a bare `/tool NAME` returns the tool's first declared code.
+static NO_TOOLS: ToolResults = ToolResults::new();
+
 fn plan(v: Value) -> Plan {
     parse_plan(&v.to_string()).unwrap_or_else(|e| panic!("test plan parses: {e:?}"))
 }
@@ -419,7 +422,7 @@ fn insights_are_capped_at_max_insights_and_make_no_progress() {
 #[test]
 fn an_unknown_command_is_a_rejected_action_with_a_reason() {
     let p = two_states("loose", json!({"target_state_id": "b"}));
-    let actions = Simulator.act(&p, &begin(&p), "/dance now");
+    let actions = Simulator.actions(&p, &begin(&p), "/dance now", &NO_TOOLS);
     let (_, ev) = turn(&p, &begin(&p), "/dance now", &actions);
     assert_eq!(
         rejected(&ev),
@@ -1040,10 +1043,11 @@ fn chat_with(p: &Plan) -> Chat<'_, Simulator> {
 fn the_simulator_reads_commands_with_the_rest_of_the_line_as_the_last_argument() {
     let p = sim_plan();
     let chat = chat_with(&p);
-    let actions = Simulator.act(
+    let actions = Simulator.actions(
         &p,
         &chat.session,
         "/set ref 1\n  /tool classify Ratenzahlung gewünscht\n/insight calm and polite",
+        &NO_TOOLS,
     );
     assert_eq!(
         actions,
@@ -1103,7 +1107,7 @@ fn a_number_is_negative_only_with_a_minus_at_the_start_or_after_a_space() {
     let mut chat = chat_with(&p);
     chat.say("billing").expect("turn");
     let answer = |text: &str| {
-        let actions = Simulator.act(&p, &chat.session, text);
+        let actions = Simulator.actions(&p, &chat.session, text, &NO_TOOLS);
         match actions.as_slice() {
             [Action::Record { value, .. }] => value.clone(),
             other => panic!("{other:?}"),
@@ -1112,7 +1116,9 @@ fn a_number_is_negative_only_with_a_minus_at_the_start_or_after_a_space() {
     assert_eq!(answer("-5 degrees"), json!(-5));
     assert_eq!(answer("it is -2.5 now"), json!(-2.5));
     assert_eq!(answer("AC-778"), json!(778));
-    assert!(Simulator.act(&p, &chat.session, "no digits").is_empty());
+    assert!(Simulator
+        .actions(&p, &chat.session, "no digits", &NO_TOOLS)
+        .is_empty());
 }
 
 #[test]
@@ -1193,5 +1199,184 @@ fn a_session_survives_json_and_continues_identically() {
     assert_eq!(
         serde_json::to_string(&chat.session).expect("json"),
         serde_json::to_string(&other.session).expect("json")
+    );
+}
+
+// ---- starting from a state, tool results, coverage (issue 16) ----
+
+fn routed() -> Plan {
+    plan(json!({"id": "p", "title": "P",
+        "tools": [{"name": "lookup", "response_codes": ["FOUND", "MISSING"]}],
+        "states": [
+        {"id": "intake", "title": "Intake", "tasks": [{"id": "classify", "deliverables": [
+            {"key": "issue_type", "type": "enum", "enum_values": ["billing", "technical"]}]}],
+         "transitions": [
+            {"target_state_id": "billing", "condition_type": "deliverable_value", "condition_config": {"key": "issue_type", "value": "billing"}},
+            {"target_state_id": "technical", "condition_type": "deliverable_value", "condition_config": {"key": "issue_type", "value": "technical"}, "priority": 2}]},
+        {"id": "billing", "title": "Billing", "allowed_tools": ["lookup"],
+         "transitions": [{"target_state_id": "done", "condition_type": "tool_result", "condition_config": {"tool": "lookup", "response_code": "MISSING"}}]},
+        {"id": "technical", "title": "Technical", "tasks": [{"id": "fix", "deliverables": [{"key": "fixed", "type": "boolean"}]}],
+         "transitions": [{"target_state_id": "done"}]},
+        {"id": "done", "title": "Done"}]}))
+}
+
+fn file_ref(p: &Plan) -> PlanRef {
+    PlanRef {
+        id: p.id.clone(),
+        version: PlanVersion::File,
+        content_hash: plan_core::hash::content_hash(p),
+    }
+}
+
+#[test]
+fn a_conversation_can_begin_in_any_state_with_values_already_known() {
+    let p = routed();
+    let from = Start {
+        state: Some("technical".into()),
+        deliverables: [("issue_type".to_string(), json!("Technical"))].into(),
+    };
+    let (s, events) = start_from(&p, file_ref(&p), &from).expect("starts");
+    assert_eq!(s.state_id, "technical");
+    assert_eq!(s.path, ["technical"]);
+    // Recorded at turn 0 in that state, without a quote, coerced to the enum's canonical value.
+    let known = &s.deliverables["issue_type"];
+    assert_eq!(
+        (
+            known.value.clone(),
+            known.state_id.as_str(),
+            known.turn,
+            known.quote.clone()
+        ),
+        (json!("technical"), "technical", 0, None)
+    );
+    assert_eq!(
+        texts(&events),
+        [
+            "issue_type = technical known from the start",
+            "entered Technical"
+        ]
+    );
+    // A value that finishes a task of the state completes it when the state is entered.
+    let from = Start {
+        state: Some("technical".into()),
+        deliverables: [("fixed".to_string(), json!("yes"))].into(),
+    };
+    let (s, _) = start_from(&p, file_ref(&p), &from).expect("starts");
+    assert_eq!(s.visit.tasks[0].status, TaskStatus::Completed);
+}
+
+#[test]
+fn a_start_naming_no_state_or_an_undeclared_key_or_a_wrong_value_is_refused() {
+    let p = routed();
+    let nowhere = Start {
+        state: Some("nowhere".into()),
+        ..Start::default()
+    };
+    assert_eq!(
+        start_from(&p, file_ref(&p), &nowhere).unwrap_err(),
+        RunError::UnknownState("nowhere".into())
+    );
+    let undeclared = Start {
+        deliverables: [("mood".to_string(), json!("fine"))].into(),
+        ..Start::default()
+    };
+    assert_eq!(
+        start_from(&p, file_ref(&p), &undeclared).unwrap_err(),
+        RunError::NotDeclared("mood".into())
+    );
+    let wrong = Start {
+        deliverables: [("issue_type".to_string(), json!("weather"))].into(),
+        ..Start::default()
+    };
+    let e = start_from(&p, file_ref(&p), &wrong).unwrap_err();
+    assert!(matches!(e, RunError::BadPreset { .. }), "{e}");
+    assert!(e.to_string().contains("enum"), "{e}");
+}
+
+#[test]
+fn a_tool_called_without_a_code_returns_the_tests_choice_else_its_first_code() {
+    let p = routed();
+    let (mut chat, _) = Chat::open_from(
+        &p,
+        &Simulator,
+        file_ref(&p),
+        &Start {
+            state: Some("billing".into()),
+            ..Start::default()
+        },
+    )
+    .expect("opens");
+    let call = |code: &str| Action::CallTool {
+        tool: "lookup".into(),
+        response_code: code.into(),
+    };
+    assert_eq!(
+        Simulator.actions(&p, &chat.session, "/tool lookup", &NO_TOOLS),
+        [call("FOUND")]
+    );
+    let chosen: ToolResults = [("lookup".to_string(), "MISSING".to_string())].into();
+    assert_eq!(
+        Simulator.actions(&p, &chat.session, "/tool lookup", &chosen),
+        [call("MISSING")]
+    );
+    chat.say_with("/tool lookup", &chosen).expect("turn");
+    assert_eq!(chat.session.state_id, "done");
+}
+
+#[test]
+fn a_script_starts_where_its_start_says_and_its_tools_return_what_it_says() {
+    let p = routed();
+    let script: script::Script = serde_json::from_value(json!({
+        "start": {"state": "billing", "deliverables": {"issue_type": "billing"}},
+        "tool_results": {"lookup": "FOUND"},
+        "turns": [
+            {"user": "/tool lookup", "expect": {"state": "billing"}},
+            {"user": "/tool lookup", "tool_results": {"lookup": "MISSING"}, "expect": {"state": "done", "ended": "complete"}}
+        ]}))
+    .expect("a script");
+    let run =
+        script::run(&p, &Simulator, file_ref(&p), None, &script, &mut |_| Ok(())).expect("runs");
+    assert!(run.failures.is_empty(), "{:?}", run.failures);
+    let opening = &run.record.opening;
+    assert_eq!(opening.state, "billing");
+    assert_eq!(opening.deliverables["issue_type"].value, json!("billing"));
+    assert_eq!(
+        texts(&opening.events),
+        [
+            "issue_type = billing known from the start",
+            "entered Billing"
+        ]
+    );
+    // `--from` wins over the script's start state.
+    let run = script::run_from(
+        &p,
+        &Simulator,
+        file_ref(&p),
+        None,
+        &script,
+        Some("intake"),
+        &mut |_| Ok(()),
+    )
+    .expect("runs");
+    assert_eq!(run.record.opening.state, "intake");
+}
+
+#[test]
+fn coverage_counts_the_transitions_the_conversations_took() {
+    let p = routed();
+    let script: script::Script = serde_json::from_value(json!({"turns": [
+        {"user": "/set issue_type technical"}, {"user": "/set fixed yes"}, {"user": "thanks"}]}))
+    .expect("a script");
+    let run =
+        script::run(&p, &Simulator, file_ref(&p), None, &script, &mut |_| Ok(())).expect("runs");
+    let coverage = script::Coverage::of(&p, [&run.record]);
+    assert_eq!(
+        coverage.taken.iter().cloned().collect::<Vec<_>>(),
+        [("intake".to_string(), 1), ("technical".to_string(), 0)]
+    );
+    assert_eq!(coverage.summary(), "2 of 4 transitions tested");
+    assert_eq!(
+        coverage.untaken(&p),
+        [("intake", 0, "billing"), ("billing", 0, "done")]
     );
 }

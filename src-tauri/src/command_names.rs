@@ -1,7 +1,7 @@
 // The commands the page may call, read by the build script (which declares them to Tauri, so that
 // the capability file can allow exactly these) and by a test that checks them against
 // `plan_api::messages::COMMANDS`.
-const COMMANDS: [&str; 20] = [
+const COMMANDS: [&str; 27] = [
     "start",
     "list_plans",
     "load_plan",
@@ -22,4 +22,11 @@ const COMMANDS: [&str; 20] = [
     "compare",
     "import_file",
     "export_file",
+    "chat_start",
+    "chat_say",
+    "chat_step_back",
+    "chat_latest",
+    "chat_case",
+    "save_case",
+    "run_suite",
 ];

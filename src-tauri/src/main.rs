@@ -108,6 +108,13 @@ fn main() {
             commands::versions::set_live,
             commands::versions::reopen_version,
             commands::versions::compare,
+            commands::conversations::chat_start,
+            commands::conversations::chat_say,
+            commands::conversations::chat_step_back,
+            commands::conversations::chat_latest,
+            commands::conversations::chat_case,
+            commands::conversations::save_case,
+            commands::conversations::run_suite,
         ])
         .run(tauri::generate_context!("../tauri.conf.json"));
     if let Err(e) = result {

@@ -1,5 +1,6 @@
 //! Watches the workspace and tells the UI which plans changed on disk (by the CLI, a text editor,
-//! a `git pull`).
+//! a `git pull`): their drafts, live markers and versions; not their sessions, test cases or
+//! history, which the app's own test chats write every turn.
 //!
 //! Writers save in bursts (a temporary file, a rename), so events are gathered for a short quiet
 //! period and sent as one `plans-changed` event naming the plan ids involved.
@@ -38,7 +39,7 @@ pub fn start(app: AppHandle, root: &Path, own: Arc<Known>) -> notify::Result<()>
             let ids: Vec<(String, PathBuf)> = event
                 .paths
                 .iter()
-                .filter_map(|p| Some((ws.plan_of_path(p)?, p.clone())))
+                .filter_map(|p| Some((ws.document_of_path(p)?, p.clone())))
                 .collect();
             if !ids.is_empty() {
                 // The receiver only goes away when the app quits.

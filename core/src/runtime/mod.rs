@@ -21,12 +21,18 @@ mod session;
 mod simulator;
 
 pub use action::{deliverable_keys, reads_deliverables, Action};
-pub use chat::{Agent, Chat};
+pub use chat::{Agent, AgentError, Chat, Input, ToolResults};
 pub use evaluate::{declaration, show};
 pub use event::{Event, Move, What};
 pub use session::*;
 pub use simulator::Simulator;
 
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::coerce::coerce;
 use crate::condition::Check;
 use crate::plan::{Plan, State, StateType};
 use evaluate::Context;
@@ -40,15 +46,54 @@ pub enum RunError {
     NoStartState,
     #[error("the plan has no state '{0}'")]
     UnknownState(String),
+    #[error("no task or goal of the plan collects '{0}', so it cannot be known from the start")]
+    NotDeclared(String),
+    #[error("{key} cannot be {value} from the start: {why}")]
+    BadPreset {
+        key: String,
+        value: String,
+        why: String,
+    },
+    /// The agent could not act or reply (a language model that did not answer); the session is
+    /// as it was before the turn.
+    #[error("{0}")]
+    Agent(#[from] AgentError),
 }
 
-/// A new session of `plan` at turn 0, in its start state (steps 9–10 of a turn: an ending start
-/// state without tasks ends at once). The agent's opening reply is the caller's to add.
-pub fn start(plan: &Plan, plan_ref: PlanRef) -> Result<(Session, Vec<Event>), RunError> {
-    let start_id = plan.start_state_id().ok_or(RunError::NoStartState)?;
+/// Where a conversation begins when it is not simply the plan's start: a state of the plan, and
+/// values already known ("test from here"; a script's `start`). Each field optional.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Start {
+    /// The state to begin in instead of the start state.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub state: Option<String>,
+    /// Values known from the start, by key (coerced to each key's type).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub deliverables: BTreeMap<String, Value>,
+}
+
+impl Start {
+    pub fn is_plain(&self) -> bool {
+        self.state.is_none() && self.deliverables.is_empty()
+    }
+}
+
+/// A new session of `plan` that begins as `from` says: in its state (else the start state), with
+/// its values recorded at turn 0 in that state without a quote; then that state is entered (step
+/// 9), so tasks those values finish are completed at once.
+pub fn start_from(
+    plan: &Plan,
+    plan_ref: PlanRef,
+    from: &Start,
+) -> Result<(Session, Vec<Event>), RunError> {
+    let id = match &from.state {
+        Some(id) => id.as_str(),
+        None => plan.start_state_id().ok_or(RunError::NoStartState)?,
+    };
     let state = plan
-        .state(start_id)
-        .ok_or_else(|| RunError::UnknownState(start_id.to_string()))?;
+        .state(id)
+        .ok_or_else(|| RunError::UnknownState(id.to_string()))?;
     let mut s = Session {
         schema: SESSION_SCHEMA,
         plan: plan_ref,
@@ -62,9 +107,39 @@ pub fn start(plan: &Plan, plan_ref: PlanRef) -> Result<(Session, Vec<Event>), Ru
         ended: None,
     };
     let mut events = Vec::new();
+    for (key, value) in &from.deliverables {
+        let d = declaration(plan, key).ok_or_else(|| RunError::NotDeclared(key.clone()))?;
+        let value = coerce(value, d).ok_or_else(|| RunError::BadPreset {
+            key: key.clone(),
+            value: show(value),
+            why: format!("it is a {} key", d.kind.as_str()),
+        })?;
+        let text = format!("{key} = {} known from the start", show(&value));
+        s.deliverables.insert(
+            key.clone(),
+            Recorded {
+                value: value.clone(),
+                state_id: state.id.clone(),
+                turn: 0,
+                quote: None,
+            },
+        );
+        let action = Action::Record {
+            key: key.clone(),
+            value,
+            quote: None,
+        };
+        events.push(Event::new(0, What::ActionAccepted { action }, text));
+    }
     enter(state, &mut s, &mut events);
     end_if_done(state, &mut s, &mut events);
     Ok((s, events))
+}
+
+/// A new session of `plan` at turn 0, in its start state (steps 9–10 of a turn: an ending start
+/// state without tasks ends at once). The agent's opening reply is the caller's to add.
+pub fn start(plan: &Plan, plan_ref: PlanRef) -> Result<(Session, Vec<Event>), RunError> {
+    start_from(plan, plan_ref, &Start::default())
 }
 
 /// One user turn: the message, and the actions the agent asked for, in the spec's order.

@@ -2,14 +2,14 @@
 //! against a plan with an agent. The result is the record `plan chat --script` prints (the JSON
 //! shape of `spec/cli.md`) and the list of failed expectations.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::chat::{Agent, Chat, Turn};
+use super::chat::{Agent, Chat, ToolResults, Turn};
 use super::evaluate::{declaration, equal, show};
-use super::{Ended, Event, Move, PlanRef, Recorded, RunError, Session};
+use super::{Ended, Event, Move, PlanRef, Recorded, RunError, Session, Start};
 use crate::coerce::coerce;
 use crate::plan::Plan;
 
@@ -24,6 +24,12 @@ pub struct Script {
     /// plan's `tests/` folder (where it runs against that plan's draft).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub plan: Option<String>,
+    /// Where the conversation begins: a state and values already known ("test from here").
+    #[serde(default, skip_serializing_if = "Start::is_plain")]
+    pub start: Start,
+    /// What the plan's tools return when called without a code, for the whole script.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub tool_results: ToolResults,
     pub turns: Vec<ScriptTurn>,
 }
 
@@ -31,6 +37,9 @@ pub struct Script {
 #[serde(deny_unknown_fields)]
 pub struct ScriptTurn {
     pub user: String,
+    /// What the plan's tools return in this turn, over the script's.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub tool_results: ToolResults,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub expect: Option<Expect>,
 }
@@ -57,11 +66,38 @@ impl Script {
     }
 }
 
-/// The opening of a conversation: the turn-0 reply and the start state.
+/// The opening of a conversation: the turn-0 reply, the state it begins in, what happened at
+/// turn 0 (entering it; values known from the start) and the values then known.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Opening {
     pub agent: String,
     pub state: String,
+    #[serde(default)]
+    pub events: Vec<Event>,
+    #[serde(default)]
+    pub deliverables: BTreeMap<String, Recorded>,
+}
+
+impl Opening {
+    /// The opening of `session` (after its turn 0) with what turn 0 produced.
+    pub fn of(session: &Session, turn: Turn) -> Opening {
+        Opening {
+            agent: turn.reply,
+            state: session.state_id.clone(),
+            events: turn.events,
+            deliverables: session.deliverables.clone(),
+        }
+    }
+
+    /// The opening of a resumed session, as far as it says (its events are not kept).
+    pub fn resumed(session: &Session) -> Opening {
+        Opening {
+            agent: session.last_reply().unwrap_or_default().to_string(),
+            state: session.state_id.clone(),
+            events: Vec::new(),
+            deliverables: session.deliverables.clone(),
+        }
+    }
 }
 
 /// One user turn as `plan chat` reports it.
@@ -120,9 +156,10 @@ impl TurnRecord {
 }
 
 /// Runs `script` in a new conversation (or in `resumed`, continuing it), calling `after_turn`
-/// with the session after the opening and after every turn (to save it). A turn after the
-/// conversation ended is not run: the run stops there with a failure, as it does when
-/// `after_turn` fails.
+/// with the session after the opening and after every turn (to save it). A new conversation
+/// begins as the script's `start` says, or as `from` says when given (`plan chat --from STATE`
+/// wins over the script's `start.state`). A turn after the conversation ended is not run: the run
+/// stops there with a failure, as it does when `after_turn` fails.
 pub fn run<A: Agent + ?Sized>(
     plan: &Plan,
     agent: &A,
@@ -131,22 +168,36 @@ pub fn run<A: Agent + ?Sized>(
     script: &Script,
     after_turn: &mut dyn FnMut(&Session) -> Result<(), String>,
 ) -> Result<Run, RunError> {
+    run_from(plan, agent, plan_ref, resumed, script, None, after_turn)
+}
+
+/// [`run`], beginning in state `from` when it is given.
+pub fn run_from<A: Agent + ?Sized>(
+    plan: &Plan,
+    agent: &A,
+    plan_ref: PlanRef,
+    resumed: Option<Session>,
+    script: &Script,
+    from: Option<&str>,
+    after_turn: &mut dyn FnMut(&Session) -> Result<(), String>,
+) -> Result<Run, RunError> {
     let (mut chat, opening) = match resumed {
         Some(session) => {
-            let reply = session.last_reply().unwrap_or_default().to_string();
-            let chat = Chat::resume(plan, agent, session);
-            (chat, reply)
+            let opening = Opening::resumed(&session);
+            (Chat::resume(plan, agent, session), opening)
         }
         None => {
-            let (chat, turn) = Chat::open(plan, agent, plan_ref)?;
-            (chat, turn.reply)
+            let mut start = script.start.clone();
+            if let Some(state) = from {
+                start.state = Some(state.to_string());
+            }
+            let (chat, turn) = Chat::open_from(plan, agent, plan_ref, &start)?;
+            let opening = Opening::of(&chat.session, turn);
+            (chat, opening)
         }
     };
     let mut record = ChatRecord {
-        opening: Opening {
-            agent: opening,
-            state: chat.session.state_id.clone(),
-        },
+        opening,
         turns: Vec::new(),
         ended: None,
     };
@@ -173,7 +224,14 @@ pub fn run<A: Agent + ?Sized>(
                 });
                 break;
             }
-            let turn = chat.say(&t.user)?;
+            let tools = if t.tool_results.is_empty() {
+                script.tool_results.clone()
+            } else {
+                let mut tools = script.tool_results.clone();
+                tools.extend(t.tool_results.clone());
+                tools
+            };
+            let turn = chat.say_with(&t.user, &tools)?;
             record
                 .turns
                 .push(TurnRecord::of(&chat.session, &t.user, turn));
@@ -244,4 +302,56 @@ pub fn check(plan: &Plan, session: &Session, expect: &Expect, turn: u32) -> Vec<
         }
     }
     out
+}
+
+/// Which transitions of a plan some conversations took: `(from, index)` of each taken, and how
+/// many the plan has (`plan test --coverage`, the app's suite run). A goal state's fall-through to
+/// the next state is not a transition of the plan and does not count.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct Coverage {
+    pub taken: BTreeSet<(String, usize)>,
+    pub total: usize,
+}
+
+impl Coverage {
+    /// The coverage of `plan` by the conversations `records`.
+    pub fn of<'r>(plan: &Plan, records: impl IntoIterator<Item = &'r ChatRecord>) -> Coverage {
+        let exists =
+            |from: &str, i: usize| plan.state(from).is_some_and(|s| i < s.transitions.len());
+        let taken = records
+            .into_iter()
+            .flat_map(|r| &r.turns)
+            .filter_map(|t| t.transition.as_ref())
+            .filter_map(|m| Some((m.from.clone(), m.index?)))
+            .filter(|(from, i)| exists(from, *i))
+            .collect();
+        Coverage {
+            taken,
+            total: plan.transition_count(),
+        }
+    }
+
+    /// The transitions no conversation took, in plan order: `(from, index, to)`.
+    pub fn untaken<'p>(&self, plan: &'p Plan) -> Vec<(&'p str, usize, &'p str)> {
+        plan.states
+            .iter()
+            .flat_map(|s| {
+                s.transitions
+                    .iter()
+                    .enumerate()
+                    .map(move |(i, t)| (s.id.as_str(), i, t.target_state_id.as_str()))
+            })
+            .filter(|(from, i, _)| !self.taken.contains(&(from.to_string(), *i)))
+            .collect()
+    }
+
+    /// "9 of 11 transitions tested".
+    pub fn summary(&self) -> String {
+        let word = if self.total == 1 {
+            "transition"
+        } else {
+            "transitions"
+        };
+        format!("{} of {} {word} tested", self.taken.len(), self.total)
+    }
 }

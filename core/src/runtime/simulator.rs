@@ -2,7 +2,7 @@
 //! same conversation every time.
 //!
 //! It reads commands (`/set KEY VALUE`, `/complete TASK`, `/skip TASK`, `/close QUOTE`,
-//! `/giveup QUOTE`, `/tool NAME CODE`, `/insight TEXT`, one per line) and plain text: `key: value`
+//! `/giveup QUOTE`, `/tool NAME [CODE]`, `/insight TEXT`, one per line) and plain text: `key: value`
 //! lines, else the answer to the deliverable its last reply asked for (the *focus*). Its replies
 //! ask for the next missing thing. The focus is not stored: it is recomputed from the session the
 //! reply was written for, which is the session the next message arrives in.
@@ -10,7 +10,7 @@
 use serde_json::{Number, Value};
 
 use super::action::{self, deliverable_keys};
-use super::chat::Agent;
+use super::chat::{Agent, AgentError, Input, ToolResults};
 use super::session::{speech, GoalStatus, Line, Role, Session};
 use super::Action;
 use crate::condition::Check;
@@ -32,12 +32,50 @@ pub enum Ask<'p> {
 }
 
 impl Agent for Simulator {
-    fn act(&self, plan: &Plan, session: &Session, message: &str) -> Vec<Action> {
+    fn act(&self, plan: &Plan, session: &Session, input: Input) -> Result<Vec<Action>, AgentError> {
+        Ok(self.actions(plan, session, input.message, input.tool_results))
+    }
+
+    fn reply(&self, plan: &Plan, session: &Session) -> Result<String, AgentError> {
+        Ok(self.reply_text(plan, session))
+    }
+}
+
+impl Simulator {
+    /// The actions of a message (the simulator never fails). `/tool NAME` without a code calls the
+    /// tool with `tool_results`' code for it, else its first declared code.
+    pub fn actions(
+        &self,
+        plan: &Plan,
+        session: &Session,
+        message: &str,
+        tool_results: &ToolResults,
+    ) -> Vec<Action> {
         let mut actions: Vec<Action> = message
             .lines()
             .map(str::trim)
             .filter(|l| l.starts_with('/'))
             .map(command)
+            .map(|a| match a {
+                Action::CallTool {
+                    tool,
+                    response_code,
+                } if response_code.is_empty() => {
+                    let response_code = tool_results
+                        .get(&tool)
+                        .cloned()
+                        .or_else(|| {
+                            let declared = plan.tools.iter().find(|t| t.name == tool)?;
+                            declared.response_codes.first().cloned()
+                        })
+                        .unwrap_or_default();
+                    Action::CallTool {
+                        tool,
+                        response_code,
+                    }
+                }
+                other => other,
+            })
             .collect();
         let plain = speech(message);
         let Some(state) = session.state(plan) else {
@@ -70,7 +108,8 @@ impl Agent for Simulator {
         actions
     }
 
-    fn reply(&self, plan: &Plan, session: &Session) -> String {
+    /// The reply for the state the session is now in.
+    pub fn reply_text(&self, plan: &Plan, session: &Session) -> String {
         let Some(state) = session.state(plan) else {
             return String::new();
         };
@@ -239,7 +278,12 @@ fn command(line: &str) -> Action {
                 tool,
                 response_code,
             },
-            None => needs("a tool and a response code: /tool NAME CODE"),
+            // The code it returns comes from the test's tool results (see `actions`).
+            None if !rest.is_empty() => Action::CallTool {
+                tool: rest.to_string(),
+                response_code: String::new(),
+            },
+            None => needs("a tool: /tool NAME, or /tool NAME CODE"),
         },
         "insight" if rest.is_empty() => needs("a text"),
         "insight" => Action::Insight {

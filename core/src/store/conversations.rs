@@ -84,6 +84,61 @@ impl Workspace {
         atomic::write(&path, &bytes, false).map_err(io(&path))
     }
 
+    /// Where session `name`'s log is kept: `sessions/.log/<name>.json` (hidden, so not a session).
+    fn session_log_path(&self, id: &str, name: &str) -> Result<PathBuf> {
+        let session = self.session_path(id, name)?;
+        Ok(self.sessions_dir(id)?.join(".log").join(
+            session
+                .file_name()
+                .map(|n| n.to_os_string())
+                .unwrap_or_default(),
+        ))
+    }
+
+    /// Saves what is kept beside session `name` (its log: the trace of every turn, the sessions
+    /// before the latest ones), atomically.
+    pub fn save_session_log(&self, id: &str, name: &str, bytes: &[u8]) -> Result<()> {
+        let path = self.session_log_path(id, name)?;
+        let dir = path.parent().map(PathBuf::from).unwrap_or_default();
+        fs::create_dir_all(&dir).map_err(io(&dir))?;
+        atomic::remove_leftovers(&dir);
+        atomic::write(&path, bytes, false).map_err(io(&path))
+    }
+
+    /// The log of session `name`, if one was kept.
+    pub fn read_session_log(&self, id: &str, name: &str) -> Result<Option<String>> {
+        let path = self.session_log_path(id, name)?;
+        if !path.is_file() {
+            return Ok(None);
+        }
+        Ok(Some(crate::files::read_text(&path)?))
+    }
+
+    /// Writes test case `name` of plan `id` (`tests/<name>.json`); one of that name stays.
+    pub fn save_test_case(
+        &self,
+        id: &str,
+        name: &str,
+        script: &crate::runtime::script::Script,
+    ) -> Result<PathBuf> {
+        if !is_session_name(name) {
+            return Err(StoreError::BadSession {
+                path: PathBuf::from(name),
+                message: "not a test case name: use letters, digits, '-', '_' and '.'".into(),
+            });
+        }
+        let dir = self.existing(id)?.join("tests");
+        fs::create_dir_all(&dir).map_err(io(&dir))?;
+        let path = dir.join(format!("{name}.json"));
+        if path.exists() {
+            return Err(StoreError::Exists {
+                id: format!("{id}/tests/{name}"),
+            });
+        }
+        atomic::write(&path, &super::to_json(script), false).map_err(io(&path))?;
+        Ok(path)
+    }
+
     /// The saved session `name` of plan `id`.
     pub fn read_session(&self, id: &str, name: &str) -> Result<Session> {
         let path = self.session_path(id, name)?;

@@ -347,6 +347,21 @@ impl Workspace {
         (is_slug(id) && !name.starts_with('.')).then(|| id.to_string())
     }
 
+    /// The plan whose draft, live marker or versions `path` is: what the app shows of a plan.
+    /// Its sessions, test cases and history are not (a test chat writes its session after every
+    /// turn; each was read as a change of the plan, and the plan read again).
+    pub fn document_of_path(&self, path: &Path) -> Option<String> {
+        let id = self.plan_of_path(path)?;
+        let path = std::path::absolute(path).ok()?;
+        let inside = path.strip_prefix(self.root.join(&id)).ok()?;
+        // The plan's folder itself: it came or went (moved in, or away to the trash).
+        let Some(first) = inside.components().next() else {
+            return Some(id);
+        };
+        let first = first.as_os_str().to_str()?;
+        matches!(first, "draft.json" | "live.json" | "versions").then_some(id)
+    }
+
     /// The workspace and plan whose folder holds `path`, wherever that workspace is: the nearest
     /// folder above `path` that is a plan's (a slug name, with a draft).
     pub fn holding(path: &Path) -> Option<(Workspace, String)> {

@@ -5,6 +5,7 @@
 //! adds only what is the app's own: which files it last read or wrote ([`crate::known`]), and the
 //! native file dialogs ([`crate::dialogs`]).
 
+pub mod conversations;
 pub mod drafts;
 pub mod versions;
 pub mod workspace;

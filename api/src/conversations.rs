@@ -1,0 +1,613 @@
+//! Test conversations: which plan a chat runs (and when it may not), a conversation started (from
+//! any state, with values already known), one turn, one turn taken back, the last conversation
+//! of a plan, a conversation saved as a test case, and a plan's saved cases run as a suite with the
+//! transitions they took. The app's Chat tab and `plan chat` / `plan test` share all of it.
+//!
+//! A conversation of a workspace plan is saved after every turn: the session in
+//! `<plan>/sessions/<name>.json` (what `plan chat --resume` reads), and beside it, in
+//! `sessions/.log/<name>.json`, its log: how it began, each turn's events (the trace), and the
+//! sessions before the last turns, so that a turn can be taken back (step back) after a restart.
+//! The runtime is pure, so taking a turn back is restoring the session it started from.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use plan_core::hash::content_hash;
+use plan_core::runtime::chat::transition_of;
+use plan_core::runtime::script::{self, Coverage, Failure, Opening, Script, TurnRecord};
+use plan_core::runtime::{Chat, PlanRef, PlanVersion, Session, Simulator, Start, ToolResults};
+use plan_core::store::Workspace;
+use plan_core::validate::{check_text, validate, Diagnostic, Severity};
+use plan_core::{Plan, Revision};
+use serde::{Deserialize, Serialize};
+
+use crate::error::{ApiError, ErrorCode};
+pub use crate::messages::{
+    CaseRun, ChatView, CoverageView, LoggedTurn, SavedCase, StartChat, SuiteRun,
+};
+use crate::Context;
+
+type Result<T> = std::result::Result<T, ApiError>;
+
+/// How many earlier sessions a conversation keeps for stepping back.
+pub const STEPS_KEPT: usize = 50;
+
+/// A plan ready to run: checked, with the reference a session records.
+#[derive(Debug, Clone)]
+pub struct Target {
+    pub plan: Plan,
+    pub plan_ref: PlanRef,
+    /// How messages name it: `customer-support (draft)`, `support.json`.
+    pub name: String,
+}
+
+/// A plan with errors cannot run: refused with its diagnostics.
+fn refused(name: &str, diagnostics: Vec<Diagnostic>) -> ApiError {
+    let errors = diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .count();
+    ApiError {
+        code: ErrorCode::HasErrors,
+        message: format!(
+            "{name} has {errors} error(s); fix them before a test conversation (plan check shows them)"
+        ),
+        diagnostics,
+    }
+}
+
+/// A plan file, run as is (no workspace). Not JSON, not a plan, or a plan with errors: refused
+/// with its diagnostics.
+pub fn target_file(path: &Path) -> Result<Target> {
+    let text = plan_core::files::read_text(path)
+        .map_err(|e| ApiError::new(ErrorCode::Io, format!("cannot read {e}")))?;
+    let name = path.display().to_string();
+    let (plan, report) = check_text(&text);
+    match plan {
+        Some(plan) if !report.has_errors() => Ok(Target {
+            plan_ref: PlanRef {
+                id: plan.id.clone(),
+                version: PlanVersion::File,
+                content_hash: content_hash(&plan),
+            },
+            plan,
+            name,
+        }),
+        _ => Err(refused(&name, report.diagnostics)),
+    }
+}
+
+/// Plan `id` of the workspace: `revision`, or by default the live version, else the draft.
+pub fn target_plan(ws: &Workspace, id: &str, revision: Option<Revision>) -> Result<Target> {
+    let (plan, version) = ws.plan_to_run(id, revision)?;
+    let name = format!("{id} ({version})");
+    let report = validate(&plan);
+    if report.has_errors() {
+        return Err(refused(&name, report.diagnostics));
+    }
+    Ok(Target {
+        plan_ref: PlanRef {
+            id: id.to_string(),
+            version,
+            content_hash: content_hash(&plan),
+        },
+        plan,
+        name,
+    })
+}
+
+/// The document a session ran.
+fn revision_of(version: PlanVersion) -> Revision {
+    match version {
+        PlanVersion::Draft | PlanVersion::File => Revision::Draft,
+        PlanVersion::Number(n) => Revision::Version(n),
+    }
+}
+
+fn short(hash: &str) -> &str {
+    &hash[..hash.len().min(19)]
+}
+
+/// The plan a saved session ran, as it is now; refused when its content changed since (the
+/// session would go on in a plan it did not start in).
+pub fn resume_target(ws: &Workspace, id: &str, name: &str, session: &Session) -> Result<Target> {
+    let target = target_plan(ws, id, Some(revision_of(session.plan.version)))?;
+    if target.plan_ref.content_hash != session.plan.content_hash {
+        return Err(ApiError::new(
+            ErrorCode::Stale,
+            format!(
+                "session {name} ran {id} ({}) as it was then ({}); it has changed since ({}), so the session cannot resume: start a new one with plan chat --plan {id}",
+                session.plan.version,
+                short(&session.plan.content_hash),
+                short(&target.plan_ref.content_hash)
+            ),
+        ));
+    }
+    Ok(target)
+}
+
+/// A saved session that has ended takes no more turns.
+pub fn refuse_ended(id: &str, name: &str, session: &Session) -> Result<()> {
+    match &session.ended {
+        Some(ended) => Err(ApiError::new(
+            ErrorCode::Ended,
+            format!(
+                "session {name} has ended ({} in state '{}' at turn {}): start a new one with plan chat --plan {id}",
+                ended.describe(),
+                ended.state_id,
+                ended.turn
+            ),
+        )),
+        None => Ok(()),
+    }
+}
+
+/// What is kept beside a saved session: how it began, every turn's trace, the sessions before
+/// the latest turns (newest last, at most [`STEPS_KEPT`]).
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct ChatLog {
+    #[serde(default)]
+    pub start: Start,
+    #[serde(default)]
+    pub turns: Vec<LoggedTurn>,
+    #[serde(default)]
+    pub before: Vec<Session>,
+}
+
+/// The view of a conversation, from its session and log.
+fn view_of(
+    id: &str,
+    name: &str,
+    session: Session,
+    log: ChatLog,
+    stale: Option<String>,
+) -> ChatView {
+    ChatView {
+        id: id.to_string(),
+        name: name.to_string(),
+        revision: revision_of(session.plan.version),
+        session,
+        start: log.start,
+        turns: log.turns,
+        can_step_back: !log.before.is_empty(),
+        stale,
+    }
+}
+
+/// A conversation with a plan of the workspace, saved after every turn.
+pub struct Conversation {
+    ws: Workspace,
+    id: String,
+    name: String,
+    target: Target,
+    session: Session,
+    log: ChatLog,
+}
+
+impl Conversation {
+    /// A new conversation, its opening saved.
+    pub fn start(ctx: &Context, request: &StartChat) -> Result<Conversation> {
+        let ws = ctx.workspace().clone();
+        let target = target_plan(&ws, &request.id, request.revision)?;
+        let name = ws.new_session_name(&request.id, &ctx.now())?;
+        let (chat, turn) = Chat::open_from(
+            &target.plan,
+            &Simulator,
+            target.plan_ref.clone(),
+            &request.start,
+        )
+        .map_err(ApiError::from)?;
+        let session = chat.session;
+        let log = ChatLog {
+            start: request.start.clone(),
+            turns: vec![LoggedTurn {
+                turn: 0,
+                user: None,
+                reply: turn.reply,
+                transition: None,
+                events: turn.events,
+            }],
+            before: Vec::new(),
+        };
+        let conversation = Conversation {
+            ws,
+            id: request.id.clone(),
+            name,
+            target,
+            session,
+            log,
+        };
+        conversation.save()?;
+        Ok(conversation)
+    }
+
+    /// Saved conversation `name` of plan `id`, to go on with: refused when it has ended or its
+    /// plan changed since it began.
+    pub fn resume(ctx: &Context, id: &str, name: &str) -> Result<Conversation> {
+        let ws = ctx.workspace().clone();
+        let session = ws.read_session(id, name)?;
+        let target = resume_target(&ws, id, name, &session)?;
+        refuse_ended(id, name, &session)?;
+        let log = read_log(&ws, id, name);
+        Ok(Conversation {
+            ws,
+            id: id.to_string(),
+            name: name.to_string(),
+            target,
+            session,
+            log,
+        })
+    }
+
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    pub fn target(&self) -> &Target {
+        &self.target
+    }
+
+    pub fn session(&self) -> &Session {
+        &self.session
+    }
+
+    /// One user turn, the plan's tools returning what `tool_results` says; saved. On error (an
+    /// ended conversation, a failed agent, a save that failed) nothing changed.
+    pub fn say(&mut self, message: &str, tool_results: &ToolResults) -> Result<&LoggedTurn> {
+        let before = self.session.clone();
+        let mut chat = Chat::resume(&self.target.plan, &Simulator, before.clone());
+        let turn = chat
+            .say_with(message, tool_results)
+            .map_err(ApiError::from)?;
+        let logged = LoggedTurn {
+            turn: chat.session.turn,
+            user: Some(message.to_string()),
+            reply: turn.reply,
+            transition: transition_of(&turn.events),
+            events: turn.events,
+        };
+        let mut log = self.log.clone();
+        log.turns.push(logged);
+        log.before.push(before);
+        if log.before.len() > STEPS_KEPT {
+            log.before.remove(0);
+        }
+        let previous = std::mem::replace(&mut self.session, chat.session);
+        let previous_log = std::mem::replace(&mut self.log, log);
+        if let Err(e) = self.save() {
+            self.session = previous;
+            self.log = previous_log;
+            return Err(e);
+        }
+        Ok(self.log.turns.last().expect("just logged"))
+    }
+
+    /// Takes the last turn back: the session it started from is restored and saved.
+    pub fn step_back(&mut self) -> Result<()> {
+        let Some(before) = self.log.before.last().cloned() else {
+            return Err(ApiError::new(
+                ErrorCode::Refused,
+                "there is no turn to take back",
+            ));
+        };
+        let mut log = self.log.clone();
+        log.before.pop();
+        log.turns.retain(|t| t.turn <= before.turn);
+        let previous = std::mem::replace(&mut self.session, before);
+        let previous_log = std::mem::replace(&mut self.log, log);
+        if let Err(e) = self.save() {
+            self.session = previous;
+            self.log = previous_log;
+            return Err(e);
+        }
+        Ok(())
+    }
+
+    /// The turns of `script` said in this conversation, each checked against its expectations
+    /// and saved: what `plan chat --plan ID --script FILE` does. A turn after the conversation
+    /// ended is not said: the run stops there with a failure.
+    pub fn run_script(&mut self, script: &Script) -> Result<(Vec<TurnRecord>, Vec<Failure>)> {
+        let mut records = Vec::new();
+        let mut failures = Vec::new();
+        for (i, t) in script.turns.iter().enumerate() {
+            let n = i as u32 + 1;
+            if let Some(ended) = &self.session.ended {
+                failures.push(Failure {
+                    turn: n,
+                    message: format!(
+                        "not run: the conversation already ended at turn {} ({}, in state '{}')",
+                        ended.turn,
+                        ended.describe(),
+                        ended.state_id
+                    ),
+                });
+                break;
+            }
+            let mut tools = script.tool_results.clone();
+            tools.extend(t.tool_results.clone());
+            let logged = self.say(&t.user, &tools)?.clone();
+            records.push(self.record_of(&logged));
+            if let Some(expect) = &t.expect {
+                failures.extend(script::check(&self.target.plan, &self.session, expect, n));
+            }
+        }
+        Ok((records, failures))
+    }
+
+    /// A logged turn as `plan chat` reports it, with the state and values after it (the
+    /// conversation's now: call it right after the turn).
+    pub fn record_of(&self, logged: &LoggedTurn) -> TurnRecord {
+        TurnRecord {
+            turn: logged.turn,
+            user: logged.user.clone().unwrap_or_default(),
+            agent: logged.reply.clone(),
+            state: self.session.state_id.clone(),
+            transition: logged.transition.clone(),
+            events: logged.events.clone(),
+            deliverables: self.session.deliverables.clone(),
+        }
+    }
+
+    /// The opening as `plan chat` reports it: the turn-0 reply and events when this conversation
+    /// began here, what the session says when it was resumed.
+    pub fn opening(&self) -> Opening {
+        match self.log.turns.first().filter(|t| t.turn == 0) {
+            Some(t) if self.session.turn == 0 => Opening {
+                agent: t.reply.clone(),
+                state: self.session.state_id.clone(),
+                events: t.events.clone(),
+                deliverables: self.session.deliverables.clone(),
+            },
+            _ => Opening::resumed(&self.session),
+        }
+    }
+
+    /// What the app shows of it.
+    pub fn view(&self) -> ChatView {
+        view_of(
+            &self.id,
+            &self.name,
+            self.session.clone(),
+            self.log.clone(),
+            None,
+        )
+    }
+
+    /// The session and its log, written atomically (the session file first: it is what
+    /// resuming reads; a log behind it only shows less).
+    fn save(&self) -> Result<()> {
+        self.ws.save_session(&self.id, &self.name, &self.session)?;
+        let bytes = serde_json::to_vec(&self.log)
+            .map_err(|e| ApiError::internal(format!("the conversation's log: {e}")))?;
+        Ok(self.ws.save_session_log(&self.id, &self.name, &bytes)?)
+    }
+}
+
+fn read_log(ws: &Workspace, id: &str, name: &str) -> ChatLog {
+    ws.read_session_log(id, name)
+        .ok()
+        .flatten()
+        .and_then(|text| serde_json::from_str(&text).ok())
+        .unwrap_or_default()
+}
+
+/// A new test conversation of a plan, as the app starts one.
+pub fn start(ctx: &Context, request: &StartChat) -> Result<ChatView> {
+    Ok(Conversation::start(ctx, request)?.view())
+}
+
+/// One turn of saved conversation `name` of plan `id`.
+pub fn say(
+    ctx: &Context,
+    id: &str,
+    name: &str,
+    message: &str,
+    tool_results: &ToolResults,
+) -> Result<ChatView> {
+    let mut c = Conversation::resume(ctx, id, name)?;
+    c.say(message, tool_results)?;
+    Ok(c.view())
+}
+
+/// Conversation `name` of plan `id` with its last turn taken back.
+pub fn step_back(ctx: &Context, id: &str, name: &str) -> Result<ChatView> {
+    let ws = ctx.workspace();
+    let session = ws.read_session(id, name)?;
+    let target = resume_target(ws, id, name, &session)?;
+    let mut c = Conversation {
+        ws: ws.clone(),
+        id: id.to_string(),
+        name: name.to_string(),
+        target,
+        session,
+        log: read_log(ws, id, name),
+    };
+    c.step_back()?;
+    Ok(c.view())
+}
+
+/// The newest conversation of plan `id`, where it was; `stale` says why it cannot go on when its
+/// plan changed since it began. None when the plan has none.
+pub fn latest(ctx: &Context, id: &str) -> Result<Option<ChatView>> {
+    let ws = ctx.workspace();
+    let Some(name) = ws.sessions(id)?.into_iter().next_back() else {
+        return Ok(None);
+    };
+    let session = match ws.read_session(id, &name) {
+        Ok(s) => s,
+        // A session that cannot be read is no conversation to show.
+        Err(_) => return Ok(None),
+    };
+    let stale = resume_target(ws, id, &name, &session)
+        .err()
+        .map(|e| e.message);
+    Ok(Some(view_of(
+        id,
+        &name,
+        session,
+        read_log(ws, id, &name),
+        stale,
+    )))
+}
+
+/// The test case a conversation makes: each turn's message with what held after it (the state,
+/// the values recorded in that turn, how it ended), beginning as the conversation began. The
+/// author trims it before [`save_case`].
+pub fn case_of(view: &ChatView) -> Script {
+    let mut turns = Vec::new();
+    let user_turns = view.turns.iter().filter(|t| t.user.is_some()).count();
+    let state_after = |turn: u32| {
+        view.turns
+            .iter()
+            .filter(|t| t.turn <= turn)
+            .filter_map(|t| t.transition.as_ref().map(|m| m.to.clone()))
+            .next_back()
+    };
+    let start_state = view
+        .session
+        .path
+        .first()
+        .cloned()
+        .unwrap_or_else(|| view.session.state_id.clone());
+    for t in view.turns.iter().filter(|t| t.user.is_some()) {
+        let recorded: BTreeMap<String, serde_json::Value> = view
+            .session
+            .deliverables
+            .iter()
+            .filter(|(_, r)| r.turn == t.turn)
+            .map(|(k, r)| (k.clone(), r.value.clone()))
+            .collect();
+        let last = turns.len() + 1 == user_turns;
+        let ended = match (&view.session.ended, last) {
+            (Some(e), true) => Some(serde_json::Value::String(e.kind.as_str().to_string())),
+            _ => None,
+        };
+        turns.push(script::ScriptTurn {
+            user: t.user.clone().unwrap_or_default(),
+            tool_results: ToolResults::new(),
+            expect: Some(script::Expect {
+                state: Some(state_after(t.turn).unwrap_or_else(|| start_state.clone())),
+                deliverables: (!recorded.is_empty()).then_some(recorded),
+                ended,
+            }),
+        });
+    }
+    Script {
+        description: String::new(),
+        plan: None,
+        start: view.start.clone(),
+        tool_results: ToolResults::new(),
+        turns,
+    }
+}
+
+/// Saves `script` as test case `name` of plan `id` (`<plan>/tests/<name>.json`); a case of that
+/// name is not written over.
+pub fn save_case(ctx: &Context, id: &str, name: &str, script: &Script) -> Result<SavedCase> {
+    let ws = ctx.workspace();
+    let file = ws.save_test_case(id, name, script)?;
+    let dir = ws.plan_dir(id)?;
+    Ok(SavedCase {
+        name: name.to_string(),
+        file: file
+            .strip_prefix(dir)
+            .map(|p| p.display().to_string())
+            .unwrap_or_default(),
+    })
+}
+
+/// Runs the test case in `file` against `target`.
+pub fn run_case(target: &Target, file: &Path) -> CaseRun {
+    let name = file
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let mut run = CaseRun {
+        name,
+        file: file.to_path_buf(),
+        passed: false,
+        turns: 0,
+        failures: Vec::new(),
+        record: None,
+    };
+    let script = match read_script(file) {
+        Ok(s) => s,
+        Err(e) => {
+            run.failures.push(Failure {
+                turn: 0,
+                message: e,
+            });
+            return run;
+        }
+    };
+    match script::run(
+        &target.plan,
+        &Simulator,
+        target.plan_ref.clone(),
+        None,
+        &script,
+        &mut |_| Ok(()),
+    ) {
+        Ok(done) => {
+            run.turns = done.record.turns.len();
+            run.failures = done.failures;
+            run.record = Some(done.record);
+        }
+        Err(e) => run.failures.push(Failure {
+            turn: 0,
+            message: e.to_string(),
+        }),
+    }
+    run.passed = run.failures.is_empty();
+    run
+}
+
+/// Reads a script file; a file that is not a script says where.
+pub fn read_script(path: &Path) -> std::result::Result<Script, String> {
+    let text = plan_core::files::read_text(path).map_err(|e| format!("cannot read {e}"))?;
+    serde_json::from_str(&text).map_err(|e| {
+        format!(
+            "{}:{}:{}: not a script: {e}",
+            path.display(),
+            e.line(),
+            e.column()
+        )
+    })
+}
+
+/// Runs every saved test case of plan `id` against `revision` (the draft by default: what is
+/// about to be published), calling `progress(done, total)` as they finish. Passing cases keep no
+/// record (only a failing one is opened).
+pub fn run_suite(
+    ctx: &Context,
+    id: &str,
+    revision: Option<Revision>,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<SuiteRun> {
+    let ws = ctx.workspace();
+    let target = target_plan(ws, id, Some(revision.unwrap_or(Revision::Draft)))?;
+    let files = ws.test_cases(id)?;
+    let total = files.len();
+    let mut cases = Vec::with_capacity(total);
+    let mut records = Vec::with_capacity(total);
+    for (i, file) in files.iter().enumerate() {
+        let mut run = run_case(&target, file);
+        if let Some(record) = run.record.take() {
+            records.push(record.clone());
+            if !run.passed {
+                run.record = Some(record);
+            }
+        }
+        cases.push(run);
+        progress(i + 1, total);
+    }
+    let coverage = Coverage::of(&target.plan, &records);
+    Ok(SuiteRun {
+        cases,
+        coverage: CoverageView {
+            summary: coverage.summary(),
+            total: coverage.total,
+            taken: coverage.taken.into_iter().collect(),
+        },
+    })
+}

@@ -1,0 +1,209 @@
+//! Test conversations through the API the app's Chat tab and `plan chat` share (issue 16): a
+//! conversation begun from any state, its turns saved with their trace, a turn taken back, the
+//! last conversation found again (and refused to go on once its plan changed), saved as a test
+//! case, and the suite run with its coverage.
+
+use plan_api::conversations::{self, Conversation, StartChat};
+use plan_api::{Context, ErrorCode};
+use plan_core::runtime::{Start, ToolResults};
+use plan_core::Revision;
+use serde_json::json;
+
+fn workspace(name: &str) -> Context {
+    let root =
+        std::env::temp_dir().join(format!("api-conversations-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    Context::open(&root, || "2026-12-02T10:00:00Z".into()).expect("a workspace")
+}
+
+fn support(from: Start) -> StartChat {
+    StartChat {
+        id: "customer-support".into(),
+        revision: Some(Revision::Draft),
+        start: from,
+    }
+}
+
+fn say(c: &mut Conversation, message: &str) {
+    c.say(message, &ToolResults::new()).expect("a turn");
+}
+
+#[test]
+fn every_turn_is_saved_with_its_trace_and_the_conversation_goes_on_after_a_restart() {
+    let ctx = workspace("resume");
+    let mut c = Conversation::start(&ctx, &support(Start::default())).expect("starts");
+    let name = c.name().to_string();
+    for m in ["Chloe", "Chloe Martin", "CM-1", "it is about billing"] {
+        say(&mut c, m);
+    }
+    assert_eq!(c.session().state_id, "billing-support");
+    // As the app finds it again when it opens.
+    let view = conversations::latest(&ctx, "customer-support")
+        .expect("reads")
+        .expect("a conversation");
+    assert_eq!(
+        (view.name.as_str(), view.stale.as_deref()),
+        (name.as_str(), None)
+    );
+    assert_eq!(view.session, *c.session());
+    assert_eq!(view.turns.len(), 5, "the opening and four turns");
+    let fired = view.turns[4].transition.as_ref().expect("moved");
+    assert_eq!(fired.why, "issue_type = billing");
+    // And goes on from there.
+    let view = conversations::say(
+        &ctx,
+        "customer-support",
+        &name,
+        "I was charged twice",
+        &ToolResults::new(),
+    )
+    .expect("a turn");
+    assert_eq!(view.session.turn, 5);
+}
+
+#[test]
+fn a_turn_taken_back_restores_the_session_it_started_from() {
+    let ctx = workspace("step-back");
+    let mut c = Conversation::start(&ctx, &support(Start::default())).expect("starts");
+    let name = c.name().to_string();
+    for m in ["Chloe", "Chloe Martin", "CM-1"] {
+        say(&mut c, m);
+    }
+    let before = c.session().clone();
+    say(&mut c, "it is about billing");
+    assert_eq!(c.session().state_id, "billing-support");
+    let back = conversations::step_back(&ctx, "customer-support", &name).expect("steps back");
+    assert_eq!(back.session, before);
+    assert_eq!(back.turns.len(), 4);
+    // Another answer, from where it was.
+    let other = conversations::say(
+        &ctx,
+        "customer-support",
+        &name,
+        "a technical problem",
+        &ToolResults::new(),
+    )
+    .expect("a turn");
+    assert_eq!(other.session.state_id, "technical-support");
+    // Back to the opening, then nothing more to take back.
+    for _ in 0..4 {
+        conversations::step_back(&ctx, "customer-support", &name).expect("steps back");
+    }
+    let e = conversations::step_back(&ctx, "customer-support", &name).unwrap_err();
+    assert_eq!(e.code, ErrorCode::Refused);
+}
+
+#[test]
+fn a_conversation_whose_plan_changed_is_offered_a_restart_not_resumed() {
+    let ctx = workspace("stale");
+    let c = Conversation::start(&ctx, &support(Start::default())).expect("starts");
+    let name = c.name().to_string();
+    let ws = ctx.workspace();
+    let mut draft = ws.read_draft("customer-support").unwrap();
+    draft.states[0].title = "Hello".into();
+    ws.save_draft("customer-support", &draft).unwrap();
+    let view = conversations::latest(&ctx, "customer-support")
+        .unwrap()
+        .unwrap();
+    assert!(
+        view.stale
+            .as_deref()
+            .is_some_and(|s| s.contains("has changed since")),
+        "{:?}",
+        view.stale
+    );
+    let e =
+        conversations::say(&ctx, "customer-support", &name, "hi", &ToolResults::new()).unwrap_err();
+    assert_eq!(e.code, ErrorCode::Stale);
+}
+
+#[test]
+fn test_from_here_begins_in_the_state_with_the_values_known() {
+    let ctx = workspace("from-here");
+    let from = Start {
+        state: Some("technical-support".into()),
+        deliverables: [("issue_type".to_string(), json!("technical"))].into(),
+    };
+    let c = Conversation::start(&ctx, &support(from.clone())).expect("starts");
+    assert_eq!(c.session().state_id, "technical-support");
+    assert_eq!(c.session().deliverables["issue_type"].turn, 0);
+    let view = c.view();
+    assert_eq!(view.start, from, "kept, for a restart and a saved case");
+    let e = Conversation::start(
+        &ctx,
+        &support(Start {
+            state: Some("nowhere".into()),
+            ..Start::default()
+        }),
+    )
+    .err()
+    .expect("refused");
+    assert_eq!(e.code, ErrorCode::Refused);
+}
+
+#[test]
+fn a_conversation_saved_as_a_test_case_passes_and_a_changed_plan_fails_it_at_its_turn() {
+    let ctx = workspace("case");
+    let mut c = Conversation::start(&ctx, &support(Start::default())).expect("starts");
+    for m in ["Chloe", "Chloe Martin", "CM-1", "it is about billing"] {
+        say(&mut c, m);
+    }
+    let case = conversations::case_of(&c.view());
+    assert_eq!(case.turns.len(), 4);
+    let last = case.turns[3].expect.as_ref().unwrap();
+    assert_eq!(last.state.as_deref(), Some("billing-support"));
+    assert_eq!(
+        last.deliverables.as_ref().unwrap()["issue_type"],
+        json!("billing")
+    );
+    let saved =
+        conversations::save_case(&ctx, "customer-support", "invoice", &case).expect("saved");
+    assert_eq!(saved.file, "tests/invoice.json");
+    let again = conversations::save_case(&ctx, "customer-support", "invoice", &case).unwrap_err();
+    assert_eq!(again.code, ErrorCode::Exists);
+
+    let run =
+        conversations::run_suite(&ctx, "customer-support", None, &mut |_, _| {}).expect("runs");
+    assert!(
+        run.cases.iter().all(|c| c.passed),
+        "{:?}",
+        run.cases.iter().map(|c| &c.failures).collect::<Vec<_>>()
+    );
+    assert_eq!(run.coverage.total, 7);
+    assert_eq!(
+        run.coverage.summary,
+        format!("{} of 7 transitions tested", run.coverage.taken.len())
+    );
+
+    // Billing's route swapped with technical's: the case fails at turn 4, where it went elsewhere.
+    let ws = ctx.workspace();
+    let mut draft = ws.read_draft("customer-support").unwrap();
+    let intake = draft
+        .states
+        .iter_mut()
+        .find(|s| s.id == "customer-intake")
+        .unwrap();
+    let (a, b) = (
+        intake.transitions[0].target_state_id.clone(),
+        intake.transitions[1].target_state_id.clone(),
+    );
+    intake.transitions[0].target_state_id = b;
+    intake.transitions[1].target_state_id = a;
+    ws.save_draft("customer-support", &draft).unwrap();
+    let mut seen = Vec::new();
+    let run = conversations::run_suite(&ctx, "customer-support", None, &mut |done, total| {
+        seen.push((done, total))
+    })
+    .expect("runs");
+    let failed = run.cases.iter().find(|c| c.name == "invoice").unwrap();
+    assert!(!failed.passed);
+    assert_eq!(failed.failures[0].turn, 4, "{:?}", failed.failures);
+    assert!(failed.failures[0]
+        .message
+        .contains("expected state 'billing-support'"));
+    assert!(
+        failed.record.is_some(),
+        "a failing case keeps its conversation"
+    );
+    assert_eq!(seen.last(), Some(&(4, 4)));
+}
