@@ -709,19 +709,6 @@ fn three_mistakes_are_shown_where_they_are_and_go_away_when_fixed(ctx: &Ctx) -> 
     )
 }
 
-fn app_pid(ctx: &Ctx) -> Result<String, String> {
-    let out = Command::new("pgrep")
-        .arg("-f")
-        .arg(ctx.workspace())
-        .output()
-        .map_err(|e| e.to_string())?;
-    let pids = String::from_utf8_lossy(&out.stdout).to_string();
-    pids.lines()
-        .find(|l| !l.trim().is_empty())
-        .map(|l| l.trim().to_string())
-        .ok_or_else(|| "the app's process was not found".into())
-}
-
 fn killing_the_app_while_typing_keeps_what_was_typed_a_second_before(ctx: &Ctx) -> Outcome {
     open_plan(ctx, "customer-support")?;
     select_state(ctx, "greeting")?;
@@ -731,7 +718,7 @@ fn killing_the_app_while_typing_keeps_what_was_typed_a_second_before(ctx: &Ctx) 
     ctx.session().send_keys(&el, "Say hello first. ")?;
     std::thread::sleep(Duration::from_millis(1_500));
     ctx.session().send_keys(&el, "Then ask for the na")?;
-    let pid = app_pid(ctx)?;
+    let pid = ctx.app_pid()?;
     Command::new("kill")
         .args(["-KILL", &pid])
         .status()
@@ -1116,7 +1103,7 @@ fn a_crashed_web_view_comes_back_on_the_plan_that_was_open(ctx: &Ctx) -> Outcome
 
 /// The process id of the app's web content process.
 fn web_process(ctx: &Ctx) -> Result<String, String> {
-    let app = app_pid(ctx)?;
+    let app = ctx.app_pid()?;
     let children = Command::new("pgrep")
         .args(["-P", &app, "WebKitWebProces"])
         .output()

@@ -3,6 +3,9 @@
 //! transitions and of 5,000 states / 7,500 transitions: open time, then pan, zoom and drag at an
 //! editing zoom (about 40 states on screen), then pan and zoom with the whole plan in view, then
 //! typing into a state's description in the inspector (time from a keystroke to the next frames).
+//! The test chat on the 1,000-state plan: a turn from the message sent to the reply shown and the
+//! state lit, pan and zoom while the conversation is drawn, and a suite of 200 saved cases of 10
+//! turns each from the click to its results.
 //!
 //! `scripts/bench-app.sh` builds the release app and runs this (`PLAN_BUILDER_APP` names the
 //! binary); it prints one line per phase. The figures to compare with are React Flow's in
@@ -30,6 +33,10 @@ fn main() {
         Test {
             name: "probe_versions_list_of_500",
             run: versions_list,
+        },
+        Test {
+            name: "probe_test_chat_1000_states",
+            run: test_chat,
         },
     ]));
 }
@@ -512,4 +519,140 @@ fn versions_list(ctx: &Ctx) -> Outcome {
         v["asked"], v["first"], v["shown"]
     );
     ctx.screenshot("probe-versions-list").map(drop)
+}
+
+/// The message that moves a conversation on in the generated plan from an even state `s{i}`:
+/// its topic, which takes the branch two states on at priority 1 (the score is for a loose odd
+/// state; a strict one records only its current task's).
+fn moving_message(i: usize) -> String {
+    format!("/set topic_{i} billing\n/set score_{i} 9")
+}
+
+/// 200 saved cases of 10 turns each, beginning in states across the plan.
+fn save_cases(ws: &Workspace, id: &str) -> Outcome {
+    let dir = ws.root().join(id).join("tests");
+    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+    for k in 0..200 {
+        // Even states: their topic alone moves them on, strict or not.
+        let mut i = 2 * ((k * 7) % 450);
+        let start = i;
+        let turns: Vec<Value> = (0..10)
+            .map(|_| {
+                let t =
+                    json!({"user": moving_message(i), "expect": {"state": format!("s{}", i + 2)}});
+                i += 2;
+                t
+            })
+            .collect();
+        let case = json!({"description": format!("from s{start}, ten turns two states on each"),
+            "start": {"state": format!("s{start}")}, "turns": turns});
+        std::fs::write(dir.join(format!("walk-{k:03}.json")), case.to_string())
+            .map_err(|e| e.to_string())?;
+    }
+    Ok(())
+}
+
+/// The test chat on the 1,000-state plan. A turn: the message typed and sent, until the reply is
+/// in the transcript and the card of the state named in the live inspector is lit (the canvas
+/// following it when it leaves the view), each turn moving the conversation two states on. Then
+/// pan and zoom with the conversation drawn and the Chat tab open; then the suite.
+fn test_chat(ctx: &Ctx) -> Outcome {
+    let ws = Workspace::at(ctx.workspace());
+    let plan = generated(1_000);
+    ws.create(&plan.id, plan.clone(), "2026-01-01T00:00:00Z")
+        .map_err(|e| e.to_string())?;
+    save_cases(&ws, &plan.id)?;
+    open(ctx, &plan)?;
+    plan_tests::page::click(ctx, "[data-testid=tab-chat]")?;
+    plan_tests::page::click(ctx, "[data-testid=chat-start]")?;
+    ctx.session()
+        .wait_until("the opening reply", Duration::from_secs(20), || {
+            Ok(ctx.session().find_all("[data-testid=chat-message]")?.len() == 1)
+        })?;
+    let turns = run_probe(
+        ctx,
+        "(async () => {
+            const frame = () => new Promise(r => requestAnimationFrame(() => r()));
+            const q = s => document.querySelector(s);
+            const agents = () => document.querySelectorAll('[data-testid=chat-message][data-role=agent]').length;
+            const times = [];
+            let moved = 0;
+            for (let n = 0; n < 40; n++) {
+                const state = q('[data-testid=chat-state]').dataset.stateId;
+                const i = Number(state.slice(1));
+                const before = agents();
+                const input = q('[data-testid=chat-input]');
+                const t = performance.now();
+                input.value = `/set topic_${i} billing\n/set score_${i} 9`;
+                input.dispatchEvent(new Event('input', {bubbles: true}));
+                q('[data-testid=chat-send]').click();
+                for (;;) {
+                    await frame();
+                    const named = q('[data-testid=chat-state]').dataset.stateId;
+                    const lit = q('[data-testid=state][data-current=true]');
+                    if (agents() > before && lit && lit.dataset.stateId === named) break;
+                    if (performance.now() - t > 10000) throw new Error(`no reply to turn ${n} in 10 s`);
+                }
+                times.push(performance.now() - t);
+                if (q('[data-testid=chat-state]').dataset.stateId !== state) moved++;
+                await frame();
+            }
+            times.sort((a, b) => a - b);
+            const pct = p => Math.round(times[Math.min(times.length - 1, Math.floor(times.length * p))]);
+            return {p50: pct(0.5), p95: pct(0.95), max: Math.round(times[times.length - 1]), moved,
+                    state: q('[data-testid=chat-state]').dataset.stateId};
+        })()",
+    )?;
+    println!(
+        "test chat, 1,000 states: a turn (message sent to reply shown and state lit) p50 {} ms  p95 {} ms  max {} ms over 40 turns; {} moved, now in {}",
+        turns["p50"], turns["p95"], turns["max"], turns["moved"], turns["state"]
+    );
+    if turns["moved"] != json!(40) {
+        return Err(format!("the conversation did not move every turn: {turns}"));
+    }
+    ctx.screenshot("probe-chat-1000")?;
+
+    // Pan and zoom with the conversation drawn (lit, visited, the fired arrow) beside the chat.
+    let options = json!({"viewport": "[data-testid=canvas]", "node": "[data-testid=state]", "transform": ".cards",
+        "background": "[data-testid=canvas], [data-testid=overview]",
+        "zoomLog2PerDeltaY": zoom_log2_per_delta()});
+    let pan = run_probe(ctx, &format!("canvasProbe.pan({options})"))?;
+    println!("{}", line("  pan while chatting", &pan));
+    let zoom = run_probe(ctx, &format!("canvasProbe.zoom({options})"))?;
+    println!("{}", line("  zoom while chatting", &zoom));
+
+    let suite = run_probe(
+        ctx,
+        "(async () => {
+            const frame = () => new Promise(r => requestAnimationFrame(() => r()));
+            const q = s => document.querySelector(s);
+            const progress = new Set();
+            const t = performance.now();
+            q('[data-testid=chat-run-suite]').click();
+            for (;;) {
+                await frame();
+                const p = q('[data-testid=suite-progress]');
+                if (p) progress.add(p.textContent);
+                const summary = q('[data-testid=suite-summary]');
+                if (summary && document.querySelectorAll('[data-testid=case-result]').length === 200) {
+                    return {ms: Math.round(performance.now() - t), summary: summary.textContent,
+                            coverage: q('[data-testid=coverage-summary]').textContent,
+                            progress: [...progress]};
+                }
+                if (performance.now() - t > 60000) throw new Error('the suite did not finish in 60 s');
+            }
+        })()",
+    )?;
+    println!(
+        "suite of 200 cases × 10 turns on 1,000 states: {} ms from the click to the results ({}; {}); progress shown {} times: {}",
+        suite["ms"],
+        suite["summary"],
+        suite["coverage"],
+        suite["progress"].as_array().map_or(0, Vec::len),
+        suite["progress"]
+    );
+    if suite["summary"] != json!("200 passed, 0 failed") {
+        return Err(format!("the suite did not pass: {suite}"));
+    }
+    ctx.screenshot("probe-suite-200").map(drop)
 }

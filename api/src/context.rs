@@ -3,11 +3,15 @@
 //! default one) and pass the system clock; tests pass a fixed one.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use plan_core::store::{default_root, timestamp, Workspace};
+use plan_core::Revision;
 
+use crate::conversations::Target;
 use crate::error::{ApiError, ErrorCode};
+use crate::targets::Targets;
 
 /// The time now as RFC 3339 (`2026-12-02T14:05:09Z`): what the store records.
 pub type Clock = fn() -> String;
@@ -39,11 +43,13 @@ pub fn workspace_root(flag: Option<&Path>) -> Result<PathBuf, ApiError> {
         })
 }
 
-/// An open workspace and its clock. Cheap to clone: a path and a function.
+/// An open workspace, its clock, and the plans its test conversations run (read again only when
+/// their files change). Cheap to clone: a path, a function and a shared cache.
 #[derive(Clone)]
 pub struct Context {
     workspace: Workspace,
     clock: Clock,
+    targets: Arc<Targets>,
 }
 
 impl Context {
@@ -51,7 +57,11 @@ impl Context {
     /// sample plans.
     pub fn open(root: &Path, clock: Clock) -> Result<Context, ApiError> {
         let workspace = Workspace::open(root, &clock())?;
-        Ok(Context { workspace, clock })
+        Ok(Context {
+            workspace,
+            clock,
+            targets: Arc::default(),
+        })
     }
 
     /// The workspace at `root`, as it is (nothing created): for a workspace known to exist, or
@@ -60,6 +70,7 @@ impl Context {
         Context {
             workspace: Workspace::at(root),
             clock,
+            targets: Arc::default(),
         }
     }
 
@@ -69,6 +80,11 @@ impl Context {
 
     pub fn root(&self) -> &Path {
         self.workspace.root()
+    }
+
+    /// Plan `id`'s `revision`, ready to run (see [`Targets`]).
+    pub fn target(&self, id: &str, revision: Option<Revision>) -> Result<Arc<Target>, ApiError> {
+        self.targets.get(&self.workspace, id, revision)
     }
 
     /// The time now, by this context's clock.

@@ -11,8 +11,9 @@
 
 use std::collections::BTreeMap;
 use std::path::Path;
+use std::sync::Arc;
 
-use plan_core::hash::content_hash;
+use plan_core::hash::{content_hash, run_hash};
 use plan_core::runtime::chat::transition_of;
 use plan_core::runtime::script::{self, Coverage, Failure, Opening, Script, TurnRecord};
 use plan_core::runtime::{Chat, PlanRef, PlanVersion, Session, Simulator, Start, ToolResults};
@@ -109,14 +110,23 @@ fn short(hash: &str) -> &str {
 }
 
 /// The plan a saved session ran, as it is now; refused when its content changed since (the
-/// session would go on in a plan it did not start in).
-pub fn resume_target(ws: &Workspace, id: &str, name: &str, session: &Session) -> Result<Target> {
-    let target = target_plan(ws, id, Some(revision_of(session.plan.version)))?;
-    if target.plan_ref.content_hash != session.plan.content_hash {
+/// session would go on in a plan it did not start in). `runs` is the log's [`run_hash`] of the
+/// plan when the session last took a turn: a plan whose cards only moved runs the same, and the
+/// session goes on (the app's chat lives beside an author arranging the canvas).
+pub fn resume_target(
+    ctx: &Context,
+    id: &str,
+    name: &str,
+    session: &Session,
+    runs: Option<&str>,
+) -> Result<Arc<Target>> {
+    let target = ctx.target(id, Some(revision_of(session.plan.version)))?;
+    let moved_only = || runs.is_some_and(|r| r == run_hash(&target.plan));
+    if target.plan_ref.content_hash != session.plan.content_hash && !moved_only() {
         return Err(ApiError::new(
             ErrorCode::Stale,
             format!(
-                "session {name} ran {id} ({}) as it was then ({}); it has changed since ({}), so the session cannot resume: start a new one with plan chat --plan {id}",
+                "session {name} ran {id} ({}) as it was then ({}); it has changed since ({}), so the session cannot resume: start a new one",
                 session.plan.version,
                 short(&session.plan.content_hash),
                 short(&target.plan_ref.content_hash)
@@ -132,7 +142,7 @@ pub fn refuse_ended(id: &str, name: &str, session: &Session) -> Result<()> {
         Some(ended) => Err(ApiError::new(
             ErrorCode::Ended,
             format!(
-                "session {name} has ended ({} in state '{}' at turn {}): start a new one with plan chat --plan {id}",
+                "session {name} of {id} has ended ({} in state '{}' at turn {}): start a new one",
                 ended.describe(),
                 ended.state_id,
                 ended.turn
@@ -152,6 +162,9 @@ pub struct ChatLog {
     pub turns: Vec<LoggedTurn>,
     #[serde(default)]
     pub before: Vec<Session>,
+    /// The [`run_hash`] of the plan the session runs (none in logs written before it was kept).
+    #[serde(default)]
+    pub runs: Option<String>,
 }
 
 /// The view of a conversation, from its session and log.
@@ -179,7 +192,7 @@ pub struct Conversation {
     ws: Workspace,
     id: String,
     name: String,
-    target: Target,
+    target: Arc<Target>,
     session: Session,
     log: ChatLog,
 }
@@ -188,7 +201,7 @@ impl Conversation {
     /// A new conversation, its opening saved.
     pub fn start(ctx: &Context, request: &StartChat) -> Result<Conversation> {
         let ws = ctx.workspace().clone();
-        let target = target_plan(&ws, &request.id, request.revision)?;
+        let target = ctx.target(&request.id, request.revision)?;
         let name = ws.new_session_name(&request.id, &ctx.now())?;
         let (chat, turn) = Chat::open_from(
             &target.plan,
@@ -208,6 +221,7 @@ impl Conversation {
                 events: turn.events,
             }],
             before: Vec::new(),
+            runs: Some(run_hash(&target.plan)),
         };
         let conversation = Conversation {
             ws,
@@ -225,10 +239,12 @@ impl Conversation {
     /// plan changed since it began.
     pub fn resume(ctx: &Context, id: &str, name: &str) -> Result<Conversation> {
         let ws = ctx.workspace().clone();
-        let session = ws.read_session(id, name)?;
-        let target = resume_target(&ws, id, name, &session)?;
-        refuse_ended(id, name, &session)?;
+        let mut session = ws.read_session(id, name)?;
         let log = read_log(&ws, id, name);
+        let target = resume_target(ctx, id, name, &session, log.runs.as_deref())?;
+        refuse_ended(id, name, &session)?;
+        // Only the cards moved: the session runs the plan as it is now (saved with the next turn).
+        session.plan.content_hash = target.plan_ref.content_hash.clone();
         Ok(Conversation {
             ws,
             id: id.to_string(),
@@ -312,20 +328,10 @@ impl Conversation {
         for (i, t) in script.turns.iter().enumerate() {
             let n = i as u32 + 1;
             if let Some(ended) = &self.session.ended {
-                failures.push(Failure {
-                    turn: n,
-                    message: format!(
-                        "not run: the conversation already ended at turn {} ({}, in state '{}')",
-                        ended.turn,
-                        ended.describe(),
-                        ended.state_id
-                    ),
-                });
+                failures.push(script::not_run(n, ended));
                 break;
             }
-            let mut tools = script.tool_results.clone();
-            tools.extend(t.tool_results.clone());
-            let logged = self.say(&t.user, &tools)?.clone();
+            let logged = self.say(&t.user, &script.tools_of(t))?.clone();
             records.push(self.record_of(&logged));
             if let Some(expect) = &t.expect {
                 failures.extend(script::check(&self.target.plan, &self.session, expect, n));
@@ -412,15 +418,17 @@ pub fn say(
 /// Conversation `name` of plan `id` with its last turn taken back.
 pub fn step_back(ctx: &Context, id: &str, name: &str) -> Result<ChatView> {
     let ws = ctx.workspace();
-    let session = ws.read_session(id, name)?;
-    let target = resume_target(ws, id, name, &session)?;
+    let mut session = ws.read_session(id, name)?;
+    let log = read_log(ws, id, name);
+    let target = resume_target(ctx, id, name, &session, log.runs.as_deref())?;
+    session.plan.content_hash = target.plan_ref.content_hash.clone();
     let mut c = Conversation {
         ws: ws.clone(),
         id: id.to_string(),
         name: name.to_string(),
         target,
         session,
-        log: read_log(ws, id, name),
+        log,
     };
     c.step_back()?;
     Ok(c.view())
@@ -438,16 +446,11 @@ pub fn latest(ctx: &Context, id: &str) -> Result<Option<ChatView>> {
         // A session that cannot be read is no conversation to show.
         Err(_) => return Ok(None),
     };
-    let stale = resume_target(ws, id, &name, &session)
+    let log = read_log(ws, id, &name);
+    let stale = resume_target(ctx, id, &name, &session, log.runs.as_deref())
         .err()
         .map(|e| e.message);
-    Ok(Some(view_of(
-        id,
-        &name,
-        session,
-        read_log(ws, id, &name),
-        stale,
-    )))
+    Ok(Some(view_of(id, &name, session, log, stale)))
 }
 
 /// The test case a conversation makes: each turn's message with what held after it (the state,
@@ -585,7 +588,7 @@ pub fn run_suite(
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<SuiteRun> {
     let ws = ctx.workspace();
-    let target = target_plan(ws, id, Some(revision.unwrap_or(Revision::Draft)))?;
+    let target = ctx.target(id, Some(revision.unwrap_or(Revision::Draft)))?;
     let files = ws.test_cases(id)?;
     let total = files.len();
     let mut cases = Vec::with_capacity(total);

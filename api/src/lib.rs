@@ -25,6 +25,8 @@ pub mod conversations;
 #[cfg(feature = "store")]
 pub mod drafts;
 #[cfg(feature = "store")]
+mod targets;
+#[cfg(feature = "store")]
 pub mod versions;
 #[cfg(feature = "store")]
 pub mod workspace;

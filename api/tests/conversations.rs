@@ -118,6 +118,47 @@ fn a_conversation_whose_plan_changed_is_offered_a_restart_not_resumed() {
 }
 
 #[test]
+fn a_conversation_goes_on_when_only_cards_moved_in_its_plan() {
+    let ctx = workspace("moved");
+    let mut c = Conversation::start(&ctx, &support(Start::default())).expect("starts");
+    let name = c.name().to_string();
+    say(&mut c, "Chloe");
+    let ws = ctx.workspace();
+    let mut draft = ws.read_draft("customer-support").unwrap();
+    for p in draft.layout.values_mut() {
+        p.x += 120.0;
+    }
+    ws.save_draft("customer-support", &draft).unwrap();
+    let view = conversations::latest(&ctx, "customer-support")
+        .unwrap()
+        .unwrap();
+    assert_eq!(view.stale, None);
+    let view = conversations::say(
+        &ctx,
+        "customer-support",
+        &name,
+        "Chloe Martin",
+        &ToolResults::new(),
+    )
+    .expect("goes on");
+    assert_eq!(view.session.state_id, "customer-intake");
+    let view = conversations::step_back(&ctx, "customer-support", &name).expect("steps back");
+    assert_eq!(view.turns.len(), 2);
+    // A change that runs differently still ends it.
+    draft.states[1].transitions[0].priority.0 = 20.0;
+    ws.save_draft("customer-support", &draft).unwrap();
+    let e = conversations::say(
+        &ctx,
+        "customer-support",
+        &name,
+        "Chloe Martin",
+        &ToolResults::new(),
+    )
+    .unwrap_err();
+    assert_eq!(e.code, ErrorCode::Stale);
+}
+
+#[test]
 fn test_from_here_begins_in_the_state_with_the_values_known() {
     let ctx = workspace("from-here");
     let from = Start {
@@ -206,4 +247,25 @@ fn a_conversation_saved_as_a_test_case_passes_and_a_changed_plan_fails_it_at_its
         "a failing case keeps its conversation"
     );
     assert_eq!(seen.last(), Some(&(4, 4)));
+}
+
+#[test]
+fn a_plan_is_read_again_only_when_its_file_changed() {
+    let ctx = workspace("targets");
+    let draft = Some(Revision::Draft);
+    let first = ctx.target("customer-support", draft).expect("runs");
+    let again = ctx.target("customer-support", draft).expect("runs");
+    assert!(std::sync::Arc::ptr_eq(&first, &again), "kept between turns");
+    let ws = ctx.workspace();
+    let mut plan = ws.read_draft("customer-support").unwrap();
+    plan.states[0].title = "Hello there".into();
+    ws.save_draft("customer-support", &plan).unwrap();
+    let changed = ctx.target("customer-support", draft).expect("runs");
+    assert_eq!(changed.plan.states[0].title, "Hello there");
+    assert_ne!(changed.plan_ref.content_hash, first.plan_ref.content_hash);
+    // A draft with an error is refused every time, never served from before.
+    plan.start_state_id = Some("nowhere".into());
+    ws.save_draft("customer-support", &plan).unwrap();
+    let e = ctx.target("customer-support", draft).unwrap_err();
+    assert_eq!(e.code, ErrorCode::HasErrors);
 }

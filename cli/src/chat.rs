@@ -32,9 +32,17 @@ pub fn refusal(name: &str, e: ApiError) -> Failure {
             eprint!("{}", check::render(name, &e.diagnostics));
             fail(1, e.message)
         }
-        ErrorCode::Ended => fail(1, e.message),
+        // The API's words, and how to start a new one here.
+        ErrorCode::Ended => fail(1, with_hint(e.message, name)),
+        ErrorCode::Stale => fail(2, with_hint(e.message, name)),
         _ => Failure::from(e),
     }
+}
+
+/// A refusal to go on, with the command that starts a new conversation.
+fn with_hint(message: String, name: &str) -> String {
+    let id = name.split(' ').next().unwrap_or(name);
+    format!("{message} (plan chat --plan {id})")
 }
 
 /// The options of `plan chat`.

@@ -35,6 +35,18 @@ pub fn hash_of(canonical: &[u8]) -> String {
     hex
 }
 
+/// `sha256:<hex>` of what a conversation runs: the plan's canonical JSON with the layout left
+/// out, since where the cards sit on the canvas has no meaning at run time. A test chat begun
+/// before the author moved a card goes on; one begun before a priority changed does not.
+pub fn run_hash(plan: &Plan) -> String {
+    if plan.layout.is_empty() {
+        return content_hash(plan);
+    }
+    let mut unplaced = plan.clone();
+    unplaced.layout.clear();
+    content_hash(&unplaced)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -52,5 +64,19 @@ mod tests {
         c.title = "Q".into();
         assert_ne!(content_hash(&a), content_hash(&c));
         assert!(content_hash(&a).starts_with("sha256:") && content_hash(&a).len() == 71);
+    }
+
+    #[test]
+    fn moving_a_card_changes_the_content_hash_but_not_what_runs() {
+        let a = parse_plan(r#"{"id":"p","title":"P","states":[{"id":"a","title":"A"}]}"#).unwrap();
+        let mut moved = a.clone();
+        moved
+            .layout
+            .insert("a".into(), crate::plan::Position { x: 40.0, y: 10.0 });
+        assert_ne!(content_hash(&a), content_hash(&moved));
+        assert_eq!(run_hash(&a), run_hash(&moved));
+        let mut retitled = moved.clone();
+        retitled.states[0].title = "B".into();
+        assert_ne!(run_hash(&moved), run_hash(&retitled));
     }
 }

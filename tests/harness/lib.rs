@@ -406,6 +406,21 @@ impl Ctx<'_> {
             .collect()
     }
 
+    /// The app's process id: the one started on this test's workspace.
+    pub fn app_pid(&self) -> Result<String, String> {
+        let out = std::process::Command::new("pgrep")
+            .arg("-f")
+            .arg(&self.workspace)
+            .output()
+            .map_err(|e| e.to_string())?;
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .map(str::trim)
+            .find(|l| !l.is_empty())
+            .map(String::from)
+            .ok_or_else(|| "the app's process was not found".into())
+    }
+
     /// The workspace the app was started on (the test's own).
     pub fn workspace(&self) -> &Path {
         &self.workspace

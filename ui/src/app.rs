@@ -18,8 +18,9 @@ use crate::find::Find;
 use crate::help::Help;
 use crate::lifecycle::Lifecycle;
 use crate::opening::Opening;
-use crate::panels::Panel;
+use crate::panels::{Panel, Tab};
 use crate::sidebar::Sidebar;
+use crate::testing::Testing;
 use crate::timeline::mark;
 use crate::topbar::TopBar;
 use crate::validation::validation;
@@ -48,6 +49,26 @@ pub fn App() -> impl IntoView {
         })
     });
     let report = validation(editor);
+    let opening = Opening::new(editor, camera, scene);
+    let actions = Actions::new(editor, camera, scene);
+    let lifecycle = Lifecycle::new(editor, opening, actions);
+    let testing = Testing::new(editor, actions, lifecycle);
+    opening.start();
+    actions.listen_to_keys();
+
+    // While the Test chat is shown, the canvas marks the conversation (or a failing case) and
+    // the suite's coverage.
+    let chat_marks = Memo::new(move |_| {
+        (actions.tab.get() == Tab::Chat).then(|| {
+            testing.chat.with(|chat| {
+                testing.case.with(|case| {
+                    testing.suite.with(|suite| {
+                        crate::testing::marks(chat.as_ref(), case.as_ref(), suite.as_ref())
+                    })
+                })
+            })
+        })
+    });
     let marks = Memo::new(move |_| {
         let mut marks = report.with(Marks::of);
         editor.comparing.with(|c| {
@@ -56,20 +77,35 @@ pub fn App() -> impl IntoView {
                 marks.diff_arrows = c.transitions.clone();
             }
         });
+        if let Some(chat) = chat_marks.get() {
+            marks.current = chat.current;
+            marks.visited = chat.visited;
+            marks.fired = chat.fired;
+            marks.covered = chat.covered;
+        }
         marks
     });
-
-    let opening = Opening::new(editor, camera, scene);
-    let actions = Actions::new(editor, camera, scene);
-    let lifecycle = Lifecycle::new(editor, opening, actions);
-    opening.start();
-    actions.listen_to_keys();
+    // The canvas follows the conversation: a current state out of view is brought to the middle.
+    Effect::new(move |_| {
+        let current = chat_marks.with(|m| m.as_ref().and_then(|m| m.current.clone()));
+        if let Some(id) = current {
+            let rect =
+                scene.with_untracked(|s| s.cards.iter().find(|c| c.id == id).map(|c| c.rect));
+            let view = camera
+                .viewport
+                .get_untracked()
+                .visible(camera.size.get_untracked());
+            if rect.is_some_and(|r| !view.contains(&r)) {
+                actions.centre_on(&id);
+            }
+        }
+    });
 
     let finding = actions.finding;
     let help = actions.help;
     view! {
-        <div class="app">
-            <TopBar editor=editor camera=camera actions=actions opening=opening lifecycle=lifecycle />
+        <div class="app" class:wide-panel=move || actions.tab.get() == Tab::Chat>
+            <TopBar editor=editor camera=camera actions=actions opening=opening lifecycle=lifecycle testing=testing />
             <Sidebar editor=editor opening=opening actions=actions lifecycle=lifecycle />
             <main class="workspace" class:read-only=move || !editor.mode.with(Mode::is_draft)>
                 <Canvas editor=editor scene=scene marks=marks camera=camera />
@@ -86,9 +122,9 @@ pub fn App() -> impl IntoView {
                 {move || finding.get().then(|| view! { <Find editor=editor open=finding on_pick=Callback::new(move |id: String| actions.go_to(&id, None)) /> })}
                 {move || help.get().then(|| view! { <Help close=Callback::new(move |()| help.set(false)) /> })}
             </main>
-            <Panel editor=editor report=report actions=actions lifecycle=lifecycle />
+            <Panel editor=editor report=report actions=actions lifecycle=lifecycle testing=testing />
             <StatusBar editor=editor report=report camera=camera opening=opening actions=actions />
-            <Dialogs lifecycle=lifecycle actions=actions />
+            <Dialogs lifecycle=lifecycle actions=actions testing=testing />
         </div>
     }
 }
@@ -200,7 +236,7 @@ fn StatusBar(
     let source = opening.source;
     view! {
         <footer class="statusbar">
-            <button class="problem-count" data-testid="problem-count" on:click=move |_| actions.tab.set(crate::panels::Tab::Problems)>{problem_counts}</button>
+            <button class="problem-count" data-testid="problem-count" on:click=move |_| actions.tab.set(Tab::Problems)>{problem_counts}</button>
             <span class=save_class data-testid="save-status">{save_label}</span>
             <span data-testid="counts">{counts}</span>
             <span class="source" title=move || source.get()>{move || source.get()}</span>

@@ -11,6 +11,8 @@ use std::time::Duration;
 
 use plan_api::messages::*;
 use plan_api::{ApiError, ErrorCode};
+use plan_core::runtime::script::Script;
+use plan_core::runtime::{Start, ToolResults};
 use plan_core::{Plan, Revision};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -186,6 +188,80 @@ pub async fn pause(time: Duration) {
 
 /// Calls `handler` whenever plan files change on disk, for as long as the window lives.
 pub fn on_plans_changed(handler: impl Fn(PlansChanged) + 'static) {
+    listen(PLANS_CHANGED, handler);
+}
+
+/// Calls `handler` with each progress report of a suite run, for as long as the window lives.
+pub fn on_suite_progress(handler: impl Fn(SuiteProgress) + 'static) {
+    listen(SUITE_PROGRESS, handler);
+}
+
+pub async fn chat_start(
+    id: &str,
+    revision: Option<Revision>,
+    start: &Start,
+) -> Result<ChatView, ApiError> {
+    let args = StartChat {
+        id: id.to_string(),
+        revision,
+        start: start.clone(),
+    };
+    call(CHAT_START, &args).await
+}
+
+pub async fn chat_say(
+    id: &str,
+    name: &str,
+    message: &str,
+    tool_results: &ToolResults,
+) -> Result<ChatView, ApiError> {
+    let args = ChatSay {
+        id: id.to_string(),
+        name: name.to_string(),
+        message: message.to_string(),
+        tool_results: tool_results.clone(),
+    };
+    call(CHAT_SAY, &args).await
+}
+
+fn chat_ref(id: &str, name: &str) -> ChatRef {
+    ChatRef {
+        id: id.to_string(),
+        name: name.to_string(),
+    }
+}
+
+pub async fn chat_step_back(id: &str, name: &str) -> Result<ChatView, ApiError> {
+    call(CHAT_STEP_BACK, &chat_ref(id, name)).await
+}
+
+pub async fn chat_latest(id: &str) -> Result<Option<ChatView>, ApiError> {
+    call(CHAT_LATEST, &plan_args(id)).await
+}
+
+pub async fn chat_case(id: &str, name: &str) -> Result<Script, ApiError> {
+    call(CHAT_CASE, &chat_ref(id, name)).await
+}
+
+pub async fn save_case(id: &str, name: &str, script: &Script) -> Result<SavedCase, ApiError> {
+    let args = SaveCase {
+        id: id.to_string(),
+        name: name.to_string(),
+        script: script.clone(),
+    };
+    call(SAVE_CASE, &args).await
+}
+
+pub async fn run_suite(id: &str, revision: Option<Revision>) -> Result<SuiteRun, ApiError> {
+    let args = RunSuite {
+        id: id.to_string(),
+        revision,
+    };
+    call(RUN_SUITE, &args).await
+}
+
+/// Calls `handler` with the payload of each event `name` the shell emits.
+fn listen<T: DeserializeOwned + 'static>(name: &'static str, handler: impl Fn(T) + 'static) {
     let closure = Closure::<dyn FnMut(JsValue)>::new(move |event: JsValue| {
         let payload = js_sys::Reflect::get(&event, &JsValue::from_str("payload"));
         if let Ok(changed) = payload
@@ -196,7 +272,7 @@ pub fn on_plans_changed(handler: impl Fn(PlansChanged) + 'static) {
         }
     });
     wasm_bindgen_futures::spawn_local(async move {
-        if tauri_listen(PLANS_CHANGED, closure.as_ref().unchecked_ref())
+        if tauri_listen(name, closure.as_ref().unchecked_ref())
             .await
             .is_ok()
         {

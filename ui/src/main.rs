@@ -5,7 +5,8 @@
 //! author does: `actions` (the selection and the view, carrying out the shortcuts of `keymap`)
 //! and `lifecycle` (plans, publishing, versions, import and export). The parts: `topbar`,
 //! `sidebar` with the `switcher`, `canvas` (draws and edits the plan), `panels` (inspector,
-//! problems, versions, changes), `dialogs`, `find`, `help`, `notice`. `validation` keeps the
+//! problems, versions, the test chat, changes), `dialogs`, `find`, `help`, `notice`; `testing` runs
+//! the test chat. `validation` keeps the
 //! problems up to date, `timeline` marks the open-time benchmark's moments, and `ipc` is the one
 //! module that talks to the desktop shell.
 
@@ -24,6 +25,7 @@ mod opening;
 mod panels;
 mod sidebar;
 mod switcher;
+mod testing;
 mod timeline;
 mod topbar;
 mod validation;

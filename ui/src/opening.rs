@@ -169,10 +169,12 @@ impl Opening {
             mark("load-plan-start");
             let result = ipc::load_plan(&id).await;
             mark("load-plan-done");
+            let shown = editor.id.get_untracked();
+            let pending = self.opening.get_value();
+            if !answer_is_current(&id, same, shown.as_deref(), pending.as_deref()) {
+                return;
+            }
             if !same {
-                if self.opening.get_value().as_deref() != Some(id.as_str()) {
-                    return;
-                }
                 self.opening.set_value(None);
             }
             match result {
@@ -284,4 +286,34 @@ fn remember_plan(id: &str) {
 
 fn remembered_plan() -> Option<String> {
     session_storage()?.get_item(OPEN_PLAN_KEY).ok()?
+}
+
+/// Whether the answer to a plan read for `asked` is still wanted when it arrives: a plan being
+/// opened (`same` false) must still be the one asked for last (`pending`); a plan read again
+/// because it changed on disk (`same`) must still be the one shown, with no other being opened,
+/// or its content would land under another plan's name, and that plan's autosave.
+fn answer_is_current(asked: &str, same: bool, shown: Option<&str>, pending: Option<&str>) -> bool {
+    if same {
+        shown == Some(asked) && pending.is_none()
+    } else {
+        pending == Some(asked)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::answer_is_current;
+
+    #[test]
+    fn a_late_answer_never_lands_on_a_plan_picked_since() {
+        // Opening B, then C: B's answer is dropped, C's taken.
+        assert!(!answer_is_current("b", false, Some("a"), Some("c")));
+        assert!(answer_is_current("c", false, Some("a"), Some("c")));
+        // A read again while shown, answered after the author opened B: dropped.
+        assert!(!answer_is_current("a", true, Some("b"), None));
+        // ... or while B is still being opened: dropped too.
+        assert!(!answer_is_current("a", true, Some("a"), Some("b")));
+        // Still the plan shown, nothing else asked for: taken.
+        assert!(answer_is_current("a", true, Some("a"), None));
+    }
 }

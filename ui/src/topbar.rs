@@ -10,6 +10,7 @@ use crate::canvas::camera::Camera;
 use crate::editor::{Editor, Mode};
 use crate::lifecycle::{badge, Lifecycle};
 use crate::opening::Opening;
+use crate::testing::Testing;
 
 /// Which of the top bar's menus is open.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -25,6 +26,7 @@ pub fn TopBar(
     actions: Actions,
     opening: Opening,
     lifecycle: Lifecycle,
+    testing: Testing,
 ) -> impl IntoView {
     let menu = RwSignal::new(None::<Menu>);
     // The Export menu lists the versions: they are read while it is open.
@@ -102,7 +104,12 @@ pub fn TopBar(
                 <button class="primary" data-testid="publish" title="Freeze the draft as the next version" disabled=move || no_plan() || !draft_shown() on:click=move |_| lifecycle.open_publish()>"Publish…"</button>
                 {move || badge_text().map(|text| view! { <span class="version-badge" data-testid="version-badge">{text}</span> })}
             </div>
-            <span class="mode" class:read-only=move || !draft_shown() data-testid="mode">{move || editor.mode.with(Mode::label)}</span>
+            <span class="mode" class:read-only=move || !draft_shown() class:testing=move || testing.is_on() data-testid="mode">
+                {move || match testing.chat.with(|c| c.as_ref().map(|c| c.revision)) {
+                    Some(revision) if testing.is_on() => crate::testing::label(revision),
+                    _ => editor.mode.with(Mode::label),
+                }}
+            </span>
         </header>
     }
 }

@@ -213,25 +213,10 @@ pub fn run_from<A: Agent + ?Sized>(
         for (i, t) in script.turns.iter().enumerate() {
             let n = i as u32 + 1;
             if let Some(ended) = &chat.session.ended {
-                failures.push(Failure {
-                    turn: n,
-                    message: format!(
-                        "not run: the conversation already ended at turn {} ({}, in state '{}')",
-                        ended.turn,
-                        ended.describe(),
-                        ended.state_id
-                    ),
-                });
+                failures.push(not_run(n, ended));
                 break;
             }
-            let tools = if t.tool_results.is_empty() {
-                script.tool_results.clone()
-            } else {
-                let mut tools = script.tool_results.clone();
-                tools.extend(t.tool_results.clone());
-                tools
-            };
-            let turn = chat.say_with(&t.user, &tools)?;
+            let turn = chat.say_with(&t.user, &script.tools_of(t))?;
             record
                 .turns
                 .push(TurnRecord::of(&chat.session, &t.user, turn));
@@ -249,6 +234,28 @@ pub fn run_from<A: Agent + ?Sized>(
         session: chat.session,
         failures,
     })
+}
+
+/// The failure of script turn `turn`, not said because the conversation had ended.
+pub fn not_run(turn: u32, ended: &Ended) -> Failure {
+    Failure {
+        turn,
+        message: format!(
+            "not run: the conversation already ended at turn {} ({}, in state '{}')",
+            ended.turn,
+            ended.describe(),
+            ended.state_id
+        ),
+    }
+}
+
+impl Script {
+    /// What the plan's tools return in turn `t`: the turn's results over the script's.
+    pub fn tools_of(&self, t: &ScriptTurn) -> ToolResults {
+        let mut tools = self.tool_results.clone();
+        tools.extend(t.tool_results.clone());
+        tools
+    }
 }
 
 /// The expectations of one turn that do not hold in `session`.

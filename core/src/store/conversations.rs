@@ -43,6 +43,37 @@ impl Workspace {
         }
     }
 
+    /// The file that [`Workspace::plan_to_run`] reads for `revision` (resolved the same way),
+    /// for a caller that keeps what it read and reads again only when the file changed.
+    pub fn document_file(
+        &self,
+        id: &str,
+        revision: Option<Revision>,
+    ) -> Result<(PathBuf, PlanVersion)> {
+        let dir = self.existing(id)?;
+        let revision = match revision {
+            Some(r) => r,
+            None if self.live(id)?.is_some() => Revision::Live,
+            None => Revision::Draft,
+        };
+        let version = |n: u32| {
+            (
+                dir.join(format!("versions/{n}.json")),
+                PlanVersion::Number(n),
+            )
+        };
+        Ok(match revision {
+            Revision::Draft => (dir.join("draft.json"), PlanVersion::Draft),
+            Revision::Version(n) => version(n),
+            Revision::Live => {
+                let live = self
+                    .live(id)?
+                    .ok_or_else(|| StoreError::NoLive { id: id.to_string() })?;
+                version(live.version)
+            }
+        })
+    }
+
     fn sessions_dir(&self, id: &str) -> Result<PathBuf> {
         Ok(self.existing(id)?.join("sessions"))
     }

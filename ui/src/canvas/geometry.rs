@@ -45,6 +45,14 @@ impl Rect {
     }
 
     /// The smallest rectangle holding both.
+    /// Whether `other` lies wholly inside this rectangle.
+    pub fn contains(&self, other: &Rect) -> bool {
+        other.x >= self.x
+            && other.y >= self.y
+            && other.right() <= self.right()
+            && other.bottom() <= self.bottom()
+    }
+
     pub fn union(&self, other: &Rect) -> Rect {
         let x = self.x.min(other.x);
         let y = self.y.min(other.y);

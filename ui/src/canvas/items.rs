@@ -37,6 +37,11 @@ pub fn card_view(card: Card, editor: Editor, marks: Memo<Marks>) -> impl IntoVie
     let problem = Memo::new(move |_| marks.with(|m| m.states.get(&id_mark).copied()));
     let id_diff = card.id.clone();
     let diff = Memo::new(move |_| marks.with(|m| m.diff_states.get(&id_diff).copied()));
+    let id_chat = card.id.clone();
+    let current =
+        Memo::new(move |_| marks.with(|m| m.current.as_deref() == Some(id_chat.as_str())));
+    let id_seen = card.id.clone();
+    let visited = Memo::new(move |_| marks.with(|m| m.visited.contains(&id_seen)));
     view! {
         <div
             class=mode_class
@@ -48,6 +53,8 @@ pub fn card_view(card: Card, editor: Editor, marks: Memo<Marks>) -> impl IntoVie
             data-state-id=card.id.clone()
             data-selected=move || selected.get().then_some("true")
             data-diff=move || diff.get().map(Change::as_str)
+            data-current=move || current.get().then_some("true")
+            data-visited=move || visited.get().then_some("true")
             title=format!("{} ({})", card.title, card.id)
             style:left=format!("{}px", card.rect.x)
             style:top=format!("{}px", card.rect.y)
@@ -127,6 +134,7 @@ pub fn arrow_view(arrow: Arrow, editor: Editor, marks: Memo<Marks>, texts: Texts
     let from_diff = from.clone();
     let diff =
         Memo::new(move |_| marks.with(|m| m.diff_arrows.get(&(from_diff.clone(), index)).copied()));
+    let (fired, covered) = chat_marks(marks, from.clone(), index);
     let marker = move || {
         if arrow.dangling {
             "url(#arrowhead-broken)"
@@ -148,6 +156,8 @@ pub fn arrow_view(arrow: Arrow, editor: Editor, marks: Memo<Marks>, texts: Texts
             data-to=arrow.to.clone()
             data-selected=move || selected.get().then_some("true")
             data-diff=move || diff.get().map(Change::as_str)
+            data-fired=move || fired.get().is_some().then_some("true")
+            data-covered=move || covered.get().map(|c| if c { "true" } else { "false" })
         >
             <title>{title}</title>
             <path class="edge-hit" d=arrow.path.d.clone()></path>
@@ -171,6 +181,7 @@ pub fn label_view(arrow: Arrow, editor: Editor, marks: Memo<Marks>, texts: Texts
     let from_diff = from.clone();
     let diff =
         Memo::new(move |_| marks.with(|m| m.diff_arrows.get(&(from_diff.clone(), index)).copied()));
+    let (fired, covered) = chat_marks(marks, from.clone(), index);
     view! {
         // The selected arrow's end, above the cards so it can be grabbed where it meets one.
         {move || selected.get().then(|| view! {
@@ -186,12 +197,42 @@ pub fn label_view(arrow: Arrow, editor: Editor, marks: Memo<Marks>, texts: Texts
             data-from=arrow.from.clone()
             data-index=arrow.index.to_string()
             data-diff=move || diff.get().map(Change::as_str)
+            data-fired=move || fired.get().is_some().then_some("true")
+            data-covered=move || covered.get().map(|c| if c { "true" } else { "false" })
             title=title
             style:left=format!("{x:.1}px")
             style:top=format!("{y:.1}px")
         >
             {priority.map(|p| view! { <span class="priority">{format!("P{p}")}</span> })}
             <span class="edge-condition">{label}</span>
+            // Why the test chat's last move took this transition.
+            {move || fired.get().map(|why| view! { <span class="fired-why" data-testid="fired-why">{why}</span> })}
         </div>
     }
+}
+
+/// Whether transition `index` of `from` fired last in the test chat (why, if so), and whether the
+/// last suite run took it (none before a run).
+fn chat_marks(
+    marks: Memo<Marks>,
+    from: String,
+    index: usize,
+) -> (Memo<Option<String>>, Memo<Option<bool>>) {
+    let from_fired = from.clone();
+    let fired = Memo::new(move |_| {
+        marks.with(|m| {
+            m.fired
+                .as_ref()
+                .filter(|(f, i, _)| *f == from_fired && *i == index)
+                .map(|(_, _, why)| why.clone())
+        })
+    });
+    let covered = Memo::new(move |_| {
+        marks.with(|m| {
+            m.covered
+                .as_ref()
+                .map(|c| c.contains(&(from.clone(), index)))
+        })
+    });
+    (fired, covered)
 }

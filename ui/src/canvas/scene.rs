@@ -63,13 +63,20 @@ pub struct Arrow {
 }
 
 /// What to mark on the canvas: problems (the worst severity per state, and the transitions with
-/// one), and, while two documents are compared, what happened to each state and transition.
+/// one), while two documents are compared what happened to each state and transition, and the
+/// test chat's marks.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Marks {
     pub states: HashMap<String, Severity>,
     pub arrows: HashSet<(String, usize)>,
     pub diff_states: HashMap<String, Change>,
     pub diff_arrows: HashMap<(String, usize), Change>,
+    /// The test chat's: where the conversation is, where it has been, what fired last and why,
+    /// and after a suite run which transitions it took (none before).
+    pub current: Option<String>,
+    pub visited: HashSet<String>,
+    pub fired: Option<(String, usize, String)>,
+    pub covered: Option<HashSet<(String, usize)>>,
 }
 
 impl Marks {

@@ -79,6 +79,19 @@ pub fn Canvas(
     };
     let resize = window_event_listener(ev::resize, move |_| measure());
     on_cleanup(move || resize.remove());
+    // The canvas also changes size with the window unchanged: the Chat tab widens the panel
+    // beside it, and a camera that kept the old width would take a card half hidden behind the
+    // panel for one in view. The canvas lives as long as the page, so its observer does too.
+    Effect::new(move |_| {
+        let Some(el) = root.get() else {
+            return;
+        };
+        let on_resize = wasm_bindgen::closure::Closure::<dyn FnMut()>::new(measure);
+        if let Ok(observer) = web_sys::ResizeObserver::new(on_resize.as_ref().unchecked_ref()) {
+            observer.observe(&el);
+        }
+        on_resize.forget();
+    });
     Effect::new(move |_| {
         fit.track();
         fit_view();

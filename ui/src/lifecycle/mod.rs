@@ -10,6 +10,7 @@ mod versions;
 use leptos::prelude::*;
 use plan_api::messages::{PublishPreview, Sample, TrashEntry, VersionInfo};
 use plan_api::ApiError;
+use plan_core::runtime::script::Script;
 use plan_core::Revision;
 
 use crate::actions::Actions;
@@ -28,6 +29,8 @@ pub enum Dialog {
     NewPlan,
     /// An action that replaces something, asked first.
     Confirm(Confirmation),
+    /// A conversation as a test case, to trim and name before it is saved.
+    SaveCase(Script),
 }
 
 /// The publish dialog's state.

@@ -153,12 +153,16 @@ impl Lifecycle {
 
     /// A plan back from the trash, opened.
     pub fn restore(self, entry: String) {
+        let shown = self.editor.id.get_untracked();
         spawn_local(async move {
             match ipc::restore_plan(&entry).await {
                 Ok(created) => {
                     self.opening.refresh();
                     self.refresh_trash();
-                    self.opening.open(created.id.clone(), true);
+                    // Opened unless the author has picked another plan meanwhile.
+                    if self.editor.id.get_untracked() == shown {
+                        self.opening.open(created.id.clone(), true);
+                    }
                     self.editor
                         .say(format!("“{}” is back ({}).", created.title, created.id));
                 }

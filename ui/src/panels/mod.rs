@@ -1,9 +1,12 @@
 //! The right-hand panel and its tabs: the inspector of the selection, the Problems, the Versions,
-//! and, while two documents are compared, their Changes.
+//! the Test chat, and, while two documents are compared, their Changes.
 
 mod changes;
+mod chat;
+mod chat_now;
 pub mod inspector;
 mod problems;
+mod suite;
 mod versions;
 
 use leptos::prelude::*;
@@ -12,8 +15,10 @@ use plan_core::Report;
 use crate::actions::Actions;
 use crate::editor::{Editor, Mode};
 use crate::lifecycle::Lifecycle;
+use crate::testing::Testing;
 pub use changes::mark as change_mark;
 use changes::Changes;
+use chat::Chat;
 use inspector::Inspector;
 pub use problems::problem_item;
 use problems::Problems;
@@ -25,6 +30,8 @@ pub enum Tab {
     Inspect,
     Problems,
     Versions,
+    /// The test chat.
+    Chat,
     /// Only while comparing.
     Changes,
 }
@@ -35,6 +42,7 @@ pub fn Panel(
     report: Memo<Report>,
     actions: Actions,
     lifecycle: Lifecycle,
+    testing: Testing,
 ) -> impl IntoView {
     let tab = actions.tab;
     let counts = move || {
@@ -61,14 +69,16 @@ pub fn Panel(
                         None => "Versions".to_string(),
                     }
                 })}
+                {tab_button(tab, Tab::Chat, "tab-chat", || "Test chat".to_string())}
                 {move || comparing().then(|| tab_button(tab, Tab::Changes, "tab-changes", || "Changes".to_string()))}
             </div>
             <div class="panel-body">
                 {move || match tab.get() {
-                    Tab::Inspect => view! { <Inspector editor=editor report=report /> }.into_any(),
+                    Tab::Inspect => view! { <Inspector editor=editor report=report testing=testing /> }.into_any(),
                     Tab::Problems => view! { <Problems report=report on_problem=on_problem /> }.into_any(),
                     Tab::Versions => view! { <Versions editor=editor lifecycle=lifecycle /> }.into_any(),
                     Tab::Changes => view! { <Changes editor=editor actions=actions /> }.into_any(),
+                    Tab::Chat => view! { <Chat editor=editor testing=testing lifecycle=lifecycle /> }.into_any(),
                 }}
             </div>
         </aside>

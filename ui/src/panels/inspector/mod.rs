@@ -13,10 +13,11 @@ use plan_core::edit::{delete_impact, Command};
 use plan_core::Report;
 
 use crate::editor::Editor;
+use crate::testing::Testing;
 pub use fields::focus_field_of;
 
 #[component]
-pub fn Inspector(editor: Editor, report: Memo<Report>) -> impl IntoView {
+pub fn Inspector(editor: Editor, report: Memo<Report>, testing: Testing) -> impl IntoView {
     // Rebuilt only when what is selected changes, not on every edit, so fields keep focus.
     let subject = Memo::new(move |_| {
         editor
@@ -30,6 +31,15 @@ pub fn Inspector(editor: Editor, report: Memo<Report>) -> impl IntoView {
     });
     let read_only = move || !editor.mode.with(|m| m.is_draft());
     view! {
+        {move || match subject.get() {
+            Subject::State(id) => Some(view! {
+                <div class="from-here">
+                    <button data-testid="chat-from-here" title="A test conversation that begins in this state, with values you give"
+                        on:click=move |_| testing.test_from(id.clone())>"▶ Test from here"</button>
+                </div>
+            }),
+            _ => None,
+        }}
         <Inline report=report subject=subject />
         // One switch for every field: nothing of a version can be typed into or clicked (`inert`;
         // a disabled <fieldset> did the same, but WebKitGTK then scrolled no field inside it into

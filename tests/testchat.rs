@@ -1,0 +1,502 @@
+//! End-to-end tests of the test chat in the window (issue 16): talking to a plan with the state
+//! lit and the fired transition's why on the canvas, saving the conversation as a test case and
+//! seeing it fail after a priority swap, the suite's coverage, the tool buttons of an imported
+//! flow export to its hang-up, "test from here" with a value known and a turn taken back, and a
+//! conversation continued after the app was killed.
+//!
+//! Run by `scripts/test.sh`, or alone with `cargo test -p plan-tests --test testchat [-- NAME]`.
+//! Screenshots land in `target/e2e/`.
+
+use std::fs;
+use std::process::Command;
+use std::time::Duration;
+
+use plan_tests::native::choose_file;
+use plan_tests::page::{
+    arrow_middle, click, click_at, count, ensure, open_plan, plan, set_value, text_of, type_text,
+    Outcome,
+};
+use plan_tests::{Ctx, Harness, Test, SHORT};
+use serde_json::json;
+
+fn main() {
+    std::process::exit(Harness::run(&[
+        Test {
+            name: "a_chat_reaches_billing_is_saved_as_a_case_and_fails_after_a_priority_swap",
+            run: a_chat_reaches_billing_is_saved_as_a_case_and_fails_after_a_priority_swap,
+        },
+        Test {
+            name: "the_seed_flow_export_is_talked_through_with_the_tool_buttons_to_the_hang_up",
+            run: the_seed_flow_export_is_talked_through_with_the_tool_buttons_to_the_hang_up,
+        },
+        Test {
+            name: "a_chat_begun_in_technical_support_with_a_value_known_takes_a_turn_back",
+            run: a_chat_begun_in_technical_support_with_a_value_known_takes_a_turn_back,
+        },
+        Test {
+            name: "a_chat_killed_half_way_is_continued_after_the_app_starts_again",
+            run: a_chat_killed_half_way_is_continued_after_the_app_starts_again,
+        },
+        Test {
+            name: "a_published_version_is_tested_read_only_and_the_draft_again_after",
+            run: a_published_version_is_tested_read_only_and_the_draft_again_after,
+        },
+    ]));
+}
+
+/// How long a turn, a save or a suite run gets to show its result.
+const LONG: Duration = Duration::from_secs(10);
+const ENTER: &str = "\u{E007}";
+
+fn state_css(id: &str) -> String {
+    format!("[data-testid=state][data-state-id='{id}']")
+}
+
+fn agent_lines(ctx: &Ctx) -> Result<usize, String> {
+    count(ctx, "[data-testid=chat-message][data-role=agent]")
+}
+
+/// The state the conversation is in, as the canvas lights it and the live inspector names it;
+/// fails when the two disagree or more than one card is lit.
+fn current(ctx: &Ctx) -> Result<String, String> {
+    let lit = ctx.session().execute(
+        "return [...document.querySelectorAll('[data-testid=state][data-current=true]')].map(e => e.dataset.stateId);",
+        json!([]),
+    )?;
+    let named = ctx.session().execute(
+        "const el = document.querySelector('[data-testid=chat-state]'); return el ? el.dataset.stateId : null;",
+        json!([]),
+    )?;
+    let lit: Vec<String> = lit
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(|v| v.as_str().map(String::from))
+                .collect()
+        })
+        .unwrap_or_default();
+    match (lit.as_slice(), named.as_str()) {
+        ([one], Some(n)) if one == n => Ok(one.clone()),
+        _ => Err(format!(
+            "the canvas lights {lit:?}, the inspector says {named}"
+        )),
+    }
+}
+
+/// Waits until the conversation is in `state` (on the canvas and in the inspector).
+fn is_in(ctx: &Ctx, state: &str) -> Outcome {
+    let mut seen = String::new();
+    ctx.session()
+        .wait_until(&format!("the conversation in {state}"), LONG, || {
+            seen = current(ctx).unwrap_or_else(|e| e);
+            Ok(seen == state)
+        })
+        .map_err(|e| format!("{e} ({seen})"))
+}
+
+/// Opens the Chat tab and starts a conversation, waiting for the opening reply.
+fn start_chat(ctx: &Ctx) -> Outcome {
+    click(ctx, "[data-testid=tab-chat]")?;
+    click(ctx, "[data-testid=chat-start]")?;
+    ctx.session()
+        .wait_until("the opening reply", LONG, || Ok(agent_lines(ctx)? >= 1))
+}
+
+/// Types `message` into the chat and presses Enter, as an author does, then waits for the reply.
+fn say(ctx: &Ctx, message: &str) -> Outcome {
+    let before = agent_lines(ctx)?;
+    let el = ctx.session().wait_for("[data-testid=chat-input]", SHORT)?;
+    ctx.session().click(&el)?;
+    ctx.session().send_keys(&el, message)?;
+    ctx.session().send_keys(&el, ENTER)?;
+    ctx.session()
+        .wait_until(&format!("the reply to {message:?}"), LONG, || {
+            Ok(agent_lines(ctx)? == before + 1)
+        })?;
+    let left = ctx.session().execute(
+        "return document.querySelector('[data-testid=chat-input]').value;",
+        json!([]),
+    )?;
+    ensure(left == json!(""), || {
+        format!("the field still holds {left}")
+    })
+}
+
+/// Waits until `css` matches something.
+fn shows(ctx: &Ctx, what: &str, css: &str) -> Outcome {
+    ctx.session()
+        .wait_until(what, LONG, || Ok(count(ctx, css)? > 0))
+}
+
+fn deliverable(ctx: &Ctx, key: &str) -> Result<String, String> {
+    text_of(
+        ctx,
+        &format!("[data-testid=chat-deliverable][data-key='{key}']"),
+    )
+}
+
+/// Selects a transition by clicking its arrow, as the editor tests do.
+fn select_arrow(ctx: &Ctx, from: &str, index: usize) -> Outcome {
+    let css = format!(
+        "[data-testid=transition][data-from='{from}'][data-index='{index}'][data-selected=true]"
+    );
+    click_at(ctx, arrow_middle(ctx, from, index)?)?;
+    shows(ctx, &format!("transition {index} of {from} selected"), &css)
+}
+
+/// The support plan to billing in plain words, the lit state checked after each turn; saved as
+/// a test case; the plan changed so that the case fails (billing's priority swapped with the
+/// fall-through to general support); the suite fails it at the turn where it differs, with what
+/// was expected and what happened, and the coverage is counted and drawn.
+fn a_chat_reaches_billing_is_saved_as_a_case_and_fails_after_a_priority_swap(ctx: &Ctx) -> Outcome {
+    open_plan(ctx, "customer-support")?;
+    start_chat(ctx)?;
+    is_in(ctx, "greeting")?;
+    let mode = text_of(ctx, "[data-testid=mode]")?;
+    ensure(mode == "Testing the draft", || {
+        format!("the top bar says {mode:?}")
+    })?;
+    for (message, state) in [
+        ("Chloe", "customer-intake"),
+        ("Chloe Martin", "customer-intake"),
+        ("CM-1", "customer-intake"),
+        ("it is about billing", "billing-support"),
+    ] {
+        say(ctx, message)?;
+        is_in(ctx, state)?;
+    }
+    let why = text_of(ctx, "[data-testid=fired-why]")?;
+    ensure(
+        why == "moved to Billing support because issue_type = billing (priority 1)",
+        || format!("the canvas says {why:?}"),
+    )?;
+    ensure(
+        count(
+            ctx,
+            "[data-testid=transition][data-from=customer-intake][data-index='0'][data-fired=true]",
+        )? == 1
+            && count(ctx, "[data-testid=transition][data-fired=true]")? == 1,
+        || "the fired transition is not the one flashed".into(),
+    )?;
+    for visited in ["greeting", "customer-intake"] {
+        ensure(
+            count(ctx, &format!("{}[data-visited=true]", state_css(visited)))? == 1,
+            || format!("{visited} is not marked as visited"),
+        )?;
+    }
+    ensure(
+        count(
+            ctx,
+            &format!("{}[data-visited=true]", state_css("technical-support")),
+        )? == 0,
+        || "technical support is marked but was never visited".into(),
+    )?;
+    let issue = deliverable(ctx, "issue_type")?;
+    ensure(
+        issue.contains("billing")
+            && issue.contains("at turn 4")
+            && issue.contains("it is about billing"),
+        || format!("issue_type shows {issue:?}"),
+    )?;
+    let traces = ctx.session().execute(
+        "return [...document.querySelectorAll('[data-testid=chat-trace]')].map(e => e.textContent).join('\\n');",
+        json!([]),
+    )?;
+    ensure(traces.as_str().is_some_and(|t| t.contains(&why)), || {
+        format!("no turn's trace tells the move: {traces}")
+    })?;
+    ctx.screenshot("chat-reached-billing")?;
+
+    click(ctx, "[data-testid=chat-save-case]")?;
+    shows(ctx, "the save-as-case dialog", "[data-testid=case-name]")?;
+    ensure(count(ctx, "[data-testid=case-expect]")? >= 5, || {
+        "the dialog lists no expectations to trim".into()
+    })?;
+    type_text(ctx, "[data-testid=case-name]", "billing-by-chat")?;
+    ctx.screenshot("chat-save-case")?;
+    click(ctx, "[data-testid=confirm]")?;
+    let file = ctx
+        .workspace()
+        .join("customer-support/tests/billing-by-chat.json");
+    ctx.session()
+        .wait_until("the case saved in tests/", LONG, || Ok(file.is_file()))?;
+    let saved = fs::read_to_string(&file).map_err(|e| e.to_string())?;
+    ensure(
+        saved.contains("\"billing-support\"") && saved.contains("it is about billing"),
+        || format!("the saved case: {saved}"),
+    )?;
+
+    // The priority swap, in the inspector: billing 10, the fall-through to general 1.
+    click(ctx, "[data-testid=tab-inspect]")?;
+    select_arrow(ctx, "customer-intake", 0)?;
+    type_text(ctx, "[data-testid=field-priority]", "10")?;
+    select_arrow(ctx, "customer-intake", 2)?;
+    type_text(ctx, "[data-testid=field-priority]", "1")?;
+    ctx.session().wait_until("the swap saved", LONG, || {
+        let p = plan(ctx, "customer-support")?;
+        let t = &p.state("customer-intake").ok_or("no intake")?.transitions;
+        Ok(t[0].priority.0 == 10.0 && t[2].priority.0 == 1.0)
+    })?;
+
+    click(ctx, "[data-testid=tab-chat]")?;
+    shows(
+        ctx,
+        "the chat offering a restart",
+        "[data-testid=chat-stale]",
+    )?;
+    click(ctx, "[data-testid=chat-run-suite]")?;
+    let case = "[data-testid=case-result][data-case=billing-by-chat]";
+    shows(ctx, "the suite's results", case)?;
+    ensure(
+        count(ctx, &format!("{case}[data-passed=false]"))? == 1,
+        || "the case passes after the swap".into(),
+    )?;
+    let summary = text_of(ctx, "[data-testid=suite-summary]")?;
+    ensure(
+        summary.ends_with("failed") && !summary.contains(" 0 failed"),
+        || format!("the summary says {summary:?}"),
+    )?;
+    let coverage = text_of(ctx, "[data-testid=coverage-summary]")?;
+    ensure(coverage.ends_with("of 7 transitions tested"), || {
+        format!("the coverage says {coverage:?}")
+    })?;
+    let taken = count(ctx, "[data-testid=transition][data-covered=true]")?;
+    let untaken = count(ctx, "[data-testid=transition][data-covered=false]")?;
+    ensure(
+        taken + untaken == 7 && coverage.starts_with(&format!("{taken} of")),
+        || format!("{taken} arrows drawn tested, {untaken} untested, for {coverage:?}"),
+    )?;
+
+    click(ctx, case)?;
+    shows(
+        ctx,
+        "the failing case opened",
+        "[data-testid=case-opened][data-turn='4']",
+    )?;
+    let differs = text_of(ctx, "[data-testid=case-differs]")?;
+    ensure(
+        differs.contains("expected state 'billing-support'")
+            && differs.contains("in 'general-support'"),
+        || format!("the case says {differs:?}"),
+    )?;
+    is_lit(ctx, "general-support")?;
+    ctx.screenshot("suite-failing-case").map(|_| ())
+}
+
+/// Only `state` is lit on the canvas (a failing case shows where it was).
+fn is_lit(ctx: &Ctx, state: &str) -> Outcome {
+    ctx.session().wait_until(&format!("{state} lit"), LONG, || {
+        Ok(count(ctx, "[data-testid=state][data-current=true]")? == 1
+            && count(ctx, &format!("{}[data-current=true]", state_css(state)))? == 1)
+    })
+}
+
+/// The exact flow export printed in seed 004, imported through the dialog, then talked through
+/// with the tool buttons only, each button sending the call with its code, to the hang-up.
+fn the_seed_flow_export_is_talked_through_with_the_tool_buttons_to_the_hang_up(
+    ctx: &Ctx,
+) -> Outcome {
+    let export = ctx
+        .harness
+        .root()
+        .join("core/tests/fixtures/flow-export.json");
+    click(ctx, "[data-testid=import]")?;
+    click(ctx, "[data-testid=import-new]")?;
+    choose_file(ctx, "Import a plan", &export.display().to_string(), false)?;
+    shows(
+        ctx,
+        "the imported plan",
+        "[data-testid=plan][data-plan-id=flow-export]",
+    )?;
+    let p = open_plan(ctx, "flow-export")?;
+    start_chat(ctx)?;
+    let ids: Vec<String> = p.states.iter().map(|s| s.id.clone()).collect();
+    is_in(ctx, &ids[0])?;
+    for (tool, code, next) in [
+        ("verify_customer", "CUSTOMER_VERIFIED", &ids[1]),
+        ("classify", "Ratenzahlung gewünscht", &ids[2]),
+        ("agree_installment_plan", "AGREEMENT_CONFIRMED", &ids[3]),
+    ] {
+        let button = format!("[data-testid=chat-tool-code][data-tool={tool}][data-code='{code}']");
+        let before = agent_lines(ctx)?;
+        if tool == "classify" {
+            ctx.screenshot("chat-tool-buttons")?;
+        }
+        click(ctx, &button)?;
+        ctx.session()
+            .wait_until(&format!("the reply to {tool}"), LONG, || {
+                Ok(agent_lines(ctx)? == before + 1)
+            })?;
+        is_in(ctx, next)?;
+        let sent = ctx.session().execute(
+            "const u = [...document.querySelectorAll('[data-testid=chat-message][data-role=user]')]; return u[u.length - 1].textContent;",
+            json!([]),
+        )?;
+        ensure(
+            sent.as_str() == Some(&format!("/tool {tool} {code}")),
+            || format!("the button sent {sent}"),
+        )?;
+    }
+    let ended = text_of(ctx, "[data-testid=chat-ended]")?;
+    ensure(ended.contains("hung up"), || {
+        format!("the chat says {ended:?}")
+    })?;
+    let disabled = ctx.session().execute(
+        "return document.querySelector('[data-testid=chat-input]').disabled;",
+        json!([]),
+    )?;
+    ensure(disabled == json!(true), || {
+        "the message field still takes messages after the hang-up".into()
+    })?;
+    ctx.screenshot("chat-hung-up").map(|_| ())
+}
+
+/// "Test from here": technical support selected, issue_type known from the start; a turn
+/// answered, taken back, and answered differently.
+fn a_chat_begun_in_technical_support_with_a_value_known_takes_a_turn_back(ctx: &Ctx) -> Outcome {
+    open_plan(ctx, "customer-support")?;
+    click(ctx, &state_css("technical-support"))?;
+    click(ctx, "[data-testid=chat-from-here]")?;
+    shows(ctx, "the Chat tab", "[data-testid=chat-begin-state]")?;
+    let begin = ctx.session().execute(
+        "return document.querySelector('[data-testid=chat-begin-state]').value;",
+        json!([]),
+    )?;
+    ensure(begin == json!("technical-support"), || {
+        format!("the chat begins in {begin}")
+    })?;
+    set_value(ctx, "[data-testid=chat-preset-key]", "issue_type")?;
+    set_value(ctx, "[data-testid=chat-preset-value]", "technical")?;
+    click(ctx, "[data-testid=chat-preset-add]")?;
+    shows(
+        ctx,
+        "the preset",
+        "[data-testid=chat-preset][data-key=issue_type]",
+    )?;
+    click(ctx, "[data-testid=chat-start]")?;
+    ctx.session()
+        .wait_until("the opening reply", LONG, || Ok(agent_lines(ctx)? >= 1))?;
+    is_in(ctx, "technical-support")?;
+    let known = deliverable(ctx, "issue_type")?;
+    ensure(
+        known.contains("technical") && known.contains("known from the start"),
+        || format!("issue_type shows {known:?}"),
+    )?;
+
+    say(ctx, "device: laptop")?;
+    ensure(deliverable(ctx, "device")?.contains("laptop"), || {
+        "the device was not recorded".into()
+    })?;
+    let users = count(ctx, "[data-testid=chat-message][data-role=user]")?;
+    click(ctx, "[data-testid=chat-step-back]")?;
+    ctx.session().wait_until("the turn taken back", LONG, || {
+        Ok(
+            count(ctx, "[data-testid=chat-message][data-role=user]")? == users - 1
+                && count(ctx, "[data-testid=chat-deliverable][data-key=device]")? == 0,
+        )
+    })?;
+    say(ctx, "device: the phone app")?;
+    let device = deliverable(ctx, "device")?;
+    ensure(
+        device.contains("the phone app") && !device.contains("laptop"),
+        || format!("device shows {device:?}"),
+    )?;
+    is_in(ctx, "technical-support")?;
+    ctx.screenshot("chat-from-technical-support")?;
+
+    // Restart: the same beginning, a new conversation.
+    click(ctx, "[data-testid=chat-restart]")?;
+    ctx.session().wait_until("a new conversation", LONG, || {
+        Ok(count(ctx, "[data-testid=chat-message]")? == 1)
+    })?;
+    is_in(ctx, "technical-support")?;
+    ensure(
+        deliverable(ctx, "issue_type")?.contains("known from the start")
+            && count(ctx, "[data-testid=chat-deliverable][data-key=device]")? == 0,
+        || "the restart did not begin as the conversation began".into(),
+    )
+}
+
+/// A conversation half way, the app killed (SIGKILL), started again: the plan's last
+/// conversation is shown where it was and goes on to billing.
+fn a_chat_killed_half_way_is_continued_after_the_app_starts_again(ctx: &Ctx) -> Outcome {
+    open_plan(ctx, "customer-support")?;
+    start_chat(ctx)?;
+    say(ctx, "Chloe")?;
+    say(ctx, "Chloe Martin")?;
+    is_in(ctx, "customer-intake")?;
+    let pid = ctx.app_pid()?;
+    let killed = Command::new("kill")
+        .args(["-KILL", &pid])
+        .status()
+        .map_err(|e| e.to_string())?;
+    ensure(killed.success(), || "the app was not running".into())?;
+
+    ctx.relaunch()?;
+    open_plan(ctx, "customer-support")?;
+    click(ctx, "[data-testid=tab-chat]")?;
+    ctx.session()
+        .wait_until("the conversation shown again", LONG, || {
+            Ok(agent_lines(ctx)? == 3)
+        })?;
+    is_in(ctx, "customer-intake")?;
+    ensure(
+        deliverable(ctx, "customer_name")?.contains("Chloe Martin"),
+        || "the name said before the kill is not known".into(),
+    )?;
+    say(ctx, "CM-1")?;
+    say(ctx, "it is about billing")?;
+    is_in(ctx, "billing-support")?;
+    ensure(
+        count(ctx, "[data-testid=chat-message][data-role=user]")? == 4,
+        || "the turns before the kill are not in the transcript".into(),
+    )?;
+    ctx.screenshot("chat-continued-after-kill").map(|_| ())
+}
+
+/// Version 1 published (by `plan`, as another program would), then tested from the Run choice:
+/// the canvas shows that version read-only and the top bar says so; back on the draft, the draft.
+fn a_published_version_is_tested_read_only_and_the_draft_again_after(ctx: &Ctx) -> Outcome {
+    open_plan(ctx, "customer-support")?;
+    let out = Command::new(plan_tests::binary("plan")?)
+        .args(["publish", "customer-support", "-m", "first"])
+        .arg("--workspace")
+        .arg(ctx.workspace())
+        .output()
+        .map_err(|e| e.to_string())?;
+    ensure(out.status.success(), || {
+        format!("plan publish: {}", String::from_utf8_lossy(&out.stderr))
+    })?;
+    click(ctx, "[data-testid=tab-chat]")?;
+    shows(
+        ctx,
+        "version 1 offered",
+        "[data-testid=chat-run] option[value='1']",
+    )?;
+    set_value(ctx, "[data-testid=chat-run]", "1")?;
+    click(ctx, "[data-testid=chat-start]")?;
+    ctx.session()
+        .wait_until("the opening reply", LONG, || Ok(agent_lines(ctx)? >= 1))?;
+    shows(
+        ctx,
+        "version 1 shown read-only",
+        "[data-testid=readonly-banner]",
+    )?;
+    let mode = text_of(ctx, "[data-testid=mode]")?;
+    ensure(mode == "Testing version 1", || {
+        format!("the top bar says {mode:?}")
+    })?;
+    say(ctx, "Chloe")?;
+    is_in(ctx, "customer-intake")?;
+    ctx.screenshot("chat-version-1")?;
+
+    set_value(ctx, "[data-testid=chat-run]", "draft")?;
+    click(ctx, "[data-testid=chat-start]")?;
+    ctx.session()
+        .wait_until("the draft shown again", LONG, || {
+            Ok(count(ctx, "[data-testid=readonly-banner]")? == 0
+                && text_of(ctx, "[data-testid=mode]")? == "Testing the draft"
+                && count(ctx, "[data-testid=chat-message]")? == 1)
+        })?;
+    is_in(ctx, "greeting")
+}

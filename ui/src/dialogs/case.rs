@@ -1,0 +1,168 @@
+//! A conversation saved as a test case: its turns with what held after each (the state, the values
+//! recorded in it, how it ended), each expectation ticked so that the author keeps only what the
+//! case is about, and a name for its file in the plan's `tests/`.
+
+use leptos::prelude::*;
+use plan_api::ApiError;
+use plan_core::runtime::script::{Expect, Script};
+
+use crate::lifecycle::{Dialog, Lifecycle};
+use crate::testing::Testing;
+
+/// One expectation that can be kept or dropped: turn (0-based), what, its text.
+#[derive(Debug, Clone, PartialEq)]
+struct Kept {
+    turn: usize,
+    what: Part,
+    text: String,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+enum Part {
+    State,
+    Value(String),
+    Ended,
+}
+
+/// Every expectation of `script`, in order.
+fn parts(script: &Script) -> Vec<Kept> {
+    let mut out = Vec::new();
+    for (turn, t) in script.turns.iter().enumerate() {
+        let Some(e) = &t.expect else { continue };
+        if let Some(s) = &e.state {
+            out.push(Kept {
+                turn,
+                what: Part::State,
+                text: format!("in {s}"),
+            });
+        }
+        for (k, v) in e.deliverables.iter().flatten() {
+            out.push(Kept {
+                turn,
+                what: Part::Value(k.clone()),
+                text: format!("{k} = {}", plan_core::runtime::show(v)),
+            });
+        }
+        if let Some(v) = &e.ended {
+            out.push(Kept {
+                turn,
+                what: Part::Ended,
+                text: format!("ended: {}", plan_core::runtime::show(v)),
+            });
+        }
+    }
+    out
+}
+
+/// `script` with only the expectations `dropped` does not name.
+fn trimmed(script: &Script, dropped: &[Kept]) -> Script {
+    let mut out = script.clone();
+    for d in dropped {
+        let Some(e) = out.turns.get_mut(d.turn).and_then(|t| t.expect.as_mut()) else {
+            continue;
+        };
+        match &d.what {
+            Part::State => e.state = None,
+            Part::Value(k) => {
+                if let Some(values) = e.deliverables.as_mut() {
+                    values.remove(k);
+                    if values.is_empty() {
+                        e.deliverables = None;
+                    }
+                }
+            }
+            Part::Ended => e.ended = None,
+        }
+    }
+    for t in &mut out.turns {
+        if t.expect.as_ref() == Some(&Expect::default()) {
+            t.expect = None;
+        }
+    }
+    out
+}
+
+#[component]
+pub fn SaveCaseDialog(lifecycle: Lifecycle, testing: Testing) -> impl IntoView {
+    let script = match lifecycle.dialog.get_untracked() {
+        Some(Dialog::SaveCase(s)) => s,
+        _ => Script::default(),
+    };
+    let all = parts(&script);
+    let dropped = RwSignal::new(Vec::<Kept>::new());
+    let name = RwSignal::new(String::new());
+    let refused = RwSignal::new(None::<ApiError>);
+    let users: Vec<String> = script.turns.iter().map(|t| t.user.clone()).collect();
+    let kept_script = StoredValue::new(script);
+    let save = move || {
+        let script = kept_script.with_value(|s| trimmed(s, &dropped.get_untracked()));
+        testing.save_case(name.get_untracked(), script, refused);
+    };
+    view! {
+        <h3>"Save as test case"</h3>
+        <p class="hint">"Each turn keeps what held after it; untick what the case is not about. The suite checks the rest."</p>
+        <ol class="case-turns" data-testid="case-turns">
+            {users.into_iter().enumerate().map(|(turn, user)| {
+                let mine: Vec<Kept> = all.iter().filter(|k| k.turn == turn).cloned().collect();
+                view! {
+                    <li>
+                        <p class="chat-text">{user}</p>
+                        {mine.into_iter().map(|k| {
+                            let text = k.text.clone();
+                            let this = k.clone();
+                            let ticked = move || !dropped.with(|d| d.contains(&this));
+                            let flip = k.clone();
+                            view! {
+                                <label class="field check">
+                                    <input type="checkbox" data-testid="case-expect" prop:checked=ticked
+                                        on:change=move |_| dropped.update(|d| match d.iter().position(|x| *x == flip) {
+                                            Some(i) => { d.remove(i); }
+                                            None => d.push(flip.clone()),
+                                        }) />
+                                    <span>{text}</span>
+                                </label>
+                            }
+                        }).collect_view()}
+                    </li>
+                }
+            }).collect_view()}
+        </ol>
+        <label class="field">
+            <span class="field-label">"Name (its file in tests/)"</span>
+            <input type="text" data-testid="case-name" placeholder="billing-refund"
+                prop:value=move || name.get() on:input=move |e| name.set(event_target_value(&e)) />
+        </label>
+        {move || refused.get().map(|e| view! { <p class="error" data-testid="case-error" data-code=e.code.as_str()>{e.message}</p> })}
+        <div class="dialog-buttons">
+            <button data-testid="cancel" on:click=move |_| lifecycle.close_dialog()>"Cancel"</button>
+            <button class="primary" data-testid="confirm" disabled=move || name.with(|n| n.trim().is_empty()) on:click=move |_| save()>"Save"</button>
+        </div>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unticked_expectations_leave_the_case_and_empty_turns_expect_nothing() {
+        let script: Script = serde_json::from_value(serde_json::json!({"turns": [
+            {"user": "hi", "expect": {"state": "a"}},
+            {"user": "billing", "expect": {"state": "b", "deliverables": {"k": "billing"}, "ended": "complete"}}
+        ]}))
+        .unwrap();
+        let all = parts(&script);
+        assert_eq!(all.len(), 4);
+        let out = trimmed(&script, &[all[0].clone(), all[2].clone()]);
+        assert_eq!(out.turns[0].expect, None);
+        let e = out.turns[1].expect.as_ref().unwrap();
+        assert_eq!(
+            (
+                e.state.as_deref(),
+                e.deliverables.is_none(),
+                e.ended.is_some()
+            ),
+            (Some("b"), true, true)
+        );
+    }
+}

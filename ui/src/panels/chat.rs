@@ -1,0 +1,331 @@
+//! The Chat tab: what a conversation runs and where it begins (test from here, with values known
+//! from the start), the transcript with each turn's trace folded under the agent's reply, the
+//! message field, and the conversation's actions (restart, step back, save as test case, run the
+//! suite). The live state of the conversation is `chat_now`'s, the suite's results `suite`'s.
+
+use leptos::ev;
+use leptos::prelude::*;
+use plan_api::messages::ChatView;
+use plan_core::runtime::Role;
+use plan_core::Revision;
+use serde_json::Value;
+
+use super::chat_now::Now;
+use super::suite::{OpenedCase, Suite};
+use crate::editor::Editor;
+use crate::lifecycle::Lifecycle;
+use crate::testing::Testing;
+
+#[component]
+pub fn Chat(editor: Editor, testing: Testing, lifecycle: Lifecycle) -> impl IntoView {
+    let chat = testing.chat;
+    // Memos: the views below are made once per conversation shown, not once per turn.
+    let has_chat = Memo::new(move |_| chat.with(Option::is_some));
+    // A failing case opened from the suite takes the conversation's place until it is closed.
+    let case_open = Memo::new(move |_| testing.case.with(Option::is_some));
+    view! {
+        <div class="chat" data-testid="chat">
+            <Begin editor=editor testing=testing lifecycle=lifecycle />
+            {move || testing.error.get().map(|e| view! { <p class="error" data-testid="chat-error" data-code=e.code.as_str()>{e.message}</p> })}
+            {move || chat.get().and_then(|c| c.stale).map(|why| view! {
+                <div class="chat-stale" data-testid="chat-stale">
+                    <p>{why}</p>
+                    <button class="primary" on:click=move |_| testing.restart()>"Start again"</button>
+                </div>
+            })}
+            {move || match (has_chat.get(), case_open.get()) {
+                (_, true) => view! { <OpenedCase testing=testing /> }.into_any(),
+                (true, false) => view! {
+                    <Transcript testing=testing />
+                    <Say testing=testing />
+                    <Now editor=editor testing=testing />
+                }.into_any(),
+                (false, false) => ().into_any(),
+            }}
+            <Suite testing=testing />
+        </div>
+    }
+}
+
+/// What a new conversation runs and where it begins: the document, the state, the values known.
+#[component]
+fn Begin(editor: Editor, testing: Testing, lifecycle: Lifecycle) -> impl IntoView {
+    let run = testing.run;
+    let from = testing.from;
+    let run_value = move || match run.get() {
+        Revision::Draft => "draft".to_string(),
+        Revision::Live => "live".to_string(),
+        Revision::Version(n) => n.to_string(),
+    };
+    let states = move || {
+        editor.plan.with(|p| {
+            p.as_ref()
+                .map(|p| {
+                    p.states
+                        .iter()
+                        .map(|s| (s.id.clone(), s.title.clone()))
+                        .collect::<Vec<_>>()
+                })
+                .unwrap_or_default()
+        })
+    };
+    let known = move || {
+        from.with(|f| {
+            f.deliverables
+                .iter()
+                .map(|(k, v)| (k.clone(), show(v)))
+                .collect::<Vec<_>>()
+        })
+    };
+    let key = RwSignal::new(String::new());
+    let value = RwSignal::new(String::new());
+    let keys = move || {
+        editor.plan.with(|p| {
+            p.as_ref()
+                .map(|p| {
+                    let keys: std::collections::BTreeSet<String> = p
+                        .states
+                        .iter()
+                        .flat_map(|s| s.deliverables().map(|d| d.key.clone()))
+                        .collect();
+                    keys.into_iter().collect::<Vec<_>>()
+                })
+                .unwrap_or_default()
+        })
+    };
+    let add_known = move || {
+        let (k, v) = (key.get_untracked(), value.get_untracked());
+        if !k.trim().is_empty() {
+            from.update(|f| {
+                f.deliverables
+                    .insert(k.trim().to_string(), Value::String(v.trim().to_string()));
+            });
+            value.set(String::new());
+        }
+    };
+    let started = move || testing.chat.with(Option::is_some);
+    // While a conversation runs the beginning folds to one line, so the transcript has the room;
+    // it opens again for a new one (the author's toggle is kept until then).
+    let summary = move || {
+        let state = from.with(|f| f.state.clone());
+        let at = match state {
+            Some(id) => editor
+                .plan
+                .with(|p| {
+                    p.as_ref()
+                        .and_then(|p| p.state(&id))
+                        .map(|s| s.title.clone())
+                })
+                .unwrap_or(id),
+            None => "the start state".to_string(),
+        };
+        let what = match run.get() {
+            Revision::Draft => "the draft".to_string(),
+            Revision::Live => "the live version".to_string(),
+            Revision::Version(n) => format!("version {n}"),
+        };
+        let known = from.with(|f| f.deliverables.len());
+        let known = match known {
+            0 => String::new(),
+            1 => ", 1 value known".to_string(),
+            n => format!(", {n} values known"),
+        };
+        format!("Testing {what} from {at}{known}")
+    };
+    view! {
+        <details class="chat-begin" prop:open=move || !started()>
+            <summary data-testid="chat-begin-summary">{summary}</summary>
+            <div class="chat-begin-row">
+                <label class="field">
+                    <span class="field-label">"Run"</span>
+                    <select data-testid="chat-run" prop:value=run_value on:change=move |e| {
+                        run.set(match event_target_value(&e).as_str() {
+                            "live" => Revision::Live,
+                            "draft" => Revision::Draft,
+                            n => n.parse().map(Revision::Version).unwrap_or(Revision::Draft),
+                        });
+                    }>
+                        <option value="draft">"the draft"</option>
+                        <option value="live">"the live version"</option>
+                        {move || lifecycle.newest_version().map(|newest| (1..=newest).rev().map(|n| view! {
+                            <option value=n.to_string()>{format!("version {n}")}</option>
+                        }).collect_view())}
+                    </select>
+                </label>
+                <label class="field">
+                    <span class="field-label">"Begin in"</span>
+                    <select data-testid="chat-begin-state" prop:value=move || from.with(|f| f.state.clone().unwrap_or_default())
+                        on:change=move |e| {
+                            let v = event_target_value(&e);
+                            from.update(|f| f.state = (!v.is_empty()).then_some(v));
+                        }>
+                        <option value="">"the start state"</option>
+                        {move || states().into_iter().map(|(id, title)| view! { <option value=id.clone()>{title}</option> }).collect_view()}
+                    </select>
+                </label>
+            </div>
+            <div class="chat-known">
+                <span class="field-label">"Known from the start"</span>
+                <ul>
+                    {move || known().into_iter().map(|(k, v)| {
+                        let gone = k.clone();
+                        view! {
+                            <li data-testid="chat-preset" data-key=k.clone()>
+                                <code>{format!("{k} = {v}")}</code>
+                                <button class="remove" title="Forget this value" on:click=move |_| from.update(|f| { f.deliverables.remove(&gone); })>"✕"</button>
+                            </li>
+                        }
+                    }).collect_view()}
+                </ul>
+                <div class="chat-known-add">
+                    <input type="text" list="chat-keys" placeholder="key" data-testid="chat-preset-key"
+                        prop:value=move || key.get() on:input=move |e| key.set(event_target_value(&e)) />
+                    <datalist id="chat-keys">{move || keys().into_iter().map(|k| view! { <option value=k></option> }).collect_view()}</datalist>
+                    <input type="text" placeholder="value" data-testid="chat-preset-value"
+                        prop:value=move || value.get() on:input=move |e| value.set(event_target_value(&e))
+                        on:keydown=move |e: ev::KeyboardEvent| if e.key() == "Enter" { add_known() } />
+                    <button class="add" data-testid="chat-preset-add" on:click=move |_| add_known()>"+ Add"</button>
+                </div>
+            </div>
+        </details>
+        // Outside the fold: a new conversation or a restart is always one click away.
+        <div class="chat-begin-buttons">
+                <button class="primary" data-testid="chat-start" disabled=move || testing.busy.get() on:click=move |_| testing.start()>
+                    {move || if started() { "New conversation" } else { "Start the conversation" }}
+                </button>
+                {move || started().then(|| view! {
+                    <button data-testid="chat-restart" title="The same beginning, a new conversation" disabled=move || testing.busy.get() on:click=move |_| testing.restart()>"Restart"</button>
+                })}
+            </div>
+    }
+}
+
+/// The conversation, each agent reply with its turn's trace folded under it.
+#[component]
+fn Transcript(testing: Testing) -> impl IntoView {
+    let lines = move || {
+        testing.chat.with(|c| {
+            c.as_ref()
+                .map(|c: &ChatView| {
+                    c.session
+                        .transcript
+                        .iter()
+                        .map(|l| {
+                            let trace = (l.role == Role::Agent)
+                                .then(|| c.turns.iter().find(|t| t.turn == l.turn))
+                                .flatten()
+                                .map(|t| {
+                                    t.events.iter().map(|e| e.text.clone()).collect::<Vec<_>>()
+                                })
+                                .unwrap_or_default();
+                            Line {
+                                conversation: c.name.clone(),
+                                role: match l.role {
+                                    Role::User => "user",
+                                    Role::Agent => "agent",
+                                },
+                                turn: l.turn,
+                                text: l.text.clone(),
+                                trace,
+                            }
+                        })
+                        .collect::<Vec<_>>()
+                })
+                .unwrap_or_default()
+        })
+    };
+    let ended = move || {
+        testing.chat.with(|c| {
+            c.as_ref()
+                .and_then(|c| c.session.ended.as_ref().map(|e| e.describe()))
+        })
+    };
+    // The newest line in view after each turn, as in any chat window (the DOM is the outside world).
+    let list = NodeRef::<leptos::html::Ol>::new();
+    Effect::new(move |_| {
+        testing.chat.track();
+        if let Some(ol) = list.get() {
+            request_animation_frame(move || ol.set_scroll_top(ol.scroll_height()));
+        }
+    });
+    // Keyed by the whole line: a turn adds two lines and makes no other again (every line made
+    // again was most of a turn's time on the page by the 30th turn); a line taken back and said
+    // differently is a new line.
+    view! {
+        <ol class="transcript" data-testid="chat-transcript" node_ref=list>
+            <For each=lines key=|l| l.clone() children=|l: Line| {
+                let Line { role, turn, text, trace, .. } = l;
+                view! {
+                    <li class=format!("chat-message {role}") data-testid="chat-message" data-role=role data-turn=turn.to_string()>
+                        <p class="chat-text">{text}</p>
+                        {(!trace.is_empty()).then(|| view! {
+                            <details class="chat-trace" data-testid="chat-trace">
+                                <summary>{format!("What happened in turn {turn}")}</summary>
+                                <ul>{trace.into_iter().map(|t| view! { <li>{t}</li> }).collect_view()}</ul>
+                            </details>
+                        })}
+                    </li>
+                }
+            } />
+        </ol>
+        {move || ended().map(|e| view! { <p class="chat-ended" data-testid="chat-ended">{format!("The conversation has ended: {e}.")}</p> })}
+    }
+}
+
+/// A line of the transcript with its turn's trace (an agent's), as the list keys it.
+#[derive(Clone, PartialEq, Eq, Hash)]
+struct Line {
+    conversation: String,
+    role: &'static str,
+    turn: u32,
+    text: String,
+    trace: Vec<String>,
+}
+
+/// The message field (Enter sends, Shift+Enter starts a new line) and the conversation's actions.
+#[component]
+fn Say(testing: Testing) -> impl IntoView {
+    let text = RwSignal::new(String::new());
+    let send = move || {
+        let message = text.get_untracked();
+        if !message.trim().is_empty() {
+            text.set(String::new());
+            testing.say(message);
+        }
+    };
+    let ended = move || {
+        testing.chat.with(|c| {
+            c.as_ref()
+                .is_some_and(|c| c.session.ended.is_some() || c.stale.is_some())
+        })
+    };
+    let can_step_back = move || {
+        testing
+            .chat
+            .with(|c| c.as_ref().is_some_and(|c| c.can_step_back))
+    };
+    view! {
+        <div class="chat-say">
+            <textarea data-testid="chat-input" rows="2" placeholder="Say something as the user, or /set KEY VALUE, /tool NAME CODE…"
+                disabled=ended
+                prop:value=move || text.get() on:input=move |e| text.set(event_target_value(&e))
+                on:keydown=move |e: ev::KeyboardEvent| {
+                    if e.key() == "Enter" && !e.shift_key() {
+                        e.prevent_default();
+                        send();
+                    }
+                }></textarea>
+            <button class="primary" data-testid="chat-send" disabled=move || ended() || testing.busy.get() on:click=move |_| send()>"Send"</button>
+        </div>
+        <div class="chat-actions">
+            <button data-testid="chat-step-back" title="Take the last turn back, to answer differently" disabled=move || !can_step_back() || testing.busy.get()
+                on:click=move |_| testing.step_back()>"↶ Step back"</button>
+            <button data-testid="chat-save-case" title="Keep this conversation as a test case" on:click=move |_| testing.propose_case()>"Save as test case…"</button>
+        </div>
+    }
+}
+
+/// A value as the preset list shows it.
+fn show(v: &Value) -> String {
+    plan_core::runtime::show(v)
+}

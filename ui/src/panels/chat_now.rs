@@ -1,0 +1,197 @@
+//! The conversation as it stands, beside the transcript: the state it is in, that visit's tasks
+//! with their statuses or its goal, the counters against the plan's stuck-turn limit, every value
+//! known (where and when it was recorded, and the words it came from), the insights, and for each
+//! tool allowed here a button per response code that sends the call.
+
+use leptos::prelude::*;
+use plan_core::runtime::{GoalStatus, Session, TaskStatus};
+
+use crate::editor::Editor;
+use crate::testing::Testing;
+
+#[component]
+pub fn Now(editor: Editor, testing: Testing) -> impl IntoView {
+    let session = Memo::new(move |_| testing.chat.with(|c| c.as_ref().map(|c| c.session.clone())));
+    let with = move |f: fn(&Session, &plan_core::Plan) -> String| {
+        move || {
+            session.with(|s| {
+                editor.plan.with(|p| match (s, p) {
+                    (Some(s), Some(p)) => f(s, p),
+                    _ => String::new(),
+                })
+            })
+        }
+    };
+    let title = with(|s, p| {
+        p.state(&s.state_id)
+            .map_or(s.state_id.clone(), |st| st.title.clone())
+    });
+    let counters = with(|s, p| {
+        let stuck = p.settings.stuck_turns;
+        let limit = if stuck > 0 {
+            format!(" (released at {stuck})")
+        } else {
+            String::new()
+        };
+        format!(
+            "Turn {} · {} in this state · {} without progress{limit}",
+            s.turn, s.visit.total, s.visit.without_progress
+        )
+    });
+    let tasks = move || {
+        session.with(|s| {
+            s.as_ref()
+                .map(|s| {
+                    s.visit
+                        .tasks
+                        .iter()
+                        .map(|t| {
+                            let status = match t.status {
+                                TaskStatus::Pending => "pending",
+                                TaskStatus::Completed => "completed",
+                                TaskStatus::Skipped => "skipped",
+                            };
+                            (t.id.clone(), status)
+                        })
+                        .collect::<Vec<_>>()
+                })
+                .unwrap_or_default()
+        })
+    };
+    let goal = move || {
+        session.with(|s| {
+            s.as_ref().and_then(|s| s.visit.goal).map(|g| match g {
+                GoalStatus::Open => "open",
+                GoalStatus::Closed => "closed",
+                GoalStatus::GivenUp => "given up",
+                GoalStatus::Skipped => "released (skipped)",
+            })
+        })
+    };
+    let known = move || {
+        session.with(|s| {
+            s.as_ref()
+                .map(|s| {
+                    s.deliverables
+                        .iter()
+                        .map(|(k, r)| {
+                            let said = r
+                                .quote
+                                .as_ref()
+                                .map(|q| format!(" · “{q}”"))
+                                .unwrap_or_default();
+                            let when = if r.turn == 0 {
+                                format!("known from the start, in {}", r.state_id)
+                            } else {
+                                format!("in {} at turn {}", r.state_id, r.turn)
+                            };
+                            (
+                                k.clone(),
+                                plan_core::runtime::show(&r.value),
+                                format!("{when}{said}"),
+                            )
+                        })
+                        .collect::<Vec<_>>()
+                })
+                .unwrap_or_default()
+        })
+    };
+    let insights = move || {
+        session.with(|s| {
+            s.as_ref()
+                .map(|s| {
+                    s.insights
+                        .iter()
+                        .map(|i| i.text.clone())
+                        .collect::<Vec<_>>()
+                })
+                .unwrap_or_default()
+        })
+    };
+    // The tools allowed in the current state, each with its codes.
+    let tools = move || {
+        session.with(|s| {
+            editor.plan.with(|p| {
+                let (Some(s), Some(p)) = (s, p) else {
+                    return Vec::new();
+                };
+                let Some(state) = p.state(&s.state_id) else {
+                    return Vec::new();
+                };
+                state
+                    .allowed_tools
+                    .iter()
+                    .map(|name| {
+                        let codes = p
+                            .tools
+                            .iter()
+                            .find(|t| &t.name == name)
+                            .map(|t| t.response_codes.clone())
+                            .unwrap_or_default();
+                        let last = s.visit.tools.get(name).cloned();
+                        (name.clone(), codes, last)
+                    })
+                    .collect::<Vec<_>>()
+            })
+        })
+    };
+    let ended = move || session.with(|s| s.as_ref().is_some_and(|s| s.ended.is_some()));
+    view! {
+        <section class="chat-now" data-testid="chat-now">
+            <h4>"Now"</h4>
+            <p class="chat-state" data-testid="chat-state" data-state-id=move || session.with(|s| s.as_ref().map(|s| s.state_id.clone()))>{title}</p>
+            <p class="hint" data-testid="chat-counters">{counters}</p>
+            {move || (!tasks().is_empty()).then(|| view! {
+                <ul class="chat-tasks">
+                    {tasks().into_iter().map(|(id, status)| { let task_id = id.clone(); view! {
+                        <li class=format!("chat-task {status}") data-testid="chat-task" data-task-id=task_id data-status=status>
+                            <span class="chat-task-mark">{match status { "completed" => "✓", "skipped" => "–", _ => "○" }}</span>
+                            {id}
+                            <span class="hint">{format!(" {status}")}</span>
+                        </li>
+                    }}).collect_view()}
+                </ul>
+            })}
+            {move || goal().map(|g| view! { <p data-testid="chat-goal">{format!("Goal: {g}")}</p> })}
+            {move || (!tools().is_empty()).then(|| view! {
+                <div class="chat-tools">
+                    <span class="field-label">"Tools here: send a call with the code it returns"</span>
+                    {tools().into_iter().map(|(name, codes, last)| {
+                        let buttons = if codes.is_empty() { vec![String::from("OK")] } else { codes };
+                        view! {
+                            <div class="chat-tool" data-testid="chat-tool" data-tool=name.clone()>
+                                <code>{name.clone()}</code>
+                                {last.map(|l| view! { <span class="hint">{format!(" last: {l}")}</span> })}
+                                <div class="chat-tool-codes">
+                                    {buttons.into_iter().map(|code| {
+                                        let message = format!("/tool {name} {code}");
+                                        view! {
+                                            <button data-testid="chat-tool-code" data-tool=name.clone() data-code=code.clone()
+                                                disabled=move || ended() || testing.busy.get()
+                                                on:click=move |_| testing.say(message.clone())>{code.clone()}</button>
+                                        }
+                                    }).collect_view()}
+                                </div>
+                            </div>
+                        }
+                    }).collect_view()}
+                </div>
+            })}
+            <span class="field-label">"Known"</span>
+            {move || known().is_empty().then(|| view! { <p class="hint">"Nothing yet."</p> })}
+            <ul class="chat-known-values">
+                // Keyed by what a row says: a turn adds or changes a few values, the rest stay.
+                <For each=known key=|row| row.clone() children=|(k, v, where_)| { let key = k.clone(); view! {
+                    <li data-testid="chat-deliverable" data-key=key>
+                        <code>{k}</code>" = "<strong class="chat-value">{v}</strong>
+                        <span class="hint chat-where">{where_}</span>
+                    </li>
+                }} />
+            </ul>
+            {move || (!insights().is_empty()).then(|| view! {
+                <span class="field-label">"Insights"</span>
+                <ul class="chat-insights">{insights().into_iter().map(|i| view! { <li>{i}</li> }).collect_view()}</ul>
+            })}
+        </section>
+    }
+}

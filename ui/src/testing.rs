@@ -1,0 +1,466 @@
+//! The test chat: a conversation with the plan run by the shell's simulator, one turn at a time
+//! (every turn saved in the workspace), what the canvas lights for it, taking a turn back, test
+//! from here, a conversation saved as a test case, and the plan's suite run with its coverage.
+//! The decisions are here; `panels::chat` shows them.
+
+use std::collections::HashSet;
+
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use plan_api::messages::{CaseRun, ChatView, SuiteProgress, SuiteRun};
+use plan_api::{ApiError, ErrorCode};
+use plan_core::runtime::script::Script;
+use plan_core::runtime::{Start, ToolResults, What};
+use plan_core::Revision;
+
+use crate::actions::Actions;
+use crate::editor::{Editor, Mode, SaveState};
+use crate::ipc;
+use crate::lifecycle::{Dialog, Lifecycle};
+use crate::panels::Tab;
+
+/// What the canvas marks for the test chat: the current state, the states visited, the
+/// transition that fired last (with why), and after a suite run the transitions it took.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ChatMarks {
+    pub current: Option<String>,
+    pub visited: HashSet<String>,
+    pub fired: Option<(String, usize, String)>,
+    /// `(from, index)` of the transitions the suite took; none before a suite run.
+    pub covered: Option<HashSet<(String, usize)>>,
+}
+
+/// The state a failing case was in at the turn it failed (1-based), else where it ended up.
+pub fn state_at(case: &CaseRun, turn: u32) -> Option<String> {
+    let record = case.record.as_ref()?;
+    record
+        .turns
+        .iter()
+        .find(|t| t.turn == turn)
+        .or(record.turns.last())
+        .map(|t| t.state.clone())
+        .or_else(|| Some(record.opening.state.clone()))
+}
+
+/// What the canvas marks for `chat` (and, when one is open, a failing case at its turn) and
+/// `suite`.
+pub fn marks(
+    chat: Option<&ChatView>,
+    case: Option<&CaseRun>,
+    suite: Option<&SuiteRun>,
+) -> ChatMarks {
+    let mut m = ChatMarks::default();
+    if let Some(case) = case {
+        let turn = case.failures.first().map_or(0, |f| f.turn);
+        m.current = state_at(case, turn);
+    } else if let Some(chat) = chat {
+        m.current = Some(chat.session.state_id.clone());
+        m.visited = chat.session.path.iter().cloned().collect();
+        // The why in the trace's own words: "moved to Billing support because issue_type =
+        // billing (priority 1)".
+        m.fired = chat.turns.last().and_then(|t| {
+            t.events.iter().find_map(|e| match &e.what {
+                What::Transition(mv) => Some((mv.from.clone(), mv.index?, e.text.clone())),
+                _ => None,
+            })
+        });
+    }
+    if let Some(suite) = suite {
+        m.covered = Some(suite.coverage.taken.iter().cloned().collect());
+    }
+    m
+}
+
+/// What the top bar says while a conversation is on: "Testing the draft", "Testing version 2".
+pub fn label(revision: Revision) -> String {
+    format!("Testing {revision}")
+}
+
+#[derive(Clone, Copy)]
+pub struct Testing {
+    editor: Editor,
+    actions: Actions,
+    lifecycle: Lifecycle,
+    /// The conversation shown, if any.
+    pub chat: RwSignal<Option<ChatView>>,
+    /// A turn (or a start, a suite run) is under way.
+    pub busy: RwSignal<bool>,
+    /// Why the last request failed.
+    pub error: RwSignal<Option<ApiError>>,
+    /// What a new conversation runs: the draft, the live version or a version.
+    pub run: RwSignal<Revision>,
+    /// Where a new conversation begins, and what is known from the start.
+    pub from: RwSignal<Start>,
+    /// The last suite run, and how far the running one is.
+    pub suite: RwSignal<Option<SuiteRun>>,
+    pub progress: RwSignal<Option<SuiteProgress>>,
+    /// A failing case opened from the suite's results.
+    pub case: RwSignal<Option<CaseRun>>,
+}
+
+impl Testing {
+    pub fn new(editor: Editor, actions: Actions, lifecycle: Lifecycle) -> Testing {
+        let testing = Testing {
+            editor,
+            actions,
+            lifecycle,
+            chat: RwSignal::new(None),
+            busy: RwSignal::new(false),
+            error: RwSignal::new(None),
+            run: RwSignal::new(Revision::Draft),
+            from: RwSignal::new(Start::default()),
+            suite: RwSignal::new(None),
+            progress: RwSignal::new(None),
+            case: RwSignal::new(None),
+        };
+        // A plan opened: its newest conversation is shown where it was (a new plan has none yet).
+        Effect::new(move |before: Option<Option<String>>| {
+            let id = editor.id.get();
+            if before.as_ref() != Some(&id) {
+                testing.forget();
+                if let Some(id) = &id {
+                    testing.load_latest(id.clone());
+                }
+            }
+            id
+        });
+        // The draft saved with the conversation in view (or the tab opened after edits): the
+        // shell says whether the conversation can still go on in the plan as it is now.
+        Effect::new(move |before: Option<bool>| {
+            let now = actions.tab.get() == Tab::Chat && editor.save.get() == SaveState::Saved;
+            if now && before != Some(true) {
+                testing.check_current();
+            }
+            now
+        });
+        ipc::on_suite_progress(move |p| testing.progress.set(Some(p)));
+        testing
+    }
+
+    /// Asks again whether the shown conversation of the draft can go on (its plan may have
+    /// changed); only its `stale` is taken from the answer.
+    fn check_current(self) {
+        let Some((id, name)) = self.chat.with_untracked(|c| {
+            c.as_ref()
+                .filter(|c| c.revision == Revision::Draft && c.stale.is_none())
+                .map(|c| (c.id.clone(), c.name.clone()))
+        }) else {
+            return;
+        };
+        spawn_local(async move {
+            if let Ok(Some(view)) = ipc::chat_latest(&id).await {
+                if view.name == name && view.stale.is_some() {
+                    self.chat.update(|c| {
+                        if let Some(c) = c.as_mut().filter(|c| c.name == name) {
+                            c.stale = view.stale;
+                        }
+                    });
+                }
+            }
+        });
+    }
+
+    /// Whether the top bar says "Testing": a conversation is shown in the Chat tab.
+    pub fn is_on(&self) -> bool {
+        self.actions.tab.get() == Tab::Chat && self.chat.with(Option::is_some)
+    }
+
+    fn forget(self) {
+        self.chat.set(None);
+        self.error.set(None);
+        self.suite.set(None);
+        self.case.set(None);
+        self.progress.set(None);
+        self.from.set(Start::default());
+    }
+
+    fn load_latest(self, id: String) {
+        spawn_local(async move {
+            if let Ok(Some(view)) = ipc::chat_latest(&id).await {
+                // Shown when the author opens the Chat tab; a version's, on that version.
+                if self.editor.id.get_untracked().as_deref() == Some(id.as_str()) {
+                    self.run.set(view.revision);
+                    self.chat.set(Some(view));
+                }
+            }
+        });
+    }
+
+    /// Shows what a request answered, or why it failed.
+    fn show(self, answer: Result<ChatView, ApiError>) {
+        self.busy.set(false);
+        match answer {
+            Ok(view) => {
+                self.error.set(None);
+                self.case.set(None);
+                self.show_document(view.revision);
+                self.chat.set(Some(view));
+            }
+            // The plan changed under the conversation: offered a restart, not an error.
+            Err(e) if e.code == ErrorCode::Stale && self.chat.with_untracked(Option::is_some) => {
+                self.chat.update(|c| {
+                    if let Some(c) = c.as_mut() {
+                        c.stale = Some(e.message);
+                    }
+                });
+            }
+            Err(e) => self.error.set(Some(e)),
+        }
+    }
+
+    /// Starts a new conversation as `run` and `from` say (the canvas shows what it runs).
+    pub fn start(self) {
+        let Some(id) = self.editor.id.get_untracked() else {
+            return;
+        };
+        let (revision, from) = (self.run.get_untracked(), self.from.get_untracked());
+        self.busy.set(true);
+        self.actions.tab.set(Tab::Chat);
+        spawn_local(async move {
+            // A chat of the draft runs what the author sees: the autosave first.
+            if revision == Revision::Draft {
+                if let Err(why) = self.editor.settled().await {
+                    self.busy.set(false);
+                    return self.editor.say_refused(why);
+                }
+            }
+            let answer = ipc::chat_start(&id, Some(revision), &from).await;
+            self.show(answer);
+        });
+    }
+
+    /// The canvas shows the document the conversation runs: the draft, or that version
+    /// read-only (its states may differ from the draft's).
+    fn show_document(self, revision: Revision) {
+        let shown = self.editor.mode.get_untracked();
+        match revision {
+            Revision::Draft if !shown.is_draft() => self.lifecycle.back_to_draft(),
+            Revision::Version(n) if shown != Mode::Version(n) => self.lifecycle.view(n),
+            _ => {}
+        }
+    }
+
+    /// A new conversation beginning as the shown one did.
+    pub fn restart(self) {
+        if let Some(view) = self.chat.get_untracked() {
+            self.run.set(view.revision);
+            self.from.set(view.start);
+        }
+        self.start();
+    }
+
+    /// One turn: the author's message (or a tool's call from its button).
+    pub fn say(self, message: String) {
+        let message = message.trim_end().to_string();
+        if message.trim().is_empty() || self.busy.get_untracked() {
+            return;
+        }
+        let Some(view) = self.chat.get_untracked() else {
+            return;
+        };
+        self.busy.set(true);
+        spawn_local(async move {
+            if view.revision == Revision::Draft {
+                let _ = self.editor.settled().await;
+            }
+            let answer = ipc::chat_say(&view.id, &view.name, &message, &ToolResults::new()).await;
+            self.show(answer);
+        });
+    }
+
+    /// Takes the last turn back, to try another answer.
+    pub fn step_back(self) {
+        let Some(view) = self.chat.get_untracked() else {
+            return;
+        };
+        self.busy.set(true);
+        spawn_local(async move {
+            let answer = ipc::chat_step_back(&view.id, &view.name).await;
+            self.show(answer);
+        });
+    }
+
+    /// Test from here: the Chat tab, ready to begin in state `id` with the values the author
+    /// gives.
+    pub fn test_from(self, state: String) {
+        self.from.update(|f| f.state = Some(state));
+        self.chat.set(None);
+        self.case.set(None);
+        self.actions.tab.set(Tab::Chat);
+    }
+
+    /// The conversation as a test case, for the author to trim in a dialog before it is saved.
+    pub fn propose_case(self) {
+        let Some(view) = self.chat.get_untracked() else {
+            return;
+        };
+        spawn_local(async move {
+            match ipc::chat_case(&view.id, &view.name).await {
+                Ok(script) => self.lifecycle.dialog.set(Some(Dialog::SaveCase(script))),
+                Err(e) => self.error.set(Some(e)),
+            }
+        });
+    }
+
+    /// Saves `script` as test case `name` of the open plan; a refusal is `refused`'s to show.
+    pub fn save_case(self, name: String, script: Script, refused: RwSignal<Option<ApiError>>) {
+        let Some(id) = self.editor.id.get_untracked() else {
+            return;
+        };
+        spawn_local(async move {
+            match ipc::save_case(&id, name.trim(), &script).await {
+                Ok(saved) => {
+                    self.lifecycle.close_dialog();
+                    self.editor.say(format!(
+                        "Saved the conversation as the test case {}.",
+                        saved.file
+                    ));
+                }
+                Err(e) => refused.set(Some(e)),
+            }
+        });
+    }
+
+    /// Runs every saved case of the open plan against what `run` says (the draft by default).
+    pub fn run_suite(self) {
+        let Some(id) = self.editor.id.get_untracked() else {
+            return;
+        };
+        let revision = self.run.get_untracked();
+        self.busy.set(true);
+        // Shown at once, before the first case is done ("Running the suite…").
+        self.progress.set(Some(SuiteProgress { done: 0, total: 0 }));
+        self.case.set(None);
+        spawn_local(async move {
+            if revision == Revision::Draft {
+                let _ = self.editor.settled().await;
+            }
+            let answer = ipc::run_suite(&id, Some(revision)).await;
+            self.busy.set(false);
+            match answer {
+                Ok(run) => {
+                    self.error.set(None);
+                    self.suite.set(Some(run));
+                }
+                Err(e) => self.error.set(Some(e)),
+            }
+        });
+    }
+
+    /// Opens a failing case of the last suite run at the turn where it differed.
+    pub fn open_case(self, name: String) {
+        let case = self.suite.with_untracked(|s| {
+            s.as_ref()
+                .and_then(|s| s.cases.iter().find(|c| c.name == name).cloned())
+        });
+        if let Some(case) = case {
+            if let Some(state) = state_at(&case, case.failures.first().map_or(0, |f| f.turn)) {
+                self.actions.centre_on(&state);
+            }
+            self.case.set(Some(case));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use plan_api::messages::LoggedTurn;
+    use plan_core::runtime::script::{ChatRecord, Failure, Opening, TurnRecord};
+
+    fn turn(n: u32, state: &str) -> TurnRecord {
+        TurnRecord {
+            turn: n,
+            user: String::new(),
+            agent: String::new(),
+            state: state.into(),
+            transition: None,
+            events: Vec::new(),
+            deliverables: Default::default(),
+        }
+    }
+
+    /// The support sample talked to billing through the pure chat, as the shell's log has it.
+    fn billing_chat() -> ChatView {
+        use plan_core::runtime::{Chat, PlanRef, PlanVersion, Simulator};
+        let plan = plan_core::parse::parse_plan(include_str!("../../plans/customer-support.json"))
+            .expect("the sample parses");
+        let plan_ref = PlanRef {
+            id: plan.id.clone(),
+            version: PlanVersion::Draft,
+            content_hash: String::new(),
+        };
+        let (mut chat, opening) = Chat::open(&plan, &Simulator, plan_ref).expect("it opens");
+        let mut turns = vec![logged(0, None, opening)];
+        for (n, message) in ["Chloe", "Chloe Martin", "CM-1", "it is about billing"]
+            .into_iter()
+            .enumerate()
+        {
+            let t = chat.say(message).expect("a turn");
+            turns.push(logged(n as u32 + 1, Some(message), t));
+        }
+        ChatView {
+            id: plan.id.clone(),
+            name: "chat".into(),
+            revision: Revision::Draft,
+            session: chat.session,
+            start: Start::default(),
+            turns,
+            can_step_back: true,
+            stale: None,
+        }
+    }
+
+    fn logged(turn: u32, user: Option<&str>, t: plan_core::runtime::chat::Turn) -> LoggedTurn {
+        LoggedTurn {
+            turn,
+            user: user.map(String::from),
+            reply: t.reply,
+            events: t.events,
+            transition: t.transition,
+        }
+    }
+
+    #[test]
+    fn the_canvas_lights_the_current_state_the_path_and_the_last_move_with_its_why() {
+        let chat = billing_chat();
+        let m = marks(Some(&chat), None, None);
+        assert_eq!(m.current.as_deref(), Some("billing-support"));
+        assert!(m.visited.contains("greeting") && m.visited.contains("customer-intake"));
+        assert!(!m.visited.contains("technical-support"));
+        let (from, index, why) = m.fired.expect("the last turn moved");
+        assert_eq!((from.as_str(), index), ("customer-intake", 0));
+        assert_eq!(
+            why,
+            "moved to Billing support because issue_type = billing (priority 1)"
+        );
+        assert!(m.covered.is_none(), "no suite has run");
+    }
+
+    #[test]
+    fn a_failing_case_is_lit_where_it_was_at_the_turn_it_failed() {
+        let case = CaseRun {
+            name: "c".into(),
+            file: Default::default(),
+            passed: false,
+            turns: 3,
+            failures: vec![Failure {
+                turn: 2,
+                message: "expected state 'billing'".into(),
+            }],
+            record: Some(ChatRecord {
+                opening: Opening {
+                    agent: String::new(),
+                    state: "greeting".into(),
+                    events: Vec::new(),
+                    deliverables: Default::default(),
+                },
+                turns: vec![turn(1, "intake"), turn(2, "technical"), turn(3, "farewell")],
+                ended: None,
+            }),
+        };
+        let m = marks(None, Some(&case), None);
+        assert_eq!(m.current.as_deref(), Some("technical"));
+        assert_eq!(label(Revision::Version(2)), "Testing version 2");
+    }
+}
