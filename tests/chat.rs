@@ -96,6 +96,8 @@ fn a_scripted_chat_prints_the_documented_json_shape() {
                 "agent",
                 "deliverables",
                 "events",
+                "prompt",
+                "session_states",
                 "state",
                 "transition",
                 "turn",
@@ -470,7 +472,14 @@ fn a_chat_can_begin_anywhere_with_values_known_and_tools_answer_as_the_script_sa
     assert_eq!(doc["opening"]["state"], "balance", "{err}");
     assert_eq!(
         keys(&doc["opening"]),
-        ["agent", "deliverables", "events", "state"]
+        [
+            "agent",
+            "deliverables",
+            "events",
+            "prompt",
+            "session_states",
+            "state"
+        ]
     );
     // The turn's own tool result wins over the script's.
     let turns = doc["turns"].as_array().unwrap();

@@ -611,7 +611,8 @@ fn plans_are_made_copied_renamed_found_deleted_and_brought_back(ctx: &Ctx) -> Ou
         })?;
     set_value(ctx, "[data-testid=plan-search]", "")?;
 
-    // Delete, then Undo in the notice.
+    // Delete (its button shows under the pointer), then Undo in the notice.
+    plan_tests::page::hover(ctx, &plan_css("medical-intake-copy"))?;
     click(
         ctx,
         "[data-testid=plan-delete][data-plan-id='medical-intake-copy']",

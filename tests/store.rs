@@ -110,6 +110,7 @@ fn a_new_workspace_is_seeded_with_the_sample_plans() {
     assert_eq!(
         ids,
         [
+            "account-care",
             "collections",
             "customer-support",
             "daily-routine",
@@ -581,7 +582,7 @@ fn the_apps_plan_list_shows_a_broken_draft_with_its_reason_and_hides_nothing() {
     .unwrap();
     fs::write(ws.root().join("notes.txt"), "not a plan").unwrap();
     let list = workspace::plans(&ctx).unwrap();
-    assert_eq!(list.len(), 5);
+    assert_eq!(list.len(), 6);
     let broken = list.iter().find(|p| p.id == "broken").unwrap();
     let error = broken.error.as_ref().unwrap();
     assert_eq!(error.code, ErrorCode::InvalidJson);

@@ -16,7 +16,9 @@ use std::sync::Arc;
 use plan_core::hash::{content_hash, run_hash};
 use plan_core::runtime::chat::transition_of;
 use plan_core::runtime::script::{self, Coverage, Failure, Opening, Script, TurnRecord};
-use plan_core::runtime::{Chat, PlanRef, PlanVersion, Session, Simulator, Start, ToolResults};
+use plan_core::runtime::{
+    set_by_author, Chat, PlanRef, PlanVersion, Preset, Session, Simulator, Start, ToolResults, What,
+};
 use plan_core::store::Workspace;
 use plan_core::validate::{check_text, validate, Diagnostic, Severity};
 use plan_core::{Plan, Revision};
@@ -219,6 +221,7 @@ impl Conversation {
                 reply: turn.reply,
                 transition: None,
                 events: turn.events,
+                prompt: turn.prompt,
             }],
             before: Vec::new(),
             runs: Some(run_hash(&target.plan)),
@@ -281,6 +284,7 @@ impl Conversation {
             reply: turn.reply,
             transition: transition_of(&turn.events),
             events: turn.events,
+            prompt: turn.prompt,
         };
         let mut log = self.log.clone();
         log.turns.push(logged);
@@ -340,6 +344,31 @@ impl Conversation {
         Ok((records, failures))
     }
 
+    /// The author sets a session state by hand during the chat (`by: author`): applied to the
+    /// session now, its events added to the trace of the latest turn, saved. Refused with the
+    /// reason (an unknown state, a value that does not fit, an ended conversation); then nothing
+    /// changed.
+    pub fn set_session_state(&mut self, state: &str, preset: &Preset) -> Result<()> {
+        refuse_ended(&self.id, &self.name, &self.session)?;
+        let mut session = self.session.clone();
+        let mut events = Vec::new();
+        set_by_author(&self.target.plan, &mut session, state, preset, &mut events)
+            .map_err(|why| ApiError::new(ErrorCode::Refused, format!("{state}: {why}")))?;
+        let mut log = self.log.clone();
+        if let Some(last) = log.turns.last_mut() {
+            last.events.extend(events);
+            last.prompt = plan_core::runtime::prompt(&self.target.plan, &session);
+        }
+        let previous = std::mem::replace(&mut self.session, session);
+        let previous_log = std::mem::replace(&mut self.log, log);
+        if let Err(e) = self.save() {
+            self.session = previous;
+            self.log = previous_log;
+            return Err(e);
+        }
+        Ok(())
+    }
+
     /// A logged turn as `plan chat` reports it, with the state and values after it (the
     /// conversation's now: call it right after the turn).
     pub fn record_of(&self, logged: &LoggedTurn) -> TurnRecord {
@@ -351,6 +380,8 @@ impl Conversation {
             transition: logged.transition.clone(),
             events: logged.events.clone(),
             deliverables: self.session.deliverables.clone(),
+            session_states: self.session.session_states.clone(),
+            prompt: logged.prompt.clone(),
         }
     }
 
@@ -363,8 +394,10 @@ impl Conversation {
                 state: self.session.state_id.clone(),
                 events: t.events.clone(),
                 deliverables: self.session.deliverables.clone(),
+                session_states: self.session.session_states.clone(),
+                prompt: t.prompt.clone(),
             },
-            _ => Opening::resumed(&self.session),
+            _ => Opening::resumed(&self.target.plan, &self.session),
         }
     }
 
@@ -412,6 +445,19 @@ pub fn say(
 ) -> Result<ChatView> {
     let mut c = Conversation::resume(ctx, id, name)?;
     c.say(message, tool_results)?;
+    Ok(c.view())
+}
+
+/// Session state `state` of conversation `name` of plan `id` set by the author (`by: author`).
+pub fn set_session_state(
+    ctx: &Context,
+    id: &str,
+    name: &str,
+    state: &str,
+    preset: &Preset,
+) -> Result<ChatView> {
+    let mut c = Conversation::resume(ctx, id, name)?;
+    c.set_session_state(state, preset)?;
     Ok(c.view())
 }
 
@@ -485,6 +531,7 @@ pub fn case_of(view: &ChatView) -> Script {
             (Some(e), true) => Some(serde_json::Value::String(e.kind.as_str().to_string())),
             _ => None,
         };
+        let changed = changed_states(&t.events);
         turns.push(script::ScriptTurn {
             user: t.user.clone().unwrap_or_default(),
             tool_results: ToolResults::new(),
@@ -492,6 +539,7 @@ pub fn case_of(view: &ChatView) -> Script {
                 state: Some(state_after(t.turn).unwrap_or_else(|| start_state.clone())),
                 deliverables: (!recorded.is_empty()).then_some(recorded),
                 ended,
+                session_states: (!changed.is_empty()).then_some(changed),
             }),
         });
     }
@@ -502,6 +550,30 @@ pub fn case_of(view: &ChatView) -> Script {
         tool_results: ToolResults::new(),
         turns,
     }
+}
+
+/// The session states a turn changed, each with its value and flag as the turn left them: what a
+/// saved case expects of them.
+fn changed_states(events: &[plan_core::runtime::Event]) -> BTreeMap<String, Preset> {
+    let mut out: BTreeMap<String, Preset> = BTreeMap::new();
+    for e in events {
+        if let What::SessionStateChanged {
+            session_state,
+            value,
+            active,
+            ..
+        } = &e.what
+        {
+            let entry = out.entry(session_state.clone()).or_default();
+            if let Some(v) = value {
+                entry.value = Some((!v.is_null()).then(|| v.clone()));
+            }
+            if let Some(a) = active {
+                entry.active = Some(*a);
+            }
+        }
+    }
+    out
 }
 
 /// Saves `script` as test case `name` of plan `id` (`<plan>/tests/<name>.json`); a case of that

@@ -108,9 +108,11 @@ impl From<RunError> for ApiError {
             RunError::Ended(_) => ErrorCode::Ended,
             RunError::Agent(_) => ErrorCode::Agent,
             RunError::NoStartState => ErrorCode::HasErrors,
-            RunError::UnknownState(_) | RunError::NotDeclared(_) | RunError::BadPreset { .. } => {
-                ErrorCode::Refused
-            }
+            RunError::UnknownState(_)
+            | RunError::NotDeclared(_)
+            | RunError::BadPreset { .. }
+            | RunError::UnknownSessionState(_)
+            | RunError::BadSessionPreset { .. } => ErrorCode::Refused,
         };
         ApiError::new(code, e.to_string())
     }

@@ -64,6 +64,8 @@ pub const EXPORT_FILE: &str = "export_file";
 pub const CHAT_START: &str = "chat_start";
 /// One turn of a test conversation: [`ChatSay`] → [`ChatView`].
 pub const CHAT_SAY: &str = "chat_say";
+/// A session state set by the author during a test conversation: [`ChatSetState`] → [`ChatView`].
+pub const CHAT_SET_STATE: &str = "chat_set_state";
 /// The last turn of a test conversation taken back: [`ChatRef`] → [`ChatView`].
 pub const CHAT_STEP_BACK: &str = "chat_step_back";
 /// The newest test conversation of a plan: [`PlanArgs`] → `Option<ChatView>`.
@@ -81,7 +83,7 @@ pub const SUITE_PROGRESS: &str = "suite-progress";
 pub const PLANS_CHANGED: &str = "plans-changed";
 
 /// Every command the page may call, for the shell's build script and capability file.
-pub const COMMANDS: [&str; 27] = [
+pub const COMMANDS: [&str; 28] = [
     START,
     LIST_PLANS,
     LOAD_PLAN,
@@ -104,6 +106,7 @@ pub const COMMANDS: [&str; 27] = [
     EXPORT_FILE,
     CHAT_START,
     CHAT_SAY,
+    CHAT_SET_STATE,
     CHAT_STEP_BACK,
     CHAT_LATEST,
     CHAT_CASE,
@@ -387,6 +390,16 @@ pub struct ChatSay {
     pub tool_results: ToolResults,
 }
 
+/// Arguments of [`CHAT_SET_STATE`]: the session state `state` of conversation `name` set as
+/// `preset` says (`by: author`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ChatSetState {
+    pub id: String,
+    pub name: String,
+    pub state: String,
+    pub preset: plan_core::runtime::Preset,
+}
+
 /// One conversation of a plan: arguments of [`CHAT_STEP_BACK`] and [`CHAT_CASE`].
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ChatRef {
@@ -427,6 +440,9 @@ pub struct LoggedTurn {
     pub reply: String,
     pub events: Vec<Event>,
     pub transition: Option<Move>,
+    /// What the agent was told when it wrote the reply (session-states.md).
+    #[serde(default)]
+    pub prompt: String,
 }
 
 /// A test conversation as the app shows it.

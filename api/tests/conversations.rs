@@ -164,6 +164,7 @@ fn test_from_here_begins_in_the_state_with_the_values_known() {
     let from = Start {
         state: Some("technical-support".into()),
         deliverables: [("issue_type".to_string(), json!("technical"))].into(),
+        ..Start::default()
     };
     let c = Conversation::start(&ctx, &support(from.clone())).expect("starts");
     assert_eq!(c.session().state_id, "technical-support");

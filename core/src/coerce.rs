@@ -8,7 +8,16 @@ use crate::plan::{Deliverable, DeliverableType};
 
 /// `value` as a value of `d`'s type, or `None` when it cannot be one.
 pub fn coerce(value: &Value, d: &Deliverable) -> Option<Value> {
-    match d.kind {
+    coerce_to(value, d.kind, d.enum_values.as_deref())
+}
+
+/// `value` as one value of type `kind` (with `enum_values` for an enum), or `None`.
+pub fn coerce_to(
+    value: &Value,
+    kind: DeliverableType,
+    enum_values: Option<&[String]>,
+) -> Option<Value> {
+    match kind {
         DeliverableType::String => match value {
             Value::String(s) => Some(Value::String(s.clone())),
             Value::Number(n) => Some(Value::String(n.to_string())),
@@ -42,13 +51,38 @@ pub fn coerce(value: &Value, d: &Deliverable) -> Option<Value> {
                 return None;
             };
             let wanted = s.trim().to_lowercase();
-            d.enum_values
-                .iter()
+            enum_values
+                .into_iter()
                 .flatten()
                 .find(|v| v.to_lowercase() == wanted)
                 .map(|v| Value::String(v.clone()))
         }
     }
+}
+
+/// `value` as the value of session state `s`: one value of its type, or for a list state a JSON
+/// array (or text split at commas, each part trimmed) of them; `None` when it does not fit, and
+/// for a prompt state, which has no value.
+pub fn coerce_session(value: &Value, s: &crate::plan::SessionState) -> Option<Value> {
+    let kind = s.value_type()?;
+    let one = |v: &Value| coerce_to(v, kind, s.enum_values.as_deref());
+    if !s.list {
+        return one(value);
+    }
+    let items: Vec<Value> = match value {
+        Value::Array(items) => items.clone(),
+        Value::String(text) if text.trim().is_empty() => Vec::new(),
+        Value::String(text) => text
+            .split(',')
+            .map(|p| Value::String(p.trim().to_string()))
+            .collect(),
+        _ => return None,
+    };
+    items
+        .iter()
+        .map(one)
+        .collect::<Option<Vec<_>>>()
+        .map(Value::Array)
 }
 
 #[cfg(test)]

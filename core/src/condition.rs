@@ -25,11 +25,13 @@ pub enum ConditionType {
     AnyOf,
     Compound,
     ToolResult,
+    SessionStateActive,
+    SessionStateValue,
 }
 
 impl ConditionType {
     /// Every condition type, in the order the format lists them.
-    pub const ALL: [ConditionType; 11] = [
+    pub const ALL: [ConditionType; 13] = [
         ConditionType::AllTasksComplete,
         ConditionType::GoalAchieved,
         ConditionType::DeliverableExists,
@@ -41,6 +43,8 @@ impl ConditionType {
         ConditionType::AnyOf,
         ConditionType::Compound,
         ConditionType::ToolResult,
+        ConditionType::SessionStateActive,
+        ConditionType::SessionStateValue,
     ];
 
     /// The name used in JSON.
@@ -57,6 +61,8 @@ impl ConditionType {
             ConditionType::AnyOf => "any_of",
             ConditionType::Compound => "compound",
             ConditionType::ToolResult => "tool_result",
+            ConditionType::SessionStateActive => "session_state_active",
+            ConditionType::SessionStateValue => "session_state_value",
         }
     }
 
@@ -71,6 +77,96 @@ impl ConditionType {
             self,
             ConditionType::AllOf | ConditionType::AnyOf | ConditionType::Compound
         )
+    }
+}
+
+/// A condition as the format writes it where it stands alone (a session state's `auto_activate`,
+/// a composite's children): a type and its parameters, the parameters checked by the validator.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Condition {
+    pub condition_type: ConditionType,
+    #[serde(default, skip_serializing_if = "Map::is_empty")]
+    pub condition_config: Map<String, Value>,
+}
+
+impl Condition {
+    /// The condition read into a typed tree, or what is wrong with it.
+    pub fn read(&self) -> Result<Check, ConfigProblem> {
+        Check::read(self.condition_type, &self.condition_config)
+    }
+}
+
+/// The comparison of `session_state_value`, its value as written (coerced when compared).
+#[derive(Debug, Clone, PartialEq)]
+pub enum SessionTest {
+    Eq(Value),
+    Neq(Value),
+    In(Vec<Value>),
+    Gt(Value),
+    Gte(Value),
+    Lt(Value),
+    Lte(Value),
+    /// A list state holds the value.
+    Contains(Value),
+}
+
+impl SessionTest {
+    /// The operator as the format writes it.
+    pub fn operator(&self) -> &'static str {
+        match self {
+            SessionTest::Eq(_) => "eq",
+            SessionTest::Neq(_) => "neq",
+            SessionTest::In(_) => "in",
+            SessionTest::Gt(_) => "gt",
+            SessionTest::Gte(_) => "gte",
+            SessionTest::Lt(_) => "lt",
+            SessionTest::Lte(_) => "lte",
+            SessionTest::Contains(_) => "contains",
+        }
+    }
+
+    /// The compared values, with the config field each is at (`/value`, `/values/1`).
+    pub fn values(&self) -> Vec<(String, &Value)> {
+        match self {
+            SessionTest::In(values) => values
+                .iter()
+                .enumerate()
+                .map(|(i, v)| (format!("/values/{i}"), v))
+                .collect(),
+            SessionTest::Eq(v)
+            | SessionTest::Neq(v)
+            | SessionTest::Gt(v)
+            | SessionTest::Gte(v)
+            | SessionTest::Lt(v)
+            | SessionTest::Lte(v)
+            | SessionTest::Contains(v) => vec![("/value".into(), v)],
+        }
+    }
+
+    /// Whether the operator compares numbers.
+    pub fn is_ordering(&self) -> bool {
+        matches!(
+            self,
+            SessionTest::Gt(_) | SessionTest::Gte(_) | SessionTest::Lt(_) | SessionTest::Lte(_)
+        )
+    }
+
+    fn describe(&self, id: &str) -> String {
+        match self {
+            SessionTest::Eq(v) => format!("{id} = {}", show(v)),
+            SessionTest::Neq(v) => format!("{id} ≠ {}", show(v)),
+            SessionTest::In(values) => {
+                let shown: Vec<String> = values.iter().map(show).collect();
+                format!("{id} is {}", or_list(&shown))
+            }
+            SessionTest::Gt(v) => format!("{id} > {}", show(v)),
+            SessionTest::Gte(v) => format!("{id} ≥ {}", show(v)),
+            SessionTest::Lt(v) => format!("{id} < {}", show(v)),
+            SessionTest::Lte(v) => format!("{id} ≤ {}", show(v)),
+            SessionTest::Contains(v) => format!("{id} holds {}", show(v)),
+        }
     }
 }
 
@@ -168,6 +264,14 @@ pub enum Check {
         response_code: String,
         negated: bool,
     },
+    SessionStateActive {
+        id: String,
+        negated: bool,
+    },
+    SessionStateValue {
+        id: String,
+        test: SessionTest,
+    },
 }
 
 /// What is wrong inside a condition config, and where.
@@ -244,6 +348,14 @@ impl Check {
                     negated: cfg.optional_bool("negated")?.unwrap_or(false),
                 }
             }
+            ConditionType::SessionStateActive => {
+                cfg.only(&["session_state", "negated"])?;
+                Check::SessionStateActive {
+                    id: cfg.string("session_state")?,
+                    negated: cfg.optional_bool("negated")?.unwrap_or(false),
+                }
+            }
+            ConditionType::SessionStateValue => cfg.session_value()?,
         };
         Ok(check)
     }
@@ -278,6 +390,9 @@ impl Check {
                 let not = if *negated { "not " } else { "" };
                 format!("{tool} → {not}{response_code}")
             }
+            Check::SessionStateActive { id, negated: false } => format!("{id} is on"),
+            Check::SessionStateActive { id, negated: true } => format!("{id} is off"),
+            Check::SessionStateValue { id, test } => test.describe(id),
         }
     }
 }
@@ -496,6 +611,55 @@ impl Config<'_> {
         };
         Ok(Check::DeliverableValueNumeric {
             key: self.key()?,
+            test,
+        })
+    }
+
+    fn session_value(&self) -> Result<Check, ConfigProblem> {
+        let operator = match self.map.get("operator") {
+            None => "eq".to_string(),
+            Some(_) => self.string("operator")?,
+        };
+        if operator == "in" {
+            self.only(&["session_state", "operator", "values"])?;
+            let Value::Array(values) = self.get("values")? else {
+                return Err(problem(
+                    "/values",
+                    "\"values\" must be a list of values".into(),
+                ));
+            };
+            if values.is_empty() {
+                return Err(problem(
+                    "/values",
+                    "\"values\" is empty: list at least one value".into(),
+                ));
+            }
+            return Ok(Check::SessionStateValue {
+                id: self.string("session_state")?,
+                test: SessionTest::In(values.clone()),
+            });
+        }
+        self.only(&["session_state", "operator", "value"])?;
+        let value = self.get("value")?.clone();
+        let test = match operator.as_str() {
+            "eq" => SessionTest::Eq(value),
+            "neq" => SessionTest::Neq(value),
+            "gt" => SessionTest::Gt(value),
+            "gte" => SessionTest::Gte(value),
+            "lt" => SessionTest::Lt(value),
+            "lte" => SessionTest::Lte(value),
+            "contains" => SessionTest::Contains(value),
+            other => {
+                return Err(problem(
+                    "/operator",
+                    format!(
+                    "unknown operator \"{other}\" (use eq, neq, in, gt, gte, lt, lte or contains)"
+                ),
+                ))
+            }
+        };
+        Ok(Check::SessionStateValue {
+            id: self.string("session_state")?,
             test,
         })
     }

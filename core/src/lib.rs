@@ -16,9 +16,11 @@ pub mod parse;
 pub mod plan;
 pub mod revision;
 pub mod runtime;
+pub mod session_state;
 #[cfg(feature = "fs")]
 pub mod store;
 pub mod synthetic;
+pub mod template;
 pub mod validate;
 
 pub use condition::{Check, ConditionType};

@@ -11,7 +11,7 @@ use std::collections::HashSet;
 use serde_json::Value;
 
 use crate::condition::{pointer_escape, ConditionType};
-use crate::plan::{Deliverable, DeliverableType, Plan};
+use crate::plan::{Deliverable, DeliverableType, Plan, SessionChange, SessionState, SessionType};
 
 /// Which kind of reading problem: the codes `invalid-json` and `schema` of the format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -248,7 +248,17 @@ pub fn shape_problems(plan: &Plan) -> Vec<ParseProblem> {
                 );
             }
         }
+        for (c, change) in state.on_enter.iter().enumerate() {
+            change_problems(change, || format!("/states/{s}/on_enter/{c}"), &mut schema);
+        }
         for (i, transition) in state.transitions.iter().enumerate() {
+            for (c, change) in transition.effects.iter().enumerate() {
+                change_problems(
+                    change,
+                    || format!("/states/{s}/transitions/{i}/effects/{c}"),
+                    &mut schema,
+                );
+            }
             if transition
                 .condition_type
                 .is_some_and(ConditionType::is_composite)
@@ -260,6 +270,9 @@ pub fn shape_problems(plan: &Plan) -> Vec<ParseProblem> {
                 );
             }
         }
+    }
+    for (i, st) in plan.session_states.iter().enumerate() {
+        session_state_problems(st, i, &mut schema);
     }
     let mut names = HashSet::new();
     for (i, tool) in plan.tools.iter().enumerate() {
@@ -357,5 +370,108 @@ fn nested_type_problems(
             }
             Some(_) => {}
         }
+    }
+}
+
+/// The shape rules of one session state: its id, what a prompt state has and has not, enum values.
+fn session_state_problems(st: &SessionState, i: usize, schema: &mut impl FnMut(String, String)) {
+    let at = |field: &str| format!("/session_states/{i}{field}");
+    let id = &st.id;
+    if !is_key(id) {
+        schema(
+            at("/id"),
+            format!("session state id \"{id}\" must start with a letter or '_' and hold only letters, digits and '_'"),
+        );
+    }
+    if st.kind == SessionType::Prompt {
+        if st.prompt.is_none() {
+            schema(
+                at(""),
+                format!("prompt state \"{id}\" needs \"prompt\": the text it adds"),
+            );
+        }
+        if st.value.is_some() {
+            schema(
+                at("/value"),
+                format!("prompt state \"{id}\" has no value: remove \"value\""),
+            );
+        }
+        if st.list {
+            schema(
+                at("/list"),
+                format!("prompt state \"{id}\" cannot be a list"),
+            );
+        }
+    } else if st.prompt.is_some() {
+        schema(
+            at("/prompt"),
+            format!(
+                "\"prompt\" only belongs on a prompt state; \"{id}\" is {}",
+                st.kind.as_str()
+            ),
+        );
+    }
+    match (st.kind, &st.enum_values) {
+        (SessionType::Enum, None) => schema(
+            at(""),
+            format!("enum session state \"{id}\" needs \"enum_values\""),
+        ),
+        (SessionType::Enum, Some(values)) if values.is_empty() => schema(
+            at("/enum_values"),
+            format!("enum session state \"{id}\" has no values: list at least one"),
+        ),
+        (SessionType::Enum, Some(values)) => {
+            for (v, value) in values.iter().enumerate() {
+                if values[..v].contains(value) {
+                    schema(
+                        at(&format!("/enum_values/{v}")),
+                        format!("enum session state \"{id}\" lists \"{value}\" twice"),
+                    );
+                }
+            }
+        }
+        (_, Some(_)) => schema(
+            at("/enum_values"),
+            format!(
+                "\"enum_values\" only belongs on an enum session state; \"{id}\" is {}",
+                st.kind.as_str()
+            ),
+        ),
+        (_, None) => {}
+    }
+    for (field, condition) in [
+        ("/auto_activate", &st.auto_activate),
+        ("/auto_deactivate", &st.auto_deactivate),
+    ] {
+        if let Some(c) = condition {
+            if c.condition_type.is_composite() {
+                nested_type_problems(
+                    c.condition_config.get("conditions"),
+                    &|| at(&format!("{field}/condition_config")),
+                    schema,
+                );
+            }
+        }
+    }
+}
+
+/// A change says at least one of `value`, `add`, `active`, and not both `value` and `add`.
+fn change_problems(
+    change: &SessionChange,
+    at: impl Fn() -> String,
+    schema: &mut impl FnMut(String, String),
+) {
+    let id = &change.session_state;
+    if change.value.is_none() && change.add.is_none() && change.active.is_none() {
+        schema(
+            at(),
+            format!("the change of \"{id}\" says nothing: give \"value\", \"add\" or \"active\""),
+        );
+    }
+    if change.value.is_some() && change.add.is_some() {
+        schema(
+            format!("{}/add", at()),
+            format!("the change of \"{id}\" has both \"value\" and \"add\": keep one"),
+        );
     }
 }

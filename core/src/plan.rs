@@ -14,6 +14,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use crate::condition::ConditionType;
+pub use crate::session_state::{Activation, SessionChange, SessionState, SessionType};
 
 /// The newest `schema_version` this program reads and writes.
 pub const SCHEMA_VERSION: u32 = 1;
@@ -33,6 +34,9 @@ pub struct Plan {
     pub title: String,
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub description: String,
+    /// The agent's base instructions for every turn of every state (templates allowed).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub instructions: String,
     /// The state every session starts in; absent means the first state.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub start_state_id: Option<String>,
@@ -41,6 +45,9 @@ pub struct Plan {
     /// Tools the agent may call, with the response codes each can return.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub tools: Vec<Tool>,
+    /// Named conditions beside the graph, each with a value and an active flag (session-states.md).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub session_states: Vec<SessionState>,
     #[serde(default, skip_serializing_if = "Settings::is_default")]
     pub settings: Settings,
     /// Canvas positions by state id. No meaning at run time.
@@ -102,6 +109,9 @@ pub struct State {
     /// How the conversation ends here; absent means `complete` for a state without transitions.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ending: Option<Ending>,
+    /// Changes to session states on entering this state, in order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub on_enter: Vec<SessionChange>,
 }
 
 impl State {
@@ -266,6 +276,9 @@ pub struct Transition {
     /// Shown on the edge instead of the condition when set.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub label: String,
+    /// Changes to session states when this transition fires, before the target is entered.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub effects: Vec<SessionChange>,
 }
 
 impl Transition {
@@ -344,6 +357,9 @@ pub struct Tool {
     /// `tool_result` condition can name one.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub response_codes: Vec<String>,
+    /// Session state ids: the tool exists for the agent only while one of them is active.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub available_when: Vec<String>,
 }
 
 /// Plan-wide runtime settings.

@@ -78,6 +78,54 @@ pub fn plan(states: usize) -> Plan {
     plan
 }
 
+/// [`plan`] with `count` session states (session-states.md) and a template in every state's
+/// instructions: a quarter prompt states nested in groups of exclusive peers, a quarter number
+/// counters, the rest booleans with an automatic rule each (on when the previous one is, off when
+/// a key is known), one initially active; transitions that switch them.
+pub fn with_session_states(states: usize, count: usize) -> Plan {
+    let mut p = plan(states);
+    let count = count.max(1);
+    let mut list = Vec::with_capacity(count);
+    for k in 0..count {
+        let id = format!("ss{k}");
+        let st = match k % 4 {
+            0 => json!({"id": id, "type": "boolean", "initially_active": k == 0}),
+            1 => json!({"id": id, "type": "prompt", "parent": format!("ss{}", k - 1),
+                        "activation": "exclusive",
+                        "prompt": format!("Mode {k}.{{{{if isActive session.state.ss{}}}}} Counting {{{{session.state.ss{}}}}}.{{{{endif}}}}", k + 1, k + 1)}),
+            2 => json!({"id": id, "type": "number", "value": 0, "agent_can_change": true}),
+            _ => json!({"id": id, "type": "boolean",
+                "auto_activate": {"condition_type": "session_state_active",
+                                  "condition_config": {"session_state": format!("ss{}", k - 3)}},
+                "auto_deactivate": {"condition_type": "deliverable_exists",
+                                    "condition_config": {"key": format!("note_{}", k % states)}}}),
+        };
+        list.push(st);
+    }
+    p.session_states = serde_json::from_value(serde_json::Value::Array(list))
+        .expect("the synthetic session states are well formed");
+    p.instructions =
+        "You are a helpful agent.{{if isActive session.state.ss0}} Session ss0 is on.{{endif}}"
+            .into();
+    for (i, state) in p.states.iter_mut().enumerate() {
+        let k = (i * 4) % count;
+        state.instructions = format!(
+            "Help the customer with {{{{deliverable.topic_{i}}}}}.{{{{if isActive session.state.ss{k}}}}} Mode ss{k} is on.{{{{else}}}} Ask first.{{{{endif}}}}"
+        );
+        if let Some(t) = state.transitions.first_mut() {
+            let prompt = (i * 4 + 1) % count;
+            let prompt = prompt - prompt % 4 + 1;
+            if prompt < count {
+                t.effects = serde_json::from_value(
+                    json!([{"session_state": format!("ss{prompt}"), "active": true}]),
+                )
+                .expect("a change");
+            }
+        }
+    }
+    p
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
@@ -89,5 +137,8 @@ mod tests {
             assert!(!report.has_errors(), "{n}: {:#?}", report.diagnostics);
             assert_eq!(super::plan(n), p, "deterministic");
         }
+        let p = super::with_session_states(60, 40);
+        let report = crate::validate(&p);
+        assert!(report.diagnostics.is_empty(), "{:#?}", report.diagnostics);
     }
 }

@@ -426,7 +426,7 @@ fn an_unknown_command_is_a_rejected_action_with_a_reason() {
     let (_, ev) = turn(&p, &begin(&p), "/dance now", &actions);
     assert_eq!(
         rejected(&ev),
-        ["did not understand \"/dance now\": unknown command (use /set, /complete, /skip, /close, /giveup, /tool or /insight)"]
+        ["did not understand \"/dance now\": unknown command (use /set, /complete, /skip, /close, /giveup, /tool, /insight, /state, /activate or /deactivate)"]
     );
 }
 
@@ -1234,6 +1234,7 @@ fn a_conversation_can_begin_in_any_state_with_values_already_known() {
     let from = Start {
         state: Some("technical".into()),
         deliverables: [("issue_type".to_string(), json!("Technical"))].into(),
+        ..Start::default()
     };
     let (s, events) = start_from(&p, file_ref(&p), &from).expect("starts");
     assert_eq!(s.state_id, "technical");
@@ -1260,6 +1261,7 @@ fn a_conversation_can_begin_in_any_state_with_values_already_known() {
     let from = Start {
         state: Some("technical".into()),
         deliverables: [("fixed".to_string(), json!("yes"))].into(),
+        ..Start::default()
     };
     let (s, _) = start_from(&p, file_ref(&p), &from).expect("starts");
     assert_eq!(s.visit.tasks[0].status, TaskStatus::Completed);

@@ -757,7 +757,11 @@ fn diagnostics_come_in_document_order() {
 
 #[test]
 fn every_code_of_the_format_is_covered_here() {
-    let source = include_str!("validate.rs");
+    let source = [
+        include_str!("validate.rs"),
+        include_str!("validate_session_states.rs"),
+    ]
+    .concat();
     for code in plan_core::Code::ALL {
         assert!(
             source.contains(&format!("\"{}\"", code.as_str())),

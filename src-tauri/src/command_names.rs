@@ -1,7 +1,7 @@
 // The commands the page may call, read by the build script (which declares them to Tauri, so that
 // the capability file can allow exactly these) and by a test that checks them against
 // `plan_api::messages::COMMANDS`.
-const COMMANDS: [&str; 27] = [
+const COMMANDS: [&str; 28] = [
     "start",
     "list_plans",
     "load_plan",
@@ -24,6 +24,7 @@ const COMMANDS: [&str; 27] = [
     "export_file",
     "chat_start",
     "chat_say",
+    "chat_set_state",
     "chat_step_back",
     "chat_latest",
     "chat_case",

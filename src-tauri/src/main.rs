@@ -110,6 +110,7 @@ fn main() {
             commands::versions::compare,
             commands::conversations::chat_start,
             commands::conversations::chat_say,
+            commands::conversations::chat_set_state,
             commands::conversations::chat_step_back,
             commands::conversations::chat_latest,
             commands::conversations::chat_case,

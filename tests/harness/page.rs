@@ -89,6 +89,18 @@ pub fn click(ctx: &Ctx, css: &str) -> Outcome {
     Err(format!("clicking {css}: {last}"))
 }
 
+/// Moves the pointer over the first element matching `css` (scrolled into view first), as an
+/// author does to see what a row shows only under the pointer (its actions).
+pub fn hover(ctx: &Ctx, css: &str) -> Outcome {
+    ctx.session().wait_for(css, SHORT)?;
+    scroll_to(ctx, css)?;
+    let at = centre(ctx, css)?;
+    ctx.session().actions(json!([{
+        "type": "pointer", "id": "mouse", "parameters": {"pointerType": "mouse"},
+        "actions": [{"type": "pointerMove", "duration": 0, "x": at.0, "y": at.1, "origin": "viewport"}]
+    }]))
+}
+
 /// Scrolls the first element matching `css` to the middle of whatever scrolls it, as an author
 /// would before clicking it: WebKit's WebDriver scrolls an element only until it is partly in
 /// view, and refuses a click whose centre is still outside ("element not interactable").

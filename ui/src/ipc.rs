@@ -224,6 +224,21 @@ pub async fn chat_say(
     call(CHAT_SAY, &args).await
 }
 
+pub async fn chat_set_state(
+    id: &str,
+    name: &str,
+    state: &str,
+    preset: &plan_core::runtime::Preset,
+) -> Result<ChatView, ApiError> {
+    let args = ChatSetState {
+        id: id.to_string(),
+        name: name.to_string(),
+        state: state.to_string(),
+        preset: preset.clone(),
+    };
+    call(CHAT_SET_STATE, &args).await
+}
+
 fn chat_ref(id: &str, name: &str) -> ChatRef {
     ChatRef {
         id: id.to_string(),

@@ -10,7 +10,7 @@ use leptos::task::spawn_local;
 use plan_api::messages::{CaseRun, ChatView, SuiteProgress, SuiteRun};
 use plan_api::{ApiError, ErrorCode};
 use plan_core::runtime::script::Script;
-use plan_core::runtime::{Start, ToolResults, What};
+use plan_core::runtime::{ChangedBy, Preset, Session, Start, ToolResults, What};
 use plan_core::Revision;
 
 use crate::actions::Actions;
@@ -72,6 +72,56 @@ pub fn marks(
 }
 
 /// What the top bar says while a conversation is on: "Testing the draft", "Testing version 2".
+/// One session state as the test chat shows it: its value, whether it is on, and who changed it
+/// in the latest turn (none when it did not change).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct SessionRow {
+    pub id: String,
+    pub value: String,
+    pub active: bool,
+    pub changed_by: Option<String>,
+    pub prompt: bool,
+}
+
+/// Every declared session state of `plan` as `session` holds it, in plan order, with what
+/// changed it among `events` (the latest turn's).
+pub fn session_rows(
+    plan: &plan_core::Plan,
+    session: &Session,
+    events: &[plan_core::runtime::Event],
+) -> Vec<SessionRow> {
+    plan.session_states
+        .iter()
+        .filter_map(|st| {
+            let v = session.session_states.get(&st.id)?;
+            let by: Vec<ChangedBy> = events
+                .iter()
+                .filter_map(|e| match &e.what {
+                    What::SessionStateChanged {
+                        session_state, by, ..
+                    } if *session_state == st.id => Some(*by),
+                    _ => None,
+                })
+                .collect();
+            let mut said: Vec<&str> = Vec::new();
+            for b in &by {
+                if !said.contains(&b.describe()) {
+                    said.push(b.describe());
+                }
+            }
+            let mut value = String::new();
+            plan_core::template::write_value(&v.value, &mut value);
+            Some(SessionRow {
+                id: st.id.clone(),
+                value,
+                active: v.active,
+                changed_by: (!said.is_empty()).then(|| format!("changed {}", said.join(", "))),
+                prompt: st.kind == plan_core::plan::SessionType::Prompt,
+            })
+        })
+        .collect()
+}
+
 pub fn label(revision: Revision) -> String {
     format!("Testing {revision}")
 }
@@ -268,6 +318,21 @@ impl Testing {
         });
     }
 
+    /// The author sets a session state by hand during the conversation (`by: author`).
+    pub fn set_session_state(self, state: String, preset: Preset) {
+        let Some(view) = self.chat.get_untracked() else {
+            return;
+        };
+        if self.busy.get_untracked() {
+            return;
+        }
+        self.busy.set(true);
+        spawn_local(async move {
+            let answer = ipc::chat_set_state(&view.id, &view.name, &state, &preset).await;
+            self.show(answer);
+        });
+    }
+
     /// Takes the last turn back, to try another answer.
     pub fn step_back(self) {
         let Some(view) = self.chat.get_untracked() else {
@@ -377,6 +442,8 @@ mod tests {
             transition: None,
             events: Vec::new(),
             deliverables: Default::default(),
+            session_states: Default::default(),
+            prompt: String::new(),
         }
     }
 
@@ -418,7 +485,40 @@ mod tests {
             reply: t.reply,
             events: t.events,
             transition: t.transition,
+            prompt: t.prompt,
         }
+    }
+
+    #[test]
+    fn the_session_state_panel_says_value_flag_and_who_changed_it_this_turn() {
+        use plan_core::runtime::{Chat, PlanRef, PlanVersion, Simulator};
+        let plan = plan_core::parse::parse_plan(include_str!("../../plans/account-care.json"))
+            .expect("the sample parses");
+        let plan_ref = PlanRef {
+            id: plan.id.clone(),
+            version: PlanVersion::Draft,
+            content_hash: String::new(),
+        };
+        let (mut chat, _) = Chat::open(&plan, &Simulator, plan_ref).expect("it opens");
+        for m in ["Ada", "billing"] {
+            chat.say(m).expect("a turn");
+        }
+        let t = chat.say("/tool verify_identity VERIFIED").expect("a turn");
+        let rows = session_rows(&plan, &chat.session, &t.events);
+        let row = |id: &str| rows.iter().find(|r| r.id == id).cloned().unwrap();
+        assert_eq!(rows.len(), plan.session_states.len());
+        assert!(row("identity_verified").active);
+        assert_eq!(row("identity_verified").value, "true");
+        assert_eq!(
+            row("identity_verified").changed_by.as_deref(),
+            Some("changed by the transition")
+        );
+        assert_eq!(
+            row("servicing").changed_by.as_deref(),
+            Some("changed with its parent or an exclusive peer")
+        );
+        assert!(row("courtesy").active && row("courtesy").changed_by.is_none());
+        assert!(row("billing_mode").prompt);
     }
 
     #[test]
@@ -454,6 +554,8 @@ mod tests {
                     state: "greeting".into(),
                     events: Vec::new(),
                     deliverables: Default::default(),
+                    session_states: Default::default(),
+                    prompt: String::new(),
                 },
                 turns: vec![turn(1, "intake"), turn(2, "technical"), turn(3, "farewell")],
                 ended: None,

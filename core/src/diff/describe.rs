@@ -106,6 +106,9 @@ fn fields(names: &[String]) -> String {
         let word = match name.as_str() {
             "start_state_id" => "start state",
             "allowed_tools" => "allowed tools",
+            "session_states" => "session states",
+            "on_enter" => "changes on entering",
+            "effects" => "effects on session states",
             "enum_values" => "choices",
             "target_state_id" => "target",
             "condition_type" | "condition_config" => "condition",

@@ -102,7 +102,19 @@ pub fn diff(old: &Plan, new: &Plan) -> PlanDiff {
         &old.start_state_id(),
         &new.start_state_id(),
     );
+    field(
+        &mut plan,
+        "instructions",
+        &old.instructions,
+        &new.instructions,
+    );
     field(&mut plan, "tools", &old.tools, &new.tools);
+    field(
+        &mut plan,
+        "session_states",
+        &old.session_states,
+        &new.session_states,
+    );
     field(&mut plan, "settings", &old.settings, &new.settings);
     let order: Vec<&str> = old.states.iter().map(|s| s.id.as_str()).collect();
     let new_order: Vec<&str> = new.states.iter().map(|s| s.id.as_str()).collect();
@@ -189,6 +201,7 @@ fn state_diff(o: &State, n: &State) -> StateDiff {
         &o.effective_ending(),
         &n.effective_ending(),
     );
+    field(&mut fields, "on_enter", &o.on_enter, &n.on_enter);
     let task_order = |s: &State| s.tasks.iter().map(|t| t.id.clone()).collect::<Vec<_>>();
     if task_order(o) != task_order(n) && o.tasks.len() == n.tasks.len() {
         fields.push("task order".into());
@@ -306,6 +319,7 @@ fn transitions(old: &[Transition], new: &[Transition]) -> Vec<ItemDiff> {
                 );
                 field(&mut f, "priority", &o.priority, &n.priority);
                 field(&mut f, "label", &o.label, &n.label);
+                field(&mut f, "effects", &o.effects, &n.effects);
                 if !f.is_empty() {
                     out.push(ItemDiff {
                         id: label(i, n),

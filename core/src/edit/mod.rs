@@ -12,8 +12,14 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::{Deserialize, Serialize};
 
+mod rename;
+
+pub use rename::Renamed;
+
 use crate::layout;
-use crate::plan::{Ending, Goal, Plan, Position, Settings, State, StateType, Tool, Transition};
+use crate::plan::{
+    Ending, Goal, Plan, Position, SessionState, Settings, State, StateType, Tool, Transition,
+};
 pub use ids::unique_id;
 
 /// The kinds of state the palette offers.
@@ -37,6 +43,26 @@ pub struct PlanDetails {
     pub start_state_id: Option<String>,
     pub tools: Vec<Tool>,
     pub settings: Settings,
+    /// The base instructions of every turn.
+    #[serde(default)]
+    pub instructions: String,
+    #[serde(default)]
+    pub session_states: Vec<SessionState>,
+}
+
+impl PlanDetails {
+    /// The plan's own fields as they are now, to change some and dispatch.
+    pub fn of(p: &Plan) -> PlanDetails {
+        PlanDetails {
+            title: p.title.clone(),
+            description: p.description.clone(),
+            start_state_id: p.start_state_id.clone(),
+            tools: p.tools.clone(),
+            settings: p.settings.clone(),
+            instructions: p.instructions.clone(),
+            session_states: p.session_states.clone(),
+        }
+    }
 }
 
 /// One change to a plan.
@@ -78,6 +104,13 @@ pub enum Command {
     AutoLayout { only_overlaps: bool },
     /// A state moved to `to` in plan order (which goal states fall through by).
     ReorderState { id: String, to: usize },
+    /// A session state, deliverable key, tool, response code or task renamed, every reference to
+    /// it rewired.
+    Rename {
+        what: Renamed,
+        from: String,
+        to: String,
+    },
 }
 
 /// Why a command could not apply. The plan is unchanged.
@@ -91,6 +124,14 @@ pub enum EditError {
     EmptyId,
     #[error("another state already has the id '{0}'")]
     IdTaken(String),
+    #[error("the name '{0}' is taken already")]
+    NameTaken(String),
+    #[error(
+        "'{0}' cannot be used as a name: start with a letter or '_', then letters, digits or '_'"
+    )]
+    BadName(String),
+    #[error("there is no '{0}'")]
+    UnknownName(String),
 }
 
 /// The plan after a command, and the states it is about (the new, renamed or pasted ones), which
@@ -162,6 +203,7 @@ pub fn apply(plan: &Plan, command: &Command) -> Result<Applied, EditError> {
                 priority: Default::default(),
                 condition_config: Default::default(),
                 label: String::new(),
+                effects: Vec::new(),
             });
         }
         Command::Retarget { from, index, to } => {
@@ -179,6 +221,8 @@ pub fn apply(plan: &Plan, command: &Command) -> Result<Applied, EditError> {
             p.start_state_id = d.start_state_id.clone();
             p.tools = d.tools.clone();
             p.settings = d.settings.clone();
+            p.instructions = d.instructions.clone();
+            p.session_states = d.session_states.clone();
         }
         Command::Paste {
             states,
@@ -198,6 +242,7 @@ pub fn apply(plan: &Plan, command: &Command) -> Result<Applied, EditError> {
             let to = (*to).min(p.states.len());
             p.states.insert(to, s);
         }
+        Command::Rename { what, from, to } => rename::rename(&mut p, what, from, to)?,
     }
     Ok(Applied { plan: p, touched })
 }
@@ -304,6 +349,7 @@ pub fn new_state(id: &str, kind: NewState) -> State {
         transitions: Vec::new(),
         allowed_tools: Vec::new(),
         ending,
+        on_enter: Vec::new(),
     }
 }
 

@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::evaluate::{equal, show, Context};
-use super::event::{Event, What};
+use super::event::{ChangedBy, Event, What};
 use super::session::{GoalStatus, Insight, Recorded, Session, TaskStatus};
 use crate::coerce::coerce;
 use crate::condition::Check;
@@ -42,6 +42,21 @@ pub enum Action {
     Insight {
         text: String,
     },
+    /// Change a session state the plan lets the agent change: its value (`null` clears), a number
+    /// to add, its flag.
+    SetSessionState {
+        session_state: String,
+        #[serde(
+            default,
+            deserialize_with = "crate::session_state::present",
+            skip_serializing_if = "Option::is_none"
+        )]
+        value: Option<Option<Value>>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        add: Option<serde_json::Number>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        active: Option<bool>,
+    },
     /// A request the agent could not turn into an action (an unknown command): always rejected.
     Unrecognised {
         text: String,
@@ -63,6 +78,28 @@ impl Action {
                 response_code,
             } => format!("call {tool} → {response_code}"),
             Action::Insight { text } => format!("keep the insight \"{text}\""),
+            Action::SetSessionState {
+                session_state,
+                value,
+                add,
+                active,
+            } => {
+                let change = crate::plan::SessionChange {
+                    session_state: session_state.clone(),
+                    value: value.clone(),
+                    add: add.clone(),
+                    active: *active,
+                };
+                let said = change.describe();
+                if said.is_empty() {
+                    format!("change {session_state}")
+                } else {
+                    said.replacen("sets", "set", 1)
+                        .replacen("clears", "clear", 1)
+                        .replacen("adds", "add", 1)
+                        .replacen("switches", "switch", 1)
+                }
+            }
             Action::Unrecognised { text, .. } => format!("\"{text}\""),
         }
     }
@@ -78,15 +115,15 @@ pub(super) fn apply(
     events: &mut Vec<Event>,
 ) -> bool {
     let turn = s.turn;
-    let mut follow = None;
+    let mut follow: Vec<Event> = Vec::new();
     let outcome = match action {
         Action::Record { key, value, quote } => record(plan, state, s, key, value, quote),
         Action::Complete { task_id } => task_action(state, s, task_id, true).map(|()| {
-            follow = Some(task_done(turn, task_id, false));
+            follow.push(task_done(turn, task_id, false));
             true
         }),
         Action::Skip { task_id } => task_action(state, s, task_id, false).map(|()| {
-            follow = Some(Event::new(
+            follow.push(Event::new(
                 turn,
                 What::TaskSkipped {
                     task_id: task_id.clone(),
@@ -97,7 +134,7 @@ pub(super) fn apply(
         }),
         Action::CloseGoal { quote } => close_goal(plan, state, s, quote).map(|()| {
             s.visit.goal = Some(GoalStatus::Closed);
-            follow = Some(Event::new(
+            follow.push(Event::new(
                 turn,
                 What::GoalClosed {
                     quote: quote.clone(),
@@ -108,7 +145,7 @@ pub(super) fn apply(
         }),
         Action::GiveUpGoal { quote } => goal_open_and_quoted(state, s, quote).map(|()| {
             s.visit.goal = Some(GoalStatus::GivenUp);
-            follow = Some(Event::new(
+            follow.push(Event::new(
                 turn,
                 What::GoalGivenUp {
                     quote: quote.clone(),
@@ -136,6 +173,20 @@ pub(super) fn apply(
                 ))
             }
         }
+        Action::SetSessionState {
+            session_state,
+            value,
+            add,
+            active,
+        } => set_session_state(
+            plan,
+            s,
+            session_state,
+            value,
+            add.as_ref(),
+            *active,
+            &mut follow,
+        ),
         Action::Unrecognised { reason, .. } => Err(reason.clone()),
     };
     match outcome {
@@ -201,6 +252,9 @@ fn rejected_text(action: &Action, reason: &str) -> String {
         Action::GiveUpGoal { .. } => format!("did not give up the goal: {reason}"),
         Action::CallTool { tool, .. } => format!("did not call {tool}: {reason}"),
         Action::Insight { .. } => format!("did not keep the insight: {reason}"),
+        Action::SetSessionState { session_state, .. } => {
+            format!("did not change {session_state}: {reason}")
+        }
         Action::Unrecognised { text, .. } => format!("did not understand \"{text}\": {reason}"),
     }
 }
@@ -429,6 +483,12 @@ fn call_tool(
     let Some(declared) = plan.tools.iter().find(|t| t.name == tool) else {
         return Err("the plan does not declare this tool".into());
     };
+    if !tool_available(plan, s, tool) {
+        return Err(format!(
+            "{tool} is available only while {} is active",
+            or_list(&declared.available_when)
+        ));
+    }
     if !declared.response_codes.is_empty() && !declared.response_codes.iter().any(|c| c == code) {
         return Err(format!(
             "it cannot return {code} (it returns {})",
@@ -437,4 +497,61 @@ fn call_tool(
     }
     s.visit.tools.insert(tool.to_string(), code.to_string());
     Ok(true)
+}
+
+/// Whether tool `name` exists for the agent now: it names no session states in `available_when`,
+/// or one of them is active.
+pub fn tool_available(plan: &Plan, s: &Session, name: &str) -> bool {
+    plan.tool(name).is_none_or(|t| {
+        t.available_when.is_empty()
+            || t.available_when
+                .iter()
+                .any(|id| super::switching::is_active(s, id))
+    })
+}
+
+fn or_list(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} or {last}", init.join(", ")),
+    }
+}
+
+/// `set_session_state`: accepted when the plan lets the agent change the state and the change
+/// fits its type; then applied with its cascade. Progress when it changed anything.
+fn set_session_state(
+    plan: &Plan,
+    s: &mut Session,
+    id: &str,
+    value: &Option<Option<Value>>,
+    add: Option<&serde_json::Number>,
+    active: Option<bool>,
+    events: &mut Vec<Event>,
+) -> Result<bool, String> {
+    let Some(st) = plan.session_state(id) else {
+        return Err("the plan has no such session state".into());
+    };
+    if !st.agent_can_change {
+        return Err("the plan does not let the agent change it".into());
+    }
+    if value.is_some() && add.is_some() {
+        return Err("give a value or a number to add, not both".into());
+    }
+    if value.is_none() && add.is_none() && active.is_none() {
+        return Err("say what to change: a value, a number to add, or whether it is active".into());
+    }
+    let current = s
+        .session_states
+        .get(id)
+        .map_or(Value::Null, |v| v.value.clone());
+    let new_value = super::switching::changed_value(st, &current, value, add)?;
+    let mut changed = false;
+    if let Some(v) = new_value {
+        changed |= super::switching::set_value(s, id, v, ChangedBy::Agent, events);
+    }
+    if let Some(on) = active {
+        changed |= super::switching::switch(plan, s, id, on, ChangedBy::Agent, events);
+    }
+    Ok(changed)
 }

@@ -44,6 +44,8 @@ pub struct Turn {
     pub events: Vec<Event>,
     /// The transition taken in this turn, if any.
     pub transition: Option<Move>,
+    /// What the agent was told when it wrote the reply (session-states.md, "The prompt of a turn").
+    pub prompt: String,
 }
 
 /// A conversation in progress.
@@ -67,6 +69,7 @@ impl<'a, A: Agent + ?Sized> Chat<'a, A> {
         from: &Start,
     ) -> Result<(Self, Turn), RunError> {
         let (mut session, events) = start_from(plan, plan_ref, from)?;
+        let prompt = super::prompt(plan, &session);
         let text = agent.reply(plan, &session)?;
         reply(&mut session, text.clone());
         let chat = Chat {
@@ -80,6 +83,7 @@ impl<'a, A: Agent + ?Sized> Chat<'a, A> {
                 reply: text,
                 events,
                 transition: None,
+                prompt,
             },
         ))
     }
@@ -115,6 +119,7 @@ impl<'a, A: Agent + ?Sized> Chat<'a, A> {
         };
         let actions = self.agent.act(self.plan, &self.session, input)?;
         let (mut next, events) = step(self.plan, &self.session, message, &actions)?;
+        let prompt = super::prompt(self.plan, &next);
         let text = self.agent.reply(self.plan, &next)?;
         reply(&mut next, text.clone());
         self.session = next;
@@ -122,6 +127,7 @@ impl<'a, A: Agent + ?Sized> Chat<'a, A> {
             reply: text,
             transition: transition_of(&events),
             events,
+            prompt,
         })
     }
 }

@@ -4,8 +4,8 @@
 use serde_json::Value;
 
 use super::session::{GoalStatus, Session};
-use crate::coerce::coerce;
-use crate::condition::{num, Check, NumericTest, TurnScope};
+use crate::coerce::{coerce, coerce_session, coerce_to};
+use crate::condition::{num, Check, NumericTest, SessionTest, TurnScope};
 use crate::plan::{Deliverable, Plan, State, StateType};
 
 /// What a condition is evaluated against: the current state and visit of a session.
@@ -103,7 +103,59 @@ impl Context<'_> {
                     None
                 }
             }
+            Check::SessionStateActive { id, negated } => {
+                let active = super::switching::is_active(self.session, id);
+                (active != *negated).then(|| {
+                    if active {
+                        format!("{id} is on")
+                    } else {
+                        format!("{id} is off")
+                    }
+                })
+            }
+            Check::SessionStateValue { id, test } => self.session_value(id, test),
         }
+    }
+
+    /// `session_state_value`: false for a state with no value, whatever the operator.
+    fn session_value(&self, id: &str, test: &SessionTest) -> Option<String> {
+        let st = self.plan.session_state(id)?;
+        let have = &self.session.session_states.get(id)?.value;
+        if have.is_null() {
+            return None;
+        }
+        let single = |v: &Value| -> Option<Value> {
+            let kind = st.value_type()?;
+            coerce_to(v, kind, st.enum_values.as_deref())
+        };
+        let whole = |v: &Value| -> Option<Value> { coerce_session(v, st) };
+        let same = |v: &Value| whole(v).is_some_and(|w| equal_deep(&w, have));
+        let order =
+            |v: &Value| -> Option<(f64, f64)> { Some((number(have)?, number(&single(v)?)?)) };
+        let holds = match test {
+            SessionTest::Eq(v) => same(v),
+            SessionTest::Neq(v) => whole(v).is_some_and(|w| !equal_deep(&w, have)),
+            SessionTest::In(values) => values.iter().any(same),
+            SessionTest::Contains(v) => match (have, single(v)) {
+                (Value::Array(items), Some(w)) => items.iter().any(|i| equal(i, &w)),
+                _ => false,
+            },
+            SessionTest::Gt(v) => order(v).is_some_and(|(a, b)| a > b),
+            SessionTest::Gte(v) => order(v).is_some_and(|(a, b)| a >= b),
+            SessionTest::Lt(v) => order(v).is_some_and(|(a, b)| a < b),
+            SessionTest::Lte(v) => order(v).is_some_and(|(a, b)| a <= b),
+        };
+        holds.then(|| {
+            format!(
+                "{}, as {id} = {}",
+                Check::SessionStateValue {
+                    id: id.to_string(),
+                    test: test.clone()
+                }
+                .describe(),
+                show(have)
+            )
+        })
     }
 
     fn value(&self, key: &str) -> Option<&Value> {
@@ -132,6 +184,16 @@ pub fn equal(a: &Value, b: &Value) -> bool {
     match (a, b) {
         (Value::Number(x), Value::Number(y)) => x.as_f64() == y.as_f64(),
         _ => a == b,
+    }
+}
+
+/// [`equal`] into lists, item by item.
+pub fn equal_deep(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| equal_deep(p, q))
+        }
+        _ => equal(a, b),
     }
 }
 

@@ -55,6 +55,62 @@ pub enum What {
     Ended {
         ending: Ended,
     },
+    /// A session state's value (`value`, `null` when cleared) or flag (`active`) changed.
+    SessionStateChanged {
+        session_state: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        value: Option<serde_json::Value>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        active: Option<bool>,
+        by: ChangedBy,
+    },
+}
+
+/// Who changed a session state.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ChangedBy {
+    /// The session's start (`initially_active`).
+    Start,
+    /// A transition's `effects`.
+    Effect,
+    /// A state's `on_enter`.
+    Entry,
+    /// The agent's `set_session_state`.
+    Agent,
+    /// An `auto_activate` / `auto_deactivate` rule.
+    Auto,
+    /// Switched with its parent or by an exclusive peer.
+    Cascade,
+    /// Set by hand in a test chat.
+    Author,
+}
+
+impl ChangedBy {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ChangedBy::Start => "start",
+            ChangedBy::Effect => "effect",
+            ChangedBy::Entry => "entry",
+            ChangedBy::Agent => "agent",
+            ChangedBy::Auto => "auto",
+            ChangedBy::Cascade => "cascade",
+            ChangedBy::Author => "author",
+        }
+    }
+
+    /// "by the transition", "automatically": how the trace says it.
+    pub fn describe(self) -> &'static str {
+        match self {
+            ChangedBy::Start => "at the start",
+            ChangedBy::Effect => "by the transition",
+            ChangedBy::Entry => "on entering the state",
+            ChangedBy::Agent => "by the agent",
+            ChangedBy::Auto => "by its automatic rule",
+            ChangedBy::Cascade => "with its parent or an exclusive peer",
+            ChangedBy::Author => "by the author",
+        }
+    }
 }
 
 /// A move from one state to another.

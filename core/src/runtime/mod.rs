@@ -16,16 +16,20 @@ mod action;
 pub mod chat;
 mod evaluate;
 mod event;
+mod prompt;
 pub mod script;
 mod session;
 mod simulator;
+mod switching;
 
-pub use action::{deliverable_keys, reads_deliverables, Action};
+pub use action::{deliverable_keys, reads_deliverables, tool_available, Action};
 pub use chat::{Agent, AgentError, Chat, Input, ToolResults};
 pub use evaluate::{declaration, show};
-pub use event::{Event, Move, What};
+pub use event::{ChangedBy, Event, Move, What};
+pub use prompt::{prompt, render};
 pub use session::*;
 pub use simulator::Simulator;
+pub use switching::{changed_value, is_active, set_by_author, Preset, SessionValue};
 
 use std::collections::BTreeMap;
 
@@ -48,6 +52,10 @@ pub enum RunError {
     UnknownState(String),
     #[error("no task or goal of the plan collects '{0}', so it cannot be known from the start")]
     NotDeclared(String),
+    #[error("the plan has no session state '{0}'")]
+    UnknownSessionState(String),
+    #[error("{id} cannot be set that way: {why}")]
+    BadSessionPreset { id: String, why: String },
     #[error("{key} cannot be {value} from the start: {why}")]
     BadPreset {
         key: String,
@@ -71,11 +79,14 @@ pub struct Start {
     /// Values known from the start, by key (coerced to each key's type).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub deliverables: BTreeMap<String, Value>,
+    /// Session states set by the author before the first turn (`by: author`), by id.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub session_states: BTreeMap<String, Preset>,
 }
 
 impl Start {
     pub fn is_plain(&self) -> bool {
-        self.state.is_none() && self.deliverables.is_empty()
+        self.state.is_none() && self.deliverables.is_empty() && self.session_states.is_empty()
     }
 }
 
@@ -101,12 +112,26 @@ pub fn start_from(
         state_id: String::new(),
         visit: Visit::of(state, 0),
         deliverables: Default::default(),
+        session_states: Default::default(),
         insights: Vec::new(),
         transcript: Vec::new(),
         path: Vec::new(),
         ended: None,
     };
     let mut events = Vec::new();
+    // Session states start before the start state is entered; the author's presets come next.
+    switching::begin(plan, &mut s, &mut events);
+    for (id, preset) in &from.session_states {
+        if plan.session_state(id).is_none() {
+            return Err(RunError::UnknownSessionState(id.clone()));
+        }
+        set_by_author(plan, &mut s, id, preset, &mut events).map_err(|why| {
+            RunError::BadSessionPreset {
+                id: id.clone(),
+                why,
+            }
+        })?;
+    }
     for (key, value) in &from.deliverables {
         let d = declaration(plan, key).ok_or_else(|| RunError::NotDeclared(key.clone()))?;
         let value = coerce(value, d).ok_or_else(|| RunError::BadPreset {
@@ -131,7 +156,7 @@ pub fn start_from(
         };
         events.push(Event::new(0, What::ActionAccepted { action }, text));
     }
-    enter(state, &mut s, &mut events);
+    enter(plan, state, &mut s, &mut events);
     end_if_done(state, &mut s, &mut events);
     Ok((s, events))
 }
@@ -170,6 +195,8 @@ pub fn step(
         progress |= action::apply(plan, state, &mut s, a, &mut events);
     }
     progress |= auto_complete(state, &mut s, &mut events);
+    // 4a. The auto rules (not progress).
+    switching::auto_rules(plan, state, &mut s, &mut events);
     // 5. Progress.
     if progress {
         s.visit.without_progress = 0;
@@ -227,8 +254,17 @@ pub fn step(
                 target.title
             ),
         };
+        let effects = m
+            .index
+            .and_then(|i| state.transitions.get(i))
+            .map(|t| t.effects.as_slice())
+            .unwrap_or_default();
         events.push(Event::new(s.turn, What::Transition(m), text));
-        enter(target, &mut s, &mut events);
+        // 6. The fired transition's effects, before the next state is entered.
+        for change in effects {
+            switching::apply_change(plan, &mut s, change, ChangedBy::Effect, &mut events);
+        }
+        enter(plan, target, &mut s, &mut events);
         now = target;
     }
     // 10. An ending state whose work is done ends the conversation.
@@ -252,7 +288,8 @@ fn current<'p>(plan: &'p Plan, s: &Session) -> Result<&'p State, RunError> {
         .ok_or_else(|| RunError::UnknownState(s.state_id.clone()))
 }
 
-fn enter(state: &State, s: &mut Session, events: &mut Vec<Event>) {
+/// Step 9: a fresh visit, the state's `on_enter` changes, auto-completion, the auto rules once more.
+fn enter(plan: &Plan, state: &State, s: &mut Session, events: &mut Vec<Event>) {
     s.state_id = state.id.clone();
     s.visit = Visit::of(state, s.turn);
     s.path.push(state.id.clone());
@@ -263,7 +300,11 @@ fn enter(state: &State, s: &mut Session, events: &mut Vec<Event>) {
         },
         format!("entered {}", state.title),
     ));
+    for change in &state.on_enter {
+        switching::apply_change(plan, s, change, ChangedBy::Entry, events);
+    }
     auto_complete(state, s, events);
+    switching::auto_rules(plan, state, s, events);
 }
 
 fn end_if_done(state: &State, s: &mut Session, events: &mut Vec<Event>) {

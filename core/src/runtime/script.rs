@@ -9,7 +9,9 @@ use serde_json::Value;
 
 use super::chat::{Agent, Chat, ToolResults, Turn};
 use super::evaluate::{declaration, equal, show};
-use super::{Ended, Event, Move, PlanRef, Recorded, RunError, Session, Start};
+use super::{
+    Ended, Event, Move, PlanRef, Preset, Recorded, RunError, Session, SessionValue, Start,
+};
 use crate::coerce::coerce;
 use crate::plan::Plan;
 
@@ -57,6 +59,9 @@ pub struct Expect {
     /// `"complete"`, `"hang_up"`, `"hand_off"`: ended so; `true`: ended; `false`: not ended.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ended: Option<Value>,
+    /// Session states' values and flags, each field optional.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub session_states: Option<BTreeMap<String, Preset>>,
 }
 
 impl Script {
@@ -76,6 +81,11 @@ pub struct Opening {
     pub events: Vec<Event>,
     #[serde(default)]
     pub deliverables: BTreeMap<String, Recorded>,
+    #[serde(default)]
+    pub session_states: BTreeMap<String, SessionValue>,
+    /// What the agent was told when it wrote the opening.
+    #[serde(default)]
+    pub prompt: String,
 }
 
 impl Opening {
@@ -86,16 +96,20 @@ impl Opening {
             state: session.state_id.clone(),
             events: turn.events,
             deliverables: session.deliverables.clone(),
+            session_states: session.session_states.clone(),
+            prompt: turn.prompt,
         }
     }
 
     /// The opening of a resumed session, as far as it says (its events are not kept).
-    pub fn resumed(session: &Session) -> Opening {
+    pub fn resumed(plan: &Plan, session: &Session) -> Opening {
         Opening {
             agent: session.last_reply().unwrap_or_default().to_string(),
             state: session.state_id.clone(),
             events: Vec::new(),
             deliverables: session.deliverables.clone(),
+            session_states: session.session_states.clone(),
+            prompt: super::prompt(plan, session),
         }
     }
 }
@@ -110,6 +124,9 @@ pub struct TurnRecord {
     pub transition: Option<Move>,
     pub events: Vec<Event>,
     pub deliverables: BTreeMap<String, Recorded>,
+    pub session_states: BTreeMap<String, SessionValue>,
+    /// The prompt the agent was told when it wrote this reply.
+    pub prompt: String,
 }
 
 /// A whole scripted conversation: the shape `plan chat --format json` prints.
@@ -151,6 +168,8 @@ impl TurnRecord {
             transition: turn.transition,
             events: turn.events,
             deliverables: session.deliverables.clone(),
+            session_states: session.session_states.clone(),
+            prompt: turn.prompt,
         }
     }
 }
@@ -183,7 +202,7 @@ pub fn run_from<A: Agent + ?Sized>(
 ) -> Result<Run, RunError> {
     let (mut chat, opening) = match resumed {
         Some(session) => {
-            let opening = Opening::resumed(&session);
+            let opening = Opening::resumed(plan, &session);
             (Chat::resume(plan, agent, session), opening)
         }
         None => {
@@ -285,6 +304,45 @@ pub fn check(plan: &Plan, session: &Session, expect: &Expect, turn: u32) -> Vec<
                 show(&r.value)
             )),
             Some(_) => {}
+        }
+    }
+    for (id, wanted) in expect.session_states.iter().flatten() {
+        let Some(have) = session.session_states.get(id) else {
+            fail(format!(
+                "expected the session state {id}, but the plan has none"
+            ));
+            continue;
+        };
+        if let Some(value) = &wanted.value {
+            let wanted_value = value.clone().unwrap_or(Value::Null);
+            let coerced = plan
+                .session_state(id)
+                .and_then(|st| crate::coerce::coerce_session(&wanted_value, st))
+                .unwrap_or_else(|| wanted_value.clone());
+            if !super::evaluate::equal_deep(&have.value, &coerced) {
+                let shown = |v: &Value| {
+                    if v.is_null() {
+                        "no value".to_string()
+                    } else {
+                        show(v)
+                    }
+                };
+                fail(format!(
+                    "expected {id} = {}, but it is {}",
+                    shown(&wanted_value),
+                    shown(&have.value)
+                ));
+            }
+        }
+        if let Some(active) = wanted.active {
+            if have.active != active {
+                let word = |on: bool| if on { "active" } else { "inactive" };
+                fail(format!(
+                    "expected {id} to be {}, but it is {}",
+                    word(active),
+                    word(have.active)
+                ));
+            }
         }
     }
     if let Some(ended) = &expect.ended {

@@ -30,6 +30,9 @@ pub struct Session {
     pub visit: Visit,
     /// Collected values, session-wide (kept across states), by key.
     pub deliverables: BTreeMap<String, Recorded>,
+    /// Every declared session state's value and flag, by id.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub session_states: BTreeMap<String, super::SessionValue>,
     /// Notes the agent kept, at most `settings.max_insights`.
     pub insights: Vec<Insight>,
     /// Everything said, in order.

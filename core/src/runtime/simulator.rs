@@ -2,7 +2,8 @@
 //! same conversation every time.
 //!
 //! It reads commands (`/set KEY VALUE`, `/complete TASK`, `/skip TASK`, `/close QUOTE`,
-//! `/giveup QUOTE`, `/tool NAME [CODE]`, `/insight TEXT`, one per line) and plain text: `key: value`
+//! `/giveup QUOTE`, `/tool NAME [CODE]`, `/insight TEXT`, `/state ID VALUE`, `/activate ID`,
+//! `/deactivate ID`, one per line) and plain text: `key: value`
 //! lines, else the answer to the deliverable its last reply asked for (the *focus*). Its replies
 //! ask for the next missing thing. The focus is not stored: it is recomputed from the session the
 //! reply was written for, which is the session the next message arrives in.
@@ -116,8 +117,11 @@ impl Simulator {
         let mut parts: Vec<String> = Vec::new();
         // The state's instructions once, when it is entered; then only what is missing.
         let just_entered = session.visit.total == 0;
-        if just_entered && !state.instructions.trim().is_empty() {
-            parts.push(state.instructions.trim().to_string());
+        if just_entered {
+            let instructions = super::render(&state.instructions, session);
+            if !instructions.trim().is_empty() {
+                parts.push(instructions.trim().to_string());
+            }
         }
         if let Some(ended) = &session.ended {
             parts.push(format!("(The conversation is over: {}.)", ended.describe()));
@@ -141,8 +145,8 @@ impl Simulator {
             }
             Ask::Nothing => {}
         }
-        if !state.allowed_tools.is_empty() {
-            parts.push(tools_hint(plan, state));
+        if let Some(hint) = tools_hint(plan, state, session) {
+            parts.push(hint);
         }
         parts.join("\n")
     }
@@ -285,12 +289,28 @@ fn command(line: &str) -> Action {
             },
             None => needs("a tool: /tool NAME, or /tool NAME CODE"),
         },
+        "state" => match two() {
+            Some((session_state, value)) => Action::SetSessionState {
+                session_state,
+                value: Some(Some(Value::String(value))),
+                add: None,
+                active: None,
+            },
+            None => needs("a session state and a value: /state ID VALUE"),
+        },
+        "activate" | "deactivate" if rest.is_empty() => needs("a session state: /activate ID"),
+        "activate" | "deactivate" => Action::SetSessionState {
+            session_state: rest.to_string(),
+            value: None,
+            add: None,
+            active: Some(name == "activate"),
+        },
         "insight" if rest.is_empty() => needs("a text"),
         "insight" => Action::Insight {
             text: rest.to_string(),
         },
         _ => unrecognised(
-            "unknown command (use /set, /complete, /skip, /close, /giveup, /tool or /insight)"
+            "unknown command (use /set, /complete, /skip, /close, /giveup, /tool, /insight, /state, /activate or /deactivate)"
                 .into(),
         ),
     }
@@ -469,10 +489,12 @@ fn sentence_start(text: &str) -> String {
 }
 
 /// "(Tools here: verify_customer → CUSTOMER_VERIFIED or NOT_FOUND. Type /tool NAME CODE to call one.)"
-fn tools_hint(plan: &Plan, state: &State) -> String {
+/// The tools the agent has now: allowed here and not gated off by `available_when`.
+fn tools_hint(plan: &Plan, state: &State, session: &Session) -> Option<String> {
     let tools: Vec<String> = state
         .allowed_tools
         .iter()
+        .filter(|name| action::tool_available(plan, session, name))
         .map(|name| {
             let codes = plan
                 .tools
@@ -487,8 +509,10 @@ fn tools_hint(plan: &Plan, state: &State) -> String {
             }
         })
         .collect();
-    format!(
-        "(Tools here: {}. Type /tool NAME CODE to call one.)",
-        tools.join("; ")
-    )
+    (!tools.is_empty()).then(|| {
+        format!(
+            "(Tools here: {}. Type /tool NAME CODE to call one.)",
+            tools.join("; ")
+        )
+    })
 }

@@ -2,7 +2,12 @@
 //! can be seeded wherever the program runs.
 
 /// `(id, JSON text)` of each sample plan.
-pub const SAMPLES: [(&str, &str); 4] = [
+pub const SAMPLES: [(&str, &str); 5] = [
+    // First, so it is seeded first and listed last (the first screen puts the newest first).
+    (
+        "account-care",
+        include_str!("../../../plans/account-care.json"),
+    ),
     (
         "customer-support",
         include_str!("../../../plans/customer-support.json"),
@@ -23,7 +28,37 @@ pub const SAMPLES: [(&str, &str); 4] = [
 
 /// `(plan id, name, JSON text)` of each sample plan's saved test cases (`plans/tests/<id>/`),
 /// seeded into `<plan>/tests/` of a new workspace.
-pub const SAMPLE_TESTS: [(&str, &str, &str); 17] = [
+pub const SAMPLE_TESTS: [(&str, &str, &str); 23] = [
+    (
+        "account-care",
+        "billing-refund-with-upsell",
+        include_str!("../../../plans/tests/account-care/billing-refund-with-upsell.json"),
+    ),
+    (
+        "account-care",
+        "billing-then-line-problem",
+        include_str!("../../../plans/tests/account-care/billing-then-line-problem.json"),
+    ),
+    (
+        "account-care",
+        "line-test-ok-and-agent-notes",
+        include_str!("../../../plans/tests/account-care/line-test-ok-and-agent-notes.json"),
+    ),
+    (
+        "account-care",
+        "preset-verified-caller",
+        include_str!("../../../plans/tests/account-care/preset-verified-caller.json"),
+    ),
+    (
+        "account-care",
+        "unverified-caller-gets-no-refund",
+        include_str!("../../../plans/tests/account-care/unverified-caller-gets-no-refund.json"),
+    ),
+    (
+        "account-care",
+        "verification-fails-three-times",
+        include_str!("../../../plans/tests/account-care/verification-fails-three-times.json"),
+    ),
     (
         "collections",
         "installment-agreed",

@@ -21,6 +21,9 @@ impl<'p> Validator<'p> {
         };
         let name = || format!("Transition {} of '{}'", k + 1, state.title);
 
+        for (c, change) in t.effects.iter().enumerate() {
+            self.change(change, &|| format!("{}/effects/{c}", here()), &state.id);
+        }
         if !self.index_of.contains_key(t.target_state_id.as_str()) {
             let target = &t.target_state_id;
             self.push(
@@ -143,17 +146,20 @@ impl<'p> Validator<'p> {
                     );
                 }
             }
+            Check::SessionStateActive { .. } | Check::SessionStateValue { .. } => {
+                self.session_leaf(check, name, &config, loc)
+            }
             _ => {}
         }
     }
 
     /// The plan's own spelling of `key`, when it declares it.
-    fn plan_key(&self, key: &str) -> Option<&'p str> {
+    pub(super) fn plan_key(&self, key: &str) -> Option<&'p str> {
         self.declared.get_key_value(key).map(|(k, _)| *k)
     }
 
     /// Whether a condition's values fit the key's type.
-    fn values(
+    pub(super) fn values(
         &mut self,
         name: &dyn Fn() -> String,
         key: &'p str,

@@ -53,11 +53,19 @@ pub enum Code {
     ShadowedTransition,
     KeyNotCollectedBefore,
     EmptyState,
+    DuplicateSessionState,
+    UnknownSessionState,
+    SeveralInitiallyActive,
+    NestedInitiallyActive,
+    SessionStateCycle,
+    SessionValueMismatch,
+    TemplateSyntax,
+    SessionStateNeverActive,
 }
 
 impl Code {
     /// Every code, in the order of the format's table.
-    pub const ALL: [Code; 27] = [
+    pub const ALL: [Code; 35] = [
         Code::InvalidJson,
         Code::Schema,
         Code::UnsupportedSchemaVersion,
@@ -85,6 +93,14 @@ impl Code {
         Code::ShadowedTransition,
         Code::KeyNotCollectedBefore,
         Code::EmptyState,
+        Code::DuplicateSessionState,
+        Code::UnknownSessionState,
+        Code::SeveralInitiallyActive,
+        Code::NestedInitiallyActive,
+        Code::SessionStateCycle,
+        Code::SessionValueMismatch,
+        Code::TemplateSyntax,
+        Code::SessionStateNeverActive,
     ];
 
     /// The code as written in diagnostics (`unknown-target-state`).
@@ -117,6 +133,14 @@ impl Code {
             Code::ShadowedTransition => "shadowed-transition",
             Code::KeyNotCollectedBefore => "key-not-collected-before",
             Code::EmptyState => "empty-state",
+            Code::DuplicateSessionState => "duplicate-session-state",
+            Code::UnknownSessionState => "unknown-session-state",
+            Code::SeveralInitiallyActive => "several-initially-active",
+            Code::NestedInitiallyActive => "nested-initially-active",
+            Code::SessionStateCycle => "session-state-cycle",
+            Code::SessionValueMismatch => "session-value-mismatch",
+            Code::TemplateSyntax => "template-syntax",
+            Code::SessionStateNeverActive => "session-state-never-active",
         }
     }
 
@@ -128,7 +152,8 @@ impl Code {
             | Code::NoWayToEnd
             | Code::GoalConditionOnNonGoalState
             | Code::ShadowedTransition
-            | Code::KeyNotCollectedBefore => Severity::Warning,
+            | Code::KeyNotCollectedBefore
+            | Code::SessionStateNeverActive => Severity::Warning,
             Code::EmptyState => Severity::Info,
             _ => Severity::Error,
         }

@@ -10,6 +10,7 @@ mod conditions;
 mod diagnostic;
 mod fasthash;
 mod graph;
+mod session;
 
 pub use diagnostic::{Code, Diagnostic, Location, Report, Severity};
 
@@ -81,6 +82,7 @@ impl Validator<'_> {
         for (i, state) in plan.states.iter().enumerate() {
             self.state(i, state);
         }
+        self.session_states();
     }
 }
 
@@ -99,6 +101,10 @@ struct Validator<'p> {
     /// `downstream[key][i]`: a state that collects `key` is state `i` or has a path to it.
     /// Worked out per key on first need, which is rare: most conditions read keys of their own state.
     downstream: FastMap<&'p str, Vec<bool>>,
+    /// First session state with each id.
+    session_of: FastMap<&'p str, usize>,
+    /// What `session-state-never-active` is answered from, gathered during the walk.
+    uses: session::Uses,
     out: Vec<Diagnostic>,
 }
 
@@ -114,6 +120,10 @@ impl<'p> Validator<'p> {
         }
         let tools = plan.tools.iter().map(|t| (t.name.as_str(), t)).collect();
         let graph = Graph::build(plan, &index_of);
+        let mut session_of = fasthash::with_capacity(plan.session_states.len());
+        for (i, st) in plan.session_states.iter().enumerate() {
+            session_of.entry(st.id.as_str()).or_insert(i);
+        }
         Validator {
             plan,
             index_of,
@@ -122,6 +132,8 @@ impl<'p> Validator<'p> {
             graph,
             readings: Vec::new(),
             downstream: FastMap::default(),
+            session_of,
+            uses: session::Uses::new(plan.session_states.len()),
             out: Vec::new(),
         }
     }
@@ -177,6 +189,7 @@ impl<'p> Validator<'p> {
                 );
             }
         }
+        self.template(&plan.instructions, &|| "/instructions".into(), None);
         if plan.states.is_empty() {
             self.push(
                 Code::NoStates,
@@ -236,6 +249,10 @@ impl<'p> Validator<'p> {
             );
         }
         self.tasks_and_deliverables(i, state);
+        self.state_texts(i, state);
+        for (c, change) in state.on_enter.iter().enumerate() {
+            self.change(change, &|| format!("/states/{i}/on_enter/{c}"), &state.id);
+        }
         for (k, tool) in state.allowed_tools.iter().enumerate() {
             if !self.tools.contains_key(tool.as_str()) {
                 self.push(
@@ -352,6 +369,35 @@ impl<'p> Validator<'p> {
                     );
                 }
             }
+        }
+    }
+
+    /// The templates of a state: its instructions, its tasks' instructions, its goal's texts.
+    fn state_texts(&mut self, i: usize, state: &'p State) {
+        let id = Some(state.id.as_str());
+        self.template(
+            &state.instructions,
+            &|| format!("/states/{i}/instructions"),
+            id,
+        );
+        for (t, task) in state.tasks.iter().enumerate() {
+            self.template(
+                &task.instruction,
+                &|| format!("/states/{i}/tasks/{t}/instruction"),
+                id,
+            );
+        }
+        if let Some(goal) = &state.goal {
+            self.template(
+                &goal.objective,
+                &|| format!("/states/{i}/goal/objective"),
+                id,
+            );
+            self.template(
+                &goal.success_description,
+                &|| format!("/states/{i}/goal/success_description"),
+                id,
+            );
         }
     }
 

@@ -6,7 +6,7 @@ use plan_api::conversations::{self, Conversation};
 use plan_api::messages::{ChatView, SavedCase, StartChat, SuiteProgress, SuiteRun, SUITE_PROGRESS};
 use plan_api::{ApiError, Context};
 use plan_core::runtime::script::Script;
-use plan_core::runtime::{Start, ToolResults};
+use plan_core::runtime::{Preset, Start, ToolResults};
 use plan_core::Revision;
 use tauri::{AppHandle, Emitter, State};
 
@@ -38,6 +38,20 @@ pub async fn chat_say(
     let tools = tool_results.unwrap_or_default();
     on(&ctx, move |ctx| {
         conversations::say(ctx, &id, &name, &message, &tools)
+    })
+    .await
+}
+
+#[tauri::command(rename_all = "snake_case")]
+pub async fn chat_set_state(
+    ctx: State<'_, Context>,
+    id: String,
+    name: String,
+    state: String,
+    preset: Preset,
+) -> Result<ChatView, ApiError> {
+    on(&ctx, move |ctx| {
+        conversations::set_session_state(ctx, &id, &name, &state, &preset)
     })
     .await
 }

@@ -76,6 +76,10 @@ pub fn card_view(card: Card, editor: Editor, marks: Memo<Marks>) -> impl IntoVie
             })}
             <div class="card-title">{card.title.clone()}</div>
             <div class="card-meta">{meta}</div>
+            {card.changes.clone().map(|c| {
+                let tip = c.clone();
+                view! { <div class="card-changes" data-testid="card-changes" title=tip>{c}</div> }
+            })}
             <div class="handle" data-handle=id title="Drag to another state to connect"></div>
         </div>
     }
@@ -173,6 +177,7 @@ pub fn label_view(arrow: Arrow, editor: Editor, marks: Memo<Marks>, texts: Texts
         label,
         title,
         priority,
+        changes,
     } = texts.of(&arrow, editor);
     let (x, y) = arrow.path.label_at;
     let (from, index) = (arrow.from.clone(), arrow.index);
@@ -205,6 +210,7 @@ pub fn label_view(arrow: Arrow, editor: Editor, marks: Memo<Marks>, texts: Texts
         >
             {priority.map(|p| view! { <span class="priority">{format!("P{p}")}</span> })}
             <span class="edge-condition">{label}</span>
+            {changes.map(|c| view! { <span class="edge-changes" data-testid="arrow-changes">{c}</span> })}
             // Why the test chat's last move took this transition.
             {move || fired.get().map(|why| view! { <span class="fired-why" data-testid="fired-why">{why}</span> })}
         </div>

@@ -35,6 +35,8 @@ pub struct Card {
     pub is_start: bool,
     /// "Ends", "Hangs up", "Hands off to Triage nurse"; `None` when the state has transitions.
     pub ending: Option<String>,
+    /// What entering it does to session states: "sets attempts = 0, switches on vip".
+    pub changes: Option<String>,
     pub rect: Rect,
 }
 
@@ -306,6 +308,7 @@ fn card(state: &State, rect: Rect, is_start: bool) -> Card {
         Ending::HangUp {} => "Hangs up".to_string(),
         Ending::HandOff { to, .. } => format!("Hands off to {to}"),
     });
+    let changes = changes_line(&state.on_enter);
     let key = key_of((
         &state.id,
         &state.title,
@@ -314,6 +317,7 @@ fn card(state: &State, rect: Rect, is_start: bool) -> Card {
         &keys,
         is_start,
         &ending,
+        &changes,
         rect.x.to_bits(),
         rect.y.to_bits(),
     ));
@@ -326,8 +330,18 @@ fn card(state: &State, rect: Rect, is_start: bool) -> Card {
         keys,
         is_start,
         ending,
+        changes,
         rect,
     }
+}
+
+/// The line a card or an arrow shows for its changes to session states; none without changes.
+pub fn changes_line(changes: &[plan_core::plan::SessionChange]) -> Option<String> {
+    if changes.is_empty() {
+        return None;
+    }
+    let parts: Vec<String> = changes.iter().map(|c| c.describe()).collect();
+    Some(parts.join("; "))
 }
 
 fn arrow(state: &State, at: usize, index: usize, drawing: Drawing, shape: Shape) -> Arrow {

@@ -24,6 +24,8 @@ pub struct ArrowText {
     pub title: String,
     /// The priority, shown when the state has several transitions.
     pub priority: Option<String>,
+    /// What it changes in session states when it fires: "switches on technical_mode".
+    pub changes: Option<String>,
 }
 
 impl Arrow {
@@ -62,6 +64,9 @@ pub fn hash_inputs(state: &State, index: usize, dangling: bool, hasher: &mut imp
     for (k, v) in &t.condition_config {
         k.hash(hasher);
         hash_json(v, hasher);
+    }
+    for c in &t.effects {
+        c.describe().hash(hasher);
     }
 }
 
@@ -112,10 +117,15 @@ fn arrow_text(state: &State, index: usize, dangling: bool) -> ArrowText {
     if let Some(p) = &priority {
         title.push_str(&format!(" (priority {p})"));
     }
+    let changes = super::scene::changes_line(&t.effects);
+    if let Some(c) = &changes {
+        title.push_str(&format!("; then {c}"));
+    }
     ArrowText {
         label,
         title,
         priority,
+        changes: changes.map(|c| shorten(&c)),
     }
 }
 

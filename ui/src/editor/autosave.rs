@@ -64,7 +64,9 @@ impl Editor {
             match result {
                 Ok(status) => {
                     editor.draft_status.set(Some(status));
-                    editor.on_disk.set_value(OnDisk::Plan(plan.clone()));
+                    editor
+                        .on_disk
+                        .set_value(OnDisk::Plan(Box::new(plan.clone())));
                     if editor.plan.get_untracked().as_ref() == Some(&plan) {
                         editor.save.set(SaveState::Saved);
                     } else {

@@ -21,7 +21,7 @@ impl Editor {
             .on_disk_choice
             .with_untracked(|t| matches!(t, Some(OnDiskChoice::Unreadable(_))));
         if disk == current {
-            self.on_disk.set_value(OnDisk::Plan(disk));
+            self.on_disk.set_value(OnDisk::Plan(Box::new(disk)));
             self.on_disk_choice.set(None);
             if self.save.get_untracked() == SaveState::Conflict {
                 self.save.set(SaveState::Saved);
@@ -40,7 +40,7 @@ impl Editor {
         } else {
             self.history
                 .update_value(|h| h.record(&current, None, now_ms()));
-            self.on_disk.set_value(OnDisk::Plan(disk.clone()));
+            self.on_disk.set_value(OnDisk::Plan(Box::new(disk.clone())));
             self.keep_selection_valid(&disk);
             self.set_plan(Some(disk), None);
             self.on_disk_choice.set(None);
@@ -79,7 +79,7 @@ impl Editor {
                 return;
             }
         };
-        self.on_disk.set_value(OnDisk::Plan(file.clone()));
+        self.on_disk.set_value(OnDisk::Plan(Box::new(file.clone())));
         self.save.set(SaveState::Saved);
         if take_file {
             if let Some(current) = self.plan.get_untracked() {

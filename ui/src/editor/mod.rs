@@ -113,7 +113,7 @@ enum OnDisk {
     /// Nothing readable (no plan open, or the file broke).
     Nothing,
     /// This plan.
-    Plan(Plan),
+    Plan(Box<Plan>),
     /// The plan the editor holds, unchanged since it was opened: the editor's own copy is made
     /// only when the plan is first replaced (by an edit, an undo, a reload), so that opening a
     /// plan does not copy it (10–50 ms of a 1,000–5,000-state plan's first frame in the page).
@@ -322,7 +322,7 @@ impl Editor {
         // The plan as opened was the one on disk: it is kept as that, moved rather than copied.
         self.on_disk.update_value(|d| {
             if matches!(d, OnDisk::AsOpened) {
-                *d = replaced.map_or(OnDisk::Nothing, OnDisk::Plan);
+                *d = replaced.map_or(OnDisk::Nothing, |p| OnDisk::Plan(Box::new(p)));
             }
         });
     }
@@ -331,7 +331,7 @@ impl Editor {
     fn on_disk_is(&self, plan: &Plan) -> bool {
         self.on_disk.with_value(|d| match d {
             OnDisk::Nothing => false,
-            OnDisk::Plan(disk) => disk == plan,
+            OnDisk::Plan(disk) => **disk == *plan,
             OnDisk::AsOpened => self.plan.with_untracked(|p| p.as_ref() == Some(plan)),
         })
     }

@@ -112,10 +112,7 @@ impl Lifecycle {
             let details = self.editor.plan.with_untracked(|p| {
                 p.as_ref().map(|p| PlanDetails {
                     title: title.clone(),
-                    description: p.description.clone(),
-                    start_state_id: p.start_state_id.clone(),
-                    tools: p.tools.clone(),
-                    settings: p.settings.clone(),
+                    ..PlanDetails::of(p)
                 })
             });
             if let Some(details) = details {

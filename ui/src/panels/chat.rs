@@ -103,6 +103,35 @@ fn Begin(editor: Editor, testing: Testing, lifecycle: Lifecycle) -> impl IntoVie
             value.set(String::new());
         }
     };
+    // Each session state with its preset: (id, "on"/"off"/"", value typed, a prompt state).
+    let preset_rows = move || {
+        editor.plan.with(|p| {
+            from.with(|f| {
+                p.as_ref()
+                    .map(|p| {
+                        p.session_states
+                            .iter()
+                            .map(|st| {
+                                let preset = f.session_states.get(&st.id);
+                                let active = match preset.and_then(|x| x.active) {
+                                    Some(true) => "on",
+                                    Some(false) => "off",
+                                    None => "",
+                                };
+                                let value = preset
+                                    .and_then(|x| x.value.clone())
+                                    .flatten()
+                                    .map(|v| show(&v))
+                                    .unwrap_or_default();
+                                let prompt = st.kind == plan_core::plan::SessionType::Prompt;
+                                (st.id.clone(), active.to_string(), value, prompt)
+                            })
+                            .collect::<Vec<_>>()
+                    })
+                    .unwrap_or_default()
+            })
+        })
+    };
     let started = move || testing.chat.with(Option::is_some);
     // While a conversation runs the beginning folds to one line, so the transcript has the room;
     // it opens again for a new one (the author's toggle is kept until then).
@@ -164,6 +193,45 @@ fn Begin(editor: Editor, testing: Testing, lifecycle: Lifecycle) -> impl IntoVie
                     </select>
                 </label>
             </div>
+            {move || (!preset_rows().is_empty()).then(|| view! {
+                <div class="chat-session-presets">
+                    <span class="field-label">"Session states at the start (set by the author)"</span>
+                    <ul>
+                        {preset_rows().into_iter().map(|(id, active, value, prompt)| {
+                            let (a_id, v_id) = (id.clone(), id.clone());
+                            view! {
+                                <li data-testid="chat-ss-preset" data-id=id.clone()>
+                                    <code>{id.clone()}</code>
+                                    <select data-testid="chat-ss-preset-active" prop:value=active
+                                        on:change=move |e| {
+                                            let v = event_target_value(&e);
+                                            from.update(|f| {
+                                                let p = f.session_states.entry(a_id.clone()).or_default();
+                                                p.active = match v.as_str() { "on" => Some(true), "off" => Some(false), _ => None };
+                                                if p.active.is_none() && p.value.is_none() { f.session_states.remove(&a_id); }
+                                            });
+                                        }>
+                                        <option value="">"as the plan says"</option>
+                                        <option value="on">"on"</option>
+                                        <option value="off">"off"</option>
+                                    </select>
+                                    {(!prompt).then(|| view! {
+                                        <input type="text" placeholder="value as the plan says" data-testid="chat-ss-preset-value" prop:value=value
+                                            on:change=move |e| {
+                                                let v = event_target_value(&e);
+                                                from.update(|f| {
+                                                    let p = f.session_states.entry(v_id.clone()).or_default();
+                                                    p.value = (!v.trim().is_empty()).then(|| Some(Value::String(v.trim().to_string())));
+                                                    if p.active.is_none() && p.value.is_none() { f.session_states.remove(&v_id); }
+                                                });
+                                            } />
+                                    })}
+                                </li>
+                            }
+                        }).collect_view()}
+                    </ul>
+                </div>
+            })}
             <div class="chat-known">
                 <span class="field-label">"Known from the start"</span>
                 <ul>
@@ -211,13 +279,15 @@ fn Transcript(testing: Testing) -> impl IntoView {
                         .transcript
                         .iter()
                         .map(|l| {
-                            let trace = (l.role == Role::Agent)
+                            let logged = (l.role == Role::Agent)
                                 .then(|| c.turns.iter().find(|t| t.turn == l.turn))
-                                .flatten()
+                                .flatten();
+                            let trace = logged
                                 .map(|t| {
                                     t.events.iter().map(|e| e.text.clone()).collect::<Vec<_>>()
                                 })
                                 .unwrap_or_default();
+                            let prompt = logged.map(|t| t.prompt.clone()).unwrap_or_default();
                             Line {
                                 conversation: c.name.clone(),
                                 role: match l.role {
@@ -227,6 +297,7 @@ fn Transcript(testing: Testing) -> impl IntoView {
                                 turn: l.turn,
                                 text: l.text.clone(),
                                 trace,
+                                prompt,
                             }
                         })
                         .collect::<Vec<_>>()
@@ -254,7 +325,7 @@ fn Transcript(testing: Testing) -> impl IntoView {
     view! {
         <ol class="transcript" data-testid="chat-transcript" node_ref=list>
             <For each=lines key=|l| l.clone() children=|l: Line| {
-                let Line { role, turn, text, trace, .. } = l;
+                let Line { role, turn, text, trace, prompt, .. } = l;
                 view! {
                     <li class=format!("chat-message {role}") data-testid="chat-message" data-role=role data-turn=turn.to_string()>
                         <p class="chat-text">{text}</p>
@@ -262,6 +333,12 @@ fn Transcript(testing: Testing) -> impl IntoView {
                             <details class="chat-trace" data-testid="chat-trace">
                                 <summary>{format!("What happened in turn {turn}")}</summary>
                                 <ul>{trace.into_iter().map(|t| view! { <li>{t}</li> }).collect_view()}</ul>
+                            </details>
+                        })}
+                        {(!prompt.is_empty()).then(|| view! {
+                            <details class="chat-prompt" data-testid="chat-prompt">
+                                <summary>"What the agent was told"</summary>
+                                <pre>{prompt}</pre>
                             </details>
                         })}
                     </li>
@@ -280,6 +357,8 @@ struct Line {
     turn: u32,
     text: String,
     trace: Vec<String>,
+    /// The prompt the agent wrote this reply with (session-states.md).
+    prompt: String,
 }
 
 /// The message field (Enter sends, Shift+Enter starts a new line) and the conversation's actions.

@@ -4,10 +4,10 @@
 //! tool allowed here a button per response code that sends the call.
 
 use leptos::prelude::*;
-use plan_core::runtime::{GoalStatus, Session, TaskStatus};
+use plan_core::runtime::{GoalStatus, Preset, Session, TaskStatus};
 
 use crate::editor::Editor;
-use crate::testing::Testing;
+use crate::testing::{session_rows, SessionRow, Testing};
 
 #[component]
 pub fn Now(editor: Editor, testing: Testing) -> impl IntoView {
@@ -118,9 +118,11 @@ pub fn Now(editor: Editor, testing: Testing) -> impl IntoView {
                 let Some(state) = p.state(&s.state_id) else {
                     return Vec::new();
                 };
+                // A tool gated off by its session states does not exist for the agent now.
                 state
                     .allowed_tools
                     .iter()
+                    .filter(|name| plan_core::runtime::tool_available(p, s, name))
                     .map(|name| {
                         let codes = p
                             .tools
@@ -136,6 +138,21 @@ pub fn Now(editor: Editor, testing: Testing) -> impl IntoView {
         })
     };
     let ended = move || session.with(|s| s.as_ref().is_some_and(|s| s.ended.is_some()));
+    let session_states = move || {
+        testing.chat.with(|c| {
+            editor.plan.with(|p| match (c, p) {
+                (Some(c), Some(p)) => {
+                    let last = c
+                        .turns
+                        .last()
+                        .map(|t| t.events.as_slice())
+                        .unwrap_or_default();
+                    session_rows(p, &c.session, last)
+                }
+                _ => Vec::new(),
+            })
+        })
+    };
     view! {
         <section class="chat-now" data-testid="chat-now">
             <h4>"Now"</h4>
@@ -176,6 +193,35 @@ pub fn Now(editor: Editor, testing: Testing) -> impl IntoView {
                         }
                     }).collect_view()}
                 </div>
+            })}
+            {move || (!session_states().is_empty()).then(|| view! {
+                <span class="field-label">"Session states (set one by hand: by the author)"</span>
+                <ul class="chat-session-states">
+                    <For each=session_states key=|row| row.clone() children=move |row: SessionRow| {
+                        let SessionRow { id, value, active, changed_by, prompt } = row;
+                        let (toggle_id, value_id, row_id) = (id.clone(), id.clone(), id.clone());
+                        view! {
+                            <li class="chat-session-state" class:on=active data-testid="chat-session-state" data-id=row_id
+                                data-active=if active { "true" } else { "false" } data-value=value.clone()>
+                                <button class="chat-ss-toggle" data-testid="chat-ss-toggle" title="Switch it by hand"
+                                    disabled=move || ended() || testing.busy.get()
+                                    on:click=move |_| testing.set_session_state(toggle_id.clone(), Preset { value: None, active: Some(!active) })>
+                                    {if active { "● on" } else { "○ off" }}</button>
+                                <code>{id}</code>
+                                {(!prompt).then(|| view! {
+                                    <input type="text" class="chat-ss-value" data-testid="chat-ss-value" prop:value=value.clone()
+                                        disabled=move || ended() || testing.busy.get()
+                                        on:change=move |e| {
+                                            let text = event_target_value(&e);
+                                            let value = if text.trim().is_empty() { None } else { Some(serde_json::Value::String(text)) };
+                                            testing.set_session_state(value_id.clone(), Preset { value: Some(value), active: None });
+                                        } />
+                                })}
+                                {changed_by.map(|c| view! { <span class="hint" data-testid="chat-session-state-changed">{c}</span> })}
+                            </li>
+                        }
+                    } />
+                </ul>
             })}
             <span class="field-label">"Known"</span>
             {move || known().is_empty().then(|| view! { <p class="hint">"Nothing yet."</p> })}

@@ -6,21 +6,50 @@
 //! transition's own condition down through `conditions` arrays.
 
 use leptos::prelude::*;
-use plan_core::condition::ConditionType;
-use plan_core::plan::{Deliverable, DeliverableType, Plan, StateType, Transition};
+use plan_core::coerce::coerce_session;
+use plan_core::condition::{Condition, ConditionType};
+use plan_core::edit::{Command, PlanDetails};
+use plan_core::plan::{
+    Deliverable, DeliverableType, Plan, SessionState, SessionType, StateType, Transition,
+};
 use serde_json::{json, Map, Value};
 
 use super::fields::choice;
 use super::state::edit;
 use crate::editor::Editor;
 
-/// The condition at `path`: its type and config.
-fn node(
-    t: &Transition,
-    kind: StateType,
+/// Where a condition lives: a transition's own condition, or a session state's automatic rule.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Root {
+    Transition {
+        from: String,
+        index: usize,
+    },
+    Rule {
+        session_state: String,
+        deactivate: bool,
+    },
+}
+
+impl Root {
+    /// A prefix that keeps one condition's bursts of typing apart from another's.
+    fn name(&self) -> String {
+        match self {
+            Root::Transition { from, index } => format!("{from}:t{index}"),
+            Root::Rule {
+                session_state,
+                deactivate,
+            } => format!("rule:{session_state}:{deactivate}"),
+        }
+    }
+}
+
+/// The condition at `path` below a root condition.
+fn descend(
+    root: (ConditionType, Map<String, Value>),
     path: &[usize],
 ) -> Option<(ConditionType, Map<String, Value>)> {
-    let mut current = (t.condition_type_in(kind), t.condition_config.clone());
+    let mut current = root;
     for &i in path {
         let child = current.1.get("conditions")?.as_array()?.get(i)?.clone();
         let ty = ConditionType::from_name(child.get("condition_type")?.as_str()?)?;
@@ -34,14 +63,29 @@ fn node(
     Some(current)
 }
 
-/// Replaces the condition at `path`.
-fn set_node(t: &mut Transition, path: &[usize], ty: ConditionType, cfg: Map<String, Value>) {
+/// The condition at `path` of a transition: its type and config.
+fn node(
+    t: &Transition,
+    kind: StateType,
+    path: &[usize],
+) -> Option<(ConditionType, Map<String, Value>)> {
+    descend(
+        (t.condition_type_in(kind), t.condition_config.clone()),
+        path,
+    )
+}
+
+/// Replaces the condition at a non-empty `path` below a root whose config is `root`.
+fn set_below(
+    root: &mut Map<String, Value>,
+    path: &[usize],
+    ty: ConditionType,
+    cfg: Map<String, Value>,
+) {
     let Some((&last, parents)) = path.split_last() else {
-        t.condition_type = Some(ty);
-        t.condition_config = cfg;
         return;
     };
-    let mut cfg_at = &mut t.condition_config;
+    let mut cfg_at = root;
     for &i in parents {
         let Some(next) = cfg_at
             .get_mut("conditions")
@@ -60,6 +104,71 @@ fn set_node(t: &mut Transition, path: &[usize], ty: ConditionType, cfg: Map<Stri
         .and_then(|a| a.get_mut(last))
     {
         *slot = json!({"condition_type": ty.as_str(), "condition_config": Value::Object(cfg)});
+    }
+}
+
+/// Replaces the condition at `path` of a transition.
+fn set_node(t: &mut Transition, path: &[usize], ty: ConditionType, cfg: Map<String, Value>) {
+    if path.is_empty() {
+        t.condition_type = Some(ty);
+        t.condition_config = cfg;
+    } else {
+        set_below(&mut t.condition_config, path, ty, cfg);
+    }
+}
+
+/// Replaces the condition at `path` of an automatic rule.
+fn set_rule(c: &mut Condition, path: &[usize], ty: ConditionType, cfg: Map<String, Value>) {
+    if path.is_empty() {
+        c.condition_type = ty;
+        c.condition_config = cfg;
+    } else {
+        set_below(&mut c.condition_config, path, ty, cfg);
+    }
+}
+
+/// The rule `auto_activate` (or, with `deactivate`, `auto_deactivate`) of a session state.
+fn rule_of<'p>(plan: &'p Plan, id: &str, deactivate: bool) -> Option<&'p Condition> {
+    let st = plan.session_state(id)?;
+    if deactivate {
+        st.auto_deactivate.as_ref()
+    } else {
+        st.auto_activate.as_ref()
+    }
+}
+
+/// The session states a value comparison can read: every one but prompt states.
+fn valued_states(plan: &Plan) -> Vec<&SessionState> {
+    plan.session_states
+        .iter()
+        .filter(|s| s.kind != SessionType::Prompt)
+        .collect()
+}
+
+/// What an author typed as a session state's value, read as the state holds it.
+pub fn session_value_from_text(plan: &Plan, id: &str, text: &str) -> Value {
+    let text_value = Value::String(text.to_string());
+    plan.session_state(id)
+        .and_then(|st| coerce_session(&text_value, st))
+        .unwrap_or(text_value)
+}
+
+fn session_default(plan: &Plan, id: &str) -> Value {
+    match plan.session_state(id) {
+        Some(st) if st.list => json!([]),
+        Some(st) => match st.kind {
+            SessionType::Number => json!(0),
+            SessionType::Boolean => json!(true),
+            SessionType::Enum => json!(st
+                .enum_values
+                .as_deref()
+                .unwrap_or_default()
+                .first()
+                .cloned()
+                .unwrap_or_default()),
+            _ => json!(""),
+        },
+        None => json!(""),
     }
 }
 
@@ -103,6 +212,17 @@ fn template(ty: ConditionType, key: Option<String>, plan: &Plan) -> Map<String, 
             json!({"tool": tool.map(|t| t.name.clone()).unwrap_or_default(),
                    "response_code": tool.and_then(|t| t.response_codes.first().cloned()).unwrap_or_default(),
                    "negated": false})
+        }
+        ConditionType::SessionStateActive => {
+            let id = plan.session_states.first().map(|s| s.id.clone());
+            json!({"session_state": id.unwrap_or_default(), "negated": false})
+        }
+        ConditionType::SessionStateValue => {
+            let id = valued_states(plan)
+                .first()
+                .map(|s| s.id.clone())
+                .unwrap_or_default();
+            json!({"session_state": id, "operator": "eq", "value": session_default(plan, &id)})
         }
     };
     v.as_object().cloned().unwrap_or_default()
@@ -157,6 +277,8 @@ fn label(ty: ConditionType) -> &'static str {
         ConditionType::AnyOf => "Any of these",
         ConditionType::Compound => "Combined (and / or)",
         ConditionType::ToolResult => "A tool returned",
+        ConditionType::SessionStateActive => "A session state is on",
+        ConditionType::SessionStateValue => "A session state's value",
     }
 }
 
@@ -193,33 +315,86 @@ fn path_name(path: &[usize]) -> String {
         .join(".")
 }
 
-/// The condition of transition `index` of state `from` at `path`, and its children.
+/// The condition at `path` below `root`, and its children.
 #[component]
-pub fn ConditionEditor(editor: Editor, from: String, index: usize, path: Vec<usize>) -> AnyView {
-    let from = StoredValue::new(from);
+pub fn ConditionEditor(editor: Editor, root: Root, path: Vec<usize>) -> AnyView {
+    let root = StoredValue::new(root);
     let path = StoredValue::new(path);
     let current = move || {
         editor.plan.with(|p| {
             let p = p.as_ref()?;
-            let s = p.state(&from.get_value())?;
-            node(s.transitions.get(index)?, s.kind, &path.get_value())
+            match root.get_value() {
+                Root::Transition { from, index } => {
+                    let s = p.state(&from)?;
+                    node(s.transitions.get(index)?, s.kind, &path.get_value())
+                }
+                Root::Rule {
+                    session_state,
+                    deactivate,
+                } => {
+                    let c = rule_of(p, &session_state, deactivate)?;
+                    descend(
+                        (c.condition_type, c.condition_config.clone()),
+                        &path.get_value(),
+                    )
+                }
+            }
         })
     };
     let update = move |burst: Option<&'static str>, f: Change| {
-        let id = from.get_value();
         let Some(plan) = editor.plan.get_untracked() else {
             return;
         };
-        let key = burst.map(|b| format!("{id}:t{index}:{}:{b}", path_name(&path.get_value())));
-        edit(editor, &id, key, |s| {
-            let kind = s.kind;
-            if let Some(t) = s.transitions.get_mut(index) {
-                if let Some((mut ty, mut cfg)) = node(t, kind, &path.get_value()) {
-                    f(&plan, &mut ty, &mut cfg);
-                    set_node(t, &path.get_value(), ty, cfg);
-                }
-            }
+        let key = burst.map(|b| {
+            format!(
+                "{}:{}:{b}",
+                root.get_value().name(),
+                path_name(&path.get_value())
+            )
         });
+        match root.get_value() {
+            Root::Transition { from, index } => edit(editor, &from, key, |s| {
+                let kind = s.kind;
+                if let Some(t) = s.transitions.get_mut(index) {
+                    if let Some((mut ty, mut cfg)) = node(t, kind, &path.get_value()) {
+                        f(&plan, &mut ty, &mut cfg);
+                        set_node(t, &path.get_value(), ty, cfg);
+                    }
+                }
+            }),
+            Root::Rule {
+                session_state,
+                deactivate,
+            } => {
+                let mut details = PlanDetails::of(&plan);
+                let Some(st) = details
+                    .session_states
+                    .iter_mut()
+                    .find(|s| s.id == session_state)
+                else {
+                    return;
+                };
+                let slot = if deactivate {
+                    &mut st.auto_deactivate
+                } else {
+                    &mut st.auto_activate
+                };
+                let Some(c) = slot.as_mut() else { return };
+                let Some((mut ty, mut cfg)) = descend(
+                    (c.condition_type, c.condition_config.clone()),
+                    &path.get_value(),
+                ) else {
+                    return;
+                };
+                f(&plan, &mut ty, &mut cfg);
+                set_rule(c, &path.get_value(), ty, cfg);
+                let command = Command::SetPlanDetails(details);
+                match key {
+                    Some(k) => editor.dispatch_typing(command, &k),
+                    None => editor.dispatch(command),
+                };
+            }
+        }
     };
     let ty_value = move || {
         current()
@@ -471,6 +646,93 @@ pub fn ConditionEditor(editor: Editor, from: String, index: usize, path: Vec<usi
                         <span>"Anything but this code"</span></label>
                 }.into_any()
             }
+            ConditionType::SessionStateActive => view! {
+                {choice("Session state", "session-state", p.clone(),
+                    move || editor.plan.with(|pl| pl.as_ref().map(|pl| pl.session_states.iter().map(|s| (s.id.clone(), s.id.clone())).collect()).unwrap_or_default()),
+                    cfg_str("session_state"), set_field("session_state", |v| json!(v)))}
+                {choice("Is", "session-negated", p.clone(),
+                    || vec![("false".into(), "on (active)".into()), ("true".into(), "off (not active)".into())],
+                    move || if cfg_str("negated")() == "true" { "true".into() } else { "false".into() },
+                    set_field("negated", |v| json!(v == "true")))}
+            }.into_any(),
+            ConditionType::SessionStateValue => {
+                let state_of = move || {
+                    let id = cfg_str("session_state")();
+                    editor.plan.with(|pl| pl.as_ref().and_then(|pl| pl.session_state(&id).cloned()))
+                };
+                let operators = move || {
+                    let st = state_of();
+                    let list = st.as_ref().is_some_and(|s| s.list);
+                    let number = st.as_ref().is_some_and(|s| s.kind == SessionType::Number);
+                    let mut ops: Vec<(String, String)> = vec![("eq".into(), "=".into()), ("neq".into(), "≠".into())];
+                    if list {
+                        ops.push(("contains".into(), "holds".into()));
+                    } else {
+                        ops.push(("in".into(), "is one of".into()));
+                    }
+                    if number && !list {
+                        for (v, l) in [("gt", ">"), ("gte", "≥"), ("lt", "<"), ("lte", "≤")] {
+                            ops.push((v.into(), l.into()));
+                        }
+                    }
+                    ops
+                };
+                let shown = move || {
+                    current().map(|(_, c)| match (c.get("values"), c.get("value")) {
+                        (Some(Value::Array(v)), _) => joined(v),
+                        (_, Some(Value::Array(v))) => joined(v),
+                        (_, Some(Value::String(s))) => s.clone(),
+                        (_, Some(other)) => other.to_string(),
+                        _ => String::new(),
+                    }).unwrap_or_default()
+                };
+                view! {
+                    {choice("Session state", "session-state", p.clone(),
+                        move || editor.plan.with(|pl| pl.as_ref().map(|pl| valued_states(pl).into_iter().map(|s| (s.id.clone(), s.id.clone())).collect()).unwrap_or_default()),
+                        cfg_str("session_state"),
+                        move |v: String| update(None, Box::new(move |plan, _, cfg| {
+                            cfg.insert("session_state".into(), json!(v));
+                            cfg.insert("operator".into(), json!("eq"));
+                            cfg.remove("values");
+                            cfg.insert("value".into(), session_default(plan, &v));
+                        })))}
+                    {choice("Compare", "session-operator", p.clone(), operators,
+                        move || { let s = cfg_str("operator")(); if s.is_empty() { "eq".into() } else { s } },
+                        move |v: String| update(None, Box::new(move |plan, _, cfg| {
+                            let id = cfg.get("session_state").and_then(Value::as_str).unwrap_or_default().to_string();
+                            if v == "in" {
+                                let first = cfg.remove("value").unwrap_or_else(|| session_default(plan, &id));
+                                cfg.insert("values".into(), json!([first]));
+                            } else if let Some(Value::Array(values)) = cfg.remove("values") {
+                                cfg.insert("value".into(), values.into_iter().next().unwrap_or_else(|| session_default(plan, &id)));
+                            }
+                            cfg.insert("operator".into(), json!(v));
+                        })))}
+                    <label class="field"><span class="field-label">"Value (a list: comma-separated)"</span>
+                    <input type="text" data-testid="field-session-value" data-path=p.clone() prop:value=shown
+                        on:change=move |e| {
+                            let text = event_target_value(&e);
+                            update(None, Box::new(move |plan, _, cfg| {
+                                let id = cfg.get("session_state").and_then(Value::as_str).unwrap_or_default().to_string();
+                                let op = cfg.get("operator").and_then(Value::as_str).unwrap_or("eq").to_string();
+                                let one = |t: &str| {
+                                    let mut single = plan.session_state(&id).cloned();
+                                    if let Some(s) = single.as_mut() { s.list = false; }
+                                    let v = Value::String(t.trim().to_string());
+                                    single.and_then(|s| coerce_session(&v, &s)).unwrap_or(v)
+                                };
+                                if op == "in" {
+                                    let list: Vec<Value> = text.split(',').map(str::trim).filter(|s| !s.is_empty()).map(one).collect();
+                                    cfg.insert("values".into(), Value::Array(list));
+                                } else if op == "contains" {
+                                    cfg.insert("value".into(), one(&text));
+                                } else {
+                                    cfg.insert("value".into(), session_value_from_text(plan, &id, &text));
+                                }
+                            }))
+                        } /></label>
+                }.into_any()
+            }
             ConditionType::AllOf | ConditionType::AnyOf | ConditionType::Compound => {
                 let operator = (ty == ConditionType::Compound).then(|| choice("Combine with", "compound-operator", p.clone(),
                     || vec![("and".into(), "and (all true)".into()), ("or".into(), "or (any true)".into())],
@@ -486,7 +748,7 @@ pub fn ConditionEditor(editor: Editor, from: String, index: usize, path: Vec<usi
                     view! {
                         <div class="condition-child">
                             <button class="remove" title="Remove this condition" data-testid="remove-condition" data-path=path_name(&child) on:click=remove>"✕"</button>
-                            <ConditionEditor editor=editor from=from.get_value() index=index path=child />
+                            <ConditionEditor editor=editor root=root.get_value() path=child />
                         </div>
                     }
                 }).collect_view();
@@ -536,6 +798,7 @@ mod tests {
         plan_core::parse_plan(
             r#"{"id": "p", "title": "P",
             "tools": [{"name": "lookup", "response_codes": ["FOUND", "MISSING"]}],
+            "session_states": [{"id": "vip", "agent_can_change": true}, {"id": "tries", "type": "number"}],
             "states": [
               {"id": "a", "title": "A", "allowed_tools": ["lookup"], "tasks": [{"id": "t", "deliverables": [
                 {"key": "name"}, {"key": "age", "type": "number"},
@@ -564,6 +827,8 @@ mod tests {
                 Code::UnknownTool,
                 Code::UnknownResponseCode,
                 Code::ToolNotAllowed,
+                Code::UnknownSessionState,
+                Code::SessionValueMismatch,
             ] {
                 assert!(!codes.contains(&bad), "{ty:?}: {codes:?}");
             }

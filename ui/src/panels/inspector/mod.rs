@@ -5,6 +5,7 @@
 mod condition;
 mod fields;
 mod plan;
+mod session;
 mod state;
 mod transition;
 

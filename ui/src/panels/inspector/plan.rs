@@ -6,20 +6,14 @@ use plan_core::edit::{Command, PlanDetails};
 use plan_core::plan::{Plan, Tool};
 
 use super::fields::{area, state_picker, text};
+use super::session;
 use crate::editor::Editor;
 
-fn details(p: &Plan) -> PlanDetails {
-    PlanDetails {
-        title: p.title.clone(),
-        description: p.description.clone(),
-        start_state_id: p.start_state_id.clone(),
-        tools: p.tools.clone(),
-        settings: p.settings.clone(),
-    }
-}
-
 fn change(editor: Editor, burst: Option<&str>, f: impl FnOnce(&mut PlanDetails)) {
-    let Some(mut d) = editor.plan.with_untracked(|p| p.as_ref().map(details)) else {
+    let Some(mut d) = editor
+        .plan
+        .with_untracked(|p| p.as_ref().map(PlanDetails::of))
+    else {
         return;
     };
     f(&mut d);
@@ -64,6 +58,7 @@ pub fn PlanInspector(editor: Editor) -> impl IntoView {
                         on:input=move |e| if let Ok(n) = event_target_value(&e).parse() { change(editor, Some("insights"), |d| d.settings.max_insights = n) } />
                 </label>
             </div>
+            <session::SessionStatesSection editor=editor />
             <div class="subsection">
                 <h4>"Tools"</h4>
                 <For each=move || 0..tool_count() key=|i| *i let:i>
@@ -81,13 +76,22 @@ pub fn PlanInspector(editor: Editor) -> impl IntoView {
                                     change(editor, None, |d| if let Some(t) = d.tools.get_mut(i) { t.response_codes = codes });
                                 } />
                         </label>
+                        <label class="field">
+                            <span class="field-label">"Available only while one of these session states is on (comma-separated; empty: always)"</span>
+                            <input type="text" data-testid="field-tool-available-when"
+                                prop:value=move || read(editor, |p| p.tools.get(i).map(|t| t.available_when.join(", ")).unwrap_or_default())
+                                on:change=move |e| {
+                                    let ids: Vec<String> = event_target_value(&e).split(',').map(|c| c.trim().to_string()).filter(|c| !c.is_empty()).collect();
+                                    change(editor, None, |d| if let Some(t) = d.tools.get_mut(i) { t.available_when = ids });
+                                } />
+                        </label>
                         <button class="remove" data-testid="remove-tool" on:click=move |_| change(editor, None, |d| { if i < d.tools.len() { d.tools.remove(i); } })>"Remove tool"</button>
                     </div>
                 </For>
                 <button class="add" data-testid="add-tool" on:click=move |_| change(editor, None, |d| {
                     let mut n = d.tools.len() + 1;
                     while d.tools.iter().any(|t| t.name == format!("tool_{n}")) { n += 1; }
-                    d.tools.push(Tool { name: format!("tool_{n}"), description: String::new(), response_codes: Vec::new() });
+                    d.tools.push(Tool { name: format!("tool_{n}"), description: String::new(), response_codes: Vec::new(), available_when: Vec::new() });
                 })>"+ Add tool"</button>
             </div>
         </div>

@@ -6,6 +6,7 @@ use plan_core::edit::Command;
 use plan_core::plan::{Deliverable, DeliverableType, Ending, Goal, Plan, State, StateType, Task};
 
 use super::fields::{area, check, choice, text};
+use super::session::{template_area, ChangesEditor, ChangesOf};
 use crate::editor::Editor;
 
 /// Reads something of state `id` (tracked, so the view follows the plan).
@@ -127,7 +128,8 @@ pub fn StateInspector(editor: Editor, id: String) -> impl IntoView {
                 },
             )}
             {area(editor, "Description", "description", get(|s| s.description.clone()), set("description", |s, v| s.description = v))}
-            {area(editor, "Instructions for the agent", "instructions", get(|s| s.instructions.clone()), set("instructions", |s, v| s.instructions = v))}
+            {template_area(editor, "Instructions for the agent (templates allowed)", "instructions", get(|s| s.instructions.clone()), set("instructions", |s, v| s.instructions = v))}
+            <ChangesEditor editor=editor at=ChangesOf::Entry(sid.get_value()) label="On enter: changes to session states" />
             {move || {
                 let names = tools.get();
                 (!names.is_empty()).then(|| view! {
@@ -271,8 +273,8 @@ fn GoalFields(editor: Editor, id: String) -> impl IntoView {
     view! {
         <div class="subsection">
             <h4>"Goal"</h4>
-            {area(editor, "Objective", "objective", goal_text(|g| g.objective.clone()), set_goal("objective", |g, v| g.objective = v))}
-            {area(editor, "What success looks like", "success-description", goal_text(|g| g.success_description.clone()), set_goal("success", |g, v| g.success_description = v))}
+            {template_area(editor, "Objective", "objective", goal_text(|g| g.objective.clone()), set_goal("objective", |g, v| g.objective = v))}
+            {template_area(editor, "What success looks like", "success-description", goal_text(|g| g.success_description.clone()), set_goal("success", |g, v| g.success_description = v))}
             <DeliverableList editor=editor id=sid.get_value() task=None />
         </div>
     }
@@ -351,7 +353,7 @@ fn TaskFields(editor: Editor, id: String, index: usize) -> impl IntoView {
             </div>
             {text(editor, "Id", "task-id", get(|t| t.id.clone()), set("id", |t, v| t.id = v))}
             {text(editor, "Description", "task-description", get(|t| t.description.clone()), set("description", |t, v| t.description = v))}
-            {text(editor, "Instruction", "task-instruction", get(|t| t.instruction.clone()), set("instruction", |t, v| t.instruction = v))}
+            {template_area(editor, "Instruction", "task-instruction", get(|t| t.instruction.clone()), set("instruction", |t, v| t.instruction = v))}
             {check(
                 "Required",
                 "task-required",

@@ -4,8 +4,9 @@ use leptos::prelude::*;
 use plan_core::edit::Command;
 use plan_core::plan::{Priority, Transition};
 
-use super::condition::ConditionEditor;
+use super::condition::{ConditionEditor, Root};
 use super::fields::{state_picker, text};
+use super::session::{ChangesEditor, ChangesOf};
 use super::state::{edit, read};
 use crate::editor::Editor;
 
@@ -56,7 +57,8 @@ pub fn TransitionInspector(editor: Editor, from: String, index: usize) -> impl I
                     }
                 });
             })}
-            <ConditionEditor editor=editor from=from.clone() index=index path=Vec::new() />
+            <ConditionEditor editor=editor root=Root::Transition { from: from.clone(), index } path=Vec::new() />
+            <ChangesEditor editor=editor at=ChangesOf::Effects(from.clone(), index) label="Effects on session states when it fires" />
             <button class="danger" data-testid="delete-transition" on:click=move |_| {
                 if editor.dispatch(Command::DeleteTransition { from: sid.get_value(), index }) {
                     editor.selection.set(Default::default());

@@ -1,0 +1,90 @@
+//! Benchmark: session states (issue 17).
+//!
+//! `cargo bench -p plan-cli --bench session_states` prints: the median parse and validate times of
+//! the 10,000-state synthetic plan with 200 session states and a template in every state, and
+//! their ratio (target ≤ 0.50); the median time to render a turn's prompt (target ≤ 20 µs); and
+//! the median time of one turn with 200 session states and their automatic rules (target
+//! ≤ 50 µs).
+
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use plan_core::runtime::{prompt, start, step, Action, PlanRef, PlanVersion};
+use plan_core::{parse_plan, synthetic, validate};
+
+fn median(mut runs: Vec<Duration>) -> Duration {
+    runs.sort();
+    runs[runs.len() / 2]
+}
+
+fn time<T>(reps: usize, mut f: impl FnMut() -> T) -> Duration {
+    median(
+        (0..reps)
+            .map(|_| {
+                let t = Instant::now();
+                black_box(f());
+                t.elapsed()
+            })
+            .collect(),
+    )
+}
+
+/// The median of `reps` batches of `n` calls, per call.
+fn per_call<T>(reps: usize, n: u32, mut f: impl FnMut() -> T) -> Duration {
+    time(reps, || {
+        for _ in 0..n {
+            black_box(f());
+        }
+    }) / n
+}
+
+fn main() {
+    let plan = synthetic::with_session_states(10_000, 200);
+    let text = serde_json::to_string_pretty(&plan).expect("serializes");
+    let report = validate(&plan);
+    assert!(
+        !report.has_errors(),
+        "the synthetic plan is clean: {:?}",
+        report.codes()
+    );
+    let parse = time(11, || parse_plan(&text).expect("parses"));
+    let check = time(11, || validate(&plan));
+    println!(
+        "10,000 states, 200 session states: parse {:.2} ms, validate {:.2} ms, ratio {:.2} (target ≤ 0.50)",
+        parse.as_secs_f64() * 1e3,
+        check.as_secs_f64() * 1e3,
+        check.as_secs_f64() / parse.as_secs_f64()
+    );
+
+    // A small plan with the same 200 session states: the turn's own cost, not the plan's size.
+    let small = synthetic::with_session_states(20, 200);
+    let r = PlanRef {
+        id: small.id.clone(),
+        version: PlanVersion::File,
+        content_hash: String::new(),
+    };
+    let (session, _) = start(&small, r).expect("starts");
+    let (session, _) = step(&small, &session, "", &[]).expect("a turn");
+    let rendered = per_call(31, 2_000, || prompt(&small, &session));
+    println!(
+        "a turn's prompt with {} bytes: {:.2} µs (target ≤ 20 µs)",
+        prompt(&small, &session).len(),
+        rendered.as_secs_f64() * 1e6
+    );
+    let actions = [Action::SetSessionState {
+        session_state: "ss2".into(),
+        value: None,
+        add: Some(1.into()),
+        active: Some(true),
+    }];
+    let turn = per_call(31, 500, || {
+        step(&small, &session, "hello", &actions).expect("a turn")
+    });
+    println!(
+        "a turn with 200 session states and their rules: {:.2} µs (target ≤ 50 µs)",
+        turn.as_secs_f64() * 1e6
+    );
+}

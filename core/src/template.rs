@@ -1,0 +1,483 @@
+//! Templates in instruction texts (`spec/session-states.md`, "Templates"): `{{session.state.ID}}`
+//! and `{{deliverable.KEY}}` write a value; `{{if EXPR}}…{{else}}…{{endif}}` keeps one branch.
+//!
+//! A template is parsed once into a tree ([`Template::parse`]); the validator asks it which names
+//! it uses ([`Template::uses`]), the runtime renders it against a session through [`Lookup`]. A
+//! text without `{{` is one literal and costs one scan. Rendering never fails: a text that does
+//! not parse (a draft the validator reports as `template-syntax`) is written as it stands.
+
+use serde_json::Value;
+
+/// A name a template reads.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Name {
+    SessionState(String),
+    Deliverable(String),
+}
+
+/// A condition of `{{if}}`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Expr {
+    /// The value is truthy.
+    Value(Name),
+    /// `isActive session.state.ID`.
+    Active(String),
+    Not(Box<Expr>),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Part {
+    Text(String),
+    Write(Name),
+    If {
+        expr: Expr,
+        then: Vec<Part>,
+        otherwise: Vec<Part>,
+    },
+}
+
+/// A parsed template.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Template {
+    parts: Vec<Part>,
+}
+
+/// Why a template cannot be read, and where: 1-based line and column inside the field.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TemplateError {
+    pub line: usize,
+    pub column: usize,
+    pub message: String,
+}
+
+impl std::fmt::Display for TemplateError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "line {}, column {}: {}",
+            self.line, self.column, self.message
+        )
+    }
+}
+
+/// One name a template uses, and whether through `isActive` (which relies on it being switched on).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Use {
+    pub name: Name,
+    pub is_active: bool,
+}
+
+/// What rendering reads from a session.
+pub trait Lookup {
+    /// The value of a session state (`None`: no value, or no such state).
+    fn session_value(&self, id: &str) -> Option<&Value>;
+    fn is_active(&self, id: &str) -> bool;
+    fn deliverable(&self, key: &str) -> Option<&Value>;
+}
+
+/// One frame of the parse: the parts so far, and the `{{if}}` that opened it.
+struct Open {
+    expr: Expr,
+    then: Option<Vec<Part>>,
+    at: (usize, usize),
+}
+
+impl Template {
+    /// Whether a text has anything a template would treat specially.
+    pub fn is_plain(text: &str) -> bool {
+        !text.contains("{{")
+    }
+
+    pub fn parse(text: &str) -> Result<Template, TemplateError> {
+        let mut stack: Vec<(Open, Vec<Part>)> = Vec::new();
+        let mut parts: Vec<Part> = Vec::new();
+        let mut rest = 0;
+        while let Some(found) = text[rest..].find("{{") {
+            let start = rest + found;
+            if start > rest {
+                parts.push(Part::Text(text[rest..start].to_string()));
+            }
+            let at = line_column(text, start);
+            let error = |message: String| TemplateError {
+                line: at.0,
+                column: at.1,
+                message,
+            };
+            let Some(len) = text[start + 2..].find("}}") else {
+                return Err(error(
+                    "\"{{\" opens a tag that is never closed with \"}}\" (write {{ \"{{\" }} for the characters themselves)".into(),
+                ));
+            };
+            let inner = text[start + 2..start + 2 + len].trim();
+            rest = start + 2 + len + 2;
+            let words: Vec<&str> = inner.split_whitespace().collect();
+            match words.as_slice() {
+                [quoted] if *quoted == "\"{{\"" => parts.push(Part::Text("{{".into())),
+                ["if", expr @ ..] => {
+                    let expr = read_expr(expr).map_err(error)?;
+                    stack.push((
+                        Open {
+                            expr,
+                            then: None,
+                            at,
+                        },
+                        std::mem::take(&mut parts),
+                    ));
+                }
+                ["else"] => match stack.last_mut() {
+                    Some((open, _)) if open.then.is_none() => {
+                        open.then = Some(std::mem::take(&mut parts));
+                    }
+                    Some(_) => return Err(error("a second {{else}} in the same {{if}}".into())),
+                    None => return Err(error("{{else}} without an {{if}} before it".into())),
+                },
+                ["endif"] => {
+                    let Some((open, outer)) = stack.pop() else {
+                        return Err(error("{{endif}} without an {{if}} before it".into()));
+                    };
+                    let inner_parts = std::mem::replace(&mut parts, outer);
+                    let (then, otherwise) = match open.then {
+                        Some(then) => (then, inner_parts),
+                        None => (inner_parts, Vec::new()),
+                    };
+                    parts.push(Part::If {
+                        expr: open.expr,
+                        then,
+                        otherwise,
+                    });
+                }
+                [name] => parts.push(Part::Write(read_name(name).map_err(error)?)),
+                _ => return Err(error(unknown_tag(inner))),
+            }
+        }
+        if let Some((open, _)) = stack.last() {
+            return Err(TemplateError {
+                line: open.at.0,
+                column: open.at.1,
+                message: "this {{if}} has no {{endif}}".into(),
+            });
+        }
+        if rest < text.len() {
+            parts.push(Part::Text(text[rest..].to_string()));
+        }
+        Ok(Template { parts })
+    }
+
+    /// Every name the template reads, in order.
+    pub fn uses(&self) -> Vec<Use> {
+        let mut out = Vec::new();
+        uses_in(&self.parts, &mut out);
+        out
+    }
+
+    pub fn render(&self, lookup: &dyn Lookup) -> String {
+        let mut out = String::new();
+        render_parts(&self.parts, lookup, &mut out);
+        out
+    }
+
+    /// Every name in the template renamed by `rename` (which returns `None` to keep one), written
+    /// back as text. Tags are written in their canonical spelling; the text between them is kept.
+    pub fn write_renamed(&self, rename: &dyn Fn(&Name) -> Option<Name>) -> String {
+        let mut out = String::new();
+        write_parts(&self.parts, rename, &mut out);
+        out
+    }
+}
+
+/// Renders `text` as a template; a text that does not parse is returned as it stands.
+pub fn render_text(text: &str, lookup: &dyn Lookup) -> String {
+    if Template::is_plain(text) {
+        return text.to_string();
+    }
+    match Template::parse(text) {
+        Ok(t) => t.render(lookup),
+        Err(_) => text.to_string(),
+    }
+}
+
+fn unknown_tag(inner: &str) -> String {
+    format!(
+        "unknown tag {{{{{inner}}}}} (use session.state.ID, deliverable.KEY, if, else or endif)"
+    )
+}
+
+fn read_name(word: &str) -> Result<Name, String> {
+    if let Some(id) = word.strip_prefix("session.state.") {
+        if crate::parse::is_key(id) {
+            return Ok(Name::SessionState(id.to_string()));
+        }
+    }
+    if let Some(key) = word.strip_prefix("deliverable.") {
+        if crate::parse::is_key(key) {
+            return Ok(Name::Deliverable(key.to_string()));
+        }
+    }
+    Err(unknown_tag(word))
+}
+
+fn read_expr(words: &[&str]) -> Result<Expr, String> {
+    match words {
+        [] => Err("{{if}} needs a condition: session.state.ID, deliverable.KEY, isActive session.state.ID, or not …".into()),
+        ["not", rest @ ..] => Ok(Expr::Not(Box::new(read_expr(rest)?))),
+        ["isActive", name] => match read_name(name)? {
+            Name::SessionState(id) => Ok(Expr::Active(id)),
+            Name::Deliverable(_) => {
+                Err("isActive reads a session state: isActive session.state.ID".into())
+            }
+        },
+        [name] => Ok(Expr::Value(read_name(name)?)),
+        _ => Err(format!(
+            "cannot read the condition \"{}\" (use session.state.ID, deliverable.KEY, isActive session.state.ID, or not …)",
+            words.join(" ")
+        )),
+    }
+}
+
+fn line_column(text: &str, at: usize) -> (usize, usize) {
+    let before = &text[..at];
+    let line = before.matches('\n').count() + 1;
+    let column = before
+        .rfind('\n')
+        .map_or(before.chars().count(), |n| before[n + 1..].chars().count())
+        + 1;
+    (line, column)
+}
+
+fn uses_in(parts: &[Part], out: &mut Vec<Use>) {
+    for p in parts {
+        match p {
+            Part::Text(_) => {}
+            Part::Write(name) => out.push(Use {
+                name: name.clone(),
+                is_active: false,
+            }),
+            Part::If {
+                expr,
+                then,
+                otherwise,
+            } => {
+                expr_uses(expr, out);
+                uses_in(then, out);
+                uses_in(otherwise, out);
+            }
+        }
+    }
+}
+
+fn expr_uses(expr: &Expr, out: &mut Vec<Use>) {
+    match expr {
+        Expr::Value(name) => out.push(Use {
+            name: name.clone(),
+            is_active: false,
+        }),
+        Expr::Active(id) => out.push(Use {
+            name: Name::SessionState(id.clone()),
+            is_active: true,
+        }),
+        Expr::Not(inner) => expr_uses(inner, out),
+    }
+}
+
+fn value_of<'l>(name: &Name, lookup: &'l dyn Lookup) -> Option<&'l Value> {
+    match name {
+        Name::SessionState(id) => lookup.session_value(id),
+        Name::Deliverable(key) => lookup.deliverable(key),
+    }
+}
+
+fn holds(expr: &Expr, lookup: &dyn Lookup) -> bool {
+    match expr {
+        Expr::Value(name) => value_of(name, lookup).is_some_and(truthy),
+        Expr::Active(id) => lookup.is_active(id),
+        Expr::Not(inner) => !holds(inner, lookup),
+    }
+}
+
+/// `true`, a number other than 0, non-empty text, a non-empty list; no value is false.
+pub fn truthy(v: &Value) -> bool {
+    match v {
+        Value::Null => false,
+        Value::Bool(b) => *b,
+        Value::Number(n) => n.as_f64().is_some_and(|x| x != 0.0),
+        Value::String(s) => !s.is_empty(),
+        Value::Array(items) => !items.is_empty(),
+        Value::Object(m) => !m.is_empty(),
+    }
+}
+
+/// A value as a template writes it: `true`/`false`, `3` not `3.0`, text as is, lists joined with
+/// `", "`, no value as nothing.
+pub fn write_value(v: &Value, out: &mut String) {
+    match v {
+        Value::Null => {}
+        Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        Value::Number(n) => match n.as_f64() {
+            Some(x) if n.is_f64() => out.push_str(&crate::condition::num(x)),
+            _ => out.push_str(&n.to_string()),
+        },
+        Value::String(s) => out.push_str(s),
+        Value::Array(items) => {
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                write_value(item, out);
+            }
+        }
+        Value::Object(_) => out.push_str(&v.to_string()),
+    }
+}
+
+fn render_parts(parts: &[Part], lookup: &dyn Lookup, out: &mut String) {
+    for p in parts {
+        match p {
+            Part::Text(t) => out.push_str(t),
+            Part::Write(name) => {
+                if let Some(v) = value_of(name, lookup) {
+                    write_value(v, out);
+                }
+            }
+            Part::If {
+                expr,
+                then,
+                otherwise,
+            } => {
+                let branch = if holds(expr, lookup) { then } else { otherwise };
+                render_parts(branch, lookup, out);
+            }
+        }
+    }
+}
+
+fn name_text(name: &Name) -> String {
+    match name {
+        Name::SessionState(id) => format!("session.state.{id}"),
+        Name::Deliverable(key) => format!("deliverable.{key}"),
+    }
+}
+
+fn expr_text(expr: &Expr, rename: &dyn Fn(&Name) -> Option<Name>) -> String {
+    let renamed = |n: &Name| rename(n).unwrap_or_else(|| n.clone());
+    match expr {
+        Expr::Value(name) => name_text(&renamed(name)),
+        Expr::Active(id) => match renamed(&Name::SessionState(id.clone())) {
+            Name::SessionState(id) => format!("isActive session.state.{id}"),
+            other => format!("isActive {}", name_text(&other)),
+        },
+        Expr::Not(inner) => format!("not {}", expr_text(inner, rename)),
+    }
+}
+
+fn write_parts(parts: &[Part], rename: &dyn Fn(&Name) -> Option<Name>, out: &mut String) {
+    for p in parts {
+        match p {
+            Part::Text(t) => {
+                // A literal `{{` came from `{{ "{{" }}`, and is written back that way.
+                out.push_str(&t.replace("{{", "{{ \"{{\" }}"));
+            }
+            Part::Write(name) => {
+                let name = rename(name).unwrap_or_else(|| name.clone());
+                out.push_str(&format!("{{{{{}}}}}", name_text(&name)));
+            }
+            Part::If {
+                expr,
+                then,
+                otherwise,
+            } => {
+                out.push_str(&format!("{{{{if {}}}}}", expr_text(expr, rename)));
+                write_parts(then, rename, out);
+                if !otherwise.is_empty() {
+                    out.push_str("{{else}}");
+                    write_parts(otherwise, rename, out);
+                }
+                out.push_str("{{endif}}");
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+    use std::collections::BTreeMap;
+
+    #[derive(Default)]
+    struct Values {
+        states: BTreeMap<String, (Value, bool)>,
+        deliverables: BTreeMap<String, Value>,
+    }
+
+    impl Lookup for Values {
+        fn session_value(&self, id: &str) -> Option<&Value> {
+            self.states.get(id).map(|(v, _)| v).filter(|v| !v.is_null())
+        }
+        fn is_active(&self, id: &str) -> bool {
+            self.states.get(id).is_some_and(|(_, a)| *a)
+        }
+        fn deliverable(&self, key: &str) -> Option<&Value> {
+            self.deliverables.get(key)
+        }
+    }
+
+    fn render(text: &str, v: &Values) -> String {
+        Template::parse(text).unwrap().render(v)
+    }
+
+    #[test]
+    fn values_are_written_as_the_spec_says() {
+        let mut v = Values::default();
+        v.states.insert("n".into(), (json!(3.0), true));
+        v.states.insert("b".into(), (json!(true), false));
+        v.states.insert("l".into(), (json!(["a", "b"]), false));
+        v.deliverables.insert("name".into(), json!("Ada"));
+        assert_eq!(
+            render(
+                "{{session.state.n}} {{ session.state.b }} {{session.state.l}} {{deliverable.name}} [{{session.state.none}}]",
+                &v
+            ),
+            "3 true a, b Ada []"
+        );
+    }
+
+    #[test]
+    fn conditions_choose_a_branch_to_any_depth() {
+        let mut v = Values::default();
+        v.states.insert("upsell".into(), (Value::Null, true));
+        v.states.insert("n".into(), (json!(0), false));
+        let t = "{{ if not isActive session.state.upsell }}A{{else}}B{{if session.state.n}}C{{else}}D{{endif}}{{endif}}";
+        assert_eq!(render(t, &v), "BD");
+        assert_eq!(render("{{ \"{{\" }} and }}", &v), "{{ and }}");
+    }
+
+    #[test]
+    fn syntax_errors_give_line_and_column() {
+        let e = Template::parse("one\n  {{if session.state.a}}x").unwrap_err();
+        assert_eq!((e.line, e.column), (2, 3));
+        assert!(e.message.contains("no {{endif}}"));
+        let e = Template::parse("{{endif}}").unwrap_err();
+        assert!(e.message.contains("without an {{if}}"));
+        let e = Template::parse("a {{ user.name }}").unwrap_err();
+        assert_eq!((e.line, e.column), (1, 3));
+        assert!(e.message.contains("unknown tag"));
+        assert!(Template::parse("{{else}}").is_err());
+        assert!(Template::parse("{{ if }}x{{endif}}").is_err());
+    }
+
+    #[test]
+    fn renaming_rewrites_only_the_named_tags() {
+        let t = Template::parse(
+            "Hi {{deliverable.a}} {{if isActive session.state.a}}on{{endif}} {{ \"{{\" }}",
+        )
+        .unwrap();
+        let out = t.write_renamed(&|n| match n {
+            Name::SessionState(id) if id == "a" => Some(Name::SessionState("b".into())),
+            _ => None,
+        });
+        assert_eq!(
+            out,
+            "Hi {{deliverable.a}} {{if isActive session.state.b}}on{{endif}} {{ \"{{\" }}"
+        );
+    }
+}

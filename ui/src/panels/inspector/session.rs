@@ -1,0 +1,640 @@
+//! Session states in the inspector: the plan's list of them (every field of session-states.md,
+//! the condition builder for the automatic rules), the template fields that offer the names to
+//! insert and say what is wrong inline, and the lists of changes a transition (Effects) or a
+//! state entry (On enter) makes.
+//!
+//! What a form value means is decided by the pure functions at the top, tested natively; the
+//! views only show and dispatch.
+
+use leptos::prelude::*;
+use plan_core::coerce::coerce_session;
+use plan_core::condition::{Condition, ConditionType};
+use plan_core::edit::{Command, PlanDetails, Renamed};
+use plan_core::plan::{Activation, Plan, SessionChange, SessionState, SessionType};
+use plan_core::template::{Name, Template};
+use serde_json::Value;
+
+use super::condition::{ConditionEditor, Root};
+use super::fields::{area, check, choice, text};
+use crate::editor::Editor;
+
+/// The tags a template field offers to insert: each session state's value and `isActive` test,
+/// each declared key.
+pub fn insertable(plan: &Plan) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for st in &plan.session_states {
+        if st.kind != SessionType::Prompt {
+            out.push((
+                format!("{{{{session.state.{}}}}}", st.id),
+                format!("value of {}", st.id),
+            ));
+        }
+        out.push((
+            format!("{{{{if isActive session.state.{}}}}}…{{{{endif}}}}", st.id),
+            format!("only while {} is on", st.id),
+        ));
+    }
+    let mut keys: Vec<&str> = Vec::new();
+    for d in plan.states.iter().flat_map(|s| s.deliverables()) {
+        if !keys.contains(&d.key.as_str()) {
+            keys.push(&d.key);
+            out.push((
+                format!("{{{{deliverable.{}}}}}", d.key),
+                format!("value of {}", d.key),
+            ));
+        }
+    }
+    out
+}
+
+/// What is wrong with a template text, in words for its field: the syntax error with its line
+/// and column, or the names it uses that the plan does not declare.
+pub fn template_problem(plan: &Plan, text: &str) -> Option<String> {
+    if Template::is_plain(text) {
+        return None;
+    }
+    let t = match Template::parse(text) {
+        Ok(t) => t,
+        Err(e) => {
+            return Some(format!(
+                "Line {}, column {}: {}",
+                e.line, e.column, e.message
+            ))
+        }
+    };
+    let unknown: Vec<String> = t
+        .uses()
+        .into_iter()
+        .filter_map(|u| match u.name {
+            Name::SessionState(id) if plan.session_state(&id).is_none() => {
+                Some(format!("no session state '{id}'"))
+            }
+            Name::Deliverable(key)
+                if !plan
+                    .states
+                    .iter()
+                    .flat_map(|s| s.deliverables())
+                    .any(|d| d.key == key) =>
+            {
+                Some(format!("no key '{key}'"))
+            }
+            _ => None,
+        })
+        .collect();
+    (!unknown.is_empty()).then(|| format!("The plan has {}.", unknown.join(", ")))
+}
+
+/// A session state's value as typed (`""`: none), read as the state holds it; text that does not
+/// fit is kept as typed, for the checker to point at.
+pub fn value_from_text(st: &SessionState, text: &str) -> Option<Value> {
+    let text = text.trim();
+    if text.is_empty() {
+        return None;
+    }
+    let typed = Value::String(text.to_string());
+    Some(coerce_session(&typed, st).unwrap_or(typed))
+}
+
+/// A value as the form shows it.
+pub fn value_text(v: Option<&Value>) -> String {
+    let mut out = String::new();
+    if let Some(v) = v {
+        plan_core::template::write_value(v, &mut out);
+    }
+    out
+}
+
+/// What one row of a changes list does: `set`, `clear`, `add`, `on`, `off` (the first four may
+/// come with a switch as well, which the row's second choice sets).
+pub fn change_kind(c: &SessionChange) -> &'static str {
+    match (&c.value, &c.add) {
+        (Some(None), _) => "clear",
+        (Some(Some(_)), _) => "set",
+        (None, Some(_)) => "add",
+        (None, None) => "none",
+    }
+}
+
+/// The change a row's choices make: `kind` of the value part, `amount` typed, `switch` of the flag.
+pub fn change_of(plan: &Plan, id: &str, kind: &str, amount: &str, switch: &str) -> SessionChange {
+    let st = plan.session_state(id);
+    let value = match kind {
+        "clear" => Some(None),
+        "set" => Some(Some(
+            st.and_then(|s| value_from_text(s, amount))
+                .unwrap_or_else(|| Value::String(amount.to_string())),
+        )),
+        _ => None,
+    };
+    let add = (kind == "add").then(|| {
+        amount
+            .trim()
+            .parse::<i64>()
+            .map(serde_json::Number::from)
+            .unwrap_or_else(|_| 1.into())
+    });
+    let active = match switch {
+        "on" => Some(true),
+        "off" => Some(false),
+        _ => None,
+    };
+    // A change must say something: with nothing chosen, it switches the state on.
+    let active = if value.is_none() && add.is_none() && active.is_none() {
+        Some(true)
+    } else {
+        active
+    };
+    SessionChange {
+        session_state: id.to_string(),
+        value,
+        add,
+        active,
+    }
+}
+
+fn read<T: Default>(editor: Editor, f: impl FnOnce(&Plan) -> T) -> T {
+    editor.plan.with(|p| p.as_ref().map(f).unwrap_or_default())
+}
+
+/// Changes the plan's session states (one undo step, or one per burst of typing under `burst`).
+fn change(editor: Editor, burst: Option<String>, f: impl FnOnce(&mut Vec<SessionState>)) {
+    let Some(mut d) = editor
+        .plan
+        .with_untracked(|p| p.as_ref().map(PlanDetails::of))
+    else {
+        return;
+    };
+    f(&mut d.session_states);
+    let command = Command::SetPlanDetails(d);
+    match burst {
+        Some(k) => editor.dispatch_typing(command, &format!("session:{k}")),
+        None => editor.dispatch(command),
+    };
+}
+
+fn with_state(editor: Editor, i: usize, burst: Option<String>, f: impl FnOnce(&mut SessionState)) {
+    change(editor, burst, |list| {
+        if let Some(st) = list.get_mut(i) {
+            f(st);
+        }
+    });
+}
+
+/// A template text field: the names to insert, and what is wrong with the text, inline.
+pub fn template_area(
+    editor: Editor,
+    label: &'static str,
+    testid: &'static str,
+    value: impl Fn() -> String + Send + Sync + Clone + 'static,
+    on_input: impl Fn(String) + Clone + Send + Sync + 'static,
+) -> impl IntoView {
+    let problem = {
+        let value = value.clone();
+        move || read(editor, |p| template_problem(p, &value()))
+    };
+    let insert = {
+        let value = value.clone();
+        let on_input = on_input.clone();
+        move |tag: String| {
+            if tag.is_empty() {
+                return;
+            }
+            let mut text = value();
+            text.push_str(&tag);
+            on_input(text);
+            editor.end_typing();
+        }
+    };
+    view! {
+        <div class="template-field">
+            {area(editor, label, testid, value, on_input)}
+            <select class="insert" data-testid=format!("insert-{testid}")
+                prop:value=""
+                on:change=move |e| insert(event_target_value(&e))>
+                <option value="">"Insert a name…"</option>
+                {move || read(editor, insertable).into_iter().map(|(tag, label)| view! { <option value=tag>{label}</option> }).collect_view()}
+            </select>
+            <Show when={let problem = problem.clone(); move || problem().is_some()}>
+                <p class="field-problem" data-testid=format!("problem-{testid}")>{let problem = problem.clone(); move || problem().unwrap_or_default()}</p>
+            </Show>
+        </div>
+    }
+}
+
+/// The plan's base instructions and its session states.
+#[component]
+pub fn SessionStatesSection(editor: Editor) -> impl IntoView {
+    let count = move || read(editor, |p| p.session_states.len());
+    view! {
+        <div class="subsection" data-testid="session-states">
+            <h4>"Instructions for every turn"</h4>
+            {template_area(editor, "Base instructions (templates allowed)", "plan-instructions",
+                move || read(editor, |p| p.instructions.clone()),
+                move |v| {
+                    let Some(mut d) = editor.plan.with_untracked(|p| p.as_ref().map(PlanDetails::of)) else { return };
+                    d.instructions = v;
+                    editor.dispatch_typing(Command::SetPlanDetails(d), "plan:instructions");
+                })}
+            <h4>"Session states"</h4>
+            <p class="hint">"Named conditions the conversation is in, each with a value and an on/off switch. Prompt states add their text to the agent's prompt while on."</p>
+            <For each=move || 0..count() key=|i| *i let:i>
+                <SessionStateForm editor=editor i=i />
+            </For>
+            <button class="add" data-testid="add-session-state" on:click=move |_| change(editor, None, |list| {
+                let mut n = list.len() + 1;
+                while list.iter().any(|s| s.id == format!("state_{n}")) { n += 1; }
+                list.push(SessionState::new(&format!("state_{n}")));
+            })>"+ Add session state"</button>
+        </div>
+    }
+}
+
+#[component]
+fn SessionStateForm(editor: Editor, i: usize) -> impl IntoView {
+    let get = move |f: fn(&SessionState) -> String| {
+        move || {
+            read(editor, |p| {
+                p.session_states.get(i).map(f).unwrap_or_default()
+            })
+        }
+    };
+    let flag = move |f: fn(&SessionState) -> bool| {
+        move || read(editor, |p| p.session_states.get(i).is_some_and(f))
+    };
+    let id = get(|s| s.id.clone());
+    let rename_error = RwSignal::new(None::<String>);
+    let rename = move |to: String| {
+        let from = read(editor, |p| {
+            p.session_states
+                .get(i)
+                .map(|s| s.id.clone())
+                .unwrap_or_default()
+        });
+        let ok = editor.dispatch(Command::Rename {
+            what: Renamed::SessionState,
+            from,
+            to: to.trim().to_string(),
+        });
+        rename_error.set((!ok).then(|| "That id cannot be used: it must be new, start with a letter or '_', and hold only letters, digits and '_'.".to_string()));
+    };
+    let kind = get(|s| s.kind.as_str().to_string());
+    let is_prompt = move || {
+        read(editor, |p| {
+            p.session_states
+                .get(i)
+                .is_some_and(|s| s.kind == SessionType::Prompt)
+        })
+    };
+    let is_enum = move || {
+        read(editor, |p| {
+            p.session_states
+                .get(i)
+                .is_some_and(|s| s.kind == SessionType::Enum)
+        })
+    };
+    let rule = move |deactivate: bool| {
+        let present = move || {
+            read(editor, |p| {
+                p.session_states.get(i).is_some_and(|s| {
+                    if deactivate {
+                        s.auto_deactivate.is_some()
+                    } else {
+                        s.auto_activate.is_some()
+                    }
+                })
+            })
+        };
+        let label = if deactivate {
+            "Switch off automatically when"
+        } else {
+            "Switch on automatically when"
+        };
+        let testid = if deactivate {
+            "auto-deactivate"
+        } else {
+            "auto-activate"
+        };
+        view! {
+            <div class="rule" data-testid=testid>
+                <span class="field-label">{label}</span>
+                <Show when=present fallback=move || view! {
+                    <button class="add" data-testid=format!("add-{testid}") on:click=move |_| with_state(editor, i, None, |s| {
+                        let c = Some(Condition { condition_type: ConditionType::DeliverableExists, condition_config: Default::default() });
+                        if deactivate { s.auto_deactivate = c } else { s.auto_activate = c }
+                    })>"+ Add a rule"</button>
+                }>
+                    {move || {
+                        let session_state = read(editor, |p| p.session_states.get(i).map(|s| s.id.clone()).unwrap_or_default());
+                        view! { <ConditionEditor editor=editor root=Root::Rule { session_state, deactivate } path=Vec::new() /> }
+                    }}
+                    <button class="remove" data-testid=format!("remove-{testid}") on:click=move |_| with_state(editor, i, None, |s| {
+                        if deactivate { s.auto_deactivate = None } else { s.auto_activate = None }
+                    })>"Remove the rule"</button>
+                </Show>
+            </div>
+        }
+    };
+    view! {
+        <div class="session-state" data-testid="session-state" data-session-index=i data-session-id=id>
+            <label class="field">
+                <span class="field-label">"Id (renaming rewires every use)"</span>
+                <input type="text" data-testid="field-ss-id" prop:value=id
+                    on:change=move |e| rename(event_target_value(&e)) />
+            </label>
+            <Show when=move || rename_error.get().is_some()>
+                <p class="field-problem">{move || rename_error.get().unwrap_or_default()}</p>
+            </Show>
+            {text(editor, "Title", "ss-title", get(|s| s.title.clone()), move |v| with_state(editor, i, Some(format!("{i}title")), |s| s.title = v))}
+            {text(editor, "What it stands for", "ss-description", get(|s| s.description.clone()), move |v| with_state(editor, i, Some(format!("{i}desc")), |s| s.description = v))}
+            {choice("Type", "ss-type", i.to_string(),
+                || SessionType::ALL.iter().map(|t| (t.as_str().to_string(), t.as_str().to_string())).collect(),
+                kind,
+                move |v: String| with_state(editor, i, None, |s| {
+                    let Some(t) = SessionType::ALL.into_iter().find(|t| t.as_str() == v) else { return };
+                    s.kind = t;
+                    s.value = None;
+                    s.enum_values = (t == SessionType::Enum).then(|| vec!["first".to_string()]);
+                    if t == SessionType::Prompt { s.list = false; s.prompt = Some(s.prompt.take().unwrap_or_default()); } else { s.prompt = None; }
+                }))}
+            <Show when=move || !is_prompt()>
+                {check("Holds a list of values", "ss-list", flag(|s| s.list), move |on| with_state(editor, i, None, |s| { s.list = on; s.value = None; }))}
+                <label class="field">
+                    <span class="field-label">"Starts with (a list: comma-separated; empty: no value)"</span>
+                    <input type="text" data-testid="field-ss-value"
+                        prop:value=move || read(editor, |p| value_text(p.session_states.get(i).and_then(|s| s.value.as_ref())))
+                        on:change=move |e| { let t = event_target_value(&e); with_state(editor, i, None, |s| s.value = value_from_text(s, &t)) } />
+                </label>
+            </Show>
+            <Show when=is_enum>
+                <label class="field">
+                    <span class="field-label">"Values (comma-separated)"</span>
+                    <input type="text" data-testid="field-ss-enum-values"
+                        prop:value=move || read(editor, |p| p.session_states.get(i).and_then(|s| s.enum_values.clone()).unwrap_or_default().join(", "))
+                        on:change=move |e| {
+                            let values: Vec<String> = event_target_value(&e).split(',').map(|v| v.trim().to_string()).filter(|v| !v.is_empty()).collect();
+                            with_state(editor, i, None, |s| s.enum_values = Some(values));
+                        } />
+                </label>
+            </Show>
+            <Show when=is_prompt>
+                {template_area(editor, "Prompt text while on (templates allowed)", "ss-prompt",
+                    move || read(editor, |p| p.session_states.get(i).and_then(|s| s.prompt.clone()).unwrap_or_default()),
+                    move |v| with_state(editor, i, Some(format!("{i}prompt")), |s| s.prompt = Some(v)))}
+            </Show>
+            {check("On at the start of every conversation", "ss-initially-active", flag(|s| s.initially_active), move |on| with_state(editor, i, None, |s| s.initially_active = on))}
+            {choice("Nested under", "ss-parent", i.to_string(),
+                move || {
+                    let mut options = vec![(String::new(), "(top level)".to_string())];
+                    options.extend(read(editor, |p| p.session_states.iter().enumerate().filter(|(j, _)| *j != i).map(|(_, s)| (s.id.clone(), s.id.clone())).collect::<Vec<_>>()));
+                    options
+                },
+                get(|s| s.parent.clone().unwrap_or_default()),
+                move |v: String| with_state(editor, i, None, |s| s.parent = (!v.is_empty()).then_some(v)))}
+            {choice("Switching it on", "ss-activation", i.to_string(),
+                || vec![("independent".into(), "leaves its peers alone".into()), ("exclusive".into(), "switches its exclusive peers off".into())],
+                get(|s| if s.activation == Activation::Exclusive { "exclusive".into() } else { "independent".into() }),
+                move |v: String| with_state(editor, i, None, |s| s.activation = if v == "exclusive" { Activation::Exclusive } else { Activation::Independent }))}
+            {check("The agent may change it", "ss-agent-can-change", flag(|s| s.agent_can_change), move |on| with_state(editor, i, None, |s| s.agent_can_change = on))}
+            {rule(false)}
+            {rule(true)}
+            <div class="row-actions">
+                <button data-testid="move-session-state-up" disabled=move || i == 0 on:click=move |_| change(editor, None, |list| if i > 0 && i < list.len() { list.swap(i - 1, i) })>"Move up"</button>
+                <button class="remove" data-testid="remove-session-state" on:click=move |_| change(editor, None, |list| { if i < list.len() { list.remove(i); } })>"Remove"</button>
+            </div>
+        </div>
+    }
+}
+
+/// Where a list of changes lives.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ChangesOf {
+    /// The `on_enter` of the state with this id.
+    Entry(String),
+    /// The `effects` of transition `index` of the state with this id.
+    Effects(String, usize),
+}
+
+impl ChangesOf {
+    fn state(&self) -> &str {
+        match self {
+            ChangesOf::Entry(id) | ChangesOf::Effects(id, _) => id,
+        }
+    }
+}
+
+fn changes_read(p: &Plan, at: &ChangesOf) -> Vec<SessionChange> {
+    let Some(state) = p.state(at.state()) else {
+        return Vec::new();
+    };
+    match at {
+        ChangesOf::Entry(_) => state.on_enter.clone(),
+        ChangesOf::Effects(_, k) => state
+            .transitions
+            .get(*k)
+            .map(|t| t.effects.clone())
+            .unwrap_or_default(),
+    }
+}
+
+fn changes_write(editor: Editor, at: &ChangesOf, f: impl FnOnce(&Plan, &mut Vec<SessionChange>)) {
+    let Some(plan) = editor.plan.get_untracked() else {
+        return;
+    };
+    let Some(mut state) = plan.state(at.state()).cloned() else {
+        return;
+    };
+    let list = match at {
+        ChangesOf::Entry(_) => Some(&mut state.on_enter),
+        ChangesOf::Effects(_, k) => state.transitions.get_mut(*k).map(|t| &mut t.effects),
+    };
+    let Some(list) = list else { return };
+    f(&plan, list);
+    editor.dispatch(Command::ReplaceState {
+        id: state.id.clone(),
+        state: Box::new(state),
+    });
+}
+
+/// The changes a transition or a state entry makes to session states, one row each.
+#[component]
+pub fn ChangesEditor(editor: Editor, at: ChangesOf, label: &'static str) -> impl IntoView {
+    let testid = match at {
+        ChangesOf::Entry(_) => "on-enter",
+        ChangesOf::Effects(..) => "effects",
+    };
+    let at = StoredValue::new(at);
+    let count = move || read(editor, |p| changes_read(p, &at.get_value()).len());
+    let row = move |r: usize| {
+        let current = move || read(editor, |p| changes_read(p, &at.get_value()).get(r).cloned());
+        let id = move || current().map(|c| c.session_state).unwrap_or_default();
+        let kind = move || {
+            current()
+                .map(|c| change_kind(&c).to_string())
+                .unwrap_or_default()
+        };
+        let amount = move || {
+            current()
+                .map(|c| match (&c.value, &c.add) {
+                    (Some(v), _) => value_text(v.as_ref()),
+                    (None, Some(n)) => n.to_string(),
+                    _ => String::new(),
+                })
+                .unwrap_or_default()
+        };
+        let switch = move || {
+            current()
+                .map(|c| {
+                    match c.active {
+                        Some(true) => "on",
+                        Some(false) => "off",
+                        None => "",
+                    }
+                    .to_string()
+                })
+                .unwrap_or_default()
+        };
+        let set = move |id: Option<String>,
+                        kind: Option<String>,
+                        amount: Option<String>,
+                        switch: Option<String>| {
+            let at = at.get_value();
+            let (id0, kind0, amount0, switch0) = (
+                id_now(editor, &at, r),
+                kind_now(editor, &at, r),
+                amount_now(editor, &at, r),
+                switch_now(editor, &at, r),
+            );
+            let id = id.unwrap_or(id0);
+            let kind = kind.unwrap_or(kind0);
+            let amount = amount.unwrap_or(amount0);
+            let switch = switch.unwrap_or(switch0);
+            changes_write(editor, &at, move |plan, list| {
+                if let Some(slot) = list.get_mut(r) {
+                    *slot = change_of(plan, &id, &kind, &amount, &switch);
+                }
+            });
+        };
+        view! {
+            <div class="change" data-testid="change" data-change-index=r>
+                {choice("Session state", "change-state", r.to_string(),
+                    move || read(editor, |p| p.session_states.iter().map(|s| (s.id.clone(), s.id.clone())).collect()),
+                    id, move |v: String| set(Some(v), None, None, None))}
+                {choice("Value", "change-kind", r.to_string(),
+                    || vec![("none".into(), "leave it".into()), ("set".into(), "set to".into()), ("add".into(), "add".into()), ("clear".into(), "clear".into())],
+                    kind, move |v: String| set(None, Some(v), None, None))}
+                <input type="text" data-testid="field-change-amount" data-path=r.to_string() prop:value=amount
+                    on:change=move |e| set(None, None, Some(event_target_value(&e)), None) />
+                {choice("Switch", "change-switch", r.to_string(),
+                    || vec![("".into(), "leave it".into()), ("on".into(), "on".into()), ("off".into(), "off".into())],
+                    switch, move |v: String| set(None, None, None, Some(v)))}
+                <button class="remove" data-testid="remove-change" on:click=move |_| changes_write(editor, &at.get_value(), move |_, list| { if r < list.len() { list.remove(r); } })>"✕"</button>
+            </div>
+        }
+    };
+    view! {
+        <div class="changes" data-testid=testid>
+            <span class="field-label">{label}</span>
+            <For each=move || 0..count() key=|r| *r let:r>
+                {row(r)}
+            </For>
+            <button class="add" data-testid="add-change" on:click=move |_| changes_write(editor, &at.get_value(), |plan, list| {
+                let Some(first) = plan.session_states.first() else { return };
+                list.push(SessionChange { session_state: first.id.clone(), value: None, add: None, active: Some(true) });
+            })>"+ Add a change"</button>
+        </div>
+    }
+}
+
+fn now_of(editor: Editor, at: &ChangesOf, r: usize) -> Option<SessionChange> {
+    read(editor, |p| changes_read(p, at).get(r).cloned())
+}
+
+fn id_now(editor: Editor, at: &ChangesOf, r: usize) -> String {
+    now_of(editor, at, r)
+        .map(|c| c.session_state)
+        .unwrap_or_default()
+}
+
+fn kind_now(editor: Editor, at: &ChangesOf, r: usize) -> String {
+    now_of(editor, at, r)
+        .map(|c| change_kind(&c).to_string())
+        .unwrap_or_default()
+}
+
+fn amount_now(editor: Editor, at: &ChangesOf, r: usize) -> String {
+    now_of(editor, at, r)
+        .map(|c| match (&c.value, &c.add) {
+            (Some(v), _) => value_text(v.as_ref()),
+            (None, Some(n)) => n.to_string(),
+            _ => String::new(),
+        })
+        .unwrap_or_default()
+}
+
+fn switch_now(editor: Editor, at: &ChangesOf, r: usize) -> String {
+    now_of(editor, at, r)
+        .map(|c| match c.active {
+            Some(true) => "on".to_string(),
+            Some(false) => "off".to_string(),
+            None => String::new(),
+        })
+        .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> Plan {
+        plan_core::parse_plan(include_str!("../../../../plans/account-care.json")).unwrap()
+    }
+
+    #[test]
+    fn template_fields_offer_every_name_and_say_what_is_wrong() {
+        let p = sample();
+        let names: Vec<String> = insertable(&p).into_iter().map(|(t, _)| t).collect();
+        assert!(names.contains(&"{{session.state.verify_attempts}}".to_string()));
+        assert!(names.contains(&"{{if isActive session.state.upsell}}…{{endif}}".to_string()));
+        assert!(
+            !names.contains(&"{{session.state.upsell}}".to_string()),
+            "a prompt state has no value"
+        );
+        assert!(names.contains(&"{{deliverable.customer_name}}".to_string()));
+        assert_eq!(
+            template_problem(&p, "Hello {{deliverable.customer_name}}"),
+            None
+        );
+        assert_eq!(
+            template_problem(
+                &p,
+                "{{if session.state.ghost}}x{{endif}} {{deliverable.nope}}"
+            )
+            .as_deref(),
+            Some("The plan has no session state 'ghost', no key 'nope'.")
+        );
+        assert!(template_problem(&p, "a\n {{if}}")
+            .unwrap()
+            .starts_with("Line 2, column 2"));
+    }
+
+    #[test]
+    fn a_changes_row_makes_the_change_its_choices_say() {
+        let p = sample();
+        let c = change_of(&p, "verify_attempts", "add", "2", "");
+        assert_eq!(c.add, Some(2.into()));
+        assert_eq!(c.active, None);
+        let c = change_of(&p, "topics", "set", "a, b", "on");
+        assert_eq!(c.value, Some(Some(serde_json::json!(["a", "b"]))));
+        assert_eq!(c.active, Some(true));
+        let c = change_of(&p, "identity_verified", "none", "", "");
+        assert_eq!(c.active, Some(true), "a change always says something");
+        assert_eq!(
+            change_kind(&change_of(&p, "loyalty_tier", "clear", "", "off")),
+            "clear"
+        );
+        let st = p.session_state("verify_attempts").unwrap();
+        assert_eq!(value_from_text(st, " 3 "), Some(serde_json::json!(3)));
+        assert_eq!(value_from_text(st, ""), None);
+        assert_eq!(value_text(Some(&serde_json::json!(["a", "b"]))), "a, b");
+    }
+}
