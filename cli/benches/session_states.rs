@@ -59,6 +59,18 @@ fn main() {
         check.as_secs_f64() / parse.as_secs_f64()
     );
 
+    // The same plan without session states or templates, for comparison.
+    let plain = synthetic::plan(10_000);
+    let plain_text = serde_json::to_string_pretty(&plain).expect("serializes");
+    let plain_parse = time(11, || parse_plan(&plain_text).expect("parses"));
+    let plain_check = time(11, || validate(&plain));
+    println!(
+        "10,000 states without session states: parse {:.2} ms, validate {:.2} ms, ratio {:.2}",
+        plain_parse.as_secs_f64() * 1e3,
+        plain_check.as_secs_f64() * 1e3,
+        plain_check.as_secs_f64() / plain_parse.as_secs_f64()
+    );
+
     // A small plan with the same 200 session states: the turn's own cost, not the plan's size.
     let small = synthetic::with_session_states(20, 200);
     let r = PlanRef {

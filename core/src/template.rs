@@ -163,6 +163,88 @@ impl Template {
         Ok(Template { parts })
     }
 
+    /// Checks `text` as [`Template::parse`] does and reports each name it reads (borrowed from
+    /// the text, with whether through `isActive`), building nothing: what the validator needs of
+    /// every instruction text of a large plan, without an allocation per tag.
+    pub fn scan<'t>(
+        text: &'t str,
+        on_use: &mut dyn FnMut(NameRef<'t>, bool),
+    ) -> Result<(), TemplateError> {
+        // Each open `{{if}}`: where it is, and whether its `{{else}}` came.
+        let mut open: Vec<((usize, usize), bool)> = Vec::new();
+        let mut rest = 0;
+        while let Some(found) = text[rest..].find("{{") {
+            let start = rest + found;
+            let error = |message: String| {
+                let at = line_column(text, start);
+                TemplateError {
+                    line: at.0,
+                    column: at.1,
+                    message,
+                }
+            };
+            let Some(len) = text[start + 2..].find("}}") else {
+                return Err(error(
+                    "\"{{\" opens a tag that is never closed with \"}}\" (write {{ \"{{\" }} for the characters themselves)".into(),
+                ));
+            };
+            let inner = text[start + 2..start + 2 + len].trim();
+            rest = start + 2 + len + 2;
+            let mut words = inner.split_whitespace();
+            match (words.next(), words.next()) {
+                (Some("\"{{\""), None) => {}
+                (Some("if"), first) => {
+                    let mut word = first;
+                    let mut active = false;
+                    loop {
+                        match word {
+                            Some("not") => word = words.next(),
+                            Some("isActive") if !active => {
+                                active = true;
+                                word = words.next();
+                            }
+                            Some(name) => {
+                                let found = read_name_ref(name).map_err(error)?;
+                                if active && matches!(found, NameRef::Deliverable(_)) {
+                                    return Err(error(
+                                        "isActive reads a session state: isActive session.state.ID".into(),
+                                    ));
+                                }
+                                if words.next().is_some() {
+                                    return Err(error(format!("cannot read the condition \"{}\" (use session.state.ID, deliverable.KEY, isActive session.state.ID, or not …)", &inner[2..].trim())));
+                                }
+                                on_use(found, active);
+                                break;
+                            }
+                            None => return Err(error("{{if}} needs a condition: session.state.ID, deliverable.KEY, isActive session.state.ID, or not …".into())),
+                        }
+                    }
+                    open.push((line_column(text, start), false));
+                }
+                (Some("else"), None) => match open.last_mut() {
+                    Some((_, seen)) if !*seen => *seen = true,
+                    Some(_) => return Err(error("a second {{else}} in the same {{if}}".into())),
+                    None => return Err(error("{{else}} without an {{if}} before it".into())),
+                },
+                (Some("endif"), None) => {
+                    if open.pop().is_none() {
+                        return Err(error("{{endif}} without an {{if}} before it".into()));
+                    }
+                }
+                (Some(name), None) => on_use(read_name_ref(name).map_err(error)?, false),
+                _ => return Err(error(unknown_tag(inner))),
+            }
+        }
+        if let Some((at, _)) = open.last() {
+            return Err(TemplateError {
+                line: at.0,
+                column: at.1,
+                message: "this {{if}} has no {{endif}}".into(),
+            });
+        }
+        Ok(())
+    }
+
     /// Every name the template reads, in order.
     pub fn uses(&self) -> Vec<Use> {
         let mut out = Vec::new();
@@ -200,6 +282,27 @@ fn unknown_tag(inner: &str) -> String {
     format!(
         "unknown tag {{{{{inner}}}}} (use session.state.ID, deliverable.KEY, if, else or endif)"
     )
+}
+
+/// A name a template reads, borrowed from its text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NameRef<'t> {
+    SessionState(&'t str),
+    Deliverable(&'t str),
+}
+
+fn read_name_ref(word: &str) -> Result<NameRef<'_>, String> {
+    if let Some(id) = word.strip_prefix("session.state.") {
+        if crate::parse::is_key(id) {
+            return Ok(NameRef::SessionState(id));
+        }
+    }
+    if let Some(key) = word.strip_prefix("deliverable.") {
+        if crate::parse::is_key(key) {
+            return Ok(NameRef::Deliverable(key));
+        }
+    }
+    Err(unknown_tag(word))
 }
 
 fn read_name(word: &str) -> Result<Name, String> {
@@ -463,6 +566,45 @@ mod tests {
         assert!(e.message.contains("unknown tag"));
         assert!(Template::parse("{{else}}").is_err());
         assert!(Template::parse("{{ if }}x{{endif}}").is_err());
+    }
+
+    #[test]
+    fn scanning_agrees_with_parsing() {
+        for text in [
+            "plain",
+            "{{session.state.a}} {{if not isActive session.state.b}}x{{else}}y{{endif}}",
+            "{{if not not deliverable.k}}{{endif}}",
+            "{{if}}",
+            "{{if isActive deliverable.k}}{{endif}}",
+            "{{if session.state.a b}}{{endif}}",
+            "{{else}}",
+            "{{if session.state.a}}{{else}}{{else}}{{endif}}",
+            "{{endif}}",
+            "{{ user.name }}",
+            "{{ \"{{\" }}",
+            "a {{if session.state.a}}",
+            "{{session.state.a",
+        ] {
+            let mut seen = Vec::new();
+            let scanned = Template::scan(text, &mut |n, active| {
+                seen.push(match n {
+                    NameRef::SessionState(id) => (Name::SessionState(id.into()), active),
+                    NameRef::Deliverable(k) => (Name::Deliverable(k.into()), active),
+                })
+            });
+            match Template::parse(text) {
+                Ok(t) => {
+                    assert_eq!(scanned, Ok(()), "{text}");
+                    let uses: Vec<(Name, bool)> = t
+                        .uses()
+                        .into_iter()
+                        .map(|u| (u.name, u.is_active))
+                        .collect();
+                    assert_eq!(seen, uses, "{text}");
+                }
+                Err(e) => assert_eq!(scanned, Err(e), "{text}"),
+            }
+        }
     }
 
     #[test]

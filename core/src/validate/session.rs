@@ -13,7 +13,7 @@ use super::{Code, Location, Validator};
 use crate::coerce::{coerce_session, coerce_to};
 use crate::condition::{visit, Check, Node, SessionTest};
 use crate::plan::{SessionChange, SessionState, SessionType};
-use crate::template::{Name, Template};
+use crate::template::{NameRef, Template};
 
 /// What the session checks gather during the walk, by session state index.
 #[derive(Default)]
@@ -50,22 +50,20 @@ impl<'p> Validator<'p> {
             state_id: state_id.map(str::to_string),
             ..Location::default()
         };
-        let template = match Template::parse(text) {
-            Ok(t) => t,
-            Err(e) => {
-                self.push(
-                    Code::TemplateSyntax,
-                    format!("The text at {} cannot be read as a template: line {}, column {}: {}. Fix the tag, or write {{{{ \"{{{{\" }}}} for the characters themselves.", path(), e.line, e.column, e.message),
-                    loc(),
-                );
-                return;
-            }
-        };
-        for u in template.uses() {
-            match &u.name {
-                Name::SessionState(id) => match self.session_of.get(id.as_str()) {
+        let mut uses: Vec<(NameRef<'p>, bool)> = Vec::new();
+        if let Err(e) = Template::scan(text, &mut |n, active| uses.push((n, active))) {
+            self.push(
+                Code::TemplateSyntax,
+                format!("The text at {} cannot be read as a template: line {}, column {}: {}. Fix the tag, or write {{{{ \"{{{{\" }}}} for the characters themselves.", path(), e.line, e.column, e.message),
+                loc(),
+            );
+            return;
+        }
+        for (name, is_active) in uses {
+            match name {
+                NameRef::SessionState(id) => match self.session_of.get(id) {
                     Some(&k) => {
-                        if u.is_active {
+                        if is_active {
                             self.uses.relied[k] = true;
                         }
                     }
@@ -75,8 +73,8 @@ impl<'p> Validator<'p> {
                         loc(),
                     ),
                 },
-                Name::Deliverable(key) => {
-                    if !self.declared.contains_key(key.as_str()) {
+                NameRef::Deliverable(key) => {
+                    if !self.declared.contains_key(key) {
                         self.push(
                             Code::UnknownDeliverableKey,
                             format!("The text at {} writes the key '{key}', but no state collects it. Pick a key the plan declares, or add '{key}' to a task.", path()),
