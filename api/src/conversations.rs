@@ -9,21 +9,21 @@
 //! sessions before the last turns, so that a turn can be taken back (step back) after a restart.
 //! The runtime is pure, so taking a turn back is restoring the session it started from.
 
-use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::Arc;
 
 use plan_core::hash::{content_hash, run_hash};
 use plan_core::runtime::chat::transition_of;
-use plan_core::runtime::script::{self, Coverage, Failure, Opening, Script, TurnRecord};
+use plan_core::runtime::script::{self, Failure, Opening, Script, TurnRecord};
 use plan_core::runtime::{
-    set_by_author, Chat, PlanRef, PlanVersion, Preset, Session, Simulator, Start, ToolResults, What,
+    set_by_author, Chat, PlanRef, PlanVersion, Preset, Session, Simulator, Start, ToolResults,
 };
 use plan_core::store::Workspace;
 use plan_core::validate::{check_text, validate, Diagnostic, Severity};
 use plan_core::{Plan, Revision};
 use serde::{Deserialize, Serialize};
 
+pub use crate::cases::{case_of, read_script, run_case, run_suite, save_case};
 use crate::error::{ApiError, ErrorCode};
 pub use crate::messages::{
     CaseRun, ChatView, CoverageView, LoggedTurn, SavedCase, StartChat, SuiteRun,
@@ -497,192 +497,4 @@ pub fn latest(ctx: &Context, id: &str) -> Result<Option<ChatView>> {
         .err()
         .map(|e| e.message);
     Ok(Some(view_of(id, &name, session, log, stale)))
-}
-
-/// The test case a conversation makes: each turn's message with what held after it (the state,
-/// the values recorded in that turn, how it ended), beginning as the conversation began. The
-/// author trims it before [`save_case`].
-pub fn case_of(view: &ChatView) -> Script {
-    let mut turns = Vec::new();
-    let user_turns = view.turns.iter().filter(|t| t.user.is_some()).count();
-    let state_after = |turn: u32| {
-        view.turns
-            .iter()
-            .filter(|t| t.turn <= turn)
-            .filter_map(|t| t.transition.as_ref().map(|m| m.to.clone()))
-            .next_back()
-    };
-    let start_state = view
-        .session
-        .path
-        .first()
-        .cloned()
-        .unwrap_or_else(|| view.session.state_id.clone());
-    for t in view.turns.iter().filter(|t| t.user.is_some()) {
-        let recorded: BTreeMap<String, serde_json::Value> = view
-            .session
-            .deliverables
-            .iter()
-            .filter(|(_, r)| r.turn == t.turn)
-            .map(|(k, r)| (k.clone(), r.value.clone()))
-            .collect();
-        let last = turns.len() + 1 == user_turns;
-        let ended = match (&view.session.ended, last) {
-            (Some(e), true) => Some(serde_json::Value::String(e.kind.as_str().to_string())),
-            _ => None,
-        };
-        let changed = changed_states(&t.events);
-        turns.push(script::ScriptTurn {
-            user: t.user.clone().unwrap_or_default(),
-            tool_results: ToolResults::new(),
-            expect: Some(script::Expect {
-                state: Some(state_after(t.turn).unwrap_or_else(|| start_state.clone())),
-                deliverables: (!recorded.is_empty()).then_some(recorded),
-                ended,
-                session_states: (!changed.is_empty()).then_some(changed),
-            }),
-        });
-    }
-    Script {
-        description: String::new(),
-        plan: None,
-        start: view.start.clone(),
-        tool_results: ToolResults::new(),
-        turns,
-    }
-}
-
-/// The session states a turn changed, each with its value and flag as the turn left them: what a
-/// saved case expects of them.
-fn changed_states(events: &[plan_core::runtime::Event]) -> BTreeMap<String, Preset> {
-    let mut out: BTreeMap<String, Preset> = BTreeMap::new();
-    for e in events {
-        if let What::SessionStateChanged {
-            session_state,
-            value,
-            active,
-            ..
-        } = &e.what
-        {
-            let entry = out.entry(session_state.clone()).or_default();
-            if let Some(v) = value {
-                entry.value = Some((!v.is_null()).then(|| v.clone()));
-            }
-            if let Some(a) = active {
-                entry.active = Some(*a);
-            }
-        }
-    }
-    out
-}
-
-/// Saves `script` as test case `name` of plan `id` (`<plan>/tests/<name>.json`); a case of that
-/// name is not written over.
-pub fn save_case(ctx: &Context, id: &str, name: &str, script: &Script) -> Result<SavedCase> {
-    let ws = ctx.workspace();
-    let file = ws.save_test_case(id, name, script)?;
-    let dir = ws.plan_dir(id)?;
-    Ok(SavedCase {
-        name: name.to_string(),
-        file: file
-            .strip_prefix(dir)
-            .map(|p| p.display().to_string())
-            .unwrap_or_default(),
-    })
-}
-
-/// Runs the test case in `file` against `target`.
-pub fn run_case(target: &Target, file: &Path) -> CaseRun {
-    let name = file
-        .file_stem()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let mut run = CaseRun {
-        name,
-        file: file.to_path_buf(),
-        passed: false,
-        turns: 0,
-        failures: Vec::new(),
-        record: None,
-    };
-    let script = match read_script(file) {
-        Ok(s) => s,
-        Err(e) => {
-            run.failures.push(Failure {
-                turn: 0,
-                message: e,
-            });
-            return run;
-        }
-    };
-    match script::run(
-        &target.plan,
-        &Simulator,
-        target.plan_ref.clone(),
-        None,
-        &script,
-        &mut |_| Ok(()),
-    ) {
-        Ok(done) => {
-            run.turns = done.record.turns.len();
-            run.failures = done.failures;
-            run.record = Some(done.record);
-        }
-        Err(e) => run.failures.push(Failure {
-            turn: 0,
-            message: e.to_string(),
-        }),
-    }
-    run.passed = run.failures.is_empty();
-    run
-}
-
-/// Reads a script file; a file that is not a script says where.
-pub fn read_script(path: &Path) -> std::result::Result<Script, String> {
-    let text = plan_core::files::read_text(path).map_err(|e| format!("cannot read {e}"))?;
-    serde_json::from_str(&text).map_err(|e| {
-        format!(
-            "{}:{}:{}: not a script: {e}",
-            path.display(),
-            e.line(),
-            e.column()
-        )
-    })
-}
-
-/// Runs every saved test case of plan `id` against `revision` (the draft by default: what is
-/// about to be published), calling `progress(done, total)` as they finish. Passing cases keep no
-/// record (only a failing one is opened).
-pub fn run_suite(
-    ctx: &Context,
-    id: &str,
-    revision: Option<Revision>,
-    progress: &mut dyn FnMut(usize, usize),
-) -> Result<SuiteRun> {
-    let ws = ctx.workspace();
-    let target = ctx.target(id, Some(revision.unwrap_or(Revision::Draft)))?;
-    let files = ws.test_cases(id)?;
-    let total = files.len();
-    let mut cases = Vec::with_capacity(total);
-    let mut records = Vec::with_capacity(total);
-    for (i, file) in files.iter().enumerate() {
-        let mut run = run_case(&target, file);
-        if let Some(record) = run.record.take() {
-            records.push(record.clone());
-            if !run.passed {
-                run.record = Some(record);
-            }
-        }
-        cases.push(run);
-        progress(i + 1, total);
-    }
-    let coverage = Coverage::of(&target.plan, &records);
-    Ok(SuiteRun {
-        cases,
-        coverage: CoverageView {
-            summary: coverage.summary(),
-            total: coverage.total,
-            taken: coverage.taken.into_iter().collect(),
-        },
-    })
 }

@@ -19,6 +19,8 @@ pub mod error;
 pub mod messages;
 
 #[cfg(feature = "store")]
+mod cases;
+#[cfg(feature = "store")]
 pub mod context;
 #[cfg(feature = "store")]
 pub mod conversations;
