@@ -79,7 +79,8 @@ pub trait Lookup {
 struct Open {
     expr: Expr,
     then: Option<Vec<Part>>,
-    at: (usize, usize),
+    /// The byte offset of its tag.
+    at: usize,
 }
 
 impl Template {
@@ -97,11 +98,14 @@ impl Template {
             if start > rest {
                 parts.push(Part::Text(text[rest..start].to_string()));
             }
-            let at = line_column(text, start);
-            let error = |message: String| TemplateError {
-                line: at.0,
-                column: at.1,
-                message,
+            // Where the tag is, worked out only for an error: this runs for every tag rendered.
+            let error = |message: String| {
+                let at = line_column(text, start);
+                TemplateError {
+                    line: at.0,
+                    column: at.1,
+                    message,
+                }
             };
             let Some(len) = text[start + 2..].find("}}") else {
                 return Err(error(
@@ -119,7 +123,7 @@ impl Template {
                         Open {
                             expr,
                             then: None,
-                            at,
+                            at: start,
                         },
                         std::mem::take(&mut parts),
                     ));
@@ -151,9 +155,10 @@ impl Template {
             }
         }
         if let Some((open, _)) = stack.last() {
+            let at = line_column(text, open.at);
             return Err(TemplateError {
-                line: open.at.0,
-                column: open.at.1,
+                line: at.0,
+                column: at.1,
                 message: "this {{if}} has no {{endif}}".into(),
             });
         }
@@ -171,7 +176,7 @@ impl Template {
         on_use: &mut dyn FnMut(NameRef<'t>, bool),
     ) -> Result<(), TemplateError> {
         // Each open `{{if}}`: where it is, and whether its `{{else}}` came.
-        let mut open: Vec<((usize, usize), bool)> = Vec::new();
+        let mut open: Vec<(usize, bool)> = Vec::new();
         let mut rest = 0;
         while let Some(found) = text[rest..].find("{{") {
             let start = rest + found;
@@ -219,7 +224,7 @@ impl Template {
                             None => return Err(error("{{if}} needs a condition: session.state.ID, deliverable.KEY, isActive session.state.ID, or not …".into())),
                         }
                     }
-                    open.push((line_column(text, start), false));
+                    open.push((start, false));
                 }
                 (Some("else"), None) => match open.last_mut() {
                     Some((_, seen)) if !*seen => *seen = true,
@@ -235,7 +240,8 @@ impl Template {
                 _ => return Err(error(unknown_tag(inner))),
             }
         }
-        if let Some((at, _)) = open.last() {
+        if let Some((start, _)) = open.last() {
+            let at = line_column(text, *start);
             return Err(TemplateError {
                 line: at.0,
                 column: at.1,

@@ -50,39 +50,38 @@ impl<'p> Validator<'p> {
             state_id: state_id.map(str::to_string),
             ..Location::default()
         };
-        let mut uses: Vec<(NameRef<'p>, bool)> = Vec::new();
-        if let Err(e) = Template::scan(text, &mut |n, active| uses.push((n, active))) {
+        // The names are checked as the scan meets them: no list of them is built.
+        let scanned = Template::scan(text, &mut |name, is_active| {
+            match name {
+            NameRef::SessionState(id) => match self.session_of.get(id) {
+                Some(&k) => {
+                    if is_active {
+                        self.uses.relied[k] = true;
+                    }
+                }
+                None => self.push(
+                    Code::UnknownSessionState,
+                    format!("The text at {} uses the session state '{id}', which the plan does not declare. Declare it, or use a declared one.", path()),
+                    loc(),
+                ),
+            },
+            NameRef::Deliverable(key) => {
+                if !self.declared.contains_key(key) {
+                    self.push(
+                        Code::UnknownDeliverableKey,
+                        format!("The text at {} writes the key '{key}', but no state collects it. Pick a key the plan declares, or add '{key}' to a task.", path()),
+                        loc(),
+                    );
+                }
+            }
+        }
+        });
+        if let Err(e) = scanned {
             self.push(
                 Code::TemplateSyntax,
                 format!("The text at {} cannot be read as a template: line {}, column {}: {}. Fix the tag, or write {{{{ \"{{{{\" }}}} for the characters themselves.", path(), e.line, e.column, e.message),
                 loc(),
             );
-            return;
-        }
-        for (name, is_active) in uses {
-            match name {
-                NameRef::SessionState(id) => match self.session_of.get(id) {
-                    Some(&k) => {
-                        if is_active {
-                            self.uses.relied[k] = true;
-                        }
-                    }
-                    None => self.push(
-                        Code::UnknownSessionState,
-                        format!("The text at {} uses the session state '{id}', which the plan does not declare. Declare it, or use a declared one.", path()),
-                        loc(),
-                    ),
-                },
-                NameRef::Deliverable(key) => {
-                    if !self.declared.contains_key(key) {
-                        self.push(
-                            Code::UnknownDeliverableKey,
-                            format!("The text at {} writes the key '{key}', but no state collects it. Pick a key the plan declares, or add '{key}' to a task.", path()),
-                            loc(),
-                        );
-                    }
-                }
-            }
         }
     }
 
