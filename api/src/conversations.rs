@@ -292,13 +292,7 @@ impl Conversation {
         if log.before.len() > STEPS_KEPT {
             log.before.remove(0);
         }
-        let previous = std::mem::replace(&mut self.session, chat.session);
-        let previous_log = std::mem::replace(&mut self.log, log);
-        if let Err(e) = self.save() {
-            self.session = previous;
-            self.log = previous_log;
-            return Err(e);
-        }
+        self.commit(chat.session, log)?;
         Ok(self.log.turns.last().expect("just logged"))
     }
 
@@ -313,13 +307,7 @@ impl Conversation {
         let mut log = self.log.clone();
         log.before.pop();
         log.turns.retain(|t| t.turn <= before.turn);
-        let previous = std::mem::replace(&mut self.session, before);
-        let previous_log = std::mem::replace(&mut self.log, log);
-        if let Err(e) = self.save() {
-            self.session = previous;
-            self.log = previous_log;
-            return Err(e);
-        }
+        self.commit(before, log)?;
         Ok(())
     }
 
@@ -359,6 +347,13 @@ impl Conversation {
             last.events.extend(events);
             last.prompt = plan_core::runtime::prompt(&self.target.plan, &session);
         }
+        self.commit(session, log)?;
+        Ok(())
+    }
+
+    /// Makes `session` and `log` the conversation's and saves both; a failed save leaves the
+    /// conversation as it was.
+    fn commit(&mut self, session: Session, log: ChatLog) -> Result<()> {
         let previous = std::mem::replace(&mut self.session, session);
         let previous_log = std::mem::replace(&mut self.log, log);
         if let Err(e) = self.save() {

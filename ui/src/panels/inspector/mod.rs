@@ -2,6 +2,7 @@
 //! nothing is), with the problems found there above them. Read-only while a version or a
 //! comparison is shown.
 
+mod changes;
 mod condition;
 mod fields;
 mod plan;

@@ -1,7 +1,6 @@
 //! Session states in the inspector: the plan's list of them (every field of session-states.md,
-//! the condition builder for the automatic rules), the template fields that offer the names to
-//! insert and say what is wrong inline, and the lists of changes a transition (Effects) or a
-//! state entry (On enter) makes.
+//! the condition builder for the automatic rules), and the template fields that offer the names
+//! to insert and say what is wrong inline. The lists of changes are `changes`.
 //!
 //! What a form value means is decided by the pure functions at the top, tested natively; the
 //! views only show and dispatch.
@@ -10,7 +9,7 @@ use leptos::prelude::*;
 use plan_core::coerce::coerce_session;
 use plan_core::condition::{Condition, ConditionType};
 use plan_core::edit::{Command, PlanDetails, Renamed};
-use plan_core::plan::{Activation, Plan, SessionChange, SessionState, SessionType};
+use plan_core::plan::{Activation, Plan, SessionState, SessionType};
 use plan_core::template::{Name, Template};
 use serde_json::Value;
 
@@ -104,55 +103,7 @@ pub fn value_text(v: Option<&Value>) -> String {
     out
 }
 
-/// What one row of a changes list does: `set`, `clear`, `add`, `on`, `off` (the first four may
-/// come with a switch as well, which the row's second choice sets).
-pub fn change_kind(c: &SessionChange) -> &'static str {
-    match (&c.value, &c.add) {
-        (Some(None), _) => "clear",
-        (Some(Some(_)), _) => "set",
-        (None, Some(_)) => "add",
-        (None, None) => "none",
-    }
-}
-
-/// The change a row's choices make: `kind` of the value part, `amount` typed, `switch` of the flag.
-pub fn change_of(plan: &Plan, id: &str, kind: &str, amount: &str, switch: &str) -> SessionChange {
-    let st = plan.session_state(id);
-    let value = match kind {
-        "clear" => Some(None),
-        "set" => Some(Some(
-            st.and_then(|s| value_from_text(s, amount))
-                .unwrap_or_else(|| Value::String(amount.to_string())),
-        )),
-        _ => None,
-    };
-    let add = (kind == "add").then(|| {
-        amount
-            .trim()
-            .parse::<i64>()
-            .map(serde_json::Number::from)
-            .unwrap_or_else(|_| 1.into())
-    });
-    let active = match switch {
-        "on" => Some(true),
-        "off" => Some(false),
-        _ => None,
-    };
-    // A change must say something: with nothing chosen, it switches the state on.
-    let active = if value.is_none() && add.is_none() && active.is_none() {
-        Some(true)
-    } else {
-        active
-    };
-    SessionChange {
-        session_state: id.to_string(),
-        value,
-        add,
-        active,
-    }
-}
-
-fn read<T: Default>(editor: Editor, f: impl FnOnce(&Plan) -> T) -> T {
+pub(super) fn read<T: Default>(editor: Editor, f: impl FnOnce(&Plan) -> T) -> T {
     editor.plan.with(|p| p.as_ref().map(f).unwrap_or_default())
 }
 
@@ -405,182 +356,6 @@ fn SessionStateForm(editor: Editor, i: usize) -> impl IntoView {
     }
 }
 
-/// Where a list of changes lives.
-#[derive(Debug, Clone, PartialEq)]
-pub enum ChangesOf {
-    /// The `on_enter` of the state with this id.
-    Entry(String),
-    /// The `effects` of transition `index` of the state with this id.
-    Effects(String, usize),
-}
-
-impl ChangesOf {
-    fn state(&self) -> &str {
-        match self {
-            ChangesOf::Entry(id) | ChangesOf::Effects(id, _) => id,
-        }
-    }
-}
-
-fn changes_read(p: &Plan, at: &ChangesOf) -> Vec<SessionChange> {
-    let Some(state) = p.state(at.state()) else {
-        return Vec::new();
-    };
-    match at {
-        ChangesOf::Entry(_) => state.on_enter.clone(),
-        ChangesOf::Effects(_, k) => state
-            .transitions
-            .get(*k)
-            .map(|t| t.effects.clone())
-            .unwrap_or_default(),
-    }
-}
-
-fn changes_write(editor: Editor, at: &ChangesOf, f: impl FnOnce(&Plan, &mut Vec<SessionChange>)) {
-    let Some(plan) = editor.plan.get_untracked() else {
-        return;
-    };
-    let Some(mut state) = plan.state(at.state()).cloned() else {
-        return;
-    };
-    let list = match at {
-        ChangesOf::Entry(_) => Some(&mut state.on_enter),
-        ChangesOf::Effects(_, k) => state.transitions.get_mut(*k).map(|t| &mut t.effects),
-    };
-    let Some(list) = list else { return };
-    f(&plan, list);
-    editor.dispatch(Command::ReplaceState {
-        id: state.id.clone(),
-        state: Box::new(state),
-    });
-}
-
-/// The changes a transition or a state entry makes to session states, one row each.
-#[component]
-pub fn ChangesEditor(editor: Editor, at: ChangesOf, label: &'static str) -> impl IntoView {
-    let testid = match at {
-        ChangesOf::Entry(_) => "on-enter",
-        ChangesOf::Effects(..) => "effects",
-    };
-    let at = StoredValue::new(at);
-    let count = move || read(editor, |p| changes_read(p, &at.get_value()).len());
-    let row = move |r: usize| {
-        let current = move || read(editor, |p| changes_read(p, &at.get_value()).get(r).cloned());
-        let id = move || current().map(|c| c.session_state).unwrap_or_default();
-        let kind = move || {
-            current()
-                .map(|c| change_kind(&c).to_string())
-                .unwrap_or_default()
-        };
-        let amount = move || {
-            current()
-                .map(|c| match (&c.value, &c.add) {
-                    (Some(v), _) => value_text(v.as_ref()),
-                    (None, Some(n)) => n.to_string(),
-                    _ => String::new(),
-                })
-                .unwrap_or_default()
-        };
-        let switch = move || {
-            current()
-                .map(|c| {
-                    match c.active {
-                        Some(true) => "on",
-                        Some(false) => "off",
-                        None => "",
-                    }
-                    .to_string()
-                })
-                .unwrap_or_default()
-        };
-        let set = move |id: Option<String>,
-                        kind: Option<String>,
-                        amount: Option<String>,
-                        switch: Option<String>| {
-            let at = at.get_value();
-            let (id0, kind0, amount0, switch0) = (
-                id_now(editor, &at, r),
-                kind_now(editor, &at, r),
-                amount_now(editor, &at, r),
-                switch_now(editor, &at, r),
-            );
-            let id = id.unwrap_or(id0);
-            let kind = kind.unwrap_or(kind0);
-            let amount = amount.unwrap_or(amount0);
-            let switch = switch.unwrap_or(switch0);
-            changes_write(editor, &at, move |plan, list| {
-                if let Some(slot) = list.get_mut(r) {
-                    *slot = change_of(plan, &id, &kind, &amount, &switch);
-                }
-            });
-        };
-        view! {
-            <div class="change" data-testid="change" data-change-index=r>
-                {choice("Session state", "change-state", r.to_string(),
-                    move || read(editor, |p| p.session_states.iter().map(|s| (s.id.clone(), s.id.clone())).collect()),
-                    id, move |v: String| set(Some(v), None, None, None))}
-                {choice("Value", "change-kind", r.to_string(),
-                    || vec![("none".into(), "leave it".into()), ("set".into(), "set to".into()), ("add".into(), "add".into()), ("clear".into(), "clear".into())],
-                    kind, move |v: String| set(None, Some(v), None, None))}
-                <input type="text" data-testid="field-change-amount" data-path=r.to_string() prop:value=amount
-                    on:change=move |e| set(None, None, Some(event_target_value(&e)), None) />
-                {choice("Switch", "change-switch", r.to_string(),
-                    || vec![("".into(), "leave it".into()), ("on".into(), "on".into()), ("off".into(), "off".into())],
-                    switch, move |v: String| set(None, None, None, Some(v)))}
-                <button class="remove" data-testid="remove-change" on:click=move |_| changes_write(editor, &at.get_value(), move |_, list| { if r < list.len() { list.remove(r); } })>"✕"</button>
-            </div>
-        }
-    };
-    view! {
-        <div class="changes" data-testid=testid>
-            <span class="field-label">{label}</span>
-            <For each=move || 0..count() key=|r| *r let:r>
-                {row(r)}
-            </For>
-            <button class="add" data-testid="add-change" on:click=move |_| changes_write(editor, &at.get_value(), |plan, list| {
-                let Some(first) = plan.session_states.first() else { return };
-                list.push(SessionChange { session_state: first.id.clone(), value: None, add: None, active: Some(true) });
-            })>"+ Add a change"</button>
-        </div>
-    }
-}
-
-fn now_of(editor: Editor, at: &ChangesOf, r: usize) -> Option<SessionChange> {
-    read(editor, |p| changes_read(p, at).get(r).cloned())
-}
-
-fn id_now(editor: Editor, at: &ChangesOf, r: usize) -> String {
-    now_of(editor, at, r)
-        .map(|c| c.session_state)
-        .unwrap_or_default()
-}
-
-fn kind_now(editor: Editor, at: &ChangesOf, r: usize) -> String {
-    now_of(editor, at, r)
-        .map(|c| change_kind(&c).to_string())
-        .unwrap_or_default()
-}
-
-fn amount_now(editor: Editor, at: &ChangesOf, r: usize) -> String {
-    now_of(editor, at, r)
-        .map(|c| match (&c.value, &c.add) {
-            (Some(v), _) => value_text(v.as_ref()),
-            (None, Some(n)) => n.to_string(),
-            _ => String::new(),
-        })
-        .unwrap_or_default()
-}
-
-fn switch_now(editor: Editor, at: &ChangesOf, r: usize) -> String {
-    now_of(editor, at, r)
-        .map(|c| match c.active {
-            Some(true) => "on".to_string(),
-            Some(false) => "off".to_string(),
-            None => String::new(),
-        })
-        .unwrap_or_default()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -615,26 +390,5 @@ mod tests {
         assert!(template_problem(&p, "a\n {{if}}")
             .unwrap()
             .starts_with("Line 2, column 2"));
-    }
-
-    #[test]
-    fn a_changes_row_makes_the_change_its_choices_say() {
-        let p = sample();
-        let c = change_of(&p, "verify_attempts", "add", "2", "");
-        assert_eq!(c.add, Some(2.into()));
-        assert_eq!(c.active, None);
-        let c = change_of(&p, "topics", "set", "a, b", "on");
-        assert_eq!(c.value, Some(Some(serde_json::json!(["a", "b"]))));
-        assert_eq!(c.active, Some(true));
-        let c = change_of(&p, "identity_verified", "none", "", "");
-        assert_eq!(c.active, Some(true), "a change always says something");
-        assert_eq!(
-            change_kind(&change_of(&p, "loyalty_tier", "clear", "", "off")),
-            "clear"
-        );
-        let st = p.session_state("verify_attempts").unwrap();
-        assert_eq!(value_from_text(st, " 3 "), Some(serde_json::json!(3)));
-        assert_eq!(value_from_text(st, ""), None);
-        assert_eq!(value_text(Some(&serde_json::json!(["a", "b"]))), "a, b");
     }
 }

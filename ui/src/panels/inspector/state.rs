@@ -5,8 +5,9 @@ use leptos::prelude::*;
 use plan_core::edit::Command;
 use plan_core::plan::{Deliverable, DeliverableType, Ending, Goal, Plan, State, StateType, Task};
 
+use super::changes::{ChangesEditor, ChangesOf};
 use super::fields::{area, check, choice, text};
-use super::session::{template_area, ChangesEditor, ChangesOf};
+use super::session::template_area;
 use crate::editor::Editor;
 
 /// Reads something of state `id` (tracked, so the view follows the plan).

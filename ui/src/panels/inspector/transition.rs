@@ -4,9 +4,9 @@ use leptos::prelude::*;
 use plan_core::edit::Command;
 use plan_core::plan::{Priority, Transition};
 
+use super::changes::{ChangesEditor, ChangesOf};
 use super::condition::{ConditionEditor, Root};
 use super::fields::{state_picker, text};
-use super::session::{ChangesEditor, ChangesOf};
 use super::state::{edit, read};
 use crate::editor::Editor;
 
