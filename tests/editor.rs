@@ -52,6 +52,10 @@ fn main() {
             run: a_crashed_web_view_comes_back_on_the_plan_that_was_open,
         },
         Test {
+            name: "renaming_a_key_or_a_task_rewires_every_use_and_a_taken_name_is_refused",
+            run: renaming_a_key_or_a_task_rewires_every_use_and_a_taken_name_is_refused,
+        },
+        Test {
             name: "quick_presses_after_connecting_or_on_the_palette_add_no_stray_state",
             run: quick_presses_after_connecting_or_on_the_palette_add_no_stray_state,
         },
@@ -507,6 +511,65 @@ fn an_author_builds_the_support_flow_from_an_empty_plan(ctx: &Ctx) -> Outcome {
             || text_of(ctx, "[data-testid=problem-count]")? == "No problems",
         || "the status bar shows errors".into(),
     )
+}
+
+/// Names others refer to are renamed as one step that rewires their uses (issue 17): the intake's
+/// `issue_type` key becomes `topic`, and both conditions that route on it follow; a task id that
+/// another task has is refused under the field in the editor's words, and the field keeps the
+/// name the task still has; Undo takes the whole rename back.
+fn renaming_a_key_or_a_task_rewires_every_use_and_a_taken_name_is_refused(ctx: &Ctx) -> Outcome {
+    open_plan(ctx, "customer-support")?;
+    select_state(ctx, "customer-intake")?;
+    let key = "[data-testid=deliverable][data-task-index='1'][data-deliverable-index='0'] [data-testid=field-deliverable-key]";
+    set_value(ctx, key, "topic")?;
+    let routes_on = |p: &Plan, key: &str| {
+        p.state("customer-intake").is_some_and(|s| {
+            s.tasks[1].deliverables[0].key == key
+                && s.transitions[..2]
+                    .iter()
+                    .all(|t| t.condition_config.get("key") == Some(&json!(key)))
+        })
+    };
+    wait_for_draft(ctx, "customer-support", "the key renamed everywhere", |p| {
+        routes_on(p, "topic")
+    })?;
+    let label = text_of(ctx, &arrow_css("customer-intake", 0))?;
+    ensure(label.contains("topic"), || {
+        format!("the arrow says {label:?}")
+    })?;
+
+    let task = "[data-testid=task][data-task-index='1']";
+    set_value(
+        ctx,
+        &format!("{task} [data-testid=field-task-id]"),
+        "identify",
+    )?;
+    let said = text_of(ctx, &format!("{task} [data-testid=field-error]"))?;
+    ensure(said.contains("'identify' is taken already"), || {
+        format!("the refusal says {said:?}")
+    })?;
+    let shown = ctx.session().execute(
+        "return document.querySelector(arguments[0]).value;",
+        json!([format!("{task} [data-testid=field-task-id]")]),
+    )?;
+    ensure(shown == json!("classify"), || {
+        format!("the field shows {shown}")
+    })?;
+    ctx.screenshot("rename-refused")?;
+    set_value(ctx, &format!("{task} [data-testid=field-task-id]"), "sort")?;
+    wait_for_draft(ctx, "customer-support", "the task renamed", |p| {
+        p.state("customer-intake")
+            .is_some_and(|s| s.tasks[1].id == "sort")
+    })?;
+
+    click(ctx, "[data-testid=undo]")?;
+    click(ctx, "[data-testid=undo]")?;
+    wait_for_draft(ctx, "customer-support", "both renames undone", |p| {
+        routes_on(p, "issue_type")
+            && p.state("customer-intake")
+                .is_some_and(|s| s.tasks[1].id == "classify")
+    })?;
+    Ok(())
 }
 
 fn rename_undo_redo_delete_undo_and_paste(ctx: &Ctx) -> Outcome {

@@ -63,11 +63,6 @@ fn a_gated_tool_and_an_automatic_prompt_built_in_the_editor_appear_as_the_chat_g
     click(ctx, "[data-testid=tab-inspect]")?;
     ctx.session()
         .wait_for("[data-testid=plan-inspector]", SHORT)?;
-    // The tool, gated by a session state not declared yet: the checker says so until it is.
-    click(ctx, "[data-testid=add-tool]")?;
-    set_value(ctx, "[data-testid=field-tool-name]", "refund")?;
-    set_value(ctx, "[data-testid=field-tool-codes]", "OK, DENIED")?;
-    set_value(ctx, "[data-testid=field-tool-available-when]", "vip_care")?;
     // The prompt state with its automatic rule.
     click(ctx, "[data-testid=add-session-state]")?;
     set_value(ctx, "[data-testid=field-ss-id]", "vip_care")?;
@@ -87,6 +82,14 @@ fn a_gated_tool_and_an_automatic_prompt_built_in_the_editor_appear_as_the_chat_g
         "[data-testid=auto-activate] [data-testid=field-key]",
         "account_number",
     )?;
+    // The tool, first under another name, available only while vip_care is on.
+    click(ctx, "[data-testid=add-tool]")?;
+    set_value(ctx, "[data-testid=field-tool-name]", "payout")?;
+    set_value(ctx, "[data-testid=field-tool-add-codes]", "OK, REFUSED")?;
+    click(
+        ctx,
+        "[data-testid=available-when-option][data-session-id=vip_care]",
+    )?;
     // A template problem is said inline, under the field.
     set_value(
         ctx,
@@ -101,16 +104,41 @@ fn a_gated_tool_and_an_automatic_prompt_built_in_the_editor_appear_as_the_chat_g
         ctx,
         &format!("{} .card-title", state_css("customer-intake")),
     )?;
-    click(ctx, "[data-testid=field-allowed-tool][data-tool=refund]")?;
+    click(ctx, "[data-testid=field-allowed-tool][data-tool=payout]")?;
+    // Renamed in the plan inspector: the state's allowed tools follow, as do conditions that
+    // read a renamed response code.
+    ctx.session().execute(
+        "document.dispatchEvent(new KeyboardEvent('keydown', {key: 'Escape', bubbles: true}));",
+        json!([]),
+    )?;
+    set_value(ctx, "[data-testid=field-tool-name]", "refund")?;
+    set_value(
+        ctx,
+        "[data-testid=tool-code]:nth-of-type(2) [data-testid=field-tool-code]",
+        "DENIED",
+    )?;
+    ctx.session().execute(
+        "document.querySelector('[data-testid=tool]').scrollIntoView();",
+        json!([]),
+    )?;
+    ctx.screenshot("tool-inspector-renamed")?;
     plan_tests::page::wait_saved(ctx)?;
     let saved = plan(ctx, "customer-support")?;
     ensure(
-        saved
-            .tools
-            .iter()
-            .any(|t| t.name == "refund" && t.available_when == ["vip_care"]),
+        saved.tools.iter().any(|t| {
+            t.name == "refund"
+                && t.response_codes == ["OK", "DENIED"]
+                && t.available_when == ["vip_care"]
+        }),
         || format!("the draft's tools: {:?}", saved.tools),
     )?;
+    let intake = saved.state("customer-intake").ok_or("no customer-intake")?;
+    ensure(intake.allowed_tools.iter().any(|t| t == "refund"), || {
+        format!(
+            "intake's allowed tools after the rename: {:?}",
+            intake.allowed_tools
+        )
+    })?;
     let st = saved
         .session_state("vip_care")
         .ok_or("the draft has no vip_care")?;

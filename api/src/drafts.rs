@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use plan_core::store::{atomic, read_import, Replaced};
+use plan_core::store::{atomic, read_import, DraftGuard, Replaced};
 use plan_core::validate::validate;
 use plan_core::{Plan, Revision, Severity};
 
@@ -24,18 +24,12 @@ pub fn load(ctx: &Context, id: &str) -> Result<LoadedPlan> {
     })
 }
 
-/// Replaces the draft of plan `id` with `plan` (the editor's autosave), unless
-/// `changed_by_another(path)` says the file on disk is no longer the one the caller last read:
-/// then nothing is written and the save is refused. Answers how the saved draft relates to the
-/// newest version.
-pub fn save(
-    ctx: &Context,
-    id: &str,
-    plan: &Plan,
-    changed_by_another: impl FnOnce(&Path) -> bool,
-) -> Result<DraftStatus> {
+/// Replaces the draft of plan `id` with `plan` (the editor's autosave), unless `guard` says the
+/// file on disk is no longer the one the caller last read: then nothing is written and the save
+/// is refused. Answers how the saved draft relates to the newest version.
+pub fn save(ctx: &Context, id: &str, plan: &Plan, guard: &impl DraftGuard) -> Result<DraftStatus> {
     let ws = ctx.workspace();
-    if !ws.save_draft_unless(id, plan, changed_by_another)? {
+    if !ws.save_draft_unless(id, plan, guard)? {
         return Err(ApiError::new(
             ErrorCode::Refused,
             format!(

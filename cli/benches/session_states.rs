@@ -32,6 +32,24 @@ fn time<T>(reps: usize, mut f: impl FnMut() -> T) -> Duration {
     )
 }
 
+/// The medians of `reps` runs of `a` and of `b`, taken in turn.
+fn interleaved<A, B>(
+    reps: usize,
+    mut a: impl FnMut() -> A,
+    mut b: impl FnMut() -> B,
+) -> (Duration, Duration) {
+    let (mut ta, mut tb) = (Vec::new(), Vec::new());
+    for _ in 0..reps {
+        let t = Instant::now();
+        black_box(a());
+        ta.push(t.elapsed());
+        let t = Instant::now();
+        black_box(b());
+        tb.push(t.elapsed());
+    }
+    (median(ta), median(tb))
+}
+
 /// The median of `reps` batches of `n` calls, per call.
 fn per_call<T>(reps: usize, n: u32, mut f: impl FnMut() -> T) -> Duration {
     time(reps, || {
@@ -50,8 +68,24 @@ fn main() {
         "the synthetic plan is clean: {:?}",
         report.codes()
     );
-    let parse = time(11, || parse_plan(&text).expect("parses"));
-    let check = time(11, || validate(&plan));
+    // `PLAN_BENCH_PROFILE=1`: three parses and three validations and nothing else, for a
+    // profiler, whose instruction counts do not drift as this shared machine's clock does:
+    // `valgrind --tool=callgrind --toggle-collect='plan_core::validate::validate' …` (or
+    // `plan_core::parse::parse_plan`).
+    if std::env::var_os("PLAN_BENCH_PROFILE").is_some() {
+        for _ in 0..3 {
+            black_box(parse_plan(&text).expect("parses"));
+            black_box(validate(&plan));
+        }
+        return;
+    }
+    // Parse and validate are timed in turn, run after run, so that the machine's drift (a shared
+    // VM here: a run's parse time moves by ±30 % from one minute to the next) touches both alike.
+    let (parse, check) = interleaved(
+        15,
+        || parse_plan(&text).expect("parses"),
+        || validate(&plan),
+    );
     println!(
         "10,000 states, 200 session states: parse {:.2} ms, validate {:.2} ms, ratio {:.2} (target ≤ 0.50)",
         parse.as_secs_f64() * 1e3,
@@ -81,8 +115,11 @@ fn main() {
     // The same plan without session states or templates, for comparison.
     let plain = synthetic::plan(10_000);
     let plain_text = serde_json::to_string_pretty(&plain).expect("serializes");
-    let plain_parse = time(11, || parse_plan(&plain_text).expect("parses"));
-    let plain_check = time(11, || validate(&plain));
+    let (plain_parse, plain_check) = interleaved(
+        15,
+        || parse_plan(&plain_text).expect("parses"),
+        || validate(&plain),
+    );
     println!(
         "10,000 states without session states: parse {:.2} ms, validate {:.2} ms, ratio {:.2}",
         plain_parse.as_secs_f64() * 1e3,

@@ -78,6 +78,18 @@ impl Known {
     }
 }
 
+/// The editor's saves go through [`Known`]: refused when another writer changed the draft, and
+/// the file written remembered as measured before it took the old one's place.
+impl plan_core::store::DraftGuard for Known {
+    fn changed_by_another(&self, path: &Path) -> bool {
+        Known::changed_by_another(self, path)
+    }
+
+    fn wrote(&self, path: &Path, written: &Metadata) {
+        self.read(path, Identity::from(written));
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -132,5 +144,43 @@ mod tests {
             "written over as the author chose"
         );
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// The editor's save, with another program writing the draft just after the rename and
+    /// before the shell looks: the shell remembers the file it wrote, not the one it finds, so
+    /// the other write is seen (the watcher brings it to the author).
+    #[test]
+    fn a_write_just_after_the_apps_own_save_is_not_taken_for_it() {
+        let (dir, _) = draft("own-save-race", "{\"plan\": 1}");
+        let known = Known::default();
+        let ws = plan_core::store::Workspace::at(&dir);
+        let mut plan = plan_core::synthetic::plan(2);
+        plan.id = "p".into();
+        ws.create("p", plan.clone(), "2026-01-01T00:00:00Z")
+            .unwrap();
+        let draft = dir.join("p").join("draft.json");
+        known.read(&draft, Identity::of(&draft).unwrap());
+        let guard = Interloper(&known);
+        assert!(ws.save_draft_unless("p", &plan, &guard).unwrap());
+        assert!(
+            known.changed_by_another(&draft),
+            "the broken write after the save is another program's"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// `Known` as the shell uses it, with another program writing the draft in place between
+    /// the store's rename and the shell's record of it.
+    struct Interloper<'k>(&'k Known);
+
+    impl plan_core::store::DraftGuard for Interloper<'_> {
+        fn changed_by_another(&self, path: &Path) -> bool {
+            plan_core::store::DraftGuard::changed_by_another(self.0, path)
+        }
+
+        fn wrote(&self, path: &Path, written: &Metadata) {
+            std::fs::write(path, "{ oops").unwrap();
+            plan_core::store::DraftGuard::wrote(self.0, path, written);
+        }
     }
 }

@@ -29,6 +29,11 @@ pub struct Prepared {
 }
 
 impl Prepared {
+    /// The metadata of the file written, as it will be once in place (a rename keeps it).
+    pub fn metadata(&self) -> std::io::Result<fs::Metadata> {
+        fs::metadata(&self.temp)
+    }
+
     /// Renames the file into place and flushes the folder.
     pub fn commit(mut self) -> std::io::Result<()> {
         fs::rename(&self.temp, &self.target)?;

@@ -35,6 +35,24 @@ use crate::plan::Plan;
 pub use crate::revision::{Revision, VersionInfo};
 use crate::validate::Diagnostic;
 pub use conversations::is_session_name;
+
+/// What a writer of drafts besides this store knows: the editor's shell, which remembers each
+/// draft as it last read or wrote it. `()` is the guard of a caller with nothing to protect.
+pub trait DraftGuard {
+    /// Whether another program changed the draft at `path` since the caller last read or wrote it;
+    /// asked with the new draft ready beside it, just before it takes the old one's place.
+    fn changed_by_another(&self, _path: &Path) -> bool {
+        false
+    }
+
+    /// The draft at `path` is now the file the store wrote, whose metadata (taken before the
+    /// rename, which keeps its inode and modification time) is `written`. Taken afterwards, a
+    /// program writing the file between the rename and the look would pass for the store's own
+    /// save, and its change would go unseen: an end-to-end test caught that once in many runs.
+    fn wrote(&self, _path: &Path, _written: &fs::Metadata) {}
+}
+
+impl DraftGuard for () {}
 use lock::PlanLock;
 
 /// Why a store operation did not happen. Nothing on disk changed.
@@ -396,19 +414,20 @@ impl Workspace {
 
     /// Replaces the draft (the editor's autosave).
     pub fn save_draft(&self, id: &str, plan: &Plan) -> Result<()> {
-        self.save_draft_unless(id, plan, |_| false).map(drop)
+        self.save_draft_unless(id, plan, &()).map(drop)
     }
 
-    /// Replaces the draft unless `changed_by_another(path)` says the file on disk is no longer
-    /// the one the caller last read; then nothing is replaced and the answer is `false`. It is
-    /// asked last, once the new draft is written and flushed beside the old one, so that only the
-    /// rename is left between the check and the replacement (asked first, a change made while
-    /// the draft was written and flushed was silently written over).
+    /// Replaces the draft unless `guard` says the file on disk is no longer the one the caller
+    /// last read; then nothing is replaced and the answer is `false`. It is asked last, once the
+    /// new draft is written and flushed beside the old one, so that only the rename is left
+    /// between the check and the replacement (asked first, a change made while the draft was
+    /// written and flushed was silently written over). Once in place, the guard is told what the
+    /// file it wrote looks like, as measured before the rename (see [`DraftGuard::wrote`]).
     pub fn save_draft_unless(
         &self,
         id: &str,
         plan: &Plan,
-        changed_by_another: impl FnOnce(&Path) -> bool,
+        guard: &impl DraftGuard,
     ) -> Result<bool> {
         let dir = self.existing(id)?;
         let _lock = PlanLock::take(&dir, id)?;
@@ -425,10 +444,12 @@ impl Workspace {
         };
         let path = dir.join("draft.json");
         let prepared = atomic::prepare(&path, &bytes, false).map_err(io(&dir))?;
-        if changed_by_another(&path) {
+        let written = prepared.metadata().map_err(io(&dir))?;
+        if guard.changed_by_another(&path) {
             return Ok(false);
         }
         prepared.commit().map_err(io(&dir))?;
+        guard.wrote(&path, &written);
         Ok(true)
     }
 
@@ -531,10 +552,7 @@ mod tests {
             .unwrap();
         let broken = "{ oops }\n";
         let saved = ws
-            .save_draft_unless("p", &plan, |path| {
-                std::fs::write(path, broken).unwrap();
-                true
-            })
+            .save_draft_unless("p", &plan, &AnotherWrites(broken))
             .unwrap();
         assert!(!saved);
         let dir = root.join("p");
@@ -549,9 +567,20 @@ mod tests {
             .filter(|n| n.starts_with(super::atomic::TEMP_PREFIX))
             .collect();
         assert!(leftovers.is_empty(), "{leftovers:?}");
-        assert!(ws.save_draft_unless("p", &plan, |_| false).unwrap());
+        assert!(ws.save_draft_unless("p", &plan, &()).unwrap());
         assert_eq!(ws.read_draft("p").unwrap(), plan);
         let _ = std::fs::remove_dir_all(&root);
+    }
+
+    /// A guard under which another program writes `0` over the draft as the save is about to
+    /// replace it.
+    struct AnotherWrites(&'static str);
+
+    impl super::DraftGuard for AnotherWrites {
+        fn changed_by_another(&self, path: &std::path::Path) -> bool {
+            std::fs::write(path, self.0).unwrap();
+            true
+        }
     }
 
     #[test]

@@ -64,9 +64,8 @@ pub async fn save_draft(
         let plan: Plan = serde_json::from_slice(&bytes).map_err(|e| {
             ApiError::internal(format!("the plan to save for {id} is not a plan: {e}"))
         })?;
-        let status = drafts::save(&ctx, &id, &plan, |path| known.changed_by_another(path))?;
+        let status = drafts::save(&ctx, &id, &plan, known.as_ref())?;
         let path = ctx.workspace().draft_path(&id)?;
-        known.wrote(&path);
         // As written: the file always carries its folder's id.
         let mut plan = plan;
         plan.id = id;

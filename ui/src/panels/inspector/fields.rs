@@ -6,6 +6,8 @@ use leptos::ev;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
+use plan_core::edit::Command;
+
 use crate::editor::Editor;
 
 fn input_value(e: &ev::Event) -> String {
@@ -31,6 +33,47 @@ pub fn text(
                 on:blur=move |_| editor.end_typing()
             />
         </label>
+    }
+}
+
+/// A one-line field for a name others refer to (a tool, a response code, a task id, a key): the
+/// edit is committed when the author leaves the field or presses Enter, not per keystroke, because
+/// each intermediate name ("r", "re", "ref") would be a rename of its own and could collide with
+/// another name on the way. `command` says what the typed text means (`None`: nothing to do). A
+/// refusal is shown under the field in the editor's words, and the field shows the name it
+/// still has.
+pub fn name_field(
+    editor: Editor,
+    label: &'static str,
+    testid: &'static str,
+    value: impl Fn() -> String + Send + Sync + Clone + 'static,
+    command: impl Fn(String) -> Option<Command> + 'static,
+) -> impl IntoView {
+    let refused = RwSignal::new(None::<String>);
+    let current = value.clone();
+    let commit = move |e: ev::Event| {
+        let Some(cmd) = command(input_value(&e)) else {
+            refused.set(None);
+            return;
+        };
+        if editor.dispatch(cmd) {
+            refused.set(None);
+        } else {
+            refused.set(editor.notice.get_untracked().map(|n| n.text));
+            if let Some(input) = e
+                .target()
+                .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
+            {
+                input.set_value(&current());
+            }
+        }
+    };
+    view! {
+        <label class="field">
+            {(!label.is_empty()).then(|| view! { <span class="field-label">{label}</span> })}
+            <input type="text" data-testid=format!("field-{testid}") prop:value=value on:change=commit />
+        </label>
+        {move || refused.get().map(|m| view! { <p class="field-error" data-testid="field-error">{m}</p> })}
     }
 }
 

@@ -5,6 +5,7 @@
 mod changes;
 mod condition;
 mod fields;
+mod names;
 mod plan;
 mod session;
 mod state;

@@ -2,10 +2,11 @@
 //! codes, and settings.
 
 use leptos::prelude::*;
-use plan_core::edit::{Command, PlanDetails};
+use plan_core::edit::{Command, PlanDetails, Renamed};
 use plan_core::plan::{Plan, Tool};
 
-use super::fields::{area, state_picker, text};
+use super::fields::{area, name_field, state_picker, text};
+use super::names::{added_codes, gated, gates};
 use super::session;
 use crate::editor::Editor;
 
@@ -26,6 +27,95 @@ fn change(editor: Editor, burst: Option<&str>, f: impl FnOnce(&mut PlanDetails))
 
 fn read<T: Default>(editor: Editor, f: impl FnOnce(&Plan) -> T) -> T {
     editor.plan.with(|p| p.as_ref().map(f).unwrap_or_default())
+}
+
+fn tool_name(editor: Editor, i: usize) -> String {
+    editor.plan.with_untracked(|p| {
+        p.as_ref()
+            .and_then(|p| p.tools.get(i))
+            .map(|t| t.name.clone())
+            .unwrap_or_default()
+    })
+}
+
+/// A tool's response codes: each its own field (renaming one rewires the conditions that read it)
+/// with a button to remove it, and a field to add more, comma-separated.
+#[component]
+fn ResponseCodes(editor: Editor, i: usize) -> impl IntoView {
+    let count = move || {
+        read(editor, |p| {
+            p.tools.get(i).map_or(0, |t| t.response_codes.len())
+        })
+    };
+    let code = move |c: usize| {
+        read(editor, |p| {
+            p.tools
+                .get(i)
+                .and_then(|t| t.response_codes.get(c).cloned())
+                .unwrap_or_default()
+        })
+    };
+    view! {
+        <div class="field tool-codes" data-testid="tool-codes">
+            <span class="field-label">"Response codes"</span>
+            <For each=move || 0..count() key=|c| *c let:c>
+                <div class="tool-code" data-testid="tool-code">
+                    {name_field(editor, "", "tool-code", move || code(c), move |to| {
+                        let tool = tool_name(editor, i);
+                        Some(Command::Rename { what: Renamed::ResponseCode { tool }, from: code(c), to: to.trim().to_string() })
+                    })}
+                    <button class="remove" title="Remove this code" data-testid="remove-tool-code"
+                        on:click=move |_| change(editor, None, |d| if let Some(t) = d.tools.get_mut(i) { if c < t.response_codes.len() { t.response_codes.remove(c); } })>"✕"</button>
+                </div>
+            </For>
+            <label class="field">
+                <span class="field-label">"Add codes (comma-separated)"</span>
+                <input type="text" data-testid="field-tool-add-codes" placeholder="OK, DENIED"
+                    on:change=move |e| {
+                        let typed = event_target_value(&e);
+                        let added = read(editor, |p| p.tools.get(i).map(|t| added_codes(&t.response_codes, &typed)).unwrap_or_default());
+                        if !added.is_empty() {
+                            change(editor, None, |d| if let Some(t) = d.tools.get_mut(i) { t.response_codes.extend(added) });
+                        }
+                        if let Some(input) = e.target().and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlInputElement>(t).ok()) {
+                            input.set_value("");
+                        }
+                    } />
+            </label>
+        </div>
+    }
+}
+
+/// A tool's "available only while" checklist: a box per session state.
+#[component]
+fn Gates(editor: Editor, i: usize) -> impl IntoView {
+    let boxes = move || read(editor, |p| gates(p, i));
+    view! {
+        <div class="field gates" data-testid="tool-available-when">
+            <span class="field-label">"Available only while one of these session states is on (none ticked: always)"</span>
+            {move || {
+                let boxes = boxes();
+                if boxes.is_empty() {
+                    return view! { <p class="hint">"No session states yet: add them above to make this tool wait for one."</p> }.into_any();
+                }
+                boxes.into_iter().map(|g| {
+                    let id = g.id.clone();
+                    let label = if g.declared { g.label.clone() } else { format!("{} (not declared)", g.label) };
+                    view! {
+                        <label class="field check" class:undeclared=!g.declared>
+                            <input type="checkbox" data-testid="available-when-option" data-session-id=g.id.clone() prop:checked=g.checked
+                                on:change=move |e| {
+                                    let on = event_target_checked(&e);
+                                    let ids = read(editor, |p| gated(p, i, &id, on));
+                                    change(editor, None, |d| if let Some(t) = d.tools.get_mut(i) { t.available_when = ids });
+                                } />
+                            <span>{label}</span>
+                        </label>
+                    }
+                }).collect_view().into_any()
+            }}
+        </div>
+    }
 }
 
 #[component]
@@ -63,28 +153,12 @@ pub fn PlanInspector(editor: Editor) -> impl IntoView {
                 <h4>"Tools"</h4>
                 <For each=move || 0..tool_count() key=|i| *i let:i>
                     <div class="tool" data-testid="tool" data-tool-index=i>
-                        {text(editor, "Name", "tool-name", move || read(editor, |p| p.tools.get(i).map(|t| t.name.clone()).unwrap_or_default()),
-                            move |v| change(editor, Some(&format!("tool{i}name")), |d| if let Some(t) = d.tools.get_mut(i) { t.name = v }))}
+                        {name_field(editor, "Name (renaming rewires every use)", "tool-name", move || tool_name(editor, i),
+                            move |to| Some(Command::Rename { what: Renamed::Tool, from: tool_name(editor, i), to: to.trim().to_string() }))}
                         {text(editor, "What it does", "tool-description", move || read(editor, |p| p.tools.get(i).map(|t| t.description.clone()).unwrap_or_default()),
                             move |v| change(editor, Some(&format!("tool{i}desc")), |d| if let Some(t) = d.tools.get_mut(i) { t.description = v }))}
-                        <label class="field">
-                            <span class="field-label">"Response codes (comma-separated)"</span>
-                            <input type="text" data-testid="field-tool-codes"
-                                prop:value=move || read(editor, |p| p.tools.get(i).map(|t| t.response_codes.join(", ")).unwrap_or_default())
-                                on:change=move |e| {
-                                    let codes: Vec<String> = event_target_value(&e).split(',').map(|c| c.trim().to_string()).filter(|c| !c.is_empty()).collect();
-                                    change(editor, None, |d| if let Some(t) = d.tools.get_mut(i) { t.response_codes = codes });
-                                } />
-                        </label>
-                        <label class="field">
-                            <span class="field-label">"Available only while one of these session states is on (comma-separated; empty: always)"</span>
-                            <input type="text" data-testid="field-tool-available-when"
-                                prop:value=move || read(editor, |p| p.tools.get(i).map(|t| t.available_when.join(", ")).unwrap_or_default())
-                                on:change=move |e| {
-                                    let ids: Vec<String> = event_target_value(&e).split(',').map(|c| c.trim().to_string()).filter(|c| !c.is_empty()).collect();
-                                    change(editor, None, |d| if let Some(t) = d.tools.get_mut(i) { t.available_when = ids });
-                                } />
-                        </label>
+                        <ResponseCodes editor=editor i=i />
+                        <Gates editor=editor i=i />
                         <button class="remove" data-testid="remove-tool" on:click=move |_| change(editor, None, |d| { if i < d.tools.len() { d.tools.remove(i); } })>"Remove tool"</button>
                     </div>
                 </For>

@@ -2,11 +2,12 @@
 //! tools, ending, tasks with their deliverables, and a goal state's goal.
 
 use leptos::prelude::*;
-use plan_core::edit::Command;
+use plan_core::edit::{Command, Renamed};
 use plan_core::plan::{Deliverable, DeliverableType, Ending, Goal, Plan, State, StateType, Task};
 
 use super::changes::{ChangesEditor, ChangesOf};
-use super::fields::{area, check, choice, text};
+use super::fields::{area, check, choice, name_field, text};
+use super::names::{key_edit, KeyEdit};
 use super::session::template_area;
 use crate::editor::Editor;
 
@@ -352,7 +353,11 @@ fn TaskFields(editor: Editor, id: String, index: usize) -> impl IntoView {
                 <button title="Move down" data-testid="task-down" on:click=op(|t, i| if i + 1 < t.len() { t.swap(i, i + 1) })>"↓"</button>
                 <button title="Remove task" data-testid="remove-task" on:click=op(|t, i| { if i < t.len() { t.remove(i); } })>"✕"</button>
             </div>
-            {text(editor, "Id", "task-id", get(|t| t.id.clone()), set("id", |t, v| t.id = v))}
+            {name_field(editor, "Id", "task-id", get(|t| t.id.clone()), move |to| {
+                let state = sid.get_value();
+                let from = read(editor, &state, |s| s.tasks.get(index).map(|t| t.id.clone())).flatten()?;
+                Some(Command::Rename { what: Renamed::Task { state }, from, to: to.trim().to_string() })
+            })}
             {text(editor, "Description", "task-description", get(|t| t.description.clone()), set("description", |t, v| t.description = v))}
             {template_area(editor, "Instruction", "task-instruction", get(|t| t.instruction.clone()), set("instruction", |t, v| t.instruction = v))}
             {check(
@@ -462,11 +467,47 @@ fn DeliverableFields(
     // typed: a list of every key of the plan in every deliverable row, rebuilt on every change,
     // took half a second per click on a card of a 5,000-state plan.
     let editing_key = RwSignal::new(false);
+    let typed = RwSignal::new(String::new());
+    // The key is committed when the author leaves the field: a new name renames the key everywhere
+    // (conditions and templates too), a key collected elsewhere is collected here as well.
+    let key_refused = RwSignal::new(None::<String>);
+    let commit_key = move |e: leptos::ev::Event| {
+        let from = read_d(|d| d.key.clone())();
+        let edit = editor.plan.with_untracked(|p| {
+            p.as_ref()
+                .map(|p| key_edit(p, &from, &event_target_value(&e)))
+        });
+        let ok = match edit {
+            None | Some(KeyEdit::Nothing) => true,
+            Some(KeyEdit::Rename { from, to }) => editor.dispatch(Command::Rename {
+                what: Renamed::DeliverableKey,
+                from,
+                to,
+            }),
+            Some(KeyEdit::Reuse(to)) => {
+                edit_d(None, Box::new(move |d| d.key = to));
+                true
+            }
+        };
+        key_refused.set(
+            (!ok)
+                .then(|| editor.notice.get_untracked().map(|n| n.text))
+                .flatten(),
+        );
+        if !ok {
+            if let Some(input) = e
+                .target()
+                .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlInputElement>(t).ok())
+            {
+                input.set_value(&from);
+            }
+        }
+    };
     let suggestions = move || {
         if !editing_key.get() {
             return Vec::new();
         }
-        let typed = read_d(|d| d.key.to_lowercase())();
+        let typed = typed.get();
         editor.plan.with_untracked(|p| {
             p.as_ref()
                 .map(|p| key_suggestions(p, &typed))
@@ -486,10 +527,12 @@ fn DeliverableFields(
                         list=list_id.clone()
                         data-testid="field-deliverable-key"
                         prop:value=read_d(|d| d.key.clone())
-                        on:input=move |e| { let v = event_target_value(&e); edit_d(Some("key"), Box::new(move |d| d.key = v)); }
-                        on:focus=move |_| editing_key.set(true)
-                        on:blur=move |_| { editing_key.set(false); editor.end_typing(); }
+                        on:input=move |e| typed.set(event_target_value(&e).to_lowercase())
+                        on:change=commit_key
+                        on:focus=move |_| { typed.set(read_d(|d| d.key.to_lowercase())()); editing_key.set(true) }
+                        on:blur=move |_| editing_key.set(false)
                     />
+                    {move || key_refused.get().map(|m| view! { <p class="field-error" data-testid="field-error">{m}</p> })}
                     <datalist id=list_id>
                         {move || suggestions().into_iter().map(|k| view! { <option value=k></option> }).collect_view()}
                     </datalist>
