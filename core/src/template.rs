@@ -6,7 +6,14 @@
 //! text without `{{` is one literal and costs one scan. Rendering never fails: a text that does
 //! not parse (a draft the validator reports as `template-syntax`) is written as it stands.
 
+mod syntax;
+
 use serde_json::Value;
+
+pub use syntax::NameRef;
+use syntax::{find_pair, read_tags, Tag, Test};
+#[cfg(test)]
+use syntax::{trim, words};
 
 /// A name a template reads.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -75,14 +82,6 @@ pub trait Lookup {
     fn deliverable(&self, key: &str) -> Option<&Value>;
 }
 
-/// One frame of the parse: the parts so far, and the `{{if}}` that opened it.
-struct Open {
-    expr: Expr,
-    then: Option<Vec<Part>>,
-    /// The byte offset of its tag.
-    at: usize,
-}
-
 impl Template {
     /// Whether a text has anything a template would treat specially.
     pub fn is_plain(text: &str) -> bool {
@@ -90,165 +89,75 @@ impl Template {
     }
 
     pub fn parse(text: &str) -> Result<Template, TemplateError> {
-        let mut stack: Vec<(Open, Vec<Part>)> = Vec::new();
+        // Each open `{{if}}`: its condition, its `then` once its `{{else}}` came, and the parts
+        // around it. `read_tags` has checked the nesting before it hands over a tag.
+        let mut stack: Vec<(Expr, Option<Vec<Part>>, Vec<Part>)> = Vec::new();
         let mut parts: Vec<Part> = Vec::new();
-        let mut rest = 0;
-        while let Some(found) = find_pair(&text[rest..], b'{') {
-            let start = rest + found;
-            if start > rest {
-                parts.push(Part::Text(text[rest..start].to_string()));
+        let rest = read_tags(text, |before, tag| {
+            if !before.is_empty() {
+                parts.push(Part::Text(before.to_string()));
             }
-            // Where the tag is, worked out only for an error: this runs for every tag rendered.
-            let error = |message: String| {
-                let at = line_column(text, start);
-                TemplateError {
-                    line: at.0,
-                    column: at.1,
-                    message,
-                }
-            };
-            let Some(len) = find_pair(&text[start + 2..], b'}') else {
-                return Err(error(
-                    "\"{{\" opens a tag that is never closed with \"}}\" (write {{ \"{{\" }} for the characters themselves)".into(),
-                ));
-            };
-            let inner = trim(&text[start + 2..start + 2 + len]);
-            rest = start + 2 + len + 2;
-            let words: Vec<&str> = words(inner).collect();
-            match words.as_slice() {
-                [quoted] if *quoted == "\"{{\"" => parts.push(Part::Text("{{".into())),
-                ["if", expr @ ..] => {
-                    let expr = read_expr(expr).map_err(error)?;
-                    stack.push((
-                        Open {
-                            expr,
-                            then: None,
-                            at: start,
-                        },
-                        std::mem::take(&mut parts),
-                    ));
-                }
-                ["else"] => match stack.last_mut() {
-                    Some((open, _)) if open.then.is_none() => {
-                        open.then = Some(std::mem::take(&mut parts));
+            match tag {
+                Tag::Braces => parts.push(Part::Text("{{".into())),
+                Tag::If { not, test } => {
+                    let mut expr = match test {
+                        Test::Value(name) => Expr::Value(name.to_name()),
+                        Test::Active(id) => Expr::Active(id.to_string()),
+                    };
+                    for _ in 0..not {
+                        expr = Expr::Not(Box::new(expr));
                     }
-                    Some(_) => return Err(error("a second {{else}} in the same {{if}}".into())),
-                    None => return Err(error("{{else}} without an {{if}} before it".into())),
-                },
-                ["endif"] => {
-                    let Some((open, outer)) = stack.pop() else {
-                        return Err(error("{{endif}} without an {{if}} before it".into()));
-                    };
-                    let inner_parts = std::mem::replace(&mut parts, outer);
-                    let (then, otherwise) = match open.then {
-                        Some(then) => (then, inner_parts),
-                        None => (inner_parts, Vec::new()),
-                    };
-                    parts.push(Part::If {
-                        expr: open.expr,
-                        then,
-                        otherwise,
-                    });
+                    stack.push((expr, None, std::mem::take(&mut parts)));
                 }
-                [name] => parts.push(Part::Write(read_name(name).map_err(error)?)),
-                _ => return Err(error(unknown_tag(inner))),
+                Tag::Else => {
+                    if let Some((_, then, _)) = stack.last_mut() {
+                        *then = Some(std::mem::take(&mut parts));
+                    }
+                }
+                Tag::Endif => {
+                    if let Some((expr, then, outer)) = stack.pop() {
+                        let inner = std::mem::replace(&mut parts, outer);
+                        let (then, otherwise) = match then {
+                            Some(then) => (then, inner),
+                            None => (inner, Vec::new()),
+                        };
+                        parts.push(Part::If {
+                            expr,
+                            then,
+                            otherwise,
+                        });
+                    }
+                }
+                Tag::Write(name) => parts.push(Part::Write(name.to_name())),
             }
-        }
-        if let Some((open, _)) = stack.last() {
-            let at = line_column(text, open.at);
-            return Err(TemplateError {
-                line: at.0,
-                column: at.1,
-                message: "this {{if}} has no {{endif}}".into(),
-            });
-        }
+        })?;
         if rest < text.len() {
             parts.push(Part::Text(text[rest..].to_string()));
         }
         Ok(Template { parts })
     }
 
-    /// Checks `text` as [`Template::parse`] does and reports each name it reads (borrowed from
-    /// the text, with whether through `isActive`), building nothing: what the validator needs of
-    /// every instruction text of a large plan, without an allocation per tag.
+    /// Checks `text` as [`Template::parse`] does (the same reading of the same tags, so the same
+    /// errors) and reports each name it reads, borrowed from the text, with whether through
+    /// `isActive`; builds nothing: what the validator needs of every instruction text of a large
+    /// plan, without an allocation per tag.
     pub fn scan<'t>(
         text: &'t str,
         on_use: &mut dyn FnMut(NameRef<'t>, bool),
     ) -> Result<(), TemplateError> {
-        // Each open `{{if}}`: where it is, and whether its `{{else}}` came.
-        let mut open: Vec<(usize, bool)> = Vec::new();
-        let mut rest = 0;
-        while let Some(found) = find_pair(&text[rest..], b'{') {
-            let start = rest + found;
-            let error = |message: String| {
-                let at = line_column(text, start);
-                TemplateError {
-                    line: at.0,
-                    column: at.1,
-                    message,
-                }
-            };
-            let Some(len) = find_pair(&text[start + 2..], b'}') else {
-                return Err(error(
-                    "\"{{\" opens a tag that is never closed with \"}}\" (write {{ \"{{\" }} for the characters themselves)".into(),
-                ));
-            };
-            let inner = trim(&text[start + 2..start + 2 + len]);
-            rest = start + 2 + len + 2;
-            let mut words = words(inner);
-            match (words.next(), words.next()) {
-                (Some("\"{{\""), None) => {}
-                (Some("if"), first) => {
-                    let mut word = first;
-                    let mut active = false;
-                    loop {
-                        match word {
-                            Some("not") => word = words.next(),
-                            Some("isActive") if !active => {
-                                active = true;
-                                word = words.next();
-                            }
-                            Some(name) => {
-                                let found = read_name_ref(name).map_err(error)?;
-                                if active && matches!(found, NameRef::Deliverable(_)) {
-                                    return Err(error(
-                                        "isActive reads a session state: isActive session.state.ID".into(),
-                                    ));
-                                }
-                                if words.next().is_some() {
-                                    return Err(error(format!("cannot read the condition \"{}\" (use session.state.ID, deliverable.KEY, isActive session.state.ID, or not …)", &inner[2..].trim())));
-                                }
-                                on_use(found, active);
-                                break;
-                            }
-                            None => return Err(error("{{if}} needs a condition: session.state.ID, deliverable.KEY, isActive session.state.ID, or not …".into())),
-                        }
-                    }
-                    open.push((start, false));
-                }
-                (Some("else"), None) => match open.last_mut() {
-                    Some((_, seen)) if !*seen => *seen = true,
-                    Some(_) => return Err(error("a second {{else}} in the same {{if}}".into())),
-                    None => return Err(error("{{else}} without an {{if}} before it".into())),
-                },
-                (Some("endif"), None) => {
-                    if open.pop().is_none() {
-                        return Err(error("{{endif}} without an {{if}} before it".into()));
-                    }
-                }
-                (Some(name), None) => on_use(read_name_ref(name).map_err(error)?, false),
-                _ => return Err(error(unknown_tag(inner))),
+        read_tags(text, |_, tag| match tag {
+            Tag::If {
+                test: Test::Value(name),
+                ..
             }
-        }
-        if let Some((start, _)) = open.last() {
-            let at = line_column(text, *start);
-            return Err(TemplateError {
-                line: at.0,
-                column: at.1,
-                message: "this {{if}} has no {{endif}}".into(),
-            });
-        }
-        Ok(())
+            | Tag::Write(name) => on_use(name, false),
+            Tag::If {
+                test: Test::Active(id),
+                ..
+            } => on_use(NameRef::SessionState(id), true),
+            Tag::Braces | Tag::Else | Tag::Endif => {}
+        })
+        .map(drop)
     }
 
     /// Every name the template reads, in order.
@@ -282,149 +191,6 @@ pub fn render_text(text: &str, lookup: &dyn Lookup) -> String {
         Ok(t) => t.render(lookup),
         Err(_) => text.to_string(),
     }
-}
-
-fn unknown_tag(inner: &str) -> String {
-    format!(
-        "unknown tag {{{{{inner}}}}} (use session.state.ID, deliverable.KEY, if, else or endif)"
-    )
-}
-
-/// A name a template reads, borrowed from its text.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum NameRef<'t> {
-    SessionState(&'t str),
-    Deliverable(&'t str),
-}
-
-fn read_name_ref(word: &str) -> Result<NameRef<'_>, String> {
-    if let Some(id) = word.strip_prefix("session.state.") {
-        if crate::parse::is_key(id) {
-            return Ok(NameRef::SessionState(id));
-        }
-    }
-    if let Some(key) = word.strip_prefix("deliverable.") {
-        if crate::parse::is_key(key) {
-            return Ok(NameRef::Deliverable(key));
-        }
-    }
-    Err(unknown_tag(word))
-}
-
-fn read_name(word: &str) -> Result<Name, String> {
-    if let Some(id) = word.strip_prefix("session.state.") {
-        if crate::parse::is_key(id) {
-            return Ok(Name::SessionState(id.to_string()));
-        }
-    }
-    if let Some(key) = word.strip_prefix("deliverable.") {
-        if crate::parse::is_key(key) {
-            return Ok(Name::Deliverable(key.to_string()));
-        }
-    }
-    Err(unknown_tag(word))
-}
-
-fn read_expr(words: &[&str]) -> Result<Expr, String> {
-    match words {
-        [] => Err("{{if}} needs a condition: session.state.ID, deliverable.KEY, isActive session.state.ID, or not …".into()),
-        ["not", rest @ ..] => Ok(Expr::Not(Box::new(read_expr(rest)?))),
-        ["isActive", name] => match read_name(name)? {
-            Name::SessionState(id) => Ok(Expr::Active(id)),
-            Name::Deliverable(_) => {
-                Err("isActive reads a session state: isActive session.state.ID".into())
-            }
-        },
-        [name] => Ok(Expr::Value(read_name(name)?)),
-        _ => Err(format!(
-            "cannot read the condition \"{}\" (use session.state.ID, deliverable.KEY, isActive session.state.ID, or not …)",
-            words.join(" ")
-        )),
-    }
-}
-
-/// Where `{{` (or `}}`) first occurs. `str::find` with a two-character pattern builds a substring
-/// searcher on every call, and validation calls this a few times in each of 10,000 instructions:
-/// that was 12 % of the synthetic plan's validation (callgrind); a byte loop still 10 %, memchr's
-/// SIMD search a few.
-fn find_pair(text: &str, brace: u8) -> Option<usize> {
-    let bytes = text.as_bytes();
-    let mut from = 0;
-    while let Some(at) = memchr::memchr(brace, &bytes[from..]) {
-        let at = from + at;
-        if bytes.get(at + 1) == Some(&brace) {
-            return Some(at);
-        }
-        from = at + 1;
-    }
-    None
-}
-
-/// The white space of a tag, as `char::is_whitespace` has it among ASCII characters.
-fn is_space(b: u8) -> bool {
-    matches!(b, b' ' | b'\t' | b'\n' | 0x0B | 0x0C | b'\r')
-}
-
-/// A tag's text without the white space around it. Byte by byte when it is ASCII (every tag a
-/// plan is likely to hold): `str::trim` and `split_whitespace` decode each character to ask
-/// Unicode, which was a third of the scan's time on the synthetic plan (callgrind).
-fn trim(inner: &str) -> &str {
-    if !inner.is_ascii() {
-        return inner.trim();
-    }
-    let b = inner.as_bytes();
-    let start = b.iter().position(|&c| !is_space(c)).unwrap_or(b.len());
-    let end = b
-        .iter()
-        .rposition(|&c| !is_space(c))
-        .map_or(start, |e| e + 1);
-    &inner[start..end]
-}
-
-/// The words of a tag (see [`trim`] for why byte by byte).
-fn words(inner: &str) -> Words<'_> {
-    if inner.is_ascii() {
-        Words::Ascii(inner)
-    } else {
-        Words::Any(inner.split_whitespace())
-    }
-}
-
-enum Words<'a> {
-    /// What is left of an ASCII tag.
-    Ascii(&'a str),
-    Any(std::str::SplitWhitespace<'a>),
-}
-
-impl<'a> Iterator for Words<'a> {
-    type Item = &'a str;
-
-    fn next(&mut self) -> Option<&'a str> {
-        match self {
-            Words::Any(words) => words.next(),
-            Words::Ascii(rest) => {
-                let b = rest.as_bytes();
-                let start = b.iter().position(|&c| !is_space(c))?;
-                let end = b[start..]
-                    .iter()
-                    .position(|&c| is_space(c))
-                    .map_or(b.len(), |e| start + e);
-                let word = &rest[start..end];
-                *rest = &rest[end..];
-                Some(word)
-            }
-        }
-    }
-}
-
-fn line_column(text: &str, at: usize) -> (usize, usize) {
-    let before = &text[..at];
-    let line = before.matches('\n').count() + 1;
-    let column = before
-        .rfind('\n')
-        .map_or(before.chars().count(), |n| before[n + 1..].chars().count())
-        + 1;
-    (line, column)
 }
 
 fn uses_in(parts: &[Part], out: &mut Vec<Use>) {
@@ -681,6 +447,11 @@ mod tests {
             "{{ \"{{\" }}",
             "a {{if session.state.a}}",
             "{{session.state.a",
+            "{{if not isActive not session.state.a}}{{endif}}",
+            "{{if isActive isActive session.state.a}}{{endif}}",
+            "{{if isActive}}{{endif}}",
+            "{{}}",
+            "a {{ \"{{\" x }}",
         ] {
             let mut seen = Vec::new();
             let scanned = Template::scan(text, &mut |n, active| {
@@ -701,6 +472,20 @@ mod tests {
                 }
                 Err(e) => assert_eq!(scanned, Err(e), "{text}"),
             }
+        }
+    }
+
+    #[test]
+    fn a_not_after_is_active_or_a_second_is_active_is_refused() {
+        for text in [
+            "{{if not isActive not session.state.a}}{{endif}}",
+            "{{if isActive isActive session.state.a}}{{endif}}",
+        ] {
+            let e = Template::parse(text).expect_err(text);
+            assert!(
+                e.message.starts_with("cannot read the condition"),
+                "{text}: {e}"
+            );
         }
     }
 

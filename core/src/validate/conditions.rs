@@ -90,21 +90,13 @@ impl<'p> Validator<'p> {
                 format!("{} waits for 'goal done', but '{}' is not a goal state, so it is never true. Use 'all tasks done', or make the state a goal state.", name(), state.title),
                 loc(format!("{}/condition_type", path())),
             ),
-            Check::DeliverableExists { key }
-            | Check::DeliverableValue { key, .. }
-            | Check::DeliverableValueIn { key, .. }
-            | Check::DeliverableValueNumeric { key, .. } => {
-                let key = self.plan_key(key);
-                let Some(key) = key else {
-                    let key = check_key(check);
-                    self.push(
-                        Code::UnknownDeliverableKey,
-                        format!("{} reads the key '{key}', but no state collects it. Pick a key the plan declares, or add '{key}' to a task.", name()),
-                        loc(format!("{}/key", config())),
-                    );
+            Check::DeliverableExists { .. }
+            | Check::DeliverableValue { .. }
+            | Check::DeliverableValueIn { .. }
+            | Check::DeliverableValueNumeric { .. } => {
+                let Some(key) = self.key_leaf(check, name, &config, loc) else {
                     return;
                 };
-                self.values(name, key, check, &config, loc);
                 if !self.collected_by(key, i) {
                     self.push(
                         Code::KeyNotCollectedBefore,
@@ -113,30 +105,9 @@ impl<'p> Validator<'p> {
                     );
                 }
             }
-            Check::ToolResult {
-                tool,
-                response_code,
-                ..
-            } => {
-                let Some(declared) = self.tools.get(tool.as_str()) else {
-                    self.push(
-                        Code::UnknownTool,
-                        format!("{} waits for the tool '{tool}', but the plan declares no such tool. Declare it, or pick a declared tool.", name()),
-                        loc(format!("{}/tool", config())),
-                    );
+            Check::ToolResult { tool, .. } => {
+                if !self.tool_leaf(check, name, &config, loc) {
                     return;
-                };
-                if !declared.response_codes.contains(response_code) {
-                    let known = if declared.response_codes.is_empty() {
-                        "declares no response codes".to_string()
-                    } else {
-                        format!("returns {}", declared.response_codes.join(", "))
-                    };
-                    self.push(
-                        Code::UnknownResponseCode,
-                        format!("{} waits for '{tool}' to return '{response_code}', but '{tool}' {known}. Pick one of its codes, or declare this one.", name()),
-                        loc(format!("{}/response_code", config())),
-                    );
                 }
                 if !state.allowed_tools.contains(tool) {
                     self.push(
@@ -154,6 +125,70 @@ impl<'p> Validator<'p> {
     }
 
     /// The plan's own spelling of `key`, when it declares it.
+    /// The key a deliverable condition reads, as the plan declares it, with its values checked;
+    /// none (and `unknown-deliverable-key` said) when no state collects it. Shared by transitions
+    /// and session states' rules.
+    pub(super) fn key_leaf(
+        &mut self,
+        check: &Check,
+        name: &dyn Fn() -> String,
+        config: &dyn Fn() -> String,
+        loc: &dyn Fn(String) -> Location,
+    ) -> Option<&'p str> {
+        let written = check_key(check);
+        let Some(key) = self.plan_key(written) else {
+            self.push(
+                Code::UnknownDeliverableKey,
+                format!("{} reads the key '{written}', but no state collects it. Pick a key the plan declares, or add '{written}' to a task.", name()),
+                loc(format!("{}/key", config())),
+            );
+            return None;
+        };
+        self.values(name, key, check, config, loc);
+        Some(key)
+    }
+
+    /// A `tool_result` condition's tool and response code against the plan's tools: whether the
+    /// tool is declared (`unknown-tool` said when not; `unknown-response-code` for a code it
+    /// does not return).
+    pub(super) fn tool_leaf(
+        &mut self,
+        check: &Check,
+        name: &dyn Fn() -> String,
+        config: &dyn Fn() -> String,
+        loc: &dyn Fn(String) -> Location,
+    ) -> bool {
+        let Check::ToolResult {
+            tool,
+            response_code,
+            ..
+        } = check
+        else {
+            return false;
+        };
+        let Some(declared) = self.tools.get(tool.as_str()) else {
+            self.push(
+                Code::UnknownTool,
+                format!("{} waits for the tool '{tool}', but the plan declares no such tool. Declare it, or pick a declared tool.", name()),
+                loc(format!("{}/tool", config())),
+            );
+            return false;
+        };
+        if !declared.response_codes.contains(response_code) {
+            let known = if declared.response_codes.is_empty() {
+                "declares no response codes".to_string()
+            } else {
+                format!("returns {}", declared.response_codes.join(", "))
+            };
+            self.push(
+                Code::UnknownResponseCode,
+                format!("{} waits for '{tool}' to return '{response_code}', but '{tool}' {known}. Pick one of its codes, or declare this one.", name()),
+                loc(format!("{}/response_code", config())),
+            );
+        }
+        true
+    }
+
     pub(super) fn plan_key(&self, key: &str) -> Option<&'p str> {
         self.declared.get_key_value(key).map(|(k, _)| *k)
     }

@@ -290,30 +290,15 @@ impl<'p> Validator<'p> {
             Check::SessionStateActive { .. } | Check::SessionStateValue { .. } => {
                 self.session_leaf(check, name, config, &loc)
             }
-            Check::DeliverableExists { key }
-            | Check::DeliverableValue { key, .. }
-            | Check::DeliverableValueIn { key, .. }
-            | Check::DeliverableValueNumeric { key, .. } => match self.plan_key(key) {
-                Some(key) => self.values(name, key, check, config, &loc),
-                None => self.push(
-                    Code::UnknownDeliverableKey,
-                    format!("{} reads the key '{key}', but no state collects it. Pick a key the plan declares, or add '{key}' to a task.", name()),
-                    loc(format!("{}/key", config())),
-                ),
-            },
-            Check::ToolResult { tool, response_code, .. } => match self.tools.get(tool.as_str()) {
-                None => self.push(
-                    Code::UnknownTool,
-                    format!("{} waits for the tool '{tool}', but the plan declares no such tool. Declare it, or pick a declared tool.", name()),
-                    loc(format!("{}/tool", config())),
-                ),
-                Some(declared) if !declared.response_codes.contains(response_code) => self.push(
-                    Code::UnknownResponseCode,
-                    format!("{} waits for '{tool}' to return '{response_code}', which '{tool}' does not declare. Pick one of its codes, or declare this one.", name()),
-                    loc(format!("{}/response_code", config())),
-                ),
-                Some(_) => {}
-            },
+            Check::DeliverableExists { .. }
+            | Check::DeliverableValue { .. }
+            | Check::DeliverableValueIn { .. }
+            | Check::DeliverableValueNumeric { .. } => {
+                self.key_leaf(check, name, config, &loc);
+            }
+            Check::ToolResult { .. } => {
+                self.tool_leaf(check, name, config, &loc);
+            }
             _ => {}
         }
     }

@@ -4,6 +4,7 @@
 
 mod changes;
 mod condition;
+mod condition_model;
 mod fields;
 mod names;
 mod plan;
