@@ -33,6 +33,7 @@ pub fn preview(ctx: &Context, id: &str) -> Result<PublishPreview> {
             states: Vec::new(),
             tools: draft.tools.clone(),
             session_states: draft.session_states.clone(),
+            interruptions: draft.interruptions.clone(),
             settings: draft.settings.clone(),
             layout: Default::default(),
         },

@@ -34,11 +34,12 @@ pub enum ConditionType {
     ToolResult,
     SessionStateActive,
     SessionStateValue,
+    VisitCountExceeded,
 }
 
 impl ConditionType {
     /// Every condition type, in the order the format lists them.
-    pub const ALL: [ConditionType; 13] = [
+    pub const ALL: [ConditionType; 14] = [
         ConditionType::AllTasksComplete,
         ConditionType::GoalAchieved,
         ConditionType::DeliverableExists,
@@ -52,6 +53,7 @@ impl ConditionType {
         ConditionType::ToolResult,
         ConditionType::SessionStateActive,
         ConditionType::SessionStateValue,
+        ConditionType::VisitCountExceeded,
     ];
 
     /// The name used in JSON.
@@ -70,6 +72,7 @@ impl ConditionType {
             ConditionType::ToolResult => "tool_result",
             ConditionType::SessionStateActive => "session_state_active",
             ConditionType::SessionStateValue => "session_state_value",
+            ConditionType::VisitCountExceeded => "visit_count_exceeded",
         }
     }
 
@@ -207,6 +210,11 @@ pub enum Check {
         id: String,
         test: SessionTest,
     },
+    /// State `state_id` (none: the current state) has been entered `visits` times or more.
+    VisitCountExceeded {
+        visits: u64,
+        state_id: Option<String>,
+    },
 }
 
 /// What is wrong inside a condition config, and where.
@@ -253,6 +261,13 @@ impl Check {
             Check::SessionStateActive { id, negated: false } => format!("{id} is on"),
             Check::SessionStateActive { id, negated: true } => format!("{id} is off"),
             Check::SessionStateValue { id, test } => test.describe(id),
+            Check::VisitCountExceeded { visits, state_id } => {
+                let times = if *visits == 1 { "time" } else { "times" };
+                match state_id {
+                    Some(id) => format!("{id} entered {visits} {times}"),
+                    None => format!("entered {visits} {times}"),
+                }
+            }
         }
     }
 }

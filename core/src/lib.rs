@@ -11,6 +11,7 @@ pub mod edit;
 pub mod files;
 pub mod flow_import;
 pub mod hash;
+pub mod interruption;
 pub mod layout;
 pub mod parse;
 pub mod plan;

@@ -11,7 +11,10 @@ use std::collections::HashSet;
 use serde_json::Value;
 
 use crate::condition::{pointer_escape, ConditionType};
-use crate::plan::{Deliverable, DeliverableType, Plan, SessionChange, SessionState, SessionType};
+use crate::plan::{
+    Deliverable, DeliverableType, Interruption, InterruptionKind, Plan, SessionChange,
+    SessionState, SessionType,
+};
 
 /// Which kind of reading problem: the codes `invalid-json` and `schema` of the format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -274,6 +277,9 @@ pub fn shape_problems(plan: &Plan) -> Vec<ParseProblem> {
     for (i, st) in plan.session_states.iter().enumerate() {
         session_state_problems(st, i, &mut schema);
     }
+    for (i, interruption) in plan.interruptions.iter().enumerate() {
+        interruption_problems(interruption, i, &mut schema);
+    }
     let mut names = HashSet::new();
     for (i, tool) in plan.tools.iter().enumerate() {
         if !names.insert(tool.name.as_str()) {
@@ -451,6 +457,48 @@ fn session_state_problems(st: &SessionState, i: usize, schema: &mut impl FnMut(S
                     schema,
                 );
             }
+        }
+    }
+}
+
+/// The shape rules of one interruption: its id, and `ttl_turns` only on a `yield`, never negative.
+fn interruption_problems(
+    interruption: &Interruption,
+    i: usize,
+    schema: &mut impl FnMut(String, String),
+) {
+    let at = |field: &str| format!("/interruptions/{i}{field}");
+    let id = &interruption.id;
+    if !is_slug(id) {
+        schema(
+            at("/id"),
+            format!("interruption id \"{id}\" must be lowercase letters, digits, '-' or '_', starting with a letter or digit, at most 64 characters"),
+        );
+    }
+    if interruption.ttl_turns < 0 {
+        schema(
+            at("/ttl_turns"),
+            format!(
+                "\"ttl_turns\" of \"{id}\" must be 0 or more, not {}",
+                interruption.ttl_turns
+            ),
+        );
+    } else if interruption.ttl_turns > 0 && interruption.kind != InterruptionKind::Yield {
+        schema(
+            at("/ttl_turns"),
+            format!(
+                "\"ttl_turns\" only belongs on a yield interruption: \"{id}\" is {}, and parks nothing",
+                interruption.kind.as_str()
+            ),
+        );
+    }
+    if let Some(c) = &interruption.condition {
+        if c.condition_type.is_composite() {
+            nested_type_problems(
+                c.condition_config.get("conditions"),
+                &|| at("/condition/condition_config"),
+                schema,
+            );
         }
     }
 }

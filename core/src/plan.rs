@@ -14,6 +14,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use crate::condition::ConditionType;
+pub use crate::interruption::{Interruption, InterruptionKind};
 pub use crate::session_state::{Activation, SessionChange, SessionState, SessionType};
 
 /// The newest `schema_version` this program reads and writes.
@@ -48,6 +49,9 @@ pub struct Plan {
     /// Named conditions beside the graph, each with a value and an active flag (session-states.md).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub session_states: Vec<SessionState>,
+    /// What may happen when the user sets the open task aside (interruptions.md).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub interruptions: Vec<Interruption>,
     #[serde(default, skip_serializing_if = "Settings::is_default")]
     pub settings: Settings,
     /// Canvas positions by state id. No meaning at run time.
@@ -70,6 +74,11 @@ impl Plan {
     /// The first state with this id (ids should be unique; the validator says when they are not).
     pub fn state(&self, id: &str) -> Option<&State> {
         self.states.iter().find(|s| s.id == id)
+    }
+
+    /// The first interruption with this id.
+    pub fn interruption(&self, id: &str) -> Option<&Interruption> {
+        self.interruptions.iter().find(|i| i.id == id)
     }
 
     /// The number of transitions in the whole plan.
@@ -112,6 +121,9 @@ pub struct State {
     /// Changes to session states on entering this state, in order.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub on_enter: Vec<SessionChange>,
+    /// `false`: only `preempt` interruptions can fire here (a payment confirmation, a consent).
+    #[serde(default = "yes", skip_serializing_if = "is_true")]
+    pub interruptible: bool,
 }
 
 impl State {
@@ -176,6 +188,8 @@ pub enum Ending {
         #[serde(default, skip_serializing_if = "String::is_empty")]
         reason: String,
     },
+    /// A return point: back to the parked task (interruptions.md).
+    Resume {},
 }
 
 /// A unit of work inside a state.
@@ -193,6 +207,9 @@ pub struct Task {
     pub required: bool,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub deliverables: Vec<Deliverable>,
+    /// Each entry of its state forgets its deliverables first, so they are asked afresh.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub ask_again: bool,
 }
 
 /// A value the conversation collects. Keys are session-wide: the same key in two states is one value.
@@ -302,7 +319,7 @@ impl Default for Priority {
 }
 
 impl Priority {
-    fn is_default(&self) -> bool {
+    pub(crate) fn is_default(&self) -> bool {
         self.0 == 1.0
     }
 }
@@ -414,4 +431,8 @@ fn yes() -> bool {
 
 fn is_true(b: &bool) -> bool {
     *b
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }

@@ -760,6 +760,7 @@ fn every_code_of_the_format_is_covered_here() {
     let source = [
         include_str!("validate.rs"),
         include_str!("validate_session_states.rs"),
+        include_str!("validate_interruptions.rs"),
     ]
     .concat();
     for code in plan_core::Code::ALL {

@@ -41,6 +41,7 @@ impl Check {
             }
             ConditionType::DeliverableValueNumeric => cfg.numeric()?,
             ConditionType::TurnCountExceeded => cfg.turns()?,
+            ConditionType::VisitCountExceeded => cfg.visits()?,
             ConditionType::AllOf => {
                 cfg.only(&["conditions"])?;
                 Check::AllOf(cfg.children()?)
@@ -284,6 +285,24 @@ impl Config<'_> {
             }
         };
         Ok(Check::TurnCountExceeded { turns, scope })
+    }
+
+    pub(super) fn visits(&self) -> Result<Check, ConfigProblem> {
+        self.only(&["visits", "state_id"])?;
+        let visits = match self.get("visits")? {
+            Value::Number(n) if n.as_u64().is_some_and(|t| t >= 1) => n.as_u64().unwrap_or(1),
+            other => {
+                return Err(problem(
+                    "/visits",
+                    format!("\"visits\" must be a whole number of at least 1, not {other}"),
+                ))
+            }
+        };
+        let state_id = match self.map.get("state_id") {
+            None => None,
+            Some(_) => Some(self.string("state_id")?),
+        };
+        Ok(Check::VisitCountExceeded { visits, state_id })
     }
 
     pub(super) fn children(&self) -> Result<Vec<Check>, ConfigProblem> {

@@ -350,6 +350,7 @@ pub fn new_state(id: &str, kind: NewState) -> State {
         allowed_tools: Vec::new(),
         ending,
         on_enter: Vec::new(),
+        interruptible: true,
     }
 }
 

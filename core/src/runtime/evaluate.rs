@@ -79,6 +79,14 @@ impl Context<'_> {
                     format!("{count} {unit} {what} (limit {turns})")
                 })
             }
+            Check::VisitCountExceeded { visits, state_id } => {
+                let id = state_id.as_deref().unwrap_or(&self.state.id);
+                let entered = self.session.path.iter().filter(|s| *s == id).count() as u64;
+                (entered >= *visits).then(|| {
+                    let times = if entered == 1 { "time" } else { "times" };
+                    format!("{id} entered {entered} {times} (limit {visits})")
+                })
+            }
             Check::AllOf(children) => {
                 let mut parts = Vec::with_capacity(children.len());
                 for c in children {

@@ -268,7 +268,8 @@ impl Ended {
     /// The end an ending of state `state_id` makes in turn `turn`.
     pub fn from_ending(ending: &Ending, state_id: &str, turn: u32) -> Ended {
         let (kind, to, reason) = match ending {
-            Ending::Complete {} => (EndKind::Complete, None, None),
+            // A return point with nothing parked ends the conversation as complete.
+            Ending::Complete {} | Ending::Resume {} => (EndKind::Complete, None, None),
             Ending::HangUp {} => (EndKind::HangUp, None, None),
             Ending::HandOff { to, reason } => (
                 EndKind::HandOff,

@@ -120,6 +120,7 @@ impl<'p> Validator<'p> {
             Check::SessionStateActive { .. } | Check::SessionStateValue { .. } => {
                 self.session_leaf(check, name, &config, loc)
             }
+            Check::VisitCountExceeded { .. } => self.visit_leaf(check, name, &config, loc),
             _ => {}
         }
     }

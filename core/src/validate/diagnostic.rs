@@ -61,11 +61,15 @@ pub enum Code {
     SessionValueMismatch,
     TemplateSyntax,
     SessionStateNeverActive,
+    DuplicateInterruption,
+    UnknownState,
+    ResumeOutsideDetour,
+    DetourWithoutReturn,
 }
 
 impl Code {
     /// Every code, in the order of the format's table.
-    pub const ALL: [Code; 35] = [
+    pub const ALL: [Code; 39] = [
         Code::InvalidJson,
         Code::Schema,
         Code::UnsupportedSchemaVersion,
@@ -101,6 +105,10 @@ impl Code {
         Code::SessionValueMismatch,
         Code::TemplateSyntax,
         Code::SessionStateNeverActive,
+        Code::DuplicateInterruption,
+        Code::UnknownState,
+        Code::ResumeOutsideDetour,
+        Code::DetourWithoutReturn,
     ];
 
     /// The code as written in diagnostics (`unknown-target-state`).
@@ -141,6 +149,10 @@ impl Code {
             Code::SessionValueMismatch => "session-value-mismatch",
             Code::TemplateSyntax => "template-syntax",
             Code::SessionStateNeverActive => "session-state-never-active",
+            Code::DuplicateInterruption => "duplicate-interruption",
+            Code::UnknownState => "unknown-state",
+            Code::ResumeOutsideDetour => "resume-outside-detour",
+            Code::DetourWithoutReturn => "detour-without-return",
         }
     }
 
@@ -153,7 +165,9 @@ impl Code {
             | Code::GoalConditionOnNonGoalState
             | Code::ShadowedTransition
             | Code::KeyNotCollectedBefore
-            | Code::SessionStateNeverActive => Severity::Warning,
+            | Code::SessionStateNeverActive
+            | Code::ResumeOutsideDetour
+            | Code::DetourWithoutReturn => Severity::Warning,
             Code::EmptyState => Severity::Info,
             _ => Severity::Error,
         }

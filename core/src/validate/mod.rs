@@ -10,6 +10,7 @@ mod conditions;
 mod diagnostic;
 mod fasthash;
 mod graph;
+mod interruptions;
 mod session;
 
 pub use diagnostic::{Code, Diagnostic, Location, Report, Severity};
@@ -83,6 +84,7 @@ impl Validator<'_> {
             self.state(i, state);
         }
         self.session_states();
+        self.interruptions();
     }
 }
 

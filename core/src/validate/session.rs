@@ -11,7 +11,7 @@ use serde_json::Value;
 
 use super::{Code, Location, Validator};
 use crate::coerce::{coerce_session, coerce_to};
-use crate::condition::{visit, Check, Node, SessionTest};
+use crate::condition::{visit, Check, Condition, Node, SessionTest};
 use crate::plan::{SessionChange, SessionState, SessionType};
 use crate::template::{NameRef, Template};
 
@@ -262,25 +262,36 @@ impl<'p> Validator<'p> {
             let Some(rule) = rule else { continue };
             let path = || format!("/session_states/{i}/{field}");
             let name = || format!("The rule '{field}' of '{id}'");
-            visit(
-                rule.condition_type,
-                &rule.condition_config,
-                |node| match node {
-                    Node::Problem { pointer, message } => self.push(
-                        Code::InvalidConditionConfig,
-                        format!(
-                            "{}: the condition's settings need fixing: {message}.",
-                            name()
-                        ),
-                        at(format!("{}{pointer}", path())),
-                    ),
-                    Node::Leaf { check, pointer, .. } => {
-                        let config = || format!("{}{pointer}/condition_config", path());
-                        self.rule_leaf(&check, &name, &config);
-                    }
-                },
-            );
+            self.standalone(rule, &path, &name);
         }
+    }
+
+    /// A condition that stands alone (a session state's rule, an interruption's condition), at
+    /// `path`: its settings, and that what it names exists and fits.
+    pub(super) fn standalone(
+        &mut self,
+        rule: &Condition,
+        path: &dyn Fn() -> String,
+        name: &dyn Fn() -> String,
+    ) {
+        visit(
+            rule.condition_type,
+            &rule.condition_config,
+            |node| match node {
+                Node::Problem { pointer, message } => self.push(
+                    Code::InvalidConditionConfig,
+                    format!(
+                        "{}: the condition's settings need fixing: {message}.",
+                        name()
+                    ),
+                    at(format!("{}{pointer}", path())),
+                ),
+                Node::Leaf { check, pointer, .. } => {
+                    let config = || format!("{}{pointer}/condition_config", path());
+                    self.rule_leaf(&check, name, &config);
+                }
+            },
+        );
     }
 
     /// The checks of one condition of an auto rule: what it names exists and fits.
@@ -299,6 +310,7 @@ impl<'p> Validator<'p> {
             Check::ToolResult { .. } => {
                 self.tool_leaf(check, name, config, &loc);
             }
+            Check::VisitCountExceeded { .. } => self.visit_leaf(check, name, config, &loc),
             _ => {}
         }
     }

@@ -307,6 +307,7 @@ fn card(state: &State, rect: Rect, is_start: bool) -> Card {
         Ending::Complete {} => "Ends".to_string(),
         Ending::HangUp {} => "Hangs up".to_string(),
         Ending::HandOff { to, .. } => format!("Hands off to {to}"),
+        Ending::Resume {} => "↩ Returns to the parked task".to_string(),
     });
     let changes = changes_line(&state.on_enter);
     let key = key_of((

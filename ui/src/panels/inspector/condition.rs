@@ -331,6 +331,24 @@ pub fn ConditionEditor(editor: Editor, root: Root, path: Vec<usize>) -> AnyView 
                     move || { let s = cfg_str("scope")(); if s.is_empty() { "without_progress".into() } else { s } },
                     set_field("scope", |v| json!(v)))}
             }.into_any(),
+            ConditionType::VisitCountExceeded => view! {
+                <label class="field"><span class="field-label">"Entered at least this many times"</span>
+                <input type="number" min="1" data-testid="field-visits" data-path=p.clone() prop:value=cfg_str("visits")
+                    on:input=move |e| {
+                        let v = event_target_value(&e);
+                        update(Some("visits"), Box::new(move |_, _, cfg| { if let Ok(n) = v.parse::<u64>() { cfg.insert("visits".into(), json!(n)); } }))
+                    } /></label>
+                {choice("State", "visits-state", p.clone(),
+                    move || {
+                        let mut all = vec![(String::new(), "this state".to_string())];
+                        all.extend(editor.plan.with(|pl| pl.as_ref().map(|pl| pl.states.iter().map(|s| (s.id.clone(), format!("{} ({})", s.title, s.id))).collect::<Vec<_>>()).unwrap_or_default()));
+                        all
+                    },
+                    cfg_str("state_id"),
+                    move |v: String| update(None, Box::new(move |_, _, cfg| {
+                        if v.is_empty() { cfg.remove("state_id"); } else { cfg.insert("state_id".into(), json!(v)); }
+                    })))}
+            }.into_any(),
             ConditionType::ToolResult => {
                 let tool_codes = move || {
                     let tool = cfg_str("tool")();

@@ -203,6 +203,7 @@ pub(super) fn template(ty: ConditionType, key: Option<String>, plan: &Plan) -> M
             json!({"key": k, "operator": "gte", "value": 0})
         }
         ConditionType::TurnCountExceeded => json!({"turns": 3, "scope": "without_progress"}),
+        ConditionType::VisitCountExceeded => json!({"visits": 3}),
         ConditionType::AllOf | ConditionType::AnyOf => {
             json!({"conditions": [{"condition_type": "deliverable_exists", "condition_config": {"key": first_key()}}]})
         }
@@ -280,6 +281,7 @@ pub(super) fn label(ty: ConditionType) -> &'static str {
         ConditionType::ToolResult => "A tool returned",
         ConditionType::SessionStateActive => "A session state is on",
         ConditionType::SessionStateValue => "A session state's value",
+        ConditionType::VisitCountExceeded => "A state entered a number of times",
     }
 }
 

@@ -132,6 +132,15 @@ pub fn StateInspector(editor: Editor, id: String) -> impl IntoView {
             {area(editor, "Description", "description", get(|s| s.description.clone()), set("description", |s, v| s.description = v))}
             {template_area(editor, "Instructions for the agent (templates allowed)", "instructions", get(|s| s.instructions.clone()), set("instructions", |s, v| s.instructions = v))}
             <ChangesEditor editor=editor at=ChangesOf::Entry(sid.get_value()) label="On enter: changes to session states" />
+            {check(
+                "Can be interrupted (off: only an urgent interruption takes over here)",
+                "interruptible",
+                move || read(editor, &sid.get_value(), |s| s.interruptible).unwrap_or(true),
+                move |on| {
+                    let id = sid.get_value();
+                    edit(editor, &id, None, |s| s.interruptible = on);
+                },
+            )}
             {move || {
                 let names = tools.get();
                 (!names.is_empty()).then(|| view! {
@@ -182,6 +191,7 @@ fn EndingFields(editor: Editor, id: String) -> impl IntoView {
             None | Some(Ending::Complete {}) => "complete",
             Some(Ending::HangUp {}) => "hang_up",
             Some(Ending::HandOff { .. }) => "hand_off",
+            Some(Ending::Resume {}) => "resume",
         })
         .unwrap_or("complete")
         .to_string()
@@ -227,6 +237,7 @@ fn EndingFields(editor: Editor, id: String) -> impl IntoView {
                     ("complete".into(), "Complete".into()),
                     ("hang_up".into(), "Hang up".into()),
                     ("hand_off".into(), "Hand off to a person".into()),
+                    ("resume".into(), "Return to the parked task".into()),
                 ],
                 move || kind.get(),
                 move |v| {
@@ -235,6 +246,7 @@ fn EndingFields(editor: Editor, id: String) -> impl IntoView {
                         s.ending = match v.as_str() {
                             "hang_up" => Some(Ending::HangUp {}),
                             "hand_off" => Some(Ending::HandOff { to: String::new(), reason: String::new() }),
+                            "resume" => Some(Ending::Resume {}),
                             _ => None,
                         };
                     });
@@ -299,6 +311,7 @@ fn TaskList(editor: Editor, id: String) -> impl IntoView {
                 instruction: String::new(),
                 required: true,
                 deliverables: Vec::new(),
+                ask_again: false,
             });
         });
     };
@@ -367,6 +380,15 @@ fn TaskFields(editor: Editor, id: String, index: usize) -> impl IntoView {
                 move |on| {
                     let id = sid.get_value();
                     edit(editor, &id, None, |s| if let Some(t) = s.tasks.get_mut(index) { t.required = on });
+                },
+            )}
+            {check(
+                "Ask afresh on every entry (forget its values when the state is entered again)",
+                "task-ask-again",
+                move || read(editor, &sid.get_value(), |s| s.tasks.get(index).is_some_and(|t| t.ask_again)).unwrap_or(false),
+                move |on| {
+                    let id = sid.get_value();
+                    edit(editor, &id, None, |s| if let Some(t) = s.tasks.get_mut(index) { t.ask_again = on });
                 },
             )}
             <DeliverableList editor=editor id=sid.get_value() task=Some(index) />
@@ -508,11 +530,15 @@ fn DeliverableFields(
             return Vec::new();
         }
         let typed = typed.get();
-        editor.plan.with_untracked(|p| {
+        // The key this row still has (the edit is committed on leaving the field) is not offered.
+        let own = read_d(|d| d.key.clone())();
+        let mut offered = editor.plan.with_untracked(|p| {
             p.as_ref()
                 .map(|p| key_suggestions(p, &typed))
                 .unwrap_or_default()
-        })
+        });
+        offered.retain(|k| *k != own);
+        offered
     };
     let list_id = format!("keys-{}-{task:?}-{index}", sid.get_value());
     let is_enum = Memo::new(move |_| read_d(|d| type_name(d.kind).to_string())() == "enum");
