@@ -22,6 +22,12 @@ type Result<T> = std::result::Result<T, ApiError>;
 pub fn case_of(view: &ChatView) -> Script {
     let mut turns = Vec::new();
     let user_turns = view.turns.iter().filter(|t| t.user.is_some()).count();
+    // A conversation an interruption took part in expects what is parked after every turn.
+    let interrupted = view.turns.iter().any(|t| {
+        t.events
+            .iter()
+            .any(|e| matches!(e.what, What::Interrupted { .. }))
+    });
     let state_after = |turn: u32| {
         view.turns
             .iter()
@@ -57,6 +63,9 @@ pub fn case_of(view: &ChatView) -> Script {
                 deliverables: (!recorded.is_empty()).then_some(recorded),
                 ended,
                 session_states: (!changed.is_empty()).then_some(changed),
+                // Where the plan can park a task, what is parked after each turn is part of
+                // what the conversation did.
+                parked: interrupted.then(|| t.parked.clone()),
             }),
         });
     }

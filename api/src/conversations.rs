@@ -222,6 +222,7 @@ impl Conversation {
                 transition: None,
                 events: turn.events,
                 prompt: turn.prompt,
+                parked: session.parked.as_ref().map(|p| p.state_id.clone()),
             }],
             before: Vec::new(),
             runs: Some(run_hash(&target.plan)),
@@ -285,6 +286,7 @@ impl Conversation {
             transition: transition_of(&turn.events),
             events: turn.events,
             prompt: turn.prompt,
+            parked: chat.session.parked.as_ref().map(|p| p.state_id.clone()),
         };
         let mut log = self.log.clone();
         log.turns.push(logged);
@@ -377,6 +379,7 @@ impl Conversation {
             deliverables: self.session.deliverables.clone(),
             session_states: self.session.session_states.clone(),
             prompt: logged.prompt.clone(),
+            parked: self.session.parked.as_ref().map(|p| p.state_id.clone()),
         }
     }
 
@@ -391,6 +394,7 @@ impl Conversation {
                 deliverables: self.session.deliverables.clone(),
                 session_states: self.session.session_states.clone(),
                 prompt: t.prompt.clone(),
+                parked: self.session.parked.as_ref().map(|p| p.state_id.clone()),
             },
             _ => Opening::resumed(&self.target.plan, &self.session),
         }

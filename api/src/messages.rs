@@ -443,6 +443,9 @@ pub struct LoggedTurn {
     /// What the agent was told when it wrote the reply (session-states.md).
     #[serde(default)]
     pub prompt: String,
+    /// The parked task's state after the turn (interruptions.md), if one is parked.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parked: Option<String>,
 }
 
 /// A test conversation as the app shows it.

@@ -426,7 +426,7 @@ fn an_unknown_command_is_a_rejected_action_with_a_reason() {
     let (_, ev) = turn(&p, &begin(&p), "/dance now", &actions);
     assert_eq!(
         rejected(&ev),
-        ["did not understand \"/dance now\": unknown command (use /set, /complete, /skip, /close, /giveup, /tool, /insight, /state, /activate or /deactivate)"]
+        ["did not understand \"/dance now\": unknown command (use /set, /complete, /skip, /close, /giveup, /tool, /insight, /state, /activate, /deactivate or /interrupt)"]
     );
 }
 

@@ -444,6 +444,7 @@ mod tests {
             deliverables: Default::default(),
             session_states: Default::default(),
             prompt: String::new(),
+            parked: None,
         }
     }
 
@@ -486,6 +487,7 @@ mod tests {
             events: t.events,
             transition: t.transition,
             prompt: t.prompt,
+            parked: None,
         }
     }
 
@@ -556,6 +558,7 @@ mod tests {
                     deliverables: Default::default(),
                     session_states: Default::default(),
                     prompt: String::new(),
+                    parked: None,
                 },
                 turns: vec![turn(1, "intake"), turn(2, "technical"), turn(3, "farewell")],
                 ended: None,

@@ -57,6 +57,11 @@ pub enum Action {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         active: Option<bool>,
     },
+    /// Set the open task aside as the interruption says (interruptions.md); judged by the turn
+    /// (see `runtime::interrupt`), not here.
+    Interrupt {
+        interruption: String,
+    },
     /// A request the agent could not turn into an action (an unknown command): always rejected.
     Unrecognised {
         text: String,
@@ -100,6 +105,7 @@ impl Action {
                         .replacen("switches", "switch", 1)
                 }
             }
+            Action::Interrupt { interruption } => format!("interrupt: {interruption}"),
             Action::Unrecognised { text, .. } => format!("\"{text}\""),
         }
     }
@@ -187,6 +193,8 @@ pub(super) fn apply(
             *active,
             &mut follow,
         ),
+        // The turn judges an interruption itself (it needs the turn's other interruptions).
+        Action::Interrupt { .. } => Err("an interruption is judged by the turn".into()),
         Action::Unrecognised { reason, .. } => Err(reason.clone()),
     };
     match outcome {
@@ -255,7 +263,31 @@ fn rejected_text(action: &Action, reason: &str) -> String {
         Action::SetSessionState { session_state, .. } => {
             format!("did not change {session_state}: {reason}")
         }
+        Action::Interrupt { interruption } => {
+            format!("did not interrupt for '{interruption}': {reason}")
+        }
         Action::Unrecognised { text, .. } => format!("did not understand \"{text}\": {reason}"),
+    }
+}
+
+/// The events of an action the turn judged itself (an interruption).
+pub(super) fn judged(turn: u32, action: &Action, outcome: Result<(), String>) -> Event {
+    match outcome {
+        Ok(()) => Event::new(
+            turn,
+            What::ActionAccepted {
+                action: action.clone(),
+            },
+            accepted_text(action),
+        ),
+        Err(reason) => Event::new(
+            turn,
+            What::ActionRejected {
+                action: action.clone(),
+                reason: reason.clone(),
+            },
+            rejected_text(action, &reason),
+        ),
     }
 }
 

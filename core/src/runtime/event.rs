@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use super::action::Action;
 use super::session::Ended;
-use crate::plan::Priority;
+use crate::plan::{InterruptionKind, Priority};
 
 /// Something that happened in a turn.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -63,6 +63,36 @@ pub enum What {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         active: Option<bool>,
         by: ChangedBy,
+    },
+    /// An interruption fired instead of the state's transitions.
+    Interrupted {
+        interruption: String,
+        interruption_kind: InterruptionKind,
+        from: String,
+        to: String,
+    },
+    /// The open task was set aside for a detour.
+    Parked {
+        state_id: String,
+    },
+    /// A task was closed by an `abandon` or `preempt` (the open one, or the parked one).
+    Dropped {
+        state_id: String,
+    },
+    /// A return point handed the conversation back to the parked task (`fresh`: it had been
+    /// forgotten, and its state was entered afresh).
+    Resumed {
+        state_id: String,
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        fresh: bool,
+    },
+    /// The parked task was away too long and was forgotten.
+    ParkedForgotten {
+        state_id: String,
+    },
+    /// Entering a state forgot the values of its `ask_again` tasks, to ask for them afresh.
+    Forgotten {
+        keys: Vec<String>,
     },
 }
 

@@ -16,6 +16,7 @@ mod action;
 pub mod chat;
 mod evaluate;
 mod event;
+pub mod interrupt;
 mod prompt;
 pub mod script;
 mod session;
@@ -117,6 +118,9 @@ pub fn start_from(
         transcript: Vec::new(),
         path: Vec::new(),
         ended: None,
+        parked: None,
+        spent_conditions: Vec::new(),
+        returned_from: None,
     };
     let mut events = Vec::new();
     // Session states start before the start state is entered; the author's presets come next.
@@ -157,7 +161,7 @@ pub fn start_from(
         events.push(Event::new(0, What::ActionAccepted { action }, text));
     }
     enter(plan, state, &mut s, &mut events);
-    end_if_done(state, &mut s, &mut events);
+    finish(plan, state, &mut s, &mut events);
     Ok((s, events))
 }
 
@@ -180,6 +184,7 @@ pub fn step(
     }
     let state = current(plan, session)?;
     let mut s = session.clone();
+    s.returned_from = None;
     let mut events = Vec::new();
     // 2. Count the turn; the message joins the transcript.
     s.turn += 1;
@@ -191,7 +196,19 @@ pub fn step(
     });
     // 3–4. The actions, then auto-completion.
     let mut progress = false;
+    // The interruption the agent asked for and the turn accepted (at most one).
+    let mut asked: Option<usize> = None;
     for a in actions {
+        if let Action::Interrupt { interruption } = a {
+            let outcome = interrupt::accept(plan, state, &s, interruption, asked.is_some());
+            events.push(action::judged(
+                s.turn,
+                a,
+                outcome.as_ref().map(drop).map_err(Clone::clone),
+            ));
+            asked = outcome.ok().or(asked);
+            continue;
+        }
         progress |= action::apply(plan, state, &mut s, a, &mut events);
     }
     progress |= auto_complete(state, &mut s, &mut events);
@@ -203,46 +220,22 @@ pub fn step(
     } else {
         s.visit.without_progress += 1;
     }
-    // 6. At most one transition.
-    let mut chosen = choose(plan, state, &s);
-    // 7. The stuck-state safety net.
-    let stuck = plan.settings.stuck_turns;
-    if chosen.is_none()
-        && stuck > 0
-        && s.visit.without_progress >= stuck
-        && release(state, &mut s, &mut events)
-    {
-        s.visit.without_progress = 0;
-        chosen = choose(plan, state, &s);
-    }
-    // 8. A goal state whose goal is done falls through to the next state in plan order.
-    if chosen.is_none()
-        && state.kind == StateType::Goal
-        && !state.transitions.is_empty()
-        && s.visit.goal_done()
-    {
-        let at = plan.states.iter().position(|st| st.id == state.id);
-        match at.and_then(|i| plan.states.get(i + 1)) {
-            Some(next) => {
-                chosen = Some(Move {
-                    from: state.id.clone(),
-                    to: next.id.clone(),
-                    index: None,
-                    priority: None,
-                    why: "the goal is done and no route matched: the next state in plan order"
-                        .into(),
-                })
-            }
-            None => {
-                let ended =
-                    Ended::from_ending(&crate::plan::Ending::Complete {}, &state.id, s.turn);
-                events.push(ended_event(state, &ended));
-                s.ended = Some(ended);
-            }
-        }
+    // 6, first: an interruption fires instead of the state's transitions.
+    let interrupted = interrupt::choose(plan, state, &mut s, asked);
+    let mut chosen = None;
+    if interrupted.is_none() {
+        chosen = transitions(plan, state, &mut s, &mut events);
     }
     // 9. Entering a state starts a fresh visit.
     let mut now = state;
+    if let Some(x) = interrupted.map(|i| &plan.interruptions[i]) {
+        let target = plan
+            .state(&x.target_state_id)
+            .ok_or_else(|| RunError::UnknownState(x.target_state_id.clone()))?;
+        interrupt::fire(plan, state, &mut s, x, &mut events);
+        enter(plan, target, &mut s, &mut events);
+        now = target;
+    }
     if let Some(m) = chosen {
         let target = plan
             .state(&m.to)
@@ -267,10 +260,13 @@ pub fn step(
         enter(plan, target, &mut s, &mut events);
         now = target;
     }
-    // 10. An ending state whose work is done ends the conversation.
+    // 10. An ending state whose work is done ends the conversation; a return point hands it back
+    // to the parked task.
     if s.ended.is_none() {
-        end_if_done(now, &mut s, &mut events);
+        finish(plan, now, &mut s, &mut events);
     }
+    // The end of the turn: a parked task away too long is forgotten.
+    interrupt::forget(plan, &mut s, &mut events);
     Ok((s, events))
 }
 
@@ -300,6 +296,19 @@ fn enter(plan: &Plan, state: &State, s: &mut Session, events: &mut Vec<Event>) {
         },
         format!("entered {}", state.title),
     ));
+    // `ask_again` tasks forget their values, to ask for them afresh.
+    let keys: Vec<String> = state
+        .tasks
+        .iter()
+        .filter(|t| t.ask_again)
+        .flat_map(|t| t.deliverables.iter())
+        .filter(|d| s.deliverables.remove(&d.key).is_some())
+        .map(|d| d.key.clone())
+        .collect();
+    if !keys.is_empty() {
+        let text = format!("forgot {} to ask again", keys.join(", "));
+        events.push(Event::new(s.turn, What::Forgotten { keys }, text));
+    }
     for change in &state.on_enter {
         switching::apply_change(plan, s, change, ChangedBy::Entry, events);
     }
@@ -307,7 +316,9 @@ fn enter(plan: &Plan, state: &State, s: &mut Session, events: &mut Vec<Event>) {
     switching::auto_rules(plan, state, s, events);
 }
 
-fn end_if_done(state: &State, s: &mut Session, events: &mut Vec<Event>) {
+/// Step 10: an ending state whose work is done ends the session, unless it is a return point with
+/// a task parked, which comes back instead (restored, or entered afresh once forgotten).
+fn finish(plan: &Plan, state: &State, s: &mut Session, events: &mut Vec<Event>) {
     let Some(ending) = state.effective_ending() else {
         return;
     };
@@ -315,11 +326,72 @@ fn end_if_done(state: &State, s: &mut Session, events: &mut Vec<Event>) {
         StateType::Goal => s.visit.goal_done(),
         _ => s.visit.all_tasks_addressed(),
     };
-    if done {
-        let ended = Ended::from_ending(&ending, &state.id, s.turn);
-        events.push(ended_event(state, &ended));
-        s.ended = Some(ended);
+    if !done {
+        return;
     }
+    if interrupt::is_return_point(state) {
+        match interrupt::resume(plan, state, s, events) {
+            interrupt::Back::Restored => return,
+            interrupt::Back::Afresh(id) => {
+                if let Some(task) = plan.state(&id) {
+                    enter(plan, task, s, events);
+                    return;
+                }
+            }
+            interrupt::Back::End => {}
+        }
+    }
+    let ended = Ended::from_ending(&ending, &state.id, s.turn);
+    events.push(ended_event(state, &ended));
+    s.ended = Some(ended);
+}
+/// Steps 6–8 when no interruption fired: at most one transition, the stuck-state safety net, a
+/// goal state's fall-through (which may end the session).
+fn transitions(
+    plan: &Plan,
+    state: &State,
+    s: &mut Session,
+    events: &mut Vec<Event>,
+) -> Option<Move> {
+    // 6. At most one transition.
+    let mut chosen = choose(plan, state, s);
+    // 7. The stuck-state safety net.
+    let stuck = plan.settings.stuck_turns;
+    if chosen.is_none()
+        && stuck > 0
+        && s.visit.without_progress >= stuck
+        && release(state, s, events)
+    {
+        s.visit.without_progress = 0;
+        chosen = choose(plan, state, s);
+    }
+    // 8. A goal state whose goal is done falls through to the next state in plan order.
+    if chosen.is_none()
+        && state.kind == StateType::Goal
+        && !state.transitions.is_empty()
+        && s.visit.goal_done()
+    {
+        let at = plan.states.iter().position(|st| st.id == state.id);
+        match at.and_then(|i| plan.states.get(i + 1)) {
+            Some(next) => {
+                chosen = Some(Move {
+                    from: state.id.clone(),
+                    to: next.id.clone(),
+                    index: None,
+                    priority: None,
+                    why: "the goal is done and no route matched: the next state in plan order"
+                        .into(),
+                })
+            }
+            None => {
+                let ended =
+                    Ended::from_ending(&crate::plan::Ending::Complete {}, &state.id, s.turn);
+                events.push(ended_event(state, &ended));
+                s.ended = Some(ended);
+            }
+        }
+    }
+    chosen
 }
 
 fn ended_event(state: &State, ended: &Ended) -> Event {

@@ -6,8 +6,8 @@ use super::switching::is_active;
 use crate::plan::{Plan, SessionType};
 use crate::template::render_text;
 
-/// The plan's instructions, the prompt of each active prompt state in plan order, and the current
-/// state's instructions: each rendered and trimmed, the empty ones left out, joined by a blank
+/// The plan's instructions, the prompt of each active prompt state in plan order, the return
+/// point's instructions when the turn came back through one, and the current state's instructions: each rendered and trimmed, the empty ones left out, joined by a blank
 /// line.
 pub fn prompt(plan: &Plan, session: &Session) -> String {
     let mut parts: Vec<String> = Vec::new();
@@ -23,6 +23,14 @@ pub fn prompt(plan: &Plan, session: &Session) -> String {
         if st.kind == SessionType::Prompt && is_active(session, &st.id) {
             add(st.prompt.as_deref().unwrap_or_default());
         }
+    }
+    // A turn that came back through a return point: what it is for, then the resumed task.
+    if let Some(point) = session
+        .returned_from
+        .as_deref()
+        .and_then(|id| plan.state(id))
+    {
+        add(&point.instructions);
     }
     if let Some(state) = session.state(plan) {
         add(&state.instructions);

@@ -62,6 +62,13 @@ pub struct Expect {
     /// Session states' values and flags, each field optional.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub session_states: Option<BTreeMap<String, Preset>>,
+    /// The parked task's state (`null`: nothing parked); absent: not checked.
+    #[serde(
+        default,
+        deserialize_with = "null_or_state",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub parked: Option<Option<String>>,
 }
 
 impl Script {
@@ -86,6 +93,9 @@ pub struct Opening {
     /// What the agent was told when it wrote the opening.
     #[serde(default)]
     pub prompt: String,
+    /// The parked task's state, if one is parked.
+    #[serde(default)]
+    pub parked: Option<String>,
 }
 
 impl Opening {
@@ -98,6 +108,7 @@ impl Opening {
             deliverables: session.deliverables.clone(),
             session_states: session.session_states.clone(),
             prompt: turn.prompt,
+            parked: parked_state(session),
         }
     }
 
@@ -110,6 +121,7 @@ impl Opening {
             deliverables: session.deliverables.clone(),
             session_states: session.session_states.clone(),
             prompt: super::prompt(plan, session),
+            parked: parked_state(session),
         }
     }
 }
@@ -127,6 +139,20 @@ pub struct TurnRecord {
     pub session_states: BTreeMap<String, SessionValue>,
     /// The prompt the agent was told when it wrote this reply.
     pub prompt: String,
+    /// The parked task's state after the turn, if one is parked.
+    pub parked: Option<String>,
+}
+
+/// `parked` as written: `null` (nothing parked) told apart from no field at all.
+fn null_or_state<'de, D: serde::Deserializer<'de>>(
+    d: D,
+) -> Result<Option<Option<String>>, D::Error> {
+    Option::<String>::deserialize(d).map(Some)
+}
+
+/// The state of the task `session` has parked.
+fn parked_state(session: &Session) -> Option<String> {
+    session.parked.as_ref().map(|p| p.state_id.clone())
 }
 
 /// A whole scripted conversation: the shape `plan chat --format json` prints.
@@ -170,6 +196,7 @@ impl TurnRecord {
             deliverables: session.deliverables.clone(),
             session_states: session.session_states.clone(),
             prompt: turn.prompt,
+            parked: parked_state(session),
         }
     }
 }
@@ -304,6 +331,20 @@ pub fn check(plan: &Plan, session: &Session, expect: &Expect, turn: u32) -> Vec<
                 show(&r.value)
             )),
             Some(_) => {}
+        }
+    }
+    if let Some(wanted) = &expect.parked {
+        let have = parked_state(session);
+        if *wanted != have {
+            let said = |p: &Option<String>| match p {
+                Some(id) => format!("'{id}' parked"),
+                None => "nothing parked".to_string(),
+            };
+            fail(format!(
+                "expected {}, but there is {}",
+                said(wanted),
+                said(&have)
+            ));
         }
     }
     for (id, wanted) in expect.session_states.iter().flatten() {

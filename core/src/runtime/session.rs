@@ -41,6 +41,35 @@ pub struct Session {
     pub path: Vec<String>,
     /// How the conversation ended; `None` while it goes on.
     pub ended: Option<Ended>,
+    /// The task set aside for a detour (interruptions.md); `None` when nothing is parked.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parked: Option<Parked>,
+    /// Interruptions fired by their condition whose condition has not been false since.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub spent_conditions: Vec<String>,
+    /// The return point this turn came back through, if it did: its instructions come first in
+    /// the turn's prompt and reply. Cleared at the next turn.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub returned_from: Option<String>,
+}
+
+/// A parked task: where it was, why, since when, and its visit exactly as it was (`None` once
+/// forgotten: the slot stays taken until a return point is reached).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Parked {
+    pub state_id: String,
+    pub interruption: String,
+    pub since_turn: u32,
+    pub ttl_turns: u32,
+    pub visit: Option<Visit>,
+}
+
+impl Parked {
+    /// The last turn in which it can still be resumed, when it is ever forgotten.
+    pub fn kept_until(&self) -> Option<u32> {
+        (self.ttl_turns > 0).then(|| self.since_turn + self.ttl_turns)
+    }
 }
 
 /// Which plan a session runs: its id, which document of it, and the hash of that content.
@@ -116,6 +145,10 @@ pub struct Visit {
     pub without_progress: u32,
     /// The latest response code of each tool called in this visit.
     pub tools: BTreeMap<String, String>,
+    /// Turns spent away in a detour while this visit was parked (first and last, inclusive):
+    /// what the user said then was not said in this visit.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub away: Vec<[u32; 2]>,
 }
 
 impl Visit {
@@ -140,6 +173,7 @@ impl Visit {
             total: 0,
             without_progress: 0,
             tools: BTreeMap::new(),
+            away: Vec::new(),
         }
     }
 
@@ -312,9 +346,14 @@ impl Session {
     /// (`/…`, which are not speech): the text a quote must come from.
     pub fn speech_this_visit(&self) -> impl Iterator<Item = String> + '_ {
         let since = self.visit.since;
+        let away = &self.visit.away;
         self.transcript
             .iter()
-            .filter(move |l| l.role == Role::User && l.turn > since)
+            .filter(move |l| {
+                l.role == Role::User
+                    && l.turn > since
+                    && !away.iter().any(|[a, b]| (*a..=*b).contains(&l.turn))
+            })
             .map(|l| speech(&l.text))
     }
 

@@ -2,7 +2,7 @@
 //! same conversation every time.
 //!
 //! It reads commands (`/set KEY VALUE`, `/complete TASK`, `/skip TASK`, `/close QUOTE`,
-//! `/giveup QUOTE`, `/tool NAME [CODE]`, `/insight TEXT`, `/state ID VALUE`, `/activate ID`,
+//! `/giveup QUOTE`, `/tool NAME [CODE]`, `/insight TEXT`, `/state ID VALUE`, `/activate ID`, `/interrupt ID`,
 //! `/deactivate ID`, one per line) and plain text: `key: value`
 //! lines, else the answer to the deliverable its last reply asked for (the *focus*). Its replies
 //! ask for the next missing thing. The focus is not stored: it is recomputed from the session the
@@ -12,6 +12,7 @@ use serde_json::{Number, Value};
 
 use super::action::{self, deliverable_keys};
 use super::chat::{Agent, AgentError, Input, ToolResults};
+use super::interrupt;
 use super::session::{speech, GoalStatus, Line, Role, Session};
 use super::Action;
 use crate::condition::Check;
@@ -85,6 +86,17 @@ impl Simulator {
         if plain.is_empty() || session.ended.is_some() {
             return actions;
         }
+        // An applicable interruption's phrase wins over reading the message as an answer, and
+        // over a goal's give-up phrases, so a plan's "never mind" is the plan's.
+        if let Some(x) = plan.interruptions.iter().find(|x| {
+            interrupt::why_not(plan, state, session, x).is_none()
+                && x.phrases.iter().any(|p| says(&plain, p))
+        }) {
+            actions.push(Action::Interrupt {
+                interruption: x.id.clone(),
+            });
+            return actions;
+        }
         let goal_open =
             state.kind == StateType::Goal && session.visit.goal == Some(GoalStatus::Open);
         if goal_open && is_give_up(&plain) {
@@ -115,6 +127,17 @@ impl Simulator {
             return String::new();
         };
         let mut parts: Vec<String> = Vec::new();
+        // Back from a detour: first what the return point is for, then the task goes on.
+        if let Some(point) = session
+            .returned_from
+            .as_deref()
+            .and_then(|id| plan.state(id))
+        {
+            let said = super::render(&point.instructions, session);
+            if !said.trim().is_empty() {
+                parts.push(said.trim().to_string());
+            }
+        }
         // The state's instructions once, when it is entered; then only what is missing.
         let just_entered = session.visit.total == 0;
         if just_entered {
@@ -305,15 +328,25 @@ fn command(line: &str) -> Action {
             add: None,
             active: Some(name == "activate"),
         },
+        "interrupt" if rest.is_empty() => needs("an interruption: /interrupt ID"),
+        "interrupt" => Action::Interrupt {
+            interruption: rest.to_string(),
+        },
         "insight" if rest.is_empty() => needs("a text"),
         "insight" => Action::Insight {
             text: rest.to_string(),
         },
         _ => unrecognised(
-            "unknown command (use /set, /complete, /skip, /close, /giveup, /tool, /insight, /state, /activate or /deactivate)"
+            "unknown command (use /set, /complete, /skip, /close, /giveup, /tool, /insight, /state, /activate, /deactivate or /interrupt)"
                 .into(),
         ),
     }
+}
+
+/// Whether `plain` says `phrase`: case-insensitive, as whole words (a phrase may be several).
+fn says(plain: &str, phrase: &str) -> bool {
+    let phrase = phrase.trim().to_lowercase();
+    !phrase.is_empty() && whole_word(&plain.to_lowercase(), &phrase).is_some()
 }
 
 fn is_give_up(plain: &str) -> bool {

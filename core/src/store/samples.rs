@@ -2,8 +2,12 @@
 //! can be seeded wherever the program runs.
 
 /// `(id, JSON text)` of each sample plan.
-pub const SAMPLES: [(&str, &str); 5] = [
+pub const SAMPLES: [(&str, &str); 6] = [
     // First, so it is seeded first and listed last (the first screen puts the newest first).
+    (
+        "vehicle-viewing",
+        include_str!("../../../plans/vehicle-viewing.json"),
+    ),
     (
         "account-care",
         include_str!("../../../plans/account-care.json"),
@@ -28,7 +32,31 @@ pub const SAMPLES: [(&str, &str); 5] = [
 
 /// `(plan id, name, JSON text)` of each sample plan's saved test cases (`plans/tests/<id>/`),
 /// seeded into `<plan>/tests/` of a new workspace.
-pub const SAMPLE_TESTS: [(&str, &str, &str); 23] = [
+pub const SAMPLE_TESTS: [(&str, &str, &str); 27] = [
+    (
+        "vehicle-viewing",
+        "a-person-takes-over-the-confirmation",
+        include_str!(
+            "../../../plans/tests/vehicle-viewing/a-person-takes-over-the-confirmation.json"
+        ),
+    ),
+    (
+        "vehicle-viewing",
+        "fourth-reschedule-hands-off",
+        include_str!("../../../plans/tests/vehicle-viewing/fourth-reschedule-hands-off.json"),
+    ),
+    (
+        "vehicle-viewing",
+        "never-mind-drops-the-booking",
+        include_str!("../../../plans/tests/vehicle-viewing/never-mind-drops-the-booking.json"),
+    ),
+    (
+        "vehicle-viewing",
+        "parking-question-then-back-to-the-booking",
+        include_str!(
+            "../../../plans/tests/vehicle-viewing/parking-question-then-back-to-the-booking.json"
+        ),
+    ),
     (
         "account-care",
         "billing-refund-with-upsell",
