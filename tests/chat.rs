@@ -96,6 +96,7 @@ fn a_scripted_chat_prints_the_documented_json_shape() {
                 "agent",
                 "deliverables",
                 "events",
+                "parked",
                 "prompt",
                 "session_states",
                 "state",
@@ -476,6 +477,7 @@ fn a_chat_can_begin_anywhere_with_values_known_and_tools_answer_as_the_script_sa
             "agent",
             "deliverables",
             "events",
+            "parked",
             "prompt",
             "session_states",
             "state"
@@ -587,4 +589,42 @@ fn plan_test_coverage_names_the_transitions_taken_and_never_taken() {
         .collect();
     assert!(untaken.contains(&"technical-support"), "{untaken:?}");
     assert_eq!(c["tested"].as_u64().unwrap() + untaken.len() as u64, 7);
+}
+
+/// Interruptions (issue 18): `plan chat --format json` says what is parked after each turn, and the
+/// vehicle-viewing sample's cases pass from the command line.
+#[test]
+fn a_chat_prints_the_parked_task_and_the_interruption_cases_pass() {
+    let dir = std::env::temp_dir().join(format!("plan-chat-parked-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let script = dir.join("script.json");
+    std::fs::write(
+        &script,
+        r#"{"turns": [{"user": "8842"}, {"user": "Is there parking?"}, {"user": "by car"}]}"#,
+    )
+    .unwrap();
+    let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("../plans/vehicle-viewing.json");
+    let o = plan(&[
+        "chat",
+        sample.to_str().unwrap(),
+        "--script",
+        script.to_str().unwrap(),
+        "--format",
+        "json",
+    ]);
+    let (out, _) = code(&o, 0);
+    let doc: Value = serde_json::from_str(&out).expect("one JSON document");
+    let parked: Vec<&Value> = doc["turns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| &t["parked"])
+        .collect();
+    assert_eq!(parked, [&Value::Null, &json!("booking"), &Value::Null]);
+    assert_eq!(doc["turns"][2]["state"], "booking");
+    let cases = Path::new(env!("CARGO_MANIFEST_DIR")).join("../plans/tests/vehicle-viewing");
+    let o = plan(&["test", cases.to_str().unwrap()]);
+    let (out, _) = code(&o, 0);
+    assert!(out.contains("4 passed, 0 failed"), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
 }

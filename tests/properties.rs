@@ -359,11 +359,12 @@ mod conversations {
     use proptest::prelude::*;
     use proptest::sample::select;
 
-    const SAMPLES: [&str; 4] = [
+    const SAMPLES: [&str; 5] = [
         "customer-support",
         "medical-intake",
         "daily-routine",
         "collections",
+        "vehicle-viewing",
     ];
 
     fn sample(id: &str) -> Plan {
@@ -407,6 +408,13 @@ mod conversations {
                 "/set",
                 "/tool",
                 "issue_type: technical\ndevice: fax",
+                "8842",
+                "Is there parking?",
+                "by car",
+                "I want a person",
+                "/interrupt parking-question",
+                "/interrupt never-mind",
+                "/interrupt nothing",
             ])
             .prop_map(String::from),
             "\\PC{0,40}",
@@ -439,7 +447,7 @@ mod conversations {
 
         #[test]
         fn replaying_the_same_inputs_gives_byte_identical_sessions(
-            which in 0usize..4, messages in prop::collection::vec(message(), 0..14)
+            which in 0usize..5, messages in prop::collection::vec(message(), 0..14)
         ) {
             let plan = sample(SAMPLES[which]);
             prop_assert_eq!(run(&plan, &messages), run(&plan, &messages));
@@ -447,7 +455,7 @@ mod conversations {
 
         #[test]
         fn a_saved_and_reloaded_session_continues_identically(
-            which in 0usize..4,
+            which in 0usize..5,
             messages in prop::collection::vec(message(), 1..14),
             cut in 0usize..14,
         ) {
@@ -470,6 +478,30 @@ mod conversations {
                 serde_json::to_string(&chat.session).unwrap(),
                 serde_json::to_string(&resumed.session).unwrap()
             );
+        }
+
+        /// Interruptions (issue 18): after any turn, at most one task is parked (the session has
+        /// one slot), it is never the state the conversation is in, and its visit is kept until
+        /// its time is up.
+        #[test]
+        fn a_parked_task_is_one_and_keeps_its_visit_until_its_time(
+            messages in prop::collection::vec(message(), 1..20)
+        ) {
+            let plan = sample("vehicle-viewing");
+            let mut chat = open(&plan);
+            for m in &messages {
+                if chat.say(m).is_err() {
+                    break;
+                }
+                if let Some(p) = &chat.session.parked {
+                    prop_assert_ne!(&p.state_id, &chat.session.state_id);
+                    let away = chat.session.turn - p.since_turn;
+                    prop_assert!(
+                        p.visit.is_some() || (p.ttl_turns > 0 && away >= p.ttl_turns),
+                        "lost the parked visit after {away} turns of {}", p.ttl_turns
+                    );
+                }
+            }
         }
 
         #[test]

@@ -114,7 +114,8 @@ fn a_new_workspace_is_seeded_with_the_sample_plans() {
             "collections",
             "customer-support",
             "daily-routine",
-            "medical-intake"
+            "medical-intake",
+            "vehicle-viewing"
         ]
     );
     for id in ids {
@@ -582,7 +583,7 @@ fn the_apps_plan_list_shows_a_broken_draft_with_its_reason_and_hides_nothing() {
     .unwrap();
     fs::write(ws.root().join("notes.txt"), "not a plan").unwrap();
     let list = workspace::plans(&ctx).unwrap();
-    assert_eq!(list.len(), 6);
+    assert_eq!(list.len(), 7, "the six samples and the broken one");
     let broken = list.iter().find(|p| p.id == "broken").unwrap();
     let error = broken.error.as_ref().unwrap();
     assert_eq!(error.code, ErrorCode::InvalidJson);
