@@ -447,3 +447,34 @@ fn a_session_with_a_parked_task_saved_and_read_back_takes_the_same_next_turn() {
     let v: Value = serde_json::from_str(&text).unwrap();
     assert_eq!(v["parked"]["state_id"], "booking");
 }
+
+#[test]
+fn renaming_a_state_rewires_interruptions_and_visit_counts() {
+    let p = viewing();
+    let renamed = plan_core::edit::apply(
+        &p,
+        &plan_core::edit::Command::RenameState {
+            from: "reschedule".into(),
+            to: "new-time".into(),
+        },
+    )
+    .expect("renames")
+    .plan;
+    assert_eq!(renamed.interruptions[0].only_in, ["booking", "new-time"]);
+    let confirm = renamed.state("confirm").unwrap();
+    assert_eq!(
+        confirm.transitions[0].condition_config["conditions"][0]["condition_config"]["state_id"],
+        "new-time"
+    );
+    let renamed = plan_core::edit::apply(
+        &renamed,
+        &plan_core::edit::Command::RenameState {
+            from: "parking".into(),
+            to: "where-to-park".into(),
+        },
+    )
+    .unwrap()
+    .plan;
+    assert_eq!(renamed.interruptions[0].target_state_id, "where-to-park");
+    assert!(plan_core::validate(&renamed).diagnostics.is_empty());
+}

@@ -18,7 +18,8 @@ pub use rename::Renamed;
 
 use crate::layout;
 use crate::plan::{
-    Ending, Goal, Plan, Position, SessionState, Settings, State, StateType, Tool, Transition,
+    Ending, Goal, Interruption, Plan, Position, SessionState, Settings, State, StateType, Tool,
+    Transition,
 };
 pub use ids::unique_id;
 
@@ -48,6 +49,8 @@ pub struct PlanDetails {
     pub instructions: String,
     #[serde(default)]
     pub session_states: Vec<SessionState>,
+    #[serde(default)]
+    pub interruptions: Vec<Interruption>,
 }
 
 impl PlanDetails {
@@ -61,6 +64,7 @@ impl PlanDetails {
             settings: p.settings.clone(),
             instructions: p.instructions.clone(),
             session_states: p.session_states.clone(),
+            interruptions: p.interruptions.clone(),
         }
     }
 }
@@ -223,6 +227,7 @@ pub fn apply(plan: &Plan, command: &Command) -> Result<Applied, EditError> {
             p.settings = d.settings.clone();
             p.instructions = d.instructions.clone();
             p.session_states = d.session_states.clone();
+            p.interruptions = d.interruptions.clone();
         }
         Command::Paste {
             states,
@@ -311,10 +316,66 @@ fn rename(p: &mut Plan, from: &str, to: &str) -> Result<(), EditError> {
     if p.start_state_id.as_deref() == Some(from) {
         p.start_state_id = Some(to.to_string());
     }
+    // Interruptions go to states and fire in states; visit counts name them.
+    for x in &mut p.interruptions {
+        if x.target_state_id == from {
+            x.target_state_id = to.to_string();
+        }
+        for id in &mut x.only_in {
+            if id == from {
+                *id = to.to_string();
+            }
+        }
+    }
+    for s in &mut p.states {
+        for t in &mut s.transitions {
+            let ty = t.condition_type_in(s.kind);
+            rename_visited(ty.as_str(), &mut t.condition_config, from, to);
+        }
+    }
+    let rules = p.session_states.iter_mut().flat_map(|st| {
+        [st.auto_activate.as_mut(), st.auto_deactivate.as_mut()]
+            .into_iter()
+            .flatten()
+    });
+    let conditions = rules.chain(
+        p.interruptions
+            .iter_mut()
+            .filter_map(|x| x.condition.as_mut()),
+    );
+    for c in conditions {
+        rename_visited(c.condition_type.as_str(), &mut c.condition_config, from, to);
+    }
     if let Some(at) = p.layout.remove(from) {
         p.layout.insert(to.to_string(), at);
     }
     Ok(())
+}
+
+/// `visit_count_exceeded`'s `state_id` renamed from `from` to `to`, at any depth.
+fn rename_visited(
+    ty: &str,
+    config: &mut serde_json::Map<String, serde_json::Value>,
+    from: &str,
+    to: &str,
+) {
+    if ty == "visit_count_exceeded" && config.get("state_id").and_then(|v| v.as_str()) == Some(from)
+    {
+        config.insert("state_id".into(), to.into());
+    }
+    let Some(serde_json::Value::Array(children)) = config.get_mut("conditions") else {
+        return;
+    };
+    for child in children {
+        let ty = child
+            .get("condition_type")
+            .and_then(|v| v.as_str())
+            .unwrap_or_default()
+            .to_string();
+        if let Some(serde_json::Value::Object(cfg)) = child.get_mut("condition_config") {
+            rename_visited(&ty, cfg, from, to);
+        }
+    }
 }
 
 /// A fresh state of `kind`.

@@ -18,9 +18,9 @@ use crate::editor::Editor;
 
 pub use super::condition_model::Root;
 use super::condition_model::{
-    declared, default_value, descend, joined, keys, label, node, path_name, rule_of,
-    session_default, session_value_from_text, set_node, set_rule, template, valued_states, Change,
-    Shape,
+    declared, default_value, descend, interruption_condition, joined, keys, label, node, path_name,
+    rule_of, session_default, session_value_from_text, set_node, set_rule, template, valued_states,
+    Change, Shape,
 };
 
 /// The condition at `path` below `root`, and its children.
@@ -41,6 +41,13 @@ pub fn ConditionEditor(editor: Editor, root: Root, path: Vec<usize>) -> AnyView 
                     deactivate,
                 } => {
                     let c = rule_of(p, &session_state, deactivate)?;
+                    descend(
+                        (c.condition_type, c.condition_config.clone()),
+                        &path.get_value(),
+                    )
+                }
+                Root::Interruption { id } => {
+                    let c = interruption_condition(p, &id)?;
                     descend(
                         (c.condition_type, c.condition_config.clone()),
                         &path.get_value(),
@@ -88,6 +95,30 @@ pub fn ConditionEditor(editor: Editor, root: Root, path: Vec<usize>) -> AnyView 
                     &mut st.auto_activate
                 };
                 let Some(c) = slot.as_mut() else { return };
+                let Some((mut ty, mut cfg)) = descend(
+                    (c.condition_type, c.condition_config.clone()),
+                    &path.get_value(),
+                ) else {
+                    return;
+                };
+                f(&plan, &mut ty, &mut cfg);
+                set_rule(c, &path.get_value(), ty, cfg);
+                let command = Command::SetPlanDetails(details);
+                match key {
+                    Some(k) => editor.dispatch_typing(command, &k),
+                    None => editor.dispatch(command),
+                };
+            }
+            Root::Interruption { id } => {
+                let mut details = PlanDetails::of(&plan);
+                let Some(c) = details
+                    .interruptions
+                    .iter_mut()
+                    .find(|x| x.id == id)
+                    .and_then(|x| x.condition.as_mut())
+                else {
+                    return;
+                };
                 let Some((mut ty, mut cfg)) = descend(
                     (c.condition_type, c.condition_config.clone()),
                     &path.get_value(),

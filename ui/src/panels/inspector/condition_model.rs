@@ -9,7 +9,8 @@ use plan_core::plan::{
 };
 use serde_json::{json, Map, Value};
 
-/// Where a condition lives: a transition's own condition, or a session state's automatic rule.
+/// Where a condition lives: a transition's own condition, a session state's automatic rule, or
+/// an interruption's condition.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Root {
     Transition {
@@ -19,6 +20,10 @@ pub enum Root {
     Rule {
         session_state: String,
         deactivate: bool,
+    },
+    /// The condition that fires an interruption by itself.
+    Interruption {
+        id: String,
     },
 }
 
@@ -31,6 +36,7 @@ impl Root {
                 session_state,
                 deactivate,
             } => format!("rule:{session_state}:{deactivate}"),
+            Root::Interruption { id } => format!("interruption:{id}"),
         }
     }
 }
@@ -126,6 +132,11 @@ pub(super) fn set_rule(
     } else {
         set_below(&mut c.condition_config, path, ty, cfg);
     }
+}
+
+/// The condition of interruption `id`.
+pub(super) fn interruption_condition<'p>(plan: &'p Plan, id: &str) -> Option<&'p Condition> {
+    plan.interruption(id)?.condition.as_ref()
 }
 
 /// The rule `auto_activate` (or, with `deactivate`, `auto_deactivate`) of a session state.

@@ -6,6 +6,7 @@ mod changes;
 mod condition;
 mod condition_model;
 mod fields;
+mod interruptions;
 mod names;
 mod plan;
 mod session;

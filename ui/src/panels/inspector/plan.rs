@@ -7,7 +7,7 @@ use plan_core::plan::{Plan, Tool};
 
 use super::fields::{area, name_field, state_picker, text};
 use super::names::{added_codes, gated, gates};
-use super::session;
+use super::{interruptions, session};
 use crate::editor::Editor;
 
 fn change(editor: Editor, burst: Option<&str>, f: impl FnOnce(&mut PlanDetails)) {
@@ -149,6 +149,7 @@ pub fn PlanInspector(editor: Editor) -> impl IntoView {
                 </label>
             </div>
             <session::SessionStatesSection editor=editor />
+            <interruptions::InterruptionsSection editor=editor />
             <div class="subsection">
                 <h4>"Tools"</h4>
                 <For each=move || 0..tool_count() key=|i| *i let:i>
