@@ -80,6 +80,7 @@ pub fn App() -> impl IntoView {
         if let Some(chat) = chat_marks.get() {
             marks.current = chat.current;
             marks.visited = chat.visited;
+            marks.parked = chat.parked;
             marks.fired = chat.fired;
             marks.covered = chat.covered;
         }

@@ -1,9 +1,10 @@
-//! Find (Ctrl+F): states by title or id, and by the deliverable keys and tools they use.
+//! Find (Ctrl+F): states by title or id, and by the deliverable keys and tools they use; and
+//! interruptions by title, id and phrase (picking one shows the state it goes to).
 
 use leptos::html;
 use leptos::prelude::*;
 use plan_core::condition::Check;
-use plan_core::plan::{Plan, State};
+use plan_core::plan::{Interruption, Plan, State};
 
 use crate::editor::Editor;
 
@@ -33,14 +34,37 @@ pub fn matches(state: &State, query: &str) -> Option<String> {
     None
 }
 
-/// The states matching `query`, in plan order, with why.
+/// Why interruption `x` matches `query` (lowercase), if it does.
+pub fn interruption_matches(x: &Interruption, query: &str) -> Option<String> {
+    if query.is_empty() {
+        return None;
+    }
+    let has = |text: &str| text.to_lowercase().contains(query);
+    let said = if has(&x.title) || has(&x.id) {
+        String::new()
+    } else {
+        let phrase = x.phrases.iter().find(|p| has(p))?;
+        format!(" (“{phrase}”)")
+    };
+    Some(format!("interruption {}{said} goes here", x.name()))
+}
+
+/// The states matching `query`, in plan order, with why; then the interruptions, each as the
+/// state it goes to.
 pub fn search(plan: &Plan, query: &str) -> Vec<(String, String, String)> {
     let q = query.trim().to_lowercase();
-    plan.states
+    let states = plan
+        .states
         .iter()
-        .filter_map(|s| matches(s, &q).map(|why| (s.id.clone(), s.title.clone(), why)))
-        .take(50)
-        .collect()
+        .filter_map(|s| matches(s, &q).map(|why| (s.id.clone(), s.title.clone(), why)));
+    let interruptions = plan.interruptions.iter().filter_map(|x| {
+        let why = interruption_matches(x, &q)?;
+        let title = plan
+            .state(&x.target_state_id)
+            .map_or(x.target_state_id.clone(), |s| s.title.clone());
+        Some((x.target_state_id.clone(), title, why))
+    });
+    states.chain(interruptions).take(50).collect()
 }
 
 #[component]
@@ -67,7 +91,7 @@ pub fn Find(editor: Editor, open: RwSignal<bool>, on_pick: Callback<String>) -> 
             <input
                 node_ref=input
                 type="search"
-                placeholder="Find a state by title, id, value or tool"
+                placeholder="Find a state by title, id, value or tool, or an interruption"
                 data-testid="find-input"
                 prop:value=move || query.get()
                 on:input=move |e| query.set(event_target_value(&e))
@@ -119,5 +143,26 @@ mod tests {
         assert!(found
             .iter()
             .any(|(id, _, why)| id == "customer-intake" && why == "collects issue_type"));
+    }
+
+    #[test]
+    fn finds_interruptions_by_title_id_and_phrase() {
+        let text = std::fs::read_to_string(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../plans/vehicle-viewing.json"),
+        )
+        .unwrap();
+        let plan = plan_core::parse_plan(&text).unwrap();
+        let found = search(&plan, "forget it");
+        assert_eq!(
+            found,
+            [(
+                "dropped".to_string(),
+                "Booking dropped".to_string(),
+                "interruption Never mind (“forget it”) goes here".to_string()
+            )]
+        );
+        assert!(search(&plan, "ask-for-person")
+            .iter()
+            .any(|(id, _, why)| id == "person" && why.starts_with("interruption Asks for a person")));
     }
 }

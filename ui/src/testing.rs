@@ -25,6 +25,8 @@ use crate::panels::Tab;
 pub struct ChatMarks {
     pub current: Option<String>,
     pub visited: HashSet<String>,
+    /// The state of the task parked for a detour, lit beside the current one.
+    pub parked: Option<String>,
     pub fired: Option<(String, usize, String)>,
     /// `(from, index)` of the transitions the suite took; none before a suite run.
     pub covered: Option<HashSet<(String, usize)>>,
@@ -56,6 +58,7 @@ pub fn marks(
     } else if let Some(chat) = chat {
         m.current = Some(chat.session.state_id.clone());
         m.visited = chat.session.path.iter().cloned().collect();
+        m.parked = chat.session.parked.as_ref().map(|p| p.state_id.clone());
         // The why in the trace's own words: "moved to Billing support because issue_type =
         // billing (priority 1)".
         m.fired = chat.turns.last().and_then(|t| {
@@ -69,6 +72,27 @@ pub fn marks(
         m.covered = Some(suite.coverage.taken.iter().cloned().collect());
     }
     m
+}
+
+/// The parked task as the test chat says it: its state, since which turn, for which interruption,
+/// and when it will be forgotten; none when nothing is parked.
+pub fn parked_text(plan: &plan_core::Plan, session: &Session) -> Option<(String, String)> {
+    let p = session.parked.as_ref()?;
+    let title = plan
+        .state(&p.state_id)
+        .map_or(p.state_id.clone(), |s| s.title.clone());
+    let why = plan
+        .interruption(&p.interruption)
+        .map_or(p.interruption.clone(), |x| x.name().to_string());
+    let when = match (&p.visit, p.kept_until()) {
+        (None, _) => "; forgotten: it will be asked afresh at the return point".to_string(),
+        (Some(_), Some(last)) => format!("; forgotten after turn {last} unless the detour ends"),
+        (Some(_), None) => "; kept until the detour ends".to_string(),
+    };
+    Some((
+        p.state_id.clone(),
+        format!("{title}, parked at turn {} for {why}{when}", p.since_turn),
+    ))
 }
 
 /// What the top bar says while a conversation is on: "Testing the draft", "Testing version 2".
@@ -567,5 +591,33 @@ mod tests {
         let m = marks(None, Some(&case), None);
         assert_eq!(m.current.as_deref(), Some("technical"));
         assert_eq!(label(Revision::Version(2)), "Testing version 2");
+    }
+
+    #[test]
+    fn the_parked_task_says_where_since_when_and_until_when() {
+        let text = std::fs::read_to_string(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../plans/vehicle-viewing.json"),
+        )
+        .unwrap();
+        let plan = plan_core::parse_plan(&text).unwrap();
+        let r = plan_core::runtime::PlanRef {
+            id: plan.id.clone(),
+            version: plan_core::runtime::PlanVersion::File,
+            content_hash: String::new(),
+        };
+        let mut chat = plan_core::runtime::Chat::open(&plan, &plan_core::runtime::Simulator, r)
+            .unwrap()
+            .0;
+        assert_eq!(parked_text(&plan, &chat.session), None);
+        chat.say("8842").unwrap();
+        chat.say("Is there parking?").unwrap();
+        let (id, said) = parked_text(&plan, &chat.session).unwrap();
+        assert_eq!(id, "booking");
+        assert_eq!(
+            said,
+            "Booking a viewing, parked at turn 2 for Parking question; forgotten after turn 5 unless the detour ends"
+        );
+        let m = marks(None, None, None);
+        assert_eq!(m.parked, None);
     }
 }

@@ -8,7 +8,7 @@ use leptos::prelude::*;
 use plan_core::diff::Change;
 use plan_core::Severity;
 
-use super::scene::{Arrow, ArrowText, Card, Marks};
+use super::scene::{Arrow, ArrowText, Card, Detour, Marks};
 use crate::editor::Editor;
 
 fn severity_name(s: Severity) -> &'static str {
@@ -42,6 +42,9 @@ pub fn card_view(card: Card, editor: Editor, marks: Memo<Marks>) -> impl IntoVie
         Memo::new(move |_| marks.with(|m| m.current.as_deref() == Some(id_chat.as_str())));
     let id_seen = card.id.clone();
     let visited = Memo::new(move |_| marks.with(|m| m.visited.contains(&id_seen)));
+    let id_parked = card.id.clone();
+    let parked =
+        Memo::new(move |_| marks.with(|m| m.parked.as_deref() == Some(id_parked.as_str())));
     view! {
         <div
             class=mode_class
@@ -55,6 +58,8 @@ pub fn card_view(card: Card, editor: Editor, marks: Memo<Marks>) -> impl IntoVie
             data-diff=move || diff.get().map(Change::as_str)
             data-current=move || current.get().then_some("true")
             data-visited=move || visited.get().then_some("true")
+            data-parked=move || parked.get().then_some("true")
+            class:parked=parked
             title=format!("{} ({})", card.title, card.id)
             style:left=format!("{}px", card.rect.x)
             style:top=format!("{}px", card.rect.y)
@@ -74,6 +79,10 @@ pub fn card_view(card: Card, editor: Editor, marks: Memo<Marks>) -> impl IntoVie
                     {match s { Severity::Error | Severity::Warning => "!", Severity::Info => "i" }}
                 </span>
             })}
+            {move || parked.get().then(|| view! {
+                <span class="parked-badge" data-testid="parked-marker" title="The task set aside for a detour: the conversation comes back to it">"⏸ parked"</span>
+            })}
+            {card.returns.then(|| view! { <span class="return-marker" data-testid="return-marker" title="Returns to the parked task">"↩"</span> })}
             <div class="card-title">{card.title.clone()}</div>
             <div class="card-meta">{meta}</div>
             {card.changes.clone().map(|c| {
@@ -83,6 +92,43 @@ pub fn card_view(card: Card, editor: Editor, marks: Memo<Marks>) -> impl IntoVie
             <div class="handle" data-handle=id title="Drag to another state to connect"></div>
         </div>
     }
+}
+
+/// An interruption's card, above the flow: what it does, its name, how it fires.
+pub fn detour_view(d: Detour) -> impl IntoView {
+    let kind = match d.kind.as_str() {
+        "yield" => "Side question",
+        "abandon" => "Never mind",
+        _ => "Urgent",
+    };
+    view! {
+        <div
+            class=format!("detour kind-{}", d.kind.as_str())
+            data-testid="interruption"
+            data-id=d.id.clone()
+            data-target=d.target.clone()
+            title=format!("{} ({}): goes to {}", d.title, d.id, d.target)
+            style:left=format!("{}px", d.rect.x)
+            style:top=format!("{}px", d.rect.y)
+            style:width=format!("{}px", d.rect.w)
+            style:height=format!("{}px", d.rect.h)
+        >
+            <div class="detour-kind">{kind}</div>
+            <div class="detour-title">{d.title.clone()}</div>
+            <div class="detour-fires">{d.fires.clone()}</div>
+        </div>
+    }
+}
+
+/// An interruption's dashed arrow to its target.
+pub fn detour_arrow_view(d: Detour) -> impl IntoView {
+    d.path.map(|path| {
+        view! {
+            <g class=format!("detour-edge kind-{}", d.kind.as_str()) data-testid="interruption-arrow" data-id=d.id.clone() data-to=d.target.clone()>
+                <path class="edge dashed" d=path.d marker-end="url(#arrowhead)"></path>
+            </g>
+        }
+    })
 }
 
 /// Whether transition `index` of `from` is the selection (an arrow and its label both show it).

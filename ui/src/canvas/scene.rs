@@ -9,7 +9,7 @@ pub use super::text::ArrowText;
 
 use plan_core::diff::Change;
 use plan_core::layout;
-use plan_core::plan::{Ending, Plan, State, StateType};
+use plan_core::plan::{Ending, Interruption, InterruptionKind, Plan, State, StateType};
 use plan_core::{Report, Severity};
 
 use super::geometry::{
@@ -37,8 +37,31 @@ pub struct Card {
     pub ending: Option<String>,
     /// What entering it does to session states: "sets attempts = 0, switches on vip".
     pub changes: Option<String>,
+    /// A return point: reaching it hands the conversation back to the parked task.
+    pub returns: bool,
     pub rect: Rect,
 }
+
+/// An interruption, drawn as a small card of its own outside the flow (above it), with a dashed
+/// arrow to its target.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Detour {
+    pub key: u64,
+    pub id: String,
+    /// Its title, else its id.
+    pub title: String,
+    pub kind: InterruptionKind,
+    /// "“parking”, “park”" or the condition's words: how it fires.
+    pub fires: String,
+    pub target: String,
+    pub rect: Rect,
+    /// None when the target does not exist.
+    pub path: Option<ArrowPath>,
+}
+
+/// The height of an interruption's card, and the gap between the row of them and the flow.
+const DETOUR_H: f64 = 64.0;
+const DETOUR_GAP: f64 = 110.0;
 
 /// A transition arrow.
 #[derive(Debug, Clone, PartialEq)]
@@ -77,6 +100,8 @@ pub struct Marks {
     /// and after a suite run which transitions it took (none before).
     pub current: Option<String>,
     pub visited: HashSet<String>,
+    /// The state of the task parked for a detour.
+    pub parked: Option<String>,
     pub fired: Option<(String, usize, String)>,
     pub covered: Option<HashSet<(String, usize)>>,
 }
@@ -115,6 +140,7 @@ pub enum Shape {
 pub struct Scene {
     pub cards: Vec<Card>,
     pub arrows: Vec<Arrow>,
+    pub interruptions: Vec<Detour>,
     /// Bounding box of all cards, for fitting the view.
     pub bounds: Option<Rect>,
 }
@@ -175,12 +201,70 @@ impl Scene {
                 arrows.push(arrow(state, at, index, drawing, shape));
             }
         }
-        let bounds = bounds(cards.iter().map(|c| c.rect));
+        let flow = bounds(cards.iter().map(|c| c.rect));
+        let interruptions = detours(plan, flow, &rects);
+        let bounds = bounds(
+            cards
+                .iter()
+                .map(|c| c.rect)
+                .chain(interruptions.iter().map(|d| d.rect)),
+        );
         Scene {
             cards,
             arrows,
+            interruptions,
             bounds,
         }
+    }
+}
+
+/// The interruptions' cards in a row above the flow, each with its dashed arrow.
+fn detours(plan: &Plan, flow: Option<Rect>, rects: &HashMap<&str, Rect>) -> Vec<Detour> {
+    let origin = flow.map_or((0.0, 0.0), |b| (b.x, b.y));
+    plan.interruptions
+        .iter()
+        .enumerate()
+        .map(|(k, x)| {
+            let rect = Rect::new(
+                origin.0 + k as f64 * (CARD_W + 40.0),
+                origin.1 - DETOUR_GAP - DETOUR_H,
+                CARD_W,
+                DETOUR_H,
+            );
+            detour(x, rect, rects.get(x.target_state_id.as_str()).copied())
+        })
+        .collect()
+}
+
+fn detour(x: &Interruption, rect: Rect, target: Option<Rect>) -> Detour {
+    let mut fires: Vec<String> = x.phrases.iter().map(|p| format!("“{p}”")).collect();
+    if let Some(c) = &x.condition {
+        if let Ok(check) = c.read() {
+            fires.push(check.describe());
+        }
+    }
+    let fires = fires.join(", ");
+    let path = target.map(|t| arrow_between(rect, t, 0.0));
+    let title = x.name().to_string();
+    let key = key_of((
+        &x.id,
+        &title,
+        x.kind.as_str(),
+        &fires,
+        &x.target_state_id,
+        rect.x.to_bits(),
+        rect.y.to_bits(),
+        path.as_ref().map(|p| p.d.clone()),
+    ));
+    Detour {
+        key,
+        id: x.id.clone(),
+        title,
+        kind: x.kind,
+        fires,
+        target: x.target_state_id.clone(),
+        rect,
+        path,
     }
 }
 
@@ -268,6 +352,13 @@ impl Scene {
                 (a.path, a.reach, a.line) = (path, reach, line);
             }
         }
+        for d in &mut out.interruptions {
+            if ids.contains(&d.target) {
+                d.path = rects
+                    .get(d.target.as_str())
+                    .map(|t| arrow_between(d.rect, *t, 0.0));
+            }
+        }
         out
     }
 }
@@ -332,6 +423,7 @@ fn card(state: &State, rect: Rect, is_start: bool) -> Card {
         is_start,
         ending,
         changes,
+        returns: state.is_ending() && state.ending == Some(Ending::Resume {}),
         rect,
     }
 }

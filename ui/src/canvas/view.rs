@@ -14,7 +14,7 @@ use wasm_bindgen::JsCast;
 use super::camera::{fitted, Camera, LABELS_ZOOM};
 use super::geometry::{Rect, CARD_H, CARD_W};
 use super::gesture::{self, Effect as Do, Gesture, Input, Target, ZOOM_STEP};
-use super::items::{arrow_view, card_view, label_view, Texts};
+use super::items::{arrow_view, card_view, detour_arrow_view, detour_view, label_view, Texts};
 use super::minimap::Minimap;
 use super::mount::{self, Wanted};
 use super::overview::{card_at, Overview, DOM_CARD_LIMIT};
@@ -437,12 +437,14 @@ pub fn Canvas(
                 </defs>
                 <g transform=svg_transform>
                     <For each=move || arrows_now.get() key=|a| a.key children=arrow />
+                    <For each=move || shown.with(|s| s.interruptions.clone()) key=|d| d.key children=detour_arrow_view />
                 </g>
             </svg>
             {move || overview.get().then(|| view! { <Overview editor=editor shown=shown marks=marks viewport=viewport size=size /> })}
             <div class="cards" style:transform=transform>
                 <For each=move || arrows_now.get() key=|a| a.key children=label />
                 <For each=move || visible_cards.get() key=|c| c.key children=card />
+                <For each=move || shown.with(|s| s.interruptions.clone()) key=|d| d.key children=detour_view />
             </div>
             <svg class="rubber-layer" aria-hidden="true">{rubber_line}</svg>
             {rubber_box}

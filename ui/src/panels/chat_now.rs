@@ -38,6 +38,14 @@ pub fn Now(editor: Editor, testing: Testing) -> impl IntoView {
             s.turn, s.visit.total, s.visit.without_progress
         )
     });
+    let parked = move || {
+        session.with(|s| {
+            editor.plan.with(|p| match (s, p) {
+                (Some(s), Some(p)) => crate::testing::parked_text(p, s),
+                _ => None,
+            })
+        })
+    };
     let tasks = move || {
         session.with(|s| {
             s.as_ref()
@@ -192,6 +200,12 @@ pub fn Now(editor: Editor, testing: Testing) -> impl IntoView {
                             </div>
                         }
                     }).collect_view()}
+                </div>
+            })}
+            {move || parked().map(|(id, said)| view! {
+                <div class="chat-parked" data-testid="chat-parked" data-state-id=id>
+                    <span class="field-label">"Parked task"</span>
+                    <p>"⏸ " {said}</p>
                 </div>
             })}
             {move || (!session_states().is_empty()).then(|| view! {
