@@ -23,3 +23,4 @@ timeout 900 cargo test -p plan-tests --test app < /dev/null
 timeout 900 cargo test -p plan-tests --test editor < /dev/null
 timeout 900 cargo test -p plan-tests --test lifecycle < /dev/null
 timeout 900 cargo test -p plan-tests --test testchat < /dev/null
+timeout 900 cargo test -p plan-tests --test detours < /dev/null

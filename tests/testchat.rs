@@ -9,8 +9,8 @@
 
 use std::fs;
 use std::process::Command;
-use std::time::Duration;
 
+use plan_tests::chat::{agent_lines, is_in, say, start_chat, LONG};
 use plan_tests::native::choose_file;
 use plan_tests::page::{
     arrow_middle, click, click_at, count, ensure, open_plan, plan, set_value, text_of, type_text,
@@ -269,82 +269,8 @@ fn the_session_states_sample_is_chatted_with_presets_and_switched_by_hand(ctx: &
     Ok(())
 }
 
-/// How long a turn, a save or a suite run gets to show its result.
-const LONG: Duration = Duration::from_secs(10);
-const ENTER: &str = "\u{E007}";
-
 fn state_css(id: &str) -> String {
     format!("[data-testid=state][data-state-id='{id}']")
-}
-
-fn agent_lines(ctx: &Ctx) -> Result<usize, String> {
-    count(ctx, "[data-testid=chat-message][data-role=agent]")
-}
-
-/// The state the conversation is in, as the canvas lights it and the live inspector names it;
-/// fails when the two disagree or more than one card is lit.
-fn current(ctx: &Ctx) -> Result<String, String> {
-    let lit = ctx.session().execute(
-        "return [...document.querySelectorAll('[data-testid=state][data-current=true]')].map(e => e.dataset.stateId);",
-        json!([]),
-    )?;
-    let named = ctx.session().execute(
-        "const el = document.querySelector('[data-testid=chat-state]'); return el ? el.dataset.stateId : null;",
-        json!([]),
-    )?;
-    let lit: Vec<String> = lit
-        .as_array()
-        .map(|a| {
-            a.iter()
-                .filter_map(|v| v.as_str().map(String::from))
-                .collect()
-        })
-        .unwrap_or_default();
-    match (lit.as_slice(), named.as_str()) {
-        ([one], Some(n)) if one == n => Ok(one.clone()),
-        _ => Err(format!(
-            "the canvas lights {lit:?}, the inspector says {named}"
-        )),
-    }
-}
-
-/// Waits until the conversation is in `state` (on the canvas and in the inspector).
-fn is_in(ctx: &Ctx, state: &str) -> Outcome {
-    let mut seen = String::new();
-    ctx.session()
-        .wait_until(&format!("the conversation in {state}"), LONG, || {
-            seen = current(ctx).unwrap_or_else(|e| e);
-            Ok(seen == state)
-        })
-        .map_err(|e| format!("{e} ({seen})"))
-}
-
-/// Opens the Chat tab and starts a conversation, waiting for the opening reply.
-fn start_chat(ctx: &Ctx) -> Outcome {
-    click(ctx, "[data-testid=tab-chat]")?;
-    click(ctx, "[data-testid=chat-start]")?;
-    ctx.session()
-        .wait_until("the opening reply", LONG, || Ok(agent_lines(ctx)? >= 1))
-}
-
-/// Types `message` into the chat and presses Enter, as an author does, then waits for the reply.
-fn say(ctx: &Ctx, message: &str) -> Outcome {
-    let before = agent_lines(ctx)?;
-    let el = ctx.session().wait_for("[data-testid=chat-input]", SHORT)?;
-    ctx.session().click(&el)?;
-    ctx.session().send_keys(&el, message)?;
-    ctx.session().send_keys(&el, ENTER)?;
-    ctx.session()
-        .wait_until(&format!("the reply to {message:?}"), LONG, || {
-            Ok(agent_lines(ctx)? == before + 1)
-        })?;
-    let left = ctx.session().execute(
-        "return document.querySelector('[data-testid=chat-input]').value;",
-        json!([]),
-    )?;
-    ensure(left == json!(""), || {
-        format!("the field still holds {left}")
-    })
 }
 
 /// Waits until `css` matches something.

@@ -142,3 +142,39 @@ mod tests {
         assert!(report.diagnostics.is_empty(), "{:#?}", report.diagnostics);
     }
 }
+
+/// [`plan`] with `count` interruptions that may each fire in every state (a fan-in from all of
+/// them): side questions that go to a return point, and every third one a "never mind" to the
+/// last state; every fifth fires by a condition on the first state's note, the others by a phrase.
+pub fn with_interruptions(states: usize, count: usize) -> Plan {
+    let mut p = plan(states);
+    let last = p.states.last().map(|s| s.id.clone()).unwrap_or_default();
+    let back: crate::plan::State = serde_json::from_value(
+        json!({"id": "back", "title": "Back to the task", "instructions": "Back to it.",
+               "ending": {"kind": "resume"}}),
+    )
+    .expect("the return point is well formed");
+    p.states.push(back);
+    p.layout
+        .insert("back".into(), Position { x: 0.0, y: -400.0 });
+    let list: Vec<_> = (0..count)
+        .map(|k| {
+            let mut x = if k % 3 == 2 {
+                json!({"id": format!("x{k}"), "kind": "abandon", "target_state_id": last})
+            } else {
+                json!({"id": format!("x{k}"), "target_state_id": "back", "ttl_turns": 3})
+            };
+            if k % 5 == 4 {
+                x["condition"] = json!({"condition_type": "deliverable_value",
+                    "condition_config": {"key": "topic_0", "value": "general"}});
+            } else {
+                x["phrases"] = json!([format!("question {k}")]);
+            }
+            x["priority"] = json!(k % 4);
+            x
+        })
+        .collect();
+    p.interruptions = serde_json::from_value(serde_json::Value::Array(list))
+        .expect("the synthetic interruptions are well formed");
+    p
+}

@@ -9,6 +9,7 @@
 //! SIGKILL orphans WebKitWebDriver, which then holds the output open and hangs the run.
 //! If the app does not start, the tests fail; they never skip.
 
+pub mod chat;
 pub mod native;
 pub mod page;
 pub mod webdriver;

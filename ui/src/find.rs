@@ -161,8 +161,8 @@ mod tests {
                 "interruption Never mind (“forget it”) goes here".to_string()
             )]
         );
-        assert!(search(&plan, "ask-for-person")
-            .iter()
-            .any(|(id, _, why)| id == "person" && why.starts_with("interruption Asks for a person")));
+        assert!(search(&plan, "ask-for-person").iter().any(
+            |(id, _, why)| id == "person" && why.starts_with("interruption Asks for a person")
+        ));
     }
 }

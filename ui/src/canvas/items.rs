@@ -80,7 +80,7 @@ pub fn card_view(card: Card, editor: Editor, marks: Memo<Marks>) -> impl IntoVie
                 </span>
             })}
             {move || parked.get().then(|| view! {
-                <span class="parked-badge" data-testid="parked-marker" title="The task set aside for a detour: the conversation comes back to it">"⏸ parked"</span>
+                <span class="parked-badge" data-testid="parked-marker" title="The task set aside for a detour: the conversation comes back to it">"parked"</span>
             })}
             {card.returns.then(|| view! { <span class="return-marker" data-testid="return-marker" title="Returns to the parked task">"↩"</span> })}
             <div class="card-title">{card.title.clone()}</div>

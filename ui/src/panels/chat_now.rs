@@ -205,7 +205,7 @@ pub fn Now(editor: Editor, testing: Testing) -> impl IntoView {
             {move || parked().map(|(id, said)| view! {
                 <div class="chat-parked" data-testid="chat-parked" data-state-id=id>
                     <span class="field-label">"Parked task"</span>
-                    <p>"⏸ " {said}</p>
+                    <p>{said}</p>
                 </div>
             })}
             {move || (!session_states().is_empty()).then(|| view! {

@@ -112,7 +112,11 @@ pub fn InterruptionsSection(editor: Editor) -> impl IntoView {
 #[component]
 fn InterruptionForm(editor: Editor, i: usize) -> impl IntoView {
     let get = move |f: fn(&Interruption) -> String| {
-        move || read(editor, |p| p.interruptions.get(i).map(f).unwrap_or_default())
+        move || {
+            read(editor, |p| {
+                p.interruptions.get(i).map(f).unwrap_or_default()
+            })
+        }
     };
     let set = move |field: &'static str, f: fn(&mut Interruption, String)| {
         move |v: String| with(editor, i, Some(format!("{i}{field}")), |x| f(x, v))
@@ -127,7 +131,9 @@ fn InterruptionForm(editor: Editor, i: usize) -> impl IntoView {
     };
     let has_condition = move || {
         read(editor, |p| {
-            p.interruptions.get(i).is_some_and(|x| x.condition.is_some())
+            p.interruptions
+                .get(i)
+                .is_some_and(|x| x.condition.is_some())
         })
     };
     view! {
@@ -215,7 +221,10 @@ mod tests {
 
     #[test]
     fn comma_fields_are_trimmed_without_repeats() {
-        assert_eq!(items(" never mind, forget it,,never mind "), ["never mind", "forget it"]);
+        assert_eq!(
+            items(" never mind, forget it,,never mind "),
+            ["never mind", "forget it"]
+        );
     }
 
     #[test]

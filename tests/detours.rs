@@ -1,0 +1,133 @@
+//! End-to-end tests of interruptions (issue 18) in the real app: an author adds one in the plan
+//! inspector, sees it on the canvas, chats into the detour and back, and sees the parked task lit
+//! and then resumed.
+//!
+//! Run by `scripts/test.sh`, or alone with `cargo test -p plan-tests --test detours [-- NAME]`.
+//! Screenshots land in `target/e2e/`.
+
+use plan_tests::chat::{is_in, say, start_chat, LONG};
+use plan_tests::page::{
+    click, count, ensure, open_plan, plan, set_value, text_of, wait_saved, Outcome,
+};
+use plan_tests::{Ctx, Harness, Test, SHORT};
+
+fn main() {
+    std::process::exit(Harness::run(&[Test {
+        name: "an_interruption_added_in_the_editor_parks_the_task_and_the_chat_comes_back_to_it",
+        run: an_interruption_added_in_the_editor_parks_the_task_and_the_chat_comes_back_to_it,
+    }]));
+}
+
+/// On the vehicle-viewing sample: a new side question ("directions") that goes to the parking
+/// state, only while booking. It is drawn above the flow with a dashed arrow to its target; in the
+/// chat, asking for directions parks the booking (lit beside the current state, and said in the
+/// panel), and answering brings the booking back where it was.
+fn an_interruption_added_in_the_editor_parks_the_task_and_the_chat_comes_back_to_it(
+    ctx: &Ctx,
+) -> Outcome {
+    open_plan(ctx, "vehicle-viewing")?;
+    click(ctx, "[data-testid=tab-inspect]")?;
+    ctx.session()
+        .wait_for("[data-testid=plan-inspector]", SHORT)?;
+    ensure(count(ctx, "[data-testid=interruption]")? == 3, || {
+        "the sample's three interruptions are not drawn".into()
+    })?;
+    click(ctx, "[data-testid=add-interruption]")?;
+    let form = "[data-testid=interruption-fields][data-interruption-id='interruption-4']";
+    ctx.session().wait_for(form, SHORT)?;
+    set_value(
+        ctx,
+        &format!("{form} [data-testid=field-x-title]"),
+        "Asks for directions",
+    )?;
+    set_value(
+        ctx,
+        &format!("{form} [data-testid=field-x-target]"),
+        "parking",
+    )?;
+    set_value(
+        ctx,
+        &format!("{form} [data-testid=field-x-phrases]"),
+        "directions, how do I get",
+    )?;
+    set_value(
+        ctx,
+        &format!("{form} [data-testid=field-x-only-in]"),
+        "booking",
+    )?;
+    set_value(
+        ctx,
+        &format!("{form} [data-testid=field-x-id]"),
+        "directions",
+    )?;
+    ctx.session().wait_for(
+        "[data-testid=interruption-fields][data-interruption-id=directions]",
+        SHORT,
+    )?;
+    wait_saved(ctx)?;
+    let saved = plan(ctx, "vehicle-viewing")?;
+    let x = saved
+        .interruption("directions")
+        .ok_or("the draft has no 'directions'")?;
+    ensure(
+        x.target_state_id == "parking"
+            && x.phrases == ["directions", "how do I get"]
+            && x.only_in == ["booking"],
+        || format!("the draft's interruption: {x:?}"),
+    )?;
+    ensure(!plan_core::validate(&saved).has_errors(), || {
+        format!("{:?}", plan_core::validate(&saved).codes())
+    })?;
+    ctx.session().wait_for(
+        "[data-testid=interruption][data-id=directions][data-target=parking]",
+        SHORT,
+    )?;
+    ensure(
+        count(
+            ctx,
+            "[data-testid=interruption-arrow][data-id=directions][data-to=parking]",
+        )? == 1,
+        || "no dashed arrow to the target".into(),
+    )?;
+    ensure(
+        count(
+            ctx,
+            "[data-testid=state][data-state-id=back-to-booking] [data-testid=return-marker]",
+        )? == 1,
+        || "the return point is not marked".into(),
+    )?;
+
+    start_chat(ctx)?;
+    say(ctx, "8842")?;
+    is_in(ctx, "booking")?;
+    say(ctx, "I need directions")?;
+    is_in(ctx, "parking")?;
+    ctx.session().wait_for(
+        "[data-testid=state][data-state-id=booking][data-parked=true]",
+        LONG,
+    )?;
+    let said = text_of(ctx, "[data-testid=chat-parked]")?;
+    ensure(
+        said.contains("Booking a viewing, parked at turn 2 for Asks for directions")
+            && said.contains("kept until the detour ends"),
+        || format!("the panel says {said:?}"),
+    )?;
+    ctx.screenshot("interruption-parked")?;
+    say(ctx, "by bike")?;
+    is_in(ctx, "booking")?;
+    ensure(count(ctx, "[data-testid=chat-parked]")? == 0, || {
+        "the parked task is still shown".into()
+    })?;
+    ensure(
+        count(ctx, "[data-testid=state][data-parked=true]")? == 0,
+        || "a card is still lit as parked".into(),
+    )?;
+    let transcript = text_of(ctx, "[data-testid=chat-transcript]")?;
+    ensure(
+        transcript.contains("back to Booking a viewing")
+            && transcript.contains("parked Booking a viewing to answer Asks for directions"),
+        || format!("the trace does not say what happened: {transcript}"),
+    )?;
+    ctx.screenshot("interruption-resumed")?;
+    Ok(())
+}
