@@ -126,23 +126,6 @@ pub fn with_session_states(states: usize, count: usize) -> Plan {
     p
 }
 
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn synthetic_plans_are_clean_and_the_size_asked_for() {
-        for n in [1, 2, 7, 60] {
-            let p = super::plan(n);
-            assert_eq!(p.states.len(), n);
-            let report = crate::validate(&p);
-            assert!(!report.has_errors(), "{n}: {:#?}", report.diagnostics);
-            assert_eq!(super::plan(n), p, "deterministic");
-        }
-        let p = super::with_session_states(60, 40);
-        let report = crate::validate(&p);
-        assert!(report.diagnostics.is_empty(), "{:#?}", report.diagnostics);
-    }
-}
-
 /// [`plan`] with `count` interruptions that may each fire in every state (a fan-in from all of
 /// them): side questions that go to a return point, and every third one a "never mind" to the
 /// last state; every fifth fires by a condition on the first state's note, the others by a phrase.
@@ -177,4 +160,21 @@ pub fn with_interruptions(states: usize, count: usize) -> Plan {
     p.interruptions = serde_json::from_value(serde_json::Value::Array(list))
         .expect("the synthetic interruptions are well formed");
     p
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn synthetic_plans_are_clean_and_the_size_asked_for() {
+        for n in [1, 2, 7, 60] {
+            let p = super::plan(n);
+            assert_eq!(p.states.len(), n);
+            let report = crate::validate(&p);
+            assert!(!report.has_errors(), "{n}: {:#?}", report.diagnostics);
+            assert_eq!(super::plan(n), p, "deterministic");
+        }
+        let p = super::with_session_states(60, 40);
+        let report = crate::validate(&p);
+        assert!(report.diagnostics.is_empty(), "{:#?}", report.diagnostics);
+    }
 }

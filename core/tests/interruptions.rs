@@ -97,7 +97,7 @@ fn a_yield_parks_the_visit_exactly_and_enters_the_target_instead_of_a_transition
         !kinds(&events).contains(&"action_rejected".to_string()),
         "the phrase is not read as the date"
     );
-    assert!(s.deliverables.get("date").is_none());
+    assert!(!s.deliverables.contains_key("date"));
 }
 
 #[test]
@@ -391,7 +391,7 @@ fn ask_again_forgets_the_tasks_values_on_every_entry_and_visit_counts_read_the_p
         &e.what,
         What::Forgotten { keys } if keys == &["date".to_string()]
     )));
-    assert!(s.deliverables.get("date").is_none());
+    assert!(!s.deliverables.contains_key("date"));
     assert!(
         s.deliverables.contains_key("vehicle_id"),
         "only ask_again tasks forget"
