@@ -5,12 +5,14 @@
 mod changes;
 mod condition;
 mod condition_model;
+mod deliverables;
 mod fields;
 mod interruptions;
 mod names;
 mod plan;
 mod session;
 mod state;
+mod tasks;
 mod transition;
 
 use leptos::prelude::*;

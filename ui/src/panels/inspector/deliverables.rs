@@ -1,0 +1,279 @@
+//! Deliverables in the inspector, a task's or a goal's: the key (committed on leaving the field:
+//! a new name renames it everywhere, a known key is collected here too), the type, enum values,
+//! required, how to ask; with the plan's other keys offered while the key is edited.
+
+use leptos::prelude::*;
+use plan_core::edit::{Command, Renamed};
+use plan_core::plan::{Deliverable, DeliverableType, Plan, State};
+
+use super::fields::{check, choice, text};
+use super::names::{key_edit, KeyEdit};
+use super::state::{edit, read};
+use crate::editor::Editor;
+
+/// The deliverables of task `task` of state `id`, or of its goal (`None`).
+fn deliverables_mut(s: &mut State, task: Option<usize>) -> Option<&mut Vec<Deliverable>> {
+    match task {
+        Some(i) => s.tasks.get_mut(i).map(|t| &mut t.deliverables),
+        None => s.goal.as_mut().map(|g| &mut g.deliverables),
+    }
+}
+
+fn deliverables(s: &State, task: Option<usize>) -> Option<&Vec<Deliverable>> {
+    match task {
+        Some(i) => s.tasks.get(i).map(|t| &t.deliverables),
+        None => s.goal.as_ref().map(|g| &g.deliverables),
+    }
+}
+
+#[component]
+pub fn DeliverableList(editor: Editor, id: String, task: Option<usize>) -> impl IntoView {
+    let sid = StoredValue::new(id);
+    let count = move || {
+        read(editor, &sid.get_value(), |s| {
+            deliverables(s, task).map_or(0, Vec::len)
+        })
+        .unwrap_or(0)
+    };
+    let add = move |_| {
+        let id = sid.get_value();
+        edit(editor, &id, None, |s| {
+            if let Some(list) = deliverables_mut(s, task) {
+                let mut n = list.len() + 1;
+                while list.iter().any(|d| d.key == format!("value_{n}")) {
+                    n += 1;
+                }
+                list.push(Deliverable {
+                    key: format!("value_{n}"),
+                    kind: DeliverableType::String,
+                    enum_values: None,
+                    required: true,
+                    description: String::new(),
+                });
+            }
+        });
+    };
+    view! {
+        <div class="deliverables">
+            <For each=move || 0..count() key=|i| *i let:i>
+                <DeliverableFields editor=editor id=sid.get_value() task=task index=i />
+            </For>
+            <button class="add" data-testid="add-deliverable" data-task-index=task.map_or("goal".to_string(), |t| t.to_string()) on:click=add>"+ Add value to collect"</button>
+        </div>
+    }
+}
+
+fn type_name(k: DeliverableType) -> &'static str {
+    match k {
+        DeliverableType::String => "string",
+        DeliverableType::Number => "number",
+        DeliverableType::Boolean => "boolean",
+        DeliverableType::Enum => "enum",
+    }
+}
+
+#[component]
+fn DeliverableFields(
+    editor: Editor,
+    id: String,
+    task: Option<usize>,
+    index: usize,
+) -> impl IntoView {
+    let sid = StoredValue::new(id);
+    let read_d = move |f: fn(&Deliverable) -> String| {
+        move || {
+            read(editor, &sid.get_value(), |s| {
+                deliverables(s, task)
+                    .and_then(|l| l.get(index))
+                    .map(f)
+                    .unwrap_or_default()
+            })
+            .unwrap_or_default()
+        }
+    };
+    let edit_d = move |burst: Option<&'static str>, f: Box<dyn FnOnce(&mut Deliverable)>| {
+        let id = sid.get_value();
+        let key = burst.map(|b| format!("{id}:d:{task:?}:{index}:{b}"));
+        edit(editor, &id, key, |s| {
+            if let Some(d) = deliverables_mut(s, task).and_then(|l| l.get_mut(index)) {
+                f(d);
+            }
+        });
+    };
+    // Suggestions exist only while the key is being edited, and only those that match what is
+    // typed: a list of every key of the plan in every deliverable row, rebuilt on every change,
+    // took half a second per click on a card of a 5,000-state plan.
+    let editing_key = RwSignal::new(false);
+    let typed = RwSignal::new(String::new());
+    // The key is committed when the author leaves the field: a new name renames the key everywhere
+    // (conditions and templates too), a key collected elsewhere is collected here as well.
+    let key_refused = RwSignal::new(None::<String>);
+    let commit_key = move |e: leptos::ev::Event| {
+        let from = read_d(|d| d.key.clone())();
+        let edit = editor.plan.with_untracked(|p| {
+            p.as_ref()
+                .map(|p| key_edit(p, &from, &event_target_value(&e)))
+        });
+        let ok = match edit {
+            None | Some(KeyEdit::Nothing) => true,
+            Some(KeyEdit::Rename { from, to }) => editor.dispatch(Command::Rename {
+                what: Renamed::DeliverableKey,
+                from,
+                to,
+            }),
+            Some(KeyEdit::Reuse(to)) => {
+                edit_d(None, Box::new(move |d| d.key = to));
+                true
+            }
+        };
+        key_refused.set(
+            (!ok)
+                .then(|| editor.notice.get_untracked().map(|n| n.text))
+                .flatten(),
+        );
+        if !ok {
+            if let Some(input) = e
+                .target()
+                .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlInputElement>(t).ok())
+            {
+                input.set_value(&from);
+            }
+        }
+    };
+    let suggestions = move || {
+        if !editing_key.get() {
+            return Vec::new();
+        }
+        let typed = typed.get();
+        // The key this row still has (the edit is committed on leaving the field) is not offered.
+        let own = read_d(|d| d.key.clone())();
+        let mut offered = editor.plan.with_untracked(|p| {
+            p.as_ref()
+                .map(|p| key_suggestions(p, &typed))
+                .unwrap_or_default()
+        });
+        offered.retain(|k| *k != own);
+        offered
+    };
+    let list_id = format!("keys-{}-{task:?}-{index}", sid.get_value());
+    let is_enum = Memo::new(move |_| read_d(|d| type_name(d.kind).to_string())() == "enum");
+    let where_ = task.map_or("goal".to_string(), |t| t.to_string());
+    view! {
+        <div class="deliverable" data-testid="deliverable" data-task-index=where_.clone() data-deliverable-index=index>
+            <div class="deliverable-row">
+                <label class="field">
+                    <span class="field-label">"Key"</span>
+                    <input
+                        type="text"
+                        list=list_id.clone()
+                        data-testid="field-deliverable-key"
+                        prop:value=read_d(|d| d.key.clone())
+                        on:input=move |e| typed.set(event_target_value(&e).to_lowercase())
+                        on:change=commit_key
+                        on:focus=move |_| { typed.set(read_d(|d| d.key.to_lowercase())()); editing_key.set(true) }
+                        on:blur=move |_| editing_key.set(false)
+                    />
+                    {move || key_refused.get().map(|m| view! { <p class="field-error" data-testid="field-error">{m}</p> })}
+                    <datalist id=list_id>
+                        {move || suggestions().into_iter().map(|k| view! { <option value=k></option> }).collect_view()}
+                    </datalist>
+                </label>
+                {choice(
+                    "Type",
+                    "deliverable-type",
+                    String::new(),
+                    || ["string", "number", "boolean", "enum"].iter().map(|t| (t.to_string(), t.to_string())).collect(),
+                    read_d(|d| type_name(d.kind).to_string()),
+                    move |v| edit_d(None, Box::new(move |d| {
+                        d.kind = match v.as_str() {
+                            "number" => DeliverableType::Number,
+                            "boolean" => DeliverableType::Boolean,
+                            "enum" => DeliverableType::Enum,
+                            _ => DeliverableType::String,
+                        };
+                        if d.kind == DeliverableType::Enum {
+                            d.enum_values.get_or_insert_with(Vec::new);
+                        } else {
+                            d.enum_values = None;
+                        }
+                    })),
+                )}
+                <button class="remove" title="Remove" data-testid="remove-deliverable" on:click=move |_| {
+                    let id = sid.get_value();
+                    edit(editor, &id, None, |s| {
+                        if let Some(l) = deliverables_mut(s, task) {
+                            if index < l.len() { l.remove(index); }
+                        }
+                    });
+                }>"✕"</button>
+            </div>
+            {move || is_enum.get().then(|| view! {
+                <label class="field">
+                    <span class="field-label">"Choices (comma-separated)"</span>
+                    <input
+                        type="text"
+                        data-testid="field-enum-values"
+                        prop:value=read_d(|d| d.enum_values.as_deref().unwrap_or_default().join(", "))
+                        on:change=move |e| {
+                            let v = event_target_value(&e);
+                            edit_d(None, Box::new(move |d| {
+                                d.enum_values = Some(v.split(',').map(|x| x.trim().to_string()).filter(|x| !x.is_empty()).collect());
+                            }));
+                        }
+                    />
+                </label>
+                <div class="chips">
+                    {move || read_d(|d| d.enum_values.as_deref().unwrap_or_default().join("\u{1f}"))().split('\u{1f}').filter(|c| !c.is_empty()).map(|c| view! { <span class="chip">{c.to_string()}</span> }).collect_view()}
+                </div>
+            })}
+            {text(editor, "How to ask for it", "deliverable-description", read_d(|d| d.description.clone()), move |v| edit_d(Some("description"), Box::new(move |d| d.description = v)))}
+            {check(
+                "Required",
+                "deliverable-required",
+                move || read(editor, &sid.get_value(), |s| deliverables(s, task).and_then(|l| l.get(index)).is_some_and(|d| d.required)).unwrap_or(true),
+                move |on| edit_d(None, Box::new(move |d| d.required = on)),
+            )}
+        </div>
+    }
+}
+
+/// Most suggestions offered for a deliverable key.
+const KEY_SUGGESTIONS: usize = 40;
+
+/// The plan's deliverable keys containing `typed` (lowercase), sorted, without repeats, at most
+/// [`KEY_SUGGESTIONS`]: what the key field offers while it is edited.
+fn key_suggestions(plan: &Plan, typed: &str) -> Vec<String> {
+    let mut keys: Vec<&str> = plan
+        .states
+        .iter()
+        .flat_map(|s| s.deliverables())
+        .map(|d| d.key.as_str())
+        .filter(|k| !k.is_empty() && *k != typed && k.to_lowercase().contains(typed))
+        .collect();
+    keys.sort_unstable();
+    keys.dedup();
+    keys.truncate(KEY_SUGGESTIONS);
+    keys.into_iter().map(str::to_string).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn key_suggestions_match_what_is_typed_without_repeats_and_are_capped() {
+        let plan = plan_core::synthetic::plan(100);
+        let all = key_suggestions(&plan, "");
+        assert_eq!(all.len(), KEY_SUGGESTIONS, "capped: the plan has 300 keys");
+        assert!(all.windows(2).all(|w| w[0] < w[1]), "sorted, no repeats");
+        let topics = key_suggestions(&plan, "topic_4");
+        assert_eq!(topics[0], "topic_40", "the key typed is not offered again");
+        assert!(topics.iter().all(|k| k.contains("topic_4")));
+        assert_eq!(topics.len(), 10, "topic_40 to topic_49");
+        assert_eq!(
+            key_suggestions(&plan, "score_99"),
+            Vec::<String>::new(),
+            "the key itself is not offered"
+        );
+    }
+}
