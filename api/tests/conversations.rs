@@ -270,3 +270,42 @@ fn a_plan_is_read_again_only_when_its_file_changed() {
     let e = ctx.target("customer-support", draft).unwrap_err();
     assert_eq!(e.code, ErrorCode::HasErrors);
 }
+
+/// Interruptions (issue 18): a conversation saved with a parked task is found again after a
+/// restart exactly as it was, and its next turn brings the parked task back.
+#[test]
+fn a_conversation_with_a_parked_task_resumes_after_a_restart_exactly() {
+    let ctx = workspace("parked");
+    let request = StartChat {
+        id: "vehicle-viewing".into(),
+        revision: Some(Revision::Draft),
+        start: Start::default(),
+    };
+    let mut c = Conversation::start(&ctx, &request).expect("starts");
+    let name = c.name().to_string();
+    say(&mut c, "8842");
+    say(&mut c, "Is there parking?");
+    let parked = c.session().parked.clone().expect("the booking is parked");
+    assert_eq!(parked.state_id, "booking");
+    let view = conversations::latest(&ctx, "vehicle-viewing")
+        .expect("reads")
+        .expect("a conversation");
+    assert_eq!(view.session, *c.session(), "saved exactly");
+    assert_eq!(view.turns[2].parked.as_deref(), Some("booking"));
+    let view = conversations::say(&ctx, "vehicle-viewing", &name, "by car", &ToolResults::new())
+        .expect("a turn");
+    assert_eq!(view.session.state_id, "booking");
+    assert!(view.session.parked.is_none());
+    assert_eq!(view.session.visit.tasks, parked.visit.unwrap().tasks);
+    // Saved as a test case, it expects what is parked after every turn, and passes.
+    let script = conversations::case_of(&view);
+    let expected: Vec<Option<Option<String>>> = script
+        .turns
+        .iter()
+        .map(|t| t.expect.as_ref().and_then(|e| e.parked.clone()))
+        .collect();
+    assert_eq!(
+        expected,
+        [Some(None), Some(Some("booking".into())), Some(None)]
+    );
+}
