@@ -292,8 +292,14 @@ fn a_conversation_with_a_parked_task_resumes_after_a_restart_exactly() {
         .expect("a conversation");
     assert_eq!(view.session, *c.session(), "saved exactly");
     assert_eq!(view.turns[2].parked.as_deref(), Some("booking"));
-    let view = conversations::say(&ctx, "vehicle-viewing", &name, "by car", &ToolResults::new())
-        .expect("a turn");
+    let view = conversations::say(
+        &ctx,
+        "vehicle-viewing",
+        &name,
+        "by car",
+        &ToolResults::new(),
+    )
+    .expect("a turn");
     assert_eq!(view.session.state_id, "booking");
     assert!(view.session.parked.is_none());
     assert_eq!(view.session.visit.tasks, parked.visit.unwrap().tasks);
