@@ -7,15 +7,22 @@
 
 use plan_tests::chat::{is_in, say, start_chat, LONG};
 use plan_tests::page::{
-    click, count, ensure, open_plan, plan, set_value, text_of, wait_saved, Outcome,
+    by_testid, click, count, ensure, open_plan, plan, set_value, text_of, wait_saved, Outcome, CTRL,
 };
 use plan_tests::{Ctx, Harness, Test, SHORT};
 
 fn main() {
-    std::process::exit(Harness::run(&[Test {
-        name: "an_interruption_added_in_the_editor_parks_the_task_and_the_chat_comes_back_to_it",
-        run: an_interruption_added_in_the_editor_parks_the_task_and_the_chat_comes_back_to_it,
-    }]));
+    std::process::exit(Harness::run(&[
+        Test {
+            name:
+                "an_interruption_added_in_the_editor_parks_the_task_and_the_chat_comes_back_to_it",
+            run: an_interruption_added_in_the_editor_parks_the_task_and_the_chat_comes_back_to_it,
+        },
+        Test {
+            name: "states_say_whether_they_can_be_interrupted_and_find_finds_interruptions",
+            run: states_say_whether_they_can_be_interrupted_and_find_finds_interruptions,
+        },
+    ]));
 }
 
 /// On the vehicle-viewing sample: a new side question ("directions") that goes to the parking
@@ -129,5 +136,77 @@ fn an_interruption_added_in_the_editor_parks_the_task_and_the_chat_comes_back_to
         || format!("the trace does not say what happened: {transcript}"),
     )?;
     ctx.screenshot("interruption-resumed")?;
+    Ok(())
+}
+
+fn select_state(ctx: &Ctx, id: &str) -> Outcome {
+    click(
+        ctx,
+        &format!("[data-testid=state][data-state-id='{id}'] .card-title"),
+    )?;
+    ctx.session()
+        .wait_until(&format!("{id} selected"), SHORT, || {
+            Ok(count(ctx, "[data-testid=field-id]")? == 1)
+        })
+}
+
+fn checked(ctx: &Ctx, css: &str) -> Result<bool, String> {
+    let v = ctx.session().execute(
+        "const el = document.querySelector(arguments[0]); return el ? el.checked : null;",
+        serde_json::json!([css]),
+    )?;
+    v.as_bool().ok_or(format!("no checkbox {css}"))
+}
+
+/// The state inspector's part of interruptions: the confirmation "cannot be interrupted", a task
+/// "asks afresh", the return point's ending; a state made a return point in the ending picker;
+/// and Find finds an interruption by its phrase, showing the state it goes to.
+fn states_say_whether_they_can_be_interrupted_and_find_finds_interruptions(ctx: &Ctx) -> Outcome {
+    open_plan(ctx, "vehicle-viewing")?;
+    click(ctx, "[data-testid=tab-inspect]")?;
+    select_state(ctx, "confirm")?;
+    ensure(!checked(ctx, "[data-testid=field-interruptible]")?, || {
+        "the confirmation says it can be interrupted".into()
+    })?;
+    ensure(checked(ctx, "[data-testid=field-task-ask-again]")?, || {
+        "the confirmation's task does not ask afresh".into()
+    })?;
+    select_state(ctx, "booking")?;
+    ensure(checked(ctx, "[data-testid=field-interruptible]")?, || {
+        "the booking says it cannot be interrupted".into()
+    })?;
+    click(ctx, "[data-testid=field-interruptible]")?;
+    select_state(ctx, "booked")?;
+    set_value(ctx, "[data-testid=field-ending]", "resume")?;
+    ctx.session().wait_for(
+        "[data-testid=state][data-state-id=booked] [data-testid=return-marker]",
+        SHORT,
+    )?;
+    wait_saved(ctx)?;
+    let saved = plan(ctx, "vehicle-viewing")?;
+    ensure(
+        !saved.state("booking").is_some_and(|s| s.interruptible)
+            && saved
+                .state("booked")
+                .is_some_and(|s| s.ending == Some(plan_core::plan::Ending::Resume {})),
+        || "the draft did not follow the fields".into(),
+    )?;
+    // The checker says what that did: a return point reached without a detour.
+    click(ctx, "[data-testid=tab-problems]")?;
+    ctx.session().wait_for(
+        "[data-testid=problem][data-code=resume-outside-detour]",
+        LONG,
+    )?;
+    ctx.session().chord(&[CTRL, "f"])?;
+    let input = by_testid(ctx, "find-input")?;
+    ctx.session().send_keys(&input, "forget it")?;
+    let found = ctx
+        .session()
+        .wait_for("[data-testid=find-result][data-state-id=dropped]", SHORT)?;
+    let said = ctx.session().text(&found)?;
+    ensure(said.contains("interruption Never mind"), || {
+        format!("the result says {said:?}")
+    })?;
+    ctx.screenshot("find-interruption")?;
     Ok(())
 }
