@@ -9,35 +9,12 @@
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-use std::hint::black_box;
-use std::time::{Duration, Instant};
+#[path = "common/timing.rs"]
+mod timing;
+use timing::{interleaved, per_call};
 
 use plan_core::runtime::{start, step, PlanRef, PlanVersion, Simulator};
 use plan_core::{parse_plan, synthetic, validate};
-
-fn median(mut runs: Vec<Duration>) -> Duration {
-    runs.sort();
-    runs[runs.len() / 2]
-}
-
-/// The medians of `reps` runs of `a` and of `b`, taken in turn, so that this shared machine's drift
-/// touches both alike.
-fn interleaved<A, B>(
-    reps: usize,
-    mut a: impl FnMut() -> A,
-    mut b: impl FnMut() -> B,
-) -> (Duration, Duration) {
-    let (mut ta, mut tb) = (Vec::new(), Vec::new());
-    for _ in 0..reps {
-        let t = Instant::now();
-        black_box(a());
-        ta.push(t.elapsed());
-        let t = Instant::now();
-        black_box(b());
-        tb.push(t.elapsed());
-    }
-    (median(ta), median(tb))
-}
 
 fn main() {
     for (what, plan) in [
@@ -74,30 +51,19 @@ fn main() {
     let (session, _) = start(&small, r).expect("starts");
     for message in ["billing", "question 7"] {
         let actions = Simulator.actions(&small, &session, message, &Default::default());
-        let n = 2_000;
-        let mut runs = Vec::new();
-        for _ in 0..31 {
-            let t = Instant::now();
-            for _ in 0..n {
-                black_box(step(&small, &session, message, &actions).expect("a turn"));
-            }
-            runs.push(t.elapsed() / n);
-        }
+        let turn = per_call(31, 2_000, || {
+            step(&small, &session, message, &actions).expect("a turn")
+        });
         println!(
             "a turn with 50 interruptions ({message:?}): {:.2} µs (target ≤ 50 µs)",
-            median(runs).as_secs_f64() * 1e6
+            turn.as_secs_f64() * 1e6
         );
-        let mut runs = Vec::new();
-        for _ in 0..31 {
-            let t = Instant::now();
-            for _ in 0..n {
-                black_box(Simulator.actions(&small, &session, message, &Default::default()));
-            }
-            runs.push(t.elapsed() / n);
-        }
+        let read = per_call(31, 2_000, || {
+            Simulator.actions(&small, &session, message, &Default::default())
+        });
         println!(
             "  the simulator reading it for phrases: {:.2} µs",
-            median(runs).as_secs_f64() * 1e6
+            read.as_secs_f64() * 1e6
         );
     }
 }

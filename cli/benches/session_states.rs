@@ -10,55 +10,14 @@
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 use std::hint::black_box;
-use std::time::{Duration, Instant};
+
+#[path = "common/timing.rs"]
+mod timing;
+use timing::{interleaved, per_call, time};
 
 use plan_core::runtime::{prompt, start, step, Action, PlanRef, PlanVersion};
 use plan_core::validate::validate_parsed;
 use plan_core::{parse_plan, synthetic, validate};
-
-fn median(mut runs: Vec<Duration>) -> Duration {
-    runs.sort();
-    runs[runs.len() / 2]
-}
-
-fn time<T>(reps: usize, mut f: impl FnMut() -> T) -> Duration {
-    median(
-        (0..reps)
-            .map(|_| {
-                let t = Instant::now();
-                black_box(f());
-                t.elapsed()
-            })
-            .collect(),
-    )
-}
-
-/// The medians of `reps` runs of `a` and of `b`, taken in turn.
-fn interleaved<A, B>(
-    reps: usize,
-    mut a: impl FnMut() -> A,
-    mut b: impl FnMut() -> B,
-) -> (Duration, Duration) {
-    let (mut ta, mut tb) = (Vec::new(), Vec::new());
-    for _ in 0..reps {
-        let t = Instant::now();
-        black_box(a());
-        ta.push(t.elapsed());
-        let t = Instant::now();
-        black_box(b());
-        tb.push(t.elapsed());
-    }
-    (median(ta), median(tb))
-}
-
-/// The median of `reps` batches of `n` calls, per call.
-fn per_call<T>(reps: usize, n: u32, mut f: impl FnMut() -> T) -> Duration {
-    time(reps, || {
-        for _ in 0..n {
-            black_box(f());
-        }
-    }) / n
-}
 
 fn main() {
     let plan = synthetic::with_session_states(10_000, 200);

@@ -2,8 +2,11 @@
 //! plan that triggers it (code, severity, path) and its fixed twin; the shape rules (`schema`); and
 //! the graph's new edges (a state reached only by an interruption is reachable).
 
-use plan_core::validate::{check_text, Diagnostic, Severity};
+use plan_core::validate::Severity;
 use serde_json::{json, Value};
+
+mod twins;
+use twins::{case, report};
 
 /// The seed's booking of a viewing, clean: a side question about parking parks the booking and
 /// comes back to it, "never mind" drops it, a request for a person takes over anywhere, and the
@@ -42,26 +45,6 @@ fn base() -> Value {
        "condition": {"condition_type": "deliverable_value",
                      "condition_config": {"key": "confirmed", "value": false}}}
     ]})
-}
-
-fn report(plan: &Value) -> Vec<Diagnostic> {
-    check_text(&plan.to_string()).1.diagnostics
-}
-
-fn case(broken: &Value, fixed: &Value, code: &str, severity: Severity, path: &str) -> Diagnostic {
-    let found = report(broken);
-    let hits: Vec<&Diagnostic> = found.iter().filter(|d| d.code.as_str() == code).collect();
-    assert_eq!(hits.len(), 1, "expected one {code} in {found:#?}");
-    let d = hits[0].clone();
-    assert_eq!(d.severity, severity, "{d:?}");
-    assert_eq!(d.location.path, path, "{d:?}");
-    assert!(!d.message.is_empty());
-    let after = report(fixed);
-    assert!(
-        after.iter().all(|d| d.code.as_str() != code),
-        "the fix left {code}: {after:#?}"
-    );
-    d
 }
 
 fn with(f: impl FnOnce(&mut Value)) -> Value {

@@ -4,6 +4,9 @@
 use plan_core::validate::{check_text, validate, Diagnostic, Severity};
 use serde_json::{json, Value};
 
+mod twins;
+use twins::{case, report};
+
 /// A clean plan with session states: a prompt state switched on by an effect, a counter, a parent
 /// with an exclusive child, a gated tool.
 fn base() -> Value {
@@ -29,26 +32,6 @@ fn base() -> Value {
        "auto_activate": {"condition_type": "deliverable_exists", "condition_config": {"key": "name"}}},
       {"id": "tags", "type": "string", "list": true, "value": ["a"]}
     ]})
-}
-
-fn report(plan: &Value) -> Vec<Diagnostic> {
-    check_text(&plan.to_string()).1.diagnostics
-}
-
-fn case(broken: &Value, fixed: &Value, code: &str, severity: Severity, path: &str) -> Diagnostic {
-    let found = report(broken);
-    let hits: Vec<&Diagnostic> = found.iter().filter(|d| d.code.as_str() == code).collect();
-    assert_eq!(hits.len(), 1, "expected one {code} in {found:#?}");
-    let d = hits[0].clone();
-    assert_eq!(d.severity, severity, "{d:?}");
-    assert_eq!(d.location.path, path, "{d:?}");
-    assert!(!d.message.is_empty());
-    let after = report(fixed);
-    assert!(
-        after.iter().all(|d| d.code.as_str() != code),
-        "the fix left {code}: {after:#?}"
-    );
-    d
 }
 
 fn with(f: impl FnOnce(&mut Value)) -> Value {

@@ -18,9 +18,9 @@ use crate::editor::Editor;
 
 pub use super::condition_model::Root;
 use super::condition_model::{
-    declared, default_value, descend, interruption_condition, joined, keys, label, node, path_name,
-    rule_of, session_default, session_value_from_text, set_node, set_rule, template, valued_states,
-    Change, Shape,
+    declared, default_value, descend, joined, keys, label, node, path_name, session_default,
+    session_value_from_text, set_node, set_rule, standalone, standalone_mut, template,
+    valued_states, Change, Shape,
 };
 
 /// The condition at `path` below `root`, and its children.
@@ -36,18 +36,8 @@ pub fn ConditionEditor(editor: Editor, root: Root, path: Vec<usize>) -> AnyView 
                     let s = p.state(&from)?;
                     node(s.transitions.get(index)?, s.kind, &path.get_value())
                 }
-                Root::Rule {
-                    session_state,
-                    deactivate,
-                } => {
-                    let c = rule_of(p, &session_state, deactivate)?;
-                    descend(
-                        (c.condition_type, c.condition_config.clone()),
-                        &path.get_value(),
-                    )
-                }
-                Root::Interruption { id } => {
-                    let c = interruption_condition(p, &id)?;
+                other => {
+                    let c = standalone(p, &other)?;
                     descend(
                         (c.condition_type, c.condition_config.clone()),
                         &path.get_value(),
@@ -77,46 +67,9 @@ pub fn ConditionEditor(editor: Editor, root: Root, path: Vec<usize>) -> AnyView 
                     }
                 }
             }),
-            Root::Rule {
-                session_state,
-                deactivate,
-            } => {
+            other => {
                 let mut details = PlanDetails::of(&plan);
-                let Some(st) = details
-                    .session_states
-                    .iter_mut()
-                    .find(|s| s.id == session_state)
-                else {
-                    return;
-                };
-                let slot = if deactivate {
-                    &mut st.auto_deactivate
-                } else {
-                    &mut st.auto_activate
-                };
-                let Some(c) = slot.as_mut() else { return };
-                let Some((mut ty, mut cfg)) = descend(
-                    (c.condition_type, c.condition_config.clone()),
-                    &path.get_value(),
-                ) else {
-                    return;
-                };
-                f(&plan, &mut ty, &mut cfg);
-                set_rule(c, &path.get_value(), ty, cfg);
-                let command = Command::SetPlanDetails(details);
-                match key {
-                    Some(k) => editor.dispatch_typing(command, &k),
-                    None => editor.dispatch(command),
-                };
-            }
-            Root::Interruption { id } => {
-                let mut details = PlanDetails::of(&plan);
-                let Some(c) = details
-                    .interruptions
-                    .iter_mut()
-                    .find(|x| x.id == id)
-                    .and_then(|x| x.condition.as_mut())
-                else {
+                let Some(c) = standalone_mut(&mut details, &other) else {
                     return;
                 };
                 let Some((mut ty, mut cfg)) = descend(

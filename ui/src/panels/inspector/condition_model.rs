@@ -4,6 +4,7 @@
 
 use plan_core::coerce::coerce_session;
 use plan_core::condition::{Condition, ConditionType};
+use plan_core::edit::PlanDetails;
 use plan_core::plan::{
     Deliverable, DeliverableType, Plan, SessionState, SessionType, StateType, Transition,
 };
@@ -134,18 +135,50 @@ pub(super) fn set_rule(
     }
 }
 
-/// The condition of interruption `id`.
-pub(super) fn interruption_condition<'p>(plan: &'p Plan, id: &str) -> Option<&'p Condition> {
-    plan.interruption(id)?.condition.as_ref()
+/// The condition of a root that stands alone (a session state's rule, an interruption's
+/// condition); none for a transition's, which lives in its state.
+pub(super) fn standalone<'p>(plan: &'p Plan, root: &Root) -> Option<&'p Condition> {
+    match root {
+        Root::Transition { .. } => None,
+        Root::Rule {
+            session_state,
+            deactivate,
+        } => {
+            let st = plan.session_state(session_state)?;
+            if *deactivate {
+                st.auto_deactivate.as_ref()
+            } else {
+                st.auto_activate.as_ref()
+            }
+        }
+        Root::Interruption { id } => plan.interruption(id)?.condition.as_ref(),
+    }
 }
 
-/// The rule `auto_activate` (or, with `deactivate`, `auto_deactivate`) of a session state.
-pub(super) fn rule_of<'p>(plan: &'p Plan, id: &str, deactivate: bool) -> Option<&'p Condition> {
-    let st = plan.session_state(id)?;
-    if deactivate {
-        st.auto_deactivate.as_ref()
-    } else {
-        st.auto_activate.as_ref()
+/// [`standalone`] in the plan's details, to change and dispatch.
+pub(super) fn standalone_mut<'d>(d: &'d mut PlanDetails, root: &Root) -> Option<&'d mut Condition> {
+    match root {
+        Root::Transition { .. } => None,
+        Root::Rule {
+            session_state,
+            deactivate,
+        } => {
+            let st = d
+                .session_states
+                .iter_mut()
+                .find(|s| s.id == *session_state)?;
+            if *deactivate {
+                st.auto_deactivate.as_mut()
+            } else {
+                st.auto_activate.as_mut()
+            }
+        }
+        Root::Interruption { id } => d
+            .interruptions
+            .iter_mut()
+            .find(|x| x.id == *id)?
+            .condition
+            .as_mut(),
     }
 }
 

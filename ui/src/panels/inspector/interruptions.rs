@@ -5,7 +5,6 @@
 
 use leptos::prelude::*;
 use plan_core::condition::{Condition, ConditionType};
-use plan_core::edit::{Command, PlanDetails};
 use plan_core::plan::{Interruption, InterruptionKind, Plan, Priority};
 
 use super::condition::{ConditionEditor, Root};
@@ -65,21 +64,10 @@ pub fn set_kind(x: &mut Interruption, kind: &str) {
         x.ttl_turns = 0;
     }
 }
-
 /// Changes the plan's interruptions (one undo step, or one per burst of typing under `burst`).
 fn change(editor: Editor, burst: Option<String>, f: impl FnOnce(&mut Vec<Interruption>)) {
-    let Some(mut d) = editor
-        .plan
-        .with_untracked(|p| p.as_ref().map(PlanDetails::of))
-    else {
-        return;
-    };
-    f(&mut d.interruptions);
-    let command = Command::SetPlanDetails(d);
-    match burst {
-        Some(k) => editor.dispatch_typing(command, &format!("interruption:{k}")),
-        None => editor.dispatch(command),
-    };
+    let burst = burst.map(|k| format!("interruption:{k}"));
+    super::plan::change(editor, burst.as_deref(), |d| f(&mut d.interruptions));
 }
 
 fn with(editor: Editor, i: usize, burst: Option<String>, f: impl FnOnce(&mut Interruption)) {

@@ -10,7 +10,9 @@ use super::names::{added_codes, gated, gates};
 use super::{interruptions, session};
 use crate::editor::Editor;
 
-fn change(editor: Editor, burst: Option<&str>, f: impl FnOnce(&mut PlanDetails)) {
+/// Changes the plan's own fields through one `SetPlanDetails` (one undo step, or one per burst of
+/// typing in the field `burst`): what every part of the plan inspector edits through.
+pub(super) fn change(editor: Editor, burst: Option<&str>, f: impl FnOnce(&mut PlanDetails)) {
     let Some(mut d) = editor
         .plan
         .with_untracked(|p| p.as_ref().map(PlanDetails::of))
@@ -25,7 +27,8 @@ fn change(editor: Editor, burst: Option<&str>, f: impl FnOnce(&mut PlanDetails))
     };
 }
 
-fn read<T: Default>(editor: Editor, f: impl FnOnce(&Plan) -> T) -> T {
+/// Reads something of the plan (tracked, so the view follows it).
+pub(super) fn read<T: Default>(editor: Editor, f: impl FnOnce(&Plan) -> T) -> T {
     editor.plan.with(|p| p.as_ref().map(f).unwrap_or_default())
 }
 

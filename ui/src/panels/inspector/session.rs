@@ -103,24 +103,12 @@ pub fn value_text(v: Option<&Value>) -> String {
     out
 }
 
-pub(super) fn read<T: Default>(editor: Editor, f: impl FnOnce(&Plan) -> T) -> T {
-    editor.plan.with(|p| p.as_ref().map(f).unwrap_or_default())
-}
+pub(super) use super::plan::read;
 
 /// Changes the plan's session states (one undo step, or one per burst of typing under `burst`).
 fn change(editor: Editor, burst: Option<String>, f: impl FnOnce(&mut Vec<SessionState>)) {
-    let Some(mut d) = editor
-        .plan
-        .with_untracked(|p| p.as_ref().map(PlanDetails::of))
-    else {
-        return;
-    };
-    f(&mut d.session_states);
-    let command = Command::SetPlanDetails(d);
-    match burst {
-        Some(k) => editor.dispatch_typing(command, &format!("session:{k}")),
-        None => editor.dispatch(command),
-    };
+    let burst = burst.map(|k| format!("session:{k}"));
+    super::plan::change(editor, burst.as_deref(), |d| f(&mut d.session_states));
 }
 
 fn with_state(editor: Editor, i: usize, burst: Option<String>, f: impl FnOnce(&mut SessionState)) {
