@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use plan_core::runtime::script::{self, Coverage, Failure, Script};
-use plan_core::runtime::{Preset, Simulator, ToolResults, What};
+use plan_core::runtime::{Agent, Preset, Simulator, ToolResults, What};
 use plan_core::Revision;
 
 use crate::conversations::Target;
@@ -117,8 +117,8 @@ pub fn save_case(ctx: &Context, id: &str, name: &str, script: &Script) -> Result
     })
 }
 
-/// Runs the test case in `file` against `target`.
-pub fn run_case(target: &Target, file: &Path) -> CaseRun {
+/// Runs the test case in `file` against `target`, `agent` answering its turns.
+pub fn run_case(target: &Target, file: &Path, agent: &dyn Agent) -> CaseRun {
     let name = file
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
@@ -143,7 +143,7 @@ pub fn run_case(target: &Target, file: &Path) -> CaseRun {
     };
     match script::run(
         &target.plan,
-        &Simulator,
+        agent,
         target.plan_ref.clone(),
         None,
         &script,
@@ -192,7 +192,7 @@ pub fn run_suite(
     let mut cases = Vec::with_capacity(total);
     let mut records = Vec::with_capacity(total);
     for (i, file) in files.iter().enumerate() {
-        let mut run = run_case(&target, file);
+        let mut run = run_case(&target, file, &Simulator);
         if let Some(record) = run.record.take() {
             records.push(record.clone());
             if !run.passed {

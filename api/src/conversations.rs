@@ -13,16 +13,17 @@ use std::path::Path;
 use std::sync::Arc;
 
 use plan_core::hash::{content_hash, run_hash};
-use plan_core::runtime::chat::transition_of;
 use plan_core::runtime::script::{self, Failure, Opening, Script, TurnRecord};
 use plan_core::runtime::{
-    set_by_author, Chat, PlanRef, PlanVersion, Preset, Session, Simulator, Start, ToolResults,
+    set_by_author, Agent, AgentKind, Chat, PlanRef, PlanVersion, Preset, Session, Simulator, Start,
+    ToolResults,
 };
 use plan_core::store::Workspace;
 use plan_core::validate::{check_text, validate, Diagnostic, Severity};
 use plan_core::{Plan, Revision};
 use serde::{Deserialize, Serialize};
 
+use crate::agent::model::{LanguageModel, WithFallback};
 pub use crate::cases::{case_of, read_script, run_case, run_suite, save_case};
 use crate::error::{ApiError, ErrorCode};
 pub use crate::messages::{
@@ -223,6 +224,9 @@ impl Conversation {
                 events: turn.events,
                 prompt: turn.prompt,
                 parked: session.parked.as_ref().map(|p| p.state_id.clone()),
+                by: AgentKind::Simulator,
+                calls: Vec::new(),
+                goal_checks: Vec::new(),
             }],
             before: Vec::new(),
             runs: Some(run_hash(&target.plan)),
@@ -271,22 +275,42 @@ impl Conversation {
         &self.session
     }
 
-    /// One user turn, the plan's tools returning what `tool_results` says; saved. On error (an
-    /// ended conversation, a failed agent, a save that failed) nothing changed.
+    /// One user turn answered by the simulator, the plan's tools returning what `tool_results`
+    /// says; saved. On error (an ended conversation, a save that failed) nothing changed.
     pub fn say(&mut self, message: &str, tool_results: &ToolResults) -> Result<&LoggedTurn> {
+        self.say_by(message, tool_results, &Answerer::Simulator)
+    }
+
+    /// One user turn answered by `answerer`; saved. On error (an ended conversation, a model
+    /// that failed, a save that failed) nothing changed: the session is as before the turn.
+    pub fn say_by(
+        &mut self,
+        message: &str,
+        tool_results: &ToolResults,
+        answerer: &Answerer,
+    ) -> Result<&LoggedTurn> {
         let before = self.session.clone();
-        let mut chat = Chat::resume(&self.target.plan, &Simulator, before.clone());
-        let turn = chat
-            .say_with(message, tool_results)
-            .map_err(ApiError::from)?;
+        let (turn, session) = answerer.with_agent(|agent| {
+            let mut chat = Chat::resume(&self.target.plan, agent, before.clone());
+            let turn = chat.say_with(message, tool_results);
+            (turn, chat.session)
+        });
+        let turn = turn.map_err(ApiError::from)?;
+        let mut events = turn.events;
+        if let Answerer::Fallback(reason) = answerer {
+            events.insert(0, crate::agent::model::fallback_event(session.turn, reason));
+        }
         let logged = LoggedTurn {
-            turn: chat.session.turn,
+            turn: session.turn,
             user: Some(message.to_string()),
             reply: turn.reply,
-            transition: transition_of(&turn.events),
-            events: turn.events,
+            transition: turn.transition,
+            events,
             prompt: turn.prompt,
-            parked: chat.session.parked.as_ref().map(|p| p.state_id.clone()),
+            parked: session.parked.as_ref().map(|p| p.state_id.clone()),
+            by: turn.by,
+            calls: turn.calls,
+            goal_checks: turn.goal_checks,
         };
         let mut log = self.log.clone();
         log.turns.push(logged);
@@ -294,7 +318,7 @@ impl Conversation {
         if log.before.len() > STEPS_KEPT {
             log.before.remove(0);
         }
-        self.commit(chat.session, log)?;
+        self.commit(session, log)?;
         Ok(self.log.turns.last().expect("just logged"))
     }
 
@@ -317,6 +341,15 @@ impl Conversation {
     /// and saved: what `plan chat --plan ID --script FILE` does. A turn after the conversation
     /// ended is not said: the run stops there with a failure.
     pub fn run_script(&mut self, script: &Script) -> Result<(Vec<TurnRecord>, Vec<Failure>)> {
+        self.run_script_by(script, &Answerer::Simulator)
+    }
+
+    /// [`Conversation::run_script`] with `answerer` answering each turn (`--agent llm`).
+    pub fn run_script_by(
+        &mut self,
+        script: &Script,
+        answerer: &Answerer,
+    ) -> Result<(Vec<TurnRecord>, Vec<Failure>)> {
         let mut records = Vec::new();
         let mut failures = Vec::new();
         for (i, t) in script.turns.iter().enumerate() {
@@ -325,7 +358,7 @@ impl Conversation {
                 failures.push(script::not_run(n, ended));
                 break;
             }
-            let logged = self.say(&t.user, &script.tools_of(t))?.clone();
+            let logged = self.say_by(&t.user, &script.tools_of(t), answerer)?.clone();
             records.push(self.record_of(&logged));
             if let Some(expect) = &t.expect {
                 failures.extend(script::check(&self.target.plan, &self.session, expect, n));
@@ -380,6 +413,8 @@ impl Conversation {
             session_states: self.session.session_states.clone(),
             prompt: logged.prompt.clone(),
             parked: self.session.parked.as_ref().map(|p| p.state_id.clone()),
+            calls: logged.calls.clone(),
+            goal_checks: logged.goal_checks.clone(),
         }
     }
 
@@ -434,7 +469,7 @@ pub fn start(ctx: &Context, request: &StartChat) -> Result<ChatView> {
     Ok(Conversation::start(ctx, request)?.view())
 }
 
-/// One turn of saved conversation `name` of plan `id`.
+/// One turn of saved conversation `name` of plan `id`, answered by the simulator.
 pub fn say(
     ctx: &Context,
     id: &str,
@@ -445,6 +480,66 @@ pub fn say(
     let mut c = Conversation::resume(ctx, id, name)?;
     c.say(message, tool_results)?;
     Ok(c.view())
+}
+
+/// One turn of saved conversation `name` of plan `id`, answered as `choice` says: the simulator,
+/// the simulator after the model failed (an `agent_fallback` event), or the language model of the
+/// settings kept in `settings_file` with its key from the environment.
+pub fn say_as(
+    ctx: &Context,
+    request: &crate::messages::ChatSay,
+    settings_file: Option<&Path>,
+) -> Result<ChatView> {
+    let answerer = Answerer::of(&request.agent, settings_file)?;
+    let mut c = Conversation::resume(ctx, &request.id, &request.name)?;
+    c.say_by(&request.message, &request.tool_results, &answerer)?;
+    Ok(c.view())
+}
+
+/// Who answers a turn.
+pub enum Answerer {
+    Simulator,
+    /// The simulator, after the language model failed for this reason.
+    Fallback(String),
+    Model(LanguageModel),
+    /// The language model, the simulator answering a turn it fails (`--fallback simulator`).
+    ModelElseSimulator(LanguageModel),
+}
+
+impl Answerer {
+    /// `f` with the agent that answers.
+    pub fn with_agent<R>(&self, f: impl FnOnce(&dyn Agent) -> R) -> R {
+        match self {
+            Answerer::Model(model) => f(model),
+            Answerer::ModelElseSimulator(model) => f(&WithFallback(model)),
+            Answerer::Simulator | Answerer::Fallback(_) => f(&Simulator),
+        }
+    }
+
+    /// The answerer `choice` names; the model's from the settings kept in `settings_file`.
+    pub fn of(
+        choice: &crate::agent::AgentChoice,
+        settings_file: Option<&Path>,
+    ) -> Result<Answerer> {
+        match (choice.agent, &choice.fallback) {
+            (_, Some(reason)) => Ok(Answerer::Fallback(reason.clone())),
+            (AgentKind::Simulator, None) => Ok(Answerer::Simulator),
+            (AgentKind::LanguageModel, None) => {
+                let settings = settings_file
+                    .map(crate::agent::settings::load)
+                    .transpose()?
+                    .flatten()
+                    .ok_or_else(|| {
+                        ApiError::new(
+                            ErrorCode::Agent,
+                            "the language model is not set up yet: give its base URL and model in the agent's settings",
+                        )
+                    })?;
+                let key = crate::agent::settings::key(&settings, None, |v| std::env::var(v).ok())?;
+                Ok(Answerer::Model(LanguageModel::new(settings, key)))
+            }
+        }
+    }
 }
 
 /// Session state `state` of conversation `name` of plan `id` set by the author (`by: author`).

@@ -13,8 +13,12 @@
 //!   the versions, live, reopen, compare; [`conversations`]: test chats (start, a turn, a turn
 //!   taken back, the last one, a test case saved, the suite run with its coverage).
 //!
+//! - [`agent`]: who answers a test chat's turns: the simulator, or a language model over any
+//!   OpenAI-compatible endpoint (its settings, requests, answers, the one HTTP client).
+//!
 //! No Tauri, clap or Leptos here; IO goes through `plan_core::store`.
 
+pub mod agent;
 pub mod error;
 pub mod messages;
 

@@ -15,6 +15,9 @@ use plan_core::runtime::{Event, Move, Session, Start, ToolResults};
 use plan_core::{Diagnostic, Plan, Revision};
 use serde::{Deserialize, Serialize};
 
+pub use crate::agent::{
+    AgentChoice, AgentKind, AgentSettings, ConnectionReport, GoalCheck, ToolCallRecord,
+};
 use crate::error::ApiError;
 
 /// The editor's first screen in one round trip: [`StartArgs`] → [`Started`] (raw bytes).
@@ -77,13 +80,22 @@ pub const SAVE_CASE: &str = "save_case";
 /// The plan's saved test cases run: [`RunSuite`] → [`SuiteRun`], with [`SUITE_PROGRESS`]
 /// events while it runs.
 pub const RUN_SUITE: &str = "run_suite";
+/// The language-model agent's saved settings: no arguments → `Option<AgentSettings>` (none:
+/// never set up).
+pub const AGENT_SETTINGS: &str = "agent_settings";
+/// The agent's settings checked and kept in the user's config folder: [`AgentSettings`] →
+/// `AgentSettings` (as kept).
+pub const SAVE_AGENT_SETTINGS: &str = "save_agent_settings";
+/// "Test connection" with the settings in the form (not yet kept): [`AgentSettings`] →
+/// [`ConnectionReport`].
+pub const TEST_CONNECTION: &str = "test_connection";
 /// Event the shell emits while a suite runs; payload: [`SuiteProgress`].
 pub const SUITE_PROGRESS: &str = "suite-progress";
 /// Event the shell emits when plan files changed on disk; payload: [`PlansChanged`].
 pub const PLANS_CHANGED: &str = "plans-changed";
 
 /// Every command the page may call, for the shell's build script and capability file.
-pub const COMMANDS: [&str; 28] = [
+pub const COMMANDS: [&str; 31] = [
     START,
     LIST_PLANS,
     LOAD_PLAN,
@@ -112,6 +124,9 @@ pub const COMMANDS: [&str; 28] = [
     CHAT_CASE,
     SAVE_CASE,
     RUN_SUITE,
+    AGENT_SETTINGS,
+    SAVE_AGENT_SETTINGS,
+    TEST_CONNECTION,
 ];
 
 /// The header of a [`SAVE_DRAFT`] request that names the plan (ids are slugs, so always ASCII).
@@ -388,6 +403,9 @@ pub struct ChatSay {
     /// What the plan's tools return when called without a code (the tool switches).
     #[serde(default)]
     pub tool_results: ToolResults,
+    /// Who answers: the simulator (the default) or the language model of the saved settings.
+    #[serde(default)]
+    pub agent: AgentChoice,
 }
 
 /// Arguments of [`CHAT_SET_STATE`]: the session state `state` of conversation `name` set as
@@ -446,6 +464,15 @@ pub struct LoggedTurn {
     /// The parked task's state after the turn (interruptions.md), if one is parked.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub parked: Option<String>,
+    /// Which agent wrote the reply (agents.md, "What is kept").
+    #[serde(default)]
+    pub by: AgentKind,
+    /// The functions the language model called, with their results.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub calls: Vec<ToolCallRecord>,
+    /// The goal checks made before a close or a give-up.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub goal_checks: Vec<GoalCheck>,
 }
 
 /// A test conversation as the app shows it.

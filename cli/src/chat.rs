@@ -1,4 +1,5 @@
-//! `plan chat`: a test conversation with the simulator, interactive in a terminal or scripted.
+//! `plan chat`: a test conversation with the simulator (or a language model, `--agent llm`),
+//! interactive in a terminal or scripted.
 //!
 //! Which plan runs and when a session may go on are `plan_api::conversations`' rules, shared with
 //! the app's Chat tab: a plan of the workspace (`--plan ID`) runs its live version by default,
@@ -11,10 +12,10 @@
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
-use plan_api::conversations::{self, read_script, Conversation, StartChat, Target};
+use plan_api::conversations::{self, read_script, Answerer, Conversation, StartChat, Target};
 use plan_api::{ApiError, Context, ErrorCode};
 use plan_core::runtime::script::{self, ChatRecord, Opening, Script, TurnRecord};
-use plan_core::runtime::{Chat, Event, Simulator, Start, ToolResults, What};
+use plan_core::runtime::{Agent, Chat, Event, RunError, Start, ToolResults, What};
 use plan_core::{Plan, Revision};
 
 use crate::lifecycle::Failure;
@@ -53,6 +54,8 @@ pub struct Options {
     pub script: Option<PathBuf>,
     pub resume: Option<String>,
     pub from: Option<String>,
+    /// Who answers the turns.
+    pub agent: Answerer,
 }
 
 pub fn run(
@@ -74,8 +77,8 @@ pub fn run(
             let target = conversations::target_file(file).map_err(|e| refusal(&name, e))?;
             check_start(&target, &start)?;
             match &script {
-                Some(s) => file_script(&target, s, &start, o.script.as_deref(), format),
-                None => file_interactive(&target, &start, format),
+                Some(s) => file_script(&target, s, &start, o.script.as_deref(), &o.agent, format),
+                None => file_interactive(&target, &start, &o.agent, format),
             }
         }
         (None, Some(id)) => {
@@ -99,8 +102,8 @@ pub fn run(
                 name = conversation.name(),
             );
             match &script {
-                Some(s) => plan_script(&mut conversation, s, o.script.as_deref(), format),
-                None => plan_interactive(&mut conversation, format),
+                Some(s) => plan_script(&mut conversation, s, o.script.as_deref(), &o.agent, format),
+                None => plan_interactive(&mut conversation, &o.agent, format),
             }
         }
         (None, None) => Err(fail(2, "name a plan file or --plan ID".into())),
@@ -164,18 +167,22 @@ fn file_script(
     s: &Script,
     start: &Start,
     path: Option<&Path>,
+    agent: &Answerer,
     format: Format,
 ) -> Result<u8, Failure> {
-    let run = script::run_from(
-        &target.plan,
-        &Simulator,
-        target.plan_ref.clone(),
-        None,
-        s,
-        start.state.as_deref(),
-        &mut |_| Ok(()),
-    )
-    .map_err(|e| refusal(&target.name, ApiError::from(e)))?;
+    let run = agent
+        .with_agent(|agent| {
+            script::run_from(
+                &target.plan,
+                agent,
+                target.plan_ref.clone(),
+                None,
+                s,
+                start.state.as_deref(),
+                &mut |_| Ok(()),
+            )
+        })
+        .map_err(|e| refusal(&target.name, ApiError::from(e)))?;
     Ok(report(
         &target.plan,
         &run.record,
@@ -189,10 +196,11 @@ fn plan_script(
     c: &mut Conversation,
     s: &Script,
     path: Option<&Path>,
+    agent: &Answerer,
     format: Format,
 ) -> Result<u8, Failure> {
     let opening = c.opening();
-    let (turns, failures) = c.run_script(s).map_err(Failure::from)?;
+    let (turns, failures) = c.run_script_by(s, agent).map_err(Failure::from)?;
     let record = ChatRecord {
         opening,
         turns,
@@ -246,7 +254,18 @@ fn interactive(
         if message.trim() == "/quit" {
             break;
         }
-        let t = say(&message)?;
+        let t = match say(&message) {
+            Ok(t) => t,
+            // The model failed: nothing was applied; the author can say it again.
+            Err(f) if f.code == AGENT_FAILED => {
+                eprintln!(
+                    "plan: {}; nothing changed: say it again to retry",
+                    f.message
+                );
+                continue;
+            }
+            Err(f) => return Err(f),
+        };
         if !json {
             let _ = write!(out, "{}", turn_text(plan, &t, !terminal));
         }
@@ -262,8 +281,25 @@ fn print_record(record: &ChatRecord, format: Format) {
     }
 }
 
-fn file_interactive(target: &Target, start: &Start, format: Format) -> Result<u8, Failure> {
-    let (chat, turn) = Chat::open_from(&target.plan, &Simulator, target.plan_ref.clone(), start)
+/// The code `say` fails with when the agent failed and the conversation can go on.
+const AGENT_FAILED: u8 = 3;
+
+fn file_interactive(
+    target: &Target,
+    start: &Start,
+    agent: &Answerer,
+    format: Format,
+) -> Result<u8, Failure> {
+    agent.with_agent(|agent| file_interactive_with(target, start, agent, format))
+}
+
+fn file_interactive_with(
+    target: &Target,
+    start: &Start,
+    agent: &dyn Agent,
+    format: Format,
+) -> Result<u8, Failure> {
+    let (chat, turn) = Chat::open_from(&target.plan, agent, target.plan_ref.clone(), start)
         .map_err(|e| refusal(&target.name, ApiError::from(e)))?;
     let opening = Opening::of(&chat.session, turn);
     let chat = std::cell::RefCell::new(chat);
@@ -276,7 +312,10 @@ fn file_interactive(target: &Target, start: &Start, format: Format) -> Result<u8
             let mut chat = chat.borrow_mut();
             let turn = chat
                 .say_with(message, &ToolResults::new())
-                .map_err(|e| fail(1, e.to_string()))?;
+                .map_err(|e| match e {
+                    RunError::Agent(a) => fail(AGENT_FAILED, a.0),
+                    e => fail(1, e.to_string()),
+                })?;
             Ok(TurnRecord::of(&chat.session, message, turn))
         },
         format,
@@ -286,7 +325,7 @@ fn file_interactive(target: &Target, start: &Start, format: Format) -> Result<u8
     Ok(code)
 }
 
-fn plan_interactive(c: &mut Conversation, format: Format) -> Result<u8, Failure> {
+fn plan_interactive(c: &mut Conversation, agent: &Answerer, format: Format) -> Result<u8, Failure> {
     let plan = c.target().plan.clone();
     let name = c.target().name.clone();
     let opening = c.opening();
@@ -299,11 +338,12 @@ fn plan_interactive(c: &mut Conversation, format: Format) -> Result<u8, Failure>
         |message| {
             let mut c = c.borrow_mut();
             let logged = c
-                .say(message, &ToolResults::new())
+                .say_by(message, &ToolResults::new(), agent)
                 .map_err(|e| match e.code {
                     ErrorCode::Io | ErrorCode::InUse => {
                         fail(2, format!("the session could not be saved: {}", e.message))
                     }
+                    ErrorCode::Agent => fail(AGENT_FAILED, e.message),
                     _ => fail(1, e.message),
                 })?
                 .clone();

@@ -5,6 +5,7 @@
 //! arguments, an unreadable file, an unknown plan or version, a corrupted version, a plan in use).
 //! Messages go to stderr, results to stdout, and no panic or backtrace ever reaches the user.
 
+mod agent;
 mod chat;
 mod check;
 mod lifecycle;
@@ -91,7 +92,8 @@ enum Command {
     Reopen { id: String, version: u32 },
     /// What changed between two versions (or draft, or live).
     Diff { id: String, a: String, b: String },
-    /// A test conversation with the simulator: interactive, or scripted with --script.
+    /// A test conversation with the simulator (or a language model: --agent llm): interactive,
+    /// or scripted with --script..
     Chat {
         /// A plan file, run as is (nothing is saved).
         #[arg(
@@ -118,6 +120,20 @@ enum Command {
         /// Begin in this state instead of the start state (wins over a script's start.state).
         #[arg(long, value_name = "STATE", conflicts_with = "resume")]
         from: Option<String>,
+        /// Who answers: the built-in simulator (the default) or a language model behind an
+        /// OpenAI-compatible endpoint (--base-url, --model, or PLAN_BUILDER_LLM_* variables, else
+        /// the app's saved settings).
+        #[arg(long, value_enum, default_value = "simulator")]
+        agent: AgentArg,
+        /// The model server's OpenAI-compatible base URL (e.g. http://localhost:11434/v1).
+        #[arg(long, value_name = "URL", requires = "agent")]
+        base_url: Option<String>,
+        /// The model's name on that server.
+        #[arg(long, value_name = "NAME", requires = "agent")]
+        model: Option<String>,
+        /// Have the simulator answer any turn the language model fails (recorded as agent_fallback).
+        #[arg(long, value_enum, value_name = "AGENT")]
+        fallback: Option<FallbackArg>,
     },
     /// Run saved test cases: a plan's tests/ folder, a folder, or files.
     Test {
@@ -133,9 +149,36 @@ enum Command {
         /// Then say which transitions the cases took and which they never took.
         #[arg(long)]
         coverage: bool,
+        /// Who answers: the built-in simulator (the default) or a language model behind an
+        /// OpenAI-compatible endpoint (--base-url, --model, or PLAN_BUILDER_LLM_* variables, else
+        /// the app's saved settings).
+        #[arg(long, value_enum, default_value = "simulator")]
+        agent: AgentArg,
+        /// The model server's OpenAI-compatible base URL (e.g. http://localhost:11434/v1).
+        #[arg(long, value_name = "URL", requires = "agent")]
+        base_url: Option<String>,
+        /// The model's name on that server.
+        #[arg(long, value_name = "NAME", requires = "agent")]
+        model: Option<String>,
+        /// Have the simulator answer any turn the language model fails (recorded as agent_fallback).
+        #[arg(long, value_enum, value_name = "AGENT")]
+        fallback: Option<FallbackArg>,
     },
     /// Print the JSON Schema of the plan format.
     Schema,
+}
+
+/// `--agent`.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum AgentArg {
+    Simulator,
+    Llm,
+}
+
+/// `--fallback`.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FallbackArg {
+    Simulator,
 }
 
 /// Output format.
@@ -189,7 +232,12 @@ fn run(cli: Cli) -> Result<u8, Failure> {
             script,
             resume,
             from,
+            agent,
+            base_url,
+            model,
+            fallback,
         } => {
+            let agent = agent::choose(*agent, base_url, model, fallback.is_some())?;
             let revision = match (version, live, draft) {
                 (Some(n), _, _) => Some(Revision::Version(*n)),
                 (None, true, _) => Some(Revision::Live),
@@ -203,6 +251,7 @@ fn run(cli: Cli) -> Result<u8, Failure> {
                 script: script.clone(),
                 resume: resume.clone(),
                 from: from.clone(),
+                agent,
             };
             return chat::run(ws, options, format);
         }
@@ -211,13 +260,18 @@ fn run(cli: Cli) -> Result<u8, Failure> {
             version,
             live,
             coverage,
+            agent,
+            base_url,
+            model,
+            fallback,
         } => {
+            let agent = agent::choose(*agent, base_url, model, fallback.is_some())?;
             let revision = match (version, live) {
                 (Some(n), _) => Some(Revision::Version(*n)),
                 (None, true) => Some(Revision::Live),
                 _ => None,
             };
-            return suite::run(ws, targets, revision, *coverage, format);
+            return suite::run(ws, targets, revision, *coverage, &agent, format);
         }
         Command::Schema => {
             let schema = plan_core::json_schema();

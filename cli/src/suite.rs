@@ -10,7 +10,9 @@ use std::collections::HashMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use plan_api::conversations::{read_script, run_case as run_one, target_file, target_plan, Target};
+use plan_api::conversations::{
+    read_script, run_case as run_one, target_file, target_plan, Answerer, Target,
+};
 use plan_api::{ApiError, Context, ErrorCode};
 use plan_core::runtime::script::{ChatRecord, Coverage};
 use plan_core::store::Workspace;
@@ -54,6 +56,7 @@ pub fn run(
     targets: &[String],
     revision: Option<Revision>,
     coverage: bool,
+    agent: &Answerer,
     format: Format,
 ) -> Result<u8, Failure> {
     let mut cases = Vec::new();
@@ -69,7 +72,7 @@ pub fn run(
         let target = plans
             .entry(case.plan.clone())
             .or_insert_with(|| load(&case.plan, revision));
-        outcomes.push(run_case(&case, target));
+        outcomes.push(run_case(&case, target, agent));
     }
     let failed = outcomes.iter().filter(|o| !o.failures.is_empty()).count();
     let passed = outcomes.len() - failed;
@@ -247,7 +250,7 @@ fn load(key: &PlanKey, revision: Option<Revision>) -> Result<Target, String> {
     }
 }
 
-fn run_case(case: &Case, target: &Result<Target, String>) -> Outcome {
+fn run_case(case: &Case, target: &Result<Target, String>, agent: &Answerer) -> Outcome {
     let mut outcome = Outcome {
         label: case.label.clone(),
         file: case.file.clone(),
@@ -268,7 +271,7 @@ fn run_case(case: &Case, target: &Result<Target, String>) -> Outcome {
             return outcome;
         }
     };
-    let run = run_one(target, &case.file);
+    let run = agent.with_agent(|agent| run_one(target, &case.file, agent));
     outcome.turns = run.turns;
     outcome.failures = run.failures.iter().map(ToString::to_string).collect();
     outcome.record = run.record;

@@ -151,6 +151,7 @@ fn what_was_said_in_the_detour_is_not_said_in_the_resumed_visit() {
             role: Role::User,
             text: text.into(),
             turn,
+            by: None,
         });
     }
     let said: Vec<String> = s.speech_this_visit().collect();

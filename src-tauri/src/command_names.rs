@@ -1,7 +1,7 @@
 // The commands the page may call, read by the build script (which declares them to Tauri, so that
 // the capability file can allow exactly these) and by a test that checks them against
 // `plan_api::messages::COMMANDS`.
-const COMMANDS: [&str; 28] = [
+const COMMANDS: [&str; 31] = [
     "start",
     "list_plans",
     "load_plan",
@@ -30,4 +30,7 @@ const COMMANDS: [&str; 28] = [
     "chat_case",
     "save_case",
     "run_suite",
+    "agent_settings",
+    "save_agent_settings",
+    "test_connection",
 ];

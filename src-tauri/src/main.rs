@@ -116,6 +116,9 @@ fn main() {
             commands::conversations::chat_case,
             commands::conversations::save_case,
             commands::conversations::run_suite,
+            commands::conversations::agent_settings,
+            commands::conversations::save_agent_settings,
+            commands::conversations::test_connection,
         ])
         .run(tauri::generate_context!("../tauri.conf.json"));
     if let Err(e) = result {

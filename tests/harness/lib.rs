@@ -10,6 +10,7 @@
 //! If the app does not start, the tests fail; they never skip.
 
 pub mod chat;
+pub mod model_server;
 pub mod native;
 pub mod page;
 pub mod webdriver;
@@ -127,6 +128,11 @@ impl Harness {
         &self.out
     }
 
+    /// The config folder the app runs with (`XDG_CONFIG_HOME`): `plan-builder/agent.json` is in it.
+    pub fn config_dir(&self) -> PathBuf {
+        self.out.join("config")
+    }
+
     /// A new scratch workspace for test `name`, seeded with the sample plans as a new one is.
     pub fn fresh_workspace(&self, name: &str) -> Result<PathBuf, String> {
         let dir = self
@@ -182,6 +188,9 @@ impl Harness {
                 &native.to_string(),
             ])
             .env("DISPLAY", &self.display)
+            // The app keeps the author's settings (the language model's) in the user's config
+            // folder: the tests' own, never the real one.
+            .env("XDG_CONFIG_HOME", self.config_dir())
             .stdin(Stdio::null())
             .stdout(self.log("tauri-driver.log")?)
             .stderr(self.log("tauri-driver.err.log")?)

@@ -214,14 +214,39 @@ pub async fn chat_say(
     name: &str,
     message: &str,
     tool_results: &ToolResults,
+    agent: AgentChoice,
 ) -> Result<ChatView, ApiError> {
     let args = ChatSay {
         id: id.to_string(),
         name: name.to_string(),
         message: message.to_string(),
         tool_results: tool_results.clone(),
+        agent,
     };
     call(CHAT_SAY, &args).await
+}
+
+/// The language-model agent's saved settings (none before the first save).
+pub async fn agent_settings() -> Result<Option<AgentSettings>, ApiError> {
+    call(AGENT_SETTINGS, &serde_json::json!({})).await
+}
+
+/// The settings checked and kept by the shell, as kept.
+pub async fn save_agent_settings(settings: &AgentSettings) -> Result<AgentSettings, ApiError> {
+    call(
+        SAVE_AGENT_SETTINGS,
+        &serde_json::json!({ "settings": settings }),
+    )
+    .await
+}
+
+/// "Test connection" with the form's settings (not kept).
+pub async fn test_connection(settings: &AgentSettings) -> Result<ConnectionReport, ApiError> {
+    call(
+        TEST_CONNECTION,
+        &serde_json::json!({ "settings": settings }),
+    )
+    .await
 }
 
 pub async fn chat_set_state(

@@ -1,4 +1,5 @@
-//! The test chat: a conversation with the plan run by the shell's simulator, one turn at a time
+//! The test chat: a conversation with the plan run by the shell's simulator or a language model
+//! (the agent switch, its settings, a failed turn kept for Retry or the simulator), one turn at a time
 //! (every turn saved in the workspace), what the canvas lights for it, taking a turn back, test
 //! from here, a conversation saved as a test case, and the plan's suite run with its coverage.
 //! The decisions are here; `panels::chat` shows them.
@@ -7,7 +8,7 @@ use std::collections::HashSet;
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use plan_api::messages::{CaseRun, ChatView, SuiteProgress, SuiteRun};
+use plan_api::messages::{AgentKind, AgentSettings, CaseRun, ChatView, SuiteProgress, SuiteRun};
 use plan_api::{ApiError, ErrorCode};
 use plan_core::runtime::script::Script;
 use plan_core::runtime::{Preset, Start, ToolResults, What};
@@ -19,7 +20,9 @@ use crate::ipc;
 use crate::lifecycle::{Dialog, Lifecycle};
 use crate::panels::Tab;
 
+mod agent;
 mod now;
+pub use agent::{call_lines, writer_label, CallLine, FailedTurn, SettingsForm};
 pub use now::{parked_text, session_rows, SessionRow};
 
 /// What the canvas marks for the test chat: the current state, the states visited, the
@@ -102,6 +105,17 @@ pub struct Testing {
     pub progress: RwSignal<Option<SuiteProgress>>,
     /// A failing case opened from the suite's results.
     pub case: RwSignal<Option<CaseRun>>,
+    /// Who answers the turns: the simulator or the language model (agents.md).
+    pub agent: RwSignal<AgentKind>,
+    /// What each tool returns when the agent calls it without a code (the tool switches).
+    pub tool_results: RwSignal<ToolResults>,
+    /// The turn the language model failed, kept for Retry or the simulator.
+    pub failed: RwSignal<Option<FailedTurn>>,
+    /// The language model's settings as kept (none: not set up yet), and the form's state.
+    pub settings: RwSignal<Option<AgentSettings>>,
+    pub settings_note: RwSignal<Option<Result<String, String>>>,
+    /// The models the server listed in the last "Test connection".
+    pub models: RwSignal<Vec<String>>,
 }
 
 impl Testing {
@@ -118,6 +132,12 @@ impl Testing {
             suite: RwSignal::new(None),
             progress: RwSignal::new(None),
             case: RwSignal::new(None),
+            agent: RwSignal::new(AgentKind::Simulator),
+            tool_results: RwSignal::new(ToolResults::new()),
+            failed: RwSignal::new(None),
+            settings: RwSignal::new(None),
+            settings_note: RwSignal::new(None),
+            models: RwSignal::new(Vec::new()),
         };
         // A plan opened: its newest conversation is shown where it was (a new plan has none yet).
         Effect::new(move |before: Option<Option<String>>| {
@@ -173,6 +193,8 @@ impl Testing {
 
     fn forget(self) {
         self.chat.set(None);
+        self.failed.set(None);
+        self.tool_results.set(ToolResults::new());
         self.error.set(None);
         self.suite.set(None);
         self.case.set(None);
@@ -255,8 +277,27 @@ impl Testing {
         self.start();
     }
 
-    /// One turn: the author's message (or a tool's call from its button).
+    /// One turn: the author's message (or a tool's call from its button), answered by the agent
+    /// chosen.
     pub fn say(self, message: String) {
+        self.say_as(message, None);
+    }
+
+    /// The failed turn said again to the language model.
+    pub fn retry(self) {
+        if let Some(f) = self.failed.get_untracked() {
+            self.say_as(f.message, None);
+        }
+    }
+
+    /// The failed turn answered by the simulator instead (an `agent_fallback` event says why).
+    pub fn answer_with_simulator(self) {
+        if let Some(f) = self.failed.get_untracked() {
+            self.say_as(f.message, Some(f.reason));
+        }
+    }
+
+    fn say_as(self, message: String, fallback: Option<String>) {
         let message = message.trim_end().to_string();
         if message.trim().is_empty() || self.busy.get_untracked() {
             return;
@@ -264,13 +305,96 @@ impl Testing {
         let Some(view) = self.chat.get_untracked() else {
             return;
         };
+        let choice = agent::choice(self.agent.get_untracked(), fallback.as_deref());
+        let tools = self.tool_results.get_untracked();
         self.busy.set(true);
         spawn_local(async move {
             if view.revision == Revision::Draft {
                 let _ = self.editor.settled().await;
             }
-            let answer = ipc::chat_say(&view.id, &view.name, &message, &ToolResults::new()).await;
-            self.show(answer);
+            let answer = ipc::chat_say(&view.id, &view.name, &message, &tools, choice).await;
+            match answer {
+                Err(e) if e.code == ErrorCode::Agent => {
+                    self.busy.set(false);
+                    self.failed.set(agent::failed_turn(&e, &message));
+                }
+                other => {
+                    if other.is_ok() {
+                        self.failed.set(None);
+                    }
+                    self.show(other);
+                }
+            }
+        });
+    }
+
+    /// Chooses who answers; the model's settings are read the first time it is chosen.
+    pub fn choose_agent(self, kind: AgentKind) {
+        self.agent.set(kind);
+        if kind == AgentKind::LanguageModel && self.settings.get_untracked().is_none() {
+            spawn_local(async move {
+                match ipc::agent_settings().await {
+                    Ok(kept) => self.settings.set(kept),
+                    Err(e) => self.settings_note.set(Some(Err(e.message))),
+                }
+            });
+        }
+    }
+
+    /// Keeps the form's settings (the shell checks them and refuses with the CLI's words).
+    pub fn save_settings(self, form: SettingsForm) {
+        let seed = self
+            .settings
+            .with_untracked(|s| s.as_ref().and_then(|s| s.seed));
+        let settings = match form.read(seed) {
+            Ok(s) => s,
+            Err(why) => return self.settings_note.set(Some(Err(why))),
+        };
+        spawn_local(async move {
+            match ipc::save_agent_settings(&settings).await {
+                Ok(kept) => {
+                    self.settings_note.set(Some(Ok(format!(
+                        "Saved: {} at {}.",
+                        kept.model, kept.base_url
+                    ))));
+                    self.settings.set(Some(kept));
+                }
+                Err(e) => self.settings_note.set(Some(Err(e.message))),
+            }
+        });
+    }
+
+    /// "Test connection" with the form's settings, not yet kept.
+    pub fn test_connection(self, form: SettingsForm) {
+        let seed = self
+            .settings
+            .with_untracked(|s| s.as_ref().and_then(|s| s.seed));
+        let settings = match form.read(seed) {
+            Ok(s) => s,
+            Err(why) => return self.settings_note.set(Some(Err(why))),
+        };
+        self.settings_note
+            .set(Some(Ok("Testing the connection…".into())));
+        spawn_local(async move {
+            match ipc::test_connection(&settings).await {
+                Ok(report) => {
+                    self.models.set(report.models);
+                    self.settings_note.set(Some(Ok(report.message)));
+                }
+                Err(e) => self.settings_note.set(Some(Err(e.message))),
+            }
+        });
+    }
+
+    /// The tool switch: what `tool` returns when called without a code (none: its first code).
+    pub fn set_tool_result(self, tool: String, code: Option<String>) {
+        self.tool_results.update(|t| match code {
+            Some(code) => {
+                t.insert(tool, code);
+            }
+            None => {
+                t.remove(&tool);
+            }
         });
     }
 
@@ -401,6 +525,8 @@ mod tests {
             session_states: Default::default(),
             prompt: String::new(),
             parked: None,
+            calls: Vec::new(),
+            goal_checks: Vec::new(),
         }
     }
 
@@ -444,6 +570,9 @@ mod tests {
             transition: t.transition,
             prompt: t.prompt,
             parked: None,
+            by: t.by,
+            calls: t.calls,
+            goal_checks: t.goal_checks,
         }
     }
 

@@ -6,8 +6,10 @@
 
 use std::collections::BTreeMap;
 
+use serde::{Deserialize, Serialize};
+
 use super::{
-    reply, start_from, step, Action, Event, Move, PlanRef, RunError, Session, Start, What,
+    reply_by, start_from, AgentKind, Event, Move, PlanRef, RunError, Session, Start, What,
 };
 use crate::plan::Plan;
 
@@ -29,12 +31,51 @@ pub struct Input<'a> {
     pub tool_results: &'a ToolResults,
 }
 
-/// Whoever plays the agent's part: reads the user, asks for actions, writes replies.
+/// Whoever plays the agent's part: reads the user, has the runtime apply the actions it asks for
+/// (the pure [`step`]), writes the reply.
 pub trait Agent {
-    /// The actions the agent asks for in answer to the input, given the session before the turn.
-    fn act(&self, plan: &Plan, session: &Session, input: Input) -> Result<Vec<Action>, AgentError>;
-    /// The reply for the state the session is now in (after the turn).
-    fn reply(&self, plan: &Plan, session: &Session) -> Result<String, AgentError>;
+    /// Who it is, as the transcript records it.
+    fn kind(&self) -> AgentKind;
+    /// The reply that opens a new session, in the state it began in.
+    fn opening(&self, plan: &Plan, session: &Session) -> Result<String, AgentError>;
+    /// One user turn from `session`: the session after it (its reply not yet in the transcript),
+    /// the trace, the reply. On error nothing is applied.
+    fn turn(&self, plan: &Plan, session: &Session, input: Input) -> Result<Answered, RunError>;
+}
+
+/// What an agent made of one user turn.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Answered {
+    pub session: Session,
+    pub events: Vec<Event>,
+    pub reply: String,
+    /// Who wrote the reply (an agent that falls back to the simulator says so).
+    pub by: AgentKind,
+    /// The functions a language model called, with their results (none for the simulator).
+    pub calls: Vec<ToolCallRecord>,
+    /// The goal checks a language model made before a close or a give-up.
+    pub goal_checks: Vec<GoalCheck>,
+}
+
+/// One function a language model called, and what became of it (agents.md).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ToolCallRecord {
+    /// `record_deliverable`, `call_tool`, …
+    pub function: String,
+    /// Its arguments as the model wrote them (parsed).
+    pub arguments: serde_json::Value,
+    pub accepted: bool,
+    /// "accepted", or why it was rejected, as the model was told.
+    pub result: String,
+}
+
+/// The separate goal check's verdict before a `close_goal` or `give_up_goal` (agents.md).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GoalCheck {
+    /// `close_goal` or `give_up_goal`.
+    pub function: String,
+    pub met: bool,
+    pub reason: String,
 }
 
 /// What one user turn (or the opening) produced.
@@ -46,6 +87,9 @@ pub struct Turn {
     pub transition: Option<Move>,
     /// What the agent was told when it wrote the reply (session-states.md, "The prompt of a turn").
     pub prompt: String,
+    pub by: AgentKind,
+    pub calls: Vec<ToolCallRecord>,
+    pub goal_checks: Vec<GoalCheck>,
 }
 
 /// A conversation in progress.
@@ -70,8 +114,8 @@ impl<'a, A: Agent + ?Sized> Chat<'a, A> {
     ) -> Result<(Self, Turn), RunError> {
         let (mut session, events) = start_from(plan, plan_ref, from)?;
         let prompt = super::prompt(plan, &session);
-        let text = agent.reply(plan, &session)?;
-        reply(&mut session, text.clone());
+        let text = agent.opening(plan, &session)?;
+        reply_by(&mut session, text.clone(), agent.kind());
         let chat = Chat {
             plan,
             agent,
@@ -84,6 +128,9 @@ impl<'a, A: Agent + ?Sized> Chat<'a, A> {
                 events,
                 transition: None,
                 prompt,
+                by: agent.kind(),
+                calls: Vec::new(),
+                goal_checks: Vec::new(),
             },
         ))
     }
@@ -117,17 +164,20 @@ impl<'a, A: Agent + ?Sized> Chat<'a, A> {
             message,
             tool_results,
         };
-        let actions = self.agent.act(self.plan, &self.session, input)?;
-        let (mut next, events) = step(self.plan, &self.session, message, &actions)?;
+        let t = self.agent.turn(self.plan, &self.session, input)?;
+        let mut next = t.session;
         let prompt = super::prompt(self.plan, &next);
-        let text = self.agent.reply(self.plan, &next)?;
-        reply(&mut next, text.clone());
+        let by = t.by;
+        reply_by(&mut next, t.reply.clone(), by);
         self.session = next;
         Ok(Turn {
-            reply: text,
-            transition: transition_of(&events),
-            events,
+            reply: t.reply,
+            transition: transition_of(&t.events),
+            events: t.events,
             prompt,
+            by,
+            calls: t.calls,
+            goal_checks: t.goal_checks,
         })
     }
 }

@@ -94,6 +94,11 @@ pub enum What {
     Forgotten {
         keys: Vec<String>,
     },
+    /// The language-model agent failed this turn and the author had the simulator answer it
+    /// instead (agents.md, "When it fails").
+    AgentFallback {
+        reason: String,
+    },
 }
 
 /// Who changed a session state.

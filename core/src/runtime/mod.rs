@@ -24,7 +24,7 @@ mod simulator;
 mod switching;
 
 pub use action::{deliverable_keys, reads_deliverables, tool_available, Action};
-pub use chat::{Agent, AgentError, Chat, Input, ToolResults};
+pub use chat::{Agent, AgentError, Answered, Chat, GoalCheck, Input, ToolCallRecord, ToolResults};
 pub use evaluate::{declaration, show};
 pub use event::{ChangedBy, Event, Move, What};
 pub use prompt::{prompt, render};
@@ -193,6 +193,7 @@ pub fn step(
         role: Role::User,
         text: message.to_string(),
         turn: s.turn,
+        by: None,
     });
     // 3–4. The actions, then auto-completion.
     let mut progress = false;
@@ -270,12 +271,18 @@ pub fn step(
     Ok((s, events))
 }
 
-/// The agent's reply joins the transcript (step 11).
+/// The simulator's reply joins the transcript (step 11).
 pub fn reply(session: &mut Session, text: String) {
+    reply_by(session, text, AgentKind::Simulator);
+}
+
+/// The reply of agent `by` joins the transcript (step 11), saying who wrote it.
+pub fn reply_by(session: &mut Session, text: String, by: AgentKind) {
     session.transcript.push(Line {
         role: Role::Agent,
         text,
         turn: session.turn,
+        by: Some(by),
     });
 }
 

@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::chat::{Agent, Chat, ToolResults, Turn};
+use super::chat::{Agent, Chat, GoalCheck, ToolCallRecord, ToolResults, Turn};
 use super::evaluate::{declaration, equal, show};
 use super::{
     Ended, Event, Move, PlanRef, Preset, Recorded, RunError, Session, SessionValue, Start,
@@ -141,6 +141,12 @@ pub struct TurnRecord {
     pub prompt: String,
     /// The parked task's state after the turn, if one is parked.
     pub parked: Option<String>,
+    /// The functions a language model called this turn, with their results (agents.md); absent
+    /// for the simulator's turns.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub calls: Vec<ToolCallRecord>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub goal_checks: Vec<GoalCheck>,
 }
 
 /// `parked` as written: `null` (nothing parked) told apart from no field at all.
@@ -197,6 +203,8 @@ impl TurnRecord {
             session_states: session.session_states.clone(),
             prompt: turn.prompt,
             parked: parked_state(session),
+            calls: turn.calls,
+            goal_checks: turn.goal_checks,
         }
     }
 }

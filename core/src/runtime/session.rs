@@ -254,6 +254,39 @@ pub struct Line {
     pub role: Role,
     pub text: String,
     pub turn: u32,
+    /// Which agent wrote an agent's line (agents.md, "What is kept"); none on the user's lines
+    /// and on lines written before it was kept (the simulator's).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub by: Option<AgentKind>,
+}
+
+/// Who plays the agent's part in a test conversation (agents.md).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AgentKind {
+    /// The built-in, offline, deterministic agent (runtime.md).
+    #[default]
+    Simulator,
+    /// An OpenAI-compatible Chat Completions endpoint.
+    #[serde(rename = "llm")]
+    LanguageModel,
+}
+
+impl AgentKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            AgentKind::Simulator => "simulator",
+            AgentKind::LanguageModel => "llm",
+        }
+    }
+
+    /// How the app and the CLI name it.
+    pub fn label(self) -> &'static str {
+        match self {
+            AgentKind::Simulator => "Simulator",
+            AgentKind::LanguageModel => "Language model",
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

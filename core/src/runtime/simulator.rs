@@ -11,10 +11,10 @@
 use serde_json::{Number, Value};
 
 use super::action::{self, deliverable_keys};
-use super::chat::{Agent, AgentError, Input, ToolResults};
+use super::chat::{Agent, AgentError, Answered, Input, ToolResults};
 use super::interrupt;
-use super::session::{speech, GoalStatus, Line, Role, Session};
-use super::Action;
+use super::session::{speech, AgentKind, GoalStatus, Line, Role, Session};
+use super::{Action, RunError};
 use crate::condition::Check;
 use crate::plan::{Deliverable, DeliverableType, Goal, Plan, State, StateType, Task};
 
@@ -34,12 +34,25 @@ pub enum Ask<'p> {
 }
 
 impl Agent for Simulator {
-    fn act(&self, plan: &Plan, session: &Session, input: Input) -> Result<Vec<Action>, AgentError> {
-        Ok(self.actions(plan, session, input.message, input.tool_results))
+    fn kind(&self) -> AgentKind {
+        AgentKind::Simulator
     }
 
-    fn reply(&self, plan: &Plan, session: &Session) -> Result<String, AgentError> {
+    fn opening(&self, plan: &Plan, session: &Session) -> Result<String, AgentError> {
         Ok(self.reply_text(plan, session))
+    }
+
+    fn turn(&self, plan: &Plan, session: &Session, input: Input) -> Result<Answered, RunError> {
+        let actions = self.actions(plan, session, input.message, input.tool_results);
+        let (session, events) = super::step(plan, session, input.message, &actions)?;
+        Ok(Answered {
+            reply: self.reply_text(plan, &session),
+            session,
+            events,
+            by: AgentKind::Simulator,
+            calls: Vec::new(),
+            goal_checks: Vec::new(),
+        })
     }
 }
 
@@ -244,6 +257,7 @@ fn goal_can_close(
         role: Role::User,
         text: message.to_string(),
         turn: preview.turn,
+        by: None,
     });
     let mut scratch = Vec::new();
     for a in actions {

@@ -1,16 +1,20 @@
 //! The Chat tab's test conversations: started (from any state, with values known), a turn, a turn
 //! taken back, the newest one found again, a test case made and saved, the suite run (its progress
-//! sent as events while it runs).
+//! sent as events while it runs); the language-model agent's settings and "Test connection".
 
+use plan_api::agent::settings;
 use plan_api::conversations::{self, Conversation};
-use plan_api::messages::{ChatView, SavedCase, StartChat, SuiteProgress, SuiteRun, SUITE_PROGRESS};
+use plan_api::messages::{
+    AgentChoice, AgentSettings, ChatSay, ChatView, ConnectionReport, SavedCase, StartChat,
+    SuiteProgress, SuiteRun, SUITE_PROGRESS,
+};
 use plan_api::{ApiError, Context};
 use plan_core::runtime::script::Script;
 use plan_core::runtime::{Preset, Start, ToolResults};
 use plan_core::Revision;
 use tauri::{AppHandle, Emitter, State};
 
-use super::on;
+use super::{blocking, on};
 
 #[tauri::command(rename_all = "snake_case")]
 pub async fn chat_start(
@@ -27,6 +31,9 @@ pub async fn chat_start(
     on(&ctx, move |ctx| conversations::start(ctx, &request)).await
 }
 
+/// One turn, answered by the agent the page chose: the simulator, or the language model of the
+/// settings kept in the user's config folder (the request runs here, on the blocking pool: the
+/// window stays responsive while a model thinks).
 #[tauri::command(rename_all = "snake_case")]
 pub async fn chat_say(
     ctx: State<'_, Context>,
@@ -34,12 +41,48 @@ pub async fn chat_say(
     name: String,
     message: String,
     tool_results: Option<ToolResults>,
+    agent: Option<AgentChoice>,
 ) -> Result<ChatView, ApiError> {
-    let tools = tool_results.unwrap_or_default();
+    let request = ChatSay {
+        id,
+        name,
+        message,
+        tool_results: tool_results.unwrap_or_default(),
+        agent: agent.unwrap_or_default(),
+    };
     on(&ctx, move |ctx| {
-        conversations::say(ctx, &id, &name, &message, &tools)
+        conversations::say_as(ctx, &request, settings::user_config_file().as_deref())
     })
     .await
+}
+
+/// The language-model agent's saved settings; none before they are first saved.
+#[tauri::command(rename_all = "snake_case")]
+pub async fn agent_settings() -> Result<Option<AgentSettings>, ApiError> {
+    blocking(|| match settings::user_config_file() {
+        Some(file) => settings::load(&file),
+        None => Ok(None),
+    })
+    .await
+}
+
+#[tauri::command(rename_all = "snake_case")]
+pub async fn save_agent_settings(settings: AgentSettings) -> Result<AgentSettings, ApiError> {
+    blocking(move || {
+        let file = settings::user_config_file().ok_or_else(|| {
+            ApiError::new(
+                plan_api::ErrorCode::Io,
+                "there is no config folder: set HOME or XDG_CONFIG_HOME",
+            )
+        })?;
+        settings::save(&file, &settings)
+    })
+    .await
+}
+
+#[tauri::command(rename_all = "snake_case")]
+pub async fn test_connection(settings: AgentSettings) -> Result<ConnectionReport, ApiError> {
+    blocking(move || plan_api::agent::model::test_connection(&settings)).await
 }
 
 #[tauri::command(rename_all = "snake_case")]

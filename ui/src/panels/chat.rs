@@ -1,5 +1,6 @@
 //! The Chat tab: what a conversation runs and where it begins (test from here, with values known
-//! from the start), the transcript with each turn's trace folded under the agent's reply, the
+//! from the start), who answers (`agent`), the transcript with each turn's trace and the model's
+//! calls folded under the agent's reply, a turn the model failed, the
 //! message field, and the conversation's actions (restart, step back, save as test case, run the
 //! suite). The live state of the conversation is `chat_now`'s, the suite's results `suite`'s.
 
@@ -10,11 +11,12 @@ use plan_core::runtime::Role;
 use plan_core::Revision;
 use serde_json::Value;
 
+use super::agent::{AgentSwitch, FailedTurn};
 use super::chat_now::Now;
 use super::suite::{OpenedCase, Suite};
 use crate::editor::Editor;
 use crate::lifecycle::Lifecycle;
-use crate::testing::Testing;
+use crate::testing::{call_lines, writer_label, CallLine, Testing};
 
 #[component]
 pub fn Chat(editor: Editor, testing: Testing, lifecycle: Lifecycle) -> impl IntoView {
@@ -26,6 +28,7 @@ pub fn Chat(editor: Editor, testing: Testing, lifecycle: Lifecycle) -> impl Into
     view! {
         <div class="chat" data-testid="chat">
             <Begin editor=editor testing=testing lifecycle=lifecycle />
+            <AgentSwitch testing=testing />
             {move || testing.error.get().map(|e| view! { <p class="error" data-testid="chat-error" data-code=e.code.as_str()>{e.message}</p> })}
             {move || chat.get().and_then(|c| c.stale).map(|why| view! {
                 <div class="chat-stale" data-testid="chat-stale">
@@ -37,6 +40,7 @@ pub fn Chat(editor: Editor, testing: Testing, lifecycle: Lifecycle) -> impl Into
                 (_, true) => view! { <OpenedCase testing=testing /> }.into_any(),
                 (true, false) => view! {
                     <Transcript testing=testing />
+                    <FailedTurn testing=testing />
                     <Say testing=testing />
                     <Now editor=editor testing=testing />
                 }.into_any(),
@@ -289,6 +293,8 @@ fn Transcript(testing: Testing) -> impl IntoView {
                                 .unwrap_or_default();
                             let prompt = logged.map(|t| t.prompt.clone()).unwrap_or_default();
                             Line {
+                                by: logged.and_then(writer_label),
+                                calls: logged.map(call_lines).unwrap_or_default(),
                                 conversation: c.name.clone(),
                                 role: match l.role {
                                     Role::User => "user",
@@ -325,10 +331,21 @@ fn Transcript(testing: Testing) -> impl IntoView {
     view! {
         <ol class="transcript" data-testid="chat-transcript" node_ref=list>
             <For each=lines key=|l| l.clone() children=|l: Line| {
-                let Line { role, turn, text, trace, prompt, .. } = l;
+                let Line { role, turn, text, trace, prompt, by, calls, .. } = l;
                 view! {
-                    <li class=format!("chat-message {role}") data-testid="chat-message" data-role=role data-turn=turn.to_string()>
+                    <li class=format!("chat-message {role}") data-testid="chat-message" data-role=role data-turn=turn.to_string()
+                        data-by=by.unwrap_or_default()>
+                        {by.map(|by| view! { <span class="chat-by" data-testid="chat-by">{by}</span> })}
                         <p class="chat-text">{text}</p>
+                        {(!calls.is_empty()).then(|| view! {
+                            <details class="chat-calls" data-testid="chat-calls">
+                                <summary>{format!("What the model did ({})", calls.len())}</summary>
+                                <ul>{calls.into_iter().map(|c| view! {
+                                    <li class="chat-call" class:rejected=!c.accepted data-testid="chat-call"
+                                        data-function=c.function data-accepted=if c.accepted { "true" } else { "false" }>{c.text}</li>
+                                }).collect_view()}</ul>
+                            </details>
+                        })}
                         {(!trace.is_empty()).then(|| view! {
                             <details class="chat-trace" data-testid="chat-trace">
                                 <summary>{format!("What happened in turn {turn}")}</summary>
@@ -359,6 +376,10 @@ struct Line {
     trace: Vec<String>,
     /// The prompt the agent wrote this reply with (session-states.md).
     prompt: String,
+    /// Who wrote an agent's reply, when it is worth saying.
+    by: Option<&'static str>,
+    /// The model's calls and goal checks of the turn.
+    calls: Vec<CallLine>,
 }
 
 /// The message field (Enter sends, Shift+Enter starts a new line) and the conversation's actions.

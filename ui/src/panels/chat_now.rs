@@ -180,13 +180,14 @@ pub fn Now(editor: Editor, testing: Testing) -> impl IntoView {
             {move || goal().map(|g| view! { <p data-testid="chat-goal">{format!("Goal: {g}")}</p> })}
             {move || (!tools().is_empty()).then(|| view! {
                 <div class="chat-tools">
-                    <span class="field-label">"Tools here: send a call with the code it returns"</span>
+                    <span class="field-label">"Tools here: send a call with a code, or choose what each returns when the agent calls it"</span>
                     {tools().into_iter().map(|(name, codes, last)| {
-                        let buttons = if codes.is_empty() { vec![String::from("OK")] } else { codes };
+                        let buttons = if codes.is_empty() { vec![String::from("OK")] } else { codes.clone() };
                         view! {
                             <div class="chat-tool" data-testid="chat-tool" data-tool=name.clone()>
                                 <code>{name.clone()}</code>
                                 {last.map(|l| view! { <span class="hint">{format!(" last: {l}")}</span> })}
+                                <ToolSwitch testing=testing tool=name.clone() codes=codes.clone() />
                                 <div class="chat-tool-codes">
                                     {buttons.into_iter().map(|code| {
                                         let message = format!("/tool {name} {code}");
@@ -254,4 +255,32 @@ pub fn Now(editor: Editor, testing: Testing) -> impl IntoView {
             })}
         </section>
     }
+}
+
+/// The tool switch: which code the tool returns when the agent (the language model, or the
+/// simulator's `/tool NAME`) calls it without naming one.
+#[component]
+fn ToolSwitch(testing: Testing, tool: String, codes: Vec<String>) -> impl IntoView {
+    let first = codes.first().cloned().unwrap_or_default();
+    let key = tool.clone();
+    let chosen = move || {
+        testing
+            .tool_results
+            .with(|t| t.get(&key).cloned().unwrap_or_default())
+    };
+    (!codes.is_empty()).then(|| {
+        view! {
+            <label class="chat-tool-switch">
+                <span class="hint">"returns "</span>
+                <select data-testid="chat-tool-result" data-tool=tool.clone() prop:value=chosen
+                    on:change=move |e| {
+                        let v = event_target_value(&e);
+                        testing.set_tool_result(tool.clone(), (!v.is_empty()).then_some(v));
+                    }>
+                    <option value="">{format!("{first} (first)")}</option>
+                    {codes.iter().map(|c| view! { <option value=c.clone()>{c.clone()}</option> }).collect_view()}
+                </select>
+            </label>
+        }
+    })
 }

@@ -1,6 +1,7 @@
 //! The right-hand panel and its tabs: the inspector of the selection, the Problems, the Versions,
 //! the Test chat, and, while two documents are compared, their Changes.
 
+mod agent;
 mod changes;
 mod chat;
 mod chat_now;

@@ -1,0 +1,285 @@
+//! One user turn answered by the language model (agents.md, "One turn"): the first request; the
+//! goal check before a `close_goal` or `give_up_goal`; the runtime's pure `step` with the actions;
+//! the second request when the model called functions and wrote no text. The turn either
+//! completes or fails as a whole: nothing is applied until every request has answered, so a
+//! failure leaves the session exactly as it was.
+
+use plan_core::plan::{Plan, StateType};
+use plan_core::runtime::{
+    step, Action, Agent, AgentError, AgentKind, Answered, Event, GoalStatus, Input, RunError,
+    Session, Simulator, What,
+};
+use serde_json::Value;
+
+use super::answer::{self, Answer};
+use super::http::Http;
+use super::request;
+use super::{AgentSettings, ConnectionReport, GoalCheck, ToolCallRecord};
+use crate::error::{ApiError, ErrorCode};
+
+/// The language-model agent of one set of settings.
+pub struct LanguageModel {
+    settings: AgentSettings,
+    http: Http,
+}
+
+fn failed(e: AgentError) -> ApiError {
+    ApiError::new(ErrorCode::Agent, e.0)
+}
+
+impl LanguageModel {
+    /// `key`: the key itself (read from the environment by the caller), never stored anywhere.
+    pub fn new(settings: AgentSettings, key: Option<String>) -> LanguageModel {
+        let http = Http::new(&settings, key);
+        LanguageModel { settings, http }
+    }
+
+    pub fn settings(&self) -> &AgentSettings {
+        &self.settings
+    }
+
+    fn ask(&self, body: &Value) -> Result<Answer, AgentError> {
+        let text = self.http.complete(body)?;
+        answer::read(&text)
+    }
+
+    /// One user turn. On error nothing is applied: the caller's session is as it was.
+    fn model_turn(
+        &self,
+        plan: &Plan,
+        session: &Session,
+        input: Input,
+    ) -> Result<Answered, RunError> {
+        let Input {
+            message,
+            tool_results,
+        } = input;
+        if let Some(ended) = &session.ended {
+            return Err(RunError::Ended(ended.clone()));
+        }
+        let first = self.ask(&request::first(&self.settings, plan, session, message))?;
+        // Every call read before anything is decided: one malformed call fails the whole turn.
+        let mut actions: Vec<(Action, Value)> = Vec::with_capacity(first.calls.len());
+        for call in &first.calls {
+            let args = answer::arguments(call)?;
+            let action = answer::action(plan, call, &args, tool_results)?;
+            actions.push((action, Value::Object(args)));
+        }
+        // The goal check, before the runtime sees a close or a give-up.
+        let mut checks = Vec::new();
+        let mut vetoed: Vec<Option<String>> = vec![None; actions.len()];
+        let state = session.state(plan);
+        let goal_open = state.is_some_and(|s| {
+            s.kind == StateType::Goal && session.visit.goal == Some(GoalStatus::Open)
+        });
+        for (i, (action, _)) in actions.iter().enumerate() {
+            let (closing, quote) = match action {
+                Action::CloseGoal { quote } => (true, quote),
+                Action::GiveUpGoal { quote } => (false, quote),
+                _ => continue,
+            };
+            let (Some(state), true) = (state, goal_open) else {
+                continue;
+            };
+            let body = request::goal_check(&self.settings, state, closing, quote);
+            let (met, reason) = answer::verdict(&self.ask(&body)?.text);
+            let function = if closing {
+                "close_goal"
+            } else {
+                "give_up_goal"
+            };
+            if !met {
+                vetoed[i] = Some(if reason.is_empty() {
+                    "the goal check said no".to_string()
+                } else {
+                    format!("the goal check said no: {reason}")
+                });
+            }
+            checks.push(GoalCheck {
+                function: function.into(),
+                met,
+                reason,
+            });
+        }
+        let kept: Vec<Action> = actions
+            .iter()
+            .zip(&vetoed)
+            .filter(|(_, v)| v.is_none())
+            .map(|((a, _), _)| a.clone())
+            .collect();
+        let (next, mut events) = step(plan, session, message, &kept)?;
+        // The vetoed actions are rejected where they stood among the turn's actions.
+        let mut results: Vec<(bool, String)> = Vec::with_capacity(actions.len());
+        let mut judged = events.iter().filter_map(|e| match &e.what {
+            What::ActionAccepted { action } => Some((true, accepted_text(action))),
+            What::ActionRejected { reason, .. } => Some((false, format!("rejected: {reason}"))),
+            _ => None,
+        });
+        let mut inserted: Vec<(usize, Event)> = Vec::new();
+        for (i, ((action, _), veto)) in actions.iter().zip(&vetoed).enumerate() {
+            match veto {
+                Some(reason) => {
+                    results.push((false, format!("rejected: {reason}")));
+                    inserted.push((
+                        i,
+                        Event::new(
+                            next.turn,
+                            What::ActionRejected {
+                                action: action.clone(),
+                                reason: reason.clone(),
+                            },
+                            format!("rejected {}: {reason}", action.describe()),
+                        ),
+                    ));
+                }
+                None => results.push(judged.next().unwrap_or((true, "accepted".into()))),
+            }
+        }
+        for (i, event) in inserted {
+            events.insert(i.min(events.len()), event);
+        }
+        let calls: Vec<ToolCallRecord> = first
+            .calls
+            .iter()
+            .zip(&actions)
+            .zip(&results)
+            .map(|((call, (_, args)), (accepted, result))| ToolCallRecord {
+                function: call.name.clone(),
+                arguments: args.clone(),
+                accepted: *accepted,
+                result: result.clone(),
+            })
+            .collect();
+        let reply = if !first.text.is_empty() || first.calls.is_empty() {
+            first.text
+        } else {
+            let texts: Vec<String> = results.iter().map(|(_, r)| r.clone()).collect();
+            let body =
+                request::second(&self.settings, plan, session, message, &first.calls, &texts);
+            self.ask(&body)?.text
+        };
+        Ok(Answered {
+            session: next,
+            events,
+            reply,
+            by: AgentKind::LanguageModel,
+            calls,
+            goal_checks: checks,
+        })
+    }
+
+    /// "Test connection": the server's models from `/models` when it lists them, else one small
+    /// completion with the configured model.
+    pub fn test_connection(&self) -> Result<ConnectionReport, ApiError> {
+        let base = self.http.base_url().to_string();
+        if let Ok(text) = self.http.models() {
+            if let Some(list) = serde_json::from_str::<Value>(&text)
+                .ok()
+                .and_then(|v| v.get("data").and_then(Value::as_array).cloned())
+            {
+                let models: Vec<String> = list
+                    .iter()
+                    .filter_map(|m| m.get("id").and_then(Value::as_str).map(str::to_string))
+                    .collect();
+                let has = models.iter().any(|m| m == &self.settings.model);
+                let message = if has {
+                    format!(
+                        "{base} answers; it has {} model(s), {} among them",
+                        models.len(),
+                        self.settings.model
+                    )
+                } else {
+                    format!(
+                        "{base} answers, but it has no model \"{}\": choose one of its {} model(s)",
+                        self.settings.model,
+                        models.len()
+                    )
+                };
+                return Ok(ConnectionReport { models, message });
+            }
+        }
+        let body = serde_json::json!({
+            "model": self.settings.model,
+            "messages": [{"role": "user", "content": "Say OK."}],
+            "max_tokens": 5,
+            "stream": false,
+        });
+        self.ask(&body).map_err(failed)?;
+        Ok(ConnectionReport {
+            models: Vec::new(),
+            message: format!("{base} answers with {}", self.settings.model),
+        })
+    }
+}
+
+/// "Test connection" with the settings in the form, before they are kept: checked as a save
+/// would check them, the key read from the variable they name.
+pub fn test_connection(settings: &AgentSettings) -> Result<ConnectionReport, ApiError> {
+    let settings = super::settings::tidy(settings.clone());
+    super::settings::check(&settings)?;
+    let key = super::settings::key(&settings, None, |v| std::env::var(v).ok())?;
+    LanguageModel::new(settings, key).test_connection()
+}
+
+impl Agent for LanguageModel {
+    fn kind(&self) -> AgentKind {
+        AgentKind::LanguageModel
+    }
+
+    /// The simulator's: a conversation always begins, and nothing is sent to the model before
+    /// the author says something (README, Decisions).
+    fn opening(&self, plan: &Plan, session: &Session) -> Result<String, AgentError> {
+        Ok(Simulator.reply_text(plan, session))
+    }
+
+    fn turn(&self, plan: &Plan, session: &Session, input: Input) -> Result<Answered, RunError> {
+        self.model_turn(plan, session, input)
+    }
+}
+
+/// What the model is told of an accepted action.
+fn accepted_text(action: &Action) -> String {
+    match action {
+        Action::CallTool {
+            tool,
+            response_code,
+        } if !response_code.is_empty() => format!("accepted: {tool} returned {response_code}"),
+        _ => "accepted".into(),
+    }
+}
+
+/// The language model, with the simulator answering any turn the model fails (`plan chat
+/// --fallback simulator`): that turn records an `agent_fallback` event with the reason.
+pub struct WithFallback<'a>(pub &'a LanguageModel);
+
+impl Agent for WithFallback<'_> {
+    fn kind(&self) -> AgentKind {
+        AgentKind::LanguageModel
+    }
+
+    fn opening(&self, plan: &Plan, session: &Session) -> Result<String, AgentError> {
+        self.0.opening(plan, session)
+    }
+
+    fn turn(&self, plan: &Plan, session: &Session, input: Input) -> Result<Answered, RunError> {
+        match self.0.turn(plan, session, input) {
+            Err(RunError::Agent(why)) => {
+                let mut t = Simulator.turn(plan, session, input)?;
+                t.events.insert(0, fallback_event(t.session.turn, &why.0));
+                Ok(t)
+            }
+            other => other,
+        }
+    }
+}
+
+/// The trace's note that the simulator answered a turn the model failed.
+pub fn fallback_event(turn: u32, reason: &str) -> Event {
+    Event::new(
+        turn,
+        What::AgentFallback {
+            reason: reason.to_string(),
+        },
+        format!("the simulator answered this turn: the language model failed ({reason})"),
+    )
+}

@@ -1,0 +1,567 @@
+//! The language-model agent (agents.md) against a real OpenAI-compatible HTTP server on
+//! 127.0.0.1 that answers with scripted completions and records each request: the request of a
+//! strict, a loose and a goal state; calls becoming actions; the second request; the goal check;
+//! each failure changing nothing; tool results from the switches and from scripts; the key sent
+//! only in its header and written nowhere; the simulator answering a failed turn.
+
+#[allow(dead_code)] // what the end-to-end tests use of it
+#[path = "../../tests/harness/model_server.rs"]
+mod model_server;
+
+use model_server::{calls, text, ModelServer, Scripted};
+use plan_api::agent::model::LanguageModel;
+use plan_api::agent::{settings, AgentChoice, AgentKind, AgentSettings};
+use plan_api::conversations::{self, Conversation, StartChat};
+use plan_api::messages::ChatSay;
+use plan_api::{Context, ErrorCode};
+use plan_core::runtime::{
+    script, Chat, PlanRef, PlanVersion, RunError, Session, Start, ToolResults, What,
+};
+use plan_core::{Plan, Revision};
+use serde_json::json;
+
+fn plan(name: &str) -> Plan {
+    let path = format!("{}/../plans/{name}.json", env!("CARGO_MANIFEST_DIR"));
+    plan_core::parse_plan(&std::fs::read_to_string(path).unwrap()).expect("the sample parses")
+}
+
+fn settings_for(server: &ModelServer) -> AgentSettings {
+    AgentSettings {
+        base_url: server.base_url.clone(),
+        model: "test-model".into(),
+        timeout_s: 5,
+        ..AgentSettings::default()
+    }
+}
+
+fn model(server: &ModelServer) -> LanguageModel {
+    LanguageModel::new(settings_for(server), None)
+}
+
+fn plan_ref(plan: &Plan) -> PlanRef {
+    PlanRef {
+        id: plan.id.clone(),
+        version: PlanVersion::File,
+        content_hash: String::new(),
+    }
+}
+
+fn from(state: &str) -> Start {
+    Start {
+        state: Some(state.into()),
+        ..Start::default()
+    }
+}
+
+#[test]
+fn a_strict_state_offers_only_the_current_task_and_its_keys() {
+    let server = ModelServer::start();
+    let (plan, agent) = (plan("customer-support"), model(&server));
+    let mut chat = Chat::open_from(&plan, &agent, plan_ref(&plan), &from("customer-intake"))
+        .unwrap()
+        .0;
+    server.answer([text("May I have your name?")]);
+    let t = chat.say("hello").expect("the model answered");
+    assert_eq!(t.reply, "May I have your name?");
+    let r = &server.completions()[0];
+    assert_eq!(r.body["model"], "test-model");
+    let system = r.system();
+    assert!(system.contains("The current task:\n- identify"), "{system}");
+    assert!(
+        !system.contains("- classify"),
+        "only the current task: {system}"
+    );
+    assert!(system.contains("customer_name (string)"), "{system}");
+    let f = r.functions();
+    assert!(f.contains(&"record_deliverable".into()) && f.contains(&"note_insight".into()));
+    // Required and still missing: it can be neither completed nor skipped now.
+    assert!(!f.contains(&"complete_task".into()) && !f.contains(&"skip_task".into()));
+    assert!(!f.contains(&"close_goal".into()), "not a goal state: {f:?}");
+    let keys = &r.parameters("record_deliverable").unwrap()["properties"]["key"]["enum"];
+    assert_eq!(keys, &json!(["customer_name", "account_number"]));
+    let messages = r.body["messages"].as_array().unwrap();
+    assert_eq!(
+        messages.last().unwrap(),
+        &json!({"role": "user", "content": "hello"})
+    );
+    assert_eq!(
+        messages[1]["role"], "assistant",
+        "the opening is in the transcript"
+    );
+    assert_eq!(
+        chat.session.transcript.last().unwrap().by,
+        Some(AgentKind::LanguageModel)
+    );
+}
+
+#[test]
+fn a_loose_state_lists_every_open_task_and_a_goal_state_only_its_objective() {
+    let server = ModelServer::start();
+    let (support, agent) = (plan("customer-support"), model(&server));
+    let mut chat = Chat::open_from(
+        &support,
+        &agent,
+        plan_ref(&support),
+        &from("billing-support"),
+    )
+    .unwrap()
+    .0;
+    server.answer([text("Which invoice?")]);
+    chat.say("I was charged twice").unwrap();
+    let r = &server.completions()[0];
+    let system = r.system();
+    assert!(
+        system.contains("The tasks still open, in any order:\n- understand"),
+        "{system}"
+    );
+    assert!(system.contains("- resolve"), "{system}");
+    let keys = &r.parameters("record_deliverable").unwrap()["properties"]["key"]["enum"];
+    assert_eq!(
+        keys,
+        &json!(["billing_topic", "invoice_number", "resolution"])
+    );
+
+    let routine = plan("daily-routine");
+    let mut chat = Chat::open_from(
+        &routine,
+        &agent,
+        plan_ref(&routine),
+        &from("explore-routine"),
+    )
+    .unwrap()
+    .0;
+    server.answer([text("What does your morning look like?")]);
+    chat.say("hi").unwrap();
+    let r = server.completions().pop().unwrap();
+    let system = r.system();
+    assert!(
+        system.contains("Objective: Understand what a normal day looks like"),
+        "{system}"
+    );
+    assert!(
+        system.contains("Success looks like: We know when they get up"),
+        "{system}"
+    );
+    assert!(
+        system.contains("Still missing: morning_routine"),
+        "{system}"
+    );
+    assert!(
+        !system.contains("task"),
+        "no task list in goal mode: {system}"
+    );
+    let f = r.functions();
+    assert!(
+        f.contains(&"close_goal".into()) && f.contains(&"give_up_goal".into()),
+        "{f:?}"
+    );
+    assert!(!f.contains(&"complete_task".into()));
+}
+
+#[test]
+fn the_models_calls_become_actions_in_order_accepted_and_rejected() {
+    let server = ModelServer::start();
+    let (plan, agent) = (plan("customer-support"), model(&server));
+    let mut chat = Chat::open_from(&plan, &agent, plan_ref(&plan), &from("customer-intake"))
+        .unwrap()
+        .0;
+    server.answer([calls(
+        "Thank you, Chloe.",
+        &[
+            (
+                "record_deliverable",
+                json!({"key": "customer_name", "value": "Chloe Martin", "quote": "Chloe Martin"}),
+            ),
+            (
+                "record_deliverable",
+                json!({"key": "issue_type", "value": "billing"}),
+            ),
+        ],
+    )]);
+    let t = chat.say("I'm Chloe Martin, it's about billing").unwrap();
+    assert_eq!(t.reply, "Thank you, Chloe.");
+    assert_eq!(
+        server.completions().len(),
+        1,
+        "it wrote text: no second request"
+    );
+    let s = &chat.session;
+    assert_eq!(s.deliverables["customer_name"].value, json!("Chloe Martin"));
+    assert!(
+        !s.deliverables.contains_key("issue_type"),
+        "strict: not the current task"
+    );
+    let judged: Vec<bool> = t
+        .events
+        .iter()
+        .filter_map(|e| match &e.what {
+            What::ActionAccepted { .. } => Some(true),
+            What::ActionRejected { .. } => Some(false),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(judged, [true, false]);
+    assert_eq!(t.calls.len(), 2);
+    assert!(t.calls[0].accepted && !t.calls[1].accepted);
+    assert!(
+        t.calls[1].result.starts_with("rejected: "),
+        "{}",
+        t.calls[1].result
+    );
+}
+
+#[test]
+fn calls_without_text_are_answered_again_with_each_result() {
+    let server = ModelServer::start();
+    let (plan, agent) = (plan("account-care"), model(&server));
+    let mut chat = Chat::open_from(&plan, &agent, plan_ref(&plan), &from("verify"))
+        .unwrap()
+        .0;
+    server.answer([
+        calls("", &[("call_tool", json!({"tool": "verify_identity"}))]),
+        text("You are verified."),
+    ]);
+    // The author's switch says what the tool returns.
+    let switches = ToolResults::from([("verify_identity".to_string(), "VERIFIED".to_string())]);
+    let t = chat.say_with("my PIN is 1234", &switches).unwrap();
+    assert_eq!(t.reply, "You are verified.");
+    assert_eq!(chat.session.state_id, "billing", "the tool's code moved it");
+    let second = &server.completions()[1];
+    let m = second.body["messages"].as_array().unwrap();
+    let n = m.len();
+    assert_eq!(m[n - 2]["tool_calls"][0]["function"]["name"], "call_tool");
+    assert_eq!(m[n - 1]["role"], "tool");
+    assert_eq!(m[n - 1]["tool_call_id"], "call_0");
+    assert_eq!(
+        m[n - 1]["content"],
+        "accepted: verify_identity returned VERIFIED"
+    );
+    assert!(
+        second.body.get("tools").is_none(),
+        "the reply is asked for, not more calls"
+    );
+}
+
+#[test]
+fn a_scripts_tool_results_say_what_a_tool_returns() {
+    let server = ModelServer::start();
+    let (plan, agent) = (plan("account-care"), model(&server));
+    let script: script::Script = serde_json::from_value(json!({
+        "start": {"state": "verify"},
+        "tool_results": {"verify_identity": "FAILED"},
+        "turns": [{"user": "1234", "expect": {"state": "verify"}}]
+    }))
+    .unwrap();
+    server.answer([calls(
+        "Let me check.",
+        &[("call_tool", json!({"tool": "verify_identity"}))],
+    )]);
+    let run = script::run_from(
+        &plan,
+        &agent,
+        plan_ref(&plan),
+        None,
+        &script,
+        None,
+        &mut |_| Ok(()),
+    )
+    .unwrap();
+    assert_eq!(run.failures, []);
+    assert_eq!(
+        run.session.session_states["verify_attempts"].value,
+        json!(1)
+    );
+    assert_eq!(
+        run.record.turns[0].calls[0].result,
+        "accepted: verify_identity returned FAILED"
+    );
+}
+
+#[test]
+fn the_goal_check_saying_no_rejects_the_close_with_its_reason() {
+    let server = ModelServer::start();
+    let (plan, agent) = (plan("daily-routine"), model(&server));
+    let mut chat = Chat::open_from(&plan, &agent, plan_ref(&plan), &from("explore-routine"))
+        .unwrap()
+        .0;
+    server.answer([
+        calls(
+            "And what do you look forward to?",
+            &[
+                ("record_deliverable", json!({"key": "morning_routine", "value": "walk the dog", "quote": "I walk the dog"})),
+                ("close_goal", json!({"quote": "I walk the dog"})),
+            ],
+        ),
+        text(r#"{"met": false, "reason": "nothing yet about what they look forward to"}"#),
+    ]);
+    let t = chat.say("I get up at 7 and I walk the dog").unwrap();
+    let check = &server.completions()[1];
+    let asked = check.body["messages"][1]["content"].as_str().unwrap();
+    assert!(asked.contains("\"I walk the dog\""), "{asked}");
+    assert!(asked.contains("We know when they get up"), "{asked}");
+    assert!(
+        chat.session.visit.goal_done().then_some(()).is_none(),
+        "the goal stays open"
+    );
+    assert_eq!(t.goal_checks.len(), 1);
+    assert!(!t.goal_checks[0].met);
+    let reason = t
+        .events
+        .iter()
+        .find_map(|e| match &e.what {
+            What::ActionRejected { reason, .. } => Some(reason.clone()),
+            _ => None,
+        })
+        .expect("the close was rejected");
+    assert_eq!(
+        reason,
+        "the goal check said no: nothing yet about what they look forward to"
+    );
+    assert!(!t.calls[1].accepted);
+}
+
+/// A conversation of the vehicle sample with a task parked for a detour, and its session file.
+fn parked_conversation(name: &str) -> (Context, Conversation) {
+    let root = std::env::temp_dir().join(format!("api-agent-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    let ctx = Context::open(&root, || "2026-12-03T10:00:00Z".into()).unwrap();
+    let request = StartChat {
+        id: "vehicle-viewing".into(),
+        revision: Some(Revision::Draft),
+        start: Start::default(),
+    };
+    let mut c = Conversation::start(&ctx, &request).unwrap();
+    for m in ["8842", "Is there parking?"] {
+        c.say(m, &ToolResults::new()).unwrap();
+    }
+    assert!(c.session().parked.is_some());
+    (ctx, c)
+}
+
+fn session_file(ctx: &Context, c: &Conversation) -> std::path::PathBuf {
+    ctx.root()
+        .join("vehicle-viewing/sessions")
+        .join(format!("{}.json", c.name()))
+}
+
+#[test]
+fn every_failure_of_the_model_leaves_the_session_exactly_as_before_the_turn() {
+    let server = ModelServer::start();
+    let not_json_arguments = Scripted::Body(json!({"choices": [{"message": {"tool_calls": [
+        {"id": "c1", "function": {"name": "record_deliverable", "arguments": "{key: arrival"}}]}}]}));
+    let failures: Vec<(&str, Scripted, &str)> = vec![
+        (
+            "timeout",
+            Scripted::Hang(std::time::Duration::from_secs(3)),
+            "did not answer within 1 s",
+        ),
+        (
+            "http error",
+            Scripted::Status(503, r#"{"error":{"message":"overloaded"}}"#.into()),
+            "answered HTTP 503 (overloaded)",
+        ),
+        (
+            "malformed answer",
+            Scripted::Raw("<html>hello</html>".into()),
+            "not with a Chat Completions answer",
+        ),
+        (
+            "arguments not json",
+            not_json_arguments,
+            "arguments that are not a JSON object",
+        ),
+        (
+            "unknown function",
+            calls("", &[("book_flight", json!({}))]),
+            "does not have: book_flight",
+        ),
+    ];
+    let (ctx, mut c) = parked_conversation("failures");
+    let file = session_file(&ctx, &c);
+    let before = std::fs::read(&file).unwrap();
+    let session: Session = c.session().clone();
+    let mut settings = settings_for(&server);
+    settings.timeout_s = 1;
+    let agent = conversations::Answerer::Model(LanguageModel::new(settings.clone(), None));
+    for (what, answer, says) in failures {
+        server.answer([answer]);
+        let e = c
+            .say_by("I'll arrive by car", &ToolResults::new(), &agent)
+            .expect_err(what);
+        assert_eq!(e.code, ErrorCode::Agent, "{what}");
+        assert!(e.message.contains(says), "{what}: {}", e.message);
+        assert_eq!(c.session(), &session, "{what}: the session is as before");
+        assert_eq!(
+            std::fs::read(&file).unwrap(),
+            before,
+            "{what}: nothing written"
+        );
+    }
+    // Refused: nothing listens on that port any more.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    settings.base_url = format!("http://127.0.0.1:{port}/v1");
+    let gone = conversations::Answerer::Model(LanguageModel::new(settings, None));
+    let e = c.say_by("by car", &ToolResults::new(), &gone).unwrap_err();
+    assert_eq!(e.message, format!("could not reach http://127.0.0.1:{port}/v1: is the model server running on this machine, on that port?"));
+    assert_eq!(std::fs::read(&file).unwrap(), before);
+    // After a restart, the saved session goes on exactly as the one that never failed would.
+    let mut resumed = Conversation::resume(&ctx, "vehicle-viewing", c.name()).unwrap();
+    assert_eq!(resumed.session(), &session, "the parked task is kept");
+    let (_, mut twin) = parked_conversation("failures-twin");
+    let a = resumed
+        .say("I'll arrive by car", &ToolResults::new())
+        .unwrap()
+        .clone();
+    let b = twin
+        .say("I'll arrive by car", &ToolResults::new())
+        .unwrap()
+        .clone();
+    assert_eq!((a.reply, a.events), (b.reply, b.events));
+}
+
+#[test]
+fn a_failed_turn_answered_by_the_simulator_records_why() {
+    let (ctx, c) = parked_conversation("fallback");
+    let request = ChatSay {
+        id: "vehicle-viewing".into(),
+        name: c.name().into(),
+        message: "I'll arrive by car".into(),
+        tool_results: ToolResults::new(),
+        agent: AgentChoice {
+            agent: AgentKind::LanguageModel,
+            fallback: Some("could not reach http://localhost:11434/v1".into()),
+        },
+    };
+    let view = conversations::say_as(&ctx, &request, None).unwrap();
+    let last = view.turns.last().unwrap();
+    assert_eq!(last.by, AgentKind::Simulator);
+    assert!(
+        matches!(&last.events[0].what, What::AgentFallback { reason } if reason.contains("could not reach"))
+    );
+    // Without settings, the model is not set up: said, nothing changed.
+    let request = ChatSay {
+        agent: AgentChoice {
+            agent: AgentKind::LanguageModel,
+            fallback: None,
+        },
+        ..request
+    };
+    let e = conversations::say_as(&ctx, &request, None).unwrap_err();
+    assert_eq!(e.code, ErrorCode::Agent);
+    assert!(e.message.contains("not set up"), "{}", e.message);
+}
+
+#[test]
+fn the_key_goes_only_in_the_authorization_header_and_is_written_nowhere() {
+    let server = ModelServer::start();
+    let (ctx, c) = parked_conversation("key");
+    let config = ctx.root().join("config/plan-builder/agent.json");
+    let mut s = settings_for(&server);
+    s.api_key_env = Some("PLAN_TEST_AGENT_KEY".into());
+    settings::save(&config, &s).unwrap();
+    let secret = "sk-test-5ecret-not-to-be-written";
+    // SAFETY of the test: no other test reads this variable.
+    std::env::set_var("PLAN_TEST_AGENT_KEY", secret);
+    server.answer([text("Is that by car?")]);
+    let request = ChatSay {
+        id: "vehicle-viewing".into(),
+        name: c.name().into(),
+        message: "I'll arrive by car".into(),
+        tool_results: ToolResults::new(),
+        agent: AgentChoice {
+            agent: AgentKind::LanguageModel,
+            fallback: None,
+        },
+    };
+    let view = conversations::say_as(&ctx, &request, Some(&config)).unwrap();
+    assert_eq!(view.turns.last().unwrap().by, AgentKind::LanguageModel);
+    let r = &server.completions()[0];
+    assert_eq!(
+        r.header("authorization"),
+        Some(format!("Bearer {secret}").as_str())
+    );
+    assert!(!r.body.to_string().contains(secret));
+    // Grep every file under the workspace (sessions, logs, the settings) for the key.
+    let mut stack = vec![ctx.root().to_path_buf()];
+    let mut files = 0;
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                stack.push(path);
+            } else {
+                files += 1;
+                let bytes = std::fs::read(&path).unwrap();
+                let hit = bytes.windows(secret.len()).any(|w| w == secret.as_bytes());
+                assert!(!hit, "the key was written into {}", path.display());
+            }
+        }
+    }
+    assert!(
+        files > 5,
+        "sessions, their logs and the settings were searched"
+    );
+}
+
+#[test]
+fn settings_are_kept_in_the_config_file_and_a_broken_one_is_named() {
+    let dir = std::env::temp_dir().join(format!("api-agent-settings-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let file = dir.join("plan-builder/agent.json");
+    assert_eq!(settings::load(&file).unwrap(), None);
+    let s = AgentSettings {
+        base_url: " http://localhost:11434/v1/ ".into(),
+        model: "llama3.1".into(),
+        ..AgentSettings::default()
+    };
+    let kept = settings::save(&file, &s).unwrap();
+    assert_eq!(kept.base_url, "http://localhost:11434/v1");
+    assert_eq!(settings::load(&file).unwrap(), Some(kept.clone()));
+    let bad = AgentSettings {
+        model: String::new(),
+        ..kept.clone()
+    };
+    assert!(settings::save(&file, &bad).is_err());
+    assert_eq!(
+        settings::load(&file).unwrap(),
+        Some(kept),
+        "a refused save changes nothing"
+    );
+    std::fs::write(&file, "{\"base_url\": \"x\",\n \"modle\": 1}").unwrap();
+    let e = settings::load(&file).unwrap_err();
+    assert!(
+        e.message
+            .starts_with(&format!("{}: line 2", file.display())),
+        "{}",
+        e.message
+    );
+}
+
+#[test]
+fn test_connection_lists_the_servers_models() {
+    let server = ModelServer::start();
+    let report = model(&server).test_connection().unwrap();
+    assert_eq!(report.models, ["test-model"]);
+    assert!(
+        report.message.contains("test-model among them"),
+        "{}",
+        report.message
+    );
+    let e = match Chat::open(
+        &plan("customer-support"),
+        &model(&server),
+        plan_ref(&plan("customer-support")),
+    ) {
+        Ok((mut chat, _)) => chat.say("hi").unwrap_err(),
+        Err(e) => e,
+    };
+    // No answer was queued: the server's 500 is said in words.
+    assert!(
+        matches!(&e, RunError::Agent(a) if a.0.contains("answered HTTP 500")),
+        "{e}"
+    );
+}

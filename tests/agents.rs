@@ -1,0 +1,198 @@
+//! End-to-end tests of the language-model agent (issue 19) in the real app, pointed at the
+//! OpenAI-compatible test server this process starts on 127.0.0.1: the author sets the model up
+//! in the Chat tab (Test connection lists the server's models), chats through the support plan to
+//! billing with the model's calls folded under its replies, one turn failing (the window stays
+//! responsive while the model thinks), retried, and answered by the simulator.
+//!
+//! Run by `scripts/test.sh`, or alone with `cargo test -p plan-tests --test agents [-- NAME]`.
+//! Screenshots land in `target/e2e/`.
+
+use std::time::{Duration, Instant};
+
+use plan_tests::chat::{agent_lines, is_in, say, start_chat, LONG};
+use plan_tests::model_server::{calls, ModelServer, Scripted};
+use plan_tests::page::{click, count, ensure, open_plan, set_value, text_of, Outcome};
+use plan_tests::{Ctx, Harness, Test, SHORT};
+use serde_json::json;
+
+fn main() {
+    std::process::exit(Harness::run(&[Test {
+        name: "the_app_chats_with_a_language_model_to_billing_and_a_failed_turn_is_answered_by_the_simulator",
+        run: the_app_chats_with_a_language_model_to_billing_and_a_failed_turn_is_answered_by_the_simulator,
+    }]));
+}
+
+fn wait_note(ctx: &Ctx, contains: &str) -> Outcome {
+    let mut seen = String::new();
+    ctx.session()
+        .wait_until(
+            &format!("the settings note to say {contains:?}"),
+            LONG,
+            || {
+                seen = text_of(ctx, "[data-testid=agent-note]").unwrap_or_default();
+                Ok(seen.contains(contains))
+            },
+        )
+        .map_err(|e| format!("{e} (it says {seen:?})"))
+}
+
+fn wait_failed(ctx: &Ctx, contains: &str) -> Outcome {
+    let mut seen = String::new();
+    ctx.session()
+        .wait_until(
+            &format!("the failed turn to say {contains:?}"),
+            LONG,
+            || {
+                seen = text_of(ctx, "[data-testid=chat-failed]").unwrap_or_default();
+                Ok(seen.contains(contains))
+            },
+        )
+        .map_err(|e| format!("{e} (it says {seen:?})"))
+}
+
+fn the_app_chats_with_a_language_model_to_billing_and_a_failed_turn_is_answered_by_the_simulator(
+    ctx: &Ctx,
+) -> Outcome {
+    let server = ModelServer::start();
+    let _ = std::fs::remove_dir_all(ctx.harness.config_dir().join("plan-builder"));
+    open_plan(ctx, "customer-support")?;
+    click(ctx, "[data-testid=tab-chat]")?;
+    click(ctx, "[data-testid=chat-agent][data-agent=llm]")?;
+    ctx.session()
+        .wait_for("[data-testid=agent-settings][open]", SHORT)?;
+    set_value(ctx, "[data-testid=agent-base-url]", &server.base_url)?;
+    set_value(ctx, "[data-testid=agent-model]", "test-model")?;
+    // A short timeout, so that the turn the server sits on fails within the test.
+    set_value(ctx, "[data-testid=agent-timeout]", "2")?;
+    click(ctx, "[data-testid=agent-test]")?;
+    wait_note(ctx, "it has 1 model(s), test-model among them")?;
+    ctx.screenshot("agent-settings")?;
+    click(ctx, "[data-testid=agent-save]")?;
+    wait_note(ctx, "Saved: test-model")?;
+    let kept = std::fs::read_to_string(ctx.harness.config_dir().join("plan-builder/agent.json"))
+        .map_err(|e| format!("the settings were not kept: {e}"))?;
+    ensure(
+        kept.contains(&server.base_url) && kept.contains("\"timeout_s\": 2"),
+        || format!("agent.json holds {kept}"),
+    )?;
+
+    start_chat(ctx)?;
+    server.answer([
+        calls(
+            "Hello Chloe! Before we start, what's your full name and account number?",
+            &[(
+                "record_deliverable",
+                json!({"key": "first_name", "value": "Chloe", "quote": "I'm Chloe"}),
+            )],
+        ),
+        calls(
+            "Thank you. What is it about?",
+            &[
+                (
+                    "record_deliverable",
+                    json!({"key": "customer_name", "value": "Chloe Martin"}),
+                ),
+                (
+                    "record_deliverable",
+                    json!({"key": "account_number", "value": "CM-1"}),
+                ),
+            ],
+        ),
+    ]);
+    say(ctx, "Hi, I'm Chloe")?;
+    is_in(ctx, "customer-intake")?;
+    say(ctx, "Chloe Martin, account CM-1")?;
+    let first = &server.completions()[0];
+    ensure(first.system().contains("Greet the customer warmly"), || {
+        format!("the system prompt is {:?}", first.system())
+    })?;
+    ensure(
+        count(
+            ctx,
+            "[data-testid=chat-call][data-function=record_deliverable][data-accepted=true]",
+        )? == 3,
+        || "the model's three accepted calls are not folded under its replies".into(),
+    )?;
+    ensure(count(ctx, "[data-testid=chat-by]")? == 2, || {
+        "the model's replies do not say who wrote them".into()
+    })?;
+
+    // The server sits on the next turn past the timeout: the page stays responsive meanwhile.
+    server.answer([
+        Scripted::Hang(Duration::from_secs(4)),
+        Scripted::Status(503, r#"{"error":{"message":"model is loading"}}"#.into()),
+    ]);
+    let lines = agent_lines(ctx)?;
+    let el = ctx.session().wait_for("[data-testid=chat-input]", SHORT)?;
+    ctx.session().click(&el)?;
+    ctx.session().send_keys(&el, "it is about billing")?;
+    ctx.session().send_keys(&el, "\u{E007}")?;
+    let asked = Instant::now();
+    let mut slowest = Duration::ZERO;
+    while asked.elapsed() < Duration::from_millis(1500) {
+        let t = Instant::now();
+        ctx.session().execute(
+            "return document.querySelectorAll('[data-testid=state]').length;",
+            json!([]),
+        )?;
+        slowest = slowest.max(t.elapsed());
+    }
+    eprintln!("while the model was thinking the page answered within {slowest:?} at worst");
+    ensure(slowest < Duration::from_millis(500), || {
+        format!("the page took {slowest:?} to answer while the model was thinking")
+    })?;
+    wait_failed(ctx, "did not answer within 2 s")?;
+    ensure(
+        text_of(ctx, "[data-testid=chat-failed]")?.contains("it is about billing"),
+        || "the failed turn does not keep the message".into(),
+    )?;
+    ensure(agent_lines(ctx)? == lines, || {
+        "a failed turn added a reply".into()
+    })?;
+    is_in(ctx, "customer-intake")?;
+    click(ctx, "[data-testid=chat-retry]")?;
+    wait_failed(ctx, "answered HTTP 503 (model is loading)")?;
+    ctx.screenshot("agent-failed-turn")?;
+    click(ctx, "[data-testid=chat-fallback]")?;
+    ctx.session()
+        .wait_until("the simulator's reply", LONG, || {
+            Ok(agent_lines(ctx)? == lines + 1)
+        })?;
+    is_in(ctx, "billing-support")?;
+    ensure(count(ctx, "[data-testid=chat-failed]")? == 0, || {
+        "the failed turn is still shown".into()
+    })?;
+    let by = text_of(
+        ctx,
+        "[data-testid=chat-message][data-role=agent]:last-child [data-testid=chat-by]",
+    )?;
+    ensure(by == "Simulator, for the model", || {
+        format!("the last reply says {by:?}")
+    })?;
+    click(
+        ctx,
+        "[data-testid=chat-message][data-role=agent]:last-child [data-testid=chat-trace] summary",
+    )?;
+    let trace = text_of(
+        ctx,
+        "[data-testid=chat-message][data-role=agent]:last-child [data-testid=chat-trace]",
+    )?;
+    ensure(
+        trace.contains("the simulator answered this turn: the language model failed"),
+        || format!("the trace says {trace:?}"),
+    )?;
+    // The model's calls of turn 2, as the author unfolds them.
+    click(ctx, "[data-testid=chat-message][data-turn='2'][data-role=agent] [data-testid=chat-calls] summary")?;
+    let calls = text_of(
+        ctx,
+        "[data-testid=chat-message][data-turn='2'][data-role=agent] [data-testid=chat-calls]",
+    )?;
+    ensure(
+        calls.contains("record_deliverable(key \"account_number\", value \"CM-1\") → accepted"),
+        || format!("the calls say {calls:?}"),
+    )?;
+    ensure(server.completions().len() == 4, || {
+        format!("{} completion requests", server.completions().len())
+    })?;
+    ctx.screenshot("agent-chat").map(drop)
+}

@@ -1,0 +1,247 @@
+//! The test chat's agent, decided here and tested without a browser: a failed model turn (kept
+//! with its message, for Retry or the simulator), who answers a turn, the model's calls and the
+//! goal check as the transcript folds them under a reply, and the settings form read into
+//! settings (each field's mistake said by its name).
+
+use plan_api::messages::{AgentChoice, AgentKind, AgentSettings, LoggedTurn};
+use plan_api::{ApiError, ErrorCode};
+use serde_json::Value;
+
+/// A turn the language model failed: nothing was applied; the message waits for a retry.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FailedTurn {
+    pub message: String,
+    /// What failed and what to do, in the agent's words.
+    pub reason: String,
+}
+
+/// The failed turn `error` makes of `message`, when it is the agent's failure (the others are
+/// ordinary errors: an ended conversation, a plan that changed).
+pub fn failed_turn(error: &ApiError, message: &str) -> Option<FailedTurn> {
+    (error.code == ErrorCode::Agent).then(|| FailedTurn {
+        message: message.to_string(),
+        reason: error.message.clone(),
+    })
+}
+
+/// Who answers a turn: `agent`, or the simulator for a turn the model failed with `fallback`.
+pub fn choice(agent: AgentKind, fallback: Option<&str>) -> AgentChoice {
+    AgentChoice {
+        agent,
+        fallback: fallback.map(str::to_string),
+    }
+}
+
+/// One line under a reply: what the model called and what became of it, or the goal check.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct CallLine {
+    pub function: String,
+    pub accepted: bool,
+    pub text: String,
+}
+
+/// An argument as the line shows it: text as is, the rest as JSON.
+fn shown(v: &Value) -> String {
+    match v {
+        Value::String(s) => format!("\"{s}\""),
+        other => other.to_string(),
+    }
+}
+
+/// The model's calls of a turn, then its goal checks, one line each:
+/// `record_deliverable(key "customer_name", value "Chloe") → accepted`.
+pub fn call_lines(turn: &LoggedTurn) -> Vec<CallLine> {
+    let mut lines: Vec<CallLine> = turn
+        .calls
+        .iter()
+        .map(|c| {
+            let args = c
+                .arguments
+                .as_object()
+                .map(|m| {
+                    m.iter()
+                        .map(|(k, v)| format!("{k} {}", shown(v)))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                })
+                .unwrap_or_default();
+            CallLine {
+                function: c.function.clone(),
+                accepted: c.accepted,
+                text: format!("{}({args}) → {}", c.function, c.result),
+            }
+        })
+        .collect();
+    lines.extend(turn.goal_checks.iter().map(|g| {
+        let verdict = if g.met { "yes" } else { "no" };
+        let reason = if g.reason.is_empty() {
+            String::new()
+        } else {
+            format!(": {}", g.reason)
+        };
+        CallLine {
+            function: "goal_check".into(),
+            accepted: g.met,
+            text: format!("Goal check before {}: {verdict}{reason}", g.function),
+        }
+    }));
+    lines
+}
+
+/// Who wrote a reply, as the transcript labels it; none for the simulator in a simulator chat.
+pub fn writer_label(turn: &LoggedTurn) -> Option<&'static str> {
+    let fell_back = turn
+        .events
+        .iter()
+        .any(|e| matches!(e.what, plan_core::runtime::What::AgentFallback { .. }));
+    match (turn.by, fell_back) {
+        (AgentKind::LanguageModel, _) => Some("Language model"),
+        (AgentKind::Simulator, true) => Some("Simulator, for the model"),
+        (AgentKind::Simulator, false) => None,
+    }
+}
+
+/// The settings form as typed: every field as text.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct SettingsForm {
+    pub base_url: String,
+    pub model: String,
+    pub api_key_env: String,
+    pub temperature: String,
+    pub timeout_s: String,
+}
+
+impl SettingsForm {
+    pub fn of(s: &AgentSettings) -> SettingsForm {
+        SettingsForm {
+            base_url: s.base_url.clone(),
+            model: s.model.clone(),
+            api_key_env: s.api_key_env.clone().unwrap_or_default(),
+            temperature: s.temperature.to_string(),
+            timeout_s: s.timeout_s.to_string(),
+        }
+    }
+
+    /// The settings the form says; a number that does not read is said by its field's name (the
+    /// rest is checked by the shell, which refuses with the same words as the CLI).
+    pub fn read(&self, seed: Option<u64>) -> Result<AgentSettings, String> {
+        let temperature = self.temperature.trim();
+        let temperature = if temperature.is_empty() {
+            0.0
+        } else {
+            temperature
+                .replace(',', ".")
+                .parse::<f64>()
+                .map_err(|_| format!("temperature: \"{temperature}\" is not a number"))?
+        };
+        let timeout = self.timeout_s.trim();
+        let timeout_s = if timeout.is_empty() {
+            60
+        } else {
+            timeout
+                .parse::<u64>()
+                .map_err(|_| format!("timeout: \"{timeout}\" is not a whole number of seconds"))?
+        };
+        let key = self.api_key_env.trim();
+        Ok(AgentSettings {
+            base_url: self.base_url.trim().to_string(),
+            model: self.model.trim().to_string(),
+            api_key_env: (!key.is_empty()).then(|| key.to_string()),
+            temperature,
+            seed,
+            timeout_s,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use plan_core::runtime::{GoalCheck, ToolCallRecord};
+    use serde_json::json;
+
+    fn turn() -> LoggedTurn {
+        LoggedTurn {
+            turn: 1,
+            user: Some("hi".into()),
+            reply: "Hello".into(),
+            events: Vec::new(),
+            transition: None,
+            prompt: String::new(),
+            parked: None,
+            by: AgentKind::LanguageModel,
+            calls: vec![ToolCallRecord {
+                function: "record_deliverable".into(),
+                arguments: json!({"key": "customer_name", "value": "Chloe"}),
+                accepted: true,
+                result: "accepted".into(),
+            }],
+            goal_checks: vec![GoalCheck {
+                function: "close_goal".into(),
+                met: false,
+                reason: "no date yet".into(),
+            }],
+        }
+    }
+
+    #[test]
+    fn the_models_calls_and_the_goal_check_are_one_line_each() {
+        let lines = call_lines(&turn());
+        assert_eq!(
+            lines[0].text,
+            "record_deliverable(key \"customer_name\", value \"Chloe\") → accepted"
+        );
+        assert_eq!(
+            lines[1].text,
+            "Goal check before close_goal: no: no date yet"
+        );
+        assert!(!lines[1].accepted);
+        assert_eq!(writer_label(&turn()), Some("Language model"));
+    }
+
+    #[test]
+    fn only_the_agents_failure_is_a_failed_turn_kept_for_retry() {
+        let e = ApiError::new(
+            ErrorCode::Agent,
+            "could not reach http://localhost:11434/v1",
+        );
+        let f = failed_turn(&e, "my PIN is 1234").unwrap();
+        assert_eq!(f.message, "my PIN is 1234");
+        assert_eq!(
+            failed_turn(&ApiError::new(ErrorCode::Ended, "ended"), "x"),
+            None
+        );
+        let c = choice(AgentKind::LanguageModel, Some(&f.reason));
+        assert_eq!(c.fallback.as_deref(), Some(f.reason.as_str()));
+    }
+
+    #[test]
+    fn the_settings_form_reads_its_numbers_and_names_a_bad_one() {
+        let form = SettingsForm {
+            base_url: " http://localhost:11434/v1 ".into(),
+            model: "llama3.1".into(),
+            api_key_env: " ".into(),
+            temperature: "0,2".into(),
+            timeout_s: "30".into(),
+        };
+        let s = form.read(None).unwrap();
+        assert_eq!(
+            (
+                s.base_url.as_str(),
+                s.api_key_env.clone(),
+                s.temperature,
+                s.timeout_s
+            ),
+            ("http://localhost:11434/v1", None, 0.2, 30)
+        );
+        let bad = SettingsForm {
+            timeout_s: "soon".into(),
+            ..form
+        };
+        assert_eq!(
+            bad.read(None).unwrap_err(),
+            "timeout: \"soon\" is not a whole number of seconds"
+        );
+        assert_eq!(SettingsForm::of(&s).read(None).unwrap(), s);
+    }
+}
