@@ -320,6 +320,32 @@ fn the_goal_check_saying_no_rejects_the_close_with_its_reason() {
     assert!(!t.calls[1].accepted);
 }
 
+#[test]
+fn the_goal_check_saying_yes_lets_the_close_through() {
+    let server = ModelServer::start();
+    let (plan, agent) = (plan("daily-routine"), model(&server));
+    let mut chat = Chat::open_from(&plan, &agent, plan_ref(&plan), &from("explore-routine"))
+        .unwrap()
+        .0;
+    server.answer([
+        calls(
+            "Lovely. What do you look forward to?",
+            &[
+                ("record_deliverable", json!({"key": "morning_routine", "value": "up at 7, walk the dog"})),
+                ("close_goal", json!({"quote": "I walk the dog"})),
+            ],
+        ),
+        text("```json\n{\"met\": true, \"reason\": \"they said when they get up and what they do\"}\n```"),
+    ]);
+    let t = chat.say("I'm up at 7 and I walk the dog").unwrap();
+    assert!(t.goal_checks[0].met);
+    assert!(t.calls.iter().all(|c| c.accepted), "{:?}", t.calls);
+    assert_eq!(
+        chat.session.state_id, "looking-forward",
+        "the goal closed and its route fired"
+    );
+}
+
 /// A conversation of the vehicle sample with a task parked for a detour, and its session file.
 fn parked_conversation(name: &str) -> (Context, Conversation) {
     let root = std::env::temp_dir().join(format!("api-agent-{name}-{}", std::process::id()));
@@ -485,6 +511,14 @@ fn the_key_goes_only_in_the_authorization_header_and_is_written_nowhere() {
         Some(format!("Bearer {secret}").as_str())
     );
     assert!(!r.body.to_string().contains(secret));
+    // Kept as a test case too, then every file is searched.
+    conversations::save_case(
+        &ctx,
+        "vehicle-viewing",
+        "with-the-model",
+        &conversations::case_of(&view),
+    )
+    .unwrap();
     // Grep every file under the workspace (sessions, logs, the settings) for the key.
     let mut stack = vec![ctx.root().to_path_buf()];
     let mut files = 0;

@@ -419,6 +419,21 @@ pub fn turn_text(plan: &Plan, t: &TurnRecord, echo: bool) -> String {
     for e in &t.events {
         s.push_str(&event_line(e));
     }
+    // What a language model called, and what became of each call.
+    for c in &t.calls {
+        let mark = if c.accepted { "⚙" } else { "✗" };
+        s.push_str(&format!(
+            "  {mark} {}({}) → {}\n",
+            c.function, c.arguments, c.result
+        ));
+    }
+    for g in &t.goal_checks {
+        let verdict = if g.met { "yes" } else { "no" };
+        s.push_str(&format!(
+            "  ? goal check before {}: {verdict} {}\n",
+            g.function, g.reason
+        ));
+    }
     s.push_str(&agent_lines(plan, &t.state, &t.agent));
     s
 }

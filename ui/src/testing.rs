@@ -343,10 +343,7 @@ impl Testing {
 
     /// Keeps the form's settings (the shell checks them and refuses with the CLI's words).
     pub fn save_settings(self, form: SettingsForm) {
-        let seed = self
-            .settings
-            .with_untracked(|s| s.as_ref().and_then(|s| s.seed));
-        let settings = match form.read(seed) {
+        let settings = match form.read() {
             Ok(s) => s,
             Err(why) => return self.settings_note.set(Some(Err(why))),
         };
@@ -366,10 +363,7 @@ impl Testing {
 
     /// "Test connection" with the form's settings, not yet kept.
     pub fn test_connection(self, form: SettingsForm) {
-        let seed = self
-            .settings
-            .with_untracked(|s| s.as_ref().and_then(|s| s.seed));
-        let settings = match form.read(seed) {
+        let settings = match form.read() {
             Ok(s) => s,
             Err(why) => return self.settings_note.set(Some(Err(why))),
         };

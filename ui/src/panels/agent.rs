@@ -29,7 +29,7 @@ pub fn AgentSwitch(testing: Testing) -> impl IntoView {
     }
 }
 
-/// The language model's settings: base URL, model, the key's variable, temperature, timeout.
+/// The language model's settings: base URL, model, the key's variable, temperature, seed, timeout.
 #[component]
 fn Settings(testing: Testing) -> impl IntoView {
     let form = RwSignal::new(SettingsForm::default());
@@ -68,6 +68,7 @@ fn Settings(testing: Testing) -> impl IntoView {
             <p class="hint">"The name of an environment variable that holds the key; the key itself is never written anywhere."</p>
             <div class="agent-numbers">
                 {field("Temperature", "agent-temperature", "0", |f| f.temperature.clone(), |f, v| f.temperature = v)}
+                {field("Seed (optional)", "agent-seed", "none", |f| f.seed.clone(), |f, v| f.seed = v)}
                 {field("Timeout (s)", "agent-timeout", "60", |f| f.timeout_s.clone(), |f, v| f.timeout_s = v)}
             </div>
             <div class="agent-buttons">

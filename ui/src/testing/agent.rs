@@ -108,6 +108,8 @@ pub struct SettingsForm {
     pub model: String,
     pub api_key_env: String,
     pub temperature: String,
+    /// Empty: none sent.
+    pub seed: String,
     pub timeout_s: String,
 }
 
@@ -118,13 +120,14 @@ impl SettingsForm {
             model: s.model.clone(),
             api_key_env: s.api_key_env.clone().unwrap_or_default(),
             temperature: s.temperature.to_string(),
+            seed: s.seed.map(|n| n.to_string()).unwrap_or_default(),
             timeout_s: s.timeout_s.to_string(),
         }
     }
 
     /// The settings the form says; a number that does not read is said by its field's name (the
     /// rest is checked by the shell, which refuses with the same words as the CLI).
-    pub fn read(&self, seed: Option<u64>) -> Result<AgentSettings, String> {
+    pub fn read(&self) -> Result<AgentSettings, String> {
         let temperature = self.temperature.trim();
         let temperature = if temperature.is_empty() {
             0.0
@@ -141,6 +144,15 @@ impl SettingsForm {
             timeout
                 .parse::<u64>()
                 .map_err(|_| format!("timeout: \"{timeout}\" is not a whole number of seconds"))?
+        };
+        let seed = self.seed.trim();
+        let seed = if seed.is_empty() {
+            None
+        } else {
+            Some(
+                seed.parse::<u64>()
+                    .map_err(|_| format!("seed: \"{seed}\" is not a whole number"))?,
+            )
         };
         let key = self.api_key_env.trim();
         Ok(AgentSettings {
@@ -222,9 +234,10 @@ mod tests {
             model: "llama3.1".into(),
             api_key_env: " ".into(),
             temperature: "0,2".into(),
+            seed: "7".into(),
             timeout_s: "30".into(),
         };
-        let s = form.read(None).unwrap();
+        let s = form.read().unwrap();
         assert_eq!(
             (
                 s.base_url.as_str(),
@@ -239,9 +252,9 @@ mod tests {
             ..form
         };
         assert_eq!(
-            bad.read(None).unwrap_err(),
+            bad.read().unwrap_err(),
             "timeout: \"soon\" is not a whole number of seconds"
         );
-        assert_eq!(SettingsForm::of(&s).read(None).unwrap(), s);
+        assert_eq!(SettingsForm::of(&s).read().unwrap(), s);
     }
 }
