@@ -113,8 +113,16 @@ fn the_app_chats_with_a_language_model_to_billing_and_a_failed_turn_is_answered_
         )? == 3,
         || "the model's three accepted calls are not folded under its replies".into(),
     )?;
-    ensure(count(ctx, "[data-testid=chat-by]")? == 2, || {
-        "the model's replies do not say who wrote them".into()
+    ensure(
+        count(ctx, "[data-testid=chat-message][data-by='Language model']")? == 2,
+        || "the model's replies do not say who wrote them".into(),
+    )?;
+    let opening = text_of(
+        ctx,
+        "[data-testid=chat-message][data-turn='0'] [data-testid=chat-by]",
+    )?;
+    ensure(opening == "Simulator (the opening)", || {
+        format!("the opening says it was written by {opening:?}")
     })?;
 
     // The server sits on the next turn past the timeout: the page stays responsive meanwhile.

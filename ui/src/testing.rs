@@ -22,7 +22,7 @@ use crate::panels::Tab;
 
 mod agent;
 mod now;
-pub use agent::{call_lines, writer_label, CallLine, FailedTurn, SettingsForm};
+pub use agent::{call_lines, model_takes_part, writer_label, CallLine, FailedTurn, SettingsForm};
 pub use now::{parked_text, session_rows, SessionRow};
 
 /// What the canvas marks for the test chat: the current state, the states visited, the

@@ -16,7 +16,7 @@ use super::chat_now::Now;
 use super::suite::{OpenedCase, Suite};
 use crate::editor::Editor;
 use crate::lifecycle::Lifecycle;
-use crate::testing::{call_lines, writer_label, CallLine, Testing};
+use crate::testing::{call_lines, model_takes_part, writer_label, CallLine, Testing};
 
 #[component]
 pub fn Chat(editor: Editor, testing: Testing, lifecycle: Lifecycle) -> impl IntoView {
@@ -276,9 +276,11 @@ fn Begin(editor: Editor, testing: Testing, lifecycle: Lifecycle) -> impl IntoVie
 #[component]
 fn Transcript(testing: Testing) -> impl IntoView {
     let lines = move || {
+        let agent = testing.agent.get();
         testing.chat.with(|c| {
             c.as_ref()
                 .map(|c: &ChatView| {
+                    let mixed = model_takes_part(&c.turns, agent);
                     c.session
                         .transcript
                         .iter()
@@ -293,7 +295,7 @@ fn Transcript(testing: Testing) -> impl IntoView {
                                 .unwrap_or_default();
                             let prompt = logged.map(|t| t.prompt.clone()).unwrap_or_default();
                             Line {
-                                by: logged.and_then(writer_label),
+                                by: logged.and_then(|t| writer_label(t, mixed)),
                                 calls: logged.map(call_lines).unwrap_or_default(),
                                 conversation: c.name.clone(),
                                 role: match l.role {

@@ -88,8 +88,10 @@ pub fn call_lines(turn: &LoggedTurn) -> Vec<CallLine> {
     lines
 }
 
-/// Who wrote a reply, as the transcript labels it; none for the simulator in a simulator chat.
-pub fn writer_label(turn: &LoggedTurn) -> Option<&'static str> {
+/// Who wrote a reply, as the transcript labels it. In a conversation where the model takes part
+/// (`mixed`) every reply says who wrote it, the simulator's opening too; in a simulator chat none
+/// does.
+pub fn writer_label(turn: &LoggedTurn, mixed: bool) -> Option<&'static str> {
     let fell_back = turn
         .events
         .iter()
@@ -97,8 +99,15 @@ pub fn writer_label(turn: &LoggedTurn) -> Option<&'static str> {
     match (turn.by, fell_back) {
         (AgentKind::LanguageModel, _) => Some("Language model"),
         (AgentKind::Simulator, true) => Some("Simulator, for the model"),
+        (AgentKind::Simulator, false) if mixed && turn.turn == 0 => Some("Simulator (the opening)"),
+        (AgentKind::Simulator, false) if mixed => Some("Simulator"),
         (AgentKind::Simulator, false) => None,
     }
+}
+
+/// Whether the model takes part in a conversation: it wrote a turn, or it answers the next one.
+pub fn model_takes_part(turns: &[LoggedTurn], agent: AgentKind) -> bool {
+    agent == AgentKind::LanguageModel || turns.iter().any(|t| t.by == AgentKind::LanguageModel)
 }
 
 /// The settings form as typed: every field as text.
@@ -208,7 +217,18 @@ mod tests {
             "Goal check before close_goal: no: no date yet"
         );
         assert!(!lines[1].accepted);
-        assert_eq!(writer_label(&turn()), Some("Language model"));
+        assert_eq!(writer_label(&turn(), true), Some("Language model"));
+        let opening = LoggedTurn {
+            turn: 0,
+            by: AgentKind::Simulator,
+            ..turn()
+        };
+        assert_eq!(writer_label(&opening, false), None);
+        assert_eq!(
+            writer_label(&opening, true),
+            Some("Simulator (the opening)")
+        );
+        assert!(model_takes_part(&[opening], AgentKind::LanguageModel));
     }
 
     #[test]
