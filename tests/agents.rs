@@ -22,31 +22,14 @@ fn main() {
     }]));
 }
 
-fn wait_note(ctx: &Ctx, contains: &str) -> Outcome {
+/// Waits until the element `testid` says `contains`.
+fn wait_text(ctx: &Ctx, testid: &str, contains: &str) -> Outcome {
     let mut seen = String::new();
     ctx.session()
-        .wait_until(
-            &format!("the settings note to say {contains:?}"),
-            LONG,
-            || {
-                seen = text_of(ctx, "[data-testid=agent-note]").unwrap_or_default();
-                Ok(seen.contains(contains))
-            },
-        )
-        .map_err(|e| format!("{e} (it says {seen:?})"))
-}
-
-fn wait_failed(ctx: &Ctx, contains: &str) -> Outcome {
-    let mut seen = String::new();
-    ctx.session()
-        .wait_until(
-            &format!("the failed turn to say {contains:?}"),
-            LONG,
-            || {
-                seen = text_of(ctx, "[data-testid=chat-failed]").unwrap_or_default();
-                Ok(seen.contains(contains))
-            },
-        )
+        .wait_until(&format!("{testid} to say {contains:?}"), LONG, || {
+            seen = text_of(ctx, &format!("[data-testid={testid}]")).unwrap_or_default();
+            Ok(seen.contains(contains))
+        })
         .map_err(|e| format!("{e} (it says {seen:?})"))
 }
 
@@ -65,10 +48,14 @@ fn the_app_chats_with_a_language_model_to_billing_and_a_failed_turn_is_answered_
     // A short timeout, so that the turn the server sits on fails within the test.
     set_value(ctx, "[data-testid=agent-timeout]", "2")?;
     click(ctx, "[data-testid=agent-test]")?;
-    wait_note(ctx, "it has 1 model(s), test-model among them")?;
+    wait_text(
+        ctx,
+        "agent-note",
+        "it has 1 model(s), test-model among them",
+    )?;
     ctx.screenshot("agent-settings")?;
     click(ctx, "[data-testid=agent-save]")?;
-    wait_note(ctx, "Saved: test-model")?;
+    wait_text(ctx, "agent-note", "Saved: test-model")?;
     let kept = std::fs::read_to_string(ctx.harness.config_dir().join("plan-builder/agent.json"))
         .map_err(|e| format!("the settings were not kept: {e}"))?;
     ensure(
@@ -149,7 +136,7 @@ fn the_app_chats_with_a_language_model_to_billing_and_a_failed_turn_is_answered_
     ensure(slowest < Duration::from_millis(500), || {
         format!("the page took {slowest:?} to answer while the model was thinking")
     })?;
-    wait_failed(ctx, "did not answer within 2 s")?;
+    wait_text(ctx, "chat-failed", "did not answer within 2 s")?;
     ensure(
         text_of(ctx, "[data-testid=chat-failed]")?.contains("it is about billing"),
         || "the failed turn does not keep the message".into(),
@@ -159,7 +146,7 @@ fn the_app_chats_with_a_language_model_to_billing_and_a_failed_turn_is_answered_
     })?;
     is_in(ctx, "customer-intake")?;
     click(ctx, "[data-testid=chat-retry]")?;
-    wait_failed(ctx, "answered HTTP 503 (model is loading)")?;
+    wait_text(ctx, "chat-failed", "answered HTTP 503 (model is loading)")?;
     ctx.screenshot("agent-failed-turn")?;
     click(ctx, "[data-testid=chat-fallback]")?;
     ctx.session()

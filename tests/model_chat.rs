@@ -45,6 +45,26 @@ fn outputs(o: &Output) -> (String, String) {
     )
 }
 
+/// `plan chat` of the support sample with `script`, answered by `test-model` at `base_url`.
+fn model_chat<'a>(script: &'a str, base_url: &'a str, more: &[&'a str]) -> Vec<&'a str> {
+    let mut args = vec![
+        "chat",
+        "plans/customer-support.json",
+        "--script",
+        script,
+        "--format",
+        "json",
+        "--agent",
+        "llm",
+        "--base-url",
+        base_url,
+        "--model",
+        "test-model",
+    ];
+    args.extend_from_slice(more);
+    args
+}
+
 fn write_script(dir: &Path, script: Value) -> String {
     let file = dir.join("script.json");
     fs::write(&file, script.to_string()).unwrap();
@@ -72,23 +92,7 @@ fn a_scripted_chat_with_the_model_prints_its_calls_and_replies() {
             {"user": "CM-1"}
         ]}),
     );
-    let o = plan(
-        &[
-            "chat",
-            "plans/customer-support.json",
-            "--script",
-            &script,
-            "--format",
-            "json",
-            "--agent",
-            "llm",
-            "--base-url",
-            &server.base_url,
-            "--model",
-            "test-model",
-        ],
-        &dir,
-    );
+    let o = plan(&model_chat(&script, &server.base_url, &[]), &dir);
     let (out, err) = outputs(&o);
     assert_eq!(o.status.code(), Some(0), "{err}");
     let doc: Value = serde_json::from_str(&out).unwrap();
@@ -106,31 +110,7 @@ fn a_failed_model_turn_exits_2_or_is_answered_by_the_simulator_with_fallback() {
     // Nothing queued: the server answers 500.
     let server = ModelServer::start();
     let script = write_script(&dir, json!({"turns": [{"user": "Chloe"}]}));
-    let args = |fallback: bool| {
-        let mut a = vec![
-            "chat".to_string(),
-            "plans/customer-support.json".into(),
-            "--script".into(),
-            script.clone(),
-            "--format".into(),
-            "json".into(),
-            "--agent".into(),
-            "llm".into(),
-            "--base-url".into(),
-            server.base_url.clone(),
-            "--model".into(),
-            "test-model".into(),
-        ];
-        if fallback {
-            a.extend(["--fallback".into(), "simulator".into()]);
-        }
-        a
-    };
-    let run = |a: Vec<String>| {
-        let v: Vec<&str> = a.iter().map(String::as_str).collect();
-        plan(&v, &dir)
-    };
-    let o = run(args(false));
+    let o = plan(&model_chat(&script, &server.base_url, &[]), &dir);
     let (_, err) = outputs(&o);
     assert_eq!(o.status.code(), Some(2), "{err}");
     assert!(
@@ -138,7 +118,10 @@ fn a_failed_model_turn_exits_2_or_is_answered_by_the_simulator_with_fallback() {
         "{err}"
     );
     assert!(!err.contains("panicked"), "{err}");
-    let o = run(args(true));
+    let o = plan(
+        &model_chat(&script, &server.base_url, &["--fallback", "simulator"]),
+        &dir,
+    );
     let (out, err) = outputs(&o);
     assert_eq!(o.status.code(), Some(0), "{err}");
     let doc: Value = serde_json::from_str(&out).unwrap();

@@ -46,6 +46,13 @@ fn plan_ref(plan: &Plan) -> PlanRef {
     }
 }
 
+/// A conversation of `plan` with the model, begun in `state`.
+fn chat_in<'a>(plan: &'a Plan, agent: &'a LanguageModel, state: &str) -> Chat<'a, LanguageModel> {
+    Chat::open_from(plan, agent, plan_ref(plan), &from(state))
+        .expect("it opens")
+        .0
+}
+
 fn from(state: &str) -> Start {
     Start {
         state: Some(state.into()),
@@ -57,9 +64,7 @@ fn from(state: &str) -> Start {
 fn a_strict_state_offers_only_the_current_task_and_its_keys() {
     let server = ModelServer::start();
     let (plan, agent) = (plan("customer-support"), model(&server));
-    let mut chat = Chat::open_from(&plan, &agent, plan_ref(&plan), &from("customer-intake"))
-        .unwrap()
-        .0;
+    let mut chat = chat_in(&plan, &agent, "customer-intake");
     server.answer([text("May I have your name?")]);
     let t = chat.say("hello").expect("the model answered");
     assert_eq!(t.reply, "May I have your name?");
@@ -98,14 +103,7 @@ fn a_strict_state_offers_only_the_current_task_and_its_keys() {
 fn a_loose_state_lists_every_open_task_and_a_goal_state_only_its_objective() {
     let server = ModelServer::start();
     let (support, agent) = (plan("customer-support"), model(&server));
-    let mut chat = Chat::open_from(
-        &support,
-        &agent,
-        plan_ref(&support),
-        &from("billing-support"),
-    )
-    .unwrap()
-    .0;
+    let mut chat = chat_in(&support, &agent, "billing-support");
     server.answer([text("Which invoice?")]);
     chat.say("I was charged twice").unwrap();
     let r = &server.completions()[0];
@@ -122,14 +120,7 @@ fn a_loose_state_lists_every_open_task_and_a_goal_state_only_its_objective() {
     );
 
     let routine = plan("daily-routine");
-    let mut chat = Chat::open_from(
-        &routine,
-        &agent,
-        plan_ref(&routine),
-        &from("explore-routine"),
-    )
-    .unwrap()
-    .0;
+    let mut chat = chat_in(&routine, &agent, "explore-routine");
     server.answer([text("What does your morning look like?")]);
     chat.say("hi").unwrap();
     let r = server.completions().pop().unwrap();
@@ -162,9 +153,7 @@ fn a_loose_state_lists_every_open_task_and_a_goal_state_only_its_objective() {
 fn the_models_calls_become_actions_in_order_accepted_and_rejected() {
     let server = ModelServer::start();
     let (plan, agent) = (plan("customer-support"), model(&server));
-    let mut chat = Chat::open_from(&plan, &agent, plan_ref(&plan), &from("customer-intake"))
-        .unwrap()
-        .0;
+    let mut chat = chat_in(&plan, &agent, "customer-intake");
     server.answer([calls(
         "Thank you, Chloe.",
         &[
@@ -214,9 +203,7 @@ fn the_models_calls_become_actions_in_order_accepted_and_rejected() {
 fn calls_without_text_are_answered_again_with_each_result() {
     let server = ModelServer::start();
     let (plan, agent) = (plan("account-care"), model(&server));
-    let mut chat = Chat::open_from(&plan, &agent, plan_ref(&plan), &from("verify"))
-        .unwrap()
-        .0;
+    let mut chat = chat_in(&plan, &agent, "verify");
     server.answer([
         calls("", &[("call_tool", json!({"tool": "verify_identity"}))]),
         text("You are verified."),
@@ -281,9 +268,7 @@ fn a_scripts_tool_results_say_what_a_tool_returns() {
 fn the_goal_check_saying_no_rejects_the_close_with_its_reason() {
     let server = ModelServer::start();
     let (plan, agent) = (plan("daily-routine"), model(&server));
-    let mut chat = Chat::open_from(&plan, &agent, plan_ref(&plan), &from("explore-routine"))
-        .unwrap()
-        .0;
+    let mut chat = chat_in(&plan, &agent, "explore-routine");
     server.answer([
         calls(
             "And what do you look forward to?",
@@ -324,9 +309,7 @@ fn the_goal_check_saying_no_rejects_the_close_with_its_reason() {
 fn the_goal_check_saying_yes_lets_the_close_through() {
     let server = ModelServer::start();
     let (plan, agent) = (plan("daily-routine"), model(&server));
-    let mut chat = Chat::open_from(&plan, &agent, plan_ref(&plan), &from("explore-routine"))
-        .unwrap()
-        .0;
+    let mut chat = chat_in(&plan, &agent, "explore-routine");
     server.answer([
         calls(
             "Lovely. What do you look forward to?",
@@ -449,19 +432,28 @@ fn every_failure_of_the_model_leaves_the_session_exactly_as_before_the_turn() {
     assert_eq!((a.reply, a.events), (b.reply, b.events));
 }
 
-#[test]
-fn a_failed_turn_answered_by_the_simulator_records_why() {
-    let (ctx, c) = parked_conversation("fallback");
-    let request = ChatSay {
+/// A turn of conversation `c` of the vehicle sample, answered as `agent` and `fallback` say.
+fn said(c: &Conversation, agent: AgentKind, fallback: Option<&str>) -> ChatSay {
+    ChatSay {
         id: "vehicle-viewing".into(),
         name: c.name().into(),
         message: "I'll arrive by car".into(),
         tool_results: ToolResults::new(),
         agent: AgentChoice {
-            agent: AgentKind::LanguageModel,
-            fallback: Some("could not reach http://localhost:11434/v1".into()),
+            agent,
+            fallback: fallback.map(str::to_string),
         },
-    };
+    }
+}
+
+#[test]
+fn a_failed_turn_answered_by_the_simulator_records_why() {
+    let (ctx, c) = parked_conversation("fallback");
+    let request = said(
+        &c,
+        AgentKind::LanguageModel,
+        Some("could not reach http://localhost:11434/v1"),
+    );
     let view = conversations::say_as(&ctx, &request, None).unwrap();
     let last = view.turns.last().unwrap();
     assert_eq!(last.by, AgentKind::Simulator);
@@ -469,13 +461,7 @@ fn a_failed_turn_answered_by_the_simulator_records_why() {
         matches!(&last.events[0].what, What::AgentFallback { reason } if reason.contains("could not reach"))
     );
     // Without settings, the model is not set up: said, nothing changed.
-    let request = ChatSay {
-        agent: AgentChoice {
-            agent: AgentKind::LanguageModel,
-            fallback: None,
-        },
-        ..request
-    };
+    let request = said(&c, AgentKind::LanguageModel, None);
     let e = conversations::say_as(&ctx, &request, None).unwrap_err();
     assert_eq!(e.code, ErrorCode::Agent);
     assert!(e.message.contains("not set up"), "{}", e.message);
@@ -493,16 +479,7 @@ fn the_key_goes_only_in_the_authorization_header_and_is_written_nowhere() {
     // SAFETY of the test: no other test reads this variable.
     std::env::set_var("PLAN_TEST_AGENT_KEY", secret);
     server.answer([text("Is that by car?")]);
-    let request = ChatSay {
-        id: "vehicle-viewing".into(),
-        name: c.name().into(),
-        message: "I'll arrive by car".into(),
-        tool_results: ToolResults::new(),
-        agent: AgentChoice {
-            agent: AgentKind::LanguageModel,
-            fallback: None,
-        },
-    };
+    let request = said(&c, AgentKind::LanguageModel, None);
     let view = conversations::say_as(&ctx, &request, Some(&config)).unwrap();
     assert_eq!(view.turns.last().unwrap().by, AgentKind::LanguageModel);
     let r = &server.completions()[0];

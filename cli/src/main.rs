@@ -120,20 +120,8 @@ enum Command {
         /// Begin in this state instead of the start state (wins over a script's start.state).
         #[arg(long, value_name = "STATE", conflicts_with = "resume")]
         from: Option<String>,
-        /// Who answers: the built-in simulator (the default) or a language model behind an
-        /// OpenAI-compatible endpoint (--base-url, --model, or PLAN_BUILDER_LLM_* variables, else
-        /// the app's saved settings).
-        #[arg(long, value_enum, default_value = "simulator")]
-        agent: AgentArg,
-        /// The model server's OpenAI-compatible base URL (e.g. http://localhost:11434/v1).
-        #[arg(long, value_name = "URL", requires = "agent")]
-        base_url: Option<String>,
-        /// The model's name on that server.
-        #[arg(long, value_name = "NAME", requires = "agent")]
-        model: Option<String>,
-        /// Have the simulator answer any turn the language model fails (recorded as agent_fallback).
-        #[arg(long, value_enum, value_name = "AGENT")]
-        fallback: Option<FallbackArg>,
+        #[command(flatten)]
+        agent: agent::Flags,
     },
     /// Run saved test cases: a plan's tests/ folder, a folder, or files.
     Test {
@@ -149,36 +137,11 @@ enum Command {
         /// Then say which transitions the cases took and which they never took.
         #[arg(long)]
         coverage: bool,
-        /// Who answers: the built-in simulator (the default) or a language model behind an
-        /// OpenAI-compatible endpoint (--base-url, --model, or PLAN_BUILDER_LLM_* variables, else
-        /// the app's saved settings).
-        #[arg(long, value_enum, default_value = "simulator")]
-        agent: AgentArg,
-        /// The model server's OpenAI-compatible base URL (e.g. http://localhost:11434/v1).
-        #[arg(long, value_name = "URL", requires = "agent")]
-        base_url: Option<String>,
-        /// The model's name on that server.
-        #[arg(long, value_name = "NAME", requires = "agent")]
-        model: Option<String>,
-        /// Have the simulator answer any turn the language model fails (recorded as agent_fallback).
-        #[arg(long, value_enum, value_name = "AGENT")]
-        fallback: Option<FallbackArg>,
+        #[command(flatten)]
+        agent: agent::Flags,
     },
     /// Print the JSON Schema of the plan format.
     Schema,
-}
-
-/// `--agent`.
-#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum AgentArg {
-    Simulator,
-    Llm,
-}
-
-/// `--fallback`.
-#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum FallbackArg {
-    Simulator,
 }
 
 /// Output format.
@@ -233,11 +196,8 @@ fn run(cli: Cli) -> Result<u8, Failure> {
             resume,
             from,
             agent,
-            base_url,
-            model,
-            fallback,
         } => {
-            let agent = agent::choose(*agent, base_url, model, fallback.is_some())?;
+            let agent = agent::choose(agent)?;
             let revision = match (version, live, draft) {
                 (Some(n), _, _) => Some(Revision::Version(*n)),
                 (None, true, _) => Some(Revision::Live),
@@ -261,11 +221,8 @@ fn run(cli: Cli) -> Result<u8, Failure> {
             live,
             coverage,
             agent,
-            base_url,
-            model,
-            fallback,
         } => {
-            let agent = agent::choose(*agent, base_url, model, fallback.is_some())?;
+            let agent = agent::choose(agent)?;
             let revision = match (version, live) {
                 (Some(n), _) => Some(Revision::Version(*n)),
                 (None, true) => Some(Revision::Live),
