@@ -5,8 +5,9 @@
 //! one live turn against a real local server.
 
 use std::fs;
+use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::{Command, Output, Stdio};
 
 use plan_tests::model_server::{calls, text, ModelServer};
 use serde_json::{json, Value};
@@ -128,6 +129,46 @@ fn a_failed_model_turn_exits_2_or_is_answered_by_the_simulator_with_fallback() {
     let first = &doc["turns"][0]["events"][0];
     assert_eq!(first["kind"], "agent_fallback", "{first}");
     assert!(first["reason"].as_str().unwrap().contains("HTTP 500"));
+}
+
+#[test]
+fn an_interactive_chat_with_the_model_says_a_failed_turn_and_goes_on() {
+    let dir = scratch("interactive");
+    let server = ModelServer::start();
+    // The first message fails (nothing queued yet for it: a 500), the second is answered.
+    server.answer([
+        plan_tests::model_server::Scripted::Status(500, "{}".into()),
+        text("Nice to meet you, Chloe."),
+    ]);
+    let mut child = Command::new(plan_tests::binary("plan").unwrap())
+        .args(["chat", "plans/customer-support.json", "--agent", "llm"])
+        .args(["--base-url", &server.base_url, "--model", "test-model"])
+        .current_dir(root())
+        .env("XDG_CONFIG_HOME", &dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"Hi, I'm Chloe\nHi, I'm Chloe\n/quit\n")
+        .unwrap();
+    let o = child.wait_with_output().unwrap();
+    let (out, err) = outputs(&o);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(
+        err.contains("answered HTTP 500") && err.contains("nothing changed: say it again to retry"),
+        "{err}"
+    );
+    assert!(out.contains("Nice to meet you, Chloe."), "{out}");
+    assert_eq!(
+        out.matches("you> Hi, I'm Chloe").count(),
+        1,
+        "only the answered turn is shown: {out}"
+    );
 }
 
 #[test]
