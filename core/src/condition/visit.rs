@@ -1,6 +1,8 @@
 //! Walking a condition tree to any depth, reporting every clean leaf and every problem, so that
 //! the validator says everything at once.
 
+use std::fmt::Write;
+
 use serde_json::{Map, Value};
 
 use super::read::{child_parts, problem, Config};
@@ -100,8 +102,8 @@ fn visit_at(
             }
         }
         let len = at.len();
-        at.push_str("/condition_config/conditions/");
-        at.push_str(&i.to_string());
+        // Written into the buffer: `i.to_string()` was an allocation a child.
+        let _ = write!(at, "/condition_config/conditions/{i}");
         match child_parts(item) {
             Ok((child, child_config)) => visit_at(child, child_config, at, f),
             Err(p) => f(Node::Problem {
