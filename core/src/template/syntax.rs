@@ -299,9 +299,7 @@ mod tests {
             "{{if session.state.a}}".repeat(depth),
             "{{endif}}".repeat(depth - 1)
         );
-        let e = read_tags(&unclosed, |_, _| {})
-            .err()
-            .expect("one if is not closed");
+        let e = read_tags(&unclosed, |_, _| {}).expect_err("one if is not closed");
         assert_eq!(e.message, "this {{if}} has no {{endif}}");
         let twice = format!(
             "{}{{{{else}}}}{{{{else}}}}{}",
