@@ -123,6 +123,13 @@ fn the_app_chats_with_a_language_model_to_billing_and_a_failed_turn_is_answered_
     ctx.session().send_keys(&el, "it is about billing")?;
     ctx.session().send_keys(&el, "\u{E007}")?;
     let asked = Instant::now();
+    // The frames the page draws meanwhile: the longest gap between two animation frames.
+    ctx.session().execute(
+        "window.__gaps = []; let last = performance.now();
+         const tick = (t) => { window.__gaps.push(t - last); last = t; if (window.__gaps.length < 600) requestAnimationFrame(tick); };
+         requestAnimationFrame(tick); return true;",
+        json!([]),
+    )?;
     let mut slowest = Duration::ZERO;
     while asked.elapsed() < Duration::from_millis(1500) {
         let t = Instant::now();
@@ -132,7 +139,20 @@ fn the_app_chats_with_a_language_model_to_billing_and_a_failed_turn_is_answered_
         )?;
         slowest = slowest.max(t.elapsed());
     }
-    eprintln!("while the model was thinking the page answered within {slowest:?} at worst");
+    let frames = ctx.session().execute(
+        "const g = window.__gaps.slice(1); return [g.length, Math.max(...g)];",
+        json!([]),
+    )?;
+    let (drawn, longest) = (
+        frames[0].as_u64().unwrap_or(0),
+        frames[1].as_f64().unwrap_or(f64::MAX),
+    );
+    eprintln!(
+        "while the model was thinking the page answered within {slowest:?} at worst and drew {drawn} frames, the longest gap {longest:.0} ms"
+    );
+    ensure(drawn >= 30 && longest < 250.0, || {
+        format!("the page drew {drawn} frames with a gap of {longest:.0} ms while the model was thinking")
+    })?;
     ensure(slowest < Duration::from_millis(500), || {
         format!("the page took {slowest:?} to answer while the model was thinking")
     })?;
