@@ -447,6 +447,22 @@ fn said(c: &Conversation, agent: AgentKind, fallback: Option<&str>) -> ChatSay {
 }
 
 #[test]
+fn an_http_error_says_what_to_check() {
+    let server = ModelServer::start();
+    let (plan, agent) = (plan("customer-support"), model(&server));
+    for (status, body, says) in [
+        (401, r#"{"error":{"message":"invalid api key"}}"#, "answered HTTP 401 (invalid api key): check the key variable in the agent's settings"),
+        (404, "", "answered HTTP 404: check the base URL (it usually ends in /v1) and the model's name"),
+        (429, "slow down", "answered HTTP 429 (slow down): the server is busy or over a limit: wait a moment and retry"),
+    ] {
+        let mut chat = chat_in(&plan, &agent, "greeting");
+        server.answer([Scripted::Status(status, body.into())]);
+        let e = chat.say("hello").unwrap_err();
+        assert!(matches!(&e, RunError::Agent(a) if a.0 == format!("{} {says}", server.base_url)), "{e}");
+    }
+}
+
+#[test]
 fn a_failed_turn_answered_by_the_simulator_records_why() {
     let (ctx, c) = parked_conversation("fallback");
     let request = said(
