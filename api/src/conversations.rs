@@ -23,7 +23,7 @@ use plan_core::validate::{check_text, validate, Diagnostic, Severity};
 use plan_core::{Plan, Revision};
 use serde::{Deserialize, Serialize};
 
-use crate::agent::model::{LanguageModel, WithFallback};
+use crate::agent::model::{ForTheModel, LanguageModel, WithFallback};
 pub use crate::cases::{case_of, read_script, run_case, run_suite, save_case};
 use crate::error::{ApiError, ErrorCode};
 pub use crate::messages::{
@@ -296,16 +296,12 @@ impl Conversation {
             (turn, chat.session)
         });
         let turn = turn.map_err(ApiError::from)?;
-        let mut events = turn.events;
-        if let Answerer::Fallback(reason) = answerer {
-            events.insert(0, crate::agent::model::fallback_event(session.turn, reason));
-        }
         let logged = LoggedTurn {
             turn: session.turn,
             user: Some(message.to_string()),
             reply: turn.reply,
             transition: turn.transition,
-            events,
+            events: turn.events,
             prompt: turn.prompt,
             parked: session.parked.as_ref().map(|p| p.state_id.clone()),
             by: turn.by,
@@ -512,7 +508,8 @@ impl Answerer {
         match self {
             Answerer::Model(model) => f(model),
             Answerer::ModelElseSimulator(model) => f(&WithFallback(model)),
-            Answerer::Simulator | Answerer::Fallback(_) => f(&Simulator),
+            Answerer::Fallback(reason) => f(&ForTheModel(reason)),
+            Answerer::Simulator => f(&Simulator),
         }
     }
 

@@ -1,8 +1,11 @@
 //! The validator against the format's diagnostic table: for every code, a minimal plan that
 //! triggers it (code, severity and location asserted) and its fixed twin (the code is gone).
 
-use plan_core::validate::{check_text, Diagnostic, Severity};
+use plan_core::validate::{check_text, Severity};
 use serde_json::{json, Value};
+
+mod twins;
+use twins::{case, report};
 
 /// A small plan with no findings at all: the base every case breaks in one place.
 fn base() -> Value {
@@ -15,27 +18,6 @@ fn base() -> Value {
          "transitions": [{"target_state_id": "b"}]},
         {"id": "b", "title": "Done"}
     ], "tools": [{"name": "lookup", "response_codes": ["FOUND", "MISSING"]}]})
-}
-
-fn report(plan: &Value) -> Vec<Diagnostic> {
-    check_text(&plan.to_string()).1.diagnostics
-}
-
-/// Asserts `broken` yields exactly one `code` with `severity` at `path`, and `fixed` none.
-fn case(broken: &Value, fixed: &Value, code: &str, severity: Severity, path: &str) -> Diagnostic {
-    let found = report(broken);
-    let hits: Vec<&Diagnostic> = found.iter().filter(|d| d.code.as_str() == code).collect();
-    assert_eq!(hits.len(), 1, "expected one {code} in {found:#?}");
-    let d = hits[0].clone();
-    assert_eq!(d.severity, severity, "{d:?}");
-    assert_eq!(d.location.path, path, "{d:?}");
-    assert!(!d.message.is_empty());
-    let after = report(fixed);
-    assert!(
-        after.iter().all(|d| d.code.as_str() != code),
-        "the fix left {code}: {after:#?}"
-    );
-    d
 }
 
 fn with(f: impl FnOnce(&mut Value)) -> Value {

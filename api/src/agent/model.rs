@@ -57,7 +57,8 @@ impl LanguageModel {
         if let Some(ended) = &session.ended {
             return Err(RunError::Ended(ended.clone()));
         }
-        let first = self.ask(&request::first(&self.settings, plan, session, message))?;
+        let asked = request::first(&self.settings, plan, session, message);
+        let first = self.ask(&asked)?;
         // Every call read before anything is decided: one malformed call fails the whole turn.
         let mut actions: Vec<(Action, Value)> = Vec::with_capacity(first.calls.len());
         for call in &first.calls {
@@ -154,8 +155,7 @@ impl LanguageModel {
             first.text
         } else {
             let texts: Vec<String> = results.iter().map(|(_, r)| r.clone()).collect();
-            let body =
-                request::second(&self.settings, plan, session, message, &first.calls, &texts);
+            let body = request::second(&self.settings, &asked, &first.calls, &texts);
             self.ask(&body)?.text
         };
         Ok(Answered {
@@ -263,18 +263,34 @@ impl Agent for WithFallback<'_> {
 
     fn turn(&self, plan: &Plan, session: &Session, input: Input) -> Result<Answered, RunError> {
         match self.0.turn(plan, session, input) {
-            Err(RunError::Agent(why)) => {
-                let mut t = Simulator.turn(plan, session, input)?;
-                t.events.insert(0, fallback_event(t.session.turn, &why.0));
-                Ok(t)
-            }
+            Err(RunError::Agent(why)) => ForTheModel(&why.0).turn(plan, session, input),
             other => other,
         }
     }
 }
 
+/// The simulator answering a turn the language model failed for this reason (the app's "Answer
+/// with the simulator", `--fallback simulator`): its turn, an `agent_fallback` event first.
+pub struct ForTheModel<'a>(pub &'a str);
+
+impl Agent for ForTheModel<'_> {
+    fn kind(&self) -> AgentKind {
+        AgentKind::Simulator
+    }
+
+    fn opening(&self, plan: &Plan, session: &Session) -> Result<String, AgentError> {
+        Simulator.opening(plan, session)
+    }
+
+    fn turn(&self, plan: &Plan, session: &Session, input: Input) -> Result<Answered, RunError> {
+        let mut t = Simulator.turn(plan, session, input)?;
+        t.events.insert(0, fallback_event(t.session.turn, self.0));
+        Ok(t)
+    }
+}
+
 /// The trace's note that the simulator answered a turn the model failed.
-pub fn fallback_event(turn: u32, reason: &str) -> Event {
+fn fallback_event(turn: u32, reason: &str) -> Event {
     Event::new(
         turn,
         What::AgentFallback {

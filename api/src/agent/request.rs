@@ -53,16 +53,15 @@ pub fn first(settings: &AgentSettings, plan: &Plan, session: &Session, message: 
 }
 
 /// The second request, when the model called functions and wrote no text: the first request's
-/// messages, the model's calls, and each call's result as a tool message.
+/// messages (taken from it, not made again), the model's calls, and each call's result as a tool
+/// message.
 pub fn second(
     settings: &AgentSettings,
-    plan: &Plan,
-    session: &Session,
-    message: &str,
+    first: &Value,
     calls: &[Call],
     results: &[String],
 ) -> Value {
-    let mut m = messages(plan, session, message);
+    let mut m = first["messages"].as_array().cloned().unwrap_or_default();
     let tool_calls: Vec<Value> = calls
         .iter()
         .enumerate()

@@ -1,14 +1,38 @@
 //! Checks of one transition: its target, its condition to any depth, and whether an earlier or
 //! stronger transition with the same condition always wins before it.
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use super::{same_condition, Code, Location, Validator};
 use crate::coerce::coerce;
-use crate::condition::{visit, Check, Node};
+use crate::condition::{visit, Check, ConditionType, Node};
 use crate::plan::{DeliverableType, State, StateType};
 
 impl<'p> Validator<'p> {
+    /// Walks a condition to any depth: each problem said as `invalid-condition-config` in `name`'s
+    /// words at `place(pointer)`, each clean leaf handed to `leaf` with its pointer (relative to
+    /// the condition). Transitions, session-state rules and interruptions all walk theirs here.
+    pub(super) fn condition(
+        &mut self,
+        kind: ConditionType,
+        config: &Map<String, Value>,
+        name: &dyn Fn() -> String,
+        place: &dyn Fn(&str) -> Location,
+        mut leaf: impl FnMut(&mut Self, &Check, &str),
+    ) {
+        visit(kind, config, |node| match node {
+            Node::Problem { pointer, message } => self.push(
+                Code::InvalidConditionConfig,
+                format!(
+                    "{}: the condition's settings need fixing: {message}.",
+                    name()
+                ),
+                place(&pointer),
+            ),
+            Node::Leaf { check, pointer, .. } => leaf(self, &check, pointer),
+        });
+    }
+
     pub(super) fn transition(&mut self, i: usize, state: &'p State, k: usize) {
         let t = &state.transitions[k];
         // Spelled out only for a finding: this runs for every transition of the plan.
@@ -33,22 +57,14 @@ impl<'p> Validator<'p> {
             );
         }
 
-        visit(
+        self.condition(
             t.condition_type_in(state.kind),
             &t.condition_config,
-            |node| match node {
-                Node::Problem { pointer, message } => self.push(
-                    Code::InvalidConditionConfig,
-                    format!(
-                        "{}: the condition's settings need fixing: {message}.",
-                        name()
-                    ),
-                    loc(format!("{}{pointer}", here())),
-                ),
-                Node::Leaf { check, pointer, .. } => {
-                    let path = || format!("{}{pointer}", here());
-                    self.leaf(i, state, &name, &check, &path, &loc);
-                }
+            &name,
+            &|pointer| loc(format!("{}{pointer}", here())),
+            |v, check, pointer| {
+                let path = || format!("{}{pointer}", here());
+                v.leaf(i, state, &name, check, &path, &loc);
             },
         );
 

@@ -3,7 +3,7 @@
 //! the graph answers: a return point the conversation can reach with nothing parked, and a detour
 //! that can never come back.
 
-use super::{Code, Location, Validator};
+use super::{at, Code, Location, Validator};
 use crate::condition::Check;
 use crate::plan::InterruptionKind;
 
@@ -114,12 +114,5 @@ impl<'p> Validator<'p> {
                 );
             }
         }
-    }
-}
-
-fn at(path: String) -> Location {
-    Location {
-        path,
-        ..Location::default()
     }
 }

@@ -427,9 +427,10 @@ impl<'p> Validator<'p> {
     }
 }
 
-fn at(path: &str) -> Location {
+/// A finding's place with only its path (outside any state).
+fn at(path: impl Into<String>) -> Location {
     Location {
-        path: path.to_string(),
+        path: path.into(),
         ..Location::default()
     }
 }

@@ -9,9 +9,9 @@
 
 use serde_json::Value;
 
-use super::{Code, Location, Validator};
+use super::{at, Code, Location, Validator};
 use crate::coerce::{coerce_session, coerce_to};
-use crate::condition::{visit, Check, Condition, Node, SessionTest};
+use crate::condition::{Check, Condition, SessionTest};
 use crate::plan::{SessionChange, SessionState, SessionType};
 use crate::template::{NameRef, Template};
 
@@ -274,22 +274,14 @@ impl<'p> Validator<'p> {
         path: &dyn Fn() -> String,
         name: &dyn Fn() -> String,
     ) {
-        visit(
+        self.condition(
             rule.condition_type,
             &rule.condition_config,
-            |node| match node {
-                Node::Problem { pointer, message } => self.push(
-                    Code::InvalidConditionConfig,
-                    format!(
-                        "{}: the condition's settings need fixing: {message}.",
-                        name()
-                    ),
-                    at(format!("{}{pointer}", path())),
-                ),
-                Node::Leaf { check, pointer, .. } => {
-                    let config = || format!("{}{pointer}/condition_config", path());
-                    self.rule_leaf(&check, name, &config);
-                }
+            name,
+            &|pointer| at(format!("{}{pointer}", path())),
+            |v, check, pointer| {
+                let config = || format!("{}{pointer}/condition_config", path());
+                v.rule_leaf(check, name, &config);
             },
         );
     }
@@ -454,12 +446,5 @@ fn kind_words(st: &SessionState) -> String {
         format!("a list of {}", kind_words_one(st))
     } else {
         kind_words_one(st)
-    }
-}
-
-fn at(path: String) -> Location {
-    Location {
-        path,
-        ..Location::default()
     }
 }
