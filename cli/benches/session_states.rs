@@ -32,6 +32,14 @@ fn main() {
     // profiler, whose instruction counts do not drift as this shared machine's clock does:
     // `valgrind --tool=callgrind --toggle-collect='plan_core::validate::validate' …` (or
     // `plan_core::parse::parse_plan`).
+    // `PLAN_BENCH_PROFILE=validate`: the plan-check validation forty times, for `perf record`,
+    // whose samples then fall in validation rather than in making the plan.
+    if std::env::var("PLAN_BENCH_PROFILE").as_deref() == Ok("validate") {
+        for _ in 0..40 {
+            black_box(validate_parsed(&plan));
+        }
+        return;
+    }
     if std::env::var_os("PLAN_BENCH_PROFILE").is_some() {
         for _ in 0..3 {
             black_box(parse_plan(&text).expect("parses"));

@@ -50,14 +50,41 @@ pub fn coerce_to(
             let Value::String(s) = value else {
                 return None;
             };
-            let wanted = s.trim().to_lowercase();
-            enum_values
-                .into_iter()
-                .flatten()
-                .find(|v| v.to_lowercase() == wanted)
-                .map(|v| Value::String(v.clone()))
+            enum_value(s, enum_values).map(|v| Value::String(v.clone()))
         }
     }
+}
+
+/// Whether `value` can be a value of `d`'s type: [`coerce`]`(value, d).is_some()` without making
+/// the value. The validator asks it of every value a condition compares with (three allocations
+/// for an enum key otherwise, measured in the session-states benchmark).
+pub fn fits(value: &Value, d: &Deliverable) -> bool {
+    match d.kind {
+        DeliverableType::Enum => match value {
+            Value::String(s) => enum_value(s, d.enum_values.as_deref()).is_some(),
+            _ => false,
+        },
+        DeliverableType::String => {
+            matches!(value, Value::String(_) | Value::Number(_) | Value::Bool(_))
+        }
+        DeliverableType::Number | DeliverableType::Boolean => coerce(value, d).is_some(),
+    }
+}
+
+/// The canonical spelling of `s` among `enum_values`, compared case-insensitively and trimmed: the
+/// first value whose `to_lowercase()` is that of `s`. For ASCII text on both sides that is the
+/// ASCII comparison, which makes no strings.
+fn enum_value<'v>(s: &str, enum_values: Option<&'v [String]>) -> Option<&'v String> {
+    let wanted = s.trim();
+    let ascii = wanted.is_ascii();
+    let mut lowered: Option<String> = None;
+    enum_values.into_iter().flatten().find(|v| {
+        if ascii && v.is_ascii() {
+            v.eq_ignore_ascii_case(wanted)
+        } else {
+            v.to_lowercase() == *lowered.get_or_insert_with(|| wanted.to_lowercase())
+        }
+    })
 }
 
 /// `value` as the value of session state `s`: one value of its type, or for a list state a JSON
@@ -115,5 +142,46 @@ mod tests {
         assert_eq!(coerce(&json!(true), &choice), None);
         let text = d(DeliverableType::String, None);
         assert_eq!(coerce(&json!(42), &text), Some(json!("42")));
+    }
+
+    #[test]
+    fn fits_answers_as_coerce_does() {
+        let kinds = [
+            d(DeliverableType::Number, None),
+            d(DeliverableType::Boolean, None),
+            d(DeliverableType::String, None),
+            d(
+                DeliverableType::Enum,
+                Some(&["billing", "Technical", "Ärger", "\u{212a}elvin"]),
+            ),
+            d(DeliverableType::Enum, None),
+        ];
+        let values = [
+            json!(" 7.5 "),
+            json!("seven"),
+            json!(7),
+            json!("Yes"),
+            json!(true),
+            json!(null),
+            json!([1]),
+            json!({"a": 1}),
+            json!(" BILLING "),
+            json!("technical"),
+            json!("ärger"),
+            json!("ÄRGER"),
+            json!("kelvin"),
+            json!("refund"),
+        ];
+        for d in &kinds {
+            for v in &values {
+                assert_eq!(fits(v, d), coerce(v, d).is_some(), "{v} as {:?}", d.kind);
+            }
+        }
+        let choice = &kinds[3];
+        assert_eq!(coerce(&json!("ärger"), choice), Some(json!("Ärger")));
+        assert_eq!(
+            coerce(&json!("kelvin"), choice),
+            Some(json!("\u{212a}elvin"))
+        );
     }
 }

@@ -44,8 +44,8 @@ fn the_seed_export_becomes_a_plan_that_says_the_same_thing() {
     assert_eq!(
         Check::read(ConditionType::ToolResult, &t.condition_config).unwrap(),
         Check::ToolResult {
-            tool: "verify_customer".into(),
-            response_code: "CUSTOMER_VERIFIED".into(),
+            tool: "verify_customer",
+            response_code: "CUSTOMER_VERIFIED",
             negated: false
         }
     );

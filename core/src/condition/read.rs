@@ -1,6 +1,8 @@
 //! Reading a `condition_config` into a typed [`Check`], field by field, with a problem that
 //! names the field (a JSON Pointer relative to the condition) at the first thing wrong.
 
+use std::cell::Cell;
+
 use serde_json::{Map, Value};
 
 use super::{
@@ -8,10 +10,13 @@ use super::{
     TurnScope,
 };
 
-impl Check {
-    /// Reads a condition of type `kind` with the parameters `config`.
-    pub fn read(kind: ConditionType, config: &Map<String, Value>) -> Result<Check, ConfigProblem> {
-        let cfg = Config { map: config };
+impl<'a> Check<'a> {
+    /// Reads a condition of type `kind` with the parameters `config`, borrowing from it.
+    pub fn read(
+        kind: ConditionType,
+        config: &'a Map<String, Value>,
+    ) -> Result<Check<'a>, ConfigProblem> {
+        let cfg = Config::new(config);
         let check = match kind {
             ConditionType::AllTasksComplete => {
                 cfg.only(&[])?;
@@ -54,7 +59,7 @@ impl Check {
                 cfg.only(&["operator", "conditions"])?;
                 let operator = cfg.string("operator")?;
                 let children = cfg.children()?;
-                match operator.as_str() {
+                match operator {
                     "and" => Check::AllOf(children),
                     "or" => Check::AnyOf(children),
                     other => {
@@ -100,12 +105,54 @@ pub(super) fn problem(field: &str, message: String) -> ConfigProblem {
 }
 /// Field access over one `condition_config` with errors that name the field.
 pub(super) struct Config<'a> {
-    pub(super) map: &'a Map<String, Value>,
+    map: &'a Map<String, Value>,
+    /// The fields [`Config::only`] allowed, and the value of each it found in its one pass over
+    /// the map: a field read after it is not searched for again among the map's keys (that search
+    /// was a tenth of validating the session-states benchmark's plan).
+    found: Cell<Found<'a>>,
 }
 
-impl Config<'_> {
-    pub(super) fn only(&self, allowed: &[&str]) -> Result<(), ConfigProblem> {
-        match self.map.keys().find(|k| !allowed.contains(&k.as_str())) {
+type Found<'a> = (&'static [&'static str], [Option<&'a Value>; MOST_FIELDS]);
+
+/// The most settings a condition type has (`deliverable_value_numeric` with `between`).
+const MOST_FIELDS: usize = 5;
+
+impl<'a> Config<'a> {
+    pub(super) fn new(map: &'a Map<String, Value>) -> Self {
+        Config {
+            map,
+            found: Cell::new((&[], [None; MOST_FIELDS])),
+        }
+    }
+
+    /// The field `name`, if the config has it.
+    pub(super) fn field(&self, name: &str) -> Option<&'a Value> {
+        let (allowed, values) = self.found.get();
+        match allowed.iter().position(|a| *a == name) {
+            Some(i) => values[i],
+            None => self.map.get(name),
+        }
+    }
+
+    /// Refuses a field not in `allowed` (at most [`MOST_FIELDS`]), and keeps the allowed ones'
+    /// values for reading.
+    pub(super) fn only(&self, allowed: &'static [&'static str]) -> Result<(), ConfigProblem> {
+        debug_assert!(allowed.len() <= MOST_FIELDS);
+        let mut values = [None; MOST_FIELDS];
+        let mut unknown = None;
+        for (k, v) in self.map {
+            match allowed.iter().position(|a| *a == k.as_str()) {
+                Some(i) => values[i] = Some(v),
+                None => {
+                    unknown = Some(k);
+                    break;
+                }
+            }
+        }
+        if unknown.is_none() {
+            self.found.set((allowed, values));
+        }
+        match unknown {
             None => Ok(()),
             Some(k) if allowed.is_empty() => Err(problem(
                 &format!("/{}", pointer_escape(k)),
@@ -126,15 +173,14 @@ impl Config<'_> {
         }
     }
 
-    pub(super) fn get(&self, field: &str) -> Result<&Value, ConfigProblem> {
-        self.map
-            .get(field)
+    pub(super) fn get(&self, field: &str) -> Result<&'a Value, ConfigProblem> {
+        self.field(field)
             .ok_or_else(|| problem("", format!("\"{field}\" is missing")))
     }
 
-    pub(super) fn string(&self, field: &str) -> Result<String, ConfigProblem> {
+    pub(super) fn string(&self, field: &str) -> Result<&'a str, ConfigProblem> {
         match self.get(field)? {
-            Value::String(s) if !s.is_empty() => Ok(s.clone()),
+            Value::String(s) if !s.is_empty() => Ok(s),
             Value::String(_) => Err(problem(
                 &format!("/{field}"),
                 format!("\"{field}\" is empty"),
@@ -146,14 +192,14 @@ impl Config<'_> {
         }
     }
 
-    pub(super) fn key(&self) -> Result<String, ConfigProblem> {
+    pub(super) fn key(&self) -> Result<&'a str, ConfigProblem> {
         self.string("key")
     }
 
-    pub(super) fn scalar(&self, field: &str) -> Result<Value, ConfigProblem> {
+    pub(super) fn scalar(&self, field: &str) -> Result<&'a Value, ConfigProblem> {
         let v = self.get(field)?;
         if is_scalar(v) {
-            Ok(v.clone())
+            Ok(v)
         } else {
             Err(problem(
                 &format!("/{field}"),
@@ -165,7 +211,7 @@ impl Config<'_> {
         }
     }
 
-    pub(super) fn scalars(&self, field: &str) -> Result<Vec<Value>, ConfigProblem> {
+    pub(super) fn scalars(&self, field: &str) -> Result<&'a [Value], ConfigProblem> {
         let Value::Array(items) = self.get(field)? else {
             return Err(problem(
                 &format!("/{field}"),
@@ -190,7 +236,7 @@ impl Config<'_> {
                 ));
             }
         }
-        Ok(items.clone())
+        Ok(items)
     }
 
     pub(super) fn number(&self, field: &str) -> Result<f64, ConfigProblem> {
@@ -204,7 +250,7 @@ impl Config<'_> {
     }
 
     pub(super) fn optional_bool(&self, field: &str) -> Result<Option<bool>, ConfigProblem> {
-        match self.map.get(field) {
+        match self.field(field) {
             None => Ok(None),
             Some(Value::Bool(b)) => Ok(Some(*b)),
             Some(other) => Err(problem(
@@ -214,7 +260,7 @@ impl Config<'_> {
         }
     }
 
-    pub(super) fn numeric(&self) -> Result<Check, ConfigProblem> {
+    pub(super) fn numeric(&self) -> Result<Check<'a>, ConfigProblem> {
         let operator = self.string("operator")?;
         let test = if operator == "between" {
             self.only(&["key", "operator", "min", "max", "inclusive"])?;
@@ -239,7 +285,7 @@ impl Config<'_> {
         } else {
             self.only(&["key", "operator", "value"])?;
             let value = self.number("value")?;
-            match operator.as_str() {
+            match operator {
                 "gt" => NumericTest::Gt(value),
                 "gte" => NumericTest::Gte(value),
                 "lt" => NumericTest::Lt(value),
@@ -262,7 +308,7 @@ impl Config<'_> {
         })
     }
 
-    pub(super) fn turns(&self) -> Result<Check, ConfigProblem> {
+    pub(super) fn turns(&self) -> Result<Check<'a>, ConfigProblem> {
         self.only(&["turns", "scope"])?;
         let turns = match self.get("turns")? {
             Value::Number(n) if n.as_u64().is_some_and(|t| t >= 1) => n.as_u64().unwrap_or(1),
@@ -273,7 +319,7 @@ impl Config<'_> {
                 ))
             }
         };
-        let scope = match self.map.get("scope") {
+        let scope = match self.field("scope") {
             None => TurnScope::WithoutProgress,
             Some(Value::String(s)) if s == "without_progress" => TurnScope::WithoutProgress,
             Some(Value::String(s)) if s == "total" => TurnScope::Total,
@@ -287,7 +333,7 @@ impl Config<'_> {
         Ok(Check::TurnCountExceeded { turns, scope })
     }
 
-    pub(super) fn visits(&self) -> Result<Check, ConfigProblem> {
+    pub(super) fn visits(&self) -> Result<Check<'a>, ConfigProblem> {
         self.only(&["visits", "state_id"])?;
         let visits = match self.get("visits")? {
             Value::Number(n) if n.as_u64().is_some_and(|t| t >= 1) => n.as_u64().unwrap_or(1),
@@ -298,14 +344,14 @@ impl Config<'_> {
                 ))
             }
         };
-        let state_id = match self.map.get("state_id") {
+        let state_id = match self.field("state_id") {
             None => None,
             Some(_) => Some(self.string("state_id")?),
         };
         Ok(Check::VisitCountExceeded { visits, state_id })
     }
 
-    pub(super) fn children(&self) -> Result<Vec<Check>, ConfigProblem> {
+    pub(super) fn children(&self) -> Result<Vec<Check<'a>>, ConfigProblem> {
         let Value::Array(items) = self.get("conditions")? else {
             return Err(problem(
                 "/conditions",
@@ -332,7 +378,7 @@ impl Config<'_> {
 }
 
 /// Reads one nested `{condition_type, condition_config}` object; pointers are relative to it.
-fn read_child(item: &Value) -> Result<Check, ConfigProblem> {
+fn read_child(item: &Value) -> Result<Check<'_>, ConfigProblem> {
     let (kind, config) = child_parts(item)?;
     Check::read(kind, config)
 }

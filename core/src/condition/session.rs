@@ -7,19 +7,19 @@ use super::{or_list, show, Check, ConfigProblem};
 
 /// The comparison of `session_state_value`, its value as written (coerced when compared).
 #[derive(Debug, Clone, PartialEq)]
-pub enum SessionTest {
-    Eq(Value),
-    Neq(Value),
-    In(Vec<Value>),
-    Gt(Value),
-    Gte(Value),
-    Lt(Value),
-    Lte(Value),
+pub enum SessionTest<'a> {
+    Eq(&'a Value),
+    Neq(&'a Value),
+    In(&'a [Value]),
+    Gt(&'a Value),
+    Gte(&'a Value),
+    Lt(&'a Value),
+    Lte(&'a Value),
     /// A list state holds the value.
-    Contains(Value),
+    Contains(&'a Value),
 }
 
-impl SessionTest {
+impl<'a> SessionTest<'a> {
     /// The operator as the format writes it.
     pub fn operator(&self) -> &'static str {
         match self {
@@ -35,7 +35,7 @@ impl SessionTest {
     }
 
     /// The compared values, with the config field each is at (`/value`, `/values/1`).
-    pub fn values(&self) -> Vec<(String, &Value)> {
+    pub fn values(&self) -> Vec<(String, &'a Value)> {
         match self {
             SessionTest::In(values) => values
                 .iter()
@@ -48,7 +48,7 @@ impl SessionTest {
             | SessionTest::Gte(v)
             | SessionTest::Lt(v)
             | SessionTest::Lte(v)
-            | SessionTest::Contains(v) => vec![("/value".into(), v)],
+            | SessionTest::Contains(v) => vec![("/value".into(), *v)],
         }
     }
 
@@ -77,10 +77,10 @@ impl SessionTest {
     }
 }
 
-impl Config<'_> {
-    pub(super) fn session_value(&self) -> Result<Check, ConfigProblem> {
-        let operator = match self.map.get("operator") {
-            None => "eq".to_string(),
+impl<'a> Config<'a> {
+    pub(super) fn session_value(&self) -> Result<Check<'a>, ConfigProblem> {
+        let operator = match self.field("operator") {
+            None => "eq",
             Some(_) => self.string("operator")?,
         };
         if operator == "in" {
@@ -99,12 +99,12 @@ impl Config<'_> {
             }
             return Ok(Check::SessionStateValue {
                 id: self.string("session_state")?,
-                test: SessionTest::In(values.clone()),
+                test: SessionTest::In(values),
             });
         }
         self.only(&["session_state", "operator", "value"])?;
-        let value = self.get("value")?.clone();
-        let test = match operator.as_str() {
+        let value = self.get("value")?;
+        let test = match operator {
             "eq" => SessionTest::Eq(value),
             "neq" => SessionTest::Neq(value),
             "gt" => SessionTest::Gt(value),

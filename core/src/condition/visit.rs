@@ -14,7 +14,7 @@ pub enum Node<'a> {
     /// A non-composite condition that reads cleanly.
     Leaf {
         kind: ConditionType,
-        check: Check,
+        check: Check<'a>,
         /// Pointer of the condition object, relative to where the walk started.
         pointer: &'a str,
     },
@@ -55,10 +55,10 @@ fn visit_at(
         }
         return;
     }
-    let cfg = Config { map: config };
+    let cfg = Config::new(config);
     let own = if kind == ConditionType::Compound {
         cfg.only(&["operator", "conditions"])
-            .and_then(|_| match cfg.string("operator")?.as_str() {
+            .and_then(|_| match cfg.string("operator")? {
                 "and" | "or" => Ok(()),
                 other => Err(problem(
                     "/operator",

@@ -100,7 +100,7 @@ impl Context<'_> {
                 response_code,
                 negated,
             } => {
-                let got = visit.tools.get(tool)?;
+                let got = visit.tools.get(*tool)?;
                 if (got == response_code) != *negated {
                     Some(if *negated {
                         format!("{tool} returned {got}, not {response_code}")
@@ -157,7 +157,7 @@ impl Context<'_> {
             format!(
                 "{}, as {id} = {}",
                 Check::SessionStateValue {
-                    id: id.to_string(),
+                    id,
                     test: test.clone()
                 }
                 .describe(),

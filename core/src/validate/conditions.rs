@@ -4,11 +4,11 @@
 use serde_json::{Map, Value};
 
 use super::{same_condition, Code, Location, Validator};
-use crate::coerce::coerce;
+use crate::coerce::fits;
 use crate::condition::{visit, Check, ConditionType, Node};
 use crate::plan::{DeliverableType, State, StateType};
 
-impl<'p> Validator<'p> {
+impl<'p> Validator<'p, '_> {
     /// Walks a condition to any depth: each problem said as `invalid-condition-config` in `name`'s
     /// words at `place(pointer)`, each clean leaf handed to `leaf` with its pointer (relative to
     /// the condition). Transitions, session-state rules and interruptions all walk theirs here.
@@ -125,7 +125,7 @@ impl<'p> Validator<'p> {
                 if !self.tool_leaf(check, name, &config, loc) {
                     return;
                 }
-                if !state.allowed_tools.contains(tool) {
+                if !state.allowed_tools.iter().any(|t| t == tool) {
                     self.push(
                         Code::ToolNotAllowed,
                         format!("{} waits for the tool '{tool}', but '{}' does not allow that tool, so it is never called here. Allow it in this state.", name(), state.title),
@@ -183,7 +183,7 @@ impl<'p> Validator<'p> {
         else {
             return false;
         };
-        let Some(declared) = self.tools.get(tool.as_str()) else {
+        let Some(declared) = self.tools.get(*tool) else {
             self.push(
                 Code::UnknownTool,
                 format!("{} waits for the tool '{tool}', but the plan declares no such tool. Declare it, or pick a declared tool.", name()),
@@ -191,7 +191,7 @@ impl<'p> Validator<'p> {
             );
             return false;
         };
-        if !declared.response_codes.contains(response_code) {
+        if !declared.response_codes.iter().any(|c| c == response_code) {
             let known = if declared.response_codes.is_empty() {
                 "declares no response codes".to_string()
             } else {
@@ -220,14 +220,10 @@ impl<'p> Validator<'p> {
         loc: &dyn Fn(String) -> Location,
     ) {
         let d = self.declared[key];
-        // (index in `values`, or none for `value`); paths are spelled out only for a finding.
-        let values: Vec<(Option<usize>, &Value)> = match check {
-            Check::DeliverableValue { value, .. } => vec![(None, value)],
-            Check::DeliverableValueIn { values, .. } => values
-                .iter()
-                .enumerate()
-                .map(|(j, v)| (Some(j), v))
-                .collect(),
+        // `value`, or `values` with each one's index; paths are spelled out only for a finding.
+        let (one, values): (Option<&Value>, &[Value]) = match check {
+            Check::DeliverableValue { value, .. } => (Some(value), &[]),
+            Check::DeliverableValueIn { values, .. } => (None, values),
             Check::DeliverableValueNumeric { .. } => {
                 if d.kind != DeliverableType::Number {
                     self.push(
@@ -240,14 +236,18 @@ impl<'p> Validator<'p> {
             }
             _ => return,
         };
-        for (j, value) in values {
+        let each = one
+            .map(|v| (None, v))
+            .into_iter()
+            .chain(values.iter().enumerate().map(|(j, v)| (Some(j), v)));
+        for (j, value) in each {
+            if fits(value, d) {
+                continue;
+            }
             let path = || match j {
                 None => format!("{}/value", config()),
                 Some(j) => format!("{}/values/{j}", config()),
             };
-            if coerce(value, d).is_some() {
-                continue;
-            }
             if d.kind == DeliverableType::Enum && value.is_string() {
                 let allowed = d.enum_values.as_deref().unwrap_or_default().join(", ");
                 self.push(
@@ -272,7 +272,7 @@ impl<'p> Validator<'p> {
     }
 }
 
-fn check_key(check: &Check) -> &str {
+fn check_key<'c>(check: &Check<'c>) -> &'c str {
     match check {
         Check::DeliverableExists { key }
         | Check::DeliverableValue { key, .. }

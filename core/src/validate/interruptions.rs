@@ -7,7 +7,7 @@ use super::{at, Code, Location, Validator};
 use crate::condition::Check;
 use crate::plan::InterruptionKind;
 
-impl<'p> Validator<'p> {
+impl<'p> Validator<'p, '_> {
     pub(super) fn interruptions(&mut self) {
         let plan = self.plan;
         let mut seen: Vec<&str> = Vec::with_capacity(plan.interruptions.len());
@@ -106,7 +106,7 @@ impl<'p> Validator<'p> {
             state_id: Some(id), ..
         } = check
         {
-            if !self.index_of.contains_key(id.as_str()) {
+            if !self.index_of.contains_key(*id) {
                 self.push(
                     Code::UnknownState,
                     format!("{} counts the visits to '{id}', but no state has that id. Pick an existing state.", name()),

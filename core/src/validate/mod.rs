@@ -12,6 +12,7 @@ mod fasthash;
 mod graph;
 mod interruptions;
 mod session;
+mod workers;
 
 pub use diagnostic::{Code, Diagnostic, Location, Report, Severity};
 
@@ -62,7 +63,8 @@ pub fn check_text(text: &str) -> (Option<Plan>, Report) {
 
 /// Checks a plan against every rule of the format.
 pub fn validate(plan: &Plan) -> Report {
-    let mut v = Validator::new(plan);
+    let lookups = Lookups::new(plan);
+    let mut v = Validator::new(&lookups);
     v.shape();
     v.rest();
     Report { diagnostics: v.out }
@@ -76,26 +78,24 @@ pub fn validate_parsed(plan: &Plan) -> Report {
 }
 
 fn validate_shaped(plan: &Plan) -> Report {
-    let mut v = Validator::new(plan);
+    let lookups = Lookups::new(plan);
+    let mut v = Validator::new(&lookups);
     v.rest();
     Report { diagnostics: v.out }
 }
 
-impl Validator<'_> {
+impl Validator<'_, '_> {
     /// Every check but the shape rules, in document order.
     fn rest(&mut self) {
-        let plan = self.plan;
         self.plan_level();
-        for (i, state) in plan.states.iter().enumerate() {
-            self.state(i, state);
-        }
+        self.states();
         self.session_states();
         self.interruptions();
     }
 }
 
-/// What the checks share: lookups built once, and the findings so far.
-struct Validator<'p> {
+/// What the checks share, built once and only read after: the plan and its lookups.
+struct Lookups<'p> {
     plan: &'p Plan,
     /// First state with each id.
     index_of: FastMap<&'p str, usize>,
@@ -103,20 +103,11 @@ struct Validator<'p> {
     declared: FastMap<&'p str, &'p Deliverable>,
     tools: FastMap<&'p str, &'p Tool>,
     graph: Graph,
-    /// The current state's transitions' conditions, read once when first compared (for
-    /// shadowing): `None` not read yet, `Some(None)` does not read.
-    readings: Vec<Option<Option<Check>>>,
-    /// `downstream[key][i]`: a state that collects `key` is state `i` or has a path to it.
-    /// Worked out per key on first need, which is rare: most conditions read keys of their own state.
-    downstream: FastMap<&'p str, Vec<bool>>,
     /// First session state with each id.
     session_of: FastMap<&'p str, usize>,
-    /// What `session-state-never-active` is answered from, gathered during the walk.
-    uses: session::Uses,
-    out: Vec<Diagnostic>,
 }
 
-impl<'p> Validator<'p> {
+impl<'p> Lookups<'p> {
     fn new(plan: &'p Plan) -> Self {
         let mut index_of = fasthash::with_capacity(plan.states.len());
         // Room for the keys of plans that collect up to four per state (the synthetic plan: three),
@@ -134,16 +125,47 @@ impl<'p> Validator<'p> {
         for (i, st) in plan.session_states.iter().enumerate() {
             session_of.entry(st.id.as_str()).or_insert(i);
         }
-        Validator {
+        Lookups {
             plan,
             index_of,
             declared,
             tools,
             graph,
+            session_of,
+        }
+    }
+}
+
+/// One run of the checks over the shared [`Lookups`] (read through `Deref`): what it has found
+/// and gathered so far. The states may be checked by several at once (`workers`), each over its
+/// own states, and their findings joined in plan order.
+struct Validator<'p, 'l> {
+    lookups: &'l Lookups<'p>,
+    /// The current state's transitions' conditions, read once when first compared (for
+    /// shadowing): `None` not read yet, `Some(None)` does not read.
+    readings: Vec<Option<Option<Check<'p>>>>,
+    /// `downstream[key][i]`: a state that collects `key` is state `i` or has a path to it.
+    /// Worked out per key on first need, which is rare: most conditions read keys of their own state.
+    downstream: FastMap<&'p str, Vec<bool>>,
+    /// What `session-state-never-active` is answered from, gathered during the walk.
+    uses: session::Uses,
+    out: Vec<Diagnostic>,
+}
+
+impl<'p> std::ops::Deref for Validator<'p, '_> {
+    type Target = Lookups<'p>;
+    fn deref(&self) -> &Lookups<'p> {
+        self.lookups
+    }
+}
+
+impl<'p, 'l> Validator<'p, 'l> {
+    fn new(lookups: &'l Lookups<'p>) -> Self {
+        Validator {
+            lookups,
             readings: Vec::new(),
             downstream: FastMap::default(),
-            session_of,
-            uses: session::Uses::new(plan.session_states.len()),
+            uses: session::Uses::new(lookups.plan.session_states.len()),
             out: Vec::new(),
         }
     }
@@ -417,7 +439,7 @@ impl<'p> Validator<'p> {
         if self.plan.states[i].deliverables().any(|d| d.key == key) {
             return true;
         }
-        let (plan, graph) = (self.plan, &self.graph);
+        let (plan, graph) = (self.plan, &self.lookups.graph);
         self.downstream.entry(key).or_insert_with(|| {
             let collectors: Vec<usize> = (0..plan.states.len())
                 .filter(|&j| plan.states[j].deliverables().any(|d| d.key == key))
@@ -463,9 +485,9 @@ fn capitalise(s: &str) -> String {
 /// Two transitions' conditions are the same once defaults are applied: read both, and compare
 /// the readings (so `compound` with `and` equals `all_of`, and a missing `scope` equals
 /// `without_progress`); a condition that does not read is compared as written.
-fn same_condition(
-    state: &State,
-    readings: &mut [Option<Option<Check>>],
+fn same_condition<'p>(
+    state: &'p State,
+    readings: &mut [Option<Option<Check<'p>>>],
     a: usize,
     b: usize,
 ) -> bool {

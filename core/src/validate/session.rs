@@ -32,9 +32,21 @@ impl Uses {
             switched_on: vec![false; n],
         }
     }
+
+    /// What another run of the checks gathered, added to this one's.
+    pub fn join(&mut self, other: Uses) {
+        for (mine, theirs) in [
+            (&mut self.relied, other.relied),
+            (&mut self.switched_on, other.switched_on),
+        ] {
+            for (m, t) in mine.iter_mut().zip(theirs) {
+                *m |= t;
+            }
+        }
+    }
 }
 
-impl<'p> Validator<'p> {
+impl<'p> Validator<'p, '_> {
     /// The template in `text` at `path`: its syntax and the names it uses.
     pub(super) fn template(
         &mut self,
@@ -143,7 +155,7 @@ impl<'p> Validator<'p> {
             Check::SessionStateValue { id, test } => (id, Some(test)),
             _ => return,
         };
-        let Some(&k) = self.session_of.get(id.as_str()) else {
+        let Some(&k) = self.session_of.get(*id) else {
             self.push(
                 Code::UnknownSessionState,
                 format!("{} reads the session state '{id}', which the plan does not declare. Declare it, or pick a declared one.", name()),
