@@ -30,17 +30,21 @@ impl Validator<'_, '_> {
         }
         let per_run = plan.states.len().div_ceil(runs);
         let lookups = self.lookups;
-        let found: Vec<(Vec<super::Diagnostic>, session::Uses)> = std::thread::scope(|scope| {
+        let run = move |r: usize| {
+            let mut v = Validator::new(lookups);
+            let end = ((r + 1) * per_run).min(plan.states.len());
+            for i in (r * per_run).min(end)..end {
+                v.state(i, &plan.states[i]);
+            }
+            (v.out, v.uses)
+        };
+        let found: Vec<Found> = std::thread::scope(|scope| {
             let others: Vec<_> = (1..runs)
                 .map(|r| {
-                    scope.spawn(move || {
-                        let mut v = Validator::new(lookups);
-                        let end = ((r + 1) * per_run).min(plan.states.len());
-                        for i in r * per_run..end {
-                            v.state(i, &plan.states[i]);
-                        }
-                        (v.out, v.uses)
-                    })
+                    // A thread the system refuses (a limit reached) is a run this thread checks.
+                    std::thread::Builder::new()
+                        .spawn_scoped(scope, move || run(r))
+                        .map_err(|_| r)
                 })
                 .collect();
             // This thread checks the first run itself.
@@ -49,7 +53,10 @@ impl Validator<'_, '_> {
             }
             others
                 .into_iter()
-                .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+                .map(|other| match other {
+                    Ok(h) => h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)),
+                    Err(r) => run(r),
+                })
                 .collect()
         });
         for (out, uses) in found {
@@ -58,6 +65,9 @@ impl Validator<'_, '_> {
         }
     }
 }
+
+/// What one run found: its findings, in plan order, and the session-state uses it gathered.
+type Found = (Vec<super::Diagnostic>, session::Uses);
 
 /// How many runs to check `states` states in: one per core, each of at least
 /// [`STATES_PER_RUN`] states; one where threads cannot be started (the editor's wasm).
