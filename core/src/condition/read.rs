@@ -1,8 +1,6 @@
 //! Reading a `condition_config` into a typed [`Check`], field by field, with a problem that
 //! names the field (a JSON Pointer relative to the condition) at the first thing wrong.
 
-use std::cell::Cell;
-
 use serde_json::{Map, Value};
 
 use super::{
@@ -16,7 +14,7 @@ impl<'a> Check<'a> {
         kind: ConditionType,
         config: &'a Map<String, Value>,
     ) -> Result<Check<'a>, ConfigProblem> {
-        let cfg = Config::new(config);
+        let mut cfg = Config::new(config);
         let check = match kind {
             ConditionType::AllTasksComplete => {
                 cfg.only(&[])?;
@@ -103,13 +101,29 @@ pub(super) fn problem(field: &str, message: String) -> ConfigProblem {
         message,
     }
 }
+/// A setting `k` that a condition taking only `allowed` does not have.
+fn unknown_setting(k: &str, allowed: &[&str]) -> ConfigProblem {
+    let at = format!("/{}", pointer_escape(k));
+    if allowed.is_empty() {
+        return problem(
+            &at,
+            format!("this condition takes no settings, but has \"{k}\""),
+        );
+    }
+    let expected: Vec<String> = allowed.iter().map(|a| format!("\"{a}\"")).collect();
+    problem(
+        &at,
+        format!("unknown setting \"{k}\" (expected {})", or_list(&expected)),
+    )
+}
+
 /// Field access over one `condition_config` with errors that name the field.
 pub(super) struct Config<'a> {
     map: &'a Map<String, Value>,
     /// The fields [`Config::only`] allowed, and the value of each it found in its one pass over
-    /// the map: a field read after it is not searched for again among the map's keys (that search
-    /// was a tenth of validating the session-states benchmark's plan).
-    found: Cell<Found<'a>>,
+    /// the map: a field read after it is not searched for again among the map's keys (that search,
+    /// `serde_json`'s `index_into`, was 5 % of validating the session-states benchmark's plan, perf).
+    found: Found<'a>,
 }
 
 type Found<'a> = (&'static [&'static str], [Option<&'a Value>; MOST_FIELDS]);
@@ -121,13 +135,13 @@ impl<'a> Config<'a> {
     pub(super) fn new(map: &'a Map<String, Value>) -> Self {
         Config {
             map,
-            found: Cell::new((&[], [None; MOST_FIELDS])),
+            found: (&[], [None; MOST_FIELDS]),
         }
     }
 
     /// The field `name`, if the config has it.
     pub(super) fn field(&self, name: &str) -> Option<&'a Value> {
-        let (allowed, values) = self.found.get();
+        let (allowed, values) = self.found;
         match allowed.iter().position(|a| *a == name) {
             Some(i) => values[i],
             None => self.map.get(name),
@@ -136,41 +150,17 @@ impl<'a> Config<'a> {
 
     /// Refuses a field not in `allowed` (at most [`MOST_FIELDS`]), and keeps the allowed ones'
     /// values for reading.
-    pub(super) fn only(&self, allowed: &'static [&'static str]) -> Result<(), ConfigProblem> {
+    pub(super) fn only(&mut self, allowed: &'static [&'static str]) -> Result<(), ConfigProblem> {
         debug_assert!(allowed.len() <= MOST_FIELDS);
         let mut values = [None; MOST_FIELDS];
-        let mut unknown = None;
         for (k, v) in self.map {
             match allowed.iter().position(|a| *a == k.as_str()) {
                 Some(i) => values[i] = Some(v),
-                None => {
-                    unknown = Some(k);
-                    break;
-                }
+                None => return Err(unknown_setting(k, allowed)),
             }
         }
-        if unknown.is_none() {
-            self.found.set((allowed, values));
-        }
-        match unknown {
-            None => Ok(()),
-            Some(k) if allowed.is_empty() => Err(problem(
-                &format!("/{}", pointer_escape(k)),
-                format!("this condition takes no settings, but has \"{k}\""),
-            )),
-            Some(k) => Err(problem(
-                &format!("/{}", pointer_escape(k)),
-                format!(
-                    "unknown setting \"{k}\" (expected {})",
-                    or_list(
-                        &allowed
-                            .iter()
-                            .map(|a| format!("\"{a}\""))
-                            .collect::<Vec<_>>()
-                    )
-                ),
-            )),
-        }
+        self.found = (allowed, values);
+        Ok(())
     }
 
     pub(super) fn get(&self, field: &str) -> Result<&'a Value, ConfigProblem> {
@@ -260,7 +250,7 @@ impl<'a> Config<'a> {
         }
     }
 
-    pub(super) fn numeric(&self) -> Result<Check<'a>, ConfigProblem> {
+    pub(super) fn numeric(&mut self) -> Result<Check<'a>, ConfigProblem> {
         let operator = self.string("operator")?;
         let test = if operator == "between" {
             self.only(&["key", "operator", "min", "max", "inclusive"])?;
@@ -308,7 +298,7 @@ impl<'a> Config<'a> {
         })
     }
 
-    pub(super) fn turns(&self) -> Result<Check<'a>, ConfigProblem> {
+    pub(super) fn turns(&mut self) -> Result<Check<'a>, ConfigProblem> {
         self.only(&["turns", "scope"])?;
         let turns = match self.get("turns")? {
             Value::Number(n) if n.as_u64().is_some_and(|t| t >= 1) => n.as_u64().unwrap_or(1),
@@ -333,7 +323,7 @@ impl<'a> Config<'a> {
         Ok(Check::TurnCountExceeded { turns, scope })
     }
 
-    pub(super) fn visits(&self) -> Result<Check<'a>, ConfigProblem> {
+    pub(super) fn visits(&mut self) -> Result<Check<'a>, ConfigProblem> {
         self.only(&["visits", "state_id"])?;
         let visits = match self.get("visits")? {
             Value::Number(n) if n.as_u64().is_some_and(|t| t >= 1) => n.as_u64().unwrap_or(1),

@@ -78,7 +78,7 @@ impl<'a> SessionTest<'a> {
 }
 
 impl<'a> Config<'a> {
-    pub(super) fn session_value(&self) -> Result<Check<'a>, ConfigProblem> {
+    pub(super) fn session_value(&mut self) -> Result<Check<'a>, ConfigProblem> {
         let operator = match self.field("operator") {
             None => "eq",
             Some(_) => self.string("operator")?,

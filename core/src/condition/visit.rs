@@ -55,7 +55,7 @@ fn visit_at(
         }
         return;
     }
-    let cfg = Config::new(config);
+    let mut cfg = Config::new(config);
     let own = if kind == ConditionType::Compound {
         cfg.only(&["operator", "conditions"])
             .and_then(|_| match cfg.string("operator")? {

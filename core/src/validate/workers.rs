@@ -38,7 +38,7 @@ impl Validator<'_, '_> {
             }
             (v.out, v.uses)
         };
-        let found: Vec<Found> = std::thread::scope(|scope| {
+        let found: Vec<RunFindings> = std::thread::scope(|scope| {
             let others: Vec<_> = (1..runs)
                 .map(|r| {
                     // A thread the system refuses (a limit reached) is a run this thread checks.
@@ -67,7 +67,7 @@ impl Validator<'_, '_> {
 }
 
 /// What one run found: its findings, in plan order, and the session-state uses it gathered.
-type Found = (Vec<super::Diagnostic>, session::Uses);
+type RunFindings = (Vec<super::Diagnostic>, session::Uses);
 
 /// How many runs to check `states` states in: one per core, each of at least
 /// [`STATES_PER_RUN`] states; one where threads cannot be started (the editor's wasm).
