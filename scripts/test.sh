@@ -25,3 +25,8 @@ timeout 900 cargo test -p plan-tests --test lifecycle < /dev/null
 timeout 900 cargo test -p plan-tests --test testchat < /dev/null
 timeout 900 cargo test -p plan-tests --test detours < /dev/null
 timeout 900 cargo test -p plan-tests --test agents < /dev/null
+say "the canvas at 5,000 states in the release app: fails on a freeze (a frame over 1 s, typing p95 over 250 ms)"
+bash scripts/build.sh --release
+PLAN_BUILDER_APP="$PWD/target/release/plan-builder" timeout 900 cargo test -p plan-tests --test probe -- --nocapture probe_5000_states < /dev/null
+# The debug UI again, for the debug app that the tests use.
+(cd ui && trunk build --quiet)

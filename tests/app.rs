@@ -470,7 +470,7 @@ fn a_plan_changed_on_disk_is_redrawn_where_it_was(ctx: &Ctx) -> Outcome {
     let path = draft(ctx, "medical-intake");
     let original = fs::read_to_string(&path).map_err(|e| e.to_string())?;
     let mut changed = p.clone();
-    changed.states[0].title = "Welcome, consent and age".into();
+    std::sync::Arc::make_mut(&mut changed.states[0]).title = "Welcome, consent and age".into();
     fs::write(&path, serde_json::to_string_pretty(&changed).unwrap()).map_err(|e| e.to_string())?;
 
     let redrawn = ctx
@@ -605,7 +605,7 @@ fn a_crowded_view_is_drawn_as_an_overview_with_problems_marked(ctx: &Ctx) -> Out
     // Sorted first in the list, so the app opens it at start.
     big.title = "A big plan".into();
     let fine = big.clone();
-    big.states[5].transitions[0].target_state_id = "nowhere".into();
+    std::sync::Arc::make_mut(&mut big.states[5]).transitions[0].target_state_id = "nowhere".into();
     ws.create(&big.id, big.clone(), "2026-01-01T00:00:00Z")
         .map_err(|e| e.to_string())?;
     ctx.relaunch()?;

@@ -162,7 +162,7 @@ fn scratch(ctx: &Ctx) -> Result<PathBuf, String> {
     Ok(dir)
 }
 
-/// The exact flow export printed in the seed document (`../shared/seeds/004_…`), kept byte for
+/// The exact flow export printed in the seed document (the seed's flow export), kept byte for
 /// byte in the core's test fixtures.
 fn seed_export(ctx: &Ctx) -> PathBuf {
     ctx.harness
@@ -355,8 +355,7 @@ fn a_draft_with_an_error_is_not_published_and_the_error_leads_to_its_state(ctx: 
     open_plan(ctx, "customer-support")?;
     let mut broken = plan(ctx, "customer-support")?;
     broken
-        .states
-        .iter_mut()
+        .states_mut()
         .find(|s| s.id == "technical-support")
         .ok_or("no technical-support state")?
         .transitions[0]

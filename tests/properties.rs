@@ -631,7 +631,7 @@ mod session_states {
             let mut plan = parse_plan(include_str!("../plans/account-care.json")).unwrap();
             if broken {
                 // Some findings to keep: an unknown key in a template, a rule naming nothing.
-                plan.states[0].instructions.push_str(" {{deliverable.ghost}} {{if}}");
+                std::sync::Arc::make_mut(&mut plan.states[0]).instructions.push_str(" {{deliverable.ghost}} {{if}}");
                 plan.tools[0].available_when.push("ghost".into());
             }
             let mut names: Vec<(Renamed, String)> = plan.session_states.iter().map(|s| (Renamed::SessionState, s.id.clone())).collect();

@@ -175,7 +175,7 @@ fn the_whole_lifecycle_import_publish_edit_publish_live_reopen_diff_export() {
 
     // Edit the draft (as the editor's autosave would) and publish again.
     let mut edited = imported.clone();
-    edited.states[3].title = "Goodbye".into();
+    std::sync::Arc::make_mut(&mut edited.states[3]).title = "Goodbye".into();
     fs::write(&draft, serde_json::to_string_pretty(&edited).unwrap()).unwrap();
     assert_eq!(
         ok(&plan(&ws, &["publish", "calls", "-m", "renamed farewell"])),
@@ -658,7 +658,7 @@ fn a_draft_saved_between_two_edits_opens_and_its_schema_problem_is_reported() {
     let dir = scratch("in-progress");
     let ws = Workspace::open(&dir.join("ws"), "2026-01-01T00:00:00Z").unwrap();
     let mut draft = ws.read_draft("customer-support").unwrap();
-    let key = &mut draft.states[1].tasks[0].deliverables[0];
+    let key = &mut std::sync::Arc::make_mut(&mut draft.states[1]).tasks[0].deliverables[0];
     key.kind = DeliverableType::Enum;
     key.enum_values = Some(Vec::new());
     ws.save_draft("customer-support", &draft).unwrap();

@@ -105,15 +105,15 @@ fn main() {
     ws.publish_plan("compared", &a, "a", "2026-01-01T00:00:00Z")
         .expect("v1");
     let mut b = a.clone();
-    for (i, s) in b.states.iter_mut().enumerate().filter(|(i, _)| i % 20 == 0) {
+    for (i, s) in b.states_mut().enumerate().filter(|(i, _)| i % 20 == 0) {
         s.title = format!("{} (changed {i})", s.title);
     }
     // And 50 states added (removing some would leave transitions into nothing: not a version).
     for n in 0..50 {
-        let mut added = b.states[n].clone();
+        let mut added = plan_core::State::clone(&b.states[n]);
         added.id = format!("added-{n}");
         added.transitions.clear();
-        b.states.push(added);
+        b.states.push(added.into());
     }
     ws.publish_plan("compared", &b, "b", "2026-01-01T00:00:00Z")
         .expect("v2");

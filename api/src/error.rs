@@ -55,6 +55,9 @@ pub enum ErrorCode {
     Refused,
     /// The app itself failed: a command that is not allowed, a window not connected to the app.
     Internal,
+    /// A draft's changes were told against a draft the app no longer holds (another program
+    /// wrote the file, the app restarted): the page sends the whole draft instead.
+    UnknownBase,
 }
 
 impl ErrorCode {
@@ -77,6 +80,7 @@ impl ErrorCode {
             ErrorCode::Agent => "agent",
             ErrorCode::Refused => "refused",
             ErrorCode::Internal => "internal",
+            ErrorCode::UnknownBase => "unknown-base",
         }
     }
 }
@@ -190,6 +194,7 @@ mod tests {
             Agent,
             Refused,
             Internal,
+            UnknownBase,
         ] {
             assert_eq!(
                 serde_json::to_value(code).unwrap(),

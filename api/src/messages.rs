@@ -27,7 +27,10 @@ pub const LIST_PLANS: &str = "list_plans";
 /// One plan's draft: [`PlanArgs`] → [`LoadedPlan`] (raw bytes).
 pub const LOAD_PLAN: &str = "load_plan";
 /// The editor's autosave. The request's body is the plan's JSON as raw bytes and its
-/// [`PLAN_ID_HEADER`] header names the plan → [`DraftStatus`].
+/// [`PLAN_ID_HEADER`] header names the plan → [`DraftStatus`]. Its [`SAVE_TOKEN_HEADER`] names
+/// the save; with a [`SAVE_BASE_HEADER`] the body is instead a
+/// `plan_core::draft_changes::DraftChanges` against the draft that save wrote, refused with
+/// `UnknownBase` when the shell no longer holds that draft as the file.
 pub const SAVE_DRAFT: &str = "save_draft";
 /// A new plan: [`NewPlan`] → [`Created`].
 pub const NEW_PLAN: &str = "new_plan";
@@ -131,6 +134,10 @@ pub const COMMANDS: [&str; 31] = [
 
 /// The header of a [`SAVE_DRAFT`] request that names the plan (ids are slugs, so always ASCII).
 pub const PLAN_ID_HEADER: &str = "plan-id";
+/// The header of a [`SAVE_DRAFT`] request that names this save (a number the page chose).
+pub const SAVE_TOKEN_HEADER: &str = "plan-save";
+/// The header of a [`SAVE_DRAFT`] request whose body is the changes since the save it names.
+pub const SAVE_BASE_HEADER: &str = "plan-base";
 
 /// How the draft relates to the newest version.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

@@ -100,7 +100,7 @@ fn a_conversation_whose_plan_changed_is_offered_a_restart_not_resumed() {
     let name = c.name().to_string();
     let ws = ctx.workspace();
     let mut draft = ws.read_draft("customer-support").unwrap();
-    draft.states[0].title = "Hello".into();
+    std::sync::Arc::make_mut(&mut draft.states[0]).title = "Hello".into();
     ws.save_draft("customer-support", &draft).unwrap();
     let view = conversations::latest(&ctx, "customer-support")
         .unwrap()
@@ -145,7 +145,9 @@ fn a_conversation_goes_on_when_only_cards_moved_in_its_plan() {
     let view = conversations::step_back(&ctx, "customer-support", &name).expect("steps back");
     assert_eq!(view.turns.len(), 2);
     // A change that runs differently still ends it.
-    draft.states[1].transitions[0].priority.0 = 20.0;
+    std::sync::Arc::make_mut(&mut draft.states[1]).transitions[0]
+        .priority
+        .0 = 20.0;
     ws.save_draft("customer-support", &draft).unwrap();
     let e = conversations::say(
         &ctx,
@@ -221,8 +223,7 @@ fn a_conversation_saved_as_a_test_case_passes_and_a_changed_plan_fails_it_at_its
     let ws = ctx.workspace();
     let mut draft = ws.read_draft("customer-support").unwrap();
     let intake = draft
-        .states
-        .iter_mut()
+        .states_mut()
         .find(|s| s.id == "customer-intake")
         .unwrap();
     let (a, b) = (
@@ -259,7 +260,7 @@ fn a_plan_is_read_again_only_when_its_file_changed() {
     assert!(std::sync::Arc::ptr_eq(&first, &again), "kept between turns");
     let ws = ctx.workspace();
     let mut plan = ws.read_draft("customer-support").unwrap();
-    plan.states[0].title = "Hello there".into();
+    std::sync::Arc::make_mut(&mut plan.states[0]).title = "Hello there".into();
     ws.save_draft("customer-support", &plan).unwrap();
     let changed = ctx.target("customer-support", draft).expect("runs");
     assert_eq!(changed.plan.states[0].title, "Hello there");

@@ -76,14 +76,14 @@ fn main() {
 
     // Where the time goes: without the effects, then also without the templates.
     let mut no_effects = plan.clone();
-    for st in &mut no_effects.states {
+    for st in no_effects.states_mut() {
         for t in &mut st.transitions {
             t.effects.clear();
         }
     }
     let without_effects = time(11, || validate(&no_effects));
     let mut no_templates = no_effects.clone();
-    for st in &mut no_templates.states {
+    for st in no_templates.states_mut() {
         st.instructions = "Help the customer.".into();
     }
     let without_templates = time(11, || validate(&no_templates));

@@ -76,7 +76,7 @@ mod tests {
         assert_ne!(content_hash(&a), content_hash(&moved));
         assert_eq!(run_hash(&a), run_hash(&moved));
         let mut retitled = moved.clone();
-        retitled.states[0].title = "B".into();
+        std::sync::Arc::make_mut(&mut retitled.states[0]).title = "B".into();
         assert_ne!(run_hash(&moved), run_hash(&retitled));
     }
 }

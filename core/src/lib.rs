@@ -6,6 +6,7 @@
 pub mod coerce;
 pub mod condition;
 pub mod diff;
+pub mod draft_changes;
 pub mod edit;
 #[cfg(feature = "fs")]
 pub mod files;
@@ -15,6 +16,7 @@ pub mod interruption;
 pub mod layout;
 pub mod parse;
 pub mod plan;
+pub mod plan_json;
 pub mod revision;
 pub mod runtime;
 pub mod session_state;

@@ -9,6 +9,7 @@
 //! live in [`crate::parse`]; meaning (references, graph) is for the validator.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -22,7 +23,7 @@ pub const SCHEMA_VERSION: u32 = 1;
 
 /// A conversation modelled as a graph of states joined by transitions.
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Plan {
     /// Format version; always written, so a file says which format it is in.
@@ -42,7 +43,10 @@ pub struct Plan {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub start_state_id: Option<String>,
     /// The states in **plan order** (goal states fall through to the next one in this order).
-    pub states: Vec<State>,
+    /// Shared, not copied, between the plans an edit makes: a copy of a plan (an undo step, the
+    /// editor's copy on disk) copies one pointer a state, and an edit of one state makes only
+    /// that state anew ([`Plan::state_mut`]).
+    pub states: Vec<Arc<State>>,
     /// Tools the agent may call, with the response codes each can return.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub tools: Vec<Tool>,
@@ -63,6 +67,44 @@ fn schema_version_default() -> u32 {
     1
 }
 
+/// Equal when every field is; a state two plans share is equal without being read, so comparing
+/// a plan with the one an edit of one state made reads that one state.
+impl PartialEq for Plan {
+    fn eq(&self, other: &Plan) -> bool {
+        // Every field named, so that a new one cannot be forgotten here.
+        let Plan {
+            schema_version,
+            id,
+            title,
+            description,
+            instructions,
+            start_state_id,
+            states,
+            tools,
+            session_states,
+            interruptions,
+            settings,
+            layout,
+        } = self;
+        *schema_version == other.schema_version
+            && *id == other.id
+            && *title == other.title
+            && *description == other.description
+            && *instructions == other.instructions
+            && *start_state_id == other.start_state_id
+            && states.len() == other.states.len()
+            && states
+                .iter()
+                .zip(&other.states)
+                .all(|(a, b)| Arc::ptr_eq(a, b) || a == b)
+            && *tools == other.tools
+            && *session_states == other.session_states
+            && *interruptions == other.interruptions
+            && *settings == other.settings
+            && *layout == other.layout
+    }
+}
+
 impl Plan {
     /// The id of the state sessions start in: `start_state_id`, else the first state's id.
     pub fn start_state_id(&self) -> Option<&str> {
@@ -73,12 +115,59 @@ impl Plan {
 
     /// The first state with this id (ids should be unique; the validator says when they are not).
     pub fn state(&self, id: &str) -> Option<&State> {
-        self.states.iter().find(|s| s.id == id)
+        self.states.iter().find(|s| s.id == id).map(|s| &**s)
+    }
+
+    /// The first state with this id, to change: made anew if another plan shares it.
+    pub fn state_mut(&mut self, id: &str) -> Option<&mut State> {
+        self.states
+            .iter_mut()
+            .find(|s| s.id == id)
+            .map(Arc::make_mut)
+    }
+
+    /// Every state, to change: each one another plan shares is made anew (an edit that may touch
+    /// any state, such as a rename, copies them all, as a plain copy of the plan would).
+    pub fn states_mut(&mut self) -> impl Iterator<Item = &mut State> {
+        self.states.iter_mut().map(Arc::make_mut)
     }
 
     /// The first interruption with this id.
     pub fn interruption(&self, id: &str) -> Option<&Interruption> {
         self.interruptions.iter().find(|i| i.id == id)
+    }
+
+    /// The plan's own fields, without its states (copied; they are small but for the layout).
+    pub fn without_states(&self) -> Plan {
+        // Every field named, so that a new one cannot be forgotten here.
+        let Plan {
+            schema_version,
+            id,
+            title,
+            description,
+            instructions,
+            start_state_id,
+            states: _,
+            tools,
+            session_states,
+            interruptions,
+            settings,
+            layout,
+        } = self;
+        Plan {
+            schema_version: *schema_version,
+            id: id.clone(),
+            title: title.clone(),
+            description: description.clone(),
+            instructions: instructions.clone(),
+            start_state_id: start_state_id.clone(),
+            states: Vec::new(),
+            tools: tools.clone(),
+            session_states: session_states.clone(),
+            interruptions: interruptions.clone(),
+            settings: settings.clone(),
+            layout: layout.clone(),
+        }
     }
 
     /// The number of transitions in the whole plan.

@@ -107,7 +107,7 @@ pub fn with_session_states(states: usize, count: usize) -> Plan {
     p.instructions =
         "You are a helpful agent.{{if isActive session.state.ss0}} Session ss0 is on.{{endif}}"
             .into();
-    for (i, state) in p.states.iter_mut().enumerate() {
+    for (i, state) in p.states_mut().enumerate() {
         let k = (i * 4) % count;
         state.instructions = format!(
             "Help the customer with {{{{deliverable.topic_{i}}}}}.{{{{if isActive session.state.ss{k}}}}} Mode ss{k} is on.{{{{else}}}} Ask first.{{{{endif}}}}"
@@ -137,7 +137,7 @@ pub fn with_interruptions(states: usize, count: usize) -> Plan {
                "ending": {"kind": "resume"}}),
     )
     .expect("the return point is well formed");
-    p.states.push(back);
+    p.states.push(std::sync::Arc::new(back));
     p.layout
         .insert("back".into(), Position { x: 0.0, y: -400.0 });
     let list: Vec<_> = (0..count)

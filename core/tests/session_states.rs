@@ -479,9 +479,12 @@ fn session_state_conditions_compare_as_the_spec_says() {
     let (s, _) = begin(&p);
     let holds = |s: &Session, kind: &str, config: Value| {
         let mut q = p.clone();
-        q.states[0].transitions[0].condition_type = plan_core::ConditionType::from_name(kind);
-        q.states[0].transitions[0].condition_config = config.as_object().unwrap().clone();
-        q.states[0].transitions[0].priority = plan_core::plan::Priority(1.0);
+        std::sync::Arc::make_mut(&mut q.states[0]).transitions[0].condition_type =
+            plan_core::ConditionType::from_name(kind);
+        std::sync::Arc::make_mut(&mut q.states[0]).transitions[0].condition_config =
+            config.as_object().unwrap().clone();
+        std::sync::Arc::make_mut(&mut q.states[0]).transitions[0].priority =
+            plan_core::plan::Priority(1.0);
         step(&q, s, "", &[]).unwrap().0.state_id == "z"
     };
     // No value: false whatever the operator.
@@ -662,8 +665,12 @@ fn a_comparison_names_changed_session_states_effects_and_entries() {
     let old = plan(serde_json::from_str(include_str!("../../plans/account-care.json")).unwrap());
     let mut new = old.clone();
     new.session_states[1].agent_can_change = true;
-    new.states[1].transitions[0].effects.clear();
-    new.states[4].on_enter.clear();
+    std::sync::Arc::make_mut(&mut new.states[1]).transitions[0]
+        .effects
+        .clear();
+    std::sync::Arc::make_mut(&mut new.states[4])
+        .on_enter
+        .clear();
     let said: Vec<String> = describe(&diff(&old, &new), &old, &new)
         .into_iter()
         .map(|c| c.text)

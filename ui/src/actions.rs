@@ -160,7 +160,7 @@ impl Actions {
                 .states
                 .iter()
                 .filter(|s| ids.contains(&s.id))
-                .cloned()
+                .map(|s| State::clone(s))
                 .collect();
             let layout = states
                 .iter()

@@ -21,7 +21,7 @@ use crate::opening::Opening;
 use crate::panels::{Panel, Tab};
 use crate::sidebar::Sidebar;
 use crate::testing::Testing;
-use crate::timeline::mark;
+use crate::timeline::{mark, timed};
 use crate::topbar::TopBar;
 use crate::validation::validation;
 
@@ -37,18 +37,27 @@ pub fn App() -> impl IntoView {
             let Some(p) = p else {
                 return Scene::default();
             };
-            if let (Some(before), Change::OneState(id)) = (before, &change) {
-                if let Some(s) = before.with_state_redrawn(p, id) {
-                    return s;
+            let redrawn = match (before, &change) {
+                (Some(before), Change::OneState(id)) => {
+                    timed("scene: one state", || before.with_state_redrawn(p, id))
                 }
+                (Some(before), Change::Moved(ids)) => {
+                    timed("scene: moved", || before.with_states_moved(p, ids))
+                }
+                _ => None,
+            };
+            if let Some(s) = redrawn {
+                return s;
             }
             mark("scene-start");
-            let s = Scene::build(p);
+            let s = timed("scene: build", || Scene::build(p));
             mark("scene-done");
             s
         })
     });
     let report = validation(editor);
+    // The plan's names, which the inspector's pickers offer (see `names`).
+    provide_context(crate::plan_names::memo(editor));
     let opening = Opening::new(editor, camera, scene);
     let actions = Actions::new(editor, camera, scene);
     let lifecycle = Lifecycle::new(editor, opening, actions);
@@ -70,7 +79,7 @@ pub fn App() -> impl IntoView {
         })
     });
     let marks = Memo::new(move |_| {
-        let mut marks = report.with(Marks::of);
+        let mut marks = timed("marks", || report.with(Marks::of));
         editor.comparing.with(|c| {
             if let Some(c) = c {
                 marks.diff_states = c.states.clone();

@@ -13,7 +13,7 @@ use plan_api::messages::*;
 use plan_api::{ApiError, ErrorCode};
 use plan_core::runtime::script::Script;
 use plan_core::runtime::{Start, ToolResults};
-use plan_core::{Plan, Revision};
+use plan_core::Revision;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
@@ -52,15 +52,36 @@ pub async fn load_plan(id: &str) -> Result<LoadedPlan, ApiError> {
 
 /// Writes the draft of plan `id` (the editor's autosave): the plan's JSON goes as raw bytes. The
 /// answer says how the saved draft relates to the newest version.
-pub async fn save_draft(id: &str, plan: &Plan) -> Result<DraftStatus, ApiError> {
-    let bytes = serde_json::to_vec(plan).map_err(|e| internal(e.to_string()))?;
-    let body = js_sys::Uint8Array::from(&bytes[..]);
+/// Writes `json`, a plan's JSON, as the draft of `id`, by the save `token`; with a `base`, `json`
+/// is the changes since the draft the save `base` wrote.
+pub async fn save_draft(
+    id: &str,
+    json: &[u8],
+    token: u64,
+    base: Option<u64>,
+) -> Result<DraftStatus, ApiError> {
+    let body = crate::timeline::timed("save: copy", || js_sys::Uint8Array::from(json));
     let headers = js_sys::Object::new();
     let options = js_sys::Object::new();
     let set = |on: &js_sys::Object, key: &str, value: &JsValue| {
         js_sys::Reflect::set(on, &JsValue::from_str(key), value).map(drop)
     };
     set(&headers, PLAN_ID_HEADER, &JsValue::from_str(id))
+        .and_then(|()| {
+            set(
+                &headers,
+                SAVE_TOKEN_HEADER,
+                &JsValue::from_str(&token.to_string()),
+            )
+        })
+        .and_then(|()| match base {
+            Some(b) => set(
+                &headers,
+                SAVE_BASE_HEADER,
+                &JsValue::from_str(&b.to_string()),
+            ),
+            None => Ok(()),
+        })
         .and_then(|()| set(&options, "headers", &headers))
         .map_err(|_| internal("the save request could not be made".into()))?;
     match tauri_invoke_with(SAVE_DRAFT, body.into(), options.into()).await {

@@ -23,6 +23,7 @@ mod lifecycle;
 mod notice;
 mod opening;
 mod panels;
+mod plan_names;
 mod sidebar;
 mod switcher;
 mod testing;

@@ -29,11 +29,12 @@ pub fn validation(editor: Editor) -> Memo<plan_core::Report> {
         }
         let run = move || {
             if generation.get_value() == mine {
-                report.set(
+                let found = crate::timeline::timed("validate", || {
                     editor
                         .plan
-                        .with_untracked(|p| p.as_ref().map(validate).unwrap_or_default()),
-                );
+                        .with_untracked(|p| p.as_ref().map(validate).unwrap_or_default())
+                });
+                crate::timeline::timed("validate: report set", || report.set(found));
             }
         };
         if size < VALIDATE_AT_ONCE_BELOW {

@@ -154,7 +154,7 @@ pub fn diff(old: &Plan, new: &Plan) -> PlanDiff {
 pub(crate) fn by_state_id(plan: &Plan) -> HashMap<&str, &State> {
     let mut map = HashMap::with_capacity(plan.states.len());
     for s in &plan.states {
-        map.entry(s.id.as_str()).or_insert(s);
+        map.entry(s.id.as_str()).or_insert(&**s);
     }
     map
 }

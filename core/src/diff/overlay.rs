@@ -86,7 +86,9 @@ pub fn overlay(old: &Plan, new: Plan) -> Overlay {
                 if let Some(old_state) = old_state {
                     let kept = plan.states[at].transitions.len();
                     for (index, t) in old_state.transitions.iter().enumerate().skip(kept) {
-                        plan.states[at].transitions.push(t.clone());
+                        std::sync::Arc::make_mut(&mut plan.states[at])
+                            .transitions
+                            .push(t.clone());
                         transitions.push(TransitionMark {
                             from: s.state_id.clone(),
                             index,
@@ -99,7 +101,7 @@ pub fn overlay(old: &Plan, new: Plan) -> Overlay {
                 let Some(old_state) = old_state else {
                     continue;
                 };
-                plan.states.push((*old_state).clone());
+                plan.states.push(std::sync::Arc::new((*old_state).clone()));
                 if let Some(at) = old_places.as_ref().and_then(|p| p.get(&s.state_id)) {
                     plan.layout.insert(s.state_id.clone(), *at);
                 }

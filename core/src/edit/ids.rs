@@ -55,7 +55,7 @@ pub(super) fn paste(
             },
         );
         out.push(copy.id.clone());
-        p.states.push(copy);
+        p.states.push(std::sync::Arc::new(copy));
     }
     out
 }

@@ -9,6 +9,7 @@
 mod ids;
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
@@ -157,7 +158,7 @@ pub fn apply(plan: &Plan, command: &Command) -> Result<Applied, EditError> {
     match command {
         Command::AddState { kind, at } => {
             let id = unique_id(&p, "new-state");
-            p.states.push(new_state(&id, *kind));
+            p.states.push(Arc::new(new_state(&id, *kind)));
             p.layout.insert(id.clone(), *at);
             touched.push(id);
         }
@@ -173,9 +174,16 @@ pub fn apply(plan: &Plan, command: &Command) -> Result<Applied, EditError> {
                 index_of(&p, id)?;
             }
             p.states.retain(|s| !gone.contains(s.id.as_str()));
+            // Only the states that lose a transition are made anew.
             for s in &mut p.states {
-                s.transitions
-                    .retain(|t| !gone.contains(t.target_state_id.as_str()));
+                if s.transitions
+                    .iter()
+                    .any(|t| gone.contains(t.target_state_id.as_str()))
+                {
+                    Arc::make_mut(s)
+                        .transitions
+                        .retain(|t| !gone.contains(t.target_state_id.as_str()));
+                }
             }
             p.layout.retain(|id, _| !gone.contains(id.as_str()));
             if p.start_state_id
@@ -193,12 +201,12 @@ pub fn apply(plan: &Plan, command: &Command) -> Result<Applied, EditError> {
             let i = index_of(&p, id)?;
             let mut state = State::clone(state);
             state.id = id.clone();
-            p.states[i] = state;
+            p.states[i] = Arc::new(state);
         }
         Command::Connect { from, to } => {
             index_of(&p, to)?;
             let i = index_of(&p, from)?;
-            let s = &mut p.states[i];
+            let s = Arc::make_mut(&mut p.states[i]);
             // An ending only means something without transitions: connecting continues the story.
             s.ending = None;
             s.transitions.push(Transition {
@@ -217,7 +225,7 @@ pub fn apply(plan: &Plan, command: &Command) -> Result<Applied, EditError> {
         Command::DeleteTransition { from, index } => {
             transition_mut(&mut p, from, *index)?;
             let i = index_of(&p, from)?;
-            p.states[i].transitions.remove(*index);
+            Arc::make_mut(&mut p.states[i]).transitions.remove(*index);
         }
         Command::SetPlanDetails(d) => {
             p.title = d.title.clone();
@@ -284,7 +292,7 @@ fn transition_mut<'p>(
     index: usize,
 ) -> Result<&'p mut Transition, EditError> {
     let i = index_of(p, from)?;
-    p.states[i]
+    Arc::make_mut(&mut p.states[i])
         .transitions
         .get_mut(index)
         .ok_or_else(|| EditError::UnknownTransition {
@@ -305,8 +313,8 @@ fn rename(p: &mut Plan, from: &str, to: &str) -> Result<(), EditError> {
     if p.states.iter().any(|s| s.id == to) {
         return Err(EditError::IdTaken(to.to_string()));
     }
-    p.states[i].id = to.to_string();
-    for s in &mut p.states {
+    Arc::make_mut(&mut p.states[i]).id = to.to_string();
+    for s in p.states_mut() {
         for t in &mut s.transitions {
             if t.target_state_id == from {
                 t.target_state_id = to.to_string();
@@ -327,7 +335,7 @@ fn rename(p: &mut Plan, from: &str, to: &str) -> Result<(), EditError> {
             }
         }
     }
-    for s in &mut p.states {
+    for s in p.states_mut() {
         for t in &mut s.transitions {
             let ty = t.condition_type_in(s.kind);
             rename_visited(ty.as_str(), &mut t.condition_config, from, to);

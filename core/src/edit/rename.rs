@@ -80,7 +80,7 @@ pub(super) fn rename(p: &mut Plan, what: &Renamed, from: &str, to: &str) -> Resu
             if declared(to) {
                 return Err(taken());
             }
-            for s in &mut p.states {
+            for s in p.states_mut() {
                 let goal = s.goal.iter_mut().flat_map(|g| g.deliverables.iter_mut());
                 let tasks = s.tasks.iter_mut().flat_map(|t| t.deliverables.iter_mut());
                 for d in tasks.chain(goal) {
@@ -99,7 +99,7 @@ pub(super) fn rename(p: &mut Plan, what: &Renamed, from: &str, to: &str) -> Resu
                     tool.name = to.to_string();
                 }
             }
-            for s in &mut p.states {
+            for s in p.states_mut() {
                 for t in &mut s.allowed_tools {
                     if t == from {
                         *t = to.to_string();
@@ -121,7 +121,7 @@ pub(super) fn rename(p: &mut Plan, what: &Renamed, from: &str, to: &str) -> Resu
             }
         }
         Renamed::Task { state } => {
-            let Some(s) = p.states.iter_mut().find(|s| &s.id == state) else {
+            let Some(s) = p.states_mut().find(|s| &s.id == state) else {
                 return Err(EditError::UnknownState(state.clone()));
             };
             if s.tasks.iter().any(|t| t.id == to) {
@@ -137,7 +137,7 @@ pub(super) fn rename(p: &mut Plan, what: &Renamed, from: &str, to: &str) -> Resu
         }
     }
     // Conditions, at any depth, wherever they are.
-    for s in &mut p.states {
+    for s in p.states_mut() {
         for t in &mut s.transitions {
             let ty = t.condition_type_in(s.kind);
             rename_in_condition(ty.as_str(), &mut t.condition_config, what, from, to);
@@ -177,7 +177,7 @@ pub(super) fn rename(p: &mut Plan, what: &Renamed, from: &str, to: &str) -> Resu
 
 /// Every change of every transition and state entry.
 fn changes(p: &mut Plan) -> impl Iterator<Item = &mut SessionChange> {
-    p.states.iter_mut().flat_map(|s| {
+    p.states_mut().flat_map(|s| {
         s.on_enter
             .iter_mut()
             .chain(s.transitions.iter_mut().flat_map(|t| t.effects.iter_mut()))
@@ -192,7 +192,7 @@ fn template_texts(p: &mut Plan) -> Vec<&mut String> {
             out.push(prompt);
         }
     }
-    for s in &mut p.states {
+    for s in p.states.iter_mut().map(std::sync::Arc::make_mut) {
         out.push(&mut s.instructions);
         for t in &mut s.tasks {
             out.push(&mut t.instruction);

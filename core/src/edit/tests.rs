@@ -150,7 +150,7 @@ fn connecting_adds_a_default_transition_and_ends_an_ending() {
 #[test]
 fn pasting_gives_fresh_ids_and_rewires_arrows_inside_the_copy() {
     let p = support();
-    let copied: Vec<State> = p.states[..2].to_vec();
+    let copied: Vec<State> = p.states[..2].iter().map(|s| State::clone(s)).collect();
     let a = run(
         &p,
         Command::Paste {

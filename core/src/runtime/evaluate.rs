@@ -183,7 +183,7 @@ impl Context<'_> {
 pub fn declaration<'p>(plan: &'p Plan, key: &str) -> Option<&'p Deliverable> {
     plan.states
         .iter()
-        .flat_map(State::deliverables)
+        .flat_map(|s| s.deliverables())
         .find(|d| d.key == key)
 }
 

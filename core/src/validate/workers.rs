@@ -90,7 +90,7 @@ mod tests {
         // Mistakes spread over every run: unknown targets, keys and session states, and one
         // session state only the later states switch on.
         for i in (0..plan.states.len()).step_by(97) {
-            let state = &mut plan.states[i];
+            let state = std::sync::Arc::make_mut(&mut plan.states[i]);
             if let Some(t) = state.transitions.first_mut() {
                 t.target_state_id = format!("nowhere-{i}");
             }

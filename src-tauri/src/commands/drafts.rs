@@ -3,8 +3,11 @@
 
 use std::sync::Arc;
 
-use plan_api::messages::{DraftStatus, Exported, Imported, PLAN_ID_HEADER};
-use plan_api::{drafts, ApiError, Context};
+use plan_api::messages::{
+    DraftStatus, Exported, Imported, PLAN_ID_HEADER, SAVE_BASE_HEADER, SAVE_TOKEN_HEADER,
+};
+use plan_api::{drafts, ApiError, Context, ErrorCode};
+use plan_core::draft_changes::DraftChanges;
 use plan_core::{Plan, Revision};
 use tauri::ipc::{InvokeBody, Request, Response};
 use tauri::{AppHandle, State};
@@ -41,7 +44,8 @@ pub async fn load_plan(
 /// file is recorded as the app's own, so that the watcher does not send it back to the page. A
 /// draft another program changed since the app last read it is not written over: the save is
 /// refused, and the watcher's report of that change lets the author choose. The saved plan is
-/// kept ([`Held`]) for a publish that follows.
+/// kept ([`Held`]) for a publish that follows, and for the next save, which may then send only
+/// what changed since (a [`DraftChanges`] against the save named in its base header).
 #[tauri::command]
 pub async fn save_draft(
     ctx: State<'_, Context>,
@@ -49,30 +53,57 @@ pub async fn save_draft(
     held: State<'_, Arc<Held>>,
     request: Request<'_>,
 ) -> Result<DraftStatus, ApiError> {
-    let id = request
-        .headers()
-        .get(PLAN_ID_HEADER)
-        .and_then(|v| v.to_str().ok())
-        .ok_or_else(|| ApiError::internal("a save without the plan's id"))?
-        .to_string();
+    let header = |name: &str| {
+        request
+            .headers()
+            .get(name)
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_string)
+    };
+    let id =
+        header(PLAN_ID_HEADER).ok_or_else(|| ApiError::internal("a save without the plan's id"))?;
+    let token = header(SAVE_TOKEN_HEADER).and_then(|t| t.parse::<u64>().ok());
+    let base = header(SAVE_BASE_HEADER).and_then(|t| t.parse::<u64>().ok());
     let bytes = match request.body() {
         InvokeBody::Raw(bytes) => bytes.clone(),
         InvokeBody::Json(value) => serde_json::to_vec(value).unwrap_or_default(),
     };
     let (ctx, known, held) = (ctx.inner().clone(), Arc::clone(&known), Arc::clone(&held));
     blocking(move || {
-        let plan: Plan = serde_json::from_slice(&bytes).map_err(|e| {
-            ApiError::internal(format!("the plan to save for {id} is not a plan: {e}"))
-        })?;
-        let status = drafts::save(&ctx, &id, &plan, known.as_ref())?;
         let path = ctx.workspace().draft_path(&id)?;
+        let plan = plan_to_save(&bytes, base, &held, &path)?;
+        let status = drafts::save(&ctx, &id, &plan, known.as_ref())?;
         // As written: the file always carries its folder's id.
         let mut plan = plan;
         plan.id = id;
-        held.keep(&path, plan);
+        held.keep(&path, plan, token);
         Ok(status)
     })
     .await
+}
+
+/// The plan a save's body says: the whole plan, or with a `base`, the changes since the draft the
+/// save `base` wrote, which `held` must still hold as the file at `path` (else `UnknownBase`).
+fn plan_to_save(
+    bytes: &[u8],
+    base: Option<u64>,
+    held: &Held,
+    path: &std::path::Path,
+) -> Result<Plan, ApiError> {
+    let not_a_plan =
+        |e: serde_json::Error| ApiError::internal(format!("the draft to save is not a plan: {e}"));
+    let Some(base) = base else {
+        return serde_json::from_slice(bytes).map_err(not_a_plan);
+    };
+    let unknown = || {
+        ApiError::new(
+            ErrorCode::UnknownBase,
+            format!("{} is no longer the draft the app saved", path.display()),
+        )
+    };
+    let before = held.saved_by(path, base).ok_or_else(unknown)?;
+    let changes: DraftChanges = serde_json::from_slice(bytes).map_err(not_a_plan)?;
+    changes.apply(&before).map_err(|_| unknown())
 }
 
 /// Asks the author for a file (either import format) and imports it into the draft of `into`, or
@@ -118,4 +149,43 @@ pub async fn export_file(
         drafts::export_to(ctx, &id, revision, &path).map(Some)
     })
     .await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_save_of_changes_is_made_on_the_draft_its_base_wrote_and_refused_on_any_other() {
+        let dir = std::env::temp_dir().join(format!("save-changes-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("draft.json");
+        let before = plan_core::synthetic::plan(50);
+        std::fs::write(&path, serde_json::to_vec(&before).unwrap()).unwrap();
+        let held = Held::default();
+        held.keep(&path, before.clone(), Some(1));
+        let mut after = before.clone();
+        std::sync::Arc::make_mut(&mut after.states[3]).title = "Typed".into();
+        let body = serde_json::to_vec(&DraftChanges::between(&before, &after)).unwrap();
+        assert_eq!(plan_to_save(&body, Some(1), &held, &path).unwrap(), after);
+        let whole = serde_json::to_vec(&after).unwrap();
+        assert_eq!(plan_to_save(&whole, None, &held, &path).unwrap(), after);
+        let code = |r: Result<Plan, ApiError>| r.unwrap_err().code;
+        assert_eq!(
+            code(plan_to_save(&body, Some(2), &held, &path)),
+            ErrorCode::UnknownBase,
+            "another save's draft"
+        );
+        // Another program wrote the file: the draft held is no longer what it holds.
+        std::fs::write(&path, b"{}").unwrap();
+        assert_eq!(
+            code(plan_to_save(&body, Some(1), &held, &path)),
+            ErrorCode::UnknownBase
+        );
+        assert_eq!(
+            code(plan_to_save(b"[", None, &held, &path)),
+            ErrorCode::Internal
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }

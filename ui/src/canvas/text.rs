@@ -34,6 +34,7 @@ impl Arrow {
         let state = plan
             .states
             .get(self.state)
+            .map(|s| &**s)
             .filter(|s| s.id == self.from)
             .or_else(|| plan.state(&self.from));
         match state {

@@ -104,8 +104,11 @@ pub fn Canvas(
         move |_| {
             let zoom = viewport.with_untracked(|v| v.zoom);
             gesture_state.with(|g| {
-                g.moving(zoom)
-                    .map(|(ids, dx, dy)| scene.with(|s| s.moved(ids, dx, dy)))
+                g.moving(zoom).map(|(ids, dx, dy)| {
+                    crate::timeline::timed("canvas: dragged scene", || {
+                        scene.with(|s| s.moved(ids, dx, dy))
+                    })
+                })
             })
         },
         |old, new| !matches!((old, new), (Some(None), Some(None))),
@@ -142,7 +145,9 @@ pub fn Canvas(
     // `mount`).
     let overview = Memo::new(move |_| {
         let w: Rect = window.get();
-        let in_view = scene.with(|s| s.cards.iter().filter(|c| c.rect.intersects(&w)).count());
+        let in_view = crate::timeline::timed("canvas: cards in view", || {
+            scene.with(|s| s.cards.iter().filter(|c| c.rect.intersects(&w)).count())
+        });
         in_view > DOM_CARD_LIMIT || (zooming.get() && in_view > ZOOMING_CARD_LIMIT)
     });
     let apply_effect = move |effect: Do| match effect {
@@ -341,12 +346,16 @@ pub fn Canvas(
     };
     let visible_cards = Memo::new(move |before: Option<&Vec<Card>>| {
         let wanted = wanted();
-        shown.with(|s| mount::shown(&s.cards, |c| (c.key, c.rect), before, wanted))
+        crate::timeline::timed("canvas: cards shown", || {
+            shown.with(|s| mount::shown(&s.cards, |c| (c.key, c.rect), before, wanted))
+        })
     });
     // One list for both layers (paths in SVG, labels as HTML).
     let arrows_now = Memo::new(move |before: Option<&Vec<Arrow>>| {
         let wanted = wanted();
-        shown.with(|s| mount::shown(&s.arrows, |a| (a.key, a.reach), before, wanted))
+        crate::timeline::timed("canvas: arrows shown", || {
+            shown.with(|s| mount::shown(&s.arrows, |a| (a.key, a.reach), before, wanted))
+        })
     });
     let transform = move || {
         let v = viewport.get();

@@ -8,11 +8,34 @@ use std::time::Duration;
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
+use plan_api::{ApiError, ErrorCode};
+use plan_core::draft_changes::DraftChanges;
+use plan_core::Plan;
+
 use super::{Editor, OnDisk, SaveState};
 use crate::ipc;
 
+/// A name for a save, unique to this page: a random start (another page of the app, or this one
+/// reloaded, counts from elsewhere), then one more each save.
+fn next_token() -> u64 {
+    thread_local! {
+        static NEXT: std::cell::Cell<u64> =
+            std::cell::Cell::new((js_sys::Math::random() * (1u64 << 52) as f64) as u64);
+    }
+    NEXT.with(|n| {
+        let t = n.get();
+        n.set(t.wrapping_add(1));
+        t
+    })
+}
+
 /// How soon after a change the draft is written (a change during a save is written right after).
 pub(super) const SAVE_AFTER: Duration = Duration::from_millis(300);
+/// How long after a plan opens its first save starts being prepared, and how many states' text a
+/// step of it writes (1–3 ms of the page's time each, between frames).
+pub(super) const PREPARE_AFTER: Duration = Duration::from_millis(400);
+const PREPARE_STATES: usize = 250;
+const PREPARE_EVERY: Duration = Duration::from_millis(20);
 /// How long to wait before trying a failed save again.
 const RETRY_AFTER: Duration = Duration::from_millis(1_500);
 /// How long [`Editor::settled`] waits for a save at most.
@@ -31,6 +54,10 @@ impl Editor {
     /// Writes the current plan if it differs from the file; another change meanwhile is written
     /// right after.
     fn save_now(&self) {
+        crate::timeline::timed("save: start", || self.start_save());
+    }
+
+    fn start_save(&self) {
         let (Some(id), Some(plan)) = (self.id.get_untracked(), self.plan.get_untracked()) else {
             self.saving.set_value(false);
             return;
@@ -53,32 +80,98 @@ impl Editor {
                 w.remove(0);
             }
         });
+        let token = next_token();
+        let body = crate::timeline::timed("save: serialize", || self.body_of(&plan));
         let editor = *self;
         spawn_local(async move {
-            let result = ipc::save_draft(&id, &plan).await;
+            let result = match body {
+                Ok((bytes, base)) => ipc::save_draft(&id, &bytes, token, base).await,
+                Err(e) => Err(e),
+            };
             editor.saving.set_value(false);
             // The author may have opened another plan meanwhile.
             if editor.id.get_untracked().as_deref() != Some(id.as_str()) {
                 return;
             }
-            match result {
+            crate::timeline::timed("save: done", || match result {
                 Ok(status) => {
                     editor.draft_status.set(Some(status));
+                    let current = editor.plan.with_untracked(|p| p.as_ref() == Some(&plan));
                     editor
                         .on_disk
-                        .set_value(OnDisk::Plan(Box::new(plan.clone())));
-                    if editor.plan.get_untracked().as_ref() == Some(&plan) {
+                        .set_value(OnDisk::Saved(Box::new(plan), token));
+                    if current {
                         editor.save.set(SaveState::Saved);
                     } else {
                         editor.schedule_save(Duration::ZERO);
                     }
                 }
+                Err(e) if e.code == ErrorCode::UnknownBase => {
+                    // The shell no longer holds the draft the changes were told against: the
+                    // whole draft, at once.
+                    editor.on_disk.update_value(|d| {
+                        *d = match std::mem::replace(d, OnDisk::Nothing) {
+                            OnDisk::Saved(plan, _) => OnDisk::Plan(plan),
+                            other => other,
+                        }
+                    });
+                    editor.schedule_save(Duration::ZERO);
+                }
                 Err(e) => {
                     editor.save.set(SaveState::Failed(e.message));
                     editor.schedule_save(RETRY_AFTER);
                 }
-            }
+            });
         });
+    }
+
+    /// What a save sends for `plan`: the changes since the draft this page saved last, when the
+    /// shell should still hold it (with that save's token), else the whole plan, whose states'
+    /// text is reused from the save before (`PlanJson`).
+    fn body_of(&self, plan: &Plan) -> Result<(Vec<u8>, Option<u64>), ApiError> {
+        let changes = self.on_disk.with_value(|d| match d {
+            OnDisk::Saved(before, token) => Some((
+                serde_json::to_vec(&DraftChanges::between(before, plan)),
+                *token,
+            )),
+            _ => None,
+        });
+        let internal = |e: serde_json::Error| ApiError::new(ErrorCode::Internal, e.to_string());
+        if let Some((bytes, token)) = changes {
+            return bytes.map(|b| (b, Some(token))).map_err(internal);
+        }
+        let mut bytes = Ok(Vec::new());
+        self.json.update_value(|json| bytes = json.write(plan));
+        bytes.map(|b| (b, None)).map_err(internal)
+    }
+
+    /// Writes the text of the open plan's states ahead, a few at a time, so that its first save (the
+    /// whole plan: the shell holds no draft of this page's yet) writes no state on a frame of its
+    /// own; later saves send only changes.
+    pub(super) fn prepare_first_save(&self, after: Duration) {
+        let editor = *self;
+        let id = self.id.get_untracked();
+        set_timeout(
+            move || {
+                if editor.id.get_untracked() != id || !editor.mode.get_untracked().is_draft() {
+                    return;
+                }
+                let mut done = true;
+                editor.plan.with_untracked(|p| {
+                    if let Some(p) = p {
+                        editor.json.update_value(|json| {
+                            done = crate::timeline::timed("save: prepare", || {
+                                json.prepare(p, PREPARE_STATES).unwrap_or(true)
+                            })
+                        });
+                    }
+                });
+                if !done {
+                    editor.prepare_first_save(PREPARE_EVERY);
+                }
+            },
+            after,
+        );
     }
 
     /// Writes unsaved edits now, before another plan is opened.
@@ -93,7 +186,9 @@ impl Editor {
             return;
         }
         spawn_local(async move {
-            let _ = ipc::save_draft(&id, &plan).await;
+            if let Ok(bytes) = serde_json::to_vec(&plan) {
+                let _ = ipc::save_draft(&id, &bytes, next_token(), None).await;
+            }
         });
     }
 

@@ -42,7 +42,7 @@ impl Editor {
                 .update_value(|h| h.record(&current, None, now_ms()));
             self.on_disk.set_value(OnDisk::Plan(Box::new(disk.clone())));
             self.keep_selection_valid(&disk);
-            self.set_plan(Some(disk), None);
+            self.set_plan(Some(disk), super::Change::Any);
             self.on_disk_choice.set(None);
             self.save.set(SaveState::Saved);
             self.refresh_undo();
@@ -87,7 +87,7 @@ impl Editor {
                     .update_value(|h| h.record(&current, None, now_ms()));
             }
             self.keep_selection_valid(&file);
-            self.set_plan(Some(file), None);
+            self.set_plan(Some(file), super::Change::Any);
             self.refresh_undo();
         } else {
             self.save.set(SaveState::Unsaved);

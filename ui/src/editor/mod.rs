@@ -19,6 +19,7 @@ use plan_core::edit::{apply, Command};
 use plan_core::Plan;
 
 use crate::notice::Notice;
+use crate::timeline::timed;
 use history::History;
 pub use mode::{Comparing, Mode};
 
@@ -106,6 +107,8 @@ pub struct Editor {
     change: StoredValue<Change>,
     /// The draft, while a read-only view is shown in its place.
     aside: StoredValue<Option<mode::Aside>>,
+    /// The JSON of the states saved last, reused by the next save (see `autosave`).
+    json: StoredValue<plan_core::plan_json::PlanJson>,
 }
 
 /// What the editor knows the draft on disk holds.
@@ -114,6 +117,9 @@ enum OnDisk {
     Nothing,
     /// This plan.
     Plan(Box<Plan>),
+    /// This plan, as this page's save `token` wrote it: the next save may send only the changes
+    /// since ([`plan_core::draft_changes::DraftChanges`]).
+    Saved(Box<Plan>, u64),
     /// The plan the editor holds, unchanged since it was opened: the editor's own copy is made
     /// only when the plan is first replaced (by an edit, an undo, a reload), so that opening a
     /// plan does not copy it (10–50 ms of a 1,000–5,000-state plan's first frame in the page).
@@ -129,8 +135,29 @@ pub enum Change {
     Drawn,
     /// Only this state's content (its id and its place in the plan kept).
     OneState(String),
+    /// Only where these states are (a drop).
+    Moved(Vec<String>),
     /// Anything else.
     Any,
+}
+
+impl Change {
+    /// What changed since the last drawing when `edit` follows `self`.
+    pub fn then(self, edit: Change) -> Change {
+        match (self, edit) {
+            (Change::Drawn, edit) => edit,
+            (Change::OneState(a), Change::OneState(b)) if a == b => Change::OneState(a),
+            (Change::Moved(mut a), Change::Moved(b)) => {
+                for id in b {
+                    if !a.contains(&id) {
+                        a.push(id);
+                    }
+                }
+                Change::Moved(a)
+            }
+            _ => Change::Any,
+        }
+    }
 }
 
 fn now_ms() -> f64 {
@@ -157,6 +184,7 @@ impl Editor {
             saving: StoredValue::new(false),
             change: StoredValue::new(Change::Any),
             aside: StoredValue::new(None),
+            json: StoredValue::new(Default::default()),
         }
     }
 
@@ -170,12 +198,14 @@ impl Editor {
         // Set before the plan, so the plan it replaces is not taken for the one on disk.
         self.on_disk.set_value(OnDisk::Nothing);
         self.id.set(Some(id));
-        self.set_plan(Some(plan), None);
+        self.set_plan(Some(plan), Change::Any);
         self.on_disk.set_value(OnDisk::AsOpened);
         self.selection.set(Selection::default());
         self.on_disk_choice.set(None);
         self.save.set(SaveState::Saved);
         self.refresh_undo();
+        self.json.set_value(Default::default());
+        self.prepare_first_save(autosave::PREPARE_AFTER);
     }
 
     /// Closes the plan (it could not be read, or it was deleted).
@@ -187,7 +217,7 @@ impl Editor {
         self.on_disk.set_value(OnDisk::Nothing);
         self.on_disk_choice.set(None);
         self.save.set(SaveState::Saved);
-        self.set_plan(None, None);
+        self.set_plan(None, Change::Any);
         self.selection.set(Selection::default());
         self.refresh_undo();
     }
@@ -210,12 +240,14 @@ impl Editor {
         // keystroke was a good part of the time typing took.
         let outcome = self.plan.with_untracked(|p| {
             p.as_ref().map(|before| {
-                apply(before, &command).map(|applied| {
-                    if applied.plan == *before {
+                timed("edit: apply", || apply(before, &command)).map(|applied| {
+                    if timed("edit: compare", || applied.plan == *before) {
                         return None;
                     }
-                    self.history
-                        .update_value(|h| h.record(before, burst, now_ms()));
+                    timed("edit: history", || {
+                        self.history
+                            .update_value(|h| h.record(before, burst, now_ms()))
+                    });
                     Some(applied)
                 })
             })
@@ -232,11 +264,12 @@ impl Editor {
                         transition: None,
                     });
                 }
-                let only = match &command {
-                    Command::ReplaceState { id, .. } => Some(id.as_str()),
-                    _ => None,
+                let change = match &command {
+                    Command::ReplaceState { id, .. } => Change::OneState(id.clone()),
+                    Command::MoveStates { moves } => Change::Moved(moves.keys().cloned().collect()),
+                    _ => Change::Any,
                 };
-                self.replace(applied.plan, only);
+                self.replace(applied.plan, change);
                 true
             }
             Err(e) => {
@@ -262,7 +295,7 @@ impl Editor {
         self.history.update_value(|h| previous = h.undo(&current));
         if let Some(p) = previous {
             self.keep_selection_valid(&p);
-            self.replace(p, None);
+            self.replace(p, Change::Any);
         }
     }
 
@@ -277,7 +310,7 @@ impl Editor {
         self.history.update_value(|h| next = h.redo(&current));
         if let Some(p) = next {
             self.keep_selection_valid(&p);
-            self.replace(p, None);
+            self.replace(p, Change::Any);
         }
     }
 
@@ -299,8 +332,8 @@ impl Editor {
     }
 
     /// The plan changed in the editor: show it and save it soon.
-    fn replace(&self, plan: Plan, only: Option<&str>) {
-        self.set_plan(Some(plan), only);
+    fn replace(&self, plan: Plan, change: Change) {
+        self.set_plan(Some(plan), change);
         self.refresh_undo();
         if self.save.get_untracked() != SaveState::Conflict {
             self.save.set(SaveState::Unsaved);
@@ -308,17 +341,14 @@ impl Editor {
         }
     }
 
-    /// Sets the plan, noting what changed: only state `only`'s content, or anything.
-    fn set_plan(&self, plan: Option<Plan>, only: Option<&str>) {
-        self.change.update_value(|c| {
-            *c = match (&*c, only) {
-                (Change::Drawn, Some(id)) => Change::OneState(id.to_string()),
-                (Change::OneState(was), Some(id)) if was == id => Change::OneState(id.to_string()),
-                _ => Change::Any,
-            }
-        });
+    /// Sets the plan, noting what changed (see [`Change`]).
+    fn set_plan(&self, plan: Option<Plan>, change: Change) {
+        self.change
+            .update_value(|c| *c = std::mem::replace(c, Change::Drawn).then(change));
         let mut replaced = None;
-        self.plan.update(|p| replaced = std::mem::replace(p, plan));
+        timed("edit: notify", || {
+            self.plan.update(|p| replaced = std::mem::replace(p, plan))
+        });
         // The plan as opened was the one on disk: it is kept as that, moved rather than copied.
         self.on_disk.update_value(|d| {
             if matches!(d, OnDisk::AsOpened) {
@@ -331,7 +361,7 @@ impl Editor {
     fn on_disk_is(&self, plan: &Plan) -> bool {
         self.on_disk.with_value(|d| match d {
             OnDisk::Nothing => false,
-            OnDisk::Plan(disk) => **disk == *plan,
+            OnDisk::Plan(disk) | OnDisk::Saved(disk, _) => **disk == *plan,
             OnDisk::AsOpened => self.plan.with_untracked(|p| p.as_ref() == Some(plan)),
         })
     }
@@ -351,5 +381,22 @@ impl Editor {
         let mut taken = Change::Drawn;
         self.change.update_value(|c| std::mem::swap(c, &mut taken));
         taken
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Change;
+
+    #[test]
+    fn what_changed_since_the_last_drawing_adds_up() {
+        let one = |id: &str| Change::OneState(id.into());
+        let moved = |ids: &[&str]| Change::Moved(ids.iter().map(|s| s.to_string()).collect());
+        assert_eq!(Change::Drawn.then(one("a")), one("a"));
+        assert_eq!(one("a").then(one("a")), one("a"), "typing in one state");
+        assert_eq!(one("a").then(one("b")), Change::Any);
+        assert_eq!(moved(&["a"]).then(moved(&["b", "a"])), moved(&["a", "b"]));
+        assert_eq!(moved(&["a"]).then(one("a")), Change::Any);
+        assert_eq!(Change::Any.then(one("a")), Change::Any);
     }
 }

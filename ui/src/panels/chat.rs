@@ -16,6 +16,7 @@ use super::chat_now::Now;
 use super::suite::{OpenedCase, Suite};
 use crate::editor::Editor;
 use crate::lifecycle::Lifecycle;
+use crate::plan_names::PlanNames;
 use crate::testing::{call_lines, model_takes_part, writer_label, CallLine, Testing};
 
 #[component]
@@ -61,16 +62,13 @@ fn Begin(editor: Editor, testing: Testing, lifecycle: Lifecycle) -> impl IntoVie
         Revision::Live => "live".to_string(),
         Revision::Version(n) => n.to_string(),
     };
+    let names = expect_context::<Memo<PlanNames>>();
     let states = move || {
-        editor.plan.with(|p| {
-            p.as_ref()
-                .map(|p| {
-                    p.states
-                        .iter()
-                        .map(|s| (s.id.clone(), s.title.clone()))
-                        .collect::<Vec<_>>()
-                })
-                .unwrap_or_default()
+        names.with(|n| {
+            n.states()
+                .iter()
+                .map(|s| (s.id.clone(), s.title.clone()))
+                .collect::<Vec<_>>()
         })
     };
     let known = move || {
@@ -84,17 +82,10 @@ fn Begin(editor: Editor, testing: Testing, lifecycle: Lifecycle) -> impl IntoVie
     let key = RwSignal::new(String::new());
     let value = RwSignal::new(String::new());
     let keys = move || {
-        editor.plan.with(|p| {
-            p.as_ref()
-                .map(|p| {
-                    let keys: std::collections::BTreeSet<String> = p
-                        .states
-                        .iter()
-                        .flat_map(|s| s.deliverables().map(|d| d.key.clone()))
-                        .collect();
-                    keys.into_iter().collect::<Vec<_>>()
-                })
-                .unwrap_or_default()
+        names.with(|n| {
+            let mut keys: Vec<String> = n.keys(None).map(|k| k.key.clone()).collect();
+            keys.sort_unstable();
+            keys
         })
     };
     let add_known = move || {

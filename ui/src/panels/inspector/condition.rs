@@ -18,14 +18,16 @@ use crate::editor::Editor;
 
 pub use super::condition_model::Root;
 use super::condition_model::{
-    declared, default_value, descend, joined, keys, label, node, path_name, session_default,
-    session_value_from_text, set_node, set_rule, standalone, standalone_mut, template,
-    valued_states, Change, Shape,
+    default_value, descend, joined, label, node, path_name, session_default,
+    session_value_from_text, set_node, set_rule, standalone, standalone_mut, template, Change,
+    Shape,
 };
+use crate::plan_names::PlanNames;
 
 /// The condition at `path` below `root`, and its children.
 #[component]
 pub fn ConditionEditor(editor: Editor, root: Root, path: Vec<usize>) -> AnyView {
+    let names = expect_context::<Memo<PlanNames>>();
     let root = StoredValue::new(root);
     let path = StoredValue::new(path);
     let current = move || {
@@ -118,15 +120,10 @@ pub fn ConditionEditor(editor: Editor, root: Root, path: Vec<usize>) -> AnyView 
     let pname = path_name(&path.get_value());
     let all_keys = move |kind: Option<DeliverableType>| {
         move || {
-            editor.plan.with(|p| {
-                p.as_ref()
-                    .map(|p| {
-                        keys(p, kind)
-                            .into_iter()
-                            .map(|d| (d.key.clone(), d.key))
-                            .collect::<Vec<_>>()
-                    })
-                    .unwrap_or_default()
+            names.with(|n| {
+                n.keys(kind)
+                    .map(|k| (k.key.clone(), k.key.clone()))
+                    .collect::<Vec<_>>()
             })
         }
     };
@@ -141,9 +138,7 @@ pub fn ConditionEditor(editor: Editor, root: Root, path: Vec<usize>) -> AnyView 
                 .to_string();
             Shape {
                 ty,
-                key: editor
-                    .plan
-                    .with(|p| p.as_ref().and_then(|p| declared(p, &key).cloned())),
+                key: names.with(|n| n.key(&key).cloned()),
                 between: cfg.get("operator").and_then(Value::as_str) == Some("between"),
                 children: cfg
                     .get("conditions")
@@ -325,7 +320,7 @@ pub fn ConditionEditor(editor: Editor, root: Root, path: Vec<usize>) -> AnyView 
                 {choice("State", "visits-state", p.clone(),
                     move || {
                         let mut all = vec![(String::new(), "this state".to_string())];
-                        all.extend(editor.plan.with(|pl| pl.as_ref().map(|pl| pl.states.iter().map(|s| (s.id.clone(), format!("{} ({})", s.title, s.id))).collect::<Vec<_>>()).unwrap_or_default()));
+                        all.extend(names.with(|n| n.states().iter().map(|s| (s.id.clone(), s.label())).collect::<Vec<_>>()));
                         all
                     },
                     cfg_str("state_id"),
@@ -336,11 +331,11 @@ pub fn ConditionEditor(editor: Editor, root: Root, path: Vec<usize>) -> AnyView 
             ConditionType::ToolResult => {
                 let tool_codes = move || {
                     let tool = cfg_str("tool")();
-                    editor.plan.with(|pl| pl.as_ref().and_then(|pl| pl.tools.iter().find(|t| t.name == tool)).map(|t| t.response_codes.clone()).unwrap_or_default())
+                    names.with(|n| n.tools().iter().find(|t| t.name == tool).map(|t| t.response_codes.clone()).unwrap_or_default())
                 };
                 view! {
                     {choice("Tool", "tool", p.clone(),
-                        move || editor.plan.with(|pl| pl.as_ref().map(|pl| pl.tools.iter().map(|t| (t.name.clone(), t.name.clone())).collect()).unwrap_or_default()),
+                        move || names.with(|n| n.tools().iter().map(|t| (t.name.clone(), t.name.clone())).collect()),
                         cfg_str("tool"),
                         move |v: String| update(None, Box::new(move |plan, _, cfg| {
                             let code = plan.tools.iter().find(|t| t.name == v).and_then(|t| t.response_codes.first().cloned()).unwrap_or_default();
@@ -358,7 +353,7 @@ pub fn ConditionEditor(editor: Editor, root: Root, path: Vec<usize>) -> AnyView 
             }
             ConditionType::SessionStateActive => view! {
                 {choice("Session state", "session-state", p.clone(),
-                    move || editor.plan.with(|pl| pl.as_ref().map(|pl| pl.session_states.iter().map(|s| (s.id.clone(), s.id.clone())).collect()).unwrap_or_default()),
+                    move || names.with(|n| n.session_states().iter().map(|s| (s.id.clone(), s.id.clone())).collect()),
                     cfg_str("session_state"), set_field("session_state", |v| json!(v)))}
                 {choice("Is", "session-negated", p.clone(),
                     || vec![("false".into(), "on (active)".into()), ("true".into(), "off (not active)".into())],
@@ -368,7 +363,7 @@ pub fn ConditionEditor(editor: Editor, root: Root, path: Vec<usize>) -> AnyView 
             ConditionType::SessionStateValue => {
                 let state_of = move || {
                     let id = cfg_str("session_state")();
-                    editor.plan.with(|pl| pl.as_ref().and_then(|pl| pl.session_state(&id).cloned()))
+                    names.with(|n| n.session_states().iter().find(|s| s.id == id).cloned())
                 };
                 let operators = move || {
                     let st = state_of();
@@ -398,7 +393,7 @@ pub fn ConditionEditor(editor: Editor, root: Root, path: Vec<usize>) -> AnyView 
                 };
                 view! {
                     {choice("Session state", "session-state", p.clone(),
-                        move || editor.plan.with(|pl| pl.as_ref().map(|pl| valued_states(pl).into_iter().map(|s| (s.id.clone(), s.id.clone())).collect()).unwrap_or_default()),
+                        move || names.with(|n| n.valued_session_states().map(|s| (s.id.clone(), s.id.clone())).collect()),
                         cfg_str("session_state"),
                         move |v: String| update(None, Box::new(move |plan, _, cfg| {
                             cfg.insert("session_state".into(), json!(v));

@@ -10,6 +10,8 @@ use plan_core::plan::{
 };
 use serde_json::{json, Map, Value};
 
+use crate::plan_names::KeyName;
+
 /// Where a condition lives: a transition's own condition, a session state's automatic rule, or
 /// an interruption's condition.
 #[derive(Debug, Clone, PartialEq)]
@@ -221,7 +223,7 @@ pub(super) fn session_default(plan: &Plan, id: &str) -> Value {
 pub(super) fn template(ty: ConditionType, key: Option<String>, plan: &Plan) -> Map<String, Value> {
     let first_key = || {
         key.clone()
-            .or_else(|| keys(plan, None).first().map(|d| d.key.clone()))
+            .or_else(|| first_declared_key(plan, None))
             .unwrap_or_default()
     };
     let v = match ty {
@@ -238,11 +240,7 @@ pub(super) fn template(ty: ConditionType, key: Option<String>, plan: &Plan) -> M
         ConditionType::DeliverableValueNumeric => {
             let k = key
                 .filter(|k| declared(plan, k).is_some_and(|d| d.kind == DeliverableType::Number))
-                .or_else(|| {
-                    keys(plan, Some(DeliverableType::Number))
-                        .first()
-                        .map(|d| d.key.clone())
-                })
+                .or_else(|| first_declared_key(plan, Some(DeliverableType::Number)))
                 .unwrap_or_default();
             json!({"key": k, "operator": "gte", "value": 0})
         }
@@ -274,15 +272,13 @@ pub(super) fn template(ty: ConditionType, key: Option<String>, plan: &Plan) -> M
     v.as_object().cloned().unwrap_or_default()
 }
 
-/// Every declared deliverable once (the first declaration), optionally only of one type.
-pub(super) fn keys(plan: &Plan, kind: Option<DeliverableType>) -> Vec<Deliverable> {
-    let mut out: Vec<Deliverable> = Vec::new();
-    for d in plan.states.iter().flat_map(|s| s.deliverables()) {
-        if kind.is_none_or(|k| d.kind == k) && !out.iter().any(|o| o.key == d.key) {
-            out.push(d.clone());
-        }
-    }
-    out
+/// The first declared key, optionally of one type.
+fn first_declared_key(plan: &Plan, kind: Option<DeliverableType>) -> Option<String> {
+    plan.states
+        .iter()
+        .flat_map(|s| s.deliverables())
+        .find(|d| kind.is_none_or(|k| d.kind == k))
+        .map(|d| d.key.clone())
 }
 
 pub(super) fn declared<'p>(plan: &'p Plan, key: &str) -> Option<&'p Deliverable> {
@@ -347,7 +343,7 @@ pub(super) fn joined(values: &[Value]) -> String {
 pub(super) struct Shape {
     pub(super) ty: ConditionType,
     /// The declaration of the key it reads, if any.
-    pub(super) key: Option<Deliverable>,
+    pub(super) key: Option<KeyName>,
     pub(super) between: bool,
     pub(super) children: usize,
 }
@@ -389,7 +385,7 @@ mod tests {
         for ty in ConditionType::ALL {
             let mut p = base.clone();
             let cfg = template(ty, Some("topic".into()), &p);
-            let t = &mut p.states[0].transitions[0];
+            let t = &mut std::sync::Arc::make_mut(&mut p.states[0]).transitions[0];
             t.condition_type = Some(ty);
             t.condition_config = cfg;
             let codes = validate(&p).codes();
@@ -413,7 +409,7 @@ mod tests {
     fn nested_conditions_are_read_and_replaced_by_their_path() {
         let mut p = plan();
         let cfg = template(ConditionType::AnyOf, None, &p);
-        let t = &mut p.states[0].transitions[0];
+        let t = &mut std::sync::Arc::make_mut(&mut p.states[0]).transitions[0];
         t.condition_type = Some(ConditionType::AnyOf);
         t.condition_config = cfg;
         let inner = template(ConditionType::AllOf, None, &base_plan());

@@ -4,12 +4,13 @@
 
 use leptos::prelude::*;
 use plan_core::edit::{Command, Renamed};
-use plan_core::plan::{Deliverable, DeliverableType, Plan, State};
+use plan_core::plan::{Deliverable, DeliverableType, State};
 
 use super::fields::{check, choice, text};
 use super::names::{key_edit, KeyEdit};
 use super::state::{edit, read};
 use crate::editor::Editor;
+use crate::plan_names::PlanNames;
 
 /// The deliverables of task `task` of state `id`, or of its goal (`None`).
 fn deliverables_mut(s: &mut State, task: Option<usize>) -> Option<&mut Vec<Deliverable>> {
@@ -79,6 +80,7 @@ fn DeliverableFields(
     task: Option<usize>,
     index: usize,
 ) -> impl IntoView {
+    let names = expect_context::<Memo<PlanNames>>();
     let sid = StoredValue::new(id);
     let read_d = move |f: fn(&Deliverable) -> String| {
         move || {
@@ -147,11 +149,7 @@ fn DeliverableFields(
         let typed = typed.get();
         // The key this row still has (the edit is committed on leaving the field) is not offered.
         let own = read_d(|d| d.key.clone())();
-        let mut offered = editor.plan.with_untracked(|p| {
-            p.as_ref()
-                .map(|p| key_suggestions(p, &typed))
-                .unwrap_or_default()
-        });
+        let mut offered = names.with_untracked(|n| n.key_suggestions(&typed, KEY_SUGGESTIONS));
         offered.retain(|k| *k != own);
         offered
     };
@@ -239,41 +237,3 @@ fn DeliverableFields(
 
 /// Most suggestions offered for a deliverable key.
 const KEY_SUGGESTIONS: usize = 40;
-
-/// The plan's deliverable keys containing `typed` (lowercase), sorted, without repeats, at most
-/// [`KEY_SUGGESTIONS`]: what the key field offers while it is edited.
-fn key_suggestions(plan: &Plan, typed: &str) -> Vec<String> {
-    let mut keys: Vec<&str> = plan
-        .states
-        .iter()
-        .flat_map(|s| s.deliverables())
-        .map(|d| d.key.as_str())
-        .filter(|k| !k.is_empty() && *k != typed && k.to_lowercase().contains(typed))
-        .collect();
-    keys.sort_unstable();
-    keys.dedup();
-    keys.truncate(KEY_SUGGESTIONS);
-    keys.into_iter().map(str::to_string).collect()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn key_suggestions_match_what_is_typed_without_repeats_and_are_capped() {
-        let plan = plan_core::synthetic::plan(100);
-        let all = key_suggestions(&plan, "");
-        assert_eq!(all.len(), KEY_SUGGESTIONS, "capped: the plan has 300 keys");
-        assert!(all.windows(2).all(|w| w[0] < w[1]), "sorted, no repeats");
-        let topics = key_suggestions(&plan, "topic_4");
-        assert_eq!(topics[0], "topic_40", "the key typed is not offered again");
-        assert!(topics.iter().all(|k| k.contains("topic_4")));
-        assert_eq!(topics.len(), 10, "topic_40 to topic_49");
-        assert_eq!(
-            key_suggestions(&plan, "score_99"),
-            Vec::<String>::new(),
-            "the key itself is not offered"
-        );
-    }
-}

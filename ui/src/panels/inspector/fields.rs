@@ -99,6 +99,10 @@ pub fn area(
     }
 }
 
+/// Lists longer than this show only their current choice until they are about to open (a list of
+/// a large plan's keys has thousands, which cost more to draw than the rest of the form).
+const LIST_WHEN_OPENED_ABOVE: usize = 100;
+
 /// A choice among `options` (value, label); `path` tells nested condition fields apart.
 pub fn choice(
     label: &'static str,
@@ -108,18 +112,26 @@ pub fn choice(
     value: impl Fn() -> String + Send + Sync + 'static,
     on_change: impl Fn(String) + 'static,
 ) -> impl IntoView {
+    // The value follows the plan, which every keystroke changes; the list is drawn again only when
+    // the value itself (or the options) changed.
+    let current = Memo::new(move |_| value());
+    let opened = RwSignal::new(false);
     view! {
         <label class="field">
             <span class="field-label">{label}</span>
             <select
                 data-testid=format!("field-{testid}")
                 data-path=path
+                on:focus=move |_| opened.set(true)
+                on:pointerdown=move |_| opened.set(true)
                 on:change=move |e| on_change(input_value(&e))
             >
                 {move || {
-                    let current = value();
-                    options()
-                        .into_iter()
+                    let current = current.get();
+                    let all = options();
+                    let whole = all.len() <= LIST_WHEN_OPENED_ABOVE || opened.get();
+                    all.into_iter()
+                        .filter(|(v, _)| whole || *v == current)
                         .map(|(v, l)| {
                             let selected = v == current;
                             view! { <option value=v selected=selected>{l}</option> }
@@ -157,23 +169,19 @@ const PICK_FROM_LIST_UP_TO: usize = 300;
 
 /// A state of the plan: a list of the states (titles and ids), or for a large plan its id typed in.
 pub fn state_picker(
-    editor: Editor,
     label: &'static str,
     testid: &'static str,
     value: impl Fn() -> String + Send + Sync + Clone + 'static,
     on_change: impl Fn(String) + Send + Sync + Clone + 'static,
 ) -> impl IntoView {
     // Rebuilt only when a state is added, removed or renamed, not on every edit.
+    let names = expect_context::<Memo<crate::plan_names::PlanNames>>();
     let states = Memo::new(move |_| {
-        editor.plan.with(|p| {
-            p.as_ref()
-                .map(|p| {
-                    p.states
-                        .iter()
-                        .map(|s| (s.id.clone(), format!("{} ({})", s.title, s.id)))
-                        .collect::<Vec<_>>()
-                })
-                .unwrap_or_default()
+        names.with(|n| {
+            n.states()
+                .iter()
+                .map(|s| (s.id.clone(), s.label()))
+                .collect::<Vec<_>>()
         })
     });
     let large = Memo::new(move |_| states.with(Vec::len) > PICK_FROM_LIST_UP_TO);

@@ -140,7 +140,7 @@ fn InterruptionForm(editor: Editor, i: usize) -> impl IntoView {
                 ],
                 get(|x| x.kind.as_str().to_string()),
                 move |v: String| with(editor, i, None, |x| set_kind(x, &v)))}
-            {state_picker(editor, "Goes to", "x-target", get(|x| x.target_state_id.clone()),
+            {state_picker("Goes to", "x-target", get(|x| x.target_state_id.clone()),
                 move |v: String| with(editor, i, None, |x| x.target_state_id = v))}
             {area(editor, "When it applies, in words (what a language model is told)", "x-description", get(|x| x.description.clone()), set("description", |x, v| x.description = v))}
             <label class="field">

@@ -129,9 +129,7 @@ pub fn PlanInspector(editor: Editor) -> impl IntoView {
             <h3>"Plan"</h3>
             {text(editor, "Title", "plan-title", move || read(editor, |p| p.title.clone()), move |v| change(editor, Some("title"), |d| d.title = v))}
             {area(editor, "Description", "plan-description", move || read(editor, |p| p.description.clone()), move |v| change(editor, Some("description"), |d| d.description = v))}
-            {state_picker(
-                editor,
-                "Start state",
+            {state_picker("Start state",
                 "start-state",
                 move || read(editor, |p| p.start_state_id().unwrap_or_default().to_string()),
                 move |v: String| change(editor, None, |d| d.start_state_id = Some(v)),

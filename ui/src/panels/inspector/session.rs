@@ -9,19 +9,20 @@ use leptos::prelude::*;
 use plan_core::coerce::coerce_session;
 use plan_core::condition::{Condition, ConditionType};
 use plan_core::edit::{Command, PlanDetails, Renamed};
-use plan_core::plan::{Activation, Plan, SessionState, SessionType};
+use plan_core::plan::{Activation, SessionState, SessionType};
 use plan_core::template::{Name, Template};
 use serde_json::Value;
 
 use super::condition::{ConditionEditor, Root};
 use super::fields::{area, check, choice, text};
 use crate::editor::Editor;
+use crate::plan_names::PlanNames;
 
 /// The tags a template field offers to insert: each session state's value and `isActive` test,
 /// each declared key.
-pub fn insertable(plan: &Plan) -> Vec<(String, String)> {
+pub fn insertable(names: &PlanNames) -> Vec<(String, String)> {
     let mut out = Vec::new();
-    for st in &plan.session_states {
+    for st in names.session_states() {
         if st.kind != SessionType::Prompt {
             out.push((
                 format!("{{{{session.state.{}}}}}", st.id),
@@ -33,22 +34,18 @@ pub fn insertable(plan: &Plan) -> Vec<(String, String)> {
             format!("only while {} is on", st.id),
         ));
     }
-    let mut keys: Vec<&str> = Vec::new();
-    for d in plan.states.iter().flat_map(|s| s.deliverables()) {
-        if !keys.contains(&d.key.as_str()) {
-            keys.push(&d.key);
-            out.push((
-                format!("{{{{deliverable.{}}}}}", d.key),
-                format!("value of {}", d.key),
-            ));
-        }
+    for k in names.keys(None) {
+        out.push((
+            format!("{{{{deliverable.{}}}}}", k.key),
+            format!("value of {}", k.key),
+        ));
     }
     out
 }
 
 /// What is wrong with a template text, in words for its field: the syntax error with its line
 /// and column, or the names it uses that the plan does not declare.
-pub fn template_problem(plan: &Plan, text: &str) -> Option<String> {
+pub fn template_problem(names: &PlanNames, text: &str) -> Option<String> {
     if Template::is_plain(text) {
         return None;
     }
@@ -65,18 +62,10 @@ pub fn template_problem(plan: &Plan, text: &str) -> Option<String> {
         .uses()
         .into_iter()
         .filter_map(|u| match u.name {
-            Name::SessionState(id) if plan.session_state(&id).is_none() => {
+            Name::SessionState(id) if !names.session_states().iter().any(|s| s.id == id) => {
                 Some(format!("no session state '{id}'"))
             }
-            Name::Deliverable(key)
-                if !plan
-                    .states
-                    .iter()
-                    .flat_map(|s| s.deliverables())
-                    .any(|d| d.key == key) =>
-            {
-                Some(format!("no key '{key}'"))
-            }
+            Name::Deliverable(key) if names.key(&key).is_none() => Some(format!("no key '{key}'")),
             _ => None,
         })
         .collect();
@@ -127,10 +116,14 @@ pub fn template_area(
     value: impl Fn() -> String + Send + Sync + Clone + 'static,
     on_input: impl Fn(String) + Clone + Send + Sync + 'static,
 ) -> impl IntoView {
+    let names = expect_context::<Memo<PlanNames>>();
     let problem = {
         let value = value.clone();
-        move || read(editor, |p| template_problem(p, &value()))
+        move || names.with(|n| template_problem(n, &value()))
     };
+    // The names are listed when the list is about to open, not with the form: a large plan has
+    // thousands, and every template field of a state would draw them all.
+    let opened = RwSignal::new(false);
     let insert = {
         let value = value.clone();
         let on_input = on_input.clone();
@@ -149,9 +142,11 @@ pub fn template_area(
             {area(editor, label, testid, value, on_input)}
             <select class="insert" data-testid=format!("insert-{testid}")
                 prop:value=""
+                on:focus=move |_| opened.set(true)
+                on:pointerdown=move |_| opened.set(true)
                 on:change=move |e| insert(event_target_value(&e))>
                 <option value="">"Insert a name…"</option>
-                {move || read(editor, insertable).into_iter().map(|(tag, label)| view! { <option value=tag>{label}</option> }).collect_view()}
+                {move || opened.get().then(|| names.with(insertable).into_iter().map(|(tag, label)| view! { <option value=tag>{label}</option> }).collect_view())}
             </select>
             <Show when={let problem = problem.clone(); move || problem().is_some()}>
                 <p class="field-problem" data-testid=format!("problem-{testid}")>{let problem = problem.clone(); move || problem().unwrap_or_default()}</p>
@@ -347,6 +342,7 @@ fn SessionStateForm(editor: Editor, i: usize) -> impl IntoView {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use plan_core::plan::Plan;
 
     fn sample() -> Plan {
         plan_core::parse_plan(include_str!("../../../../plans/account-care.json")).unwrap()
@@ -355,7 +351,8 @@ mod tests {
     #[test]
     fn template_fields_offer_every_name_and_say_what_is_wrong() {
         let p = sample();
-        let names: Vec<String> = insertable(&p).into_iter().map(|(t, _)| t).collect();
+        let n = PlanNames::of(&p);
+        let names: Vec<String> = insertable(&n).into_iter().map(|(t, _)| t).collect();
         assert!(names.contains(&"{{session.state.verify_attempts}}".to_string()));
         assert!(names.contains(&"{{if isActive session.state.upsell}}…{{endif}}".to_string()));
         assert!(
@@ -364,18 +361,18 @@ mod tests {
         );
         assert!(names.contains(&"{{deliverable.customer_name}}".to_string()));
         assert_eq!(
-            template_problem(&p, "Hello {{deliverable.customer_name}}"),
+            template_problem(&n, "Hello {{deliverable.customer_name}}"),
             None
         );
         assert_eq!(
             template_problem(
-                &p,
+                &n,
                 "{{if session.state.ghost}}x{{endif}} {{deliverable.nope}}"
             )
             .as_deref(),
             Some("The plan has no session state 'ghost', no key 'nope'.")
         );
-        assert!(template_problem(&p, "a\n {{if}}")
+        assert!(template_problem(&n, "a\n {{if}}")
             .unwrap()
             .starts_with("Line 2, column 2"));
     }

@@ -27,7 +27,7 @@ pub fn TransitionInspector(editor: Editor, from: String, index: usize) -> impl I
         <div class="inspector-section" data-testid="transition-inspector">
             <h3>"Transition"</h3>
             <p class="hint">{move || format!("From {} · transition {}", from_title(), index + 1)}</p>
-            {state_picker(editor, "Goes to", "target", get(|t| t.target_state_id.clone()), move |to: String| {
+            {state_picker("Goes to", "target", get(|t| t.target_state_id.clone()), move |to: String| {
                 editor.dispatch(Command::Retarget { from: sid.get_value(), index, to });
             })}
             <label class="field">
