@@ -458,7 +458,11 @@ fn memory() -> String {
         let Ok(comm) = std::fs::read_to_string(dir.join("comm")) else {
             continue;
         };
-        let Some(i) = parts.iter().position(|(_, name)| comm.trim() == *name) else {
+        // The app's binary may be a copy with a longer name (`plan-builder-before`).
+        let Some(i) = parts
+            .iter()
+            .position(|(_, name)| comm.trim().starts_with(name))
+        else {
             continue;
         };
         let rollup = std::fs::read_to_string(dir.join("smaps_rollup")).unwrap_or_default();
