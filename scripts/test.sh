@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Installs what is missing, then runs every test: formatting and lints, the unit and integration
 # tests of every crate, the cross-crate tests in tests/ (the plan command as a user runs it, the
-# JSON Schema, property tests), and the end-to-end tests of the real app under Xvfb (screenshots in
-# target/e2e/). Exits non-zero on the first failure.
+# JSON Schema, property tests), the language-model agent against a real model server, the
+# end-to-end tests of the real app under Xvfb (screenshots in target/e2e/), and the canvas probe
+# at 5,000 states on the release app (fails on a freeze). Exits non-zero on the first failure.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source scripts/setup.sh
+source scripts/setup-model-server.sh
 
 say "formatting"
 cargo fmt --all -- --check
@@ -18,6 +20,8 @@ say "unit and integration tests of every crate"
 cargo test < /dev/null
 say "cross-crate tests: the plan command, its store, chat and test; the JSON Schema; properties"
 cargo test -p plan-tests --test cli --test chat --test schema --test store --test model_chat --test properties < /dev/null
+say "the language-model agent against a real server and model (llama-cpp-python, SmolLM2-135M)"
+timeout 600 cargo test -p plan-tests --test real_model < /dev/null
 say "end-to-end tests of the real app: viewing, editing, then a plan's lifecycle, then the test chat"
 timeout 900 cargo test -p plan-tests --test app < /dev/null
 timeout 900 cargo test -p plan-tests --test editor < /dev/null

@@ -2,7 +2,9 @@
 //! OpenAI-compatible test server this process starts on 127.0.0.1: the author sets the model up
 //! in the Chat tab (Test connection lists the server's models), chats through the support plan to
 //! billing with the model's calls folded under its replies, one turn failing (the window stays
-//! responsive while the model thinks), retried, and answered by the simulator.
+//! responsive while the model thinks), retried, and answered by the simulator. And once against a
+//! real server and model (`harness/llama.rs`): the cost of each turn, and a model that calls no
+//! functions said so.
 //!
 //! Run by `scripts/test.sh`, or alone with `cargo test -p plan-tests --test agents [-- NAME]`.
 //! Screenshots land in `target/e2e/`.
@@ -10,16 +12,74 @@
 use std::time::{Duration, Instant};
 
 use plan_tests::chat::{agent_lines, is_in, say, start_chat, LONG};
+use plan_tests::llama::{LlamaServer, Template, MODEL};
 use plan_tests::model_server::{calls, ModelServer, Scripted};
 use plan_tests::page::{click, count, ensure, open_plan, set_value, text_of, Outcome};
 use plan_tests::{Ctx, Harness, Test, SHORT};
 use serde_json::json;
 
 fn main() {
-    std::process::exit(Harness::run(&[Test {
-        name: "the_app_chats_with_a_language_model_to_billing_and_a_failed_turn_is_answered_by_the_simulator",
-        run: the_app_chats_with_a_language_model_to_billing_and_a_failed_turn_is_answered_by_the_simulator,
-    }]));
+    std::process::exit(Harness::run(&[
+        Test {
+            name: "the_app_chats_with_a_language_model_to_billing_and_a_failed_turn_is_answered_by_the_simulator",
+            run: the_app_chats_with_a_language_model_to_billing_and_a_failed_turn_is_answered_by_the_simulator,
+        },
+        Test {
+            name: "a_real_model_that_calls_no_functions_is_said_once_and_every_turn_says_its_cost",
+            run: a_real_model_that_calls_no_functions_is_said_once_and_every_turn_says_its_cost,
+        },
+    ]));
+}
+
+/// The app against a real server and model (llama-cpp-python's server with SmolLM2, started with
+/// the model's own template, which calls no functions): Test connection says that function
+/// calling does not work and what to do; two turns answered, each saying its tokens and time; the
+/// notice under the second reply, once; the conversation's total at the foot.
+fn a_real_model_that_calls_no_functions_is_said_once_and_every_turn_says_its_cost(
+    ctx: &Ctx,
+) -> Outcome {
+    let server = LlamaServer::start(Template::Model)?;
+    let _ = std::fs::remove_dir_all(ctx.harness.config_dir().join("plan-builder"));
+    open_plan(ctx, "customer-support")?;
+    click(ctx, "[data-testid=tab-chat]")?;
+    click(ctx, "[data-testid=chat-agent][data-agent=llm]")?;
+    ctx.session()
+        .wait_for("[data-testid=agent-settings][open]", SHORT)?;
+    set_value(ctx, "[data-testid=agent-base-url]", &server.base_url)?;
+    set_value(ctx, "[data-testid=agent-model]", MODEL)?;
+    click(ctx, "[data-testid=agent-test]")?;
+    wait_text(ctx, "agent-note", "--jinja")?;
+    ctx.screenshot("real-model-settings")?;
+    click(ctx, "[data-testid=agent-save]")?;
+    wait_text(ctx, "agent-note", "Saved: smollm2")?;
+    start_chat(ctx)?;
+    say(ctx, "Hi, I was charged twice on my last bill.")?;
+    ensure(count(ctx, "[data-testid=chat-no-functions]")? == 0, || {
+        "the notice came after one turn: a model may greet first".into()
+    })?;
+    say(ctx, "My name is Ann Lee, account 12345.")?;
+    is_in(ctx, "greeting")?;
+    ensure(count(ctx, "[data-testid=chat-no-functions]")? == 1, || {
+        "the chat does not say, once, that the model calls no functions".into()
+    })?;
+    let notice = text_of(ctx, "[data-testid=chat-no-functions]")?;
+    ensure(notice.contains("--jinja"), || {
+        format!("the notice says {notice:?}")
+    })?;
+    let costs = ctx.session().execute(
+        "return [...document.querySelectorAll('[data-testid=chat-turn-cost]')].map(e => e.textContent);",
+        json!([]),
+    )?;
+    let costs: Vec<String> = serde_json::from_value(costs).map_err(|e| e.to_string())?;
+    ensure(
+        costs.len() == 2
+            && costs
+                .iter()
+                .all(|c| c.contains(" tokens, ") && c.ends_with(" s")),
+        || format!("each model turn should say its cost: {costs:?}"),
+    )?;
+    wait_text(ctx, "chat-cost", "Language model: 2 turns, ")?;
+    ctx.screenshot("real-model-chat").map(drop)
 }
 
 /// Waits until the element `testid` says `contains`.
@@ -89,7 +149,12 @@ fn the_app_chats_with_a_language_model_to_billing_and_a_failed_turn_is_answered_
     say(ctx, "Hi, I'm Chloe")?;
     is_in(ctx, "customer-intake")?;
     say(ctx, "Chloe Martin, account CM-1")?;
-    let first = &server.completions()[0];
+    // The first request of the chat (Test connection's check of function calling came before).
+    let first = server
+        .completions()
+        .into_iter()
+        .find(|r| !r.system().starts_with("You are testing a connection"))
+        .ok_or("the chat sent no request")?;
     ensure(first.system().contains("Greet the customer warmly"), || {
         format!("the system prompt is {:?}", first.system())
     })?;
@@ -206,7 +271,8 @@ fn the_app_chats_with_a_language_model_to_billing_and_a_failed_turn_is_answered_
         calls.contains("record_deliverable(key \"account_number\", value \"CM-1\") → accepted"),
         || format!("the calls say {calls:?}"),
     )?;
-    ensure(server.completions().len() == 4, || {
+    // Test connection's check of function calling, then the chat's four.
+    ensure(server.completions().len() == 5, || {
         format!("{} completion requests", server.completions().len())
     })?;
     ctx.screenshot("agent-chat").map(drop)

@@ -227,6 +227,9 @@ impl Conversation {
                 by: AgentKind::Simulator,
                 calls: Vec::new(),
                 goal_checks: Vec::new(),
+                usage: None,
+                ms: None,
+                uncalled: false,
             }],
             before: Vec::new(),
             runs: Some(run_hash(&target.plan)),
@@ -307,6 +310,9 @@ impl Conversation {
             by: turn.by,
             calls: turn.calls,
             goal_checks: turn.goal_checks,
+            usage: turn.cost.and_then(|c| c.usage),
+            ms: turn.cost.map(|c| c.ms),
+            uncalled: turn.cost.is_some_and(|c| c.uncalled),
         };
         let mut log = self.log.clone();
         log.turns.push(logged);
@@ -411,6 +417,9 @@ impl Conversation {
             parked: self.session.parked.as_ref().map(|p| p.state_id.clone()),
             calls: logged.calls.clone(),
             goal_checks: logged.goal_checks.clone(),
+            usage: logged.usage,
+            ms: logged.ms,
+            uncalled: logged.uncalled,
         }
     }
 

@@ -11,7 +11,7 @@ use std::path::PathBuf;
 use plan_core::diff::{ListedChange, Overlay};
 pub use plan_core::revision::VersionInfo;
 use plan_core::runtime::script::{ChatRecord, Failure, Script};
-use plan_core::runtime::{Event, Move, Session, Start, ToolResults};
+use plan_core::runtime::{Event, Move, Session, Start, ToolResults, Usage};
 use plan_core::{Diagnostic, Plan, Revision};
 use serde::{Deserialize, Serialize};
 
@@ -480,6 +480,15 @@ pub struct LoggedTurn {
     /// The goal checks made before a close or a give-up.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub goal_checks: Vec<GoalCheck>,
+    /// The model's tokens this turn, when its server counts them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub usage: Option<Usage>,
+    /// How long the model's turn took, in milliseconds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ms: Option<u64>,
+    /// The model was offered functions, called none, and the plan did not move.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub uncalled: bool,
 }
 
 /// A test conversation as the app shows it.

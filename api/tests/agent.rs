@@ -217,6 +217,13 @@ fn calls_without_text_are_answered_again_with_each_result() {
     let m = second.body["messages"].as_array().unwrap();
     let n = m.len();
     assert_eq!(m[n - 2]["tool_calls"][0]["function"]["name"], "call_tool");
+    // Text, not `null`: strict servers (llama-cpp-python's) refuse `null` with HTTP 500.
+    assert_eq!(m[n - 2]["content"], json!(""));
+    assert!(
+        m.iter()
+            .all(|msg| msg.as_object().unwrap().values().all(|v| !v.is_null())),
+        "no field is null in any message: {m:?}"
+    );
     assert_eq!(m[n - 1]["role"], "tool");
     assert_eq!(m[n - 1]["tool_call_id"], "call_0");
     assert_eq!(
@@ -590,5 +597,135 @@ fn test_connection_lists_the_servers_models() {
     assert!(
         matches!(&e, RunError::Agent(a) if a.0.contains("answered HTTP 500")),
         "{e}"
+    );
+}
+
+/// A completion whose calls are written in its text, as a server that did not parse them sends it,
+/// with the tokens it counted.
+fn written_calls(text: &str, usage: (u64, u64)) -> Scripted {
+    Scripted::Body(json!({
+        "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}],
+        "usage": {"prompt_tokens": usage.0, "completion_tokens": usage.1, "total_tokens": usage.0 + usage.1},
+    }))
+}
+
+#[test]
+fn calls_written_in_the_text_are_made_actions_and_a_turn_says_its_tokens_and_time() {
+    let server = ModelServer::start();
+    let (plan, agent) = (plan("customer-support"), model(&server));
+    let mut chat = chat_in(&plan, &agent, "customer-intake");
+    server.answer([
+        written_calls(
+            "<tool_call>\n{\"name\": \"record_deliverable\", \"arguments\": {\"key\": \"customer_name\", \"value\": \"Chloe Martin\"}}\n</tool_call>",
+            (300, 25),
+        ),
+        written_calls("Thank you, Chloe.", (340, 8)),
+    ]);
+    let t = chat.say("I am Chloe Martin").unwrap();
+    assert_eq!(
+        t.reply, "Thank you, Chloe.",
+        "the calls' text is not the reply"
+    );
+    assert_eq!(
+        chat.session.deliverables["customer_name"].value,
+        json!("Chloe Martin")
+    );
+    assert_eq!(t.calls.len(), 1);
+    assert!(t.calls[0].accepted);
+    let cost = t.cost.expect("a model turn says what it cost");
+    assert_eq!(
+        cost.usage,
+        Some(plan_core::runtime::Usage {
+            prompt_tokens: 640,
+            completion_tokens: 33
+        }),
+        "both requests counted"
+    );
+    assert!(!cost.uncalled);
+    assert!(cost.ms < 5_000);
+    // As `plan chat --format json` and the log keep it.
+    let record = script::TurnRecord::of(&chat.session, "I am Chloe Martin", t);
+    let v = serde_json::to_value(&record).unwrap();
+    assert_eq!(
+        v["usage"],
+        json!({"prompt_tokens": 640, "completion_tokens": 33})
+    );
+    assert!(v["ms"].is_u64());
+    assert!(v.get("uncalled").is_none());
+}
+
+#[test]
+fn a_model_that_calls_nothing_while_the_plan_waits_is_told_apart_and_said_once() {
+    use plan_api::agent::{uncalled_notice_at, ModelTurnCalls};
+    let server = ModelServer::start();
+    let root = std::env::temp_dir().join(format!("api-agent-uncalled-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    let ctx = Context::open(&root, || "2026-12-03T10:00:00Z".into()).unwrap();
+    let request = StartChat {
+        id: "customer-support".into(),
+        revision: Some(Revision::Draft),
+        start: Start::default(),
+    };
+    let mut c = Conversation::start(&ctx, &request).unwrap();
+    let settings = settings_for(&server);
+    server.answer([
+        text("Hello! How can I help?"),
+        text("Sure."),
+        text("Of course."),
+    ]);
+    let agent = conversations::Answerer::Model(LanguageModel::new(settings.clone(), None));
+    let say =
+        |c: &mut Conversation, m: &str| c.say_by(m, &ToolResults::new(), &agent).cloned().unwrap();
+    let turns: Vec<_> = ["hi", "I am Chloe", "Chloe Martin"]
+        .iter()
+        .map(|m| say(&mut c, m))
+        .collect();
+    assert!(turns.iter().all(|t| t.uncalled && t.ms.is_some()));
+    let facts = turns.iter().map(|t| {
+        t.ms.map(|_| ModelTurnCalls {
+            called: !t.calls.is_empty(),
+            uncalled: t.uncalled,
+        })
+    });
+    assert_eq!(
+        uncalled_notice_at(facts),
+        Some(1),
+        "at the second turn, and only there"
+    );
+    // A model that called once is a model that calls: no notice, whatever follows.
+    let called = [
+        Some(ModelTurnCalls {
+            called: true,
+            uncalled: false,
+        }),
+        Some(ModelTurnCalls {
+            called: false,
+            uncalled: true,
+        }),
+        Some(ModelTurnCalls {
+            called: false,
+            uncalled: true,
+        }),
+    ];
+    assert_eq!(uncalled_notice_at(called), None);
+    // Test connection asks for one function by name: this server answers with text.
+    server.answer([text("pong")]);
+    let report = LanguageModel::new(settings.clone(), None)
+        .test_connection()
+        .unwrap();
+    assert_eq!(report.functions, Some(false), "{}", report.message);
+    assert!(report.message.contains("--jinja"), "{}", report.message);
+    let asked = server.completions().last().unwrap().clone();
+    assert_eq!(asked.body["tool_choice"], "auto", "as a turn asks");
+    assert_eq!(asked.functions(), ["ping"]);
+    server.answer([calls("", &[("ping", json!({"word": "ok"}))])]);
+    let report = LanguageModel::new(settings, None)
+        .test_connection()
+        .unwrap();
+    assert_eq!(report.functions, Some(true));
+    assert!(
+        report.message.ends_with("function calling works"),
+        "{}",
+        report.message
     );
 }

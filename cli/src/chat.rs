@@ -13,7 +13,7 @@ use std::io::{BufRead, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
 use plan_api::conversations::{self, read_script, Answerer, Conversation, StartChat, Target};
-use plan_api::{ApiError, Context, ErrorCode};
+use plan_api::{agent, ApiError, Context, ErrorCode};
 use plan_core::runtime::script::{self, ChatRecord, Opening, Script, TurnRecord};
 use plan_core::runtime::{Agent, Chat, Event, RunError, Start, ToolResults, What};
 use plan_core::{Plan, Revision};
@@ -150,8 +150,14 @@ fn report(
                 "{}",
                 opening_text(plan, &record.opening.state, &record.opening.agent)
             );
-            for t in &record.turns {
+            for (i, t) in record.turns.iter().enumerate() {
                 let _ = write!(out, "{}", turn_text(plan, t, true));
+                if let Some(notice) = notice_after_last(&record.turns[..=i]) {
+                    let _ = writeln!(out, "note: {notice}");
+                }
+            }
+            if let Some(cost) = cost_line(&record.turns) {
+                let _ = writeln!(out, "\nThe language model: {cost}");
             }
         }
     }
@@ -270,6 +276,12 @@ fn interactive(
             let _ = write!(out, "{}", turn_text(plan, &t, !terminal));
         }
         record.turns.push(t);
+        if let (false, Some(notice)) = (json, notice_after_last(&record.turns)) {
+            let _ = writeln!(out, "note: {notice}");
+        }
+    }
+    if let (false, Some(cost)) = (json, cost_line(&record.turns)) {
+        let _ = writeln!(out, "\nThe language model: {cost}");
     }
     Ok((record, 0))
 }
@@ -434,8 +446,31 @@ pub fn turn_text(plan: &Plan, t: &TurnRecord, echo: bool) -> String {
             g.function, g.reason
         ));
     }
+    if let Some(ms) = t.ms {
+        s.push_str(&format!("  $ {}\n", agent::turn_cost_text(t.usage, ms)));
+    }
     s.push_str(&agent_lines(plan, &t.state, &t.agent));
     s
+}
+
+/// A turn as the no-function notice reads it.
+fn model_calls(t: &TurnRecord) -> Option<agent::ModelTurnCalls> {
+    t.ms.map(|_| agent::ModelTurnCalls {
+        called: !t.calls.is_empty(),
+        uncalled: t.uncalled,
+    })
+}
+
+/// The notice that the model does not call functions, when the conversation's turns call for it
+/// at its last turn (said once: at the turn where it first applies).
+fn notice_after_last(turns: &[TurnRecord]) -> Option<String> {
+    let at = agent::uncalled_notice_at(turns.iter().map(model_calls))?;
+    (at + 1 == turns.len()).then(agent::no_functions_notice)
+}
+
+/// What the model's turns cost together, for the end of a conversation.
+fn cost_line(turns: &[TurnRecord]) -> Option<String> {
+    agent::conversation_cost_text(turns.iter().map(|t| (t.usage, t.ms)))
 }
 
 fn event_line(e: &Event) -> String {

@@ -23,7 +23,10 @@ use crate::panels::Tab;
 mod agent;
 mod answering;
 mod now;
-pub use agent::{call_lines, model_takes_part, writer_label, CallLine, FailedTurn, SettingsForm};
+pub use agent::{
+    call_lines, conversation_cost, cost_line, model_takes_part, no_functions_turn, writer_label,
+    CallLine, FailedTurn, SettingsForm,
+};
 pub use now::{parked_text, session_rows, SessionRow};
 
 /// What the canvas marks for the test chat: the current state, the states visited, the
@@ -423,6 +426,9 @@ mod tests {
             parked: None,
             calls: Vec::new(),
             goal_checks: Vec::new(),
+            usage: None,
+            ms: None,
+            uncalled: false,
         }
     }
 
@@ -469,6 +475,9 @@ mod tests {
             by: t.by,
             calls: t.calls,
             goal_checks: t.goal_checks,
+            usage: None,
+            ms: None,
+            uncalled: false,
         }
     }
 

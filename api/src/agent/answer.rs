@@ -1,10 +1,12 @@
 //! A Chat Completions answer read tolerantly (servers differ in optional fields, an empty
 //! `finish_reason`, tool calls without ids, arguments as a string or as an object, content as a
-//! string or as parts), and the model's function calls made into the runtime's actions. What
-//! cannot be read at all is an [`AgentError`] in words: the turn is then not applied.
+//! string or as parts, tool calls the server left in the text as llama.cpp's and Hermes-style
+//! templates write them: `<tool_call>{"name": …, "arguments": …}</tool_call>`), and the model's
+//! function calls made into the runtime's actions. What cannot be read at all is an
+//! [`AgentError`] in words: the turn is then not applied.
 
 use plan_core::plan::Plan;
-use plan_core::runtime::{Action, AgentError, ToolResults};
+use plan_core::runtime::{Action, AgentError, ToolResults, Usage};
 use serde_json::{Map, Value};
 
 use super::request::FUNCTIONS;
@@ -14,6 +16,10 @@ use super::request::FUNCTIONS;
 pub struct Answer {
     pub text: String,
     pub calls: Vec<Call>,
+    /// The tokens the server counted, when it says (`usage`).
+    pub usage: Option<Usage>,
+    /// The calls were read from the text: the server did not parse them itself.
+    pub calls_in_text: bool,
 }
 
 /// One function call of the model.
@@ -83,7 +89,11 @@ pub fn read(body: &str) -> Result<Answer, AgentError> {
         .and_then(|c| c.get("message"))
         .ok_or_else(|| not_an_answer("it has no choices[0].message"))?;
     let mut calls: Vec<Call> = Vec::new();
-    if let Some(list) = message.get("tool_calls").and_then(Value::as_array) {
+    if let Some(list) = message
+        .get("tool_calls")
+        .filter(|l| l.as_array().is_some_and(|a| !a.is_empty()))
+        .and_then(Value::as_array)
+    {
         for c in list {
             let f = c
                 .get("function")
@@ -110,10 +120,79 @@ pub fn read(body: &str) -> Result<Answer, AgentError> {
             arguments: arguments_text(f.get("arguments")),
         });
     }
+    let mut text = content_text(message.get("content"));
+    let mut in_text = false;
+    if calls.is_empty() {
+        // A server that did not parse the model's calls leaves them in the text.
+        let (rest, written) = calls_in_text(&text);
+        text = rest;
+        in_text = !written.is_empty();
+        calls = written;
+    }
+    let usage = v.get("usage").and_then(|u| {
+        let count = |k: &str| u.get(k).and_then(Value::as_u64);
+        match (count("prompt_tokens"), count("completion_tokens")) {
+            (None, None) => None,
+            (p, c) => Some(Usage {
+                prompt_tokens: p.unwrap_or(0),
+                completion_tokens: c.unwrap_or(0),
+            }),
+        }
+    });
     Ok(Answer {
-        text: content_text(message.get("content")).trim().to_string(),
+        text: text.trim().to_string(),
         calls,
+        usage,
+        calls_in_text: in_text,
     })
+}
+
+/// Function calls written in a reply's text: each `<tool_call>…</tool_call>` (Hermes-style and
+/// llama.cpp's templates) whose inside is a JSON object with a `name` and its `arguments` (or
+/// `parameters`), or a whole reply that is one such object naming one of the functions. The text
+/// without them, and the calls in order. Anything else stays text.
+pub fn calls_in_text(text: &str) -> (String, Vec<Call>) {
+    const OPEN: &str = "<tool_call>";
+    const CLOSE: &str = "</tool_call>";
+    let call_of = |json: &str| -> Option<Call> {
+        let v: Value = serde_json::from_str(json.trim()).ok()?;
+        let name = v.get("name")?.as_str()?.to_string();
+        let args = v.get("arguments").or_else(|| v.get("parameters"));
+        Some(Call {
+            id: None,
+            name,
+            arguments: arguments_text(args),
+        })
+    };
+    let mut calls = Vec::new();
+    let mut rest = String::new();
+    let mut left = text;
+    while let Some(at) = left.find(OPEN) {
+        let inside = &left[at + OPEN.len()..];
+        // An unclosed tag runs to the end of the text (a reply cut by the token limit).
+        let (json, after) = match inside.find(CLOSE) {
+            Some(end) => (&inside[..end], &inside[end + CLOSE.len()..]),
+            None => (inside, ""),
+        };
+        match call_of(json) {
+            Some(call) => {
+                rest.push_str(&left[..at]);
+                calls.push(call);
+            }
+            None => rest.push_str(&left[..left.len() - after.len()]),
+        }
+        left = after;
+    }
+    rest.push_str(left);
+    if calls.is_empty() {
+        let whole = text.trim();
+        if whole.starts_with('{') {
+            if let Some(call) = call_of(whole).filter(|c| FUNCTIONS.contains(&c.name.as_str())) {
+                return (String::new(), vec![call]);
+            }
+        }
+    }
+    (rest, calls)
 }
 
 /// A call's arguments as an object: an empty text is no arguments. Not JSON, or JSON that is not
@@ -274,6 +353,45 @@ mod tests {
         assert_eq!(a.calls[0].arguments, r#"{"task_id":"t"}"#);
         let parts = read(r#"{"choices":[{"message":{"content":[{"type":"text","text":"Hi "},{"type":"text","text":"there"}]}}]}"#).unwrap();
         assert_eq!(parts.text, "Hi there");
+    }
+
+    #[test]
+    fn calls_written_in_the_text_are_read_as_calls_and_leave_the_rest_as_the_reply() {
+        let a = read(r#"{"choices":[{"message":{"content":"Thanks!\n<tool_call>\n{\"name\": \"record_deliverable\", \"arguments\": {\"key\": \"issue_type\", \"value\": \"billing\"}}\n</tool_call>"}}],
+            "usage":{"prompt_tokens":312,"completion_tokens":40,"total_tokens":352}}"#).unwrap();
+        assert_eq!(a.text, "Thanks!");
+        assert_eq!(a.calls.len(), 1);
+        assert_eq!(a.calls[0].name, "record_deliverable");
+        assert_eq!(
+            a.calls[0].arguments,
+            r#"{"key":"issue_type","value":"billing"}"#
+        );
+        assert_eq!(
+            a.usage,
+            Some(Usage {
+                prompt_tokens: 312,
+                completion_tokens: 40
+            })
+        );
+        // Two calls, `parameters` for `arguments`, an unclosed last tag.
+        let (rest, calls) = calls_in_text(
+            "<tool_call>{\"name\":\"complete_task\",\"parameters\":{\"task_id\":\"t\"}}</tool_call> ok <tool_call>{\"name\":\"note_insight\",\"arguments\":\"{}\"}",
+        );
+        assert_eq!(rest.trim(), "ok");
+        assert_eq!(
+            calls.iter().map(|c| c.name.as_str()).collect::<Vec<_>>(),
+            ["complete_task", "note_insight"]
+        );
+        // A reply that is one call object; and text that only looks like one stays text.
+        let (rest, calls) =
+            calls_in_text(r#"{"name": "skip_task", "arguments": {"task_id": "x"}}"#);
+        assert!(rest.is_empty() && calls.len() == 1);
+        let plain = r#"{"name": "Ann"} is what I have. <tool_call>not json</tool_call>"#;
+        assert_eq!(calls_in_text(plain), (plain.to_string(), Vec::new()));
+        // Calls the server parsed win: the text is then the reply as written.
+        let parsed = read(r#"{"choices":[{"message":{"content":"<tool_call>{\"name\":\"x\"}</tool_call>","tool_calls":[{"function":{"name":"complete_task","arguments":"{}"}}]}}]}"#).unwrap();
+        assert_eq!(parsed.calls.len(), 1);
+        assert_eq!(parsed.calls[0].name, "complete_task");
     }
 
     #[test]

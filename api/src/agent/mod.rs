@@ -13,7 +13,7 @@
 
 use serde::{Deserialize, Serialize};
 
-pub use plan_core::runtime::{AgentKind, GoalCheck, ToolCallRecord};
+pub use plan_core::runtime::{AgentKind, GoalCheck, ToolCallRecord, Usage};
 
 #[cfg(feature = "store")]
 pub mod answer;
@@ -70,6 +70,187 @@ pub struct ConnectionReport {
     pub models: Vec<String>,
     /// "http://localhost:11434/v1 answers; 3 models", in words.
     pub message: String,
+    /// Whether the model called the function it was asked to call (none: not asked, the model
+    /// being unknown to the server).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub functions: Option<bool>,
+}
+
+/// What to do about a model that does not call functions.
+pub const FUNCTIONS_ADVICE: &str =
+    "start llama.cpp's server with --jinja, or pick a model with tool support";
+
+/// What the chat says, once, when the model answers without calling functions while the plan
+/// waits for one.
+pub fn no_functions_notice() -> String {
+    format!("This model answered without calling any function, so the plan cannot move: {FUNCTIONS_ADVICE}.")
+}
+
+/// A model turn as [`uncalled_notice_at`] reads it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ModelTurnCalls {
+    /// It called at least one function.
+    pub called: bool,
+    /// It was offered functions, called none, and the plan did not move.
+    pub uncalled: bool,
+}
+
+/// Where the chat says, once, that the model does not call functions: at the second of two model
+/// turns in a row that were offered functions, called none and moved nothing, in a conversation in
+/// which the model has not called one yet. One such turn is not enough: a model may greet first.
+/// `turns` has `None` for the turns the model did not answer (the opening, the simulator's).
+pub fn uncalled_notice_at(
+    turns: impl IntoIterator<Item = Option<ModelTurnCalls>>,
+) -> Option<usize> {
+    let mut in_a_row = 0;
+    for (i, turn) in turns.into_iter().enumerate() {
+        let Some(t) = turn else { continue };
+        if t.called {
+            return None;
+        }
+        in_a_row = if t.uncalled { in_a_row + 1 } else { 0 };
+        if in_a_row == 2 {
+            return Some(i);
+        }
+    }
+    None
+}
+
+/// One model turn's cost in words: "312 + 40 tokens, 1.8 s" (prompt + completion), or only the
+/// time when the server did not count tokens.
+pub fn turn_cost_text(usage: Option<Usage>, ms: u64) -> String {
+    let time = seconds(ms);
+    match usage {
+        Some(u) => format!(
+            "{} + {} tokens, {time}",
+            u.prompt_tokens, u.completion_tokens
+        ),
+        None => time,
+    }
+}
+
+/// What the model's turns of a conversation cost together, in words ("3 turns, 1,204 tokens
+/// (1,100 in, 104 out), 5.2 s"); none when the model answered no turn.
+pub fn conversation_cost_text(
+    turns: impl IntoIterator<Item = (Option<Usage>, Option<u64>)>,
+) -> Option<String> {
+    let (mut count, mut ms, mut usage) = (0u32, 0u64, None::<Usage>);
+    for (u, t) in turns {
+        let Some(t) = t else { continue };
+        count += 1;
+        ms += t;
+        if let Some(u) = u {
+            *usage.get_or_insert_with(Usage::default) += u;
+        }
+    }
+    if count == 0 {
+        return None;
+    }
+    let turns = if count == 1 {
+        "1 turn".to_string()
+    } else {
+        format!("{count} turns")
+    };
+    Some(match usage {
+        Some(u) => format!(
+            "{turns}, {} tokens ({} in, {} out), {}",
+            thousands(u.total()),
+            thousands(u.prompt_tokens),
+            thousands(u.completion_tokens),
+            seconds(ms)
+        ),
+        None => format!("{turns}, {}", seconds(ms)),
+    })
+}
+
+fn seconds(ms: u64) -> String {
+    format!("{:.1} s", ms as f64 / 1000.0)
+}
+
+fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn what_turns_cost_is_said_per_turn_and_summed_for_the_conversation() {
+        let u = |p, c| {
+            Some(Usage {
+                prompt_tokens: p,
+                completion_tokens: c,
+            })
+        };
+        assert_eq!(turn_cost_text(u(312, 40), 1_840), "312 + 40 tokens, 1.8 s");
+        assert_eq!(turn_cost_text(None, 260), "0.3 s");
+        assert_eq!(
+            conversation_cost_text([
+                (None, None),
+                (u(1_100, 60), Some(2_000)),
+                (u(900, 44), Some(3_200))
+            ])
+            .as_deref(),
+            Some("2 turns, 2,104 tokens (2,000 in, 104 out), 5.2 s")
+        );
+        assert_eq!(
+            conversation_cost_text([(None, Some(1_000))]).as_deref(),
+            Some("1 turn, 1.0 s")
+        );
+        assert_eq!(
+            conversation_cost_text([(None, None)]),
+            None,
+            "the simulator costs nothing"
+        );
+    }
+
+    #[test]
+    fn the_no_function_notice_comes_once_after_two_uncalled_turns_of_a_model_that_never_called() {
+        let model = |called, uncalled| Some(ModelTurnCalls { called, uncalled });
+        assert_eq!(
+            uncalled_notice_at([None, model(false, true), model(false, true)]),
+            Some(2)
+        );
+        assert_eq!(
+            uncalled_notice_at([None, model(false, true)]),
+            None,
+            "one may be a greeting"
+        );
+        assert_eq!(
+            uncalled_notice_at([
+                model(false, true),
+                None,
+                model(false, false),
+                model(false, true)
+            ]),
+            None,
+            "not in a row"
+        );
+        assert_eq!(
+            uncalled_notice_at([model(true, false), model(false, true), model(false, true)]),
+            None,
+            "this model calls functions"
+        );
+        assert_eq!(
+            uncalled_notice_at([
+                model(false, true),
+                None,
+                model(false, true),
+                model(false, true)
+            ]),
+            Some(2),
+            "a simulator's turn between does not count"
+        );
+    }
 }
 
 /// Which agent answers a turn, and, when the simulator answers it after the model failed, why

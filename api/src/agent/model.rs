@@ -5,9 +5,11 @@
 //! failure leaves the session exactly as it was.
 
 use plan_core::plan::{Plan, StateType};
+use std::time::Instant;
+
 use plan_core::runtime::{
     step, Action, Agent, AgentError, AgentKind, Answered, Event, GoalStatus, Input, RunError,
-    Session, Simulator, What,
+    Session, Simulator, TurnCost, Usage, What,
 };
 use serde_json::Value;
 
@@ -43,6 +45,15 @@ impl LanguageModel {
         answer::read(&text)
     }
 
+    /// [`LanguageModel::ask`], adding the answer's tokens to `usage`.
+    fn ask_counted(&self, body: &Value, usage: &mut Option<Usage>) -> Result<Answer, AgentError> {
+        let answer = self.ask(body)?;
+        if let Some(u) = answer.usage {
+            *usage.get_or_insert_with(Usage::default) += u;
+        }
+        Ok(answer)
+    }
+
     /// One user turn. On error nothing is applied: the caller's session is as it was.
     fn model_turn(
         &self,
@@ -57,8 +68,11 @@ impl LanguageModel {
         if let Some(ended) = &session.ended {
             return Err(RunError::Ended(ended.clone()));
         }
+        let started = Instant::now();
+        let mut usage = None;
         let asked = request::first(&self.settings, plan, session, message);
-        let first = self.ask(&asked)?;
+        let offered = asked.get("tools").is_some();
+        let first = self.ask_counted(&asked, &mut usage)?;
         // Every call read before anything is decided: one malformed call fails the whole turn.
         let mut actions: Vec<(Action, Value)> = Vec::with_capacity(first.calls.len());
         for call in &first.calls {
@@ -83,7 +97,7 @@ impl LanguageModel {
                 continue;
             };
             let body = request::goal_check(&self.settings, state, closing, quote);
-            let (met, reason) = answer::verdict(&self.ask(&body)?.text);
+            let (met, reason) = answer::verdict(&self.ask_counted(&body, &mut usage)?.text);
             let function = if closing {
                 "close_goal"
             } else {
@@ -156,7 +170,13 @@ impl LanguageModel {
         } else {
             let texts: Vec<String> = results.iter().map(|(_, r)| r.clone()).collect();
             let body = request::second(&self.settings, &asked, &first.calls, &texts);
-            self.ask(&body)?.text
+            self.ask_counted(&body, &mut usage)?.text
+        };
+        let moved = events.iter().any(|e| matches!(e.what, What::Transition(_)));
+        let cost = TurnCost {
+            usage,
+            ms: started.elapsed().as_millis() as u64,
+            uncalled: offered && first.calls.is_empty() && !moved,
         };
         Ok(Answered {
             session: next,
@@ -165,6 +185,7 @@ impl LanguageModel {
             by: AgentKind::LanguageModel,
             calls,
             goal_checks: checks,
+            cost: Some(cost),
         })
     }
 
@@ -182,20 +203,30 @@ impl LanguageModel {
                     .filter_map(|m| m.get("id").and_then(Value::as_str).map(str::to_string))
                     .collect();
                 let has = models.iter().any(|m| m == &self.settings.model);
-                let message = if has {
-                    format!(
-                        "{base} answers; it has {} model(s), {} among them",
-                        models.len(),
-                        self.settings.model
-                    )
-                } else {
-                    format!(
+                if !has {
+                    let message = format!(
                         "{base} answers, but it has no model \"{}\": choose one of its {} model(s)",
                         self.settings.model,
                         models.len()
-                    )
-                };
-                return Ok(ConnectionReport { models, message });
+                    );
+                    return Ok(ConnectionReport {
+                        models,
+                        message,
+                        functions: None,
+                    });
+                }
+                let functions = self.calls_functions();
+                let message = format!(
+                    "{base} answers; it has {} model(s), {} among them; {}",
+                    models.len(),
+                    self.settings.model,
+                    functions.said(&self.settings.model)
+                );
+                return Ok(ConnectionReport {
+                    models,
+                    message,
+                    functions: Some(functions != Functions::None),
+                });
             }
         }
         let body = serde_json::json!({
@@ -205,10 +236,55 @@ impl LanguageModel {
             "stream": false,
         });
         self.ask(&body).map_err(failed)?;
+        let functions = self.calls_functions();
         Ok(ConnectionReport {
             models: Vec::new(),
-            message: format!("{base} answers with {}", self.settings.model),
+            message: format!(
+                "{base} answers with {}; {}",
+                self.settings.model,
+                functions.said(&self.settings.model)
+            ),
+            functions: Some(functions != Functions::None),
         })
+    }
+
+    /// Whether the model calls a function it is asked to call, and how the call came back.
+    fn calls_functions(&self) -> Functions {
+        match self.ask(&request::function_check(&self.settings)) {
+            Ok(a) if a.calls.iter().any(|c| c.name == "ping") && a.calls_in_text => {
+                Functions::InText
+            }
+            Ok(a) if a.calls.iter().any(|c| c.name == "ping") => Functions::Parsed,
+            _ => Functions::None,
+        }
+    }
+}
+
+/// How a model asked to call a function answered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Functions {
+    /// With a call the server parsed.
+    Parsed,
+    /// With a call written in its text, which the server left as text (read all the same).
+    InText,
+    /// Without a call.
+    None,
+}
+
+impl Functions {
+    /// What "Test connection" says of it.
+    fn said(self, model: &str) -> String {
+        match self {
+            Functions::Parsed => "function calling works".to_string(),
+            Functions::InText => format!(
+                "{model} calls functions, but in its text, which the server did not read as calls (Plan Builder reads them; for calls the server checks, {})",
+                super::FUNCTIONS_ADVICE
+            ),
+            Functions::None => format!(
+                "but {model}, asked to call a function, answered without calling any: {}",
+                super::FUNCTIONS_ADVICE
+            ),
+        }
     }
 }
 

@@ -73,12 +73,34 @@ pub fn second(
             })
         })
         .collect();
-    m.push(json!({"role": "assistant", "content": null, "tool_calls": tool_calls}));
+    // Empty text, not `null`: OpenAI takes either, but servers that validate strictly
+    // (llama-cpp-python's) refuse `null` with HTTP 500.
+    m.push(json!({"role": "assistant", "content": "", "tool_calls": tool_calls}));
     for (i, (c, result)) in calls.iter().zip(results).enumerate() {
         m.push(json!({"role": "tool", "tool_call_id": c.id_or(i), "content": result}));
     }
     // No tools this time: the reply is what is asked for.
     body(settings, m, Vec::new())
+}
+
+/// "Test connection"'s check of function calling: one small request that offers one function and
+/// asks for it in words, as a turn does (`tool_choice` "auto": a function named there is forced by
+/// some servers' grammars, which would prove nothing about the model).
+pub fn function_check(settings: &AgentSettings) -> Value {
+    let mut b = body(
+        settings,
+        vec![
+            json!({"role": "system", "content": "You are testing a connection. Call the function ping with the word \"ok\"."}),
+            json!({"role": "user", "content": "Call ping with the word ok."}),
+        ],
+        vec![json!({"type": "function", "function": {
+            "name": "ping",
+            "description": "Answers that the connection works.",
+            "parameters": {"type": "object", "properties": {"word": {"type": "string", "enum": ["ok"]}},
+                           "required": ["word"], "additionalProperties": false}}})],
+    );
+    b["max_tokens"] = json!(64);
+    b
 }
 
 /// The separate goal check before `close_goal` (`closing`) or `give_up_goal`: do the participant's

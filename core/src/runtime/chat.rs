@@ -55,6 +55,40 @@ pub struct Answered {
     pub calls: Vec<ToolCallRecord>,
     /// The goal checks a language model made before a close or a give-up.
     pub goal_checks: Vec<GoalCheck>,
+    /// What a language model's turn cost (none for the simulator).
+    pub cost: Option<TurnCost>,
+}
+
+/// What a language model's turn cost, and whether it moved anything.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct TurnCost {
+    /// Tokens, summed over the turn's requests, when the server says them (`usage`).
+    pub usage: Option<Usage>,
+    /// The whole turn: every request, the goal checks, the step.
+    pub ms: u64,
+    /// Functions were offered, the model called none, and the plan did not move: what a server or
+    /// model that cannot call functions does every turn.
+    pub uncalled: bool,
+}
+
+/// Tokens a model's answers counted (the Chat Completions `usage`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct Usage {
+    pub prompt_tokens: u64,
+    pub completion_tokens: u64,
+}
+
+impl Usage {
+    pub fn total(&self) -> u64 {
+        self.prompt_tokens + self.completion_tokens
+    }
+}
+
+impl std::ops::AddAssign for Usage {
+    fn add_assign(&mut self, other: Usage) {
+        self.prompt_tokens += other.prompt_tokens;
+        self.completion_tokens += other.completion_tokens;
+    }
 }
 
 /// One function a language model called, and what became of it (agents.md).
@@ -90,6 +124,7 @@ pub struct Turn {
     pub by: AgentKind,
     pub calls: Vec<ToolCallRecord>,
     pub goal_checks: Vec<GoalCheck>,
+    pub cost: Option<TurnCost>,
 }
 
 /// A conversation in progress.
@@ -131,6 +166,7 @@ impl<'a, A: Agent + ?Sized> Chat<'a, A> {
                 by: agent.kind(),
                 calls: Vec::new(),
                 goal_checks: Vec::new(),
+                cost: None,
             },
         ))
     }
@@ -178,6 +214,7 @@ impl<'a, A: Agent + ?Sized> Chat<'a, A> {
             by,
             calls: t.calls,
             goal_checks: t.goal_checks,
+            cost: t.cost,
         })
     }
 }

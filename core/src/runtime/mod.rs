@@ -24,7 +24,10 @@ mod simulator;
 mod switching;
 
 pub use action::{deliverable_keys, reads_deliverables, tool_available, Action};
-pub use chat::{Agent, AgentError, Answered, Chat, GoalCheck, Input, ToolCallRecord, ToolResults};
+pub use chat::{
+    Agent, AgentError, Answered, Chat, GoalCheck, Input, ToolCallRecord, ToolResults, TurnCost,
+    Usage,
+};
 pub use evaluate::{declaration, show};
 pub use event::{ChangedBy, Event, Move, What};
 pub use prompt::{prompt, render};

@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::chat::{Agent, Chat, GoalCheck, ToolCallRecord, ToolResults, Turn};
+use super::chat::{Agent, Chat, GoalCheck, ToolCallRecord, ToolResults, Turn, Usage};
 use super::evaluate::{declaration, equal, show};
 use super::{
     Ended, Event, Move, PlanRef, Preset, Recorded, RunError, Session, SessionValue, Start,
@@ -147,6 +147,15 @@ pub struct TurnRecord {
     pub calls: Vec<ToolCallRecord>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub goal_checks: Vec<GoalCheck>,
+    /// A language model's tokens this turn, when its server counts them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub usage: Option<Usage>,
+    /// How long a language model's turn took, in milliseconds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ms: Option<u64>,
+    /// The model was offered functions, called none, and the plan did not move.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub uncalled: bool,
 }
 
 /// `parked` as written: `null` (nothing parked) told apart from no field at all.
@@ -205,6 +214,9 @@ impl TurnRecord {
             parked: parked_state(session),
             calls: turn.calls,
             goal_checks: turn.goal_checks,
+            usage: turn.cost.and_then(|c| c.usage),
+            ms: turn.cost.map(|c| c.ms),
+            uncalled: turn.cost.is_some_and(|c| c.uncalled),
         }
     }
 }

@@ -52,6 +52,7 @@ impl Agent for Simulator {
             by: AgentKind::Simulator,
             calls: Vec::new(),
             goal_checks: Vec::new(),
+            cost: None,
         })
     }
 }

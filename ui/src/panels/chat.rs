@@ -17,7 +17,10 @@ use super::suite::{OpenedCase, Suite};
 use crate::editor::Editor;
 use crate::lifecycle::Lifecycle;
 use crate::plan_names::PlanNames;
-use crate::testing::{call_lines, model_takes_part, writer_label, CallLine, Testing};
+use crate::testing::{
+    call_lines, conversation_cost, cost_line, model_takes_part, no_functions_turn, writer_label,
+    CallLine, Testing,
+};
 
 #[component]
 pub fn Chat(editor: Editor, testing: Testing, lifecycle: Lifecycle) -> impl IntoView {
@@ -272,6 +275,7 @@ fn Transcript(testing: Testing) -> impl IntoView {
             c.as_ref()
                 .map(|c: &ChatView| {
                     let mixed = model_takes_part(&c.turns, agent);
+                    let notice_at = no_functions_turn(&c.turns);
                     c.session
                         .transcript
                         .iter()
@@ -288,6 +292,8 @@ fn Transcript(testing: Testing) -> impl IntoView {
                             Line {
                                 by: logged.and_then(|t| writer_label(t, mixed)),
                                 calls: logged.map(call_lines).unwrap_or_default(),
+                                cost: logged.and_then(cost_line),
+                                no_functions: logged.is_some() && notice_at == Some(l.turn),
                                 conversation: c.name.clone(),
                                 role: match l.role {
                                     Role::User => "user",
@@ -303,6 +309,11 @@ fn Transcript(testing: Testing) -> impl IntoView {
                 })
                 .unwrap_or_default()
         })
+    };
+    let cost = move || {
+        testing
+            .chat
+            .with(|c| c.as_ref().and_then(|c| conversation_cost(&c.turns)))
     };
     let ended = move || {
         testing.chat.with(|c| {
@@ -324,12 +335,16 @@ fn Transcript(testing: Testing) -> impl IntoView {
     view! {
         <ol class="transcript" data-testid="chat-transcript" node_ref=list>
             <For each=lines key=|l| l.clone() children=|l: Line| {
-                let Line { role, turn, text, trace, prompt, by, calls, .. } = l;
+                let Line { role, turn, text, trace, prompt, by, calls, cost, no_functions, .. } = l;
                 view! {
                     <li class=format!("chat-message {role}") data-testid="chat-message" data-role=role data-turn=turn.to_string()
                         data-by=by.unwrap_or_default()>
                         {by.map(|by| view! { <span class="chat-by" data-testid="chat-by">{by}</span> })}
                         <p class="chat-text">{text}</p>
+                        {cost.map(|c| view! { <p class="chat-cost" data-testid="chat-turn-cost">{c}</p> })}
+                        {no_functions.then(|| view! {
+                            <p class="chat-notice" data-testid="chat-no-functions">{plan_api::agent::no_functions_notice()}</p>
+                        })}
                         {(!calls.is_empty()).then(|| view! {
                             <details class="chat-calls" data-testid="chat-calls">
                                 <summary>{format!("What the model did ({})", calls.len())}</summary>
@@ -356,6 +371,7 @@ fn Transcript(testing: Testing) -> impl IntoView {
             } />
         </ol>
         {move || ended().map(|e| view! { <p class="chat-ended" data-testid="chat-ended">{format!("The conversation has ended: {e}.")}</p> })}
+        {move || cost().map(|c| view! { <p class="chat-total-cost" data-testid="chat-cost">{c}</p> })}
     }
 }
 
@@ -373,6 +389,10 @@ struct Line {
     by: Option<&'static str>,
     /// The model's calls and goal checks of the turn.
     calls: Vec<CallLine>,
+    /// What the model's turn cost ("312 + 40 tokens, 1.8 s").
+    cost: Option<String>,
+    /// Under this reply the chat says that the model does not call functions.
+    no_functions: bool,
 }
 
 /// The message field (Enter sends, Shift+Enter starts a new line) and the conversation's actions.

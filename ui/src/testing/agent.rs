@@ -88,6 +88,30 @@ pub fn call_lines(turn: &LoggedTurn) -> Vec<CallLine> {
     lines
 }
 
+/// What a model turn cost, as its reply says it ("312 + 40 tokens, 1.8 s"); none for the
+/// simulator's.
+pub fn cost_line(turn: &LoggedTurn) -> Option<String> {
+    turn.ms
+        .map(|ms| plan_api::agent::turn_cost_text(turn.usage, ms))
+}
+
+/// What the model's turns of the conversation cost together, for the chat's foot.
+pub fn conversation_cost(turns: &[LoggedTurn]) -> Option<String> {
+    plan_api::agent::conversation_cost_text(turns.iter().map(|t| (t.usage, t.ms)))
+        .map(|c| format!("Language model: {c}"))
+}
+
+/// The turn under whose reply the chat says, once, that the model does not call functions.
+pub fn no_functions_turn(turns: &[LoggedTurn]) -> Option<u32> {
+    let facts = turns.iter().map(|t| {
+        t.ms.map(|_| plan_api::agent::ModelTurnCalls {
+            called: !t.calls.is_empty(),
+            uncalled: t.uncalled,
+        })
+    });
+    plan_api::agent::uncalled_notice_at(facts).map(|i| turns[i].turn)
+}
+
 /// Who wrote a reply, as the transcript labels it. In a conversation where the model takes part
 /// (`mixed`) every reply says who wrote it, the simulator's opening too; in a simulator chat none
 /// does.
@@ -202,7 +226,48 @@ mod tests {
                 met: false,
                 reason: "no date yet".into(),
             }],
+            usage: Some(plan_core::runtime::Usage {
+                prompt_tokens: 312,
+                completion_tokens: 40,
+            }),
+            ms: Some(1_840),
+            uncalled: false,
         }
+    }
+
+    #[test]
+    fn a_model_turn_says_its_cost_the_foot_sums_them_and_a_model_without_functions_is_said_once() {
+        assert_eq!(
+            cost_line(&turn()).as_deref(),
+            Some("312 + 40 tokens, 1.8 s")
+        );
+        let opening = LoggedTurn {
+            turn: 0,
+            by: AgentKind::Simulator,
+            calls: Vec::new(),
+            usage: None,
+            ms: None,
+            ..turn()
+        };
+        assert_eq!(cost_line(&opening), None);
+        let silent = |n: u32| LoggedTurn {
+            turn: n,
+            calls: Vec::new(),
+            goal_checks: Vec::new(),
+            uncalled: true,
+            ..turn()
+        };
+        let turns = [opening.clone(), silent(1), silent(2), silent(3)];
+        assert_eq!(no_functions_turn(&turns), Some(2));
+        assert_eq!(
+            conversation_cost(&turns).as_deref(),
+            Some("Language model: 3 turns, 1,056 tokens (936 in, 120 out), 5.5 s")
+        );
+        assert_eq!(
+            no_functions_turn(&[opening.clone(), turn(), silent(2), silent(3)]),
+            None
+        );
+        assert_eq!(conversation_cost(&[opening]), None);
     }
 
     #[test]

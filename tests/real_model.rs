@@ -1,0 +1,225 @@
+//! The language-model agent against a real OpenAI-compatible server and a real model:
+//! llama-cpp-python's server with SmolLM2-135M-Instruct (`harness/llama.rs`), started on
+//! 127.0.0.1 with a function-calling chat format and with the model's own template. The tiny model
+//! answers badly; what is asserted is our side: the server takes every request we send (it
+//! validates strictly), every turn answers or fails with a clear error and changes nothing, calls
+//! that arrive are made actions or rejected with a reason, each turn says its tokens and time, a
+//! model that never calls a function is told apart (in the chat, once, and by Test connection),
+//! and nothing panics. The scripted server of `model_chat.rs` and `api/tests/agent.rs` stays for
+//! exact assertions.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use plan_api::agent::model::LanguageModel;
+use plan_api::agent::{uncalled_notice_at, AgentSettings, ModelTurnCalls};
+use plan_core::runtime::{Chat, PlanRef, PlanVersion, RunError};
+use plan_core::Plan;
+use plan_tests::llama::{LlamaServer, Template, MODEL};
+use serde_json::Value;
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn support() -> Plan {
+    let text = std::fs::read_to_string(root().join("plans/customer-support.json")).unwrap();
+    plan_core::parse_plan(&text).expect("the sample parses")
+}
+
+fn start(template: Template) -> LlamaServer {
+    LlamaServer::start(template).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn settings(server: &LlamaServer) -> AgentSettings {
+    AgentSettings {
+        base_url: server.base_url.clone(),
+        model: MODEL.into(),
+        temperature: 0.0,
+        seed: Some(7),
+        timeout_s: 120,
+        ..AgentSettings::default()
+    }
+}
+
+/// What an author says to the support plan's intake, one message a turn.
+const MESSAGES: [&str; 3] = [
+    "Hi, I was charged twice on my last bill.",
+    "My name is Ann Lee, account number 12345.",
+    "It is a billing issue.",
+];
+
+/// Every turn of a conversation with the model: answered, or refused in words with the session
+/// exactly as it was.
+fn talk(server: &LlamaServer) -> Vec<Result<plan_core::runtime::chat::Turn, String>> {
+    let plan = support();
+    let agent = LanguageModel::new(settings(server), None);
+    let plan_ref = PlanRef {
+        id: plan.id.clone(),
+        version: PlanVersion::File,
+        content_hash: String::new(),
+    };
+    let (mut chat, _) = Chat::open(&plan, &agent, plan_ref).expect("it opens");
+    let mut turns = Vec::new();
+    for message in MESSAGES {
+        let before = chat.session.clone();
+        match chat.say(message) {
+            Ok(t) => turns.push(Ok(t)),
+            Err(RunError::Agent(e)) => {
+                assert_eq!(chat.session, before, "a failed turn changed the session");
+                assert!(!e.0.trim().is_empty(), "a failure says what failed");
+                turns.push(Err(e.0));
+            }
+            Err(other) => panic!("a turn failed other than by the model: {other}"),
+        }
+    }
+    turns
+}
+
+/// With a function-calling chat format: the server takes every request we send (the second
+/// request's assistant message included, which it refused when its content was `null`), calls
+/// come back and are made actions or rejected with a reason, each turn says its tokens and time,
+/// and Test connection says that function calling works.
+#[test]
+fn a_function_calling_server_takes_every_request_and_each_turn_says_what_it_did_and_cost() {
+    let server = start(Template::FunctionCalling);
+    let turns = talk(&server);
+    let log = server.log_text();
+    let mut calls = 0;
+    for (i, t) in turns.iter().enumerate() {
+        match t {
+            Ok(t) => {
+                let cost = t.cost.expect("a model turn says its cost");
+                let usage = cost.usage.expect("llama-cpp-python counts tokens");
+                assert!(usage.prompt_tokens > 100, "turn {i}: {usage:?}");
+                assert!(cost.ms > 0);
+                for c in &t.calls {
+                    calls += 1;
+                    assert!(
+                        c.result == "accepted"
+                            || c.result.starts_with("accepted: ")
+                            || (c.result.starts_with("rejected: ") && c.result.len() > 12),
+                        "turn {i}: a call's result says what became of it: {c:?}"
+                    );
+                    assert_eq!(c.accepted, c.result.starts_with("accepted"));
+                }
+            }
+            // The tiny model may write arguments that are not JSON: said, nothing applied. What
+            // must never happen is the server refusing the request we sent.
+            Err(e) => assert!(
+                !e.contains("HTTP 500") && !e.contains("HTTP 422") && !e.contains("HTTP 400"),
+                "turn {i}: the server refused our request: {e}\n{log}"
+            ),
+        }
+    }
+    assert!(
+        turns.iter().any(Result::is_ok),
+        "no turn answered: {turns:?}\n{log}"
+    );
+    assert!(
+        calls > 0,
+        "the model called no function through a function-calling server, so the second request (tool messages) was never sent: {turns:?}"
+    );
+    let report = LanguageModel::new(settings(&server), None)
+        .test_connection()
+        .unwrap_or_else(|e| panic!("{}", e.message));
+    assert_eq!(report.functions, Some(true), "{}", report.message);
+    assert!(
+        report.message.ends_with("function calling works"),
+        "{}",
+        report.message
+    );
+}
+
+/// With the model's own template: every turn answers, none calls a function and the plan never
+/// moves; the chat says so once, at the second turn (`plan chat`, text and JSON, with each turn's
+/// cost and the total), and Test connection does not say that function calling works.
+#[test]
+fn a_server_that_does_not_call_functions_is_recognised_in_the_chat_once_and_by_test_connection() {
+    let server = start(Template::Model);
+    let turns = talk(&server);
+    let facts: Vec<Option<ModelTurnCalls>> = turns
+        .iter()
+        .map(|t| {
+            let t = t.as_ref().unwrap_or_else(|e| panic!("{e}"));
+            let cost = t.cost.expect("a model turn says its cost");
+            Some(ModelTurnCalls {
+                called: !t.calls.is_empty(),
+                uncalled: cost.uncalled,
+            })
+        })
+        .collect();
+    assert!(
+        facts
+            .iter()
+            .all(|f| f.is_some_and(|f| f.uncalled && !f.called)),
+        "the model's own template never calls in a turn: {facts:?}"
+    );
+    assert_eq!(
+        uncalled_notice_at(facts),
+        Some(1),
+        "said at the second turn"
+    );
+    let report = LanguageModel::new(settings(&server), None)
+        .test_connection()
+        .unwrap_or_else(|e| panic!("{}", e.message));
+    assert!(
+        !report.message.ends_with("function calling works") && report.message.contains("--jinja"),
+        "{}",
+        report.message
+    );
+    assert_eq!(report.models, [MODEL]);
+    plan_chat_says_each_turns_cost_and_that_the_model_calls_no_functions(&server);
+}
+
+/// `plan chat` as an author runs it against `server` (which does not call functions): the turns
+/// with their cost, the notice once, the conversation's total; and as JSON for programs.
+fn plan_chat_says_each_turns_cost_and_that_the_model_calls_no_functions(server: &LlamaServer) {
+    let dir = plan_tests::target_dir()
+        .join("real-model-tests")
+        .join(std::process::id().to_string());
+    std::fs::create_dir_all(&dir).unwrap();
+    let script = dir.join("script.json");
+    let turns: Vec<Value> = MESSAGES
+        .iter()
+        .map(|m| serde_json::json!({"user": m}))
+        .collect();
+    std::fs::write(&script, serde_json::json!({ "turns": turns }).to_string()).unwrap();
+    let chat = |format: &str| {
+        let out = Command::new(plan_tests::binary("plan").unwrap_or_else(|e| panic!("{e}")))
+            .args(["chat", "plans/customer-support.json", "--script"])
+            .arg(&script)
+            .args(["--format", format, "--agent", "llm", "--base-url"])
+            .arg(&server.base_url)
+            .args(["--model", MODEL])
+            .current_dir(root())
+            .env("XDG_CONFIG_HOME", &dir)
+            .env_remove("PLAN_BUILDER_LLM_BASE_URL")
+            .env_remove("PLAN_BUILDER_LLM_MODEL")
+            .env_remove("PLAN_BUILDER_LLM_API_KEY")
+            .output()
+            .expect("plan runs");
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        let err = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert_eq!(out.status.code(), Some(0), "{text}\n{err}");
+        text
+    };
+    let text = chat("text");
+    assert_eq!(
+        text.matches("note: This model answered without calling any function, so the plan cannot move: start llama.cpp's server with --jinja").count(),
+        1,
+        "{text}"
+    );
+    assert_eq!(text.matches(" tokens, ").count(), MESSAGES.len(), "{text}");
+    assert!(
+        text.contains(&format!("The language model: {} turns, ", MESSAGES.len())),
+        "{text}"
+    );
+    let json: Value = serde_json::from_str(&chat("json")).expect("JSON");
+    for t in json["turns"].as_array().unwrap() {
+        assert!(t["usage"]["prompt_tokens"].as_u64().unwrap() > 0, "{t}");
+        assert!(t["ms"].as_u64().is_some(), "{t}");
+        assert_eq!(t["uncalled"], true, "{t}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
