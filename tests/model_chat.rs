@@ -1,5 +1,5 @@
 //! `plan chat … --agent llm` and `plan test … --agent llm` as a user runs them, against the
-//! OpenAI-compatible test server on 127.0.0.1 (agents.md): a scripted chat printing the model's
+//! OpenAI-compatible test server on 127.0.0.1 (docs/agents.md): a scripted chat printing the model's
 //! calls, a failed turn refused with exit 2 or answered by the simulator with `--fallback
 //! simulator`, saved cases reported per case. And, only when `PLAN_BUILDER_LLM_BASE_URL` is set,
 //! one live turn against a real local server.

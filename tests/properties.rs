@@ -522,7 +522,7 @@ mod conversations {
     }
 }
 
-/// Session states (session-states.md): the cascade's rule holds after any switching, templates
+/// Session states (docs/session-states.md): the cascade's rule holds after any switching, templates
 /// render whatever their text, and a rename changes nothing but the renamed name.
 mod session_states {
     use plan_core::edit::{apply, Command, Renamed};

@@ -41,7 +41,7 @@ pub fn save(ctx: &Context, id: &str, plan: &Plan, guard: &impl DraftGuard) -> Re
     Ok(status(ws, id, plan, ws.newest_version(id)?))
 }
 
-/// A file in either format of `spec/store.md` (a plan document, or a flow export) imported as the
+/// A file in either format of `docs/store.md` (a plan document, or a flow export) imported as the
 /// draft of plan `into` (its draft kept in `history/` first; created when new), or, with no `into`, as a new plan
 /// whose id comes from the plan's own id, else the file's name. A file that cannot be read as
 /// either changes nothing.

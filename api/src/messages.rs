@@ -465,13 +465,13 @@ pub struct LoggedTurn {
     pub reply: String,
     pub events: Vec<Event>,
     pub transition: Option<Move>,
-    /// What the agent was told when it wrote the reply (session-states.md).
+    /// What the agent was told when it wrote the reply (docs/session-states.md).
     #[serde(default)]
     pub prompt: String,
-    /// The parked task's state after the turn (interruptions.md), if one is parked.
+    /// The parked task's state after the turn (docs/interruptions.md), if one is parked.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub parked: Option<String>,
-    /// Which agent wrote the reply (agents.md, "What is kept").
+    /// Which agent wrote the reply (docs/agents.md, "What is kept").
     #[serde(default)]
     pub by: AgentKind,
     /// The functions the language model called, with their results.

@@ -1,4 +1,4 @@
-//! The language-model agent (agents.md) against a real OpenAI-compatible HTTP server on
+//! The language-model agent (docs/agents.md) against a real OpenAI-compatible HTTP server on
 //! 127.0.0.1 that answers with scripted completions and records each request: the request of a
 //! strict, a loose and a goal state; calls becoming actions; the second request; the goal check;
 //! each failure changing nothing; tool results from the switches and from scripts; the key sent

@@ -119,7 +119,7 @@ fn describe(id: &str, revision: Option<Revision>) -> String {
     }
 }
 
-/// A `--from` naming no state is a usage error (exit 2), as spec/cli.md says.
+/// A `--from` naming no state is a usage error (exit 2), as docs/cli.md says.
 fn check_start(target: &Target, start: &Start) -> Result<(), Failure> {
     match &start.state {
         Some(state) if target.plan.state(state).is_none() => Err(fail(

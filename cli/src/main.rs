@@ -1,6 +1,6 @@
 //! `plan`: Plan Builder's command line, over the same core and store as the desktop app.
 //!
-//! Exit codes (spec/cli.md): 0 success; 1 the plan failed (validation errors, including a file
+//! Exit codes (docs/cli.md): 0 success; 1 the plan failed (validation errors, including a file
 //! that is not JSON or not a plan; a refused publish); 2 usage, IO or state errors (bad
 //! arguments, an unreadable file, an unknown plan or version, a corrupted version, a plan in use).
 //! Messages go to stderr, results to stdout, and no panic or backtrace ever reaches the user.

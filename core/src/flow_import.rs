@@ -1,6 +1,6 @@
 //! Import of the flow export format (a `flow` object with `startStateId`, `statesOrder` and
 //! `states` keyed by id, each with ordered `outputs` whose conditions name a tool and a response
-//! code), converted into this project's plan format as `spec/store.md` says.
+//! code), converted into this project's plan format as `docs/store.md` says.
 //!
 //! REGULAR states become loose states with their instructions and allowed tools; each output
 //! becomes a transition whose condition is the output's `tool_result` conditions (several: `all_of`;

@@ -1,4 +1,4 @@
-//! Interruptions (interruptions.md, from seed 003): what may happen when the user sets the open
+//! Interruptions (docs/interruptions.md, from seed 003): what may happen when the user sets the open
 //! task aside. A `yield` parks the task for a detour and comes back to it at a return point (a
 //! state whose ending is `resume`); `abandon` drops it ("never mind"); `preempt` drops it even in a
 //! state that cannot be interrupted. The types mirror the JSON one to one, as in [`crate::plan`].

@@ -1,4 +1,4 @@
-//! The plan document: serde types for every field of `spec/plan-format.md`.
+//! The plan document: serde types for every field of `docs/plan-format.md`.
 //!
 //! The types mirror the JSON one to one, so that a plan read and written again says the same thing.
 //! Optional fields keep their *absence* where the default depends on context (a transition's
@@ -50,10 +50,10 @@ pub struct Plan {
     /// Tools the agent may call, with the response codes each can return.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub tools: Vec<Tool>,
-    /// Named conditions beside the graph, each with a value and an active flag (session-states.md).
+    /// Named conditions beside the graph, each with a value and an active flag (docs/session-states.md).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub session_states: Vec<SessionState>,
-    /// What may happen when the user sets the open task aside (interruptions.md).
+    /// What may happen when the user sets the open task aside (docs/interruptions.md).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub interruptions: Vec<Interruption>,
     #[serde(default, skip_serializing_if = "Settings::is_default")]
@@ -277,7 +277,7 @@ pub enum Ending {
         #[serde(default, skip_serializing_if = "String::is_empty")]
         reason: String,
     },
-    /// A return point: back to the parked task (interruptions.md).
+    /// A return point: back to the parked task (docs/interruptions.md).
     Resume {},
 }
 

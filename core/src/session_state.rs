@@ -1,4 +1,4 @@
-//! Session states (`spec/session-states.md`): named conditions beside the graph, each with a
+//! Session states (`docs/session-states.md`): named conditions beside the graph, each with a
 //! typed value and an independent active flag; the changes transitions and state entries make to
 //! them; and the plan's lookups over their `parent` tree.
 //!

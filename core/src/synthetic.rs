@@ -78,7 +78,7 @@ pub fn plan(states: usize) -> Plan {
     plan
 }
 
-/// [`plan`] with `count` session states (session-states.md) and a template in every state's
+/// [`plan`] with `count` session states (docs/session-states.md) and a template in every state's
 /// instructions: a quarter prompt states nested in groups of exclusive peers, a quarter number
 /// counters, the rest booleans with an automatic rule each (on when the previous one is, off when
 /// a key is known), one initially active; transitions that switch them.

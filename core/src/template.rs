@@ -1,4 +1,4 @@
-//! Templates in instruction texts (`spec/session-states.md`, "Templates"): `{{session.state.ID}}`
+//! Templates in instruction texts (`docs/session-states.md`, "Templates"): `{{session.state.ID}}`
 //! and `{{deliverable.KEY}}` write a value; `{{if EXPR}}…{{else}}…{{endif}}` keeps one branch.
 //!
 //! A template is parsed once into a tree ([`Template::parse`]); the validator asks it which names

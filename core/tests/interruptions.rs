@@ -1,4 +1,4 @@
-//! Interruptions at run time, rule by rule (`spec/interruptions.md`, "At run time"): each test runs
+//! Interruptions at run time, rule by rule (`docs/interruptions.md`, "At run time"): each test runs
 //! the vehicle-viewing sample or a small plan with the simulator and checks the session, the
 //! events and the prompt.
 

@@ -1,4 +1,4 @@
-//! The runtime, rule by rule (`spec/runtime.md`): each test runs a small plan turn by turn and
+//! The runtime, rule by rule (`docs/runtime.md`): each test runs a small plan turn by turn and
 //! checks the state, the session and the events after each turn.
 
 use plan_core::parse_plan;

@@ -1,4 +1,4 @@
-//! Session states at run time, rule by rule (`spec/session-states.md`): each test runs a small plan
+//! Session states at run time, rule by rule (`docs/session-states.md`): each test runs a small plan
 //! with the simulator's commands and checks the values, the flags, the events and the prompt.
 
 use plan_core::parse_plan;

@@ -1,4 +1,4 @@
-//! The interruption codes of `spec/interruptions.md` against the validator: for each, a minimal
+//! The interruption codes of `docs/interruptions.md` against the validator: for each, a minimal
 //! plan that triggers it (code, severity, path) and its fixed twin; the shape rules (`schema`); and
 //! the graph's new edges (a state reached only by an interruption is reachable).
 

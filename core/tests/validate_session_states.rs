@@ -1,4 +1,4 @@
-//! The session-state codes of `spec/session-states.md` against the validator: for each, a minimal
+//! The session-state codes of `docs/session-states.md` against the validator: for each, a minimal
 //! plan that triggers it (code, severity, path) and its fixed twin; and the shape rules (`schema`).
 
 use plan_core::validate::{check_text, validate, Diagnostic, Severity};

@@ -1,4 +1,4 @@
-//! A small, real OpenAI-compatible HTTP server for tests (agents.md, "Tested"): it listens on
+//! A small, real OpenAI-compatible HTTP server for tests (docs/agents.md, "Tested"): it listens on
 //! 127.0.0.1, answers `POST …/chat/completions` with the scripted answers it is given, in order,
 //! `GET …/models` with a model list, and records every request it receives (path, headers,
 //! body), so a test can read the system prompt, the tools and the tool messages the agent sent.

@@ -109,7 +109,7 @@ pub struct Testing {
     pub progress: RwSignal<Option<SuiteProgress>>,
     /// A failing case opened from the suite's results.
     pub case: RwSignal<Option<CaseRun>>,
-    /// Who answers the turns: the simulator or the language model (agents.md).
+    /// Who answers the turns: the simulator or the language model (docs/agents.md).
     pub agent: RwSignal<AgentKind>,
     /// What each tool returns when the agent calls it without a code (the tool switches).
     pub tool_results: RwSignal<ToolResults>,

@@ -1,4 +1,4 @@
-//! Who answers a test conversation's turns (agents.md): the simulator, or a language model behind
+//! Who answers a test conversation's turns (docs/agents.md): the simulator, or a language model behind
 //! any OpenAI-compatible Chat Completions endpoint. The types here cross to the page (its settings
 //! form, the model's tool calls folded under a reply, the goal check's verdict); the turn itself,
 //! which does IO, is the `store` feature's:
@@ -26,7 +26,7 @@ pub mod request;
 #[cfg(feature = "store")]
 pub mod settings;
 
-/// How the language-model agent reaches its model (agents.md, "Settings"). Never holds the key:
+/// How the language-model agent reaches its model (docs/agents.md, "Settings"). Never holds the key:
 /// `api_key_env` names the environment variable that does.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -1,4 +1,4 @@
-//! One user turn answered by the language model (agents.md, "One turn"): the first request; the
+//! One user turn answered by the language model (docs/agents.md, "One turn"): the first request; the
 //! goal check before a `close_goal` or `give_up_goal`; the runtime's pure `step` with the actions;
 //! the second request when the model called functions and wrote no text. The turn either
 //! completes or fails as a whole: nothing is applied until every request has answered, so a

@@ -1,4 +1,4 @@
-//! A turn's requests to an OpenAI-compatible Chat Completions endpoint, as agents.md lists them:
+//! A turn's requests to an OpenAI-compatible Chat Completions endpoint, as docs/agents.md lists them:
 //! the system message (the turn's prompt, then what to do now), the transcript, and one function
 //! per kind of action the runtime would accept now, their parameters' enums listing the allowed
 //! values; the second request with each call's result; the goal check. Pure: the same plan and
@@ -13,7 +13,7 @@ use serde_json::{json, Map, Value};
 use super::answer::Call;
 use super::AgentSettings;
 
-/// The functions of agents.md, in the order they are offered.
+/// The functions of docs/agents.md, in the order they are offered.
 pub const FUNCTIONS: [&str; 9] = [
     "record_deliverable",
     "complete_task",
@@ -144,7 +144,7 @@ pub fn messages(plan: &Plan, session: &Session, message: &str) -> Vec<Value> {
     m
 }
 
-/// The turn's prompt (session-states.md), then what to do now, made from the visit.
+/// The turn's prompt (docs/session-states.md), then what to do now, made from the visit.
 pub fn system_message(plan: &Plan, session: &Session) -> String {
     let mut s = prompt(plan, session);
     let Some(state) = session.state(plan) else {

@@ -11,7 +11,7 @@ use crate::error::{ApiError, ErrorCode};
 
 type Result<T> = std::result::Result<T, ApiError>;
 
-/// The CLI's variables (agents.md): they win over the saved settings.
+/// The CLI's variables (docs/agents.md): they win over the saved settings.
 pub const BASE_URL_VAR: &str = "PLAN_BUILDER_LLM_BASE_URL";
 pub const MODEL_VAR: &str = "PLAN_BUILDER_LLM_MODEL";
 pub const API_KEY_VAR: &str = "PLAN_BUILDER_LLM_API_KEY";

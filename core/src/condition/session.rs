@@ -1,4 +1,4 @@
-//! `session_state_value`: how its comparison is written and read (session-states.md).
+//! `session_state_value`: how its comparison is written and read (docs/session-states.md).
 
 use serde_json::Value;
 

@@ -1,4 +1,4 @@
-//! What an agent may ask for in one turn, and the acceptance rules of `spec/runtime.md`: each
+//! What an agent may ask for in one turn, and the acceptance rules of `docs/runtime.md`: each
 //! [`Action`] is accepted (and applied) or rejected with a reason an author can act on.
 
 use serde::{Deserialize, Serialize};
@@ -57,7 +57,7 @@ pub enum Action {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         active: Option<bool>,
     },
-    /// Set the open task aside as the interruption says (interruptions.md); judged by the turn
+    /// Set the open task aside as the interruption says (docs/interruptions.md); judged by the turn
     /// (see `runtime::interrupt`), not here.
     Interrupt {
         interruption: String,

@@ -1,6 +1,6 @@
 //! A conversation between a user and an [`Agent`] over a plan: the agent turns each message into
 //! actions, [`super::step`] applies them, and the agent replies for the state the session is then
-//! in. The simulator is one agent; a language-model agent sits behind the same trait (agents.md),
+//! in. The simulator is one agent; a language-model agent sits behind the same trait (docs/agents.md),
 //! so an agent is fallible: one that cannot act or reply fails the turn, and the session stays
 //! exactly as it was before it.
 
@@ -91,7 +91,7 @@ impl std::ops::AddAssign for Usage {
     }
 }
 
-/// One function a language model called, and what became of it (agents.md).
+/// One function a language model called, and what became of it (docs/agents.md).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ToolCallRecord {
     /// `record_deliverable`, `call_tool`, …
@@ -103,7 +103,7 @@ pub struct ToolCallRecord {
     pub result: String,
 }
 
-/// The separate goal check's verdict before a `close_goal` or `give_up_goal` (agents.md).
+/// The separate goal check's verdict before a `close_goal` or `give_up_goal` (docs/agents.md).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct GoalCheck {
     /// `close_goal` or `give_up_goal`.
@@ -119,7 +119,7 @@ pub struct Turn {
     pub events: Vec<Event>,
     /// The transition taken in this turn, if any.
     pub transition: Option<Move>,
-    /// What the agent was told when it wrote the reply (session-states.md, "The prompt of a turn").
+    /// What the agent was told when it wrote the reply (docs/session-states.md, "The prompt of a turn").
     pub prompt: String,
     pub by: AgentKind,
     pub calls: Vec<ToolCallRecord>,

@@ -95,7 +95,7 @@ pub enum What {
         keys: Vec<String>,
     },
     /// The language-model agent failed this turn and the author had the simulator answer it
-    /// instead (agents.md, "When it fails").
+    /// instead (docs/agents.md, "When it fails").
     AgentFallback {
         reason: String,
     },

@@ -1,4 +1,4 @@
-//! Interruptions at run time (interruptions.md, "At run time"): when one applies, the agent's
+//! Interruptions at run time (docs/interruptions.md, "At run time"): when one applies, the agent's
 //! `interrupt` action, step 6's interruptions before the transitions (park, drop), step 10's return
 //! point (resume, resume afresh, end), and forgetting a parked task at the end of the turn. The
 //! functions follow the spec's paragraphs in order; `step` calls them at those points.

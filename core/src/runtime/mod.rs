@@ -1,4 +1,4 @@
-//! The runtime: a plan run as a conversation, the pure state machine of `spec/runtime.md`.
+//! The runtime: a plan run as a conversation, the pure state machine of `docs/runtime.md`.
 //!
 //! [`step`] takes a session, the user's message and the actions an agent asked for, and returns
 //! the next session and the events that explain it, following the turn order of the spec

@@ -1,4 +1,4 @@
-//! The prompt of a turn (`spec/session-states.md`, "The prompt of a turn"): what the agent is told
+//! The prompt of a turn (`docs/session-states.md`, "The prompt of a turn"): what the agent is told
 //! when it writes a reply, rendered from the plan's templates with the session as it is now.
 
 use super::session::Session;

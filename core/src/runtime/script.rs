@@ -1,6 +1,6 @@
 //! Scripts and saved test cases: a list of user turns, each with optional expectations, run
 //! against a plan with an agent. The result is the record `plan chat --script` prints (the JSON
-//! shape of `spec/cli.md`) and the list of failed expectations.
+//! shape of `docs/cli.md`) and the list of failed expectations.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -141,7 +141,7 @@ pub struct TurnRecord {
     pub prompt: String,
     /// The parked task's state after the turn, if one is parked.
     pub parked: Option<String>,
-    /// The functions a language model called this turn, with their results (agents.md); absent
+    /// The functions a language model called this turn, with their results (docs/agents.md); absent
     /// for the simulator's turns.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub calls: Vec<ToolCallRecord>,

@@ -41,7 +41,7 @@ pub struct Session {
     pub path: Vec<String>,
     /// How the conversation ended; `None` while it goes on.
     pub ended: Option<Ended>,
-    /// The task set aside for a detour (interruptions.md); `None` when nothing is parked.
+    /// The task set aside for a detour (docs/interruptions.md); `None` when nothing is parked.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub parked: Option<Parked>,
     /// Interruptions fired by their condition whose condition has not been false since.
@@ -254,17 +254,17 @@ pub struct Line {
     pub role: Role,
     pub text: String,
     pub turn: u32,
-    /// Which agent wrote an agent's line (agents.md, "What is kept"); none on the user's lines
+    /// Which agent wrote an agent's line (docs/agents.md, "What is kept"); none on the user's lines
     /// and on lines written before it was kept (the simulator's).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub by: Option<AgentKind>,
 }
 
-/// Who plays the agent's part in a test conversation (agents.md).
+/// Who plays the agent's part in a test conversation (docs/agents.md).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum AgentKind {
-    /// The built-in, offline, deterministic agent (runtime.md).
+    /// The built-in, offline, deterministic agent (docs/runtime.md).
     #[default]
     Simulator,
     /// An OpenAI-compatible Chat Completions endpoint.

@@ -18,7 +18,7 @@ use super::{Action, RunError};
 use crate::condition::Check;
 use crate::plan::{Deliverable, DeliverableType, Goal, Plan, State, StateType, Task};
 
-/// The deterministic agent of `spec/runtime.md`.
+/// The deterministic agent of `docs/runtime.md`.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Simulator;
 

@@ -1,4 +1,4 @@
-//! Session states at run time (`spec/session-states.md`, "At run time"): their start, switching
+//! Session states at run time (`docs/session-states.md`, "At run time"): their start, switching
 //! with its cascade and exclusivity, value changes, the changes of effects and entries, and the
 //! auto rules. Every change is an event saying who made it.
 //!

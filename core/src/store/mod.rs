@@ -1,4 +1,4 @@
-//! The workspace store: plans on disk as `spec/store.md` lays them out, shared by the app and the
+//! The workspace store: plans on disk as `docs/store.md` lays them out, shared by the app and the
 //! CLI.
 //!
 //! ```text

@@ -8,7 +8,7 @@
 //! through to it). A session can end in a state without transitions (a return point among them),
 //! and in a goal state with transitions that is last in plan order.
 //!
-//! Interruptions (interruptions.md) add edges from every state where one can fire to its target.
+//! Interruptions (docs/interruptions.md) add edges from every state where one can fire to its target.
 //! One that may fire anywhere is not 10,000 edges: it is one edge from a virtual node, "any state"
 //! (or "any interruptible state" for `yield` and `abandon`), which every state (every interruptible
 //! state) has one edge to. The same questions get the same answers with at most two edges more

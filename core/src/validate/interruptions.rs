@@ -1,4 +1,4 @@
-//! The checks of interruptions (interruptions.md): ids, targets and `only_in`, their conditions
+//! The checks of interruptions (docs/interruptions.md): ids, targets and `only_in`, their conditions
 //! (as a session state's rule is checked), `visit_count_exceeded`'s state, and the two questions
 //! the graph answers: a return point the conversation can reach with nothing parked, and a detour
 //! that can never come back.

@@ -1,4 +1,4 @@
-//! The checks of `spec/session-states.md`: the session states themselves (ids, `parent`,
+//! The checks of `docs/session-states.md`: the session states themselves (ids, `parent`,
 //! `initially_active`, declared values, auto rules), the changes of effects and entries, the
 //! conditions that read them, templates, tool gating, and `session-state-never-active`.
 //!

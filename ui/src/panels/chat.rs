@@ -383,7 +383,7 @@ struct Line {
     turn: u32,
     text: String,
     trace: Vec<String>,
-    /// The prompt the agent wrote this reply with (session-states.md).
+    /// The prompt the agent wrote this reply with (docs/session-states.md).
     prompt: String,
     /// Who wrote an agent's reply, when it is worth saying.
     by: Option<&'static str>,

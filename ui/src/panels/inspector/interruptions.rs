@@ -1,4 +1,4 @@
-//! Interruptions in the plan inspector (interruptions.md): what may set the open task aside, each
+//! Interruptions in the plan inspector (docs/interruptions.md): what may set the open task aside, each
 //! with every field of the format (the condition builder for its condition). What a form value
 //! means is decided by the pure functions at the top, tested natively; the views only show and
 //! dispatch.

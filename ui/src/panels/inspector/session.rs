@@ -1,4 +1,4 @@
-//! Session states in the inspector: the plan's list of them (every field of session-states.md,
+//! Session states in the inspector: the plan's list of them (every field of docs/session-states.md,
 //! the condition builder for the automatic rules), and the template fields that offer the names
 //! to insert and say what is wrong inline. The lists of changes are `changes`.
 //!
