@@ -68,6 +68,54 @@ fn schema_names_the_bad_value() {
     );
 }
 
+/// A schema finding inside a state names the state (and the task, the transition) it is in, as
+/// every other finding does, so the canvas badges that card: when the file does not read as a plan
+/// (`plan check`, an import) and when a draft holds it (the editor's checks).
+#[test]
+fn schema_findings_name_the_state_task_and_transition_they_are_in() {
+    let located = |plan: &Value| {
+        let (_, r) = check_text(&plan.to_string());
+        let d = r.diagnostics.into_iter().next().expect("a finding");
+        assert_eq!(d.code.as_str(), "schema");
+        (
+            d.location.state_id,
+            d.location.task_id,
+            d.location.transition_index,
+        )
+    };
+    let in_task = with(|p| p["states"][0]["tasks"][0]["deliverables"][1]["type"] = json!("numbr"));
+    assert_eq!(
+        located(&in_task),
+        (Some("a".into()), Some("t".into()), None)
+    );
+    let in_transition = with(|p| p["states"][0]["transitions"][0]["colour"] = json!(1));
+    assert_eq!(located(&in_transition), (Some("a".into()), None, Some(0)));
+    let in_state = with(|p| p["states"][1]["colour"] = json!("red"));
+    assert_eq!(located(&in_state), (Some("b".into()), None, None));
+    let in_plan = with(|p| p["colour"] = json!("red"));
+    assert_eq!(located(&in_plan), (None, None, None));
+    // A draft may hold an enum key without values: found by validation, at its place.
+    let draft = with(|p| {
+        p["states"][0]["tasks"][0]["deliverables"][0]
+            .as_object_mut()
+            .unwrap()
+            .remove("enum_values");
+    });
+    let plan = plan_core::parse::parse_draft(&draft.to_string()).expect("a draft reads");
+    let d = plan_core::validate(&plan)
+        .diagnostics
+        .into_iter()
+        .find(|d| d.code.as_str() == "schema")
+        .expect("the missing values are a schema finding");
+    assert_eq!(
+        (
+            d.location.state_id.as_deref(),
+            d.location.task_id.as_deref()
+        ),
+        (Some("a"), Some("t"))
+    );
+}
+
 #[test]
 fn unsupported_schema_version() {
     let broken = with(|p| p["schema_version"] = json!(2));

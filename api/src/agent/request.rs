@@ -6,7 +6,7 @@
 
 use plan_core::plan::{Deliverable, Plan, State, StateType, Task};
 use plan_core::runtime::{
-    interrupt, prompt, tool_available, GoalStatus, Role, Session, TaskStatus,
+    interrupt, prompt, tools_available_now, GoalStatus, Role, Session, TaskStatus,
 };
 use serde_json::{json, Map, Value};
 
@@ -202,7 +202,7 @@ pub fn system_message(plan: &Plan, session: &Session) -> String {
             }
         }
     }
-    let tools: Vec<String> = available_tools(plan, state, session)
+    let tools: Vec<String> = available_tools(plan, session)
         .map(|name| {
             let tool = plan.tools.iter().find(|t| t.name == name);
             let about = tool.map(|t| t.description.trim()).unwrap_or_default();
@@ -293,16 +293,9 @@ fn pending_tasks<'s>(state: &'s State, session: &'s Session) -> impl Iterator<It
         .filter(|t| session.visit.task(&t.id) == Some(TaskStatus::Pending))
 }
 
-fn available_tools<'p>(
-    plan: &'p Plan,
-    state: &'p State,
-    session: &'p Session,
-) -> impl Iterator<Item = &'p str> {
-    state
-        .allowed_tools
-        .iter()
-        .filter(|name| tool_available(plan, session, name))
-        .map(String::as_str)
+/// The tools the agent has now (the runtime's one rule).
+fn available_tools<'p>(plan: &'p Plan, session: &'p Session) -> impl Iterator<Item = &'p str> {
+    tools_available_now(plan, session).map(|(name, _)| name)
 }
 
 fn applicable_interruptions<'p>(
@@ -428,7 +421,7 @@ pub fn functions(plan: &Plan, session: &Session) -> Vec<Value> {
             &["quote"],
         ));
     }
-    let tools: Vec<&str> = available_tools(plan, state, session).collect();
+    let tools: Vec<&str> = available_tools(plan, session).collect();
     if !tools.is_empty() {
         f.push(function(
             "call_tool",

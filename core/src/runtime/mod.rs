@@ -23,7 +23,9 @@ mod session;
 mod simulator;
 mod switching;
 
-pub use action::{deliverable_keys, reads_deliverables, tool_available, Action};
+pub use action::{
+    deliverable_keys, reads_deliverables, tool_available, tools_available_now, Action,
+};
 pub use chat::{
     Agent, AgentError, Answered, Chat, GoalCheck, Input, ToolCallRecord, ToolResults, TurnCost,
     Usage,

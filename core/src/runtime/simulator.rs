@@ -182,7 +182,7 @@ impl Simulator {
             }
             Ask::Nothing => {}
         }
-        if let Some(hint) = tools_hint(plan, state, session) {
+        if let Some(hint) = tools_hint(plan, session) {
             parts.push(hint);
         }
         parts.join("\n")
@@ -538,20 +538,14 @@ fn sentence_start(text: &str) -> String {
 
 /// "(Tools here: verify_customer → CUSTOMER_VERIFIED or NOT_FOUND. Type /tool NAME CODE to call one.)"
 /// The tools the agent has now: allowed here and not gated off by `available_when`.
-fn tools_hint(plan: &Plan, state: &State, session: &Session) -> Option<String> {
-    let tools: Vec<String> = state
-        .allowed_tools
-        .iter()
-        .filter(|name| action::tool_available(plan, session, name))
-        .map(|name| {
-            let codes = plan
-                .tools
-                .iter()
-                .find(|t| &t.name == name)
+fn tools_hint(plan: &Plan, session: &Session) -> Option<String> {
+    let tools: Vec<String> = action::tools_available_now(plan, session)
+        .map(|(name, tool)| {
+            let codes = tool
                 .map(|t| t.response_codes.as_slice())
                 .unwrap_or_default();
             match codes {
-                [] => name.clone(),
+                [] => name.to_string(),
                 [one] => format!("{name} → {one}"),
                 [init @ .., last] => format!("{name} → {} or {last}", init.join(", ")),
             }

@@ -32,6 +32,9 @@ pub fn check_text(text: &str) -> (Option<Plan>, Report) {
             (Some(plan), report)
         }
         Err(problems) => {
+            // The document did not read as a plan; when it is JSON, a problem inside a state still
+            // names the state (and task, transition) it is in, as every other finding does.
+            let document: Option<serde_json::Value> = serde_json::from_str(text).ok();
             let diagnostics = problems
                 .into_iter()
                 .map(|p| {
@@ -45,14 +48,19 @@ pub fn check_text(text: &str) -> (Option<Plan>, Report) {
                         }
                         _ => capitalise(&p.message),
                     };
+                    let location = place(&p.pointer, |state, task| {
+                        let s = document.as_ref()?.get("states")?.get(state)?;
+                        let id = |v: &serde_json::Value| v.get("id")?.as_str().map(str::to_string);
+                        match task {
+                            None => id(s),
+                            Some(t) => id(s.get("tasks")?.get(t)?),
+                        }
+                    });
                     Diagnostic {
                         code,
                         severity: Severity::Error,
                         message,
-                        location: Location {
-                            path: p.pointer,
-                            ..Location::default()
-                        },
+                        location,
                     }
                 })
                 .collect();
@@ -174,17 +182,14 @@ impl<'p, 'l> Validator<'p, 'l> {
     /// can hold it, and the author sees it where it is.
     fn shape(&mut self) {
         for p in shape_problems(self.plan) {
-            let state_id = p
-                .pointer
-                .strip_prefix("/states/")
-                .and_then(|rest| rest.split('/').next()?.parse::<usize>().ok())
-                .and_then(|i| self.plan.states.get(i))
-                .map(|s| s.id.clone());
-            let location = Location {
-                path: p.pointer,
-                state_id,
-                ..Location::default()
-            };
+            let states = &self.plan.states;
+            let location = place(&p.pointer, |state, task| {
+                let s = states.get(state)?;
+                match task {
+                    None => Some(s.id.clone()),
+                    Some(t) => s.tasks.get(t).map(|t| t.id.clone()),
+                }
+            });
             self.push(Code::Schema, capitalise(&p.message), location);
         }
     }
@@ -472,6 +477,34 @@ fn values_text(d: &Deliverable) -> String {
         .as_ref()
         .map(|v| v.join(", "))
         .unwrap_or_default()
+}
+
+/// A finding's location from the pointer of what it is about: the state (and its task, its
+/// transition) the pointer is inside, their ids asked of `id_of(state index, task index)`.
+fn place(pointer: &str, id_of: impl Fn(usize, Option<usize>) -> Option<String>) -> Location {
+    let mut parts = pointer.split('/').skip(1);
+    let index = |s: Option<&str>| s.and_then(|s| s.parse::<usize>().ok());
+    let mut location = Location {
+        path: pointer.to_string(),
+        ..Location::default()
+    };
+    if parts.next() != Some("states") {
+        return location;
+    }
+    let Some(state) = index(parts.next()) else {
+        return location;
+    };
+    location.state_id = id_of(state, None);
+    match parts.next() {
+        Some("tasks") => {
+            if let Some(task) = index(parts.next()) {
+                location.task_id = id_of(state, Some(task));
+            }
+        }
+        Some("transitions") => location.transition_index = index(parts.next()),
+        _ => {}
+    }
+    location
 }
 
 fn capitalise(s: &str) -> String {

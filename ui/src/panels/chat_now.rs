@@ -123,23 +123,12 @@ pub fn Now(editor: Editor, testing: Testing) -> impl IntoView {
                 let (Some(s), Some(p)) = (s, p) else {
                     return Vec::new();
                 };
-                let Some(state) = p.state(&s.state_id) else {
-                    return Vec::new();
-                };
                 // A tool gated off by its session states does not exist for the agent now.
-                state
-                    .allowed_tools
-                    .iter()
-                    .filter(|name| plan_core::runtime::tool_available(p, s, name))
-                    .map(|name| {
-                        let codes = p
-                            .tools
-                            .iter()
-                            .find(|t| &t.name == name)
-                            .map(|t| t.response_codes.clone())
-                            .unwrap_or_default();
+                plan_core::runtime::tools_available_now(p, s)
+                    .map(|(name, tool)| {
+                        let codes = tool.map(|t| t.response_codes.clone()).unwrap_or_default();
                         let last = s.visit.tools.get(name).cloned();
-                        (name.clone(), codes, last)
+                        (name.to_string(), codes, last)
                     })
                     .collect::<Vec<_>>()
             })

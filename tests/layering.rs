@@ -1,0 +1,199 @@
+//! The layers ARCHITECTURE.md draws, checked: which crate of the workspace may use which (read from
+//! `cargo metadata`), which outside crates each must never use, and what the sources of the pure
+//! layers must not do (core reads no clock and touches no file outside its `fs` store; only the UI's
+//! `ipc.rs` talks to the shell). A new import that breaks a layer fails here, naming it.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde_json::Value;
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// Each workspace package's dependencies: name → the features asked for (`default` among them
+/// when the dependency's default features are on).
+fn dependencies() -> BTreeMap<String, BTreeMap<String, BTreeSet<String>>> {
+    let out = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+        .args([
+            "metadata",
+            "--format-version",
+            "1",
+            "--no-deps",
+            "--offline",
+        ])
+        .current_dir(root())
+        .output()
+        .expect("cargo metadata runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: Value = serde_json::from_slice(&out.stdout).expect("cargo metadata says JSON");
+    v["packages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            let deps = p["dependencies"]
+                .as_array()
+                .unwrap()
+                .iter()
+                // What the package itself uses, not its tests' and benches' tools.
+                .filter(|d| d["kind"].is_null())
+                .map(|d| {
+                    let mut features: BTreeSet<String> = d["features"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .map(|f| f.as_str().unwrap().to_string())
+                        .collect();
+                    if d["uses_default_features"] == true {
+                        features.insert("default".into());
+                    }
+                    (d["name"].as_str().unwrap().to_string(), features)
+                })
+                .collect();
+            (p["name"].as_str().unwrap().to_string(), deps)
+        })
+        .collect()
+}
+
+#[test]
+fn each_crate_uses_only_the_layers_below_it() {
+    let deps = dependencies();
+    let ours = [
+        "plan-core",
+        "plan-api",
+        "plan-cli",
+        "plan-builder",
+        "plan-ui",
+    ];
+    // ARCHITECTURE.md: ui → api (messages) → core; src-tauri → api → core; cli → api → core.
+    let allowed: BTreeMap<&str, &[&str]> = BTreeMap::from([
+        ("plan-core", &[][..]),
+        ("plan-api", &["plan-core"][..]),
+        ("plan-cli", &["plan-api", "plan-core"][..]),
+        ("plan-builder", &["plan-api", "plan-core"][..]),
+        ("plan-ui", &["plan-api", "plan-core"][..]),
+    ]);
+    let never: BTreeMap<&str, &[&str]> = BTreeMap::from([
+        (
+            "plan-core",
+            &[
+                "tauri", "leptos", "tokio", "clap", "ureq", "notify", "rfd", "rand",
+            ][..],
+        ),
+        (
+            "plan-api",
+            &["tauri", "leptos", "clap", "notify", "rfd", "tokio"][..],
+        ),
+        ("plan-cli", &["tauri", "leptos", "notify", "rfd"][..]),
+        ("plan-builder", &["leptos", "clap"][..]),
+        (
+            "plan-ui",
+            &["tauri", "tokio", "ureq", "notify", "rfd", "clap"][..],
+        ),
+    ]);
+    let mut wrong = Vec::new();
+    for (name, allowed) in &allowed {
+        let Some(uses) = deps.get(*name) else {
+            wrong.push(format!("{name} is not in the workspace"));
+            continue;
+        };
+        for dep in uses.keys() {
+            if ours.contains(&dep.as_str()) && !allowed.contains(&dep.as_str()) {
+                wrong.push(format!("{name} uses {dep}"));
+            }
+            if never[name].contains(&dep.as_str()) {
+                wrong.push(format!("{name} uses {dep}, which it must never use"));
+            }
+        }
+    }
+    // The page compiles the API's messages only: no store, no HTTP client, no files.
+    if deps["plan-ui"]
+        .get("plan-api")
+        .is_some_and(|f| f.contains("store"))
+    {
+        wrong.push("plan-ui uses plan-api with its `store` feature".into());
+    }
+    for (dep, feature) in [
+        ("plan-core", "fs"),
+        ("plan-core", "default"),
+        ("plan-api", "default"),
+    ] {
+        if deps["plan-ui"]
+            .get(dep)
+            .is_some_and(|f| f.contains(feature))
+        {
+            wrong.push(format!("plan-ui uses {dep} with its `{feature}` feature"));
+        }
+    }
+    assert!(wrong.is_empty(), "layers broken:\n{}", wrong.join("\n"));
+}
+
+/// Every `.rs` file under `dir`, with its text.
+fn sources(dir: &Path) -> Vec<(PathBuf, String)> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for entry in std::fs::read_dir(&d).unwrap().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                let text = std::fs::read_to_string(&path).unwrap();
+                out.push((path, text));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn core_is_pure_outside_its_store_and_only_ipc_talks_to_the_shell() {
+    let mut wrong = Vec::new();
+    let core = root().join("core/src");
+    for (path, text) in sources(&core) {
+        let rel = path
+            .strip_prefix(&core)
+            .unwrap()
+            .to_string_lossy()
+            .into_owned();
+        // Behind the `fs` feature: the files and the workspace store.
+        if rel.starts_with("store/") || rel == "files.rs" {
+            continue;
+        }
+        for forbidden in [
+            "std::fs",
+            "std::net",
+            "std::process",
+            "std::env",
+            "Instant::now",
+            "SystemTime",
+        ] {
+            if text.contains(forbidden) {
+                wrong.push(format!("core/src/{rel} uses {forbidden}"));
+            }
+        }
+        // Threads only to validate a large plan's states side by side.
+        if text.contains("std::thread") && rel != "validate/workers.rs" {
+            wrong.push(format!("core/src/{rel} starts threads"));
+        }
+    }
+    let ui = root().join("ui/src");
+    for (path, text) in sources(&ui) {
+        let rel = path
+            .strip_prefix(&ui)
+            .unwrap()
+            .to_string_lossy()
+            .into_owned();
+        if rel != "ipc.rs" && (text.contains("__TAURI__") || text.contains("tauri_invoke")) {
+            wrong.push(format!("ui/src/{rel} talks to the shell (only ipc.rs may)"));
+        }
+    }
+    assert!(wrong.is_empty(), "layers broken:\n{}", wrong.join("\n"));
+}
