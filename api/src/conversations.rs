@@ -23,7 +23,7 @@ use plan_core::validate::{check_text, validate, Diagnostic, Severity};
 use plan_core::{Plan, Revision};
 use serde::{Deserialize, Serialize};
 
-use crate::agent::model::{ForTheModel, LanguageModel, WithFallback};
+use crate::agent::model::{LanguageModel, SimulatorForFailedModel, WithFallback};
 pub use crate::cases::{case_of, read_script, run_case, run_suite, save_case};
 use crate::error::{ApiError, ErrorCode};
 pub use crate::messages::{
@@ -517,7 +517,7 @@ impl Answerer {
         match self {
             Answerer::Model(model) => f(model),
             Answerer::ModelElseSimulator(model) => f(&WithFallback(model)),
-            Answerer::Fallback(reason) => f(&ForTheModel(reason)),
+            Answerer::Fallback(reason) => f(&SimulatorForFailedModel(reason)),
             Answerer::Simulator => f(&Simulator),
         }
     }

@@ -7,13 +7,13 @@
 //! where (a JSON Pointer relative to the condition), to any depth.
 
 mod read;
-mod session;
+mod session_states;
 mod visit;
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-pub use session::SessionTest;
+pub use session_states::SessionTest;
 pub use visit::{visit, Node};
 
 /// The condition types of the plan format.

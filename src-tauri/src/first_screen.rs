@@ -19,7 +19,7 @@ use std::sync::Mutex;
 use plan_api::{workspace, ApiError, Context};
 
 use crate::commands::json_bytes;
-use crate::known::{Identity, Known};
+use crate::seen_files::{Identity, SeenFiles};
 
 /// A first screen as sent: the answer's bytes, and what it was read from.
 pub struct Answer {
@@ -76,7 +76,7 @@ impl Answer {
     }
 
     /// Records the opened draft as read by the app, as it was before it was read.
-    pub fn remember(&self, known: &Known) {
+    pub fn remember(&self, known: &SeenFiles) {
         if let Some((path, Some(before))) = &self.opened {
             known.read(path, *before);
         }
@@ -84,18 +84,18 @@ impl Answer {
 }
 
 /// The first screen the shell began reading when it started, until the page takes it.
-pub struct Early(Mutex<Option<Receiver<Result<Answer, ApiError>>>>);
+pub struct PreparedFirstScreen(Mutex<Option<Receiver<Result<Answer, ApiError>>>>);
 
-impl Early {
+impl PreparedFirstScreen {
     /// Starts reading the first screen of `ctx`'s workspace on a thread of its own.
-    pub fn begin(ctx: Context) -> Early {
+    pub fn begin(ctx: Context) -> PreparedFirstScreen {
         let (send, receive) = channel();
         let spawned = std::thread::Builder::new()
             .name("first-screen".into())
             .spawn(move || {
                 let _ = send.send(Answer::read(&ctx, None));
             });
-        Early(Mutex::new(spawned.ok().map(|_| receive)))
+        PreparedFirstScreen(Mutex::new(spawned.ok().map(|_| receive)))
     }
 
     /// The first screen of `ws` for a page that asks now: the early answer when the page asks for
@@ -137,7 +137,7 @@ mod tests {
     fn the_early_first_screen_is_what_the_page_would_have_been_sent() {
         let (root, ctx) = workspace("early-first-screen");
         let ws = ctx.workspace();
-        let early = Early::begin(ctx.clone());
+        let early = PreparedFirstScreen::begin(ctx.clone());
         let taken = early
             .take(&ctx)
             .expect("nothing changed: the early answer stands");
@@ -145,7 +145,7 @@ mod tests {
         assert_eq!(taken.bytes, fresh.bytes);
         let opened = started(&taken).opened.expect("a sample plan opens");
         // The opened draft is known as read, so a save over another program's change is refused.
-        let known = Known::default();
+        let known = SeenFiles::default();
         taken.remember(&known);
         let draft = ws.draft_path(&opened.id).unwrap();
         assert!(known.is_known(&draft));
@@ -156,7 +156,7 @@ mod tests {
     #[test]
     fn a_page_that_asks_for_its_plan_gets_that_plan_read_afresh() {
         let (root, ctx) = workspace("early-first-screen-remembered");
-        let early = Early::begin(ctx.clone());
+        let early = PreparedFirstScreen::begin(ctx.clone());
         let answer = early.answer(&ctx, Some("medical-intake")).unwrap();
         assert_eq!(started(&answer).opened.unwrap().id, "medical-intake");
         // The early answer (the first plan by title) is still there for a page that asks for none.
@@ -169,7 +169,7 @@ mod tests {
     fn an_early_first_screen_is_dropped_when_a_draft_changed_since_it_was_read() {
         let (root, ctx) = workspace("early-first-screen-changed");
         let ws = ctx.workspace();
-        let early = Early::begin(ctx.clone());
+        let early = PreparedFirstScreen::begin(ctx.clone());
         // Wait until it is read, then another program rewrites the plan that opens first.
         let answer = early
             .0

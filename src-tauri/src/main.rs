@@ -11,10 +11,10 @@
 mod commands;
 mod dialogs;
 mod first_screen;
-mod held;
-mod known;
 mod painting;
 mod recover;
+mod saved_draft;
+mod seen_files;
 mod watch;
 
 // Plans are many small strings: see the dependency's note in Cargo.toml.
@@ -68,14 +68,14 @@ fn main() {
     };
     let watched = ctx.root().to_path_buf();
     // The first screen is read while the window and the page start (see `first_screen`).
-    let early = std::sync::Arc::new(first_screen::Early::begin(ctx.clone()));
-    let own = std::sync::Arc::new(known::Known::default());
+    let early = std::sync::Arc::new(first_screen::PreparedFirstScreen::begin(ctx.clone()));
+    let own = std::sync::Arc::new(seen_files::SeenFiles::default());
     let own_for_watch = std::sync::Arc::clone(&own);
     let result = tauri::Builder::default()
         .manage(ctx)
         .manage(own)
         .manage(early)
-        .manage(std::sync::Arc::new(held::Held::default()))
+        .manage(std::sync::Arc::new(saved_draft::SavedDraft::default()))
         .setup(move |app| {
             recover::reload_on_crash(app.handle());
             // A workspace that cannot be watched still opens; the list just won't refresh by itself.

@@ -4,7 +4,7 @@
 //!
 //! Writers save in bursts (a temporary file, a rename), so events are gathered for a short quiet
 //! period and sent as one `plans-changed` event naming the plan ids involved.
-//! Changes to files that are still what the app last read or wrote ([`Known`]), above all its
+//! Changes to files that are still what the app last read or wrote ([`SeenFiles`]), above all its
 //! own autosaves, are left out: the page already has them.
 
 use std::path::{Path, PathBuf};
@@ -17,7 +17,7 @@ use plan_core::store::Workspace;
 use tauri::{AppHandle, Emitter, Manager};
 use tokio::sync::mpsc;
 
-use crate::known::Known;
+use crate::seen_files::SeenFiles;
 
 /// How long the workspace must be quiet before the UI is told.
 const QUIET: Duration = Duration::from_millis(150);
@@ -26,7 +26,7 @@ const QUIET: Duration = Duration::from_millis(150);
 struct Watching(#[allow(dead_code)] notify::RecommendedWatcher);
 
 /// Starts watching the workspace at `root`; changes are emitted to every window of `app`.
-pub fn start(app: AppHandle, root: &Path, own: Arc<Known>) -> notify::Result<()> {
+pub fn start(app: AppHandle, root: &Path, own: Arc<SeenFiles>) -> notify::Result<()> {
     let (tx, mut rx) = mpsc::unbounded_channel::<Vec<(String, PathBuf)>>();
     let ws = Workspace::at(root);
     let mut watcher = notify::recommended_watcher(move |event: notify::Result<notify::Event>| {

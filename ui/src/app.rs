@@ -20,7 +20,7 @@ use crate::lifecycle::Lifecycle;
 use crate::opening::Opening;
 use crate::panels::{Panel, Tab};
 use crate::sidebar::Sidebar;
-use crate::testing::Testing;
+use crate::test_chat::TestChat;
 use crate::timeline::{mark, timed};
 use crate::topbar::TopBar;
 use crate::validation::validation;
@@ -61,7 +61,7 @@ pub fn App() -> impl IntoView {
     let opening = Opening::new(editor, camera, scene);
     let actions = Actions::new(editor, camera, scene);
     let lifecycle = Lifecycle::new(editor, opening, actions);
-    let testing = Testing::new(editor, actions, lifecycle);
+    let test_chat = TestChat::new(editor, actions, lifecycle);
     opening.start();
     actions.listen_to_keys();
 
@@ -69,10 +69,10 @@ pub fn App() -> impl IntoView {
     // the suite's coverage.
     let chat_marks = Memo::new(move |_| {
         (actions.tab.get() == Tab::Chat).then(|| {
-            testing.chat.with(|chat| {
-                testing.case.with(|case| {
-                    testing.suite.with(|suite| {
-                        crate::testing::marks(chat.as_ref(), case.as_ref(), suite.as_ref())
+            test_chat.chat.with(|chat| {
+                test_chat.case.with(|case| {
+                    test_chat.suite.with(|suite| {
+                        crate::test_chat::marks(chat.as_ref(), case.as_ref(), suite.as_ref())
                     })
                 })
             })
@@ -115,7 +115,7 @@ pub fn App() -> impl IntoView {
     let help = actions.help;
     view! {
         <div class="app" class:wide-panel=move || actions.tab.get() == Tab::Chat>
-            <TopBar editor=editor camera=camera actions=actions opening=opening lifecycle=lifecycle testing=testing />
+            <TopBar editor=editor camera=camera actions=actions opening=opening lifecycle=lifecycle test_chat=test_chat />
             <Sidebar editor=editor opening=opening actions=actions lifecycle=lifecycle />
             <main class="workspace" class:read-only=move || !editor.mode.with(Mode::is_draft)>
                 <Canvas editor=editor scene=scene marks=marks camera=camera />
@@ -132,9 +132,9 @@ pub fn App() -> impl IntoView {
                 {move || finding.get().then(|| view! { <Find editor=editor open=finding on_pick=Callback::new(move |id: String| actions.go_to(&id, None)) /> })}
                 {move || help.get().then(|| view! { <Help close=Callback::new(move |()| help.set(false)) /> })}
             </main>
-            <Panel editor=editor report=report actions=actions lifecycle=lifecycle testing=testing />
+            <Panel editor=editor report=report actions=actions lifecycle=lifecycle test_chat=test_chat />
             <StatusBar editor=editor report=report camera=camera opening=opening actions=actions />
-            <Dialogs lifecycle=lifecycle actions=actions testing=testing />
+            <Dialogs lifecycle=lifecycle actions=actions test_chat=test_chat />
         </div>
     }
 }

@@ -5,7 +5,7 @@
 //! author does: `actions` (the selection and the view, carrying out the shortcuts of `keymap`)
 //! and `lifecycle` (plans, publishing, versions, import and export). The parts: `topbar`,
 //! `sidebar` with the `switcher`, `canvas` (draws and edits the plan), `panels` (inspector,
-//! problems, versions, the test chat, changes), `dialogs`, `find`, `help`, `notice`; `testing` runs
+//! problems, versions, the test chat, changes), `dialogs`, `find`, `help`, `notice`; `test_chat` runs
 //! the test chat. `validation` keeps the
 //! problems up to date, `timeline` marks the open-time benchmark's moments, and `ipc` is the one
 //! module that talks to the desktop shell.
@@ -26,7 +26,7 @@ mod panels;
 mod plan_names;
 mod sidebar;
 mod switcher;
-mod testing;
+mod test_chat;
 mod timeline;
 mod topbar;
 mod validation;

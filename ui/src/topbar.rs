@@ -10,7 +10,7 @@ use crate::canvas::camera::Camera;
 use crate::editor::{Editor, Mode};
 use crate::lifecycle::{badge, Lifecycle};
 use crate::opening::Opening;
-use crate::testing::Testing;
+use crate::test_chat::TestChat;
 
 /// Which of the top bar's menus is open.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -26,7 +26,7 @@ pub fn TopBar(
     actions: Actions,
     opening: Opening,
     lifecycle: Lifecycle,
-    testing: Testing,
+    test_chat: TestChat,
 ) -> impl IntoView {
     let menu = RwSignal::new(None::<Menu>);
     // The Export menu lists the versions: they are read while it is open.
@@ -104,9 +104,9 @@ pub fn TopBar(
                 <button class="primary" data-testid="publish" title="Freeze the draft as the next version" disabled=move || no_plan() || !draft_shown() on:click=move |_| lifecycle.open_publish()>"Publish…"</button>
                 {move || badge_text().map(|text| view! { <span class="version-badge" data-testid="version-badge">{text}</span> })}
             </div>
-            <span class="mode" class:read-only=move || !draft_shown() class:testing=move || testing.is_on() data-testid="mode">
-                {move || match testing.chat.with(|c| c.as_ref().map(|c| c.revision)) {
-                    Some(revision) if testing.is_on() => crate::testing::label(revision),
+            <span class="mode" class:read-only=move || !draft_shown() class:testing=move || test_chat.is_on() data-testid="mode">
+                {move || match test_chat.chat.with(|c| c.as_ref().map(|c| c.revision)) {
+                    Some(revision) if test_chat.is_on() => crate::test_chat::label(revision),
                     _ => editor.mode.with(Mode::label),
                 }}
             </span>

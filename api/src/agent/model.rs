@@ -339,7 +339,7 @@ impl Agent for WithFallback<'_> {
 
     fn turn(&self, plan: &Plan, session: &Session, input: Input) -> Result<Answered, RunError> {
         match self.0.turn(plan, session, input) {
-            Err(RunError::Agent(why)) => ForTheModel(&why.0).turn(plan, session, input),
+            Err(RunError::Agent(why)) => SimulatorForFailedModel(&why.0).turn(plan, session, input),
             other => other,
         }
     }
@@ -347,9 +347,9 @@ impl Agent for WithFallback<'_> {
 
 /// The simulator answering a turn the language model failed for this reason (the app's "Answer
 /// with the simulator", `--fallback simulator`): its turn, an `agent_fallback` event first.
-pub struct ForTheModel<'a>(pub &'a str);
+pub struct SimulatorForFailedModel<'a>(pub &'a str);
 
-impl Agent for ForTheModel<'_> {
+impl Agent for SimulatorForFailedModel<'_> {
     fn kind(&self) -> AgentKind {
         AgentKind::Simulator
     }

@@ -11,7 +11,7 @@ mod diagnostic;
 mod fasthash;
 mod graph;
 mod interruptions;
-mod session;
+mod session_states;
 mod workers;
 
 pub use diagnostic::{Code, Diagnostic, Location, Report, Severity};
@@ -156,7 +156,7 @@ struct Validator<'p, 'l> {
     /// Worked out per key on first need, which is rare: most conditions read keys of their own state.
     downstream: FastMap<&'p str, Vec<bool>>,
     /// What `session-state-never-active` is answered from, gathered during the walk.
-    uses: session::Uses,
+    uses: session_states::Uses,
     out: Vec<Diagnostic>,
 }
 
@@ -173,7 +173,7 @@ impl<'p, 'l> Validator<'p, 'l> {
             lookups,
             readings: Vec::new(),
             downstream: FastMap::default(),
-            uses: session::Uses::new(lookups.plan.session_states.len()),
+            uses: session_states::Uses::new(lookups.plan.session_states.len()),
             out: Vec::new(),
         }
     }

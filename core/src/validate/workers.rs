@@ -7,7 +7,7 @@
 //! two-core machine two runs take it from 0.53 to ~0.35 of the parse
 //! (`cargo bench -p plan-cli --bench session_states`).
 
-use super::{session, Validator};
+use super::{session_states, Validator};
 
 /// Below this many states a plan is checked in one run: a thread costs tens of microseconds to
 /// start, and a plan an author edits by hand validates in a few hundred.
@@ -67,7 +67,7 @@ impl Validator<'_, '_> {
 }
 
 /// What one run found: its findings, in plan order, and the session-state uses it gathered.
-type RunFindings = (Vec<super::Diagnostic>, session::Uses);
+type RunFindings = (Vec<super::Diagnostic>, session_states::Uses);
 
 /// How many runs to check `states` states in: one per core, each of at least
 /// [`STATES_PER_RUN`] states; one where threads cannot be started (the editor's wasm).

@@ -14,15 +14,15 @@ use tauri::{AppHandle, State};
 
 use super::{blocking, on, raw};
 use crate::dialogs;
-use crate::held::Held;
-use crate::known::{Identity, Known};
+use crate::saved_draft::SavedDraft;
+use crate::seen_files::{Identity, SeenFiles};
 
 /// The draft of one plan, read fresh from disk: a `LoadedPlan` as JSON bytes (half the time to
 /// open a plan of 5,000 states, against JSON parsed into JavaScript and printed back).
 #[tauri::command]
 pub async fn load_plan(
     ctx: State<'_, Context>,
-    known: State<'_, Arc<Known>>,
+    known: State<'_, Arc<SeenFiles>>,
     id: String,
 ) -> Result<Response, ApiError> {
     let (ctx, known) = (ctx.inner().clone(), Arc::clone(&known));
@@ -44,13 +44,13 @@ pub async fn load_plan(
 /// file is recorded as the app's own, so that the watcher does not send it back to the page. A
 /// draft another program changed since the app last read it is not written over: the save is
 /// refused, and the watcher's report of that change lets the author choose. The saved plan is
-/// kept ([`Held`]) for a publish that follows, and for the next save, which may then send only
+/// kept ([`SavedDraft`]) for a publish that follows, and for the next save, which may then send only
 /// what changed since (a [`DraftChanges`] against the save named in its base header).
 #[tauri::command]
 pub async fn save_draft(
     ctx: State<'_, Context>,
-    known: State<'_, Arc<Known>>,
-    held: State<'_, Arc<Held>>,
+    known: State<'_, Arc<SeenFiles>>,
+    held: State<'_, Arc<SavedDraft>>,
     request: Request<'_>,
 ) -> Result<DraftStatus, ApiError> {
     let header = |name: &str| {
@@ -87,7 +87,7 @@ pub async fn save_draft(
 fn plan_to_save(
     bytes: &[u8],
     base: Option<u64>,
-    held: &Held,
+    held: &SavedDraft,
     path: &std::path::Path,
 ) -> Result<Plan, ApiError> {
     let not_a_plan =
@@ -113,7 +113,7 @@ fn plan_to_save(
 pub async fn import_file(
     app: AppHandle,
     ctx: State<'_, Context>,
-    known: State<'_, Arc<Known>>,
+    known: State<'_, Arc<SeenFiles>>,
     into: Option<String>,
 ) -> Result<Option<Imported>, ApiError> {
     let Some(file) = dialogs::pick_plan_file(&app).await else {
@@ -162,7 +162,7 @@ mod tests {
         let path = dir.join("draft.json");
         let before = plan_core::synthetic::plan(50);
         std::fs::write(&path, serde_json::to_vec(&before).unwrap()).unwrap();
-        let held = Held::default();
+        let held = SavedDraft::default();
         held.keep(&path, before.clone(), Some(1));
         let mut after = before.clone();
         std::sync::Arc::make_mut(&mut after.states[3]).title = "Typed".into();

@@ -10,8 +10,8 @@ use tauri::ipc::Response;
 use tauri::State;
 
 use super::{blocking, on, raw};
-use crate::held::Held;
-use crate::known::Known;
+use crate::saved_draft::SavedDraft;
+use crate::seen_files::SeenFiles;
 
 #[tauri::command]
 pub async fn publish_preview(
@@ -26,7 +26,7 @@ pub async fn publish_preview(
 #[tauri::command]
 pub async fn publish(
     ctx: State<'_, Context>,
-    held: State<'_, Arc<Held>>,
+    held: State<'_, Arc<SavedDraft>>,
     id: String,
     note: String,
 ) -> Result<Published, ApiError> {
@@ -72,7 +72,7 @@ pub async fn set_live(
 #[tauri::command]
 pub async fn reopen_version(
     ctx: State<'_, Context>,
-    known: State<'_, Arc<Known>>,
+    known: State<'_, Arc<SeenFiles>>,
     id: String,
     version: u32,
 ) -> Result<Reopened, ApiError> {

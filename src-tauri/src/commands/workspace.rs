@@ -8,8 +8,8 @@ use tauri::ipc::Response;
 use tauri::State;
 
 use super::{blocking, on};
-use crate::first_screen::Early;
-use crate::known::Known;
+use crate::first_screen::PreparedFirstScreen;
+use crate::seen_files::SeenFiles;
 
 /// The editor's first screen in one round trip (see `plan_api::messages::START`): the plan list
 /// and the plan to open, each draft read once. As raw JSON bytes. Usually read already, while the
@@ -17,8 +17,8 @@ use crate::known::Known;
 #[tauri::command]
 pub async fn start(
     ctx: State<'_, Context>,
-    known: State<'_, Arc<Known>>,
-    early: State<'_, Arc<Early>>,
+    known: State<'_, Arc<SeenFiles>>,
+    early: State<'_, Arc<PreparedFirstScreen>>,
     remembered: Option<String>,
 ) -> Result<Response, ApiError> {
     let (ctx, known, early) = (ctx.inner().clone(), Arc::clone(&known), Arc::clone(&early));

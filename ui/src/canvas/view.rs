@@ -13,7 +13,7 @@ use wasm_bindgen::JsCast;
 
 use super::camera::{fitted, Camera, LABELS_ZOOM};
 use super::geometry::{Rect, CARD_H, CARD_W};
-use super::gesture::{self, Effect as Do, Gesture, Input, Target, ZOOM_STEP};
+use super::gesture::{self, Gesture, Input, Target, ZOOM_STEP};
 use super::items::{arrow_view, card_view, detour_arrow_view, detour_view, label_view, Texts};
 use super::minimap::Minimap;
 use super::mount::{self, Wanted};
@@ -150,8 +150,8 @@ pub fn Canvas(
         });
         in_view > DOM_CARD_LIMIT || (zooming.get() && in_view > ZOOMING_CARD_LIMIT)
     });
-    let apply_effect = move |effect: Do| match effect {
-        Do::SelectStates { ids, additive } => editor.selection.update(|s| {
+    let apply_effect = move |effect: gesture::Effect| match effect {
+        gesture::Effect::SelectStates { ids, additive } => editor.selection.update(|s| {
             s.transition = None;
             if additive {
                 for id in ids {
@@ -166,12 +166,12 @@ pub fn Canvas(
                 s.states = ids;
             }
         }),
-        Do::SelectTransition { from, index } => editor.selection.set(Selection {
+        gesture::Effect::SelectTransition { from, index } => editor.selection.set(Selection {
             states: Vec::new(),
             transition: Some((from, index)),
         }),
-        Do::ClearSelection => editor.selection.set(Selection::default()),
-        Do::SelectInside { area, additive } => {
+        gesture::Effect::ClearSelection => editor.selection.set(Selection::default()),
+        gesture::Effect::SelectInside { area, additive } => {
             let inside: Vec<String> = scene.with_untracked(|s| {
                 s.cards
                     .iter()
@@ -191,7 +191,7 @@ pub fn Canvas(
                 }
             });
         }
-        Do::MoveBy { ids, dx, dy } => {
+        gesture::Effect::MoveBy { ids, dx, dy } => {
             let moves: BTreeMap<String, Position> = scene.with_untracked(|s| {
                 s.cards
                     .iter()
@@ -207,7 +207,7 @@ pub fn Canvas(
             });
             editor.dispatch(Command::MoveStates { moves });
         }
-        Do::Connect { from, to } => {
+        gesture::Effect::Connect { from, to } => {
             if editor.dispatch(Command::Connect {
                 from: from.clone(),
                 to,
@@ -223,7 +223,7 @@ pub fn Canvas(
                 });
             }
         }
-        Do::Retarget { from, index, to } => {
+        gesture::Effect::Retarget { from, index, to } => {
             editor.dispatch(Command::Retarget { from, index, to });
         }
     };

@@ -7,7 +7,7 @@ use plan_api::ApiError;
 use plan_core::runtime::script::{Expect, Script};
 
 use crate::lifecycle::{Dialog, Lifecycle};
-use crate::testing::Testing;
+use crate::test_chat::TestChat;
 
 /// One expectation that can be kept or dropped: turn (0-based), what, its text.
 #[derive(Debug, Clone, PartialEq)]
@@ -83,7 +83,7 @@ fn trimmed(script: &Script, dropped: &[Kept]) -> Script {
 }
 
 #[component]
-pub fn SaveCaseDialog(lifecycle: Lifecycle, testing: Testing) -> impl IntoView {
+pub fn SaveCaseDialog(lifecycle: Lifecycle, test_chat: TestChat) -> impl IntoView {
     let script = match lifecycle.dialog.get_untracked() {
         Some(Dialog::SaveCase(s)) => s,
         _ => Script::default(),
@@ -96,7 +96,7 @@ pub fn SaveCaseDialog(lifecycle: Lifecycle, testing: Testing) -> impl IntoView {
     let kept_script = StoredValue::new(script);
     let save = move || {
         let script = kept_script.with_value(|s| trimmed(s, &dropped.get_untracked()));
-        testing.save_case(name.get_untracked(), script, refused);
+        test_chat.save_case(name.get_untracked(), script, refused);
     };
     view! {
         <h3>"Save as test case"</h3>

@@ -1,6 +1,6 @@
 //! The window's dialogs, one at a time over everything: Publish, a new plan, a conversation saved
 //! as a test case, and the confirmation of an action that replaces something. What they do is
-//! [`crate::lifecycle`]'s and [`crate::testing`]'s.
+//! [`crate::lifecycle`]'s and [`crate::test_chat`]'s.
 
 mod case;
 mod publish;
@@ -10,12 +10,12 @@ use leptos::prelude::*;
 
 use crate::actions::Actions;
 use crate::lifecycle::{Confirmation, Dialog, Lifecycle};
-use crate::testing::Testing;
+use crate::test_chat::TestChat;
 use case::SaveCaseDialog;
 use publish::PublishDialog;
 
 #[component]
-pub fn Dialogs(lifecycle: Lifecycle, actions: Actions, testing: Testing) -> impl IntoView {
+pub fn Dialogs(lifecycle: Lifecycle, actions: Actions, test_chat: TestChat) -> impl IntoView {
     let dialog = lifecycle.dialog;
     let close = move || lifecycle.close_dialog();
     // The kind of dialog shown: the dialog is made again only when that changes, not whenever
@@ -38,7 +38,7 @@ pub fn Dialogs(lifecycle: Lifecycle, actions: Actions, testing: Testing) -> impl
                     {match kind {
                         0 => view! { <PublishDialog lifecycle=lifecycle actions=actions /> }.into_any(),
                         1 => view! { <NewPlanDialog lifecycle=lifecycle /> }.into_any(),
-                        3 => view! { <SaveCaseDialog lifecycle=lifecycle testing=testing /> }.into_any(),
+                        3 => view! { <SaveCaseDialog lifecycle=lifecycle test_chat=test_chat /> }.into_any(),
                         _ => view! { <ConfirmDialog lifecycle=lifecycle /> }.into_any(),
                     }}
                 </div>

@@ -12,54 +12,54 @@ use plan_core::Revision;
 use serde_json::Value;
 
 use super::agent::{AgentSwitch, FailedTurn};
-use super::chat_now::Now;
+use super::chat_status::Now;
 use super::suite::{OpenedCase, Suite};
 use crate::editor::Editor;
 use crate::lifecycle::Lifecycle;
 use crate::plan_names::PlanNames;
-use crate::testing::{
+use crate::test_chat::{
     call_lines, conversation_cost, cost_line, model_takes_part, no_functions_turn, writer_label,
-    CallLine, Testing,
+    CallLine, TestChat,
 };
 
 #[component]
-pub fn Chat(editor: Editor, testing: Testing, lifecycle: Lifecycle) -> impl IntoView {
-    let chat = testing.chat;
+pub fn Chat(editor: Editor, test_chat: TestChat, lifecycle: Lifecycle) -> impl IntoView {
+    let chat = test_chat.chat;
     // Memos: the views below are made once per conversation shown, not once per turn.
     let has_chat = Memo::new(move |_| chat.with(Option::is_some));
     // A failing case opened from the suite takes the conversation's place until it is closed.
-    let case_open = Memo::new(move |_| testing.case.with(Option::is_some));
+    let case_open = Memo::new(move |_| test_chat.case.with(Option::is_some));
     view! {
         <div class="chat" data-testid="chat">
-            <Begin editor=editor testing=testing lifecycle=lifecycle />
-            <AgentSwitch testing=testing />
-            {move || testing.error.get().map(|e| view! { <p class="error" data-testid="chat-error" data-code=e.code.as_str()>{e.message}</p> })}
+            <Begin editor=editor test_chat=test_chat lifecycle=lifecycle />
+            <AgentSwitch test_chat=test_chat />
+            {move || test_chat.error.get().map(|e| view! { <p class="error" data-testid="chat-error" data-code=e.code.as_str()>{e.message}</p> })}
             {move || chat.get().and_then(|c| c.stale).map(|why| view! {
                 <div class="chat-stale" data-testid="chat-stale">
                     <p>{why}</p>
-                    <button class="primary" on:click=move |_| testing.restart()>"Start again"</button>
+                    <button class="primary" on:click=move |_| test_chat.restart()>"Start again"</button>
                 </div>
             })}
             {move || match (has_chat.get(), case_open.get()) {
-                (_, true) => view! { <OpenedCase testing=testing /> }.into_any(),
+                (_, true) => view! { <OpenedCase test_chat=test_chat /> }.into_any(),
                 (true, false) => view! {
-                    <Transcript testing=testing />
-                    <FailedTurn testing=testing />
-                    <Say testing=testing />
-                    <Now editor=editor testing=testing />
+                    <Transcript test_chat=test_chat />
+                    <FailedTurn test_chat=test_chat />
+                    <Say test_chat=test_chat />
+                    <Now editor=editor test_chat=test_chat />
                 }.into_any(),
                 (false, false) => ().into_any(),
             }}
-            <Suite testing=testing />
+            <Suite test_chat=test_chat />
         </div>
     }
 }
 
 /// What a new conversation runs and where it begins: the document, the state, the values known.
 #[component]
-fn Begin(editor: Editor, testing: Testing, lifecycle: Lifecycle) -> impl IntoView {
-    let run = testing.run;
-    let from = testing.from;
+fn Begin(editor: Editor, test_chat: TestChat, lifecycle: Lifecycle) -> impl IntoView {
+    let run = test_chat.run;
+    let from = test_chat.from;
     let run_value = move || match run.get() {
         Revision::Draft => "draft".to_string(),
         Revision::Live => "live".to_string(),
@@ -130,7 +130,7 @@ fn Begin(editor: Editor, testing: Testing, lifecycle: Lifecycle) -> impl IntoVie
             })
         })
     };
-    let started = move || testing.chat.with(Option::is_some);
+    let started = move || test_chat.chat.with(Option::is_some);
     // While a conversation runs the beginning folds to one line, so the transcript has the room;
     // it opens again for a new one (the author's toggle is kept until then).
     let summary = move || {
@@ -256,11 +256,11 @@ fn Begin(editor: Editor, testing: Testing, lifecycle: Lifecycle) -> impl IntoVie
         </details>
         // Outside the fold: a new conversation or a restart is always one click away.
         <div class="chat-begin-buttons">
-                <button class="primary" data-testid="chat-start" disabled=move || testing.busy.get() on:click=move |_| testing.start()>
+                <button class="primary" data-testid="chat-start" disabled=move || test_chat.busy.get() on:click=move |_| test_chat.start()>
                     {move || if started() { "New conversation" } else { "Start the conversation" }}
                 </button>
                 {move || started().then(|| view! {
-                    <button data-testid="chat-restart" title="The same beginning, a new conversation" disabled=move || testing.busy.get() on:click=move |_| testing.restart()>"Restart"</button>
+                    <button data-testid="chat-restart" title="The same beginning, a new conversation" disabled=move || test_chat.busy.get() on:click=move |_| test_chat.restart()>"Restart"</button>
                 })}
             </div>
     }
@@ -268,10 +268,10 @@ fn Begin(editor: Editor, testing: Testing, lifecycle: Lifecycle) -> impl IntoVie
 
 /// The conversation, each agent reply with its turn's trace folded under it.
 #[component]
-fn Transcript(testing: Testing) -> impl IntoView {
+fn Transcript(test_chat: TestChat) -> impl IntoView {
     let lines = move || {
-        let agent = testing.agent.get();
-        testing.chat.with(|c| {
+        let agent = test_chat.agent.get();
+        test_chat.chat.with(|c| {
             c.as_ref()
                 .map(|c: &ChatView| {
                     let mixed = model_takes_part(&c.turns, agent);
@@ -311,12 +311,12 @@ fn Transcript(testing: Testing) -> impl IntoView {
         })
     };
     let cost = move || {
-        testing
+        test_chat
             .chat
             .with(|c| c.as_ref().and_then(|c| conversation_cost(&c.turns)))
     };
     let ended = move || {
-        testing.chat.with(|c| {
+        test_chat.chat.with(|c| {
             c.as_ref()
                 .and_then(|c| c.session.ended.as_ref().map(|e| e.describe()))
         })
@@ -324,7 +324,7 @@ fn Transcript(testing: Testing) -> impl IntoView {
     // The newest line in view after each turn, as in any chat window (the DOM is the outside world).
     let list = NodeRef::<leptos::html::Ol>::new();
     Effect::new(move |_| {
-        testing.chat.track();
+        test_chat.chat.track();
         if let Some(ol) = list.get() {
             request_animation_frame(move || ol.set_scroll_top(ol.scroll_height()));
         }
@@ -397,23 +397,23 @@ struct Line {
 
 /// The message field (Enter sends, Shift+Enter starts a new line) and the conversation's actions.
 #[component]
-fn Say(testing: Testing) -> impl IntoView {
+fn Say(test_chat: TestChat) -> impl IntoView {
     let text = RwSignal::new(String::new());
     let send = move || {
         let message = text.get_untracked();
         if !message.trim().is_empty() {
             text.set(String::new());
-            testing.say(message);
+            test_chat.say(message);
         }
     };
     let ended = move || {
-        testing.chat.with(|c| {
+        test_chat.chat.with(|c| {
             c.as_ref()
                 .is_some_and(|c| c.session.ended.is_some() || c.stale.is_some())
         })
     };
     let can_step_back = move || {
-        testing
+        test_chat
             .chat
             .with(|c| c.as_ref().is_some_and(|c| c.can_step_back))
     };
@@ -428,12 +428,12 @@ fn Say(testing: Testing) -> impl IntoView {
                         send();
                     }
                 }></textarea>
-            <button class="primary" data-testid="chat-send" disabled=move || ended() || testing.busy.get() on:click=move |_| send()>"Send"</button>
+            <button class="primary" data-testid="chat-send" disabled=move || ended() || test_chat.busy.get() on:click=move |_| send()>"Send"</button>
         </div>
         <div class="chat-actions">
-            <button data-testid="chat-step-back" title="Take the last turn back, to answer differently" disabled=move || !can_step_back() || testing.busy.get()
-                on:click=move |_| testing.step_back()>"↶ Step back"</button>
-            <button data-testid="chat-save-case" title="Keep this conversation as a test case" on:click=move |_| testing.propose_case()>"Save as test case…"</button>
+            <button data-testid="chat-step-back" title="Take the last turn back, to answer differently" disabled=move || !can_step_back() || test_chat.busy.get()
+                on:click=move |_| test_chat.step_back()>"↶ Step back"</button>
+            <button data-testid="chat-save-case" title="Keep this conversation as a test case" on:click=move |_| test_chat.propose_case()>"Save as test case…"</button>
         </div>
     }
 }

@@ -4,7 +4,7 @@
 mod agent;
 mod changes;
 mod chat;
-mod chat_now;
+mod chat_status;
 pub mod inspector;
 mod problems;
 mod suite;
@@ -16,7 +16,7 @@ use plan_core::Report;
 use crate::actions::Actions;
 use crate::editor::{Editor, Mode};
 use crate::lifecycle::Lifecycle;
-use crate::testing::Testing;
+use crate::test_chat::TestChat;
 pub use changes::mark as change_mark;
 use changes::Changes;
 use chat::Chat;
@@ -43,7 +43,7 @@ pub fn Panel(
     report: Memo<Report>,
     actions: Actions,
     lifecycle: Lifecycle,
-    testing: Testing,
+    test_chat: TestChat,
 ) -> impl IntoView {
     let tab = actions.tab;
     let counts = move || {
@@ -75,11 +75,11 @@ pub fn Panel(
             </div>
             <div class="panel-body">
                 {move || match tab.get() {
-                    Tab::Inspect => view! { <Inspector editor=editor report=report testing=testing /> }.into_any(),
+                    Tab::Inspect => view! { <Inspector editor=editor report=report test_chat=test_chat /> }.into_any(),
                     Tab::Problems => view! { <Problems report=report on_problem=on_problem /> }.into_any(),
                     Tab::Versions => view! { <Versions editor=editor lifecycle=lifecycle /> }.into_any(),
                     Tab::Changes => view! { <Changes editor=editor actions=actions /> }.into_any(),
-                    Tab::Chat => view! { <Chat editor=editor testing=testing lifecycle=lifecycle /> }.into_any(),
+                    Tab::Chat => view! { <Chat editor=editor test_chat=test_chat lifecycle=lifecycle /> }.into_any(),
                 }}
             </div>
         </aside>

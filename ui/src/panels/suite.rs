@@ -4,14 +4,14 @@
 
 use leptos::prelude::*;
 
-use crate::testing::Testing;
+use crate::test_chat::TestChat;
 
 #[component]
-pub fn Suite(testing: Testing) -> impl IntoView {
-    let suite = testing.suite;
+pub fn Suite(test_chat: TestChat) -> impl IntoView {
+    let suite = test_chat.suite;
     let running = move || {
-        testing.busy.get()
-            && testing
+        test_chat.busy.get()
+            && test_chat
                 .progress
                 .get()
                 .is_some_and(|p| p.total == 0 || p.done < p.total)
@@ -20,10 +20,10 @@ pub fn Suite(testing: Testing) -> impl IntoView {
         <section class="chat-suite">
             <div class="chat-suite-head">
                 <h4>"Test cases"</h4>
-                <button data-testid="chat-run-suite" title="Run every saved test case of this plan" disabled=move || testing.busy.get()
-                    on:click=move |_| testing.run_suite()>"Run the suite"</button>
+                <button data-testid="chat-run-suite" title="Run every saved test case of this plan" disabled=move || test_chat.busy.get()
+                    on:click=move |_| test_chat.run_suite()>"Run the suite"</button>
             </div>
-            {move || running().then(|| testing.progress.get().map(|p| view! {
+            {move || running().then(|| test_chat.progress.get().map(|p| view! {
                 <p class="hint" data-testid="suite-progress">{if p.total == 0 { "Running the suite…".to_string() } else { format!("Running… {} of {} cases", p.done, p.total) }}</p>
             }))}
             {move || suite.get().map(|run| {
@@ -41,7 +41,7 @@ pub fn Suite(testing: Testing) -> impl IntoView {
                                     <button class="case-result" class:failed=!c.passed data-testid="case-result" data-case=c.name.clone()
                                         data-passed=if c.passed { "true" } else { "false" }
                                         disabled=c.passed
-                                        on:click=move |_| testing.open_case(name.clone())>
+                                        on:click=move |_| test_chat.open_case(name.clone())>
                                         <span class="case-mark">{if c.passed { "✓" } else { "✗" }}</span>
                                         <span>{c.name.clone()}</span>
                                         {first.map(|f| view! { <span class="hint case-why">{f}</span> })}
@@ -60,18 +60,18 @@ pub fn Suite(testing: Testing) -> impl IntoView {
 /// the one where it differed, what was expected there beside what happened, its state lit on the
 /// canvas.
 #[component]
-pub fn OpenedCase(testing: Testing) -> impl IntoView {
+pub fn OpenedCase(test_chat: TestChat) -> impl IntoView {
     // Opened from the list below: brought into view (the DOM is the outside world).
     let here = NodeRef::<leptos::html::Div>::new();
     Effect::new(move |_| {
-        testing.case.track();
+        test_chat.case.track();
         if let Some(el) = here.get() {
             request_animation_frame(move || el.scroll_into_view());
         }
     });
     view! {
         <div node_ref=here>
-            {move || testing.case.get().map(|case| {
+            {move || test_chat.case.get().map(|case| {
                 let failed_at = case.failures.first().map_or(0, |f| f.turn);
                 let turns = case.record.as_ref().map(|r| r.turns.clone()).unwrap_or_default();
                 let failures = case.failures.clone();
@@ -96,7 +96,7 @@ pub fn OpenedCase(testing: Testing) -> impl IntoView {
                                 }
                             }).collect_view()}
                         </ol>
-                        <button data-testid="case-close" on:click=move |_| testing.case.set(None)>"Back to the conversation"</button>
+                        <button data-testid="case-close" on:click=move |_| test_chat.case.set(None)>"Back to the conversation"</button>
                     </div>
                 }
             })}

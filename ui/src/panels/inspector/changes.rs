@@ -8,7 +8,7 @@ use plan_core::plan::{Plan, SessionChange};
 use serde_json::Value;
 
 use super::fields::choice;
-use super::session::{read, value_from_text, value_text};
+use super::session_states::{read, value_from_text, value_text};
 use crate::editor::Editor;
 
 /// A change as its row's four choices show it.

@@ -9,7 +9,7 @@ use plan_core::plan::{Interruption, InterruptionKind, Plan, Priority};
 
 use super::condition::{ConditionEditor, Root};
 use super::fields::{area, choice, state_picker, text};
-use super::session::read;
+use super::session_states::read;
 use crate::editor::Editor;
 
 /// A new interruption for `plan`: a fresh id, a side question that goes to the first state that is

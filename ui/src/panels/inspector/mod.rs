@@ -10,7 +10,7 @@ mod fields;
 mod interruptions;
 mod names;
 mod plan;
-mod session;
+mod session_states;
 mod state;
 mod tasks;
 mod transition;
@@ -20,11 +20,11 @@ use plan_core::edit::{delete_impact, Command};
 use plan_core::Report;
 
 use crate::editor::Editor;
-use crate::testing::Testing;
+use crate::test_chat::TestChat;
 pub use fields::focus_field_of;
 
 #[component]
-pub fn Inspector(editor: Editor, report: Memo<Report>, testing: Testing) -> impl IntoView {
+pub fn Inspector(editor: Editor, report: Memo<Report>, test_chat: TestChat) -> impl IntoView {
     // Rebuilt only when what is selected changes, not on every edit, so fields keep focus.
     let subject = Memo::new(move |_| {
         editor
@@ -42,7 +42,7 @@ pub fn Inspector(editor: Editor, report: Memo<Report>, testing: Testing) -> impl
             Subject::State(id) => Some(view! {
                 <div class="from-here">
                     <button data-testid="chat-from-here" title="A test conversation that begins in this state, with values you give"
-                        on:click=move |_| testing.test_from(id.clone())>"▶ Test from here"</button>
+                        on:click=move |_| test_chat.test_from(id.clone())>"▶ Test from here"</button>
                 </div>
             }),
             _ => None,

@@ -7,7 +7,7 @@ use plan_core::plan::{Plan, Tool};
 
 use super::fields::{area, name_field, state_picker, text};
 use super::names::{added_codes, gated, gates};
-use super::{interruptions, session};
+use super::{interruptions, session_states};
 use crate::editor::Editor;
 
 /// Changes the plan's own fields through one `SetPlanDetails` (one undo step, or one per burst of
@@ -149,7 +149,7 @@ pub fn PlanInspector(editor: Editor) -> impl IntoView {
                         on:input=move |e| if let Ok(n) = event_target_value(&e).parse() { change(editor, Some("insights"), |d| d.settings.max_insights = n) } />
                 </label>
             </div>
-            <session::SessionStatesSection editor=editor />
+            <session_states::SessionStatesSection editor=editor />
             <interruptions::InterruptionsSection editor=editor />
             <div class="subsection">
                 <h4>"Tools"</h4>

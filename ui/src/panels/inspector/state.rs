@@ -9,7 +9,7 @@ use plan_core::plan::{Ending, Goal, State, StateType};
 use super::changes::{ChangesEditor, ChangesOf};
 use super::deliverables::DeliverableList;
 use super::fields::{area, check, choice, text};
-use super::session::template_area;
+use super::session_states::template_area;
 use super::tasks::TaskList;
 use crate::editor::Editor;
 

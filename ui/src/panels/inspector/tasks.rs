@@ -7,7 +7,7 @@ use plan_core::plan::Task;
 
 use super::deliverables::DeliverableList;
 use super::fields::{check, name_field, text};
-use super::session::template_area;
+use super::session_states::template_area;
 use super::state::{edit, read};
 use crate::editor::Editor;
 

@@ -22,12 +22,12 @@ use crate::panels::Tab;
 
 mod agent;
 mod answering;
-mod now;
+mod conversation_status;
 pub use agent::{
     call_lines, conversation_cost, cost_line, model_takes_part, no_functions_turn, writer_label,
     CallLine, FailedTurn, SettingsForm,
 };
-pub use now::{parked_text, session_rows, SessionRow};
+pub use conversation_status::{parked_text, session_rows, SessionRow};
 
 /// What the canvas marks for the test chat: the current state, the states visited, the
 /// transition that fired last (with why), and after a suite run the transitions it took.
@@ -90,7 +90,7 @@ pub fn label(revision: Revision) -> String {
 }
 
 #[derive(Clone, Copy)]
-pub struct Testing {
+pub struct TestChat {
     editor: Editor,
     actions: Actions,
     lifecycle: Lifecycle,
@@ -122,9 +122,9 @@ pub struct Testing {
     pub models: RwSignal<Vec<String>>,
 }
 
-impl Testing {
-    pub fn new(editor: Editor, actions: Actions, lifecycle: Lifecycle) -> Testing {
-        let testing = Testing {
+impl TestChat {
+    pub fn new(editor: Editor, actions: Actions, lifecycle: Lifecycle) -> TestChat {
+        let test_chat = TestChat {
             editor,
             actions,
             lifecycle,
@@ -147,7 +147,7 @@ impl Testing {
         Effect::new(move |before: Option<Option<String>>| {
             let id = editor.id.get();
             if before.as_ref() != Some(&id) {
-                testing.forget();
+                test_chat.forget();
                 if let Some(id) = id.clone() {
                     // Asked once the plan is on screen (two frames on, and a moment after): its
                     // answer, and the shell's work for it, never hold up the plan's first frame
@@ -155,7 +155,7 @@ impl Testing {
                     request_animation_frame(move || {
                         request_animation_frame(move || {
                             set_timeout(
-                                move || testing.load_latest(id),
+                                move || test_chat.load_latest(id),
                                 std::time::Duration::from_millis(50),
                             )
                         })
@@ -169,12 +169,12 @@ impl Testing {
         Effect::new(move |before: Option<bool>| {
             let now = actions.tab.get() == Tab::Chat && editor.save.get() == SaveState::Saved;
             if now && before != Some(true) {
-                testing.check_current();
+                test_chat.check_current();
             }
             now
         });
-        ipc::on_suite_progress(move |p| testing.progress.set(Some(p)));
-        testing
+        ipc::on_suite_progress(move |p| test_chat.progress.set(Some(p)));
+        test_chat
     }
 
     /// Asks again whether the shown conversation of the draft can go on (its plan may have

@@ -10,11 +10,11 @@ use std::sync::{Arc, Mutex};
 
 use plan_core::Plan;
 
-use crate::known::Identity;
+use crate::seen_files::Identity;
 
 /// One draft: the open plan's (the app saves one plan at a time).
 #[derive(Default)]
-pub struct Held(Mutex<Option<Kept>>);
+pub struct SavedDraft(Mutex<Option<Kept>>);
 
 struct Kept {
     path: PathBuf,
@@ -24,7 +24,7 @@ struct Kept {
     token: Option<u64>,
 }
 
-impl Held {
+impl SavedDraft {
     /// Keeps `plan` as what `path` holds now (just written by the app, by the save `token`).
     pub fn keep(&self, path: &Path, plan: Plan, token: Option<u64>) {
         if let (Some(identity), Ok(mut held)) = (Identity::of(path), self.0.lock()) {
@@ -64,7 +64,7 @@ mod tests {
         let path = dir.join("draft.json");
         let plan = plan_core::synthetic::plan(3);
         std::fs::write(&path, serde_json::to_vec(&plan).unwrap()).unwrap();
-        let held = Held::default();
+        let held = SavedDraft::default();
         assert!(held.current(&path).is_none(), "nothing kept yet");
         held.keep(&path, plan.clone(), Some(7));
         assert_eq!(held.current(&path).as_deref(), Some(&plan));

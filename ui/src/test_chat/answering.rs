@@ -9,10 +9,10 @@ use plan_api::ErrorCode;
 use plan_core::Revision;
 
 use super::agent::{self, SettingsForm};
-use super::Testing;
+use super::TestChat;
 use crate::ipc;
 
-impl Testing {
+impl TestChat {
     /// The failed turn said again to the language model.
     pub fn retry(self) {
         if let Some(f) = self.failed.get_untracked() {

@@ -18,7 +18,7 @@ use std::sync::Mutex;
 use std::time::SystemTime;
 
 #[derive(Default)]
-pub struct Known(Mutex<HashMap<PathBuf, Identity>>);
+pub struct SeenFiles(Mutex<HashMap<PathBuf, Identity>>);
 
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Identity {
@@ -46,7 +46,7 @@ impl Identity {
     }
 }
 
-impl Known {
+impl SeenFiles {
     /// Records `path` as just written by the app.
     pub fn wrote(&self, path: &Path) {
         if let Some(id) = Identity::of(path) {
@@ -78,11 +78,11 @@ impl Known {
     }
 }
 
-/// The editor's saves go through [`Known`]: refused when another writer changed the draft, and
+/// The editor's saves go through [`SeenFiles`]: refused when another writer changed the draft, and
 /// the file written remembered as measured before it took the old one's place.
-impl plan_core::store::DraftGuard for Known {
+impl plan_core::store::DraftGuard for SeenFiles {
     fn changed_by_another(&self, path: &Path) -> bool {
-        Known::changed_by_another(self, path)
+        SeenFiles::changed_by_another(self, path)
     }
 
     fn wrote(&self, path: &Path, written: &Metadata) {
@@ -106,7 +106,7 @@ mod tests {
     #[test]
     fn a_file_is_known_until_another_writer_changes_it() {
         let (dir, path) = draft("own-writes", "{}");
-        let own = Known::default();
+        let own = SeenFiles::default();
         assert!(!own.is_known(&path), "not written by the app");
         own.wrote(&path);
         assert!(own.is_known(&path));
@@ -126,7 +126,7 @@ mod tests {
     #[test]
     fn a_change_by_another_writer_since_the_last_read_is_seen() {
         let (dir, path) = draft("known", "{\"plan\": 1}");
-        let known = Known::default();
+        let known = SeenFiles::default();
         assert!(
             !known.changed_by_another(&path),
             "never read: nothing to lose"
@@ -152,7 +152,7 @@ mod tests {
     #[test]
     fn a_write_just_after_the_apps_own_save_is_not_taken_for_it() {
         let (dir, _) = draft("own-save-race", "{\"plan\": 1}");
-        let known = Known::default();
+        let known = SeenFiles::default();
         let ws = plan_core::store::Workspace::at(&dir);
         let mut plan = plan_core::synthetic::plan(2);
         plan.id = "p".into();
@@ -169,9 +169,9 @@ mod tests {
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
-    /// `Known` as the shell uses it, with another program writing the draft in place between
+    /// `SeenFiles` as the shell uses it, with another program writing the draft in place between
     /// the store's rename and the shell's record of it.
-    struct Interloper<'k>(&'k Known);
+    struct Interloper<'k>(&'k SeenFiles);
 
     impl plan_core::store::DraftGuard for Interloper<'_> {
         fn changed_by_another(&self, path: &Path) -> bool {

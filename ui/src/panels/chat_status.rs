@@ -7,11 +7,15 @@ use leptos::prelude::*;
 use plan_core::runtime::{GoalStatus, Preset, Session, TaskStatus};
 
 use crate::editor::Editor;
-use crate::testing::{session_rows, SessionRow, Testing};
+use crate::test_chat::{session_rows, SessionRow, TestChat};
 
 #[component]
-pub fn Now(editor: Editor, testing: Testing) -> impl IntoView {
-    let session = Memo::new(move |_| testing.chat.with(|c| c.as_ref().map(|c| c.session.clone())));
+pub fn Now(editor: Editor, test_chat: TestChat) -> impl IntoView {
+    let session = Memo::new(move |_| {
+        test_chat
+            .chat
+            .with(|c| c.as_ref().map(|c| c.session.clone()))
+    });
     let with = move |f: fn(&Session, &plan_core::Plan) -> String| {
         move || {
             session.with(|s| {
@@ -41,7 +45,7 @@ pub fn Now(editor: Editor, testing: Testing) -> impl IntoView {
     let parked = move || {
         session.with(|s| {
             editor.plan.with(|p| match (s, p) {
-                (Some(s), Some(p)) => crate::testing::parked_text(p, s),
+                (Some(s), Some(p)) => crate::test_chat::parked_text(p, s),
                 _ => None,
             })
         })
@@ -136,7 +140,7 @@ pub fn Now(editor: Editor, testing: Testing) -> impl IntoView {
     };
     let ended = move || session.with(|s| s.as_ref().is_some_and(|s| s.ended.is_some()));
     let session_states = move || {
-        testing.chat.with(|c| {
+        test_chat.chat.with(|c| {
             editor.plan.with(|p| match (c, p) {
                 (Some(c), Some(p)) => {
                     let last = c
@@ -176,14 +180,14 @@ pub fn Now(editor: Editor, testing: Testing) -> impl IntoView {
                             <div class="chat-tool" data-testid="chat-tool" data-tool=name.clone()>
                                 <code>{name.clone()}</code>
                                 {last.map(|l| view! { <span class="hint">{format!(" last: {l}")}</span> })}
-                                <ToolSwitch testing=testing tool=name.clone() codes=codes.clone() />
+                                <ToolSwitch test_chat=test_chat tool=name.clone() codes=codes.clone() />
                                 <div class="chat-tool-codes">
                                     {buttons.into_iter().map(|code| {
                                         let message = format!("/tool {name} {code}");
                                         view! {
                                             <button data-testid="chat-tool-code" data-tool=name.clone() data-code=code.clone()
-                                                disabled=move || ended() || testing.busy.get()
-                                                on:click=move |_| testing.say(message.clone())>{code.clone()}</button>
+                                                disabled=move || ended() || test_chat.busy.get()
+                                                on:click=move |_| test_chat.say(message.clone())>{code.clone()}</button>
                                         }
                                     }).collect_view()}
                                 </div>
@@ -208,17 +212,17 @@ pub fn Now(editor: Editor, testing: Testing) -> impl IntoView {
                             <li class="chat-session-state" class:on=active data-testid="chat-session-state" data-id=row_id
                                 data-active=if active { "true" } else { "false" } data-value=value.clone()>
                                 <button class="chat-ss-toggle" data-testid="chat-ss-toggle" title="Switch it by hand"
-                                    disabled=move || ended() || testing.busy.get()
-                                    on:click=move |_| testing.set_session_state(toggle_id.clone(), Preset { value: None, active: Some(!active) })>
+                                    disabled=move || ended() || test_chat.busy.get()
+                                    on:click=move |_| test_chat.set_session_state(toggle_id.clone(), Preset { value: None, active: Some(!active) })>
                                     {if active { "● on" } else { "○ off" }}</button>
                                 <code>{id}</code>
                                 {(!prompt).then(|| view! {
                                     <input type="text" class="chat-ss-value" data-testid="chat-ss-value" prop:value=value.clone()
-                                        disabled=move || ended() || testing.busy.get()
+                                        disabled=move || ended() || test_chat.busy.get()
                                         on:change=move |e| {
                                             let text = event_target_value(&e);
                                             let value = if text.trim().is_empty() { None } else { Some(serde_json::Value::String(text)) };
-                                            testing.set_session_state(value_id.clone(), Preset { value: Some(value), active: None });
+                                            test_chat.set_session_state(value_id.clone(), Preset { value: Some(value), active: None });
                                         } />
                                 })}
                                 {changed_by.map(|c| view! { <span class="hint" data-testid="chat-session-state-changed">{c}</span> })}
@@ -249,11 +253,11 @@ pub fn Now(editor: Editor, testing: Testing) -> impl IntoView {
 /// The tool switch: which code the tool returns when the agent (the language model, or the
 /// simulator's `/tool NAME`) calls it without naming one.
 #[component]
-fn ToolSwitch(testing: Testing, tool: String, codes: Vec<String>) -> impl IntoView {
+fn ToolSwitch(test_chat: TestChat, tool: String, codes: Vec<String>) -> impl IntoView {
     let first = codes.first().cloned().unwrap_or_default();
     let key = tool.clone();
     let chosen = move || {
-        testing
+        test_chat
             .tool_results
             .with(|t| t.get(&key).cloned().unwrap_or_default())
     };
@@ -264,7 +268,7 @@ fn ToolSwitch(testing: Testing, tool: String, codes: Vec<String>) -> impl IntoVi
                 <select data-testid="chat-tool-result" data-tool=tool.clone() prop:value=chosen
                     on:change=move |e| {
                         let v = event_target_value(&e);
-                        testing.set_tool_result(tool.clone(), (!v.is_empty()).then_some(v));
+                        test_chat.set_tool_result(tool.clone(), (!v.is_empty()).then_some(v));
                     }>
                     <option value="">{format!("{first} (first)")}</option>
                     {codes.iter().map(|c| view! { <option value=c.clone()>{c.clone()}</option> }).collect_view()}
