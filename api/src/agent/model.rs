@@ -303,7 +303,7 @@ impl Agent for LanguageModel {
     }
 
     /// The simulator's: a conversation always begins, and nothing is sent to the model before
-    /// the author says something (README, Decisions).
+    /// the author says something (docs/decisions.md).
     fn opening(&self, plan: &Plan, session: &Session) -> Result<String, AgentError> {
         Ok(Simulator.reply_text(plan, session))
     }
