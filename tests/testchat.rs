@@ -602,7 +602,29 @@ fn a_chat_killed_half_way_is_continued_after_the_app_starts_again(ctx: &Ctx) -> 
         count(ctx, "[data-testid=chat-message][data-role=user]")? == 4,
         || "the turns before the kill are not in the transcript".into(),
     )?;
-    ctx.screenshot("chat-continued-after-kill").map(|_| ())
+    ctx.screenshot("chat-continued-after-kill")?;
+
+    // Its log broken on disk: the Chat tab says so, naming the file, instead of a history lost.
+    let logs = ctx.workspace().join("customer-support/sessions/.log");
+    let log = std::fs::read_dir(&logs)
+        .map_err(|e| format!("{}: {e}", logs.display()))?
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| p.extension().is_some_and(|x| x == "json"))
+        .ok_or("no log kept")?;
+    std::fs::write(&log, b"{\"turns\": [").map_err(|e| e.to_string())?;
+    ctx.relaunch()?;
+    open_plan(ctx, "customer-support")?;
+    click(ctx, "[data-testid=tab-chat]")?;
+    let error = ctx
+        .session()
+        .wait_for("[data-testid=chat-error][data-code=invalid-json]", LONG)?;
+    let said = ctx.session().text(&error)?;
+    ensure(
+        said.contains(".log/") && said.contains("cannot be read"),
+        || format!("the broken log is said as {said:?}"),
+    )?;
+    ctx.screenshot("chat-log-broken").map(|_| ())
 }
 
 /// Version 1 published (by `plan`, as another program would), then tested from the Run choice:

@@ -251,7 +251,7 @@ impl Conversation {
     pub fn resume(ctx: &Context, id: &str, name: &str) -> Result<Conversation> {
         let ws = ctx.workspace().clone();
         let mut session = ws.read_session(id, name)?;
-        let log = read_log(&ws, id, name);
+        let log = read_log(&ws, id, name)?;
         let target = resume_target(ctx, id, name, &session, log.runs.as_deref())?;
         refuse_ended(id, name, &session)?;
         // Only the cards moved: the session runs the plan as it is now (saved with the next turn).
@@ -461,12 +461,27 @@ impl Conversation {
     }
 }
 
-fn read_log(ws: &Workspace, id: &str, name: &str) -> ChatLog {
-    ws.read_session_log(id, name)
-        .ok()
-        .flatten()
-        .and_then(|text| serde_json::from_str(&text).ok())
-        .unwrap_or_default()
+/// The log kept beside session `name`: none yet is an empty history (a session written before logs
+/// were kept); one that cannot be read is an error that names the file, never a history silently
+/// lost.
+fn read_log(ws: &Workspace, id: &str, name: &str) -> Result<ChatLog> {
+    let Some(text) = ws.read_session_log(id, name)? else {
+        return Ok(ChatLog::default());
+    };
+    serde_json::from_str(&text).map_err(|e| {
+        let path = ws
+            .session_log_path(id, name)
+            .map(|p| p.display().to_string())
+            .unwrap_or_else(|_| format!("{id}/sessions/.log/{name}.json"));
+        ApiError::new(
+            ErrorCode::InvalidJson,
+            format!(
+                "{path}: line {}, column {}: the conversation's log cannot be read ({e}); move the file aside to go on without the history it kept",
+                e.line(),
+                e.column()
+            ),
+        )
+    })
 }
 
 /// A new test conversation of a plan, as the app starts one.
@@ -565,7 +580,7 @@ pub fn set_session_state(
 pub fn step_back(ctx: &Context, id: &str, name: &str) -> Result<ChatView> {
     let ws = ctx.workspace();
     let mut session = ws.read_session(id, name)?;
-    let log = read_log(ws, id, name);
+    let log = read_log(ws, id, name)?;
     let target = resume_target(ctx, id, name, &session, log.runs.as_deref())?;
     session.plan.content_hash = target.plan_ref.content_hash.clone();
     let mut c = Conversation {
@@ -592,7 +607,7 @@ pub fn latest(ctx: &Context, id: &str) -> Result<Option<ChatView>> {
         // A session that cannot be read is no conversation to show.
         Err(_) => return Ok(None),
     };
-    let log = read_log(ws, id, &name);
+    let log = read_log(ws, id, &name)?;
     let stale = resume_target(ctx, id, &name, &session, log.runs.as_deref())
         .err()
         .map(|e| e.message);

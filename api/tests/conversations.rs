@@ -316,3 +316,42 @@ fn a_conversation_with_a_parked_task_resumes_after_a_restart_exactly() {
         [Some(None), Some(Some("booking".into())), Some(None)]
     );
 }
+
+/// A log that cannot be read is said, naming the file, wherever the conversation is read again (to
+/// go on, to take a turn back, to be shown): its history is never dropped silently. A session
+/// without a log (written before logs were kept) goes on with an empty history.
+#[test]
+fn a_corrupt_log_is_an_error_that_names_the_file_and_a_missing_one_an_empty_history() {
+    let ctx = workspace("corrupt-log");
+    let mut c = Conversation::start(&ctx, &support(Start::default())).expect("starts");
+    let name = c.name().to_string();
+    say(&mut c, "Chloe");
+    let log = ctx
+        .workspace()
+        .session_log_path("customer-support", &name)
+        .unwrap();
+    let kept = std::fs::read(&log).unwrap();
+    std::fs::write(&log, b"{\"turns\": [").unwrap();
+    let e = Conversation::resume(&ctx, "customer-support", &name)
+        .err()
+        .expect("refused");
+    assert_eq!(e.code, ErrorCode::InvalidJson);
+    assert!(
+        e.message.contains(&log.display().to_string()) && e.message.contains("line 1"),
+        "{}",
+        e.message
+    );
+    let e = conversations::step_back(&ctx, "customer-support", &name).unwrap_err();
+    assert_eq!(e.code, ErrorCode::InvalidJson);
+    let e = conversations::latest(&ctx, "customer-support").unwrap_err();
+    assert_eq!(e.code, ErrorCode::InvalidJson);
+    // The file as it was: the conversation goes on.
+    std::fs::write(&log, &kept).unwrap();
+    let mut c = Conversation::resume(&ctx, "customer-support", &name).expect("resumes");
+    say(&mut c, "Chloe Martin");
+    // No log at all: an empty history, and the conversation goes on.
+    std::fs::remove_file(&log).unwrap();
+    let mut c = Conversation::resume(&ctx, "customer-support", &name).expect("resumes");
+    say(&mut c, "CM-1");
+    assert_eq!(c.view().turns.len(), 1, "the history kept from now on");
+}

@@ -218,12 +218,19 @@ impl TestChat {
 
     fn load_latest(self, id: String) {
         spawn_local(async move {
-            if let Ok(Some(view)) = ipc::chat_latest(&id).await {
+            let answer = ipc::chat_latest(&id).await;
+            if self.editor.id.get_untracked().as_deref() != Some(id.as_str()) {
+                return;
+            }
+            match answer {
                 // Shown when the author opens the Chat tab; a version's, on that version.
-                if self.editor.id.get_untracked().as_deref() == Some(id.as_str()) {
+                Ok(Some(view)) => {
                     self.run.set(view.revision);
                     self.chat.set(Some(view));
                 }
+                Ok(None) => {}
+                // Its log cannot be read, say: said in the Chat tab, never a history lost silently.
+                Err(e) => self.error.set(Some(e)),
             }
         });
     }

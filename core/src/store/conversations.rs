@@ -116,7 +116,7 @@ impl Workspace {
     }
 
     /// Where session `name`'s log is kept: `sessions/.log/<name>.json` (hidden, so not a session).
-    fn session_log_path(&self, id: &str, name: &str) -> Result<PathBuf> {
+    pub fn session_log_path(&self, id: &str, name: &str) -> Result<PathBuf> {
         let session = self.session_path(id, name)?;
         Ok(self.sessions_dir(id)?.join(".log").join(
             session
