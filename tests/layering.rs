@@ -1,7 +1,8 @@
 //! The layers ARCHITECTURE.md draws, checked: which crate of the workspace may use which (read from
 //! `cargo metadata`), which outside crates each must never use, and what the sources of the pure
 //! layers must not do (core reads no clock and touches no file outside its `fs` store; only the UI's
-//! `ipc.rs` talks to the shell). A new import that breaks a layer fails here, naming it.
+//! `ipc.rs` talks to the shell; the CLI and the shell run conversations only through the API). A new
+//! import that breaks a layer fails here, naming it.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -154,7 +155,8 @@ fn sources(dir: &Path) -> Vec<(PathBuf, String)> {
 }
 
 #[test]
-fn core_is_pure_outside_its_store_and_only_ipc_talks_to_the_shell() {
+fn core_is_pure_outside_its_store_only_ipc_talks_to_the_shell_and_conversations_go_through_the_api()
+{
     let mut wrong = Vec::new();
     let core = root().join("core/src");
     for (path, text) in sources(&core) {
@@ -193,6 +195,25 @@ fn core_is_pure_outside_its_store_and_only_ipc_talks_to_the_shell() {
             .into_owned();
         if rel != "ipc.rs" && (text.contains("__TAURI__") || text.contains("tauri_invoke")) {
             wrong.push(format!("ui/src/{rel} talks to the shell (only ipc.rs may)"));
+        }
+    }
+    // The command line and the shell run conversations through the API, as the app does: one
+    // conversation loop, not a second one beside it.
+    for front in ["cli/src", "src-tauri/src"] {
+        let dir = root().join(front);
+        for (path, text) in sources(&dir) {
+            let rel = path
+                .strip_prefix(&dir)
+                .unwrap()
+                .to_string_lossy()
+                .into_owned();
+            for loop_part in ["Chat::open", "Chat::resume", ".say_with(", "script::run"] {
+                if text.contains(loop_part) {
+                    wrong.push(format!(
+                        "{front}/{rel} runs a conversation itself ({loop_part})"
+                    ));
+                }
+            }
         }
     }
     assert!(wrong.is_empty(), "layers broken:\n{}", wrong.join("\n"));

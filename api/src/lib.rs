@@ -31,6 +31,8 @@ pub mod conversations;
 #[cfg(feature = "store")]
 pub mod drafts;
 #[cfg(feature = "store")]
+pub mod file_chat;
+#[cfg(feature = "store")]
 mod targets;
 #[cfg(feature = "store")]
 pub mod versions;

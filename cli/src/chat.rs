@@ -13,9 +13,10 @@ use std::io::{BufRead, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
 use plan_api::conversations::{self, read_script, Answerer, Conversation, StartChat, Target};
+use plan_api::file_chat::{self, FileConversation};
 use plan_api::{agent, ApiError, Context, ErrorCode};
 use plan_core::runtime::script::{self, ChatRecord, Opening, Script, TurnRecord};
-use plan_core::runtime::{Agent, Chat, Event, RunError, Start, ToolResults, What};
+use plan_core::runtime::{Event, Start, ToolResults, What};
 use plan_core::{Plan, Revision};
 
 use crate::lifecycle::Failure;
@@ -176,19 +177,8 @@ fn file_script(
     agent: &Answerer,
     format: Format,
 ) -> Result<u8, Failure> {
-    let run = agent
-        .with_agent(|agent| {
-            script::run_from(
-                &target.plan,
-                agent,
-                target.plan_ref.clone(),
-                None,
-                s,
-                start.state.as_deref(),
-                &mut |_| Ok(()),
-            )
-        })
-        .map_err(|e| refusal(&target.name, ApiError::from(e)))?;
+    let run = file_chat::run_script(target, s, start.state.as_deref(), agent)
+        .map_err(|e| refusal(&target.name, e))?;
     Ok(report(
         &target.plan,
         &run.record,
@@ -302,37 +292,25 @@ fn file_interactive(
     agent: &Answerer,
     format: Format,
 ) -> Result<u8, Failure> {
-    agent.with_agent(|agent| file_interactive_with(target, start, agent, format))
-}
-
-fn file_interactive_with(
-    target: &Target,
-    start: &Start,
-    agent: &dyn Agent,
-    format: Format,
-) -> Result<u8, Failure> {
-    let (chat, turn) = Chat::open_from(&target.plan, agent, target.plan_ref.clone(), start)
-        .map_err(|e| refusal(&target.name, ApiError::from(e)))?;
-    let opening = Opening::of(&chat.session, turn);
-    let chat = std::cell::RefCell::new(chat);
+    let (c, opening) = FileConversation::open(target.clone(), start, agent)
+        .map_err(|e| refusal(&target.name, e))?;
+    let c = std::cell::RefCell::new(c);
     let (mut record, code) = interactive(
         &target.plan,
         &target.name,
         opening,
-        || chat.borrow().session.ended.is_some(),
+        || c.borrow().session().ended.is_some(),
         |message| {
-            let mut chat = chat.borrow_mut();
-            let turn = chat
-                .say_with(message, &ToolResults::new())
-                .map_err(|e| match e {
-                    RunError::Agent(a) => fail(AGENT_FAILED, a.0),
-                    e => fail(1, e.to_string()),
-                })?;
-            Ok(TurnRecord::of(&chat.session, message, turn))
+            c.borrow_mut()
+                .say_by(message, &ToolResults::new(), agent)
+                .map_err(|e| match e.code {
+                    ErrorCode::Agent => fail(AGENT_FAILED, e.message),
+                    _ => fail(1, e.message),
+                })
         },
         format,
     )?;
-    record.ended = chat.borrow().session.ended.clone();
+    record.ended = c.borrow().session().ended.clone();
     print_record(&record, format);
     Ok(code)
 }
