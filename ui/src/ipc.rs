@@ -222,12 +222,12 @@ pub async fn chat_start(
     revision: Option<Revision>,
     start: &Start,
 ) -> Result<ChatView, ApiError> {
-    let args = StartChat {
+    let request = StartChat {
         id: id.to_string(),
         revision,
         start: start.clone(),
     };
-    call(CHAT_START, &args).await
+    call(CHAT_START, &serde_json::json!({ "request": request })).await
 }
 
 pub async fn chat_say(
@@ -237,14 +237,15 @@ pub async fn chat_say(
     tool_results: &ToolResults,
     agent: AgentChoice,
 ) -> Result<ChatView, ApiError> {
-    let args = ChatSay {
+    let request = ChatSay {
         id: id.to_string(),
         name: name.to_string(),
         message: message.to_string(),
         tool_results: tool_results.clone(),
         agent,
     };
-    call(CHAT_SAY, &args).await
+    // As the shell's command takes it: the API's request, whole.
+    call(CHAT_SAY, &serde_json::json!({ "request": request })).await
 }
 
 /// The language-model agent's saved settings (none before the first save).

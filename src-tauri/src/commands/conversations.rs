@@ -5,29 +5,19 @@
 use plan_api::agent::settings;
 use plan_api::conversations::{self, Conversation};
 use plan_api::messages::{
-    AgentChoice, AgentSettings, ChatSay, ChatView, ConnectionReport, SavedCase, StartChat,
-    SuiteProgress, SuiteRun, SUITE_PROGRESS,
+    AgentSettings, ChatSay, ChatView, ConnectionReport, SavedCase, StartChat, SuiteProgress,
+    SuiteRun, SUITE_PROGRESS,
 };
 use plan_api::{ApiError, Context};
 use plan_core::runtime::script::Script;
-use plan_core::runtime::{Preset, Start, ToolResults};
+use plan_core::runtime::Preset;
 use plan_core::Revision;
 use tauri::{AppHandle, Emitter, State};
 
 use super::{blocking, on};
 
 #[tauri::command(rename_all = "snake_case")]
-pub async fn chat_start(
-    ctx: State<'_, Context>,
-    id: String,
-    revision: Option<Revision>,
-    start: Option<Start>,
-) -> Result<ChatView, ApiError> {
-    let request = StartChat {
-        id,
-        revision,
-        start: start.unwrap_or_default(),
-    };
+pub async fn chat_start(ctx: State<'_, Context>, request: StartChat) -> Result<ChatView, ApiError> {
     on(&ctx, move |ctx| conversations::start(ctx, &request)).await
 }
 
@@ -35,21 +25,7 @@ pub async fn chat_start(
 /// settings kept in the user's config folder (the request runs here, on the blocking pool: the
 /// window stays responsive while a model thinks).
 #[tauri::command(rename_all = "snake_case")]
-pub async fn chat_say(
-    ctx: State<'_, Context>,
-    id: String,
-    name: String,
-    message: String,
-    tool_results: Option<ToolResults>,
-    agent: Option<AgentChoice>,
-) -> Result<ChatView, ApiError> {
-    let request = ChatSay {
-        id,
-        name,
-        message,
-        tool_results: tool_results.unwrap_or_default(),
-        agent: agent.unwrap_or_default(),
-    };
+pub async fn chat_say(ctx: State<'_, Context>, request: ChatSay) -> Result<ChatView, ApiError> {
     on(&ctx, move |ctx| {
         conversations::say_as(ctx, &request, settings::user_config_file().as_deref())
     })
