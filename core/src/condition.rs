@@ -6,6 +6,7 @@
 //! loading. [`Check::read`] turns that raw form into a typed tree, or says exactly what is wrong and
 //! where (a JSON Pointer relative to the condition), to any depth.
 
+pub mod change;
 mod read;
 mod session_states;
 mod visit;

@@ -6,11 +6,11 @@
 //! transition's own condition down through `conditions` arrays.
 
 use leptos::prelude::*;
-use plan_core::coerce::coerce_session;
+use plan_core::condition::change::{apply as apply_change, ConditionChange, NumberField};
 use plan_core::condition::ConditionType;
 use plan_core::edit::{Command, PlanDetails};
 use plan_core::plan::{DeliverableType, SessionType};
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use super::fields::choice;
 use super::state::edit;
@@ -18,9 +18,7 @@ use crate::editor::Editor;
 
 pub use super::condition_model::Root;
 use super::condition_model::{
-    default_value, descend, joined, label, node, path_name, session_default,
-    session_value_from_text, set_node, set_rule, standalone, standalone_mut, template, Change,
-    Shape,
+    descend, joined, label, node, path_name, set_node, set_rule, standalone, standalone_mut, Shape,
 };
 use crate::plan_names::PlanNames;
 
@@ -48,7 +46,7 @@ pub fn ConditionEditor(editor: Editor, root: Root, path: Vec<usize>) -> AnyView 
             }
         })
     };
-    let update = move |burst: Option<&'static str>, f: Change| {
+    let update = move |burst: Option<&'static str>, change: ConditionChange| {
         let Some(plan) = editor.plan.get_untracked() else {
             return;
         };
@@ -64,7 +62,7 @@ pub fn ConditionEditor(editor: Editor, root: Root, path: Vec<usize>) -> AnyView 
                 let kind = s.kind;
                 if let Some(t) = s.transitions.get_mut(index) {
                     if let Some((mut ty, mut cfg)) = node(t, kind, &path.get_value()) {
-                        f(&plan, &mut ty, &mut cfg);
+                        apply_change(&plan, &mut ty, &mut cfg, &change);
                         set_node(t, &path.get_value(), ty, cfg);
                     }
                 }
@@ -80,7 +78,7 @@ pub fn ConditionEditor(editor: Editor, root: Root, path: Vec<usize>) -> AnyView 
                 ) else {
                     return;
                 };
-                f(&plan, &mut ty, &mut cfg);
+                apply_change(&plan, &mut ty, &mut cfg, &change);
                 set_rule(c, &path.get_value(), ty, cfg);
                 let command = Command::SetPlanDetails(details);
                 match key {
@@ -107,15 +105,9 @@ pub fn ConditionEditor(editor: Editor, root: Root, path: Vec<usize>) -> AnyView 
                 .unwrap_or_default()
         }
     };
-    let set_field = move |field: &'static str, parse: fn(&str) -> Value| {
-        move |v: String| {
-            update(
-                Some(field),
-                Box::new(move |_, _, cfg| {
-                    cfg.insert(field.to_string(), parse(&v));
-                }),
-            )
-        }
+    // A field's typed value made a change (`make`); `burst` names the field for typing.
+    let set = move |burst: Option<&'static str>, make: fn(String) -> ConditionChange| {
+        move |v: String| update(burst, make(v))
     };
     let pname = path_name(&path.get_value());
     let all_keys = move |kind: Option<DeliverableType>| {
@@ -167,21 +159,7 @@ pub fn ConditionEditor(editor: Editor, root: Root, path: Vec<usize>) -> AnyView 
                 p.clone(),
                 all_keys(kind),
                 cfg_str("key"),
-                move |v: String| {
-                    update(
-                        None,
-                        Box::new(move |plan, _, cfg| {
-                            cfg.insert("key".into(), json!(v));
-                            // A value that no longer fits the key's type starts over.
-                            if cfg.contains_key("value") && !cfg.contains_key("operator") {
-                                cfg.insert("value".into(), default_value(plan, &v));
-                            }
-                            if cfg.contains_key("values") {
-                                cfg.insert("values".into(), json!([default_value(plan, &v)]));
-                            }
-                        }),
-                    )
-                },
+                set(None, ConditionChange::Key),
             )
         };
         match ty {
@@ -191,22 +169,22 @@ pub fn ConditionEditor(editor: Editor, root: Root, path: Vec<usize>) -> AnyView 
                 let value_field = match key_decl() {
                     Some(d) if d.kind == DeliverableType::Enum => {
                         let values = d.enum_values.clone().unwrap_or_default();
-                        choice("Equals", "value", p.clone(), move || values.iter().map(|v| (v.clone(), v.clone())).collect(), cfg_str("value"), set_field("value", |v| json!(v))).into_any()
+                        choice("Equals", "value", p.clone(), move || values.iter().map(|v| (v.clone(), v.clone())).collect(), cfg_str("value"), set(Some("value"), ConditionChange::Value)).into_any()
                     }
                     Some(d) if d.kind == DeliverableType::Boolean => choice(
                         "Equals", "value", p.clone(),
                         || vec![("true".into(), "yes".into()), ("false".into(), "no".into())],
-                        cfg_str("value"), set_field("value", |v| json!(v == "true")),
+                        cfg_str("value"), set(None, ConditionChange::Value),
                     ).into_any(),
                     Some(d) if d.kind == DeliverableType::Number => view! {
                         <label class="field"><span class="field-label">"Equals"</span>
                         <input type="number" data-testid="field-value" data-path=p.clone() prop:value=cfg_str("value")
-                            on:input=move |e| set_field("value", |v| v.parse::<f64>().ok().and_then(serde_json::Number::from_f64).map_or(json!(0), Value::Number))(event_target_value(&e)) /></label>
+                            on:input=move |e| update(Some("value"), ConditionChange::Value(event_target_value(&e))) /></label>
                     }.into_any(),
                     _ => view! {
                         <label class="field"><span class="field-label">"Equals"</span>
                         <input type="text" data-testid="field-value" data-path=p.clone() prop:value=cfg_str("value")
-                            on:input=move |e| set_field("value", |v| json!(v))(event_target_value(&e)) /></label>
+                            on:input=move |e| update(Some("value"), ConditionChange::Value(event_target_value(&e))) /></label>
                     }.into_any(),
                 };
                 view! { {key_choice(None)} {value_field} }.into_any()
@@ -227,17 +205,8 @@ pub fn ConditionEditor(editor: Editor, root: Root, path: Vec<usize>) -> AnyView 
                                 let o3 = o.clone();
                                 view! {
                                     <label class="check"><input type="checkbox" data-testid="field-values" data-value=o.clone() data-path=p.clone()
-                                        prop:checked=move || chosen().contains(&json!(o2.clone()))
-                                        on:change=move |e| {
-                                            let on = event_target_checked(&e);
-                                            let o = o3.clone();
-                                            update(None, Box::new(move |_, _, cfg| {
-                                                let mut list: Vec<Value> = cfg.get("values").and_then(Value::as_array).cloned().unwrap_or_default();
-                                                list.retain(|v| *v != json!(o));
-                                                if on { list.push(json!(o)); }
-                                                cfg.insert("values".into(), Value::Array(list));
-                                            }))
-                                        } />{o}</label>
+                                        prop:checked=move || chosen().iter().any(|v| v.as_str() == Some(o2.as_str()))
+                                        on:change=move |e| update(None, ConditionChange::Choice { value: o3.clone(), on: event_target_checked(&e) }) />{o}</label>
                                 }
                             }).collect_view()}
                             </div>
@@ -247,31 +216,18 @@ pub fn ConditionEditor(editor: Editor, root: Root, path: Vec<usize>) -> AnyView 
                         <label class="field"><span class="field-label">"Is one of (comma-separated)"</span>
                         <input type="text" data-testid="field-values" data-path=p.clone()
                             prop:value=move || joined(&chosen())
-                            on:change=move |e| {
-                                let text = event_target_value(&e);
-                                update(None, Box::new(move |_, _, cfg| {
-                                    let list: Vec<Value> = text.split(',').map(str::trim).filter(|s| !s.is_empty()).map(|s| json!(s)).collect();
-                                    cfg.insert("values".into(), Value::Array(list));
-                                }))
-                            } /></label>
+                            on:change=move |e| update(None, ConditionChange::Choices(event_target_value(&e))) /></label>
                     }.into_any(),
                 };
                 view! { {key_choice(None)} {values_field} }.into_any()
             }
             ConditionType::DeliverableValueNumeric => {
-                let number = |field: &'static str, label: &'static str| {
+                let number = |field: NumberField, label: &'static str| {
                     let pp = p.clone();
                     view! {
                         <label class="field"><span class="field-label">{label}</span>
-                        <input type="number" data-testid=format!("field-{field}") data-path=pp prop:value=cfg_str(field)
-                            on:input=move |e| {
-                                let v = event_target_value(&e);
-                                update(Some(field), Box::new(move |_, _, cfg| {
-                                    if let Some(n) = v.parse::<f64>().ok().and_then(|x| if x.fract() == 0.0 { Some(json!(x as i64)) } else { serde_json::Number::from_f64(x).map(Value::Number) }) {
-                                        cfg.insert(field.into(), n);
-                                    }
-                                }))
-                            } /></label>
+                        <input type="number" data-testid=format!("field-{}", field.name()) data-path=pp prop:value=cfg_str(field.name())
+                            on:input=move |e| update(Some(field.name()), ConditionChange::Number { field, typed: event_target_value(&e) }) /></label>
                     }
                 };
                 view! {
@@ -280,43 +236,27 @@ pub fn ConditionEditor(editor: Editor, root: Root, path: Vec<usize>) -> AnyView 
                         || [("gt", ">"), ("gte", "≥"), ("lt", "<"), ("lte", "≤"), ("eq", "="), ("neq", "≠"), ("between", "between")]
                             .iter().map(|(v, l)| (v.to_string(), l.to_string())).collect(),
                         cfg_str("operator"),
-                        move |v: String| update(None, Box::new(move |_, _, cfg| {
-                            if v == "between" {
-                                cfg.remove("value");
-                                cfg.insert("min".into(), json!(0));
-                                cfg.insert("max".into(), json!(10));
-                            } else {
-                                cfg.remove("min"); cfg.remove("max"); cfg.remove("inclusive");
-                                cfg.entry("value").or_insert(json!(0));
-                            }
-                            cfg.insert("operator".into(), json!(v));
-                        })))}
+                        set(None, ConditionChange::Operator))}
                     {if between {
-                        view! { {number("min", "From")} {number("max", "To")} }.into_any()
+                        view! { {number(NumberField::Min, "From")} {number(NumberField::Max, "To")} }.into_any()
                     } else {
-                        number("value", "Than").into_any()
+                        number(NumberField::Value, "Than").into_any()
                     }}
                 }.into_any()
             }
             ConditionType::TurnCountExceeded => view! {
                 <label class="field"><span class="field-label">"Turns"</span>
                 <input type="number" min="1" data-testid="field-turns" data-path=p.clone() prop:value=cfg_str("turns")
-                    on:input=move |e| {
-                        let v = event_target_value(&e);
-                        update(Some("turns"), Box::new(move |_, _, cfg| { if let Ok(n) = v.parse::<u64>() { cfg.insert("turns".into(), json!(n)); } }))
-                    } /></label>
+                    on:input=move |e| update(Some("turns"), ConditionChange::Number { field: NumberField::Turns, typed: event_target_value(&e) }) /></label>
                 {choice("Counting", "scope", p.clone(),
                     || vec![("without_progress".into(), "turns without progress".into()), ("total".into(), "all turns in this state".into())],
                     move || { let s = cfg_str("scope")(); if s.is_empty() { "without_progress".into() } else { s } },
-                    set_field("scope", |v| json!(v)))}
+                    set(None, ConditionChange::Scope))}
             }.into_any(),
             ConditionType::VisitCountExceeded => view! {
                 <label class="field"><span class="field-label">"Entered at least this many times"</span>
                 <input type="number" min="1" data-testid="field-visits" data-path=p.clone() prop:value=cfg_str("visits")
-                    on:input=move |e| {
-                        let v = event_target_value(&e);
-                        update(Some("visits"), Box::new(move |_, _, cfg| { if let Ok(n) = v.parse::<u64>() { cfg.insert("visits".into(), json!(n)); } }))
-                    } /></label>
+                    on:input=move |e| update(Some("visits"), ConditionChange::Number { field: NumberField::Visits, typed: event_target_value(&e) }) /></label>
                 {choice("State", "visits-state", p.clone(),
                     move || {
                         let mut all = vec![(String::new(), "this state".to_string())];
@@ -324,9 +264,7 @@ pub fn ConditionEditor(editor: Editor, root: Root, path: Vec<usize>) -> AnyView 
                         all
                     },
                     cfg_str("state_id"),
-                    move |v: String| update(None, Box::new(move |_, _, cfg| {
-                        if v.is_empty() { cfg.remove("state_id"); } else { cfg.insert("state_id".into(), json!(v)); }
-                    })))}
+                    move |v: String| update(None, ConditionChange::VisitedState((!v.is_empty()).then_some(v))))}
             }.into_any(),
             ConditionType::ToolResult => {
                 let tool_codes = move || {
@@ -337,28 +275,24 @@ pub fn ConditionEditor(editor: Editor, root: Root, path: Vec<usize>) -> AnyView 
                     {choice("Tool", "tool", p.clone(),
                         move || names.with(|n| n.tools().iter().map(|t| (t.name.clone(), t.name.clone())).collect()),
                         cfg_str("tool"),
-                        move |v: String| update(None, Box::new(move |plan, _, cfg| {
-                            let code = plan.tools.iter().find(|t| t.name == v).and_then(|t| t.response_codes.first().cloned()).unwrap_or_default();
-                            cfg.insert("tool".into(), json!(v));
-                            cfg.insert("response_code".into(), json!(code));
-                        })))}
+                        set(None, ConditionChange::Tool))}
                     {choice("Returned", "response-code", p.clone(),
                         move || tool_codes().into_iter().map(|c| (c.clone(), c)).collect(),
-                        cfg_str("response_code"), set_field("response_code", |v| json!(v)))}
+                        cfg_str("response_code"), set(None, ConditionChange::ResponseCode))}
                     <label class="field check"><input type="checkbox" data-testid="field-negated" data-path=p.clone()
                         prop:checked=move || cfg_str("negated")() == "true"
-                        on:change=move |e| { let on = event_target_checked(&e); update(None, Box::new(move |_, _, cfg| { cfg.insert("negated".into(), json!(on)); })) } />
+                        on:change=move |e| update(None, ConditionChange::Negated(event_target_checked(&e))) />
                         <span>"Anything but this code"</span></label>
                 }.into_any()
             }
             ConditionType::SessionStateActive => view! {
                 {choice("Session state", "session-state", p.clone(),
                     move || names.with(|n| n.session_states().iter().map(|s| (s.id.clone(), s.id.clone())).collect()),
-                    cfg_str("session_state"), set_field("session_state", |v| json!(v)))}
+                    cfg_str("session_state"), set(None, ConditionChange::SessionState))}
                 {choice("Is", "session-negated", p.clone(),
                     || vec![("false".into(), "on (active)".into()), ("true".into(), "off (not active)".into())],
                     move || if cfg_str("negated")() == "true" { "true".into() } else { "false".into() },
-                    set_field("negated", |v| json!(v == "true")))}
+                    move |v: String| update(None, ConditionChange::Negated(v == "true")))}
             }.into_any(),
             ConditionType::SessionStateValue => {
                 let state_of = move || {
@@ -395,61 +329,26 @@ pub fn ConditionEditor(editor: Editor, root: Root, path: Vec<usize>) -> AnyView 
                     {choice("Session state", "session-state", p.clone(),
                         move || names.with(|n| n.valued_session_states().map(|s| (s.id.clone(), s.id.clone())).collect()),
                         cfg_str("session_state"),
-                        move |v: String| update(None, Box::new(move |plan, _, cfg| {
-                            cfg.insert("session_state".into(), json!(v));
-                            cfg.insert("operator".into(), json!("eq"));
-                            cfg.remove("values");
-                            cfg.insert("value".into(), session_default(plan, &v));
-                        })))}
+                        set(None, ConditionChange::SessionState))}
                     {choice("Compare", "session-operator", p.clone(), operators,
                         move || { let s = cfg_str("operator")(); if s.is_empty() { "eq".into() } else { s } },
-                        move |v: String| update(None, Box::new(move |plan, _, cfg| {
-                            let id = cfg.get("session_state").and_then(Value::as_str).unwrap_or_default().to_string();
-                            if v == "in" {
-                                let first = cfg.remove("value").unwrap_or_else(|| session_default(plan, &id));
-                                cfg.insert("values".into(), json!([first]));
-                            } else if let Some(Value::Array(values)) = cfg.remove("values") {
-                                cfg.insert("value".into(), values.into_iter().next().unwrap_or_else(|| session_default(plan, &id)));
-                            }
-                            cfg.insert("operator".into(), json!(v));
-                        })))}
+                        set(None, ConditionChange::SessionOperator))}
                     <label class="field"><span class="field-label">"Value (a list: comma-separated)"</span>
                     <input type="text" data-testid="field-session-value" data-path=p.clone() prop:value=shown
                         on:change=move |e| {
                             let text = event_target_value(&e);
-                            update(None, Box::new(move |plan, _, cfg| {
-                                let id = cfg.get("session_state").and_then(Value::as_str).unwrap_or_default().to_string();
-                                let op = cfg.get("operator").and_then(Value::as_str).unwrap_or("eq").to_string();
-                                let one = |t: &str| {
-                                    let mut single = plan.session_state(&id).cloned();
-                                    if let Some(s) = single.as_mut() { s.list = false; }
-                                    let v = Value::String(t.trim().to_string());
-                                    single.and_then(|s| coerce_session(&v, &s)).unwrap_or(v)
-                                };
-                                if op == "in" {
-                                    let list: Vec<Value> = text.split(',').map(str::trim).filter(|s| !s.is_empty()).map(one).collect();
-                                    cfg.insert("values".into(), Value::Array(list));
-                                } else if op == "contains" {
-                                    cfg.insert("value".into(), one(&text));
-                                } else {
-                                    cfg.insert("value".into(), session_value_from_text(plan, &id, &text));
-                                }
-                            }))
+                            update(None, ConditionChange::SessionValue(text))
                         } /></label>
                 }.into_any()
             }
             ConditionType::AllOf | ConditionType::AnyOf | ConditionType::Compound => {
                 let operator = (ty == ConditionType::Compound).then(|| choice("Combine with", "compound-operator", p.clone(),
                     || vec![("and".into(), "and (all true)".into()), ("or".into(), "or (any true)".into())],
-                    cfg_str("operator"), set_field("operator", |v| json!(v))));
+                    cfg_str("operator"), set(None, ConditionChange::Combine)));
                 let children = (0..count).map(|i| {
                     let mut child = path.get_value();
                     child.push(i);
-                    let remove = move |_| update(None, Box::new(move |_, _, cfg| {
-                        if let Some(list) = cfg.get_mut("conditions").and_then(Value::as_array_mut) {
-                            if i < list.len() { list.remove(i); }
-                        }
-                    }));
+                    let remove = move |_| update(None, ConditionChange::RemoveChild(i));
                     view! {
                         <div class="condition-child">
                             <button class="remove" title="Remove this condition" data-testid="remove-condition" data-path=path_name(&child) on:click=remove>"✕"</button>
@@ -457,13 +356,7 @@ pub fn ConditionEditor(editor: Editor, root: Root, path: Vec<usize>) -> AnyView 
                         </div>
                     }
                 }).collect_view();
-                let add = move |_| update(None, Box::new(move |plan, _, cfg| {
-                    let leaf = json!({"condition_type": "deliverable_exists", "condition_config": template(ConditionType::DeliverableExists, None, plan)});
-                    match cfg.get_mut("conditions").and_then(Value::as_array_mut) {
-                        Some(list) => list.push(leaf),
-                        None => { cfg.insert("conditions".into(), json!([leaf])); }
-                    }
-                }));
+                let add = move |_| update(None, ConditionChange::AddChild);
                 view! {
                     {operator}
                     <div class="condition-children">{children}</div>
@@ -478,14 +371,9 @@ pub fn ConditionEditor(editor: Editor, root: Root, path: Vec<usize>) -> AnyView 
                 || ConditionType::ALL.iter().map(|t| (t.as_str().to_string(), label(*t).to_string())).collect(),
                 ty_value,
                 move |v: String| {
-                    let Some(ty) = ConditionType::from_name(&v) else { return };
-                    update(None, Box::new(move |plan, old_ty, cfg| {
-                        if *old_ty != ty {
-                            let key = cfg.get("key").and_then(Value::as_str).map(str::to_string);
-                            *cfg = template(ty, key, plan);
-                            *old_ty = ty;
-                        }
-                    }))
+                    if let Some(ty) = ConditionType::from_name(&v) {
+                        update(None, ConditionChange::Type(ty));
+                    }
                 })}
             {fields}
         </div>

@@ -1,13 +1,11 @@
-//! The condition builder's decisions, without a browser: where a condition lives (a transition
-//! or a session state's rule, and the path of child indexes below it), reading and replacing the
-//! condition there, the settings a type starts with, and the keys and values offered.
+//! Where a condition the builder edits lives, without a browser: a transition or a session
+//! state's rule or an interruption's condition, and the path of child indexes below it; reading and
+//! replacing the condition there. What a change does to a condition is core's
+//! (`plan_core::condition::change`).
 
-use plan_core::coerce::coerce_session;
 use plan_core::condition::{Condition, ConditionType};
 use plan_core::edit::PlanDetails;
-use plan_core::plan::{
-    Deliverable, DeliverableType, Plan, SessionState, SessionType, StateType, Transition,
-};
+use plan_core::plan::{Plan, StateType, Transition};
 use serde_json::{json, Map, Value};
 
 use crate::plan_names::KeyName;
@@ -184,128 +182,6 @@ pub(super) fn standalone_mut<'d>(d: &'d mut PlanDetails, root: &Root) -> Option<
     }
 }
 
-/// The session states a value comparison can read: every one but prompt states.
-pub(super) fn valued_states(plan: &Plan) -> Vec<&SessionState> {
-    plan.session_states
-        .iter()
-        .filter(|s| s.kind != SessionType::Prompt)
-        .collect()
-}
-
-/// What an author typed as a session state's value, read as the state holds it.
-pub fn session_value_from_text(plan: &Plan, id: &str, text: &str) -> Value {
-    let text_value = Value::String(text.to_string());
-    plan.session_state(id)
-        .and_then(|st| coerce_session(&text_value, st))
-        .unwrap_or(text_value)
-}
-
-pub(super) fn session_default(plan: &Plan, id: &str) -> Value {
-    match plan.session_state(id) {
-        Some(st) if st.list => json!([]),
-        Some(st) => match st.kind {
-            SessionType::Number => json!(0),
-            SessionType::Boolean => json!(true),
-            SessionType::Enum => json!(st
-                .enum_values
-                .as_deref()
-                .unwrap_or_default()
-                .first()
-                .cloned()
-                .unwrap_or_default()),
-            _ => json!(""),
-        },
-        None => json!(""),
-    }
-}
-
-/// A sensible starting config for a condition of type `ty`, keeping `key` where it fits.
-pub(super) fn template(ty: ConditionType, key: Option<String>, plan: &Plan) -> Map<String, Value> {
-    let first_key = || {
-        key.clone()
-            .or_else(|| first_declared_key(plan, None))
-            .unwrap_or_default()
-    };
-    let v = match ty {
-        ConditionType::AllTasksComplete | ConditionType::GoalAchieved => json!({}),
-        ConditionType::DeliverableExists => json!({"key": first_key()}),
-        ConditionType::DeliverableValue => {
-            let k = first_key();
-            json!({"key": k, "value": default_value(plan, &k)})
-        }
-        ConditionType::DeliverableValueIn => {
-            let k = first_key();
-            json!({"key": k, "values": [default_value(plan, &k)]})
-        }
-        ConditionType::DeliverableValueNumeric => {
-            let k = key
-                .filter(|k| declared(plan, k).is_some_and(|d| d.kind == DeliverableType::Number))
-                .or_else(|| first_declared_key(plan, Some(DeliverableType::Number)))
-                .unwrap_or_default();
-            json!({"key": k, "operator": "gte", "value": 0})
-        }
-        ConditionType::TurnCountExceeded => json!({"turns": 3, "scope": "without_progress"}),
-        ConditionType::VisitCountExceeded => json!({"visits": 3}),
-        ConditionType::AllOf | ConditionType::AnyOf => {
-            json!({"conditions": [{"condition_type": "deliverable_exists", "condition_config": {"key": first_key()}}]})
-        }
-        ConditionType::Compound => json!({"operator": "and", "conditions": [
-            {"condition_type": "deliverable_exists", "condition_config": {"key": first_key()}}]}),
-        ConditionType::ToolResult => {
-            let tool = plan.tools.first();
-            json!({"tool": tool.map(|t| t.name.clone()).unwrap_or_default(),
-                   "response_code": tool.and_then(|t| t.response_codes.first().cloned()).unwrap_or_default(),
-                   "negated": false})
-        }
-        ConditionType::SessionStateActive => {
-            let id = plan.session_states.first().map(|s| s.id.clone());
-            json!({"session_state": id.unwrap_or_default(), "negated": false})
-        }
-        ConditionType::SessionStateValue => {
-            let id = valued_states(plan)
-                .first()
-                .map(|s| s.id.clone())
-                .unwrap_or_default();
-            json!({"session_state": id, "operator": "eq", "value": session_default(plan, &id)})
-        }
-    };
-    v.as_object().cloned().unwrap_or_default()
-}
-
-/// The first declared key, optionally of one type.
-fn first_declared_key(plan: &Plan, kind: Option<DeliverableType>) -> Option<String> {
-    plan.states
-        .iter()
-        .flat_map(|s| s.deliverables())
-        .find(|d| kind.is_none_or(|k| d.kind == k))
-        .map(|d| d.key.clone())
-}
-
-pub(super) fn declared<'p>(plan: &'p Plan, key: &str) -> Option<&'p Deliverable> {
-    plan.states
-        .iter()
-        .flat_map(|s| s.deliverables())
-        .find(|d| d.key == key)
-}
-
-pub(super) fn default_value(plan: &Plan, key: &str) -> Value {
-    match declared(plan, key) {
-        Some(d) => match d.kind {
-            DeliverableType::Enum => json!(d
-                .enum_values
-                .as_deref()
-                .unwrap_or_default()
-                .first()
-                .cloned()
-                .unwrap_or_default()),
-            DeliverableType::Boolean => json!(true),
-            DeliverableType::Number => json!(0),
-            DeliverableType::String => json!(""),
-        },
-        None => json!(""),
-    }
-}
-
 pub(super) fn label(ty: ConditionType) -> &'static str {
     match ty {
         ConditionType::AllTasksComplete => "All tasks done",
@@ -348,9 +224,6 @@ pub(super) struct Shape {
     pub(super) children: usize,
 }
 
-/// An edit of one condition: its type and config, with the plan for context.
-pub(super) type Change = Box<dyn FnOnce(&Plan, &mut ConditionType, &mut Map<String, Value>)>;
-
 pub(super) fn path_name(path: &[usize]) -> String {
     path.iter()
         .map(ToString::to_string)
@@ -361,6 +234,7 @@ pub(super) fn path_name(path: &[usize]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use plan_core::condition::change::settings_for;
     use plan_core::{validate, Code};
 
     /// A plan with a text, a number and an enum key, and a tool with codes.
@@ -384,7 +258,7 @@ mod tests {
         let base = plan();
         for ty in ConditionType::ALL {
             let mut p = base.clone();
-            let cfg = template(ty, Some("topic".into()), &p);
+            let cfg = settings_for(ty, Some("topic".into()), &p);
             let t = &mut std::sync::Arc::make_mut(&mut p.states[0]).transitions[0];
             t.condition_type = Some(ty);
             t.condition_config = cfg;
@@ -408,13 +282,13 @@ mod tests {
     #[test]
     fn nested_conditions_are_read_and_replaced_by_their_path() {
         let mut p = plan();
-        let cfg = template(ConditionType::AnyOf, None, &p);
+        let cfg = settings_for(ConditionType::AnyOf, None, &p);
         let t = &mut std::sync::Arc::make_mut(&mut p.states[0]).transitions[0];
         t.condition_type = Some(ConditionType::AnyOf);
         t.condition_config = cfg;
-        let inner = template(ConditionType::AllOf, None, &base_plan());
+        let inner = settings_for(ConditionType::AllOf, None, &base_plan());
         set_node(t, &[0], ConditionType::AllOf, inner);
-        let leaf = template(ConditionType::DeliverableValueNumeric, None, &base_plan());
+        let leaf = settings_for(ConditionType::DeliverableValueNumeric, None, &base_plan());
         set_node(t, &[0, 0], ConditionType::DeliverableValueNumeric, leaf);
         let (ty, cfg) = node(t, StateType::Loose, &[0, 0]).unwrap();
         assert_eq!(ty, ConditionType::DeliverableValueNumeric);
