@@ -62,6 +62,14 @@ pub fn App() -> impl IntoView {
     let actions = Actions::new(editor, camera, scene);
     let lifecycle = Lifecycle::new(editor, opening, actions);
     let test_chat = TestChat::new(editor, actions, lifecycle);
+    // The stores, reached by every part of the window through the context: a component takes
+    // as props only what it shows.
+    provide_context(editor);
+    provide_context(camera);
+    provide_context(opening);
+    provide_context(actions);
+    provide_context(lifecycle);
+    provide_context(test_chat);
     opening.start();
     actions.listen_to_keys();
 
@@ -115,11 +123,11 @@ pub fn App() -> impl IntoView {
     let help = actions.help;
     view! {
         <div class="app" class:wide-panel=move || actions.tab.get() == Tab::Chat>
-            <TopBar editor=editor camera=camera actions=actions opening=opening lifecycle=lifecycle test_chat=test_chat />
-            <Sidebar editor=editor opening=opening actions=actions lifecycle=lifecycle />
+            <TopBar />
+            <Sidebar />
             <main class="workspace" class:read-only=move || !editor.mode.with(Mode::is_draft)>
-                <Canvas editor=editor scene=scene marks=marks camera=camera />
-                <ReadOnlyBanner editor=editor lifecycle=lifecycle />
+                <Canvas scene=scene marks=marks />
+                <ReadOnlyBanner />
                 {move || opening.load_error.get().map(|e| view! {
                     <div class="load-error" data-testid="load-error" data-code=e.code.as_str()>
                         <h3>"This plan cannot be opened"</h3>
@@ -127,21 +135,23 @@ pub fn App() -> impl IntoView {
                         <p class="hint">"Fix the file and it opens again by itself."</p>
                     </div>
                 })}
-                <OnDiskConflict editor=editor load_error=opening.load_error />
-                <Notice editor=editor lifecycle=lifecycle />
-                {move || finding.get().then(|| view! { <Find editor=editor open=finding on_pick=Callback::new(move |id: String| actions.go_to(&id, None)) /> })}
+                <OnDiskConflict load_error=opening.load_error />
+                <Notice />
+                {move || finding.get().then(|| view! { <Find open=finding on_pick=Callback::new(move |id: String| actions.go_to(&id, None)) /> })}
                 {move || help.get().then(|| view! { <Help close=Callback::new(move |()| help.set(false)) /> })}
             </main>
-            <Panel editor=editor report=report actions=actions lifecycle=lifecycle test_chat=test_chat />
-            <StatusBar editor=editor report=report camera=camera opening=opening actions=actions />
-            <Dialogs lifecycle=lifecycle actions=actions test_chat=test_chat />
+            <Panel report=report />
+            <StatusBar report=report />
+            <Dialogs />
         </div>
     }
 }
 
 /// Over the canvas while a version or a comparison is shown: what it is, and the way back.
 #[component]
-fn ReadOnlyBanner(editor: Editor, lifecycle: Lifecycle) -> impl IntoView {
+fn ReadOnlyBanner() -> impl IntoView {
+    let editor = expect_context::<Editor>();
+    let lifecycle = expect_context::<Lifecycle>();
     move || {
         let mode = editor.mode.get();
         (!mode.is_draft()).then(|| {
@@ -158,7 +168,8 @@ fn ReadOnlyBanner(editor: Editor, lifecycle: Lifecycle) -> impl IntoView {
 /// The draft changed on disk under unsaved edits, or can no longer be read: both choices, and
 /// nothing overwritten until the author picks one.
 #[component]
-fn OnDiskConflict(editor: Editor, load_error: RwSignal<Option<ApiError>>) -> impl IntoView {
+fn OnDiskConflict(load_error: RwSignal<Option<ApiError>>) -> impl IntoView {
+    let editor = expect_context::<Editor>();
     move || {
         editor.on_disk_choice.get().map(|choice| match choice {
             OnDiskChoice::Plan(_) => view! {
@@ -191,7 +202,9 @@ fn OnDiskConflict(editor: Editor, load_error: RwSignal<Option<ApiError>>) -> imp
 
 /// The latest message for the author, with its Undo when it has one.
 #[component]
-fn Notice(editor: Editor, lifecycle: Lifecycle) -> impl IntoView {
+fn Notice() -> impl IntoView {
+    let editor = expect_context::<Editor>();
+    let lifecycle = expect_context::<Lifecycle>();
     move || {
         editor.notice.get().map(|n| {
             let undo = n.undo.clone();
@@ -209,13 +222,11 @@ fn Notice(editor: Editor, lifecycle: Lifecycle) -> impl IntoView {
 /// Problem counts (a click opens the Problems tab), the save state, the plan's size, where its
 /// draft is, and the zoom.
 #[component]
-fn StatusBar(
-    editor: Editor,
-    report: Memo<plan_core::Report>,
-    camera: Camera,
-    opening: Opening,
-    actions: Actions,
-) -> impl IntoView {
+fn StatusBar(report: Memo<plan_core::Report>) -> impl IntoView {
+    let editor = expect_context::<Editor>();
+    let camera = expect_context::<Camera>();
+    let opening = expect_context::<Opening>();
+    let actions = expect_context::<Actions>();
     let counts = move || {
         editor.plan.with(|p| {
             p.as_ref().map_or(String::new(), |p| {

@@ -68,7 +68,8 @@ pub fn search(plan: &Plan, query: &str) -> Vec<(String, String, String)> {
 }
 
 #[component]
-pub fn Find(editor: Editor, open: RwSignal<bool>, on_pick: Callback<String>) -> impl IntoView {
+pub fn Find(open: RwSignal<bool>, on_pick: Callback<String>) -> impl IntoView {
+    let editor = expect_context::<Editor>();
     let query = RwSignal::new(String::new());
     let input = NodeRef::<html::Input>::new();
     Effect::new(move |_| {

@@ -7,18 +7,11 @@ use plan_core::edit::NewState;
 use wasm_bindgen::JsCast;
 
 use crate::actions::Actions;
-use crate::editor::Editor;
-use crate::lifecycle::Lifecycle;
-use crate::opening::Opening;
 use crate::switcher::Switcher;
 
 #[component]
-pub fn Sidebar(
-    editor: Editor,
-    opening: Opening,
-    actions: Actions,
-    lifecycle: Lifecycle,
-) -> impl IntoView {
+pub fn Sidebar() -> impl IntoView {
+    let actions = expect_context::<Actions>();
     let add_state = move |kind: NewState, at: Option<(f64, f64)>| actions.add_state(kind, at);
     // A palette item is clicked (a state in the middle of the view) or dragged onto the canvas
     // (a state where it is dropped).
@@ -80,7 +73,7 @@ pub fn Sidebar(
 
     view! {
             <aside class="sidebar">
-                <Switcher editor=editor opening=opening lifecycle=lifecycle />
+                <Switcher />
                 <h2>"Add a state"</h2>
                 <div class="palette">
                     {palette_item(NewState::Strict, "palette-strict", "Strict", "One task at a time, in order")}

@@ -14,7 +14,10 @@ use crate::lifecycle::{filter_plans, Lifecycle};
 use crate::opening::Opening;
 
 #[component]
-pub fn Switcher(editor: Editor, opening: Opening, lifecycle: Lifecycle) -> impl IntoView {
+pub fn Switcher() -> impl IntoView {
+    let editor = expect_context::<Editor>();
+    let opening = expect_context::<Opening>();
+    let lifecycle = expect_context::<Lifecycle>();
     let query = RwSignal::new(String::new());
     // The plan whose title is being edited in the list.
     let renaming = RwSignal::new(None::<String>);

@@ -20,14 +20,13 @@ enum Menu {
 }
 
 #[component]
-pub fn TopBar(
-    editor: Editor,
-    camera: Camera,
-    actions: Actions,
-    opening: Opening,
-    lifecycle: Lifecycle,
-    test_chat: TestChat,
-) -> impl IntoView {
+pub fn TopBar() -> impl IntoView {
+    let editor = expect_context::<Editor>();
+    let camera = expect_context::<Camera>();
+    let actions = expect_context::<Actions>();
+    let opening = expect_context::<Opening>();
+    let lifecycle = expect_context::<Lifecycle>();
+    let test_chat = expect_context::<TestChat>();
     let menu = RwSignal::new(None::<Menu>);
     // The Export menu lists the versions: they are read while it is open.
     Effect::new(move |_| {

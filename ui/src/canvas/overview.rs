@@ -57,12 +57,12 @@ fn fill_of(kind: StateType) -> &'static str {
 
 #[component]
 pub fn Overview(
-    editor: Editor,
     shown: Shown,
     marks: Memo<Marks>,
     viewport: RwSignal<Viewport>,
     size: RwSignal<(f64, f64)>,
 ) -> impl IntoView {
+    let editor = expect_context::<Editor>();
     let canvas = NodeRef::<html::Canvas>::new();
     Effect::new(move |_| {
         let Some(el) = canvas.get() else { return };

@@ -46,12 +46,9 @@ pub fn snap(v: f64) -> f64 {
 
 /// The canvas of the open plan, looking where `camera` says (its `refit` asks for a fit).
 #[component]
-pub fn Canvas(
-    editor: Editor,
-    scene: Memo<Scene>,
-    marks: Memo<Marks>,
-    camera: Camera,
-) -> impl IntoView {
+pub fn Canvas(scene: Memo<Scene>, marks: Memo<Marks>) -> impl IntoView {
+    let editor = expect_context::<Editor>();
+    let camera = expect_context::<Camera>();
     let Camera {
         viewport,
         size,
@@ -449,7 +446,7 @@ pub fn Canvas(
                     <For each=move || shown.with(|s| s.interruptions.clone()) key=|d| d.key children=detour_arrow_view />
                 </g>
             </svg>
-            {move || overview.get().then(|| view! { <Overview editor=editor shown=shown marks=marks viewport=viewport size=size /> })}
+            {move || overview.get().then(|| view! { <Overview shown=shown marks=marks viewport=viewport size=size /> })}
             <div class="cards" style:transform=transform>
                 <For each=move || arrows_now.get() key=|a| a.key children=label />
                 <For each=move || visible_cards.get() key=|c| c.key children=card />

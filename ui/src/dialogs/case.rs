@@ -83,7 +83,9 @@ fn trimmed(script: &Script, dropped: &[Kept]) -> Script {
 }
 
 #[component]
-pub fn SaveCaseDialog(lifecycle: Lifecycle, test_chat: TestChat) -> impl IntoView {
+pub fn SaveCaseDialog() -> impl IntoView {
+    let lifecycle = expect_context::<Lifecycle>();
+    let test_chat = expect_context::<TestChat>();
     let script = match lifecycle.dialog.get_untracked() {
         Some(Dialog::SaveCase(s)) => s,
         _ => Script::default(),

@@ -8,14 +8,13 @@ mod publish;
 use leptos::ev;
 use leptos::prelude::*;
 
-use crate::actions::Actions;
 use crate::lifecycle::{Confirmation, Dialog, Lifecycle};
-use crate::test_chat::TestChat;
 use case::SaveCaseDialog;
 use publish::PublishDialog;
 
 #[component]
-pub fn Dialogs(lifecycle: Lifecycle, actions: Actions, test_chat: TestChat) -> impl IntoView {
+pub fn Dialogs() -> impl IntoView {
+    let lifecycle = expect_context::<Lifecycle>();
     let dialog = lifecycle.dialog;
     let close = move || lifecycle.close_dialog();
     // The kind of dialog shown: the dialog is made again only when that changes, not whenever
@@ -36,10 +35,10 @@ pub fn Dialogs(lifecycle: Lifecycle, actions: Actions, test_chat: TestChat) -> i
                 <div class="dialog" role="dialog" on:click=|e: ev::MouseEvent| e.stop_propagation()
                     on:keydown=move |e: ev::KeyboardEvent| if e.key() == "Escape" { close() }>
                     {match kind {
-                        0 => view! { <PublishDialog lifecycle=lifecycle actions=actions /> }.into_any(),
-                        1 => view! { <NewPlanDialog lifecycle=lifecycle /> }.into_any(),
-                        3 => view! { <SaveCaseDialog lifecycle=lifecycle test_chat=test_chat /> }.into_any(),
-                        _ => view! { <ConfirmDialog lifecycle=lifecycle /> }.into_any(),
+                        0 => view! { <PublishDialog /> }.into_any(),
+                        1 => view! { <NewPlanDialog /> }.into_any(),
+                        3 => view! { <SaveCaseDialog /> }.into_any(),
+                        _ => view! { <ConfirmDialog /> }.into_any(),
                     }}
                 </div>
             </div>
@@ -49,7 +48,8 @@ pub fn Dialogs(lifecycle: Lifecycle, actions: Actions, test_chat: TestChat) -> i
 
 /// "Are you sure?" for an action that replaces something, saying what happens to it.
 #[component]
-fn ConfirmDialog(lifecycle: Lifecycle) -> impl IntoView {
+fn ConfirmDialog() -> impl IntoView {
+    let lifecycle = expect_context::<Lifecycle>();
     let asked = move || match lifecycle.dialog.get() {
         Some(Dialog::Confirm(c)) => Some(c),
         _ => None,
@@ -70,7 +70,8 @@ fn ConfirmDialog(lifecycle: Lifecycle) -> impl IntoView {
 
 /// A new plan: its title, and what it starts from (blank, or a copy of a sample).
 #[component]
-fn NewPlanDialog(lifecycle: Lifecycle) -> impl IntoView {
+fn NewPlanDialog() -> impl IntoView {
+    let lifecycle = expect_context::<Lifecycle>();
     let title = RwSignal::new(String::new());
     let from = RwSignal::new(String::new());
     let create = move || {

@@ -9,7 +9,9 @@ use crate::lifecycle::{Dialog, Lifecycle, Publishing};
 use crate::panels::{change_mark, problem_item};
 
 #[component]
-pub fn PublishDialog(lifecycle: Lifecycle, actions: Actions) -> impl IntoView {
+pub fn PublishDialog() -> impl IntoView {
+    let lifecycle = expect_context::<Lifecycle>();
+    let actions = expect_context::<Actions>();
     let note = RwSignal::new(String::new());
     let state = move || match lifecycle.dialog.get() {
         Some(Dialog::Publish(p)) => p,

@@ -9,7 +9,8 @@ use crate::test_chat::{SettingsForm, TestChat};
 
 /// Simulator · Language model, and the model's settings while it is chosen.
 #[component]
-pub fn AgentSwitch(test_chat: TestChat) -> impl IntoView {
+pub fn AgentSwitch() -> impl IntoView {
+    let test_chat = expect_context::<TestChat>();
     let agent = test_chat.agent;
     let option = move |kind: AgentKind, hint: &'static str| {
         view! {
@@ -25,13 +26,14 @@ pub fn AgentSwitch(test_chat: TestChat) -> impl IntoView {
             {option(AgentKind::Simulator, "The built-in, offline simulator: the same answers every time")}
             {option(AgentKind::LanguageModel, "A language model on any OpenAI-compatible server (Ollama, llama.cpp, vLLM, LM Studio or a hosted one)")}
         </div>
-        {move || (agent.get() == AgentKind::LanguageModel).then(|| view! { <Settings test_chat=test_chat /> })}
+        {move || (agent.get() == AgentKind::LanguageModel).then(|| view! { <Settings /> })}
     }
 }
 
 /// The language model's settings: base URL, model, the key's variable, temperature, seed, timeout.
 #[component]
-fn Settings(test_chat: TestChat) -> impl IntoView {
+fn Settings() -> impl IntoView {
+    let test_chat = expect_context::<TestChat>();
     let form = RwSignal::new(SettingsForm::default());
     // The kept settings fill the form when they arrive (and after a save).
     Effect::new(move |_| {
@@ -86,7 +88,8 @@ fn Settings(test_chat: TestChat) -> impl IntoView {
 /// The turn the model failed: what failed and what to do, the message kept, Retry, and the
 /// simulator answering it instead.
 #[component]
-pub fn FailedTurn(test_chat: TestChat) -> impl IntoView {
+pub fn FailedTurn() -> impl IntoView {
+    let test_chat = expect_context::<TestChat>();
     move || {
         test_chat.failed.get().map(|f| {
             view! {

@@ -8,7 +8,9 @@ use crate::actions::Actions;
 use crate::editor::Editor;
 
 #[component]
-pub fn Changes(editor: Editor, actions: Actions) -> impl IntoView {
+pub fn Changes() -> impl IntoView {
+    let editor = expect_context::<Editor>();
+    let actions = expect_context::<Actions>();
     let changes = move || {
         editor
             .comparing

@@ -23,7 +23,8 @@ use crate::test_chat::{
 };
 
 #[component]
-pub fn Chat(editor: Editor, test_chat: TestChat, lifecycle: Lifecycle) -> impl IntoView {
+pub fn Chat() -> impl IntoView {
+    let test_chat = expect_context::<TestChat>();
     let chat = test_chat.chat;
     // Memos: the views below are made once per conversation shown, not once per turn.
     let has_chat = Memo::new(move |_| chat.with(Option::is_some));
@@ -31,8 +32,8 @@ pub fn Chat(editor: Editor, test_chat: TestChat, lifecycle: Lifecycle) -> impl I
     let case_open = Memo::new(move |_| test_chat.case.with(Option::is_some));
     view! {
         <div class="chat" data-testid="chat">
-            <Begin editor=editor test_chat=test_chat lifecycle=lifecycle />
-            <AgentSwitch test_chat=test_chat />
+            <Begin />
+            <AgentSwitch />
             {move || test_chat.error.get().map(|e| view! { <p class="error" data-testid="chat-error" data-code=e.code.as_str()>{e.message}</p> })}
             {move || chat.get().and_then(|c| c.stale).map(|why| view! {
                 <div class="chat-stale" data-testid="chat-stale">
@@ -41,23 +42,26 @@ pub fn Chat(editor: Editor, test_chat: TestChat, lifecycle: Lifecycle) -> impl I
                 </div>
             })}
             {move || match (has_chat.get(), case_open.get()) {
-                (_, true) => view! { <OpenedCase test_chat=test_chat /> }.into_any(),
+                (_, true) => view! { <OpenedCase /> }.into_any(),
                 (true, false) => view! {
-                    <Transcript test_chat=test_chat />
-                    <FailedTurn test_chat=test_chat />
-                    <Say test_chat=test_chat />
-                    <Now editor=editor test_chat=test_chat />
+                    <Transcript />
+                    <FailedTurn />
+                    <Say />
+                    <Now />
                 }.into_any(),
                 (false, false) => ().into_any(),
             }}
-            <Suite test_chat=test_chat />
+            <Suite />
         </div>
     }
 }
 
 /// What a new conversation runs and where it begins: the document, the state, the values known.
 #[component]
-fn Begin(editor: Editor, test_chat: TestChat, lifecycle: Lifecycle) -> impl IntoView {
+fn Begin() -> impl IntoView {
+    let editor = expect_context::<Editor>();
+    let test_chat = expect_context::<TestChat>();
+    let lifecycle = expect_context::<Lifecycle>();
     let run = test_chat.run;
     let from = test_chat.from;
     let run_value = move || match run.get() {
@@ -268,7 +272,8 @@ fn Begin(editor: Editor, test_chat: TestChat, lifecycle: Lifecycle) -> impl Into
 
 /// The conversation, each agent reply with its turn's trace folded under it.
 #[component]
-fn Transcript(test_chat: TestChat) -> impl IntoView {
+fn Transcript() -> impl IntoView {
+    let test_chat = expect_context::<TestChat>();
     let lines = move || {
         let agent = test_chat.agent.get();
         test_chat.chat.with(|c| {
@@ -397,7 +402,8 @@ struct Line {
 
 /// The message field (Enter sends, Shift+Enter starts a new line) and the conversation's actions.
 #[component]
-fn Say(test_chat: TestChat) -> impl IntoView {
+fn Say() -> impl IntoView {
+    let test_chat = expect_context::<TestChat>();
     let text = RwSignal::new(String::new());
     let send = move || {
         let message = text.get_untracked();

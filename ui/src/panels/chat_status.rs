@@ -10,7 +10,9 @@ use crate::editor::Editor;
 use crate::test_chat::{session_rows, SessionRow, TestChat};
 
 #[component]
-pub fn Now(editor: Editor, test_chat: TestChat) -> impl IntoView {
+pub fn Now() -> impl IntoView {
+    let editor = expect_context::<Editor>();
+    let test_chat = expect_context::<TestChat>();
     let session = Memo::new(move |_| {
         test_chat
             .chat
@@ -180,7 +182,7 @@ pub fn Now(editor: Editor, test_chat: TestChat) -> impl IntoView {
                             <div class="chat-tool" data-testid="chat-tool" data-tool=name.clone()>
                                 <code>{name.clone()}</code>
                                 {last.map(|l| view! { <span class="hint">{format!(" last: {l}")}</span> })}
-                                <ToolSwitch test_chat=test_chat tool=name.clone() codes=codes.clone() />
+                                <ToolSwitch tool=name.clone() codes=codes.clone() />
                                 <div class="chat-tool-codes">
                                     {buttons.into_iter().map(|code| {
                                         let message = format!("/tool {name} {code}");
@@ -253,7 +255,8 @@ pub fn Now(editor: Editor, test_chat: TestChat) -> impl IntoView {
 /// The tool switch: which code the tool returns when the agent (the language model, or the
 /// simulator's `/tool NAME`) calls it without naming one.
 #[component]
-fn ToolSwitch(test_chat: TestChat, tool: String, codes: Vec<String>) -> impl IntoView {
+fn ToolSwitch(tool: String, codes: Vec<String>) -> impl IntoView {
+    let test_chat = expect_context::<TestChat>();
     let first = codes.first().cloned().unwrap_or_default();
     let key = tool.clone();
     let chosen = move || {

@@ -16,7 +16,6 @@ use plan_core::Report;
 use crate::actions::Actions;
 use crate::editor::{Editor, Mode};
 use crate::lifecycle::Lifecycle;
-use crate::test_chat::TestChat;
 pub use changes::mark as change_mark;
 use changes::Changes;
 use chat::Chat;
@@ -38,13 +37,10 @@ pub enum Tab {
 }
 
 #[component]
-pub fn Panel(
-    editor: Editor,
-    report: Memo<Report>,
-    actions: Actions,
-    lifecycle: Lifecycle,
-    test_chat: TestChat,
-) -> impl IntoView {
+pub fn Panel(report: Memo<Report>) -> impl IntoView {
+    let editor = expect_context::<Editor>();
+    let actions = expect_context::<Actions>();
+    let lifecycle = expect_context::<Lifecycle>();
     let tab = actions.tab;
     let counts = move || {
         report.with(|r| {
@@ -75,11 +71,11 @@ pub fn Panel(
             </div>
             <div class="panel-body">
                 {move || match tab.get() {
-                    Tab::Inspect => view! { <Inspector editor=editor report=report test_chat=test_chat /> }.into_any(),
+                    Tab::Inspect => view! { <Inspector report=report /> }.into_any(),
                     Tab::Problems => view! { <Problems report=report on_problem=on_problem /> }.into_any(),
-                    Tab::Versions => view! { <Versions editor=editor lifecycle=lifecycle /> }.into_any(),
-                    Tab::Changes => view! { <Changes editor=editor actions=actions /> }.into_any(),
-                    Tab::Chat => view! { <Chat editor=editor test_chat=test_chat lifecycle=lifecycle /> }.into_any(),
+                    Tab::Versions => view! { <Versions /> }.into_any(),
+                    Tab::Changes => view! { <Changes /> }.into_any(),
+                    Tab::Chat => view! { <Chat /> }.into_any(),
                 }}
             </div>
         </aside>

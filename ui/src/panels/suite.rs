@@ -7,7 +7,8 @@ use leptos::prelude::*;
 use crate::test_chat::TestChat;
 
 #[component]
-pub fn Suite(test_chat: TestChat) -> impl IntoView {
+pub fn Suite() -> impl IntoView {
+    let test_chat = expect_context::<TestChat>();
     let suite = test_chat.suite;
     let running = move || {
         test_chat.busy.get()
@@ -60,7 +61,8 @@ pub fn Suite(test_chat: TestChat) -> impl IntoView {
 /// the one where it differed, what was expected there beside what happened, its state lit on the
 /// canvas.
 #[component]
-pub fn OpenedCase(test_chat: TestChat) -> impl IntoView {
+pub fn OpenedCase() -> impl IntoView {
+    let test_chat = expect_context::<TestChat>();
     // Opened from the list below: brought into view (the DOM is the outside world).
     let here = NodeRef::<leptos::html::Div>::new();
     Effect::new(move |_| {

@@ -14,7 +14,9 @@ const FIRST_ROWS: usize = 40;
 const ROWS_A_FRAME: usize = 60;
 
 #[component]
-pub fn Versions(editor: Editor, lifecycle: Lifecycle) -> impl IntoView {
+pub fn Versions() -> impl IntoView {
+    let editor = expect_context::<Editor>();
+    let lifecycle = expect_context::<Lifecycle>();
     let versions = lifecycle.versions;
     let compare_with = lifecycle.compare_with;
     let with_value = move || match compare_with.get() {

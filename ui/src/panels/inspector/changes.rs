@@ -143,7 +143,8 @@ fn changes_write(editor: Editor, at: &ChangesOf, f: impl FnOnce(&Plan, &mut Vec<
 
 /// The changes a transition or a state entry makes to session states, one row each.
 #[component]
-pub fn ChangesEditor(editor: Editor, at: ChangesOf, label: &'static str) -> impl IntoView {
+pub fn ChangesEditor(at: ChangesOf, label: &'static str) -> impl IntoView {
+    let editor = expect_context::<Editor>();
     let testid = match at {
         ChangesOf::Entry(_) => "on-enter",
         ChangesOf::Effects(..) => "effects",

@@ -24,7 +24,8 @@ use crate::plan_names::PlanNames;
 
 /// The condition at `path` below `root`, and its children.
 #[component]
-pub fn ConditionEditor(editor: Editor, root: Root, path: Vec<usize>) -> AnyView {
+pub fn ConditionEditor(root: Root, path: Vec<usize>) -> AnyView {
+    let editor = expect_context::<Editor>();
     let names = expect_context::<Memo<PlanNames>>();
     let root = StoredValue::new(root);
     let path = StoredValue::new(path);
@@ -352,7 +353,7 @@ pub fn ConditionEditor(editor: Editor, root: Root, path: Vec<usize>) -> AnyView 
                     view! {
                         <div class="condition-child">
                             <button class="remove" title="Remove this condition" data-testid="remove-condition" data-path=path_name(&child) on:click=remove>"✕"</button>
-                            <ConditionEditor editor=editor root=root.get_value() path=child />
+                            <ConditionEditor root=root.get_value() path=child />
                         </div>
                     }
                 }).collect_view();

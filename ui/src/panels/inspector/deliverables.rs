@@ -28,7 +28,8 @@ fn deliverables(s: &State, task: Option<usize>) -> Option<&Vec<Deliverable>> {
 }
 
 #[component]
-pub fn DeliverableList(editor: Editor, id: String, task: Option<usize>) -> impl IntoView {
+pub fn DeliverableList(id: String, task: Option<usize>) -> impl IntoView {
+    let editor = expect_context::<Editor>();
     let sid = StoredValue::new(id);
     let count = move || {
         read(editor, &sid.get_value(), |s| {
@@ -57,7 +58,7 @@ pub fn DeliverableList(editor: Editor, id: String, task: Option<usize>) -> impl 
     view! {
         <div class="deliverables">
             <For each=move || 0..count() key=|i| *i let:i>
-                <DeliverableFields editor=editor id=sid.get_value() task=task index=i />
+                <DeliverableFields id=sid.get_value() task=task index=i />
             </For>
             <button class="add" data-testid="add-deliverable" data-task-index=task.map_or("goal".to_string(), |t| t.to_string()) on:click=add>"+ Add value to collect"</button>
         </div>
@@ -74,12 +75,8 @@ fn type_name(k: DeliverableType) -> &'static str {
 }
 
 #[component]
-fn DeliverableFields(
-    editor: Editor,
-    id: String,
-    task: Option<usize>,
-    index: usize,
-) -> impl IntoView {
+fn DeliverableFields(id: String, task: Option<usize>, index: usize) -> impl IntoView {
+    let editor = expect_context::<Editor>();
     let names = expect_context::<Memo<PlanNames>>();
     let sid = StoredValue::new(id);
     let read_d = move |f: fn(&Deliverable) -> String| {

@@ -80,14 +80,15 @@ fn with(editor: Editor, i: usize, burst: Option<String>, f: impl FnOnce(&mut Int
 
 /// The plan's interruptions.
 #[component]
-pub fn InterruptionsSection(editor: Editor) -> impl IntoView {
+pub fn InterruptionsSection() -> impl IntoView {
+    let editor = expect_context::<Editor>();
     let count = move || read(editor, |p| p.interruptions.len());
     view! {
         <div class="subsection" data-testid="interruptions">
             <h4>"Interruptions"</h4>
             <p class="hint">"What may set the open task aside: a side question parks it and comes back to it at a state that returns to the parked task; \"never mind\" drops it; an urgent request takes over even where the task cannot be interrupted."</p>
             <For each=move || 0..count() key=|i| *i let:i>
-                <InterruptionForm editor=editor i=i />
+                <InterruptionForm i=i />
             </For>
             <button class="add" data-testid="add-interruption" on:click=move |_| {
                 let Some(x) = editor.plan.with_untracked(|p| p.as_ref().map(fresh)) else { return };
@@ -98,7 +99,8 @@ pub fn InterruptionsSection(editor: Editor) -> impl IntoView {
 }
 
 #[component]
-fn InterruptionForm(editor: Editor, i: usize) -> impl IntoView {
+fn InterruptionForm(i: usize) -> impl IntoView {
+    let editor = expect_context::<Editor>();
     let get = move |f: fn(&Interruption) -> String| {
         move || {
             read(editor, |p| {
@@ -174,7 +176,7 @@ fn InterruptionForm(editor: Editor, i: usize) -> impl IntoView {
                 }>
                     {move || {
                         let id = read(editor, |p| p.interruptions.get(i).map(|x| x.id.clone()).unwrap_or_default());
-                        view! { <ConditionEditor editor=editor root=Root::Interruption { id } path=Vec::new() /> }
+                        view! { <ConditionEditor root=Root::Interruption { id } path=Vec::new() /> }
                     }}
                     <button class="remove" data-testid="remove-x-condition" on:click=move |_| with(editor, i, None, |x| x.condition = None)>"Remove the condition"</button>
                 </Show>

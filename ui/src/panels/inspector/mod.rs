@@ -24,7 +24,9 @@ use crate::test_chat::TestChat;
 pub use fields::focus_field_of;
 
 #[component]
-pub fn Inspector(editor: Editor, report: Memo<Report>, test_chat: TestChat) -> impl IntoView {
+pub fn Inspector(report: Memo<Report>) -> impl IntoView {
+    let editor = expect_context::<Editor>();
+    let test_chat = expect_context::<TestChat>();
     // Rebuilt only when what is selected changes, not on every edit, so fields keep focus.
     let subject = Memo::new(move |_| {
         editor
@@ -53,10 +55,10 @@ pub fn Inspector(editor: Editor, report: Memo<Report>, test_chat: TestChat) -> i
         // view, and end-to-end tests could not reach the fields lower down).
         <div class="inspector-fields" inert=move || read_only().then_some("")>
             {move || match subject.get() {
-                Subject::Plan => view! { <plan::PlanInspector editor=editor /> }.into_any(),
-                Subject::State(id) => view! { <state::StateInspector editor=editor id=id /> }.into_any(),
-                Subject::Transition(from, i) => view! { <transition::TransitionInspector editor=editor from=from index=i /> }.into_any(),
-                Subject::Many(n) => view! { <Several editor=editor count=n /> }.into_any(),
+                Subject::Plan => view! { <plan::PlanInspector /> }.into_any(),
+                Subject::State(id) => view! { <state::StateInspector id=id /> }.into_any(),
+                Subject::Transition(from, i) => view! { <transition::TransitionInspector from=from index=i /> }.into_any(),
+                Subject::Many(n) => view! { <Several count=n /> }.into_any(),
             }}
         </div>
     }
@@ -64,7 +66,8 @@ pub fn Inspector(editor: Editor, report: Memo<Report>, test_chat: TestChat) -> i
 
 /// Several states selected: what a delete would take with them.
 #[component]
-fn Several(editor: Editor, count: usize) -> impl IntoView {
+fn Several(count: usize) -> impl IntoView {
+    let editor = expect_context::<Editor>();
     let ids = editor.selection.get_untracked().states;
     let (states, arrows) = editor.plan.with_untracked(|p| {
         p.as_ref()

@@ -44,7 +44,8 @@ fn tool_name(editor: Editor, i: usize) -> String {
 /// A tool's response codes: each its own field (renaming one rewires the conditions that read it)
 /// with a button to remove it, and a field to add more, comma-separated.
 #[component]
-fn ResponseCodes(editor: Editor, i: usize) -> impl IntoView {
+fn ResponseCodes(i: usize) -> impl IntoView {
+    let editor = expect_context::<Editor>();
     let count = move || {
         read(editor, |p| {
             p.tools.get(i).map_or(0, |t| t.response_codes.len())
@@ -91,7 +92,8 @@ fn ResponseCodes(editor: Editor, i: usize) -> impl IntoView {
 
 /// A tool's "available only while" checklist: a box per session state.
 #[component]
-fn Gates(editor: Editor, i: usize) -> impl IntoView {
+fn Gates(i: usize) -> impl IntoView {
+    let editor = expect_context::<Editor>();
     let boxes = move || read(editor, |p| gates(p, i));
     view! {
         <div class="field gates" data-testid="tool-available-when">
@@ -122,7 +124,8 @@ fn Gates(editor: Editor, i: usize) -> impl IntoView {
 }
 
 #[component]
-pub fn PlanInspector(editor: Editor) -> impl IntoView {
+pub fn PlanInspector() -> impl IntoView {
+    let editor = expect_context::<Editor>();
     let tool_count = move || read(editor, |p| p.tools.len());
     view! {
         <div class="inspector-section" data-testid="plan-inspector">
@@ -149,8 +152,8 @@ pub fn PlanInspector(editor: Editor) -> impl IntoView {
                         on:input=move |e| if let Ok(n) = event_target_value(&e).parse() { change(editor, Some("insights"), |d| d.settings.max_insights = n) } />
                 </label>
             </div>
-            <session_states::SessionStatesSection editor=editor />
-            <interruptions::InterruptionsSection editor=editor />
+            <session_states::SessionStatesSection />
+            <interruptions::InterruptionsSection />
             <div class="subsection">
                 <h4>"Tools"</h4>
                 <For each=move || 0..tool_count() key=|i| *i let:i>
@@ -159,8 +162,8 @@ pub fn PlanInspector(editor: Editor) -> impl IntoView {
                             move |to| Some(Command::Rename { what: Renamed::Tool, from: tool_name(editor, i), to: to.trim().to_string() }))}
                         {text(editor, "What it does", "tool-description", move || read(editor, |p| p.tools.get(i).map(|t| t.description.clone()).unwrap_or_default()),
                             move |v| change(editor, Some(&format!("tool{i}desc")), |d| if let Some(t) = d.tools.get_mut(i) { t.description = v }))}
-                        <ResponseCodes editor=editor i=i />
-                        <Gates editor=editor i=i />
+                        <ResponseCodes i=i />
+                        <Gates i=i />
                         <button class="remove" data-testid="remove-tool" on:click=move |_| change(editor, None, |d| { if i < d.tools.len() { d.tools.remove(i); } })>"Remove tool"</button>
                     </div>
                 </For>

@@ -157,7 +157,8 @@ pub fn template_area(
 
 /// The plan's base instructions and its session states.
 #[component]
-pub fn SessionStatesSection(editor: Editor) -> impl IntoView {
+pub fn SessionStatesSection() -> impl IntoView {
+    let editor = expect_context::<Editor>();
     let count = move || read(editor, |p| p.session_states.len());
     view! {
         <div class="subsection" data-testid="session-states">
@@ -172,7 +173,7 @@ pub fn SessionStatesSection(editor: Editor) -> impl IntoView {
             <h4>"Session states"</h4>
             <p class="hint">"Named conditions the conversation is in, each with a value and an on/off switch. Prompt states add their text to the agent's prompt while on."</p>
             <For each=move || 0..count() key=|i| *i let:i>
-                <SessionStateForm editor=editor i=i />
+                <SessionStateForm i=i />
             </For>
             <button class="add" data-testid="add-session-state" on:click=move |_| change(editor, None, |list| {
                 let mut n = list.len() + 1;
@@ -184,7 +185,8 @@ pub fn SessionStatesSection(editor: Editor) -> impl IntoView {
 }
 
 #[component]
-fn SessionStateForm(editor: Editor, i: usize) -> impl IntoView {
+fn SessionStateForm(i: usize) -> impl IntoView {
+    let editor = expect_context::<Editor>();
     let get = move |f: fn(&SessionState) -> String| {
         move || {
             read(editor, |p| {
@@ -259,7 +261,7 @@ fn SessionStateForm(editor: Editor, i: usize) -> impl IntoView {
                 }>
                     {move || {
                         let session_state = read(editor, |p| p.session_states.get(i).map(|s| s.id.clone()).unwrap_or_default());
-                        view! { <ConditionEditor editor=editor root=Root::Rule { session_state, deactivate } path=Vec::new() /> }
+                        view! { <ConditionEditor root=Root::Rule { session_state, deactivate } path=Vec::new() /> }
                     }}
                     <button class="remove" data-testid=format!("remove-{testid}") on:click=move |_| with_state(editor, i, None, |s| {
                         if deactivate { s.auto_deactivate = None } else { s.auto_activate = None }

@@ -48,7 +48,8 @@ fn mode_name(k: StateType) -> &'static str {
 }
 
 #[component]
-pub fn StateInspector(editor: Editor, id: String) -> impl IntoView {
+pub fn StateInspector(id: String) -> impl IntoView {
+    let editor = expect_context::<Editor>();
     let rename_error = RwSignal::new(None::<String>);
     let sid = StoredValue::new(id.clone());
     let get = move |f: fn(&State) -> String| {
@@ -133,7 +134,7 @@ pub fn StateInspector(editor: Editor, id: String) -> impl IntoView {
             )}
             {area(editor, "Description", "description", get(|s| s.description.clone()), set("description", |s, v| s.description = v))}
             {template_area(editor, "Instructions for the agent (templates allowed)", "instructions", get(|s| s.instructions.clone()), set("instructions", |s, v| s.instructions = v))}
-            <ChangesEditor editor=editor at=ChangesOf::Entry(sid.get_value()) label="On enter: changes to session states" />
+            <ChangesEditor at=ChangesOf::Entry(sid.get_value()) label="On enter: changes to session states" />
             {check(
                 "Can be interrupted (off: only an urgent interruption takes over here)",
                 "interruptible",
@@ -175,18 +176,19 @@ pub fn StateInspector(editor: Editor, id: String) -> impl IntoView {
                     </div>
                 })
             }}
-            {move || (!has_transitions.get()).then(|| view! { <EndingFields editor=editor id=sid.get_value() /> })}
+            {move || (!has_transitions.get()).then(|| view! { <EndingFields id=sid.get_value() /> })}
             {move || if is_goal.get() {
-                view! { <GoalFields editor=editor id=sid.get_value() /> }.into_any()
+                view! { <GoalFields id=sid.get_value() /> }.into_any()
             } else {
-                view! { <TaskList editor=editor id=sid.get_value() /> }.into_any()
+                view! { <TaskList id=sid.get_value() /> }.into_any()
             }}
         </div>
     }
 }
 
 #[component]
-fn EndingFields(editor: Editor, id: String) -> impl IntoView {
+fn EndingFields(id: String) -> impl IntoView {
+    let editor = expect_context::<Editor>();
     let sid = StoredValue::new(id);
     let kind = Memo::new(move |_| {
         read(editor, &sid.get_value(), |s| match &s.ending {
@@ -263,7 +265,8 @@ fn EndingFields(editor: Editor, id: String) -> impl IntoView {
 }
 
 #[component]
-fn GoalFields(editor: Editor, id: String) -> impl IntoView {
+fn GoalFields(id: String) -> impl IntoView {
+    let editor = expect_context::<Editor>();
     let sid = StoredValue::new(id);
     let goal_text = move |f: fn(&Goal) -> String| {
         move || {
@@ -291,7 +294,7 @@ fn GoalFields(editor: Editor, id: String) -> impl IntoView {
             <h4>"Goal"</h4>
             {template_area(editor, "Objective", "objective", goal_text(|g| g.objective.clone()), set_goal("objective", |g, v| g.objective = v))}
             {template_area(editor, "What success looks like", "success-description", goal_text(|g| g.success_description.clone()), set_goal("success", |g, v| g.success_description = v))}
-            <DeliverableList editor=editor id=sid.get_value() task=None />
+            <DeliverableList id=sid.get_value() task=None />
         </div>
     }
 }

@@ -12,7 +12,8 @@ use super::state::{edit, read};
 use crate::editor::Editor;
 
 #[component]
-pub fn TaskList(editor: Editor, id: String) -> impl IntoView {
+pub fn TaskList(id: String) -> impl IntoView {
+    let editor = expect_context::<Editor>();
     let sid = StoredValue::new(id);
     let count = move || read(editor, &sid.get_value(), |s| s.tasks.len()).unwrap_or(0);
     let add = move |_| {
@@ -36,7 +37,7 @@ pub fn TaskList(editor: Editor, id: String) -> impl IntoView {
         <div class="subsection">
             <h4>"Tasks"</h4>
             <For each=move || 0..count() key=|i| *i let:i>
-                <TaskFields editor=editor id=sid.get_value() index=i />
+                <TaskFields id=sid.get_value() index=i />
             </For>
             <button class="add" data-testid="add-task" on:click=add>"+ Add task"</button>
         </div>
@@ -44,7 +45,8 @@ pub fn TaskList(editor: Editor, id: String) -> impl IntoView {
 }
 
 #[component]
-fn TaskFields(editor: Editor, id: String, index: usize) -> impl IntoView {
+fn TaskFields(id: String, index: usize) -> impl IntoView {
+    let editor = expect_context::<Editor>();
     let sid = StoredValue::new(id);
     let get = move |f: fn(&Task) -> String| {
         move || {
@@ -108,7 +110,7 @@ fn TaskFields(editor: Editor, id: String, index: usize) -> impl IntoView {
                     edit(editor, &id, None, |s| if let Some(t) = s.tasks.get_mut(index) { t.ask_again = on });
                 },
             )}
-            <DeliverableList editor=editor id=sid.get_value() task=Some(index) />
+            <DeliverableList id=sid.get_value() task=Some(index) />
         </div>
     }
 }

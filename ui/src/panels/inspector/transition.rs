@@ -11,7 +11,8 @@ use super::state::{edit, read};
 use crate::editor::Editor;
 
 #[component]
-pub fn TransitionInspector(editor: Editor, from: String, index: usize) -> impl IntoView {
+pub fn TransitionInspector(from: String, index: usize) -> impl IntoView {
+    let editor = expect_context::<Editor>();
     let sid = StoredValue::new(from.clone());
     let get = move |f: fn(&Transition) -> String| {
         move || {
@@ -57,8 +58,8 @@ pub fn TransitionInspector(editor: Editor, from: String, index: usize) -> impl I
                     }
                 });
             })}
-            <ConditionEditor editor=editor root=Root::Transition { from: from.clone(), index } path=Vec::new() />
-            <ChangesEditor editor=editor at=ChangesOf::Effects(from.clone(), index) label="Effects on session states when it fires" />
+            <ConditionEditor root=Root::Transition { from: from.clone(), index } path=Vec::new() />
+            <ChangesEditor at=ChangesOf::Effects(from.clone(), index) label="Effects on session states when it fires" />
             <button class="danger" data-testid="delete-transition" on:click=move |_| {
                 if editor.dispatch(Command::DeleteTransition { from: sid.get_value(), index }) {
                     editor.selection.set(Default::default());
