@@ -218,3 +218,112 @@ fn core_is_pure_outside_its_store_only_ipc_talks_to_the_shell_and_conversations_
     }
     assert!(wrong.is_empty(), "layers broken:\n{}", wrong.join("\n"));
 }
+
+/// The module of file `rel` (relative to a crate's `src`): `crate::panels::inspector`.
+fn module_of(rel: &str) -> String {
+    let path = rel.trim_end_matches(".rs");
+    let path = path.strip_suffix("/mod").unwrap_or(path);
+    if path == "main" || path == "lib" {
+        return "crate".into();
+    }
+    format!("crate::{}", path.replace('/', "::"))
+}
+
+/// The modules of `src` each module's code names (`crate::…`, `super::…`), among `src`'s own.
+fn module_graph(src: &Path) -> BTreeMap<String, BTreeSet<String>> {
+    let files: Vec<(String, String)> = sources(src)
+        .into_iter()
+        .map(|(p, text)| {
+            let rel = p.strip_prefix(src).unwrap().to_string_lossy().into_owned();
+            (module_of(&rel), text)
+        })
+        .collect();
+    let modules: BTreeSet<String> = files.iter().map(|(m, _)| m.clone()).collect();
+    let mut graph = BTreeMap::new();
+    for (module, text) in &files {
+        let mut uses = BTreeSet::new();
+        let words: Vec<&str> = text
+            .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == ':'))
+            .filter(|w| w.starts_with("crate::") || w.starts_with("super::"))
+            .collect();
+        for word in words {
+            let mut parts: Vec<&str> = word.split("::").filter(|p| !p.is_empty()).collect();
+            let mut base: Vec<String> = if parts[0] == "crate" {
+                parts.remove(0);
+                vec!["crate".into()]
+            } else {
+                module.split("::").map(str::to_string).collect()
+            };
+            while parts.first() == Some(&"super") {
+                base.pop();
+                parts.remove(0);
+            }
+            // The longest prefix that is one of the modules.
+            let found = (1..=parts.len()).rev().find_map(|n| {
+                let mut path = base.clone();
+                path.extend(parts[..n].iter().map(|p| p.to_string()));
+                let path = path.join("::");
+                modules.contains(&path).then_some(path)
+            });
+            if let Some(to) = found {
+                if &to != module && !module.starts_with(&format!("{to}::")) {
+                    uses.insert(to);
+                }
+            }
+        }
+        graph.insert(module.clone(), uses);
+    }
+    graph
+}
+
+/// Groups of modules that import each other in a circle (strongly connected, more than one).
+fn circles(graph: &BTreeMap<String, BTreeSet<String>>) -> Vec<BTreeSet<String>> {
+    let reach = |from: &String| {
+        let mut seen = BTreeSet::new();
+        let mut stack = vec![from.clone()];
+        while let Some(m) = stack.pop() {
+            for next in graph.get(&m).into_iter().flatten() {
+                if seen.insert(next.clone()) {
+                    stack.push(next.clone());
+                }
+            }
+        }
+        seen
+    };
+    let reached: BTreeMap<&String, BTreeSet<String>> =
+        graph.keys().map(|m| (m, reach(m))).collect();
+    let mut out: Vec<BTreeSet<String>> = Vec::new();
+    for (m, r) in &reached {
+        if !r.contains(*m) || out.iter().any(|c| c.contains(*m)) {
+            continue;
+        }
+        let circle: BTreeSet<String> = r
+            .iter()
+            .filter(|other| reached[other].contains(*m))
+            .cloned()
+            .collect();
+        out.push(circle);
+    }
+    out
+}
+
+/// The UI's controllers, views and shared types import one another one way: a module a view and a
+/// controller both need lives on its own (`tab`, `focus`, the inspector's `access`, the canvas's
+/// `key` and `shown`), so no group of the UI's modules imports itself round in a circle.
+#[test]
+fn no_modules_of_the_ui_import_each_other_in_a_circle() {
+    let mut found = Vec::new();
+    for src in ["ui/src"] {
+        for circle in circles(&module_graph(&root().join(src))) {
+            found.push(format!(
+                "{src}: {}",
+                circle.into_iter().collect::<Vec<_>>().join(" → ")
+            ));
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "modules that import each other in a circle:\n{}",
+        found.join("\n")
+    );
+}

@@ -17,9 +17,9 @@ use crate::canvas::geometry::{CARD_H, CARD_W};
 use crate::canvas::scene::Scene;
 use crate::canvas::view::{snap, GRID};
 use crate::editor::{Editor, Selection};
+use crate::focus::focus_field_of;
 use crate::keymap::{action_for, Action, Press};
-use crate::panels::inspector::focus_field_of;
-use crate::panels::Tab;
+use crate::tab::Tab;
 
 /// Copied states, for paste.
 #[derive(Clone, Default)]

@@ -18,7 +18,7 @@ use crate::actions::Actions;
 use crate::editor::{Editor, Mode, SaveState};
 use crate::ipc;
 use crate::lifecycle::{Dialog, Lifecycle};
-use crate::panels::Tab;
+use crate::tab::Tab;
 
 mod agent;
 mod answering;

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use plan_core::plan::{Interruption, InterruptionKind, Plan};
 
 use super::geometry::{arrow_between, ArrowPath, Rect, CARD_W};
-use super::scene::key_of;
+use super::key::key_of;
 
 /// An interruption, drawn as a small card of its own outside the flow (above it), with a dashed
 /// arrow to its target.

@@ -1,16 +1,19 @@
 //! The canvas, in three layers like xyflow: pure geometry (`geometry`, and `camera` for where the
 //! view looks), what to draw for a plan (`scene`), a pure gesture state machine (`gesture`), which
 //! items have elements (`mount`), and thin DOM/SVG views (`view`, and `items` for one card, arrow
-//! or label, with what an arrow says from `text`); interruptions are drawn above the flow (`detours`).
+//! or label, with what an arrow says from `text`, each keyed by `key`; `shown` the scene as drawn);
+//! interruptions are drawn above the flow (`detours`).
 
 pub mod camera;
 pub mod detours;
 pub mod geometry;
 pub mod gesture;
 pub mod items;
+pub mod key;
 pub mod minimap;
 pub mod mount;
 pub mod overview;
 pub mod scene;
+pub mod shown;
 pub mod text;
 pub mod view;

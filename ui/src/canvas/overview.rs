@@ -13,7 +13,7 @@ use wasm_bindgen::JsCast;
 
 use super::geometry::{Rect, Viewport};
 use super::scene::{Marks, Scene};
-use super::view::Shown;
+use super::shown::Shown;
 use crate::editor::Editor;
 
 /// Above this many cards in view, the canvas draws the overview instead of DOM cards. Measured

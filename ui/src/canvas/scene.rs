@@ -4,8 +4,9 @@
 use std::collections::{HashMap, HashSet};
 use std::hash::{Hash, Hasher};
 
-use super::text;
+use super::key::key_of;
 pub use super::text::ArrowText;
+use super::text::{self, changes_line};
 
 use plan_core::diff::Change;
 use plan_core::layout;
@@ -363,16 +364,6 @@ fn pair<'a>(a: &'a str, b: &'a str) -> (&'a str, &'a str) {
     }
 }
 
-/// An item's identity for the view: a hash of everything it draws. Hashed rather than written out
-/// as text (as it was): formatting every card's and arrow's content into a key string was a good
-/// part of building a large plan's scene. Two different drawings share a key with a chance of
-/// about one in 2⁶⁴ per pair; SipHash with fixed keys, so the same drawing always has one key.
-pub(super) fn key_of(parts: impl Hash) -> u64 {
-    let mut h = std::hash::DefaultHasher::new();
-    parts.hash(&mut h);
-    h.finish()
-}
-
 fn card(state: &State, rect: Rect, is_start: bool) -> Card {
     let mut keys: Vec<String> = Vec::new();
     for d in state.deliverables() {
@@ -420,15 +411,6 @@ fn card(state: &State, rect: Rect, is_start: bool) -> Card {
     }
 }
 
-/// The line a card or an arrow shows for its changes to session states; none without changes.
-pub fn changes_line(changes: &[plan_core::plan::SessionChange]) -> Option<String> {
-    if changes.is_empty() {
-        return None;
-    }
-    let parts: Vec<String> = changes.iter().map(|c| c.describe()).collect();
-    Some(parts.join("; "))
-}
-
 fn arrow(state: &State, at: usize, index: usize, drawing: Drawing, shape: Shape) -> Arrow {
     let Drawing { path, reach, line } = drawing;
     let dangling = matches!(shape, Shape::Dangling(_));
@@ -448,6 +430,24 @@ fn arrow(state: &State, at: usize, index: usize, drawing: Drawing, shape: Shape)
         shape,
         reach,
         line,
+    }
+}
+
+impl Arrow {
+    /// What the arrow says, read from `plan`, the plan its scene was built from.
+    pub fn text(&self, plan: &Plan) -> ArrowText {
+        let state = plan
+            .states
+            .get(self.state)
+            .map(|s| &**s)
+            .filter(|s| s.id == self.from)
+            .or_else(|| plan.state(&self.from));
+        match state {
+            Some(state) if self.index < state.transitions.len() => {
+                text::arrow_text(state, self.index, self.dangling)
+            }
+            _ => ArrowText::default(),
+        }
     }
 }
 

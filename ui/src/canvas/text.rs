@@ -1,5 +1,5 @@
 //! What an arrow says: its label (the author's, else its condition described), its tooltip and
-//! its priority. Made only for the arrows that get elements ([`Arrow::text`]), not for every arrow
+//! its priority. Made only for the arrows that get elements (`scene::Arrow::text`), not for every arrow
 //! whenever a scene is built: reading and describing every condition was the larger part of
 //! building a large plan's scene, at every open, and with a whole plan of 1,000 states in view no
 //! label is drawn at all. The scene keys each arrow by what its text is made from instead
@@ -8,9 +8,7 @@
 use std::hash::{Hash, Hasher};
 
 use plan_core::condition::Check;
-use plan_core::plan::{Plan, State};
-
-use super::scene::Arrow;
+use plan_core::plan::State;
 
 /// Longest arrow label drawn in full; longer ones are cut with "…" (the full text is the tooltip).
 pub const LABEL_MAX_CHARS: usize = 42;
@@ -26,24 +24,6 @@ pub struct ArrowText {
     pub priority: Option<String>,
     /// What it changes in session states when it fires: "switches on technical_mode".
     pub changes: Option<String>,
-}
-
-impl Arrow {
-    /// What the arrow says, read from `plan`, the plan its scene was built from.
-    pub fn text(&self, plan: &Plan) -> ArrowText {
-        let state = plan
-            .states
-            .get(self.state)
-            .map(|s| &**s)
-            .filter(|s| s.id == self.from)
-            .or_else(|| plan.state(&self.from));
-        match state {
-            Some(state) if self.index < state.transitions.len() => {
-                arrow_text(state, self.index, self.dangling)
-            }
-            _ => ArrowText::default(),
-        }
-    }
 }
 
 /// Feeds `hasher` everything the text of transition `index` of `state` is made from: keep it in
@@ -96,7 +76,7 @@ fn hash_json(v: &serde_json::Value, h: &mut impl Hasher) {
 }
 
 /// What transition `index` of `state` says on its arrow (see [`ArrowText`]).
-fn arrow_text(state: &State, index: usize, dangling: bool) -> ArrowText {
+pub fn arrow_text(state: &State, index: usize, dangling: bool) -> ArrowText {
     let t = &state.transitions[index];
     let kind = t.condition_type_in(state.kind);
     let condition = match Check::read(kind, &t.condition_config) {
@@ -118,7 +98,7 @@ fn arrow_text(state: &State, index: usize, dangling: bool) -> ArrowText {
     if let Some(p) = &priority {
         title.push_str(&format!(" (priority {p})"));
     }
-    let changes = super::scene::changes_line(&t.effects);
+    let changes = changes_line(&t.effects);
     if let Some(c) = &changes {
         title.push_str(&format!("; then {c}"));
     }
@@ -136,4 +116,13 @@ fn shorten(text: &str) -> String {
     }
     let cut: String = text.chars().take(LABEL_MAX_CHARS - 1).collect();
     format!("{}…", cut.trim_end())
+}
+
+/// The line a card or an arrow shows for its changes to session states; none without changes.
+pub fn changes_line(changes: &[plan_core::plan::SessionChange]) -> Option<String> {
+    if changes.is_empty() {
+        return None;
+    }
+    let parts: Vec<String> = changes.iter().map(|c| c.describe()).collect();
+    Some(parts.join("; "))
 }

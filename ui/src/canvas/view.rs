@@ -19,6 +19,7 @@ use super::minimap::Minimap;
 use super::mount::{self, Wanted};
 use super::overview::{card_at, Overview, DOM_CARD_LIMIT};
 use super::scene::{Arrow, Card, Marks, Scene};
+pub use super::shown::Shown;
 use crate::editor::{Editor, Selection};
 
 /// Below this zoom cards are drawn in their overview style: larger titles, no small print and no
@@ -461,33 +462,6 @@ pub fn Canvas(scene: Memo<Scene>, marks: Memo<Marks>) -> impl IntoView {
                 <button title="Fit the whole plan (Ctrl+0)" data-testid="fit-view" on:click=move |_| fit_view()>"Fit"</button>
             </div>
         </div>
-    }
-}
-
-/// The scene as drawn: the plan's, or the one with dragged cards moved.
-#[derive(Clone, Copy)]
-pub struct Shown {
-    scene: Memo<Scene>,
-    dragged: Memo<Option<Scene>>,
-}
-
-impl Shown {
-    /// Reads the drawn scene (tracked).
-    pub fn with<T>(&self, f: impl FnOnce(&Scene) -> T) -> T {
-        let scene = self.scene;
-        self.dragged.with(|d| match d {
-            Some(s) => f(s),
-            None => scene.with(f),
-        })
-    }
-
-    /// Reads the drawn scene without tracking it.
-    pub fn with_untracked<T>(&self, f: impl FnOnce(&Scene) -> T) -> T {
-        let scene = self.scene;
-        self.dragged.with_untracked(|d| match d {
-            Some(s) => f(s),
-            None => scene.with_untracked(f),
-        })
     }
 }
 

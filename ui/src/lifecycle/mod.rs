@@ -17,7 +17,7 @@ use crate::actions::Actions;
 use crate::editor::Editor;
 use crate::notice::Notice;
 use crate::opening::Opening;
-use crate::panels::Tab;
+use crate::tab::Tab;
 pub use plans::{badge, filter_plans};
 
 /// The window's dialogs (one at a time).

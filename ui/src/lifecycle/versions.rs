@@ -11,7 +11,7 @@ use plan_core::Revision;
 use super::{Confirmation, Confirmed, Dialog, Lifecycle, Publishing};
 use crate::editor::{Comparing, Mode};
 use crate::ipc;
-use crate::panels::Tab;
+use crate::tab::Tab;
 
 impl Lifecycle {
     /// Opens the publish dialog and asks what publishing would do.

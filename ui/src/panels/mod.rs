@@ -24,17 +24,7 @@ pub use problems::problem_item;
 use problems::Problems;
 use versions::Versions;
 
-/// Which tab is showing.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Tab {
-    Inspect,
-    Problems,
-    Versions,
-    /// The test chat.
-    Chat,
-    /// Only while comparing.
-    Changes,
-}
+pub use crate::tab::Tab;
 
 #[component]
 pub fn Panel(report: Memo<Report>) -> impl IntoView {

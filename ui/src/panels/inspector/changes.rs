@@ -7,8 +7,9 @@ use plan_core::edit::Command;
 use plan_core::plan::{Plan, SessionChange};
 use serde_json::Value;
 
+use super::access::read_plan;
 use super::fields::choice;
-use super::session_states::{read, value_from_text, value_text};
+use super::session_states::{value_from_text, value_text};
 use crate::editor::Editor;
 
 /// A change as its row's four choices show it.
@@ -150,10 +151,10 @@ pub fn ChangesEditor(at: ChangesOf, label: &'static str) -> impl IntoView {
         ChangesOf::Effects(..) => "effects",
     };
     let at = StoredValue::new(at);
-    let count = move || read(editor, |p| changes_read(p, &at.get_value()).len());
+    let count = move || read_plan(editor, |p| changes_read(p, &at.get_value()).len());
     let row = move |r: usize| {
         let current = move || {
-            read(editor, |p| {
+            read_plan(editor, |p| {
                 changes_read(p, &at.get_value())
                     .get(r)
                     .map(RowFields::of)
@@ -183,7 +184,7 @@ pub fn ChangesEditor(at: ChangesOf, label: &'static str) -> impl IntoView {
         view! {
             <div class="change" data-testid="change" data-change-index=r>
                 {choice("Session state", "change-state", r.to_string(),
-                    move || read(editor, |p| p.session_states.iter().map(|s| (s.id.clone(), s.id.clone())).collect()),
+                    move || read_plan(editor, |p| p.session_states.iter().map(|s| (s.id.clone(), s.id.clone())).collect()),
                     id, move |v: String| set(Some(v), None, None, None))}
                 {choice("Value", "change-kind", r.to_string(),
                     || vec![("none".into(), "leave it".into()), ("set".into(), "set to".into()), ("add".into(), "add".into()), ("clear".into(), "clear".into())],

@@ -12,8 +12,8 @@ use plan_core::edit::{Command, PlanDetails};
 use plan_core::plan::{DeliverableType, SessionType};
 use serde_json::Value;
 
+use super::access::edit_state;
 use super::fields::choice;
-use super::state::edit;
 use crate::editor::Editor;
 
 pub use super::condition_model::Root;
@@ -59,7 +59,7 @@ pub fn ConditionEditor(root: Root, path: Vec<usize>) -> AnyView {
             )
         });
         match root.get_value() {
-            Root::Transition { from, index } => edit(editor, &from, key, |s| {
+            Root::Transition { from, index } => edit_state(editor, &from, key, |s| {
                 let kind = s.kind;
                 if let Some(t) = s.transitions.get_mut(index) {
                     if let Some((mut ty, mut cfg)) = node(t, kind, &path.get_value()) {

@@ -6,9 +6,9 @@ use leptos::prelude::*;
 use plan_core::edit::{Command, Renamed};
 use plan_core::plan::{Deliverable, DeliverableType, State};
 
+use super::access::{edit_state, read_state};
 use super::fields::{check, choice, text};
 use super::names::{key_edit, KeyEdit};
-use super::state::{edit, read};
 use crate::editor::Editor;
 use crate::plan_names::PlanNames;
 
@@ -32,14 +32,14 @@ pub fn DeliverableList(id: String, task: Option<usize>) -> impl IntoView {
     let editor = expect_context::<Editor>();
     let sid = StoredValue::new(id);
     let count = move || {
-        read(editor, &sid.get_value(), |s| {
+        read_state(editor, &sid.get_value(), |s| {
             deliverables(s, task).map_or(0, Vec::len)
         })
         .unwrap_or(0)
     };
     let add = move |_| {
         let id = sid.get_value();
-        edit(editor, &id, None, |s| {
+        edit_state(editor, &id, None, |s| {
             if let Some(list) = deliverables_mut(s, task) {
                 let mut n = list.len() + 1;
                 while list.iter().any(|d| d.key == format!("value_{n}")) {
@@ -81,7 +81,7 @@ fn DeliverableFields(id: String, task: Option<usize>, index: usize) -> impl Into
     let sid = StoredValue::new(id);
     let read_d = move |f: fn(&Deliverable) -> String| {
         move || {
-            read(editor, &sid.get_value(), |s| {
+            read_state(editor, &sid.get_value(), |s| {
                 deliverables(s, task)
                     .and_then(|l| l.get(index))
                     .map(f)
@@ -93,7 +93,7 @@ fn DeliverableFields(id: String, task: Option<usize>, index: usize) -> impl Into
     let edit_d = move |burst: Option<&'static str>, f: Box<dyn FnOnce(&mut Deliverable)>| {
         let id = sid.get_value();
         let key = burst.map(|b| format!("{id}:d:{task:?}:{index}:{b}"));
-        edit(editor, &id, key, |s| {
+        edit_state(editor, &id, key, |s| {
             if let Some(d) = deliverables_mut(s, task).and_then(|l| l.get_mut(index)) {
                 f(d);
             }
@@ -195,7 +195,7 @@ fn DeliverableFields(id: String, task: Option<usize>, index: usize) -> impl Into
                 )}
                 <button class="remove" title="Remove" data-testid="remove-deliverable" on:click=move |_| {
                     let id = sid.get_value();
-                    edit(editor, &id, None, |s| {
+                    edit_state(editor, &id, None, |s| {
                         if let Some(l) = deliverables_mut(s, task) {
                             if index < l.len() { l.remove(index); }
                         }
@@ -225,7 +225,7 @@ fn DeliverableFields(id: String, task: Option<usize>, index: usize) -> impl Into
             {check(
                 "Required",
                 "deliverable-required",
-                move || read(editor, &sid.get_value(), |s| deliverables(s, task).and_then(|l| l.get(index)).is_some_and(|d| d.required)).unwrap_or(true),
+                move || read_state(editor, &sid.get_value(), |s| deliverables(s, task).and_then(|l| l.get(index)).is_some_and(|d| d.required)).unwrap_or(true),
                 move |on| edit_d(None, Box::new(move |d| d.required = on)),
             )}
         </div>

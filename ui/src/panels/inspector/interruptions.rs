@@ -7,9 +7,9 @@ use leptos::prelude::*;
 use plan_core::condition::{Condition, ConditionType};
 use plan_core::plan::{Interruption, InterruptionKind, Plan, Priority};
 
+use super::access::{change_plan, read_plan};
 use super::condition::{ConditionEditor, Root};
 use super::fields::{area, choice, state_picker, text};
-use super::session_states::read;
 use crate::editor::Editor;
 
 /// A new interruption for `plan`: a fresh id, a side question that goes to the first state that is
@@ -67,7 +67,7 @@ pub fn set_kind(x: &mut Interruption, kind: &str) {
 /// Changes the plan's interruptions (one undo step, or one per burst of typing under `burst`).
 fn change(editor: Editor, burst: Option<String>, f: impl FnOnce(&mut Vec<Interruption>)) {
     let burst = burst.map(|k| format!("interruption:{k}"));
-    super::plan::change(editor, burst.as_deref(), |d| f(&mut d.interruptions));
+    change_plan(editor, burst.as_deref(), |d| f(&mut d.interruptions));
 }
 
 fn with(editor: Editor, i: usize, burst: Option<String>, f: impl FnOnce(&mut Interruption)) {
@@ -82,7 +82,7 @@ fn with(editor: Editor, i: usize, burst: Option<String>, f: impl FnOnce(&mut Int
 #[component]
 pub fn InterruptionsSection() -> impl IntoView {
     let editor = expect_context::<Editor>();
-    let count = move || read(editor, |p| p.interruptions.len());
+    let count = move || read_plan(editor, |p| p.interruptions.len());
     view! {
         <div class="subsection" data-testid="interruptions">
             <h4>"Interruptions"</h4>
@@ -103,7 +103,7 @@ fn InterruptionForm(i: usize) -> impl IntoView {
     let editor = expect_context::<Editor>();
     let get = move |f: fn(&Interruption) -> String| {
         move || {
-            read(editor, |p| {
+            read_plan(editor, |p| {
                 p.interruptions.get(i).map(f).unwrap_or_default()
             })
         }
@@ -113,14 +113,14 @@ fn InterruptionForm(i: usize) -> impl IntoView {
     };
     let id = get(|x| x.id.clone());
     let is_yield = move || {
-        read(editor, |p| {
+        read_plan(editor, |p| {
             p.interruptions
                 .get(i)
                 .is_some_and(|x| x.kind == InterruptionKind::Yield)
         })
     };
     let has_condition = move || {
-        read(editor, |p| {
+        read_plan(editor, |p| {
             p.interruptions
                 .get(i)
                 .is_some_and(|x| x.condition.is_some())
@@ -175,7 +175,7 @@ fn InterruptionForm(i: usize) -> impl IntoView {
                     })>"+ Add a condition"</button>
                 }>
                     {move || {
-                        let id = read(editor, |p| p.interruptions.get(i).map(|x| x.id.clone()).unwrap_or_default());
+                        let id = read_plan(editor, |p| p.interruptions.get(i).map(|x| x.id.clone()).unwrap_or_default());
                         view! { <ConditionEditor root=Root::Interruption { id } path=Vec::new() /> }
                     }}
                     <button class="remove" data-testid="remove-x-condition" on:click=move |_| with(editor, i, None, |x| x.condition = None)>"Remove the condition"</button>

@@ -2,6 +2,7 @@
 //! nothing is), with the problems found there above them. Read-only while a version or a
 //! comparison is shown.
 
+mod access;
 mod changes;
 mod condition;
 mod condition_model;
@@ -21,7 +22,6 @@ use plan_core::Report;
 
 use crate::editor::Editor;
 use crate::test_chat::TestChat;
-pub use fields::focus_field_of;
 
 #[component]
 pub fn Inspector(report: Memo<Report>) -> impl IntoView {

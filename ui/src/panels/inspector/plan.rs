@@ -2,35 +2,14 @@
 //! codes, and settings.
 
 use leptos::prelude::*;
-use plan_core::edit::{Command, PlanDetails, Renamed};
-use plan_core::plan::{Plan, Tool};
+use plan_core::edit::{Command, Renamed};
+use plan_core::plan::Tool;
 
+use super::access::{change_plan, read_plan};
 use super::fields::{area, name_field, state_picker, text};
 use super::names::{added_codes, gated, gates};
 use super::{interruptions, session_states};
 use crate::editor::Editor;
-
-/// Changes the plan's own fields through one `SetPlanDetails` (one undo step, or one per burst of
-/// typing in the field `burst`): what every part of the plan inspector edits through.
-pub(super) fn change(editor: Editor, burst: Option<&str>, f: impl FnOnce(&mut PlanDetails)) {
-    let Some(mut d) = editor
-        .plan
-        .with_untracked(|p| p.as_ref().map(PlanDetails::of))
-    else {
-        return;
-    };
-    f(&mut d);
-    let command = Command::SetPlanDetails(d);
-    match burst {
-        Some(k) => editor.dispatch_typing(command, &format!("plan:{k}")),
-        None => editor.dispatch(command),
-    };
-}
-
-/// Reads something of the plan (tracked, so the view follows it).
-pub(super) fn read<T: Default>(editor: Editor, f: impl FnOnce(&Plan) -> T) -> T {
-    editor.plan.with(|p| p.as_ref().map(f).unwrap_or_default())
-}
 
 fn tool_name(editor: Editor, i: usize) -> String {
     editor.plan.with_untracked(|p| {
@@ -47,12 +26,12 @@ fn tool_name(editor: Editor, i: usize) -> String {
 fn ResponseCodes(i: usize) -> impl IntoView {
     let editor = expect_context::<Editor>();
     let count = move || {
-        read(editor, |p| {
+        read_plan(editor, |p| {
             p.tools.get(i).map_or(0, |t| t.response_codes.len())
         })
     };
     let code = move |c: usize| {
-        read(editor, |p| {
+        read_plan(editor, |p| {
             p.tools
                 .get(i)
                 .and_then(|t| t.response_codes.get(c).cloned())
@@ -69,7 +48,7 @@ fn ResponseCodes(i: usize) -> impl IntoView {
                         Some(Command::Rename { what: Renamed::ResponseCode { tool }, from: code(c), to: to.trim().to_string() })
                     })}
                     <button class="remove" title="Remove this code" data-testid="remove-tool-code"
-                        on:click=move |_| change(editor, None, |d| if let Some(t) = d.tools.get_mut(i) { if c < t.response_codes.len() { t.response_codes.remove(c); } })>"✕"</button>
+                        on:click=move |_| change_plan(editor, None, |d| if let Some(t) = d.tools.get_mut(i) { if c < t.response_codes.len() { t.response_codes.remove(c); } })>"✕"</button>
                 </div>
             </For>
             <label class="field">
@@ -77,9 +56,9 @@ fn ResponseCodes(i: usize) -> impl IntoView {
                 <input type="text" data-testid="field-tool-add-codes" placeholder="OK, DENIED"
                     on:change=move |e| {
                         let typed = event_target_value(&e);
-                        let added = read(editor, |p| p.tools.get(i).map(|t| added_codes(&t.response_codes, &typed)).unwrap_or_default());
+                        let added = read_plan(editor, |p| p.tools.get(i).map(|t| added_codes(&t.response_codes, &typed)).unwrap_or_default());
                         if !added.is_empty() {
-                            change(editor, None, |d| if let Some(t) = d.tools.get_mut(i) { t.response_codes.extend(added) });
+                            change_plan(editor, None, |d| if let Some(t) = d.tools.get_mut(i) { t.response_codes.extend(added) });
                         }
                         if let Some(input) = e.target().and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlInputElement>(t).ok()) {
                             input.set_value("");
@@ -94,7 +73,7 @@ fn ResponseCodes(i: usize) -> impl IntoView {
 #[component]
 fn Gates(i: usize) -> impl IntoView {
     let editor = expect_context::<Editor>();
-    let boxes = move || read(editor, |p| gates(p, i));
+    let boxes = move || read_plan(editor, |p| gates(p, i));
     view! {
         <div class="field gates" data-testid="tool-available-when">
             <span class="field-label">"Available only while one of these session states is on (none ticked: always)"</span>
@@ -111,8 +90,8 @@ fn Gates(i: usize) -> impl IntoView {
                             <input type="checkbox" data-testid="available-when-option" data-session-id=g.id.clone() prop:checked=g.checked
                                 on:change=move |e| {
                                     let on = event_target_checked(&e);
-                                    let ids = read(editor, |p| gated(p, i, &id, on));
-                                    change(editor, None, |d| if let Some(t) = d.tools.get_mut(i) { t.available_when = ids });
+                                    let ids = read_plan(editor, |p| gated(p, i, &id, on));
+                                    change_plan(editor, None, |d| if let Some(t) = d.tools.get_mut(i) { t.available_when = ids });
                                 } />
                             <span>{label}</span>
                         </label>
@@ -126,30 +105,30 @@ fn Gates(i: usize) -> impl IntoView {
 #[component]
 pub fn PlanInspector() -> impl IntoView {
     let editor = expect_context::<Editor>();
-    let tool_count = move || read(editor, |p| p.tools.len());
+    let tool_count = move || read_plan(editor, |p| p.tools.len());
     view! {
         <div class="inspector-section" data-testid="plan-inspector">
             <h3>"Plan"</h3>
-            {text(editor, "Title", "plan-title", move || read(editor, |p| p.title.clone()), move |v| change(editor, Some("title"), |d| d.title = v))}
-            {area(editor, "Description", "plan-description", move || read(editor, |p| p.description.clone()), move |v| change(editor, Some("description"), |d| d.description = v))}
+            {text(editor, "Title", "plan-title", move || read_plan(editor, |p| p.title.clone()), move |v| change_plan(editor, Some("title"), |d| d.title = v))}
+            {area(editor, "Description", "plan-description", move || read_plan(editor, |p| p.description.clone()), move |v| change_plan(editor, Some("description"), |d| d.description = v))}
             {state_picker("Start state",
                 "start-state",
-                move || read(editor, |p| p.start_state_id().unwrap_or_default().to_string()),
-                move |v: String| change(editor, None, |d| d.start_state_id = Some(v)),
+                move || read_plan(editor, |p| p.start_state_id().unwrap_or_default().to_string()),
+                move |v: String| change_plan(editor, None, |d| d.start_state_id = Some(v)),
             )}
             <div class="subsection">
                 <h4>"Settings"</h4>
                 <label class="field">
                     <span class="field-label">"Release a stuck task after this many turns without progress (0: never)"</span>
                     <input type="number" min="0" data-testid="field-stuck-turns"
-                        prop:value=move || read(editor, |p| p.settings.stuck_turns.to_string())
-                        on:input=move |e| if let Ok(n) = event_target_value(&e).parse() { change(editor, Some("stuck"), |d| d.settings.stuck_turns = n) } />
+                        prop:value=move || read_plan(editor, |p| p.settings.stuck_turns.to_string())
+                        on:input=move |e| if let Ok(n) = event_target_value(&e).parse() { change_plan(editor, Some("stuck"), |d| d.settings.stuck_turns = n) } />
                 </label>
                 <label class="field">
                     <span class="field-label">"Insights kept per conversation"</span>
                     <input type="number" min="0" data-testid="field-max-insights"
-                        prop:value=move || read(editor, |p| p.settings.max_insights.to_string())
-                        on:input=move |e| if let Ok(n) = event_target_value(&e).parse() { change(editor, Some("insights"), |d| d.settings.max_insights = n) } />
+                        prop:value=move || read_plan(editor, |p| p.settings.max_insights.to_string())
+                        on:input=move |e| if let Ok(n) = event_target_value(&e).parse() { change_plan(editor, Some("insights"), |d| d.settings.max_insights = n) } />
                 </label>
             </div>
             <session_states::SessionStatesSection />
@@ -160,14 +139,14 @@ pub fn PlanInspector() -> impl IntoView {
                     <div class="tool" data-testid="tool" data-tool-index=i>
                         {name_field(editor, "Name (renaming rewires every use)", "tool-name", move || tool_name(editor, i),
                             move |to| Some(Command::Rename { what: Renamed::Tool, from: tool_name(editor, i), to: to.trim().to_string() }))}
-                        {text(editor, "What it does", "tool-description", move || read(editor, |p| p.tools.get(i).map(|t| t.description.clone()).unwrap_or_default()),
-                            move |v| change(editor, Some(&format!("tool{i}desc")), |d| if let Some(t) = d.tools.get_mut(i) { t.description = v }))}
+                        {text(editor, "What it does", "tool-description", move || read_plan(editor, |p| p.tools.get(i).map(|t| t.description.clone()).unwrap_or_default()),
+                            move |v| change_plan(editor, Some(&format!("tool{i}desc")), |d| if let Some(t) = d.tools.get_mut(i) { t.description = v }))}
                         <ResponseCodes i=i />
                         <Gates i=i />
-                        <button class="remove" data-testid="remove-tool" on:click=move |_| change(editor, None, |d| { if i < d.tools.len() { d.tools.remove(i); } })>"Remove tool"</button>
+                        <button class="remove" data-testid="remove-tool" on:click=move |_| change_plan(editor, None, |d| { if i < d.tools.len() { d.tools.remove(i); } })>"Remove tool"</button>
                     </div>
                 </For>
-                <button class="add" data-testid="add-tool" on:click=move |_| change(editor, None, |d| {
+                <button class="add" data-testid="add-tool" on:click=move |_| change_plan(editor, None, |d| {
                     let mut n = d.tools.len() + 1;
                     while d.tools.iter().any(|t| t.name == format!("tool_{n}")) { n += 1; }
                     d.tools.push(Tool { name: format!("tool_{n}"), description: String::new(), response_codes: Vec::new(), available_when: Vec::new() });

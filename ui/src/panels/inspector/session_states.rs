@@ -13,6 +13,7 @@ use plan_core::plan::{Activation, SessionState, SessionType};
 use plan_core::template::{Name, Template};
 use serde_json::Value;
 
+use super::access::{change_plan, read_plan};
 use super::condition::{ConditionEditor, Root};
 use super::fields::{area, check, choice, text};
 use crate::editor::Editor;
@@ -92,12 +93,10 @@ pub fn value_text(v: Option<&Value>) -> String {
     out
 }
 
-pub(super) use super::plan::read;
-
 /// Changes the plan's session states (one undo step, or one per burst of typing under `burst`).
 fn change(editor: Editor, burst: Option<String>, f: impl FnOnce(&mut Vec<SessionState>)) {
     let burst = burst.map(|k| format!("session:{k}"));
-    super::plan::change(editor, burst.as_deref(), |d| f(&mut d.session_states));
+    change_plan(editor, burst.as_deref(), |d| f(&mut d.session_states));
 }
 
 fn with_state(editor: Editor, i: usize, burst: Option<String>, f: impl FnOnce(&mut SessionState)) {
@@ -159,12 +158,12 @@ pub fn template_area(
 #[component]
 pub fn SessionStatesSection() -> impl IntoView {
     let editor = expect_context::<Editor>();
-    let count = move || read(editor, |p| p.session_states.len());
+    let count = move || read_plan(editor, |p| p.session_states.len());
     view! {
         <div class="subsection" data-testid="session-states">
             <h4>"Instructions for every turn"</h4>
             {template_area(editor, "Base instructions (templates allowed)", "plan-instructions",
-                move || read(editor, |p| p.instructions.clone()),
+                move || read_plan(editor, |p| p.instructions.clone()),
                 move |v| {
                     let Some(mut d) = editor.plan.with_untracked(|p| p.as_ref().map(PlanDetails::of)) else { return };
                     d.instructions = v;
@@ -189,18 +188,18 @@ fn SessionStateForm(i: usize) -> impl IntoView {
     let editor = expect_context::<Editor>();
     let get = move |f: fn(&SessionState) -> String| {
         move || {
-            read(editor, |p| {
+            read_plan(editor, |p| {
                 p.session_states.get(i).map(f).unwrap_or_default()
             })
         }
     };
     let flag = move |f: fn(&SessionState) -> bool| {
-        move || read(editor, |p| p.session_states.get(i).is_some_and(f))
+        move || read_plan(editor, |p| p.session_states.get(i).is_some_and(f))
     };
     let id = get(|s| s.id.clone());
     let rename_error = RwSignal::new(None::<String>);
     let rename = move |to: String| {
-        let from = read(editor, |p| {
+        let from = read_plan(editor, |p| {
             p.session_states
                 .get(i)
                 .map(|s| s.id.clone())
@@ -215,14 +214,14 @@ fn SessionStateForm(i: usize) -> impl IntoView {
     };
     let kind = get(|s| s.kind.as_str().to_string());
     let is_prompt = move || {
-        read(editor, |p| {
+        read_plan(editor, |p| {
             p.session_states
                 .get(i)
                 .is_some_and(|s| s.kind == SessionType::Prompt)
         })
     };
     let is_enum = move || {
-        read(editor, |p| {
+        read_plan(editor, |p| {
             p.session_states
                 .get(i)
                 .is_some_and(|s| s.kind == SessionType::Enum)
@@ -230,7 +229,7 @@ fn SessionStateForm(i: usize) -> impl IntoView {
     };
     let rule = move |deactivate: bool| {
         let present = move || {
-            read(editor, |p| {
+            read_plan(editor, |p| {
                 p.session_states.get(i).is_some_and(|s| {
                     if deactivate {
                         s.auto_deactivate.is_some()
@@ -260,7 +259,7 @@ fn SessionStateForm(i: usize) -> impl IntoView {
                     })>"+ Add a rule"</button>
                 }>
                     {move || {
-                        let session_state = read(editor, |p| p.session_states.get(i).map(|s| s.id.clone()).unwrap_or_default());
+                        let session_state = read_plan(editor, |p| p.session_states.get(i).map(|s| s.id.clone()).unwrap_or_default());
                         view! { <ConditionEditor root=Root::Rule { session_state, deactivate } path=Vec::new() /> }
                     }}
                     <button class="remove" data-testid=format!("remove-{testid}") on:click=move |_| with_state(editor, i, None, |s| {
@@ -297,7 +296,7 @@ fn SessionStateForm(i: usize) -> impl IntoView {
                 <label class="field">
                     <span class="field-label">"Starts with (a list: comma-separated; empty: no value)"</span>
                     <input type="text" data-testid="field-ss-value"
-                        prop:value=move || read(editor, |p| value_text(p.session_states.get(i).and_then(|s| s.value.as_ref())))
+                        prop:value=move || read_plan(editor, |p| value_text(p.session_states.get(i).and_then(|s| s.value.as_ref())))
                         on:change=move |e| { let t = event_target_value(&e); with_state(editor, i, None, |s| s.value = value_from_text(s, &t)) } />
                 </label>
             </Show>
@@ -305,7 +304,7 @@ fn SessionStateForm(i: usize) -> impl IntoView {
                 <label class="field">
                     <span class="field-label">"Values (comma-separated)"</span>
                     <input type="text" data-testid="field-ss-enum-values"
-                        prop:value=move || read(editor, |p| p.session_states.get(i).and_then(|s| s.enum_values.clone()).unwrap_or_default().join(", "))
+                        prop:value=move || read_plan(editor, |p| p.session_states.get(i).and_then(|s| s.enum_values.clone()).unwrap_or_default().join(", "))
                         on:change=move |e| {
                             let values: Vec<String> = event_target_value(&e).split(',').map(|v| v.trim().to_string()).filter(|v| !v.is_empty()).collect();
                             with_state(editor, i, None, |s| s.enum_values = Some(values));
@@ -314,14 +313,14 @@ fn SessionStateForm(i: usize) -> impl IntoView {
             </Show>
             <Show when=is_prompt>
                 {template_area(editor, "Prompt text while on (templates allowed)", "ss-prompt",
-                    move || read(editor, |p| p.session_states.get(i).and_then(|s| s.prompt.clone()).unwrap_or_default()),
+                    move || read_plan(editor, |p| p.session_states.get(i).and_then(|s| s.prompt.clone()).unwrap_or_default()),
                     move |v| with_state(editor, i, Some(format!("{i}prompt")), |s| s.prompt = Some(v)))}
             </Show>
             {check("On at the start of every conversation", "ss-initially-active", flag(|s| s.initially_active), move |on| with_state(editor, i, None, |s| s.initially_active = on))}
             {choice("Nested under", "ss-parent", i.to_string(),
                 move || {
                     let mut options = vec![(String::new(), "(top level)".to_string())];
-                    options.extend(read(editor, |p| p.session_states.iter().enumerate().filter(|(j, _)| *j != i).map(|(_, s)| (s.id.clone(), s.id.clone())).collect::<Vec<_>>()));
+                    options.extend(read_plan(editor, |p| p.session_states.iter().enumerate().filter(|(j, _)| *j != i).map(|(_, s)| (s.id.clone(), s.id.clone())).collect::<Vec<_>>()));
                     options
                 },
                 get(|s| s.parent.clone().unwrap_or_default()),

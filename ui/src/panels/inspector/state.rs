@@ -6,38 +6,13 @@ use leptos::prelude::*;
 use plan_core::edit::Command;
 use plan_core::plan::{Ending, Goal, State, StateType};
 
+use super::access::{edit_state, read_state};
 use super::changes::{ChangesEditor, ChangesOf};
 use super::deliverables::DeliverableList;
 use super::fields::{area, check, choice, text};
 use super::session_states::template_area;
 use super::tasks::TaskList;
 use crate::editor::Editor;
-
-/// Reads something of state `id` (tracked, so the view follows the plan).
-pub fn read<T>(editor: Editor, id: &str, f: impl FnOnce(&State) -> T) -> Option<T> {
-    editor
-        .plan
-        .with(|p| p.as_ref().and_then(|p| p.state(id)).map(f))
-}
-
-/// Edits state `id` through one `ReplaceState`; `burst` names the field for typing.
-pub fn edit(editor: Editor, id: &str, burst: Option<String>, f: impl FnOnce(&mut State)) {
-    let Some(mut s) = editor
-        .plan
-        .with_untracked(|p| p.as_ref().and_then(|p| p.state(id)).cloned())
-    else {
-        return;
-    };
-    f(&mut s);
-    let command = Command::ReplaceState {
-        id: id.to_string(),
-        state: Box::new(s),
-    };
-    match burst {
-        Some(key) => editor.dispatch_typing(command, &key),
-        None => editor.dispatch(command),
-    };
-}
 
 fn mode_name(k: StateType) -> &'static str {
     match k {
@@ -53,12 +28,12 @@ pub fn StateInspector(id: String) -> impl IntoView {
     let rename_error = RwSignal::new(None::<String>);
     let sid = StoredValue::new(id.clone());
     let get = move |f: fn(&State) -> String| {
-        move || read(editor, &sid.get_value(), f).unwrap_or_default()
+        move || read_state(editor, &sid.get_value(), f).unwrap_or_default()
     };
     let set = move |field: &'static str, f: fn(&mut State, String)| {
         move |v: String| {
             let id = sid.get_value();
-            edit(editor, &id, Some(format!("{id}:{field}")), |s| f(s, v));
+            edit_state(editor, &id, Some(format!("{id}:{field}")), |s| f(s, v));
         }
     };
     let rename = move |e: leptos::ev::Event| {
@@ -83,10 +58,10 @@ pub fn StateInspector(id: String) -> impl IntoView {
     // Parts of the form that appear or go away are keyed on memos, so that typing elsewhere never
     // rebuilds them (a rebuilt field loses the caret).
     let is_goal = Memo::new(move |_| {
-        read(editor, &sid.get_value(), |s| s.kind == StateType::Goal).unwrap_or(false)
+        read_state(editor, &sid.get_value(), |s| s.kind == StateType::Goal).unwrap_or(false)
     });
     let has_transitions = Memo::new(move |_| {
-        read(editor, &sid.get_value(), |s| !s.transitions.is_empty()).unwrap_or(false)
+        read_state(editor, &sid.get_value(), |s| !s.transitions.is_empty()).unwrap_or(false)
     });
     let tools = Memo::new(move |_| {
         editor.plan.with(|p| {
@@ -114,10 +89,10 @@ pub fn StateInspector(id: String) -> impl IntoView {
                     ("loose".into(), "Loose: tasks in any order".into()),
                     ("goal".into(), "Goal: an objective, no task list".into()),
                 ],
-                move || read(editor, &sid.get_value(), |s| mode_name(s.kind).to_string()).unwrap_or_default(),
+                move || read_state(editor, &sid.get_value(), |s| mode_name(s.kind).to_string()).unwrap_or_default(),
                 move |v| {
                     let id = sid.get_value();
-                    edit(editor, &id, None, |s| {
+                    edit_state(editor, &id, None, |s| {
                         s.kind = match v.as_str() {
                             "strict" => StateType::Strict,
                             "goal" => StateType::Goal,
@@ -138,10 +113,10 @@ pub fn StateInspector(id: String) -> impl IntoView {
             {check(
                 "Can be interrupted (off: only an urgent interruption takes over here)",
                 "interruptible",
-                move || read(editor, &sid.get_value(), |s| s.interruptible).unwrap_or(true),
+                move || read_state(editor, &sid.get_value(), |s| s.interruptible).unwrap_or(true),
                 move |on| {
                     let id = sid.get_value();
-                    edit(editor, &id, None, |s| s.interruptible = on);
+                    edit_state(editor, &id, None, |s| s.interruptible = on);
                 },
             )}
             {move || {
@@ -158,12 +133,12 @@ pub fn StateInspector(id: String) -> impl IntoView {
                                         type="checkbox"
                                         data-testid="field-allowed-tool"
                                         data-tool=name.clone()
-                                        prop:checked=move || read(editor, &sid.get_value(), |s| s.allowed_tools.contains(&n)).unwrap_or(false)
+                                        prop:checked=move || read_state(editor, &sid.get_value(), |s| s.allowed_tools.contains(&n)).unwrap_or(false)
                                         on:change=move |e| {
                                             let on = event_target_checked(&e);
                                             let id = sid.get_value();
                                             let name = n2.clone();
-                                            edit(editor, &id, None, |s| {
+                                            edit_state(editor, &id, None, |s| {
                                                 s.allowed_tools.retain(|t| *t != name);
                                                 if on { s.allowed_tools.push(name); }
                                             });
@@ -191,7 +166,7 @@ fn EndingFields(id: String) -> impl IntoView {
     let editor = expect_context::<Editor>();
     let sid = StoredValue::new(id);
     let kind = Memo::new(move |_| {
-        read(editor, &sid.get_value(), |s| match &s.ending {
+        read_state(editor, &sid.get_value(), |s| match &s.ending {
             None | Some(Ending::Complete {}) => "complete",
             Some(Ending::HangUp {}) => "hang_up",
             Some(Ending::HandOff { .. }) => "hand_off",
@@ -203,7 +178,7 @@ fn EndingFields(id: String) -> impl IntoView {
     let hand_off = Memo::new(move |_| kind.get() == "hand_off");
     let part = move |which: u8| {
         move || {
-            read(editor, &sid.get_value(), |s| match &s.ending {
+            read_state(editor, &sid.get_value(), |s| match &s.ending {
                 Some(Ending::HandOff { to, reason }) => {
                     if which == 0 {
                         to.clone()
@@ -219,7 +194,7 @@ fn EndingFields(id: String) -> impl IntoView {
     let set_part = move |which: u8| {
         move |v: String| {
             let id = sid.get_value();
-            edit(editor, &id, Some(format!("{id}:ending:{which}")), |s| {
+            edit_state(editor, &id, Some(format!("{id}:ending:{which}")), |s| {
                 if let Some(Ending::HandOff { to, reason }) = &mut s.ending {
                     if which == 0 {
                         *to = v
@@ -246,7 +221,7 @@ fn EndingFields(id: String) -> impl IntoView {
                 move || kind.get(),
                 move |v| {
                     let id = sid.get_value();
-                    edit(editor, &id, None, |s| {
+                    edit_state(editor, &id, None, |s| {
                         s.ending = match v.as_str() {
                             "hang_up" => Some(Ending::HangUp {}),
                             "hand_off" => Some(Ending::HandOff { to: String::new(), reason: String::new() }),
@@ -270,7 +245,7 @@ fn GoalFields(id: String) -> impl IntoView {
     let sid = StoredValue::new(id);
     let goal_text = move |f: fn(&Goal) -> String| {
         move || {
-            read(editor, &sid.get_value(), |s| {
+            read_state(editor, &sid.get_value(), |s| {
                 s.goal.as_ref().map(f).unwrap_or_default()
             })
             .unwrap_or_default()
@@ -279,7 +254,7 @@ fn GoalFields(id: String) -> impl IntoView {
     let set_goal = move |field: &'static str, f: fn(&mut Goal, String)| {
         move |v: String| {
             let id = sid.get_value();
-            edit(editor, &id, Some(format!("{id}:goal:{field}")), |s| {
+            edit_state(editor, &id, Some(format!("{id}:goal:{field}")), |s| {
                 let g = s.goal.get_or_insert_with(|| Goal {
                     objective: String::new(),
                     success_description: String::new(),

@@ -5,20 +5,20 @@ use leptos::prelude::*;
 use plan_core::edit::{Command, Renamed};
 use plan_core::plan::Task;
 
+use super::access::{edit_state, read_state};
 use super::deliverables::DeliverableList;
 use super::fields::{check, name_field, text};
 use super::session_states::template_area;
-use super::state::{edit, read};
 use crate::editor::Editor;
 
 #[component]
 pub fn TaskList(id: String) -> impl IntoView {
     let editor = expect_context::<Editor>();
     let sid = StoredValue::new(id);
-    let count = move || read(editor, &sid.get_value(), |s| s.tasks.len()).unwrap_or(0);
+    let count = move || read_state(editor, &sid.get_value(), |s| s.tasks.len()).unwrap_or(0);
     let add = move |_| {
         let id = sid.get_value();
-        edit(editor, &id, None, |s| {
+        edit_state(editor, &id, None, |s| {
             let mut n = s.tasks.len() + 1;
             while s.tasks.iter().any(|t| t.id == format!("task-{n}")) {
                 n += 1;
@@ -50,7 +50,7 @@ fn TaskFields(id: String, index: usize) -> impl IntoView {
     let sid = StoredValue::new(id);
     let get = move |f: fn(&Task) -> String| {
         move || {
-            read(editor, &sid.get_value(), |s| {
+            read_state(editor, &sid.get_value(), |s| {
                 s.tasks.get(index).map(f).unwrap_or_default()
             })
             .unwrap_or_default()
@@ -59,7 +59,7 @@ fn TaskFields(id: String, index: usize) -> impl IntoView {
     let set = move |field: &'static str, f: fn(&mut Task, String)| {
         move |v: String| {
             let id = sid.get_value();
-            edit(
+            edit_state(
                 editor,
                 &id,
                 Some(format!("{id}:task:{index}:{field}")),
@@ -74,7 +74,7 @@ fn TaskFields(id: String, index: usize) -> impl IntoView {
     let op = move |f: fn(&mut Vec<Task>, usize)| {
         move |_| {
             let id = sid.get_value();
-            edit(editor, &id, None, |s| f(&mut s.tasks, index));
+            edit_state(editor, &id, None, |s| f(&mut s.tasks, index));
         }
     };
     view! {
@@ -87,7 +87,7 @@ fn TaskFields(id: String, index: usize) -> impl IntoView {
             </div>
             {name_field(editor, "Id", "task-id", get(|t| t.id.clone()), move |to| {
                 let state = sid.get_value();
-                let from = read(editor, &state, |s| s.tasks.get(index).map(|t| t.id.clone())).flatten()?;
+                let from = read_state(editor, &state, |s| s.tasks.get(index).map(|t| t.id.clone())).flatten()?;
                 Some(Command::Rename { what: Renamed::Task { state }, from, to: to.trim().to_string() })
             })}
             {text(editor, "Description", "task-description", get(|t| t.description.clone()), set("description", |t, v| t.description = v))}
@@ -95,19 +95,19 @@ fn TaskFields(id: String, index: usize) -> impl IntoView {
             {check(
                 "Required",
                 "task-required",
-                move || read(editor, &sid.get_value(), |s| s.tasks.get(index).is_some_and(|t| t.required)).unwrap_or(true),
+                move || read_state(editor, &sid.get_value(), |s| s.tasks.get(index).is_some_and(|t| t.required)).unwrap_or(true),
                 move |on| {
                     let id = sid.get_value();
-                    edit(editor, &id, None, |s| if let Some(t) = s.tasks.get_mut(index) { t.required = on });
+                    edit_state(editor, &id, None, |s| if let Some(t) = s.tasks.get_mut(index) { t.required = on });
                 },
             )}
             {check(
                 "Ask afresh on every entry (forget its values when the state is entered again)",
                 "task-ask-again",
-                move || read(editor, &sid.get_value(), |s| s.tasks.get(index).is_some_and(|t| t.ask_again)).unwrap_or(false),
+                move || read_state(editor, &sid.get_value(), |s| s.tasks.get(index).is_some_and(|t| t.ask_again)).unwrap_or(false),
                 move |on| {
                     let id = sid.get_value();
-                    edit(editor, &id, None, |s| if let Some(t) = s.tasks.get_mut(index) { t.ask_again = on });
+                    edit_state(editor, &id, None, |s| if let Some(t) = s.tasks.get_mut(index) { t.ask_again = on });
                 },
             )}
             <DeliverableList id=sid.get_value() task=Some(index) />

@@ -4,10 +4,10 @@ use leptos::prelude::*;
 use plan_core::edit::Command;
 use plan_core::plan::{Priority, Transition};
 
+use super::access::{edit_state, read_state};
 use super::changes::{ChangesEditor, ChangesOf};
 use super::condition::{ConditionEditor, Root};
 use super::fields::{state_picker, text};
-use super::state::{edit, read};
 use crate::editor::Editor;
 
 #[component]
@@ -16,14 +16,14 @@ pub fn TransitionInspector(from: String, index: usize) -> impl IntoView {
     let sid = StoredValue::new(from.clone());
     let get = move |f: fn(&Transition) -> String| {
         move || {
-            read(editor, &sid.get_value(), |s| {
+            read_state(editor, &sid.get_value(), |s| {
                 s.transitions.get(index).map(f).unwrap_or_default()
             })
             .unwrap_or_default()
         }
     };
     let from_title =
-        move || read(editor, &sid.get_value(), |s| s.title.clone()).unwrap_or_default();
+        move || read_state(editor, &sid.get_value(), |s| s.title.clone()).unwrap_or_default();
     view! {
         <div class="inspector-section" data-testid="transition-inspector">
             <h3>"Transition"</h3>
@@ -40,7 +40,7 @@ pub fn TransitionInspector(from: String, index: usize) -> impl IntoView {
                     on:input=move |e| {
                         if let Ok(p) = event_target_value(&e).parse::<f64>() {
                             let id = sid.get_value();
-                            edit(editor, &id, Some(format!("{id}:t{index}:priority")), |s| {
+                            edit_state(editor, &id, Some(format!("{id}:t{index}:priority")), |s| {
                                 if let Some(t) = s.transitions.get_mut(index) {
                                     t.priority = Priority(p);
                                 }
@@ -52,7 +52,7 @@ pub fn TransitionInspector(from: String, index: usize) -> impl IntoView {
             </label>
             {text(editor, "Label on the arrow", "label", get(|t| t.label.clone()), move |v| {
                 let id = sid.get_value();
-                edit(editor, &id, Some(format!("{id}:t{index}:label")), |s| {
+                edit_state(editor, &id, Some(format!("{id}:t{index}:label")), |s| {
                     if let Some(t) = s.transitions.get_mut(index) {
                         t.label = v;
                     }
