@@ -124,12 +124,7 @@ pub fn apply(
             cfg.insert("values".into(), Value::Array(list));
         }
         C::Choices(typed) => {
-            let list = typed
-                .split(',')
-                .map(str::trim)
-                .filter(|s| !s.is_empty())
-                .map(text)
-                .collect();
+            let list = items(typed).map(text).collect();
             cfg.insert("values".into(), Value::Array(list));
         }
         C::Operator(op) => {
@@ -249,12 +244,7 @@ pub fn apply(
                 single.and_then(|s| coerce_session(&v, &s)).unwrap_or(v)
             };
             if op == "in" {
-                let list = typed
-                    .split(',')
-                    .map(str::trim)
-                    .filter(|s| !s.is_empty())
-                    .map(one)
-                    .collect();
+                let list = items(typed).map(one).collect();
                 cfg.insert("values".into(), Value::Array(list));
             } else if op == "contains" {
                 cfg.insert("value".into(), one(typed));
@@ -285,6 +275,11 @@ pub fn apply(
             }
         }
     }
+}
+
+/// The items of a list as typed: comma-separated, trimmed, empty ones left out.
+fn items(typed: &str) -> impl Iterator<Item = &str> {
+    typed.split(',').map(str::trim).filter(|s| !s.is_empty())
 }
 
 /// A number as typed: whole numbers stay whole (`3`, not `3.0`); text that is not one is none.
