@@ -31,7 +31,7 @@ pub fn case_of(view: &ChatView) -> Script {
     let state_after = |turn: u32| {
         view.turns
             .iter()
-            .filter(|t| t.turn <= turn)
+            .filter(|t| t.number <= turn)
             .filter_map(|t| t.transition.as_ref().map(|m| m.to.clone()))
             .next_back()
     };
@@ -46,7 +46,7 @@ pub fn case_of(view: &ChatView) -> Script {
             .session
             .deliverables
             .iter()
-            .filter(|(_, r)| r.turn == t.turn)
+            .filter(|(_, r)| r.turn == t.number)
             .map(|(k, r)| (k.clone(), r.value.clone()))
             .collect();
         let last = turns.len() + 1 == user_turns;
@@ -59,7 +59,7 @@ pub fn case_of(view: &ChatView) -> Script {
             user: t.user.clone().unwrap_or_default(),
             tool_results: ToolResults::new(),
             expect: Some(script::Expect {
-                state: Some(state_after(t.turn).unwrap_or_else(|| start_state.clone())),
+                state: Some(state_after(t.number).unwrap_or_else(|| start_state.clone())),
                 deliverables: (!recorded.is_empty()).then_some(recorded),
                 ended,
                 session_states: (!changed.is_empty()).then_some(changed),

@@ -15,20 +15,17 @@ use std::sync::Arc;
 use plan_core::hash::{content_hash, run_hash};
 use plan_core::runtime::script::{self, Failure, Opening, Script, TurnRecord};
 use plan_core::runtime::{
-    set_by_author, Agent, AgentKind, Chat, PlanRef, PlanVersion, Preset, Session, Simulator, Start,
-    ToolResults,
+    set_by_author, Agent, AgentKind, Chat, PlanRef, PlanVersion, Preset, Session, Simulator,
+    ToolResults, Turn,
 };
-use plan_core::store::Workspace;
+use plan_core::store::{ChatLog, Workspace};
 use plan_core::validate::{check_text, validate, Diagnostic, Severity};
 use plan_core::{Plan, Revision};
-use serde::{Deserialize, Serialize};
 
 use crate::agent::model::{LanguageModel, SimulatorForFailedModel, WithFallback};
 pub use crate::cases::{case_of, read_script, run_case, run_suite, save_case};
 use crate::error::{ApiError, ErrorCode};
-pub use crate::messages::{
-    CaseRun, ChatView, CoverageView, LoggedTurn, SavedCase, StartChat, SuiteRun,
-};
+pub use crate::messages::{CaseRun, ChatView, CoverageView, SavedCase, StartChat, SuiteRun};
 use crate::Context;
 
 type Result<T> = std::result::Result<T, ApiError>;
@@ -155,21 +152,6 @@ pub fn refuse_ended(id: &str, name: &str, session: &Session) -> Result<()> {
     }
 }
 
-/// What is kept beside a saved session: how it began, every turn's trace, the sessions before
-/// the latest turns (newest last, at most [`STEPS_KEPT`]).
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-pub struct ChatLog {
-    #[serde(default)]
-    pub start: Start,
-    #[serde(default)]
-    pub turns: Vec<LoggedTurn>,
-    #[serde(default)]
-    pub before: Vec<Session>,
-    /// The [`run_hash`] of the plan the session runs (none in logs written before it was kept).
-    #[serde(default)]
-    pub runs: Option<String>,
-}
-
 /// The view of a conversation, from its session and log.
 fn view_of(
     id: &str,
@@ -216,21 +198,7 @@ impl Conversation {
         let session = chat.session;
         let log = ChatLog {
             start: request.start.clone(),
-            turns: vec![LoggedTurn {
-                turn: 0,
-                user: None,
-                reply: turn.reply,
-                transition: None,
-                events: turn.events,
-                prompt: turn.prompt,
-                parked: session.parked.as_ref().map(|p| p.state_id.clone()),
-                by: AgentKind::Simulator,
-                calls: Vec::new(),
-                goal_checks: Vec::new(),
-                usage: None,
-                ms: None,
-                uncalled: false,
-            }],
+            turns: vec![turn],
             before: Vec::new(),
             runs: Some(run_hash(&target.plan)),
         };
@@ -251,7 +219,7 @@ impl Conversation {
     pub fn resume(ctx: &Context, id: &str, name: &str) -> Result<Conversation> {
         let ws = ctx.workspace().clone();
         let mut session = ws.read_session(id, name)?;
-        let log = read_log(&ws, id, name)?;
+        let log = ws.read_session_log(id, name)?;
         let target = resume_target(ctx, id, name, &session, log.runs.as_deref())?;
         refuse_ended(id, name, &session)?;
         // Only the cards moved: the session runs the plan as it is now (saved with the next turn).
@@ -280,7 +248,7 @@ impl Conversation {
 
     /// One user turn answered by the simulator, the plan's tools returning what `tool_results`
     /// says; saved. On error (an ended conversation, a save that failed) nothing changed.
-    pub fn say(&mut self, message: &str, tool_results: &ToolResults) -> Result<&LoggedTurn> {
+    pub fn say(&mut self, message: &str, tool_results: &ToolResults) -> Result<&Turn> {
         self.say_by(message, tool_results, &Answerer::Simulator)
     }
 
@@ -291,7 +259,7 @@ impl Conversation {
         message: &str,
         tool_results: &ToolResults,
         answerer: &Answerer,
-    ) -> Result<&LoggedTurn> {
+    ) -> Result<&Turn> {
         let before = self.session.clone();
         let (turn, session) = answerer.with_agent(|agent| {
             let mut chat = Chat::resume(&self.target.plan, agent, before.clone());
@@ -299,23 +267,8 @@ impl Conversation {
             (turn, chat.session)
         });
         let turn = turn.map_err(ApiError::from)?;
-        let logged = LoggedTurn {
-            turn: session.turn,
-            user: Some(message.to_string()),
-            reply: turn.reply,
-            transition: turn.transition,
-            events: turn.events,
-            prompt: turn.prompt,
-            parked: session.parked.as_ref().map(|p| p.state_id.clone()),
-            by: turn.by,
-            calls: turn.calls,
-            goal_checks: turn.goal_checks,
-            usage: turn.cost.and_then(|c| c.usage),
-            ms: turn.cost.map(|c| c.ms),
-            uncalled: turn.cost.is_some_and(|c| c.uncalled),
-        };
         let mut log = self.log.clone();
-        log.turns.push(logged);
+        log.turns.push(turn);
         log.before.push(before);
         if log.before.len() > STEPS_KEPT {
             log.before.remove(0);
@@ -334,7 +287,7 @@ impl Conversation {
         };
         let mut log = self.log.clone();
         log.before.pop();
-        log.turns.retain(|t| t.turn <= before.turn);
+        log.turns.retain(|t| t.number <= before.turn);
         self.commit(before, log)?;
         Ok(())
     }
@@ -403,30 +356,14 @@ impl Conversation {
 
     /// A logged turn as `plan chat` reports it, with the state and values after it (the
     /// conversation's now: call it right after the turn).
-    pub fn record_of(&self, logged: &LoggedTurn) -> TurnRecord {
-        TurnRecord {
-            turn: logged.turn,
-            user: logged.user.clone().unwrap_or_default(),
-            agent: logged.reply.clone(),
-            state: self.session.state_id.clone(),
-            transition: logged.transition.clone(),
-            events: logged.events.clone(),
-            deliverables: self.session.deliverables.clone(),
-            session_states: self.session.session_states.clone(),
-            prompt: logged.prompt.clone(),
-            parked: self.session.parked.as_ref().map(|p| p.state_id.clone()),
-            calls: logged.calls.clone(),
-            goal_checks: logged.goal_checks.clone(),
-            usage: logged.usage,
-            ms: logged.ms,
-            uncalled: logged.uncalled,
-        }
+    pub fn record_of(&self, turn: &Turn) -> TurnRecord {
+        TurnRecord::of(&self.session, turn.clone())
     }
 
     /// The opening as `plan chat` reports it: the turn-0 reply and events when this conversation
     /// began here, what the session says when it was resumed.
     pub fn opening(&self) -> Opening {
-        match self.log.turns.first().filter(|t| t.turn == 0) {
+        match self.log.turns.first().filter(|t| t.number == 0) {
             Some(t) if self.session.turn == 0 => Opening {
                 agent: t.reply.clone(),
                 state: self.session.state_id.clone(),
@@ -455,33 +392,8 @@ impl Conversation {
     /// resuming reads; a log behind it only shows less).
     fn save(&self) -> Result<()> {
         self.ws.save_session(&self.id, &self.name, &self.session)?;
-        let bytes = serde_json::to_vec(&self.log)
-            .map_err(|e| ApiError::internal(format!("the conversation's log: {e}")))?;
-        Ok(self.ws.save_session_log(&self.id, &self.name, &bytes)?)
+        Ok(self.ws.save_session_log(&self.id, &self.name, &self.log)?)
     }
-}
-
-/// The log kept beside session `name`: none yet is an empty history (a session written before logs
-/// were kept); one that cannot be read is an error that names the file, never a history silently
-/// lost.
-fn read_log(ws: &Workspace, id: &str, name: &str) -> Result<ChatLog> {
-    let Some(text) = ws.read_session_log(id, name)? else {
-        return Ok(ChatLog::default());
-    };
-    serde_json::from_str(&text).map_err(|e| {
-        let path = ws
-            .session_log_path(id, name)
-            .map(|p| p.display().to_string())
-            .unwrap_or_else(|_| format!("{id}/sessions/.log/{name}.json"));
-        ApiError::new(
-            ErrorCode::InvalidJson,
-            format!(
-                "{path}: line {}, column {}: the conversation's log cannot be read ({e}); move the file aside to go on without the history it kept",
-                e.line(),
-                e.column()
-            ),
-        )
-    })
 }
 
 /// A new test conversation of a plan, as the app starts one.
@@ -580,7 +492,7 @@ pub fn set_session_state(
 pub fn step_back(ctx: &Context, id: &str, name: &str) -> Result<ChatView> {
     let ws = ctx.workspace();
     let mut session = ws.read_session(id, name)?;
-    let log = read_log(ws, id, name)?;
+    let log = ws.read_session_log(id, name)?;
     let target = resume_target(ctx, id, name, &session, log.runs.as_deref())?;
     session.plan.content_hash = target.plan_ref.content_hash.clone();
     let mut c = Conversation {
@@ -607,7 +519,7 @@ pub fn latest(ctx: &Context, id: &str) -> Result<Option<ChatView>> {
         // A session that cannot be read is no conversation to show.
         Err(_) => return Ok(None),
     };
-    let log = read_log(ws, id, &name)?;
+    let log = ws.read_session_log(id, &name)?;
     let stale = resume_target(ctx, id, &name, &session, log.runs.as_deref())
         .err()
         .map(|e| e.message);

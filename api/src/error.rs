@@ -139,6 +139,7 @@ mod store_errors {
                 | StoreError::NoLive { .. }
                 | StoreError::NoSession { .. } => ErrorCode::NotFound,
                 StoreError::BadSession { .. } => ErrorCode::Schema,
+                StoreError::BadLog { .. } => ErrorCode::InvalidJson,
                 StoreError::Invalid { problems, .. } => match problems.first().map(|p| p.kind) {
                     Some(ProblemKind::InvalidJson) => ErrorCode::InvalidJson,
                     _ => ErrorCode::Schema,

@@ -45,7 +45,7 @@ impl FileConversation {
         });
         let turn = turn?;
         self.session = session;
-        Ok(TurnRecord::of(&self.session, message, turn))
+        Ok(TurnRecord::of(&self.session, turn))
     }
 
     pub fn session(&self) -> &Session {

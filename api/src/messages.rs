@@ -11,7 +11,7 @@ use std::path::PathBuf;
 use plan_core::diff::{ListedChange, Overlay};
 pub use plan_core::revision::VersionInfo;
 use plan_core::runtime::script::{ChatRecord, Failure, Script};
-use plan_core::runtime::{Event, Move, Session, Start, ToolResults, Usage};
+use plan_core::runtime::{Session, Start, ToolResults, Turn};
 use plan_core::{Diagnostic, Plan, Revision};
 use serde::{Deserialize, Serialize};
 
@@ -456,41 +456,6 @@ pub struct SuiteProgress {
     pub total: usize,
 }
 
-/// One turn of a conversation as its log keeps it (turn 0: the opening).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct LoggedTurn {
-    pub turn: u32,
-    /// What the user said; none for the opening.
-    pub user: Option<String>,
-    pub reply: String,
-    pub events: Vec<Event>,
-    pub transition: Option<Move>,
-    /// What the agent was told when it wrote the reply (docs/session-states.md).
-    #[serde(default)]
-    pub prompt: String,
-    /// The parked task's state after the turn (docs/interruptions.md), if one is parked.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub parked: Option<String>,
-    /// Which agent wrote the reply (docs/agents.md, "What is kept").
-    #[serde(default)]
-    pub by: AgentKind,
-    /// The functions the language model called, with their results.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub calls: Vec<ToolCallRecord>,
-    /// The goal checks made before a close or a give-up.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub goal_checks: Vec<GoalCheck>,
-    /// The model's tokens this turn, when its server counts them.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub usage: Option<Usage>,
-    /// How long the model's turn took, in milliseconds.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub ms: Option<u64>,
-    /// The model was offered functions, called none, and the plan did not move.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub uncalled: bool,
-}
-
 /// A test conversation as the app shows it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ChatView {
@@ -504,7 +469,7 @@ pub struct ChatView {
     /// How it began ("test from here"), for a restart and a saved case.
     pub start: Start,
     /// Each turn's trace, the opening first.
-    pub turns: Vec<LoggedTurn>,
+    pub turns: Vec<Turn>,
     /// Whether a turn can be taken back.
     pub can_step_back: bool,
     /// Why it cannot go on: the plan changed since it began (a restart is offered).

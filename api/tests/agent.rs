@@ -266,7 +266,7 @@ fn a_scripts_tool_results_say_what_a_tool_returns() {
         json!(1)
     );
     assert_eq!(
-        run.record.turns[0].calls[0].result,
+        run.record.turns[0].turn.calls[0].result,
         "accepted: verify_identity returned FAILED"
     );
 }
@@ -632,19 +632,19 @@ fn calls_written_in_the_text_are_made_actions_and_a_turn_says_its_tokens_and_tim
     );
     assert_eq!(t.calls.len(), 1);
     assert!(t.calls[0].accepted);
-    let cost = t.cost.expect("a model turn says what it cost");
+    let ms = t.ms.expect("a model turn says how long it took");
     assert_eq!(
-        cost.usage,
+        t.usage,
         Some(plan_core::runtime::Usage {
             prompt_tokens: 640,
             completion_tokens: 33
         }),
         "both requests counted"
     );
-    assert!(!cost.uncalled);
-    assert!(cost.ms < 5_000);
+    assert!(!t.uncalled);
+    assert!(ms < 5_000);
     // As `plan chat --format json` and the log keep it.
-    let record = script::TurnRecord::of(&chat.session, "I am Chloe Martin", t);
+    let record = script::TurnRecord::of(&chat.session, t);
     let v = serde_json::to_value(&record).unwrap();
     assert_eq!(
         v["usage"],

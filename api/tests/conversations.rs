@@ -355,3 +355,44 @@ fn a_corrupt_log_is_an_error_that_names_the_file_and_a_missing_one_an_empty_hist
     say(&mut c, "CM-1");
     assert_eq!(c.view().turns.len(), 1, "the history kept from now on");
 }
+
+/// One turn record everywhere: the log keeps the turns `plan chat` prints (`agent` for the reply),
+/// and a log written before that (`reply`, `"user": null` at the opening) still reads, turn for
+/// turn.
+#[test]
+fn a_log_keeps_the_turns_plan_chat_prints_and_an_older_log_still_reads() {
+    let ctx = workspace("log-shape");
+    let mut c = Conversation::start(&ctx, &support(Start::default())).expect("starts");
+    let name = c.name().to_string();
+    say(&mut c, "Chloe");
+    let logged = c.view().turns[1].clone();
+    let record = c.record_of(&logged);
+    let path = ctx
+        .workspace()
+        .session_log_path("customer-support", &name)
+        .unwrap();
+    let log: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    let printed = serde_json::to_value(&record).unwrap();
+    for field in [
+        "turn",
+        "user",
+        "agent",
+        "events",
+        "transition",
+        "prompt",
+        "parked",
+    ] {
+        assert_eq!(log["turns"][1][field], printed[field], "{field}");
+    }
+    assert!(printed.get("state").is_some() && log["turns"][1].get("state").is_none());
+
+    let mut older = log.clone();
+    for turn in older["turns"].as_array_mut().unwrap() {
+        let reply = turn.as_object_mut().unwrap().remove("agent").unwrap();
+        turn["reply"] = reply;
+    }
+    older["turns"][0]["user"] = serde_json::Value::Null;
+    std::fs::write(&path, serde_json::to_vec(&older).unwrap()).unwrap();
+    let again = Conversation::resume(&ctx, "customer-support", &name).expect("resumes");
+    assert_eq!(again.view().turns, c.view().turns);
+}

@@ -16,7 +16,7 @@ use plan_api::conversations::{self, read_script, Answerer, Conversation, StartCh
 use plan_api::file_chat::{self, FileConversation};
 use plan_api::{agent, ApiError, Context, ErrorCode};
 use plan_core::runtime::script::{self, ChatRecord, Opening, Script, TurnRecord};
-use plan_core::runtime::{Event, Start, ToolResults, What};
+use plan_core::runtime::{Event, Start, ToolResults, Turn, What};
 use plan_core::{Plan, Revision};
 
 use crate::lifecycle::Failure;
@@ -397,10 +397,11 @@ pub fn opening_text(plan: &Plan, state: &str, reply: &str) -> String {
 }
 
 /// A turn for people: the message (when it was not typed here), the events, the reply.
-pub fn turn_text(plan: &Plan, t: &TurnRecord, echo: bool) -> String {
+pub fn turn_text(plan: &Plan, record: &TurnRecord, echo: bool) -> String {
+    let t = &record.turn;
     let mut s = String::new();
     if echo {
-        for (i, line) in t.user.lines().enumerate() {
+        for (i, line) in t.user.as_deref().unwrap_or_default().lines().enumerate() {
             s.push_str(if i == 0 { "you> " } else { "...> " });
             s.push_str(line);
             s.push('\n');
@@ -427,12 +428,12 @@ pub fn turn_text(plan: &Plan, t: &TurnRecord, echo: bool) -> String {
     if let Some(ms) = t.ms {
         s.push_str(&format!("  $ {}\n", agent::turn_cost_text(t.usage, ms)));
     }
-    s.push_str(&agent_lines(plan, &t.state, &t.agent));
+    s.push_str(&agent_lines(plan, &record.state, &t.reply));
     s
 }
 
 /// A turn as the no-function notice reads it.
-fn model_calls(t: &TurnRecord) -> Option<agent::ModelTurnCalls> {
+fn model_calls(t: &Turn) -> Option<agent::ModelTurnCalls> {
     t.ms.map(|_| agent::ModelTurnCalls {
         called: !t.calls.is_empty(),
         uncalled: t.uncalled,
@@ -442,13 +443,13 @@ fn model_calls(t: &TurnRecord) -> Option<agent::ModelTurnCalls> {
 /// The notice that the model does not call functions, when the conversation's turns call for it
 /// at its last turn (said once: at the turn where it first applies).
 fn notice_after_last(turns: &[TurnRecord]) -> Option<String> {
-    let at = agent::uncalled_notice_at(turns.iter().map(model_calls))?;
+    let at = agent::uncalled_notice_at(turns.iter().map(|r| model_calls(&r.turn)))?;
     (at + 1 == turns.len()).then(agent::no_functions_notice)
 }
 
 /// What the model's turns cost together, for the end of a conversation.
 fn cost_line(turns: &[TurnRecord]) -> Option<String> {
-    agent::conversation_cost_text(turns.iter().map(|t| (t.usage, t.ms)))
+    agent::conversation_cost_text(turns.iter().map(|r| (r.turn.usage, r.turn.ms)))
 }
 
 fn event_line(e: &Event) -> String {

@@ -77,7 +77,7 @@ fn every_sample_test_case_passes_and_every_transition_is_walked() {
                 run.failures
             );
             for t in &run.record.turns {
-                for e in &t.events {
+                for e in &t.turn.events {
                     if let What::Transition(m) = &e.what {
                         walked.insert((m.from.clone(), m.index));
                     }

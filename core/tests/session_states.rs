@@ -645,7 +645,7 @@ fn the_sample_plan_walks_every_rule_it_uses_in_its_saved_cases() {
             r.opening
                 .events
                 .iter()
-                .chain(r.turns.iter().flat_map(|t| t.events.iter()))
+                .chain(r.turns.iter().flat_map(|t| t.turn.events.iter()))
         })
         .filter_map(|e| match &e.what {
             What::SessionStateChanged { by, .. } => Some(by.as_str()),

@@ -48,7 +48,7 @@ pub fn state_at(case: &CaseRun, turn: u32) -> Option<String> {
     record
         .turns
         .iter()
-        .find(|t| t.turn == turn)
+        .find(|t| t.turn.number == turn)
         .or(record.turns.last())
         .map(|t| t.state.clone())
         .or_else(|| Some(record.opening.state.clone()))
@@ -416,26 +416,18 @@ impl TestChat {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use plan_api::messages::LoggedTurn;
     use plan_core::runtime::script::{ChatRecord, Failure, Opening, TurnRecord};
+    use plan_core::runtime::Turn;
 
     fn turn(n: u32, state: &str) -> TurnRecord {
         TurnRecord {
-            turn: n,
-            user: String::new(),
-            agent: String::new(),
+            turn: Turn {
+                number: n,
+                ..Turn::default()
+            },
             state: state.into(),
-            transition: None,
-            events: Vec::new(),
             deliverables: Default::default(),
             session_states: Default::default(),
-            prompt: String::new(),
-            parked: None,
-            calls: Vec::new(),
-            goal_checks: Vec::new(),
-            usage: None,
-            ms: None,
-            uncalled: false,
         }
     }
 
@@ -450,13 +442,9 @@ mod tests {
             content_hash: String::new(),
         };
         let (mut chat, opening) = Chat::open(&plan, &Simulator, plan_ref).expect("it opens");
-        let mut turns = vec![logged(0, None, opening)];
-        for (n, message) in ["Chloe", "Chloe Martin", "CM-1", "it is about billing"]
-            .into_iter()
-            .enumerate()
-        {
-            let t = chat.say(message).expect("a turn");
-            turns.push(logged(n as u32 + 1, Some(message), t));
+        let mut turns = vec![opening];
+        for message in ["Chloe", "Chloe Martin", "CM-1", "it is about billing"] {
+            turns.push(chat.say(message).expect("a turn"));
         }
         ChatView {
             id: plan.id.clone(),
@@ -467,24 +455,6 @@ mod tests {
             turns,
             can_step_back: true,
             stale: None,
-        }
-    }
-
-    fn logged(turn: u32, user: Option<&str>, t: plan_core::runtime::chat::Turn) -> LoggedTurn {
-        LoggedTurn {
-            turn,
-            user: user.map(String::from),
-            reply: t.reply,
-            events: t.events,
-            transition: t.transition,
-            prompt: t.prompt,
-            parked: None,
-            by: t.by,
-            calls: t.calls,
-            goal_checks: t.goal_checks,
-            usage: None,
-            ms: None,
-            uncalled: false,
         }
     }
 

@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use super::{
-    reply_by, start_from, AgentKind, Event, Move, PlanRef, RunError, Session, Start, What,
+    reply_by, start_from, AgentKind, Event, Move, PlanRef, RunError, Session, Start, Turn, What,
 };
 use crate::plan::Plan;
 
@@ -112,21 +112,6 @@ pub struct GoalCheck {
     pub reason: String,
 }
 
-/// What one user turn (or the opening) produced.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Turn {
-    pub reply: String,
-    pub events: Vec<Event>,
-    /// The transition taken in this turn, if any.
-    pub transition: Option<Move>,
-    /// What the agent was told when it wrote the reply (docs/session-states.md, "The prompt of a turn").
-    pub prompt: String,
-    pub by: AgentKind,
-    pub calls: Vec<ToolCallRecord>,
-    pub goal_checks: Vec<GoalCheck>,
-    pub cost: Option<TurnCost>,
-}
-
 /// A conversation in progress.
 pub struct Chat<'a, A: Agent + ?Sized> {
     pub plan: &'a Plan,
@@ -151,6 +136,7 @@ impl<'a, A: Agent + ?Sized> Chat<'a, A> {
         let prompt = super::prompt(plan, &session);
         let text = agent.opening(plan, &session)?;
         reply_by(&mut session, text.clone(), agent.kind());
+        let parked = session.parked_state_id();
         let chat = Chat {
             plan,
             agent,
@@ -159,14 +145,13 @@ impl<'a, A: Agent + ?Sized> Chat<'a, A> {
         Ok((
             chat,
             Turn {
+                number: 0,
                 reply: text,
                 events,
-                transition: None,
                 prompt,
+                parked,
                 by: agent.kind(),
-                calls: Vec::new(),
-                goal_checks: Vec::new(),
-                cost: None,
+                ..Turn::default()
             },
         ))
     }
@@ -205,17 +190,22 @@ impl<'a, A: Agent + ?Sized> Chat<'a, A> {
         let prompt = super::prompt(self.plan, &next);
         let by = t.by;
         reply_by(&mut next, t.reply.clone(), by);
-        self.session = next;
-        Ok(Turn {
+        let turn = Turn {
+            number: next.turn,
+            user: Some(message.to_string()),
             reply: t.reply,
             transition: transition_of(&t.events),
             events: t.events,
             prompt,
+            parked: next.parked_state_id(),
             by,
             calls: t.calls,
             goal_checks: t.goal_checks,
-            cost: t.cost,
-        })
+            ..Turn::default()
+        }
+        .with_cost(t.cost);
+        self.session = next;
+        Ok(turn)
     }
 }
 

@@ -22,6 +22,7 @@ pub mod script;
 mod session;
 mod simulator;
 mod switching;
+mod turn;
 
 pub use action::{
     deliverable_keys, reads_deliverables, tool_available, tools_available_now, Action,
@@ -36,6 +37,7 @@ pub use prompt::{prompt, render};
 pub use session::*;
 pub use simulator::Simulator;
 pub use switching::{changed_value, is_active, set_by_author, Preset, SessionValue};
+pub use turn::Turn;
 
 use std::collections::BTreeMap;
 

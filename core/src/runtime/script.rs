@@ -7,10 +7,10 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::chat::{Agent, Chat, GoalCheck, ToolCallRecord, ToolResults, Turn, Usage};
+use super::chat::{Agent, Chat, ToolResults};
 use super::evaluate::{declaration, equal, show};
 use super::{
-    Ended, Event, Move, PlanRef, Preset, Recorded, RunError, Session, SessionValue, Start,
+    Ended, Event, PlanRef, Preset, Recorded, RunError, Session, SessionValue, Start, Turn,
 };
 use crate::coerce::coerce;
 use crate::plan::Plan;
@@ -108,7 +108,7 @@ impl Opening {
             deliverables: session.deliverables.clone(),
             session_states: session.session_states.clone(),
             prompt: turn.prompt,
-            parked: parked_state(session),
+            parked: session.parked_state_id(),
         }
     }
 
@@ -121,41 +121,19 @@ impl Opening {
             deliverables: session.deliverables.clone(),
             session_states: session.session_states.clone(),
             prompt: super::prompt(plan, session),
-            parked: parked_state(session),
+            parked: session.parked_state_id(),
         }
     }
 }
 
-/// One user turn as `plan chat` reports it.
+/// One user turn as `plan chat` reports it: the turn, and the state and values after it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TurnRecord {
-    pub turn: u32,
-    pub user: String,
-    pub agent: String,
+    #[serde(flatten)]
+    pub turn: Turn,
     pub state: String,
-    pub transition: Option<Move>,
-    pub events: Vec<Event>,
     pub deliverables: BTreeMap<String, Recorded>,
     pub session_states: BTreeMap<String, SessionValue>,
-    /// The prompt the agent was told when it wrote this reply.
-    pub prompt: String,
-    /// The parked task's state after the turn, if one is parked.
-    pub parked: Option<String>,
-    /// The functions a language model called this turn, with their results (docs/agents.md); absent
-    /// for the simulator's turns.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub calls: Vec<ToolCallRecord>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub goal_checks: Vec<GoalCheck>,
-    /// A language model's tokens this turn, when its server counts them.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub usage: Option<Usage>,
-    /// How long a language model's turn took, in milliseconds.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub ms: Option<u64>,
-    /// The model was offered functions, called none, and the plan did not move.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub uncalled: bool,
 }
 
 /// `parked` as written: `null` (nothing parked) told apart from no field at all.
@@ -163,11 +141,6 @@ fn null_or_state<'de, D: serde::Deserializer<'de>>(
     d: D,
 ) -> Result<Option<Option<String>>, D::Error> {
     Option::<String>::deserialize(d).map(Some)
-}
-
-/// The state of the task `session` has parked.
-fn parked_state(session: &Session) -> Option<String> {
-    session.parked.as_ref().map(|p| p.state_id.clone())
 }
 
 /// A whole scripted conversation: the shape `plan chat --format json` prints.
@@ -200,23 +173,13 @@ pub struct Run {
 }
 
 impl TurnRecord {
-    pub fn of(session: &Session, user: &str, turn: Turn) -> TurnRecord {
+    /// `turn` with the state and values of `session`, the session right after it.
+    pub fn of(session: &Session, turn: Turn) -> TurnRecord {
         TurnRecord {
-            turn: session.turn,
-            user: user.to_string(),
-            agent: turn.reply,
+            turn,
             state: session.state_id.clone(),
-            transition: turn.transition,
-            events: turn.events,
             deliverables: session.deliverables.clone(),
             session_states: session.session_states.clone(),
-            prompt: turn.prompt,
-            parked: parked_state(session),
-            calls: turn.calls,
-            goal_checks: turn.goal_checks,
-            usage: turn.cost.and_then(|c| c.usage),
-            ms: turn.cost.map(|c| c.ms),
-            uncalled: turn.cost.is_some_and(|c| c.uncalled),
         }
     }
 }
@@ -283,9 +246,7 @@ pub fn run_from<A: Agent + ?Sized>(
                 break;
             }
             let turn = chat.say_with(&t.user, &script.tools_of(t))?;
-            record
-                .turns
-                .push(TurnRecord::of(&chat.session, &t.user, turn));
+            record.turns.push(TurnRecord::of(&chat.session, turn));
             if let Some(expect) = &t.expect {
                 failures.extend(check(plan, &chat.session, expect, n));
             }
@@ -354,7 +315,7 @@ pub fn check(plan: &Plan, session: &Session, expect: &Expect, turn: u32) -> Vec<
         }
     }
     if let Some(wanted) = &expect.parked {
-        let have = parked_state(session);
+        let have = session.parked_state_id();
         if *wanted != have {
             let said = |p: &Option<String>| match p {
                 Some(id) => format!("'{id}' parked"),
@@ -447,7 +408,7 @@ impl Coverage {
         let taken = records
             .into_iter()
             .flat_map(|r| &r.turns)
-            .filter_map(|t| t.transition.as_ref())
+            .filter_map(|t| t.turn.transition.as_ref())
             .filter_map(|m| Some((m.from.clone(), m.index?)))
             .filter(|(from, i)| exists(from, *i))
             .collect();

@@ -370,6 +370,11 @@ impl Ended {
 }
 
 impl Session {
+    /// The state of the task parked for a detour, if one is.
+    pub fn parked_state_id(&self) -> Option<String> {
+        self.parked.as_ref().map(|p| p.state_id.clone())
+    }
+
     /// The current state in `plan` (absent only when the plan changed under the session).
     pub fn state<'p>(&self, plan: &'p Plan) -> Option<&'p State> {
         plan.state(&self.state_id)

@@ -9,7 +9,26 @@ use std::path::PathBuf;
 
 use super::{atomic, io, Result, Revision, StoreError, Workspace};
 use crate::plan::Plan;
-use crate::runtime::{PlanVersion, Session};
+use crate::runtime::{PlanVersion, Session, Start, Turn};
+
+/// What is kept beside a saved session (`sessions/.log/<name>.json`): how it began, every turn
+/// (with its trace), the sessions before the latest turns (newest last), so that a turn can be
+/// taken back after a restart.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+pub struct ChatLog {
+    /// How the conversation began (a state, values already known).
+    #[serde(default)]
+    pub start: Start,
+    /// Every turn so far, the opening first.
+    #[serde(default)]
+    pub turns: Vec<Turn>,
+    /// The sessions the latest turns started from, oldest first.
+    #[serde(default)]
+    pub before: Vec<Session>,
+    /// The run hash of the plan the session runs (none in logs written before it was kept).
+    #[serde(default)]
+    pub runs: Option<String>,
+}
 
 /// Whether `name` can name a session file: letters, digits, `-`, `_`, `.`, not starting with a
 /// dot, at most 100 characters (so no name reaches outside `sessions/`).
@@ -126,23 +145,32 @@ impl Workspace {
         ))
     }
 
-    /// Saves what is kept beside session `name` (its log: the trace of every turn, the sessions
-    /// before the latest ones), atomically.
-    pub fn save_session_log(&self, id: &str, name: &str, bytes: &[u8]) -> Result<()> {
+    /// Saves the log kept beside session `name` (the trace of every turn, the sessions before the
+    /// latest ones), atomically.
+    pub fn save_session_log(&self, id: &str, name: &str, log: &ChatLog) -> Result<()> {
         let path = self.session_log_path(id, name)?;
         let dir = path.parent().map(PathBuf::from).unwrap_or_default();
         fs::create_dir_all(&dir).map_err(io(&dir))?;
         atomic::remove_leftovers(&dir);
-        atomic::write(&path, bytes, false).map_err(io(&path))
+        let bytes = serde_json::to_vec(log).map_err(|e| io(&path)(std::io::Error::other(e)))?;
+        atomic::write(&path, &bytes, false).map_err(io(&path))
     }
 
-    /// The log of session `name`, if one was kept.
-    pub fn read_session_log(&self, id: &str, name: &str) -> Result<Option<String>> {
+    /// The log kept beside session `name`: none yet is an empty history (a session written before
+    /// logs were kept); one that cannot be read is an error that names the file, never a history
+    /// silently lost.
+    pub fn read_session_log(&self, id: &str, name: &str) -> Result<ChatLog> {
         let path = self.session_log_path(id, name)?;
         if !path.is_file() {
-            return Ok(None);
+            return Ok(ChatLog::default());
         }
-        Ok(Some(crate::files::read_text(&path)?))
+        let text = crate::files::read_text(&path)?;
+        serde_json::from_str(&text).map_err(|e| StoreError::BadLog {
+            path,
+            line: e.line(),
+            column: e.column(),
+            message: e.to_string(),
+        })
     }
 
     /// Writes test case `name` of plan `id` (`tests/<name>.json`); one of that name stays.

@@ -34,7 +34,7 @@ use crate::parse::{is_slug, plan_from_value, ParseProblem, ProblemKind};
 use crate::plan::Plan;
 pub use crate::revision::{Revision, VersionInfo};
 use crate::validate::Diagnostic;
-pub use conversations::is_session_name;
+pub use conversations::{is_session_name, ChatLog};
 
 /// What a writer of drafts besides this store knows: the editor's shell, which remembers each
 /// draft as it last read or wrote it. `()` is the guard of a caller with nothing to protect.
@@ -99,6 +99,13 @@ pub enum StoreError {
     NoSession { id: String, name: String },
     #[error("{}: not a session: {message}", path.display())]
     BadSession { path: PathBuf, message: String },
+    #[error("{}: line {line}, column {column}: the conversation's log cannot be read ({message}); move the file aside to go on without the history it kept", path.display())]
+    BadLog {
+        path: PathBuf,
+        line: usize,
+        column: usize,
+        message: String,
+    },
 }
 
 impl From<FileError> for StoreError {

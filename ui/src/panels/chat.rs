@@ -286,7 +286,7 @@ fn Transcript() -> impl IntoView {
                         .iter()
                         .map(|l| {
                             let logged = (l.role == Role::Agent)
-                                .then(|| c.turns.iter().find(|t| t.turn == l.turn))
+                                .then(|| c.turns.iter().find(|t| t.number == l.turn))
                                 .flatten();
                             let trace = logged
                                 .map(|t| {

@@ -81,13 +81,13 @@ pub fn OpenedCase() -> impl IntoView {
                     <div class="case-opened" data-testid="case-opened" data-case=case.name.clone() data-turn=failed_at.to_string()>
                         <h4>{format!("{} — differs at turn {failed_at}", case.name)}</h4>
                         <ol class="transcript">
-                            {turns.into_iter().filter(|t| t.turn <= failed_at).map(|t| {
-                                let here = t.turn == failed_at;
-                                let expected: Vec<String> = failures.iter().filter(|f| f.turn == t.turn).map(|f| f.message.clone()).collect();
+                            {turns.into_iter().filter(|t| t.turn.number <= failed_at).map(|t| {
+                                let here = t.turn.number == failed_at;
+                                let expected: Vec<String> = failures.iter().filter(|f| f.turn == t.turn.number).map(|f| f.message.clone()).collect();
                                 view! {
-                                    <li class="chat-message user"><p class="chat-text">{t.user.clone()}</p></li>
+                                    <li class="chat-message user"><p class="chat-text">{t.turn.user.clone()}</p></li>
                                     <li class="chat-message agent" class:differs=here>
-                                        <p class="chat-text">{t.agent.clone()}</p>
+                                        <p class="chat-text">{t.turn.reply.clone()}</p>
                                         <p class="hint">{format!("then in {}", t.state)}</p>
                                         {(!expected.is_empty()).then(|| view! {
                                             <ul class="case-differs" data-testid="case-differs">

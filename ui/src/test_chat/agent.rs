@@ -3,8 +3,9 @@
 //! goal check as the transcript folds them under a reply, and the settings form read into
 //! settings (each field's mistake said by its name).
 
-use plan_api::messages::{AgentChoice, AgentKind, AgentSettings, LoggedTurn};
+use plan_api::messages::{AgentChoice, AgentKind, AgentSettings};
 use plan_api::{ApiError, ErrorCode};
+use plan_core::runtime::Turn;
 use serde_json::Value;
 
 /// A turn the language model failed: nothing was applied; the message waits for a retry.
@@ -50,7 +51,7 @@ fn shown(v: &Value) -> String {
 
 /// The model's calls of a turn, then its goal checks, one line each:
 /// `record_deliverable(key "customer_name", value "Chloe") → accepted`.
-pub fn call_lines(turn: &LoggedTurn) -> Vec<CallLine> {
+pub fn call_lines(turn: &Turn) -> Vec<CallLine> {
     let mut lines: Vec<CallLine> = turn
         .calls
         .iter()
@@ -90,32 +91,32 @@ pub fn call_lines(turn: &LoggedTurn) -> Vec<CallLine> {
 
 /// What a model turn cost, as its reply says it ("312 + 40 tokens, 1.8 s"); none for the
 /// simulator's.
-pub fn cost_line(turn: &LoggedTurn) -> Option<String> {
+pub fn cost_line(turn: &Turn) -> Option<String> {
     turn.ms
         .map(|ms| plan_api::agent::turn_cost_text(turn.usage, ms))
 }
 
 /// What the model's turns of the conversation cost together, for the chat's foot.
-pub fn conversation_cost(turns: &[LoggedTurn]) -> Option<String> {
+pub fn conversation_cost(turns: &[Turn]) -> Option<String> {
     plan_api::agent::conversation_cost_text(turns.iter().map(|t| (t.usage, t.ms)))
         .map(|c| format!("Language model: {c}"))
 }
 
 /// The turn under whose reply the chat says, once, that the model does not call functions.
-pub fn no_functions_turn(turns: &[LoggedTurn]) -> Option<u32> {
+pub fn no_functions_turn(turns: &[Turn]) -> Option<u32> {
     let facts = turns.iter().map(|t| {
         t.ms.map(|_| plan_api::agent::ModelTurnCalls {
             called: !t.calls.is_empty(),
             uncalled: t.uncalled,
         })
     });
-    plan_api::agent::uncalled_notice_at(facts).map(|i| turns[i].turn)
+    plan_api::agent::uncalled_notice_at(facts).map(|i| turns[i].number)
 }
 
 /// Who wrote a reply, as the transcript labels it. In a conversation where the model takes part
 /// (`mixed`) every reply says who wrote it, the simulator's opening too; in a simulator chat none
 /// does.
-pub fn writer_label(turn: &LoggedTurn, mixed: bool) -> Option<&'static str> {
+pub fn writer_label(turn: &Turn, mixed: bool) -> Option<&'static str> {
     let fell_back = turn
         .events
         .iter()
@@ -123,14 +124,16 @@ pub fn writer_label(turn: &LoggedTurn, mixed: bool) -> Option<&'static str> {
     match (turn.by, fell_back) {
         (AgentKind::LanguageModel, _) => Some("Language model"),
         (AgentKind::Simulator, true) => Some("Simulator, for the model"),
-        (AgentKind::Simulator, false) if mixed && turn.turn == 0 => Some("Simulator (the opening)"),
+        (AgentKind::Simulator, false) if mixed && turn.number == 0 => {
+            Some("Simulator (the opening)")
+        }
         (AgentKind::Simulator, false) if mixed => Some("Simulator"),
         (AgentKind::Simulator, false) => None,
     }
 }
 
 /// Whether the model takes part in a conversation: it wrote a turn, or it answers the next one.
-pub fn model_takes_part(turns: &[LoggedTurn], agent: AgentKind) -> bool {
+pub fn model_takes_part(turns: &[Turn], agent: AgentKind) -> bool {
     agent == AgentKind::LanguageModel || turns.iter().any(|t| t.by == AgentKind::LanguageModel)
 }
 
@@ -205,9 +208,9 @@ mod tests {
     use plan_core::runtime::{GoalCheck, ToolCallRecord};
     use serde_json::json;
 
-    fn turn() -> LoggedTurn {
-        LoggedTurn {
-            turn: 1,
+    fn turn() -> Turn {
+        Turn {
+            number: 1,
             user: Some("hi".into()),
             reply: "Hello".into(),
             events: Vec::new(),
@@ -241,8 +244,8 @@ mod tests {
             cost_line(&turn()).as_deref(),
             Some("312 + 40 tokens, 1.8 s")
         );
-        let opening = LoggedTurn {
-            turn: 0,
+        let opening = Turn {
+            number: 0,
             by: AgentKind::Simulator,
             calls: Vec::new(),
             usage: None,
@@ -250,8 +253,8 @@ mod tests {
             ..turn()
         };
         assert_eq!(cost_line(&opening), None);
-        let silent = |n: u32| LoggedTurn {
-            turn: n,
+        let silent = |n: u32| Turn {
+            number: n,
             calls: Vec::new(),
             goal_checks: Vec::new(),
             uncalled: true,
@@ -283,8 +286,8 @@ mod tests {
         );
         assert!(!lines[1].accepted);
         assert_eq!(writer_label(&turn(), true), Some("Language model"));
-        let opening = LoggedTurn {
-            turn: 0,
+        let opening = Turn {
+            number: 0,
             by: AgentKind::Simulator,
             ..turn()
         };
