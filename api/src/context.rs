@@ -74,10 +74,12 @@ impl Context {
         }
     }
 
+    /// The workspace it works in.
     pub fn workspace(&self) -> &Workspace {
         &self.workspace
     }
 
+    /// The workspace's folder.
     pub fn root(&self) -> &Path {
         self.workspace.root()
     }

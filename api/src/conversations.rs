@@ -36,7 +36,9 @@ pub const STEPS_KEPT: usize = 50;
 /// A plan ready to run: checked, with the reference a session records.
 #[derive(Debug, Clone)]
 pub struct Target {
+    /// The plan, checked.
     pub plan: Plan,
+    /// How a session names it.
     pub plan_ref: PlanRef,
     /// How messages name it: `customer-support (draft)`, `support.json`.
     pub name: String,
@@ -234,14 +236,17 @@ impl Conversation {
         })
     }
 
+    /// The session's name in `<plan>/sessions/`.
     pub fn name(&self) -> &str {
         &self.name
     }
 
+    /// The plan it runs.
     pub fn target(&self) -> &Target {
         &self.target
     }
 
+    /// Where it is now.
     pub fn session(&self) -> &Session {
         &self.session
     }
@@ -430,9 +435,11 @@ pub fn say_as(
 
 /// Who answers a turn.
 pub enum Answerer {
+    /// The simulator.
     Simulator,
     /// The simulator, after the language model failed for this reason.
     Fallback(String),
+    /// The language model.
     Model(LanguageModel),
     /// The language model, the simulator answering a turn it fails (`--fallback simulator`).
     ModelElseSimulator(LanguageModel),

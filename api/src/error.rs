@@ -11,7 +11,9 @@ use serde::{Deserialize, Serialize};
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, thiserror::Error)]
 #[error("{message}")]
 pub struct ApiError {
+    /// The stable code callers decide by.
     pub code: ErrorCode,
+    /// What happened, in words for the author.
     pub message: String,
     /// The validation problems behind a [`ErrorCode::HasErrors`] refusal.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -86,6 +88,7 @@ impl ErrorCode {
 }
 
 impl ApiError {
+    /// An error of `code` saying `message`.
     pub fn new(code: ErrorCode, message: impl Into<String>) -> ApiError {
         ApiError {
             code,

@@ -48,10 +48,12 @@ impl FileConversation {
         Ok(TurnRecord::of(&self.session, turn))
     }
 
+    /// Where it is now.
     pub fn session(&self) -> &Session {
         &self.session
     }
 
+    /// The plan it runs.
     pub fn target(&self) -> &Target {
         &self.target
     }

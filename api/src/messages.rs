@@ -160,12 +160,17 @@ pub struct PlanSummary {
     pub id: String,
     /// Display title; the id when the plan cannot be read.
     pub title: String,
+    /// How many states it has.
     pub states: usize,
+    /// How many transitions its states have.
     pub transitions: usize,
     /// Why the plan cannot be opened, when it cannot.
     pub error: Option<ApiError>,
+    /// Whether its draft differs from its newest version.
     pub draft: DraftStatus,
+    /// Its newest published version, if any.
     pub newest_version: Option<u32>,
+    /// Its live version, if one is set.
     pub live_version: Option<u32>,
     /// When the plan last changed on disk (RFC 3339): the list is sorted by it, newest first.
     pub changed_at: Option<String>,
@@ -174,13 +179,16 @@ pub struct PlanSummary {
 /// The arguments of a command about one plan.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PlanArgs {
+    /// The plan's id.
     pub id: String,
 }
 
 /// The arguments of a command about one version of a plan.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct VersionArgs {
+    /// The plan's id.
     pub id: String,
+    /// The version's number.
     pub version: u32,
 }
 
@@ -194,6 +202,7 @@ pub struct StartArgs {
 /// Answer of [`START`].
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Started {
+    /// The workspace's plans, most recently changed first.
     pub plans: Vec<PlanSummary>,
     /// The remembered plan, or else the first in the list that opens; none when none does.
     pub opened: Option<OpenedPlan>,
@@ -202,6 +211,7 @@ pub struct Started {
 /// A plan opened at start, with its id.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct OpenedPlan {
+    /// The plan's id.
     pub id: String,
     /// Not flattened: serde would buffer the whole plan to read it.
     pub loaded: LoadedPlan,
@@ -210,6 +220,7 @@ pub struct OpenedPlan {
 /// Answer of [`LOAD_PLAN`].
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct LoadedPlan {
+    /// The plan as its draft holds it.
     pub plan: Plan,
     /// Where the plan was read from, for the author's orientation.
     pub source: String,
@@ -222,9 +233,17 @@ pub enum PlanSource {
     /// One start state, nothing else.
     Blank,
     /// A copy of a sample plan.
-    Sample { id: String },
+    /// A sample plan shipped with the app, by id.
+    Sample {
+        /// The sample's id.
+        id: String,
+    },
     /// A file in either import format.
-    File { path: String },
+    /// A plan file chosen on disk.
+    File {
+        /// The file's path.
+        path: String,
+    },
 }
 
 /// Arguments of [`NEW_PLAN`].
@@ -234,21 +253,27 @@ pub struct NewPlan {
     pub id: Option<String>,
     /// The title; none: the source's own (a blank plan's is its id).
     pub title: Option<String>,
+    /// What the new plan starts from.
     pub from: PlanSource,
 }
 
 /// A plan made by [`NEW_PLAN`], [`DUPLICATE_PLAN`] or [`RESTORE_PLAN`].
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Created {
+    /// The new plan's id.
     pub id: String,
+    /// Its title.
     pub title: String,
+    /// How many states it has.
     pub states: usize,
 }
 
 /// Arguments of [`RENAME_PLAN`].
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RenamePlan {
+    /// The plan's id.
     pub id: String,
+    /// Its new title.
     pub title: String,
 }
 
@@ -259,6 +284,7 @@ pub struct TrashEntry {
     pub entry: String,
     /// The id it had.
     pub id: String,
+    /// The plan's title when it was deleted.
     pub title: String,
     /// When it was deleted (RFC 3339).
     pub deleted_at: String,
@@ -267,14 +293,18 @@ pub struct TrashEntry {
 /// Arguments of [`RESTORE_PLAN`].
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RestorePlan {
+    /// The trash entry's folder name.
     pub entry: String,
 }
 
 /// A sample plan.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Sample {
+    /// The sample's id.
     pub id: String,
+    /// Its title.
     pub title: String,
+    /// How many states it has.
     pub states: usize,
 }
 
@@ -296,35 +326,45 @@ pub struct PublishPreview {
 /// Arguments of [`PUBLISH`].
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Publish {
+    /// The plan's id.
     pub id: String,
+    /// What this version changes, in the author's words (may be empty).
     pub note: String,
 }
 
 /// Answer of [`PUBLISH`].
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Published {
+    /// The number the new version was given.
     pub version: u32,
 }
 
 /// Answer of [`LOAD_VERSION`].
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct LoadedVersion {
+    /// The version's number.
     pub version: u32,
+    /// When it was published (RFC 3339).
     pub published_at: String,
+    /// The note it was published with.
     pub note: String,
+    /// The plan as published.
     pub plan: Plan,
 }
 
 /// The live version of a plan.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LiveVersion {
+    /// The live version's number.
     pub version: u32,
+    /// When it was set live (RFC 3339).
     pub set_at: String,
 }
 
 /// Answer of [`REOPEN_VERSION`].
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Reopened {
+    /// The version the draft was made from.
     pub version: u32,
     /// Where the replaced draft was kept (`history/<file>`, relative to the plan's folder).
     pub kept: Option<String>,
@@ -333,15 +373,20 @@ pub struct Reopened {
 /// Arguments of [`COMPARE`]: from `a` to `b`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CompareArgs {
+    /// The plan's id.
     pub id: String,
+    /// The earlier revision.
     pub a: Revision,
+    /// The later revision.
     pub b: Revision,
 }
 
 /// Answer of [`COMPARE`].
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Comparison {
+    /// The earlier revision.
     pub a: Revision,
+    /// The later revision.
     pub b: Revision,
     /// `b` with what only `a` had put back, and the marks of what changed.
     pub overlay: Overlay,
@@ -359,10 +404,13 @@ pub struct ImportArgs {
 /// A file imported.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Imported {
+    /// The id the plan was given (the file's own, or a free one near it).
     pub id: String,
     /// The file it came from.
     pub file: String,
+    /// Its title.
     pub title: String,
+    /// How many states it has.
     pub states: usize,
     /// How many validation errors the imported plan has (it is imported all the same: a draft
     /// may be work in progress).
@@ -374,25 +422,30 @@ pub struct Imported {
 /// Arguments of [`EXPORT_FILE`].
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ExportArgs {
+    /// The plan's id.
     pub id: String,
+    /// Which of its documents to export.
     pub revision: Revision,
 }
 
 /// A plan document written to a file.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Exported {
+    /// Where the file was written.
     pub path: String,
 }
 
 /// Payload of [`PLANS_CHANGED`]: the ids whose files changed (empty: re-read everything).
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct PlansChanged {
+    /// The ids of the plans whose files changed on disk.
     pub ids: Vec<String>,
 }
 
 /// How a new conversation is asked for.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct StartChat {
+    /// The plan's id.
     pub id: String,
     /// The document to run; none: the live version, else the draft.
     pub revision: Option<Revision>,
@@ -404,8 +457,11 @@ pub struct StartChat {
 /// Arguments of [`CHAT_SAY`].
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ChatSay {
+    /// The plan's id.
     pub id: String,
+    /// The session's name in `<plan>/sessions/`.
     pub name: String,
+    /// What the user says.
     pub message: String,
     /// What the plan's tools return when called without a code (the tool switches).
     #[serde(default)]
@@ -419,31 +475,40 @@ pub struct ChatSay {
 /// `preset` says (`by: author`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ChatSetState {
+    /// The plan's id.
     pub id: String,
+    /// The session's name in `<plan>/sessions/`.
     pub name: String,
+    /// The session state's id.
     pub state: String,
+    /// What the author sets it to.
     pub preset: plan_core::runtime::Preset,
 }
 
 /// One conversation of a plan: arguments of [`CHAT_STEP_BACK`] and [`CHAT_CASE`].
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ChatRef {
+    /// The plan's id.
     pub id: String,
+    /// The session's name in `<plan>/sessions/`.
     pub name: String,
 }
 
 /// Arguments of [`SAVE_CASE`].
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SaveCase {
+    /// The plan's id.
     pub id: String,
     /// The case's name: its file in `tests/` (letters, digits, `-`, `_`, `.`).
     pub name: String,
+    /// The conversation as a script, with the expectations the author kept.
     pub script: Script,
 }
 
 /// Arguments of [`RUN_SUITE`].
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RunSuite {
+    /// The plan's id.
     pub id: String,
     /// The document to test; none: the draft.
     pub revision: Option<Revision>,
@@ -452,7 +517,9 @@ pub struct RunSuite {
 /// Payload of [`SUITE_PROGRESS`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SuiteProgress {
+    /// Cases run so far.
     pub done: usize,
+    /// Cases in the suite.
     pub total: usize,
 }
 
@@ -465,6 +532,7 @@ pub struct ChatView {
     pub name: String,
     /// What it runs.
     pub revision: Revision,
+    /// The session: where it is, what is known, the transcript.
     pub session: Session,
     /// How it began ("test from here"), for a restart and a saved case.
     pub start: Start,
@@ -479,6 +547,7 @@ pub struct ChatView {
 /// Where a saved test case went.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SavedCase {
+    /// The case's name in `<plan>/tests/`.
     pub name: String,
     /// `tests/<name>.json`, relative to the plan's folder.
     pub file: String,
@@ -489,9 +558,13 @@ pub struct SavedCase {
 pub struct CaseRun {
     /// The case's name (its file's stem).
     pub name: String,
+    /// The case's file.
     pub file: PathBuf,
+    /// Whether every expectation held.
     pub passed: bool,
+    /// How many turns it has.
     pub turns: usize,
+    /// The expectations that did not hold.
     pub failures: Vec<Failure>,
     /// The conversation it had (the app opens a failing one at its first failure).
     pub record: Option<ChatRecord>,
@@ -500,7 +573,9 @@ pub struct CaseRun {
 /// A plan's saved test cases run, with the transitions they took.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SuiteRun {
+    /// Every case, in file order.
     pub cases: Vec<CaseRun>,
+    /// Which transitions the suite took.
     pub coverage: CoverageView,
 }
 
@@ -509,6 +584,7 @@ pub struct SuiteRun {
 pub struct CoverageView {
     /// `(from, index)` of each transition some case took.
     pub taken: Vec<(String, usize)>,
+    /// How many transitions the plan has.
     pub total: usize,
     /// "9 of 11 transitions tested".
     pub summary: String,

@@ -147,7 +147,9 @@ enum Command {
 /// Output format.
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Format {
+    /// For people.
     Text,
+    /// For programs: one JSON document.
     Json,
 }
 

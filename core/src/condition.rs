@@ -22,19 +22,33 @@ pub use visit::{visit, Node};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ConditionType {
+    /// Every required task of the current state is done.
     AllTasksComplete,
+    /// The current goal state's goal is achieved.
     GoalAchieved,
+    /// A deliverable key has a value.
     DeliverableExists,
+    /// A deliverable key has one given value.
     DeliverableValue,
+    /// A deliverable key has one of several values.
     DeliverableValueIn,
+    /// A number key compares with a number or a range.
     DeliverableValueNumeric,
+    /// More turns than a number have passed, in the state or in the conversation.
     TurnCountExceeded,
+    /// Every nested condition holds.
     AllOf,
+    /// At least one nested condition holds.
     AnyOf,
+    /// `all_of` or `any_of`, as its `operator` says.
     Compound,
+    /// A tool answered with a given response code (or, negated, did not).
     ToolResult,
+    /// A session state is active (or, negated, is not).
     SessionStateActive,
+    /// A session state's value compares with a value.
     SessionStateValue,
+    /// A state has been entered a number of times or more.
     VisitCountExceeded,
 }
 
@@ -97,7 +111,9 @@ impl ConditionType {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Condition {
+    /// What kind of condition it is.
     pub condition_type: ConditionType,
+    /// Its settings, as the kind reads them (docs/plan-format.md, "Conditions").
     #[serde(default, skip_serializing_if = "Map::is_empty")]
     pub condition_config: Map<String, Value>,
 }
@@ -112,13 +128,27 @@ impl Condition {
 /// A numeric comparison operator of `deliverable_value_numeric`.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum NumericTest {
+    /// Greater than.
     Gt(f64),
+    /// Greater than or equal to.
     Gte(f64),
+    /// Less than.
     Lt(f64),
+    /// Less than or equal to.
     Lte(f64),
+    /// Equal to.
     Eq(f64),
+    /// Not equal to.
     Neq(f64),
-    Between { min: f64, max: f64, inclusive: bool },
+    /// Between `min` and `max`, the ends included when `inclusive`.
+    Between {
+        /// The lower end.
+        min: f64,
+        /// The upper end.
+        max: f64,
+        /// Whether the ends are in the range.
+        inclusive: bool,
+    },
 }
 
 impl NumericTest {
@@ -178,45 +208,75 @@ pub enum TurnScope {
 /// a string to do so (a copy of each name was 12 % of the session-states benchmark's validation).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Check<'a> {
+    /// See [`ConditionType::AllTasksComplete`].
     AllTasksComplete,
+    /// See [`ConditionType::GoalAchieved`].
     GoalAchieved,
+    /// The key has a value.
     DeliverableExists {
+        /// The deliverable key.
         key: &'a str,
     },
+    /// The key has this value.
     DeliverableValue {
+        /// The deliverable key.
         key: &'a str,
+        /// The value it must have.
         value: &'a Value,
     },
+    /// The key has one of these values.
     DeliverableValueIn {
+        /// The deliverable key.
         key: &'a str,
+        /// The values allowed.
         values: &'a [Value],
     },
+    /// The number key compares as `test` says.
     DeliverableValueNumeric {
+        /// The deliverable key.
         key: &'a str,
+        /// The comparison.
         test: NumericTest,
     },
+    /// More than `turns` turns passed in `scope`.
     TurnCountExceeded {
+        /// The number of turns to exceed.
         turns: u64,
+        /// In the state, or in the whole conversation.
         scope: TurnScope,
     },
+    /// Every check holds.
     AllOf(Vec<Check<'a>>),
+    /// At least one check holds.
     AnyOf(Vec<Check<'a>>),
+    /// The tool answered `response_code` (or, when `negated`, did not).
     ToolResult {
+        /// The tool's name.
         tool: &'a str,
+        /// The response code.
         response_code: &'a str,
+        /// Whether the check is the opposite.
         negated: bool,
     },
+    /// Session state `id` is active (or, when `negated`, is not).
     SessionStateActive {
+        /// The session state's id.
         id: &'a str,
+        /// Whether the check is the opposite.
         negated: bool,
     },
+    /// Session state `id`'s value passes `test`.
     SessionStateValue {
+        /// The session state's id.
         id: &'a str,
+        /// The comparison.
         test: SessionTest<'a>,
     },
     /// State `state_id` (none: the current state) has been entered `visits` times or more.
     VisitCountExceeded {
+        /// The number of visits to reach.
         visits: u64,
+        /// The state counted; none: the current state.
         state_id: Option<&'a str>,
     },
 }
@@ -228,6 +288,7 @@ pub struct ConfigProblem {
     /// `{condition_type, condition_config}` object for a nested one. A field inside the config is
     /// `/condition_config/<field>`; empty means the condition itself (a missing field, say).
     pub pointer: String,
+    /// What is wrong, in words.
     pub message: String,
 }
 

@@ -30,7 +30,12 @@ pub struct DraftChanges {
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum StatePart {
     /// `count` states of the earlier plan, from its state `from` on.
-    Kept { from: usize, count: usize },
+    Kept {
+        /// The index of the first one in the earlier plan.
+        from: usize,
+        /// How many.
+        count: usize,
+    },
     /// A state the earlier plan does not have.
     New(Arc<State>),
 }
@@ -39,8 +44,11 @@ pub enum StatePart {
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[error("the changes name states {from}..{end} of a plan of {len} states")]
 pub struct NotTheirBase {
+    /// The first state named.
     pub from: usize,
+    /// One past the last state named.
     pub end: usize,
+    /// How many states the plan has.
     pub len: usize,
 }
 

@@ -14,16 +14,28 @@ pub const MAX_PLAN_BYTES: u64 = 32 * 1024 * 1024;
 /// Why a plan file could not be read.
 #[derive(Debug, thiserror::Error)]
 pub enum FileError {
+    /// Reading the file failed.
     #[error("{path}: {source}")]
     Io {
+        /// The file.
         path: PathBuf,
+        /// What the system said.
         source: std::io::Error,
     },
+    /// The file is over the size limit.
     #[error("{path}: the file is {size} bytes; plans are limited to 32 MiB")]
-    TooLarge { path: PathBuf, size: u64 },
+    TooLarge {
+        /// The file.
+        path: PathBuf,
+        /// Its size in bytes.
+        size: u64,
+    },
+    /// The file is not a plan.
     #[error("{path}: {}", first(.problems))]
     Invalid {
+        /// The file.
         path: PathBuf,
+        /// What is wrong, the first first.
         problems: Vec<ParseProblem>,
     },
 }

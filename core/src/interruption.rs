@@ -16,8 +16,10 @@ pub struct Interruption {
     /// `^[a-z0-9][a-z0-9_-]{0,63}$`, unique among interruptions.
     #[cfg_attr(feature = "schema", schemars(pattern(r"^[a-z0-9][a-z0-9_-]{0,63}$")))]
     pub id: String,
+    /// Its display name.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub title: String,
+    /// What it does with the open task: yield, abandon or preempt.
     #[serde(default, skip_serializing_if = "InterruptionKind::is_default")]
     pub kind: InterruptionKind,
     /// Where the conversation goes.
@@ -74,6 +76,7 @@ pub enum InterruptionKind {
 }
 
 impl InterruptionKind {
+    /// How the plan format writes it.
     pub fn as_str(self) -> &'static str {
         match self {
             InterruptionKind::Yield => "yield",

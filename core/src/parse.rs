@@ -19,7 +19,9 @@ use crate::plan::{
 /// Which kind of reading problem: the codes `invalid-json` and `schema` of the format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ProblemKind {
+    /// Not JSON.
     InvalidJson,
+    /// JSON, but not the plan format's shape.
     Schema,
 }
 
@@ -36,11 +38,13 @@ impl ProblemKind {
 /// One thing that stops a document from being read as a plan.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ParseProblem {
+    /// Which of the two.
     pub kind: ProblemKind,
     /// JSON Pointer to the offending value (empty: the whole document).
     pub pointer: String,
     /// 1-based line and column, for syntax errors.
     pub line_column: Option<(usize, usize)>,
+    /// What is wrong, in words.
     pub message: String,
 }
 

@@ -34,6 +34,7 @@ pub struct Plan {
     pub id: String,
     /// Display name.
     pub title: String,
+    /// What the plan is for.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub description: String,
     /// The agent's base instructions for every turn of every state (templates allowed).
@@ -56,6 +57,7 @@ pub struct Plan {
     /// What may happen when the user sets the open task aside (docs/interruptions.md).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub interruptions: Vec<Interruption>,
+    /// The plan's settings.
     #[serde(default, skip_serializing_if = "Settings::is_default")]
     pub settings: Settings,
     /// Canvas positions by state id. No meaning at run time.
@@ -183,10 +185,12 @@ impl Plan {
 pub struct State {
     /// Unique in the plan.
     pub id: String,
+    /// The state's display name.
     pub title: String,
     /// Execution mode; always written, because it is what an author reads first.
     #[serde(rename = "type", default)]
     pub kind: StateType,
+    /// What the state is for.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub description: String,
     /// What the agent is told while in this state.
@@ -269,11 +273,15 @@ impl StateType {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Ending {
+    /// What the conversation was for was done.
     Complete {},
+    /// The caller hung up.
     HangUp {},
     /// Passed on to someone else (`to`: a person, queue or phone number) with a reason.
     HandOff {
+        /// A person, queue or phone number.
         to: String,
+        /// Why it is handed off.
         #[serde(default, skip_serializing_if = "String::is_empty")]
         reason: String,
     },
@@ -288,12 +296,16 @@ pub enum Ending {
 pub struct Task {
     /// Unique within its state.
     pub id: String,
+    /// What the task is.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub description: String,
+    /// What the agent is told to do for it.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub instruction: String,
+    /// Whether the state waits for it.
     #[serde(default = "yes", skip_serializing_if = "is_true")]
     pub required: bool,
+    /// The values it collects.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub deliverables: Vec<Deliverable>,
     /// Each entry of its state forgets its deliverables first, so they are asked afresh.
@@ -316,6 +328,7 @@ pub struct Deliverable {
     /// none at all (both are errors on an enum; either is an error on another type).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub enum_values: Option<Vec<String>>,
+    /// Whether the task needs a value for it to be done.
     #[serde(default = "yes", skip_serializing_if = "is_true")]
     pub required: bool,
     /// How to ask for it.
@@ -328,10 +341,14 @@ pub struct Deliverable {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum DeliverableType {
+    /// Text.
     #[default]
     String,
+    /// A number.
     Number,
+    /// True or false.
     Boolean,
+    /// One of the key's `enum_values`.
     Enum,
 }
 
@@ -356,8 +373,10 @@ pub struct Goal {
     /// error, so it defaults to empty here.
     #[serde(default)]
     pub objective: String,
+    /// What achieving the goal looks like.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub success_description: String,
+    /// The values the goal collects.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub deliverables: Vec<Deliverable>,
 }
@@ -367,6 +386,7 @@ pub struct Goal {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Transition {
+    /// The state it goes to.
     pub target_state_id: String,
     /// Absent means `all_tasks_complete`, or `goal_achieved` in a goal state: see
     /// [`Transition::condition_type_in`].
@@ -456,7 +476,9 @@ impl<'de> Deserialize<'de> for Priority {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Tool {
+    /// The name the agent calls it by.
     pub name: String,
+    /// What it does, as the agent is told.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub description: String,
     /// Codes the tool can return. None declared: any code is accepted when called, but no
@@ -510,7 +532,9 @@ impl Settings {
 #[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Position {
+    /// Left edge, in canvas units.
     pub x: f64,
+    /// Top edge, in canvas units.
     pub y: f64,
 }
 

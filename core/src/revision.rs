@@ -8,8 +8,11 @@ use serde::{Deserialize, Serialize};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Revision {
+    /// The draft.
     Draft,
+    /// A published version.
     Version(u32),
+    /// The live version.
     Live,
 }
 
@@ -26,10 +29,15 @@ impl std::fmt::Display for Revision {
 /// One version as the versions list shows it (`plan versions`, the app's Versions tab).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct VersionInfo {
+    /// Its number.
     pub version: u32,
+    /// When it was published (RFC 3339).
     pub published_at: String,
+    /// What it changes, in the author's words.
     pub note: String,
+    /// The sha256 of its canonical JSON.
     pub content_hash: String,
+    /// Whether it is the live one.
     pub live: bool,
     /// Why the version cannot be used, when it is corrupted.
     pub corrupted: Option<String>,

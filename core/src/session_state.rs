@@ -20,8 +20,10 @@ pub struct SessionState {
     /// `^[A-Za-z_][A-Za-z0-9_]*$`, unique among session states.
     #[cfg_attr(feature = "schema", schemars(pattern(r"^[A-Za-z_][A-Za-z0-9_]*$")))]
     pub id: String,
+    /// Its display name.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub title: String,
+    /// What it means, for the author.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub description: String,
     /// Always written, as a deliverable's type is.
@@ -39,18 +41,22 @@ pub struct SessionState {
     /// The text added to the prompt while active; only on prompt states.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub prompt: Option<String>,
+    /// Whether it is active when a conversation starts.
     #[serde(default, skip_serializing_if = "is_false")]
     pub initially_active: bool,
     /// Another session state this one is nested under.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub parent: Option<String>,
+    /// How it is switched on and off: by hand, by its rules, or both.
     #[serde(default, skip_serializing_if = "Activation::is_default")]
     pub activation: Activation,
+    /// The rule that switches it on.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub auto_activate: Option<Condition>,
     /// Wins over `auto_activate`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub auto_deactivate: Option<Condition>,
+    /// Whether the agent may change it (`set_session_state`).
     #[serde(default, skip_serializing_if = "is_false")]
     pub agent_can_change: bool,
 }
@@ -96,16 +102,21 @@ impl SessionState {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum SessionType {
+    /// True or false.
     #[default]
     Boolean,
+    /// A number.
     Number,
+    /// Text.
     String,
+    /// One of `enum_values`.
     Enum,
     /// Carries prompt text instead of a value.
     Prompt,
 }
 
 impl SessionType {
+    /// Every type, in the order the editor offers them.
     pub const ALL: [SessionType; 5] = [
         SessionType::Boolean,
         SessionType::Number,
@@ -114,6 +125,7 @@ impl SessionType {
         SessionType::Prompt,
     ];
 
+    /// How the plan format writes it.
     pub fn as_str(self) -> &'static str {
         match self {
             SessionType::Boolean => "boolean",
@@ -141,6 +153,7 @@ impl SessionType {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Activation {
+    /// Switching it on changes no other state.
     #[default]
     Independent,
     /// Switching it on switches off its active exclusive peers.
@@ -158,6 +171,7 @@ impl Activation {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SessionChange {
+    /// The session state's id.
     pub session_state: String,
     /// `Some(None)` is `"value": null`, which clears the value; `None` leaves it alone.
     #[serde(
@@ -169,6 +183,7 @@ pub struct SessionChange {
     /// Added to a number state (no value counts as 0).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub add: Option<Number>,
+    /// Its new flag, when the change sets it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub active: Option<bool>,
 }

@@ -18,7 +18,9 @@ use syntax::{trim, words};
 /// A name a template reads.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Name {
+    /// `session.state.ID`: a session state's value.
     SessionState(String),
+    /// `deliverables.KEY`: a collected value.
     Deliverable(String),
 }
 
@@ -29,6 +31,7 @@ pub enum Expr {
     Value(Name),
     /// `isActive session.state.ID`.
     Active(String),
+    /// The opposite of a condition.
     Not(Box<Expr>),
 }
 
@@ -52,8 +55,11 @@ pub struct Template {
 /// Why a template cannot be read, and where: 1-based line and column inside the field.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TemplateError {
+    /// The line of the problem (1-based).
     pub line: usize,
+    /// The column of the problem (1-based).
     pub column: usize,
+    /// What is wrong, in words.
     pub message: String,
 }
 
@@ -70,7 +76,9 @@ impl std::fmt::Display for TemplateError {
 /// One name a template uses, and whether through `isActive` (which relies on it being switched on).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Use {
+    /// The name read.
     pub name: Name,
+    /// Whether it is read by `isActive` (the flag, not the value).
     pub is_active: bool,
 }
 
@@ -78,7 +86,9 @@ pub struct Use {
 pub trait Lookup {
     /// The value of a session state (`None`: no value, or no such state).
     fn session_value(&self, id: &str) -> Option<&Value>;
+    /// Whether session state `id` is active.
     fn is_active(&self, id: &str) -> bool;
+    /// The value collected for `key`, if any.
     fn deliverable(&self, key: &str) -> Option<&Value>;
 }
 
@@ -88,6 +98,7 @@ impl Template {
         find_pair(text, b'{').is_none()
     }
 
+    /// Parses `text`, or says where its syntax is wrong.
     pub fn parse(text: &str) -> Result<Template, TemplateError> {
         // Each open `{{if}}`: its condition, its `then` once its `{{else}}` came, and the parts
         // around it. `read_tags` has checked the nesting before it hands over a tag.
@@ -167,6 +178,7 @@ impl Template {
         out
     }
 
+    /// The text with every name and condition filled in from `lookup`.
     pub fn render(&self, lookup: &dyn Lookup) -> String {
         let mut out = String::new();
         render_parts(&self.parts, lookup, &mut out);

@@ -12,6 +12,7 @@ use crate::{Ctx, SHORT};
 pub const LONG: Duration = Duration::from_secs(10);
 const ENTER: &str = "\u{E007}";
 
+/// How many agent messages the chat shows.
 pub fn agent_lines(ctx: &Ctx) -> Result<usize, String> {
     count(ctx, "[data-testid=chat-message][data-role=agent]")
 }

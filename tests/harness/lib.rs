@@ -66,6 +66,7 @@ pub fn binary(name: &str) -> Result<PathBuf, String> {
 /// What a test gets: the harness, its own workspace (seeded with the sample plans, as a new one
 /// is) and a session on a freshly started app showing it.
 pub struct Ctx<'a> {
+    /// The harness the test runs in.
     pub harness: &'a Harness,
     session: std::cell::RefCell<Session>,
     workspace: PathBuf,
@@ -75,7 +76,9 @@ pub struct Ctx<'a> {
 
 /// A named end-to-end test.
 pub struct Test {
+    /// The test's name.
     pub name: &'static str,
+    /// The test itself.
     pub run: fn(&Ctx) -> Result<(), String>,
 }
 

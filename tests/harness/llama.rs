@@ -20,7 +20,9 @@ pub const MODEL: &str = "smollm2";
 /// How the server turns messages into the model's prompt.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Template {
+    /// llama-cpp-python's `chatml-function-calling` format: the server parses function calls.
     FunctionCalling,
+    /// The model's own chat template: the server ignores the tools.
     Model,
 }
 

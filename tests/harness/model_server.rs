@@ -57,14 +57,18 @@ pub fn calls(text: &str, calls: &[(&str, Value)]) -> Scripted {
 /// One request the server received.
 #[derive(Debug, Clone)]
 pub struct Received {
+    /// The request's method.
     pub method: String,
+    /// The request's path.
     pub path: String,
     /// Header lines as sent (`authorization: Bearer …` included: tests check where keys go).
     pub headers: Vec<(String, String)>,
+    /// The request's JSON body.
     pub body: Value,
 }
 
 impl Received {
+    /// The value of header `name`, if it was sent.
     pub fn header(&self, name: &str) -> Option<&str> {
         self.headers
             .iter()
@@ -110,6 +114,7 @@ struct Shared {
 /// The running server; it stops with the test process.
 #[derive(Clone)]
 pub struct ModelServer {
+    /// The server's base URL (`http://127.0.0.1:PORT/v1`).
     pub base_url: String,
     shared: Arc<Mutex<Shared>>,
 }

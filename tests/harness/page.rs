@@ -147,8 +147,11 @@ pub fn type_text(ctx: &Ctx, css: &str, text: &str) -> Outcome {
 
 /// WebDriver key codes.
 pub const CTRL: &str = "\u{E009}";
+/// The Shift key, as WebDriver sends it.
 pub const SHIFT: &str = "\u{E008}";
+/// The Tab key, as WebDriver sends it.
 pub const TAB: &str = "\u{E004}";
+/// The Delete key, as WebDriver sends it.
 pub const DELETE: &str = "\u{E017}";
 
 /// The centre of the first element matching `css`, in viewport pixels.

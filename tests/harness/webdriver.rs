@@ -45,6 +45,7 @@ impl Session {
         })
     }
 
+    /// The session's id.
     pub fn id(&self) -> &str {
         &self.id
     }
@@ -109,16 +110,19 @@ impl Session {
         }
     }
 
+    /// The element's visible text.
     pub fn text(&self, el: &Element) -> Result<String> {
         let v = self.call("GET", &format!("/element/{}/text", el.0), None)?;
         Ok(v.as_str().unwrap_or_default().to_string())
     }
 
+    /// The element's attribute `name`, if it has one.
     pub fn attribute(&self, el: &Element, name: &str) -> Result<Option<String>> {
         let v = self.call("GET", &format!("/element/{}/attribute/{name}", el.0), None)?;
         Ok(v.as_str().map(str::to_string))
     }
 
+    /// Clicks the element.
     pub fn click(&self, el: &Element) -> Result<()> {
         self.call("POST", &format!("/element/{}/click", el.0), Some(json!({})))
             .map(|_| ())

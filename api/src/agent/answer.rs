@@ -14,7 +14,9 @@ use super::request::FUNCTIONS;
 /// What the model answered: its text (the reply; may be empty) and its function calls in order.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Answer {
+    /// The text of the reply.
     pub text: String,
+    /// The functions it called.
     pub calls: Vec<Call>,
     /// The tokens the server counted, when it says (`usage`).
     pub usage: Option<Usage>,
@@ -27,6 +29,7 @@ pub struct Answer {
 pub struct Call {
     /// Some servers leave it out.
     pub id: Option<String>,
+    /// The function's name.
     pub name: String,
     /// As the model wrote them: JSON text.
     pub arguments: String,

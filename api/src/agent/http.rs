@@ -19,6 +19,7 @@ pub struct Http {
 }
 
 impl Http {
+    /// A client for the server `settings` names, sending `key` as a bearer token when given.
     pub fn new(settings: &AgentSettings, key: Option<String>) -> Http {
         let agent = ureq::AgentBuilder::new()
             .timeout(Duration::from_secs(settings.timeout_s.max(1)))
@@ -32,6 +33,7 @@ impl Http {
         }
     }
 
+    /// The server's base URL, as set.
     pub fn base_url(&self) -> &str {
         &self.base_url
     }

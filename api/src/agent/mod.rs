@@ -33,14 +33,18 @@ pub mod settings;
 pub struct AgentSettings {
     /// `http://localhost:11434/v1`: requests go to `{base_url}/chat/completions` and nowhere else.
     pub base_url: String,
+    /// The model's name, as the server knows it.
     pub model: String,
     /// The name of the environment variable holding the key; none for local servers.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub api_key_env: Option<String>,
+    /// Sampling temperature (0: the most deterministic).
     #[serde(default)]
     pub temperature: f64,
+    /// A seed, for servers that honour it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seed: Option<u64>,
+    /// How long a request may take, in seconds.
     #[serde(default = "default_timeout")]
     pub timeout_s: u64,
 }
@@ -257,8 +261,10 @@ mod tests {
 /// (recorded as an `agent_fallback` event).
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct AgentChoice {
+    /// Who answers.
     #[serde(default)]
     pub agent: AgentKind,
+    /// Why the language model failed, when the simulator answers in its place.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fallback: Option<String>,
 }

@@ -36,6 +36,7 @@ impl LanguageModel {
         LanguageModel { settings, http }
     }
 
+    /// The settings it talks to its server with.
     pub fn settings(&self) -> &AgentSettings {
         &self.settings
     }

@@ -13,7 +13,9 @@ type Result<T> = std::result::Result<T, ApiError>;
 
 /// The CLI's variables (docs/agents.md): they win over the saved settings.
 pub const BASE_URL_VAR: &str = "PLAN_BUILDER_LLM_BASE_URL";
+/// The environment variable that overrides the model's name.
 pub const MODEL_VAR: &str = "PLAN_BUILDER_LLM_MODEL";
+/// The environment variable that holds the server's API key.
 pub const API_KEY_VAR: &str = "PLAN_BUILDER_LLM_API_KEY";
 
 /// `$XDG_CONFIG_HOME/plan-builder/agent.json`, else `~/.config/plan-builder/agent.json`; none

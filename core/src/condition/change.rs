@@ -24,14 +24,24 @@ pub enum ConditionChange {
     /// no, a choice).
     Value(String),
     /// One choice of "is one of", on or off.
-    Choice { value: String, on: bool },
+    Choice {
+        /// The choice.
+        value: String,
+        /// Whether it is now among the values.
+        on: bool,
+    },
     /// The values of "is one of" as typed: comma-separated.
     Choices(String),
     /// A number comparison's operator; `between` takes `min` and `max` instead of `value`.
     Operator(String),
     /// A number setting (`value`, `min`, `max`, `turns`, `visits`), as typed; text that is not a
     /// number changes nothing.
-    Number { field: NumberField, typed: String },
+    Number {
+        /// Which setting.
+        field: NumberField,
+        /// What the author typed.
+        typed: String,
+    },
     /// What turns count: `without_progress` or `total`.
     Scope(String),
     /// The state whose visits count; none: the state the condition is in.
@@ -59,10 +69,15 @@ pub enum ConditionChange {
 /// The number settings of conditions.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum NumberField {
+    /// The value compared with.
     Value,
+    /// The lower end of `between`.
     Min,
+    /// The upper end of `between`.
     Max,
+    /// The number of turns.
     Turns,
+    /// The number of visits.
     Visits,
 }
 

@@ -8,12 +8,19 @@ use super::{or_list, show, Check, ConfigProblem};
 /// The comparison of `session_state_value`, its value as written (coerced when compared).
 #[derive(Debug, Clone, PartialEq)]
 pub enum SessionTest<'a> {
+    /// Equal to the value.
     Eq(&'a Value),
+    /// Not equal to the value.
     Neq(&'a Value),
+    /// One of the values.
     In(&'a [Value]),
+    /// Greater than the value.
     Gt(&'a Value),
+    /// Greater than or equal to the value.
     Gte(&'a Value),
+    /// Less than the value.
     Lt(&'a Value),
+    /// Less than or equal to the value.
     Lte(&'a Value),
     /// A list state holds the value.
     Contains(&'a Value),

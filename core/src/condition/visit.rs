@@ -13,13 +13,20 @@ use super::{Check, ConditionType, ConfigProblem};
 pub enum Node<'a> {
     /// A non-composite condition that reads cleanly.
     Leaf {
+        /// Its condition type.
         kind: ConditionType,
+        /// What it checks.
         check: Check<'a>,
         /// Pointer of the condition object, relative to where the walk started.
         pointer: &'a str,
     },
     /// Something wrong, at `pointer` (relative to where the walk started).
-    Problem { pointer: String, message: String },
+    Problem {
+        /// Where, as a JSON Pointer.
+        pointer: String,
+        /// What is wrong, in words.
+        message: String,
+    },
 }
 
 /// Walks a condition tree and reports every clean leaf and every problem, to any depth, so that a

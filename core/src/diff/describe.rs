@@ -11,6 +11,7 @@ use crate::plan::Plan;
 /// One line of a described diff.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ListedChange {
+    /// How it changed.
     pub change: Change,
     /// What changed, in words.
     pub text: String,

@@ -19,8 +19,11 @@ use crate::plan::{Deliverable, Plan, State, Task, Transition};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Change {
+    /// Only the second plan has it.
     Added,
+    /// Only the first plan has it.
     Removed,
+    /// Both have it, and it differs.
     Changed,
 }
 
@@ -40,6 +43,7 @@ impl Change {
 pub struct ItemDiff {
     /// Task id, deliverable key, or transition position (0-based) with its target.
     pub id: String,
+    /// How it changed.
     pub change: Change,
     /// The fields that differ, for `changed`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -49,15 +53,20 @@ pub struct ItemDiff {
 /// One state that differs.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct StateDiff {
+    /// The state's id.
     pub state_id: String,
+    /// How the state changed.
     pub change: Change,
     /// The state's own fields that differ (title, type, instructions…), for `changed`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub fields: Vec<String>,
+    /// Its tasks that changed.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub tasks: Vec<ItemDiff>,
+    /// Its deliverables that changed.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub deliverables: Vec<ItemDiff>,
+    /// Its transitions that changed.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub transitions: Vec<ItemDiff>,
 }
@@ -86,6 +95,7 @@ pub struct PlanDiff {
 }
 
 impl PlanDiff {
+    /// Whether nothing changed.
     pub fn is_empty(&self) -> bool {
         self.plan.is_empty() && self.states.is_empty()
     }

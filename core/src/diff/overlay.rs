@@ -31,8 +31,11 @@ pub struct Overlay {
 /// A transition that differs: transition `index` of state `from` in the overlay's plan.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TransitionMark {
+    /// The state it leaves.
     pub from: String,
+    /// Its index among the state's transitions.
     pub index: usize,
+    /// How it changed.
     pub change: Change,
 }
 

@@ -28,28 +28,40 @@ pub use ids::unique_id;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum NewState {
+    /// A state that follows the plan strictly: its tasks in order.
     Strict,
+    /// A state whose tasks the agent takes in any order.
     Loose,
+    /// A state that pursues a goal.
     Goal,
     /// A state that ends the conversation as complete.
     EndComplete,
+    /// A state that ends the conversation: the caller hung up.
     EndHangUp,
+    /// A state that ends the conversation by handing off to a person.
     EndHandOff,
 }
 
 /// The plan-wide fields the inspector edits.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PlanDetails {
+    /// The plan's title.
     pub title: String,
+    /// What the plan is for.
     pub description: String,
+    /// The state conversations begin in.
     pub start_state_id: Option<String>,
+    /// The tools the agent may call.
     pub tools: Vec<Tool>,
+    /// The plan's settings.
     pub settings: Settings,
     /// The base instructions of every turn.
     #[serde(default)]
     pub instructions: String,
+    /// The plan's session states.
     #[serde(default)]
     pub session_states: Vec<SessionState>,
+    /// The plan's interruptions.
     #[serde(default)]
     pub interruptions: Vec<Interruption>,
 }
@@ -75,45 +87,93 @@ impl PlanDetails {
 #[serde(tag = "command", rename_all = "snake_case")]
 pub enum Command {
     /// A new state of `kind` with its card's top-left corner at `at`.
-    AddState { kind: NewState, at: Position },
+    AddState {
+        /// The kind of state.
+        kind: NewState,
+        /// Where its card goes.
+        at: Position,
+    },
     /// Cards moved to new positions.
-    MoveStates { moves: BTreeMap<String, Position> },
+    MoveStates {
+        /// Each moved state's new position.
+        moves: BTreeMap<String, Position>,
+    },
     /// States removed, with the transitions into them.
-    DeleteStates { ids: Vec<String> },
+    DeleteStates {
+        /// The states removed.
+        ids: Vec<String>,
+    },
     /// A state's id changed, and every reference to it.
-    RenameState { from: String, to: String },
+    RenameState {
+        /// The id it had.
+        from: String,
+        /// The id it has now.
+        to: String,
+    },
     /// Everything else about a state (title, mode, texts, tasks, goal, transitions, tools,
     /// ending) replaced by the inspector's edited copy; its id stays `id`.
-    ReplaceState { id: String, state: Box<State> },
+    ReplaceState {
+        /// The state's id.
+        id: String,
+        /// The state as edited.
+        state: Box<State>,
+    },
     /// A new transition from `from` to `to`, with the mode's default condition.
-    Connect { from: String, to: String },
+    Connect {
+        /// The state it leaves.
+        from: String,
+        /// The state it enters.
+        to: String,
+    },
     /// Transition `index` of `from` now goes to `to`.
     Retarget {
+        /// The state it leaves.
         from: String,
+        /// Its index among the state's transitions.
         index: usize,
+        /// The state it enters now.
         to: String,
     },
     /// Transition `index` of `from` removed.
-    DeleteTransition { from: String, index: usize },
+    DeleteTransition {
+        /// The state it leaves.
+        from: String,
+        /// Its index among the state's transitions.
+        index: usize,
+    },
     /// The plan's title, description, start state, tools and settings.
     SetPlanDetails(PlanDetails),
     /// Copies of `states` (from a clipboard) added with fresh ids, placed at their `layout`
     /// positions moved by `offset`.
     Paste {
+        /// The states copied.
         states: Vec<State>,
+        /// Where their cards were.
         layout: BTreeMap<String, Position>,
+        /// How far the copies are moved from there.
         offset: Position,
     },
     /// Positions from the layered layout: for every state, or, with `only_overlaps`, only for
     /// cards that overlap another (the rest stay where the author put them).
-    AutoLayout { only_overlaps: bool },
+    AutoLayout {
+        /// Whether only overlapping cards move.
+        only_overlaps: bool,
+    },
     /// A state moved to `to` in plan order (which goal states fall through by).
-    ReorderState { id: String, to: usize },
+    ReorderState {
+        /// The state.
+        id: String,
+        /// Its new index in plan order.
+        to: usize,
+    },
     /// A session state, deliverable key, tool, response code or task renamed, every reference to
     /// it rewired.
     Rename {
+        /// What kind of name it is.
         what: Renamed,
+        /// The name it had.
         from: String,
+        /// The name it has now.
         to: String,
     },
 }
@@ -121,20 +181,32 @@ pub enum Command {
 /// Why a command could not apply. The plan is unchanged.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum EditError {
+    /// No state has this id.
     #[error("there is no state '{0}'")]
     UnknownState(String),
+    /// The state has no transition at this index.
     #[error("state '{from}' has no transition {index}")]
-    UnknownTransition { from: String, index: usize },
+    UnknownTransition {
+        /// The state.
+        from: String,
+        /// The index asked for.
+        index: usize,
+    },
+    /// A state id that is empty.
     #[error("a state id cannot be empty")]
     EmptyId,
+    /// A state id another state has.
     #[error("another state already has the id '{0}'")]
     IdTaken(String),
+    /// A name another thing of its kind has.
     #[error("the name '{0}' is taken already")]
     NameTaken(String),
     #[error(
         "'{0}' cannot be used as a name: start with a letter or '_', then letters, digits or '_'"
     )]
+    /// A name that is not a valid key or id.
     BadName(String),
+    /// Nothing has this name.
     #[error("there is no '{0}'")]
     UnknownName(String),
 }
@@ -143,12 +215,15 @@ pub enum EditError {
 /// the editor selects.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Applied {
+    /// The plan after the command.
     pub plan: Plan,
+    /// The states it is about, which the editor selects.
     pub touched: Vec<String>,
 }
 
 /// Card size in canvas units, for overlap checks (the canvas draws cards this size).
 pub const CARD_W: f64 = 240.0;
+/// Card height in canvas units.
 pub const CARD_H: f64 = 104.0;
 
 /// Applies `command` to `plan`.

@@ -15,15 +15,20 @@ use crate::template::{Name as TemplateName, Template};
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Renamed {
+    /// A session state.
     SessionState,
+    /// A deliverable key, in every state that declares or reads it.
     DeliverableKey,
+    /// A tool.
     Tool,
     /// A response code of tool `tool`.
     ResponseCode {
+        /// The tool.
         tool: String,
     },
     /// A task of state `state`.
     Task {
+        /// The state.
         state: String,
     },
 }

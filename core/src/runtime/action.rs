@@ -17,54 +17,76 @@ use crate::plan::{Deliverable, DeliverableType, Plan, State, StateType};
 pub enum Action {
     /// Set a deliverable; `value` is coerced to the key's type.
     Record {
+        /// The deliverable key.
         key: String,
+        /// Its value.
         value: Value,
+        /// What the user said that gave it.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         quote: Option<String>,
     },
+    /// Mark a task done.
     Complete {
+        /// The task's id.
         task_id: String,
     },
+    /// Skip an optional task.
     Skip {
+        /// The task's id.
         task_id: String,
     },
     /// Close the goal, quoting what the user said.
     CloseGoal {
+        /// What the user said that achieved it.
         quote: String,
     },
+    /// Give the goal up, quoting what the user said.
     GiveUpGoal {
+        /// What the user said that gave it up.
         quote: String,
     },
+    /// Call a tool, which answers with a response code.
     CallTool {
+        /// The tool's name.
         tool: String,
+        /// The code it answered.
         response_code: String,
     },
+    /// Keep a note about the caller.
     Insight {
+        /// The note.
         text: String,
     },
     /// Change a session state the plan lets the agent change: its value (`null` clears), a number
     /// to add, its flag.
     SetSessionState {
+        /// The session state's id.
         session_state: String,
         #[serde(
             default,
             deserialize_with = "crate::session_state::present",
             skip_serializing_if = "Option::is_none"
         )]
+        /// Its new value (`Some(None)`: cleared), when it changes.
         value: Option<Option<Value>>,
+        /// A number to add to its value.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         add: Option<serde_json::Number>,
+        /// Its new flag.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         active: Option<bool>,
     },
     /// Set the open task aside as the interruption says (docs/interruptions.md); judged by the turn
     /// (see `runtime::interrupt`), not here.
     Interrupt {
+        /// The interruption's id.
         interruption: String,
     },
     /// A request the agent could not turn into an action (an unknown command): always rejected.
     Unrecognised {
+        /// What the agent asked for.
         text: String,
+        /// Why it is not an action.
         reason: String,
     },
 }
@@ -531,8 +553,6 @@ fn call_tool(
     Ok(true)
 }
 
-/// Whether tool `name` exists for the agent now: it names no session states in `available_when`,
-/// or one of them is active.
 /// The tools the agent has now, in the order the state allows them: allowed in the session's
 /// current state and not gated off by `available_when`, each with its declaration when the plan
 /// declares it. The one rule the simulator's hint, the language model's `call_tool` and the test
@@ -548,6 +568,8 @@ pub fn tools_available_now<'p>(
         .map(move |name| (name.as_str(), plan.tool(name)))
 }
 
+/// Whether tool `name` exists for the agent now: it names no session states in `available_when`,
+/// or one of them is active (a tool the plan does not declare is not refused here).
 pub fn tool_available(plan: &Plan, s: &Session, name: &str) -> bool {
     plan.tool(name).is_none_or(|t| {
         t.available_when.is_empty()

@@ -26,6 +26,7 @@ pub struct AgentError(pub String);
 /// What an agent reads in a user turn besides the plan and the session.
 #[derive(Debug, Clone, Copy)]
 pub struct Input<'a> {
+    /// What the user said.
     pub message: &'a str,
     /// The codes the plan's tools return in this turn.
     pub tool_results: &'a ToolResults,
@@ -46,8 +47,11 @@ pub trait Agent {
 /// What an agent made of one user turn.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Answered {
+    /// The session after the turn (its reply not yet in the transcript).
     pub session: Session,
+    /// What happened, in order.
     pub events: Vec<Event>,
+    /// The agent's reply.
     pub reply: String,
     /// Who wrote the reply (an agent that falls back to the simulator says so).
     pub by: AgentKind,
@@ -74,11 +78,14 @@ pub struct TurnCost {
 /// Tokens a model's answers counted (the Chat Completions `usage`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct Usage {
+    /// Tokens the requests sent.
     pub prompt_tokens: u64,
+    /// Tokens the model wrote.
     pub completion_tokens: u64,
 }
 
 impl Usage {
+    /// Both together.
     pub fn total(&self) -> u64 {
         self.prompt_tokens + self.completion_tokens
     }
@@ -98,6 +105,7 @@ pub struct ToolCallRecord {
     pub function: String,
     /// Its arguments as the model wrote them (parsed).
     pub arguments: serde_json::Value,
+    /// Whether the runtime applied it.
     pub accepted: bool,
     /// "accepted", or why it was rejected, as the model was told.
     pub result: String,
@@ -108,14 +116,19 @@ pub struct ToolCallRecord {
 pub struct GoalCheck {
     /// `close_goal` or `give_up_goal`.
     pub function: String,
+    /// Whether the check found the goal met.
     pub met: bool,
+    /// The check's reason, in its words.
     pub reason: String,
 }
 
 /// A conversation in progress.
 pub struct Chat<'a, A: Agent + ?Sized> {
+    /// The plan it runs.
     pub plan: &'a Plan,
+    /// Who plays the agent's part.
     pub agent: &'a A,
+    /// Where the conversation is.
     pub session: Session,
 }
 

@@ -52,22 +52,37 @@ use evaluate::Context;
 /// Why a turn could not be taken. The session is unchanged.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum RunError {
+    /// The conversation has ended.
     #[error("the conversation has ended ({}, in state '{}' at turn {}): start a new one", .0.describe(), .0.state_id, .0.turn)]
     Ended(Ended),
+    /// The plan names no start state.
     #[error("the plan has no start state")]
     NoStartState,
+    /// The plan has no state of this id.
     #[error("the plan has no state '{0}'")]
     UnknownState(String),
+    /// A value given from the start that no task or goal collects.
     #[error("no task or goal of the plan collects '{0}', so it cannot be known from the start")]
     NotDeclared(String),
+    /// A session state the plan does not declare.
     #[error("the plan has no session state '{0}'")]
     UnknownSessionState(String),
+    /// A session state given from the start in a way it cannot be.
     #[error("{id} cannot be set that way: {why}")]
-    BadSessionPreset { id: String, why: String },
+    BadSessionPreset {
+        /// The session state's id.
+        id: String,
+        /// Why not.
+        why: String,
+    },
+    /// A value given from the start that cannot be.
     #[error("{key} cannot be {value} from the start: {why}")]
     BadPreset {
+        /// The deliverable key.
         key: String,
+        /// The value as given.
         value: String,
+        /// Why not.
         why: String,
     },
     /// The agent could not act or reply (a language model that did not answer); the session is
@@ -93,6 +108,7 @@ pub struct Start {
 }
 
 impl Start {
+    /// Whether it begins as a new conversation does: at the start state, nothing known.
     pub fn is_plain(&self) -> bool {
         self.state.is_none() && self.deliverables.is_empty() && self.session_states.is_empty()
     }

@@ -32,16 +32,20 @@ pub struct Script {
     /// What the plan's tools return when called without a code, for the whole script.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub tool_results: ToolResults,
+    /// The user's messages, in order, with what each should lead to.
     pub turns: Vec<ScriptTurn>,
 }
 
+/// One message of a script and what it should lead to.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ScriptTurn {
+    /// What the user says.
     pub user: String,
     /// What the plan's tools return in this turn, over the script's.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub tool_results: ToolResults,
+    /// What should be true after it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub expect: Option<Expect>,
 }
@@ -82,12 +86,17 @@ impl Script {
 /// turn 0 (entering it; values known from the start) and the values then known.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Opening {
+    /// The agent's opening reply.
     pub agent: String,
+    /// The state it begins in.
     pub state: String,
+    /// What happened at turn 0.
     #[serde(default)]
     pub events: Vec<Event>,
+    /// The values known from the start.
     #[serde(default)]
     pub deliverables: BTreeMap<String, Recorded>,
+    /// The session states at the start.
     #[serde(default)]
     pub session_states: BTreeMap<String, SessionValue>,
     /// What the agent was told when it wrote the opening.
@@ -129,10 +138,14 @@ impl Opening {
 /// One user turn as `plan chat` reports it: the turn, and the state and values after it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TurnRecord {
+    /// The turn.
     #[serde(flatten)]
     pub turn: Turn,
+    /// The state after it.
     pub state: String,
+    /// The values known after it.
     pub deliverables: BTreeMap<String, Recorded>,
+    /// The session states after it.
     pub session_states: BTreeMap<String, SessionValue>,
 }
 
@@ -146,8 +159,11 @@ fn null_or_state<'de, D: serde::Deserializer<'de>>(
 /// A whole scripted conversation: the shape `plan chat --format json` prints.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ChatRecord {
+    /// The opening.
     pub opening: Opening,
+    /// The user turns, from turn 1.
     pub turns: Vec<TurnRecord>,
+    /// How it ended, if it did.
     pub ended: Option<Ended>,
 }
 
@@ -156,6 +172,7 @@ pub struct ChatRecord {
 pub struct Failure {
     /// The script's turn (1-based).
     pub turn: u32,
+    /// What differed, in words.
     pub message: String,
 }
 
@@ -167,8 +184,11 @@ impl std::fmt::Display for Failure {
 
 /// The outcome of running a script.
 pub struct Run {
+    /// What `plan chat --format json` prints.
     pub record: ChatRecord,
+    /// The session after the last turn run.
     pub session: Session,
+    /// The expectations that did not hold.
     pub failures: Vec<Failure>,
 }
 
@@ -396,7 +416,9 @@ pub fn check(plan: &Plan, session: &Session, expect: &Expect, turn: u32) -> Vec<
 /// the next state is not a transition of the plan and does not count.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct Coverage {
+    /// The transitions taken, as (state, index among its transitions).
     pub taken: BTreeSet<(String, usize)>,
+    /// How many transitions the plan has.
     pub total: usize,
 }
 

@@ -58,10 +58,15 @@ pub struct Session {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Parked {
+    /// The state the task was in.
     pub state_id: String,
+    /// The interruption that parked it.
     pub interruption: String,
+    /// The turn it was parked in.
     pub since_turn: u32,
+    /// How many turns it is kept before it is forgotten (0: never).
     pub ttl_turns: u32,
+    /// Its visit as it was; none once forgotten.
     pub visit: Option<Visit>,
 }
 
@@ -76,7 +81,9 @@ impl Parked {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PlanRef {
+    /// The plan's id.
     pub id: String,
+    /// Which document of it.
     pub version: PlanVersion,
     /// `sha256:<hex>` of the plan's canonical JSON ([`crate::hash::content_hash`]).
     pub content_hash: String,
@@ -86,8 +93,11 @@ pub struct PlanRef {
 /// run as is, outside any workspace).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PlanVersion {
+    /// The plan's draft.
     Draft,
+    /// A plan file run as is, outside any workspace.
     File,
+    /// A published version.
     Number(u32),
 }
 
@@ -204,23 +214,33 @@ impl Visit {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TaskProgress {
+    /// The task's id.
     pub id: String,
+    /// Where it stands.
     pub status: TaskStatus,
 }
 
+/// Where a task stands in a visit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum TaskStatus {
+    /// Not done yet.
     Pending,
+    /// Done.
     Completed,
+    /// Skipped: optional, or released by the stuck-state safety net.
     Skipped,
 }
 
+/// Where a goal state's goal stands in a visit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum GoalStatus {
+    /// Being pursued.
     Open,
+    /// Achieved.
     Closed,
+    /// Given up.
     GivenUp,
     /// Released by the stuck-state safety net.
     Skipped,
@@ -230,9 +250,11 @@ pub enum GoalStatus {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Recorded {
+    /// The value.
     pub value: Value,
     /// The state it was recorded in.
     pub state_id: String,
+    /// The turn it was recorded in.
     pub turn: u32,
     /// What the user said that gave it, when the agent quoted it.
     pub quote: Option<String>,
@@ -242,8 +264,11 @@ pub struct Recorded {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Insight {
+    /// What the agent noted.
     pub text: String,
+    /// The state it was noted in.
     pub state_id: String,
+    /// The turn it was noted in.
     pub turn: u32,
 }
 
@@ -251,8 +276,11 @@ pub struct Insight {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Line {
+    /// Who said it.
     pub role: Role,
+    /// What was said.
     pub text: String,
+    /// The turn it was said in.
     pub turn: u32,
     /// Which agent wrote an agent's line (docs/agents.md, "What is kept"); none on the user's lines
     /// and on lines written before it was kept (the simulator's).
@@ -273,6 +301,7 @@ pub enum AgentKind {
 }
 
 impl AgentKind {
+    /// How sessions and the JSON output write it.
     pub fn as_str(self) -> &'static str {
         match self {
             AgentKind::Simulator => "simulator",
@@ -289,10 +318,13 @@ impl AgentKind {
     }
 }
 
+/// Who said a line of the transcript.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Role {
+    /// The user.
     User,
+    /// The agent.
     Agent,
 }
 
@@ -310,18 +342,24 @@ pub struct Ended {
     pub reason: Option<String>,
     /// The state it ended in.
     pub state_id: String,
+    /// The turn it ended in.
     pub turn: u32,
 }
 
+/// How a conversation ends (a state's `ending`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum EndKind {
+    /// What the conversation was for was done.
     Complete,
+    /// The caller hung up.
     HangUp,
+    /// Handed off to a person.
     HandOff,
 }
 
 impl EndKind {
+    /// How sessions and the JSON output write it.
     pub fn as_str(self) -> &'static str {
         match self {
             EndKind::Complete => "complete",

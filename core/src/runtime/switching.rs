@@ -20,7 +20,9 @@ use crate::template::Lookup;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SessionValue {
+    /// Its value (`null` when it has none).
     pub value: Value,
+    /// Whether it is active.
     pub active: bool,
 }
 
@@ -35,6 +37,7 @@ pub struct Preset {
         skip_serializing_if = "Option::is_none"
     )]
     pub value: Option<Option<Value>>,
+    /// Its new flag, when it is set.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub active: Option<bool>,
 }

@@ -58,52 +58,120 @@ use lock::PlanLock;
 /// Why a store operation did not happen. Nothing on disk changed.
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
+    /// Reading or writing a file failed.
     #[error("{}: {source}", path.display())]
     Io {
+        /// The file.
         path: PathBuf,
+        /// What the system said.
         source: std::io::Error,
     },
+    /// Not a plan id.
     #[error("\"{id}\" is not a plan id: use lowercase letters, digits, '-' and '_' (at most 64), starting with a letter or digit")]
-    BadId { id: String },
+    BadId {
+        /// What was given as an id.
+        id: String,
+    },
+    /// No plan has this id.
     #[error("there is no plan \"{id}\" in this workspace")]
-    NotFound { id: String },
+    NotFound {
+        /// The plan's id.
+        id: String,
+    },
+    /// A plan (or a test case) of this name exists already.
     #[error("a plan \"{id}\" already exists")]
-    Exists { id: String },
+    Exists {
+        /// The plan's id.
+        id: String,
+    },
+    /// The plan has no such version.
     #[error("plan \"{id}\" has no version {version}")]
-    NoVersion { id: String, version: u32 },
+    NoVersion {
+        /// The plan's id.
+        id: String,
+        /// The version's number.
+        version: u32,
+    },
+    /// The plan has no live version.
     #[error("plan \"{id}\" has no live version")]
-    NoLive { id: String },
+    NoLive {
+        /// The plan's id.
+        id: String,
+    },
+    /// A published version whose content no longer matches its hash.
     #[error("{}: version {version} is corrupted ({reason}); it can be neither set live nor reopened", path.display())]
     Corrupted {
+        /// The file.
         path: PathBuf,
+        /// The version's number.
         version: u32,
+        /// Why it cannot be read.
         reason: String,
     },
+    /// Another writer holds the plan's lock.
     #[error("plan \"{id}\" is in use by another writer; try again when it is done")]
-    InUse { id: String },
+    InUse {
+        /// The plan's id.
+        id: String,
+    },
+    /// A plan file that does not parse.
     #[error("{}: {}", path.display(), problems.first().map(|p| p.to_string()).unwrap_or_default())]
     Invalid {
+        /// The file.
         path: PathBuf,
+        /// What is wrong with it, the first first.
         problems: Vec<ParseProblem>,
     },
+    /// A file over the size limit.
     #[error("{}: the file is {size} bytes; plans are limited to 32 MiB", path.display())]
-    TooLarge { path: PathBuf, size: u64 },
+    TooLarge {
+        /// The file.
+        path: PathBuf,
+        /// Its size in bytes.
+        size: u64,
+    },
+    /// Publishing a draft with errors.
     #[error("plan \"{id}\" has {} error(s); publishing is refused until they are fixed", diagnostics.iter().filter(|d| d.severity == crate::Severity::Error).count())]
     PublishRefused {
+        /// The plan's id.
         id: String,
+        /// The plan's findings, errors among them.
         diagnostics: Vec<Diagnostic>,
     },
+    /// Publishing a draft that equals the newest version.
     #[error("the draft of \"{id}\" is unchanged since version {version}: nothing to publish")]
-    Unchanged { id: String, version: u32 },
+    Unchanged {
+        /// The plan's id.
+        id: String,
+        /// The version's number.
+        version: u32,
+    },
+    /// No saved session has this name.
     #[error("plan \"{id}\" has no saved session \"{name}\"")]
-    NoSession { id: String, name: String },
+    NoSession {
+        /// The plan's id.
+        id: String,
+        /// The session's name.
+        name: String,
+    },
+    /// A session file (or test case name) that cannot be used.
     #[error("{}: not a session: {message}", path.display())]
-    BadSession { path: PathBuf, message: String },
+    BadSession {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong, in words.
+        message: String,
+    },
+    /// A conversation's log that cannot be read.
     #[error("{}: line {line}, column {column}: the conversation's log cannot be read ({message}); move the file aside to go on without the history it kept", path.display())]
     BadLog {
+        /// The file.
         path: PathBuf,
+        /// The line where reading stopped.
         line: usize,
+        /// The column where reading stopped.
         column: usize,
+        /// What is wrong, in words.
         message: String,
     },
 }
@@ -124,12 +192,17 @@ type Result<T> = std::result::Result<T, StoreError>;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Version {
+    /// Its number: 1, 2, … in the order published.
     pub version: u32,
+    /// When it was published (RFC 3339).
     pub published_at: String,
+    /// What it changes, in the author's words (may be empty).
     pub note: String,
+    /// The sha256 of the plan's canonical JSON, checked when the version is read.
     pub content_hash: String,
     /// The version that was newest when this one was published.
     pub based_on: Option<u32>,
+    /// The plan, as published.
     pub plan: Plan,
 }
 
@@ -159,13 +232,16 @@ struct VersionHead {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Live {
+    /// The live version's number.
     pub version: u32,
+    /// When it was set live (RFC 3339).
     pub set_at: String,
 }
 
 /// A draft replaced by an import or a reopen, and where the one it replaced was kept.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Replaced {
+    /// The plan that replaced the draft.
     pub plan: Plan,
     /// The replaced draft's copy in `history/`; none when the plan had no draft yet.
     pub kept: Option<PathBuf>,
@@ -297,6 +373,7 @@ impl Workspace {
         atomic::write(&path, &to_json(&script), false).map_err(io(&path))
     }
 
+    /// The folder the workspace lives in.
     pub fn root(&self) -> &Path {
         &self.root
     }

@@ -12,7 +12,9 @@ pub(super) fn unknown_tag(inner: &str) -> String {
 /// A name a template reads, borrowed from its text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum NameRef<'t> {
+    /// `session.state.ID`.
     SessionState(&'t str),
+    /// `deliverables.KEY`.
     Deliverable(&'t str),
 }
 

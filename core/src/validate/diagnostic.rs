@@ -7,12 +7,16 @@ use serde::{Deserialize, Serialize};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Severity {
+    /// Stops a plan from being published or run.
     Error,
+    /// Worth fixing; does not stop anything.
     Warning,
+    /// Said for the author's information.
     Info,
 }
 
 impl Severity {
+    /// The severity as the JSON output writes it (`error`, `warning`, `info`).
     pub fn as_str(self) -> &'static str {
         match self {
             Severity::Error => "error",
@@ -26,44 +30,83 @@ impl Severity {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Code {
+    /// Not JSON (the message gives line and column).
     InvalidJson,
+    /// Not the plan format's shape: a wrong type, a missing or unknown field, a bad id.
     Schema,
+    /// A `schema_version` newer than this app reads.
     UnsupportedSchemaVersion,
+    /// `states` is empty.
     NoStates,
+    /// `start_state_id` names no state.
     UnknownStartState,
+    /// Two states share an id.
     DuplicateStateId,
+    /// Two tasks of one state share an id.
     DuplicateTaskId,
+    /// A key declared twice inside one state.
     DuplicateDeliverableKey,
+    /// One key declared with different types or enum values.
     DeliverableTypeConflict,
+    /// A transition targets no existing state.
     UnknownTargetState,
+    /// A condition's settings are missing, ill-typed or contradictory.
     InvalidConditionConfig,
+    /// A condition reads a key that no state declares.
     UnknownDeliverableKey,
+    /// A condition compares a key with a value of the wrong type.
     ConditionTypeMismatch,
+    /// An enum key compared with a value outside its choices.
     EnumValueNotAllowed,
+    /// A goal state without a goal, or with an empty objective.
     GoalMissing,
+    /// A `goal` on a state that is not a goal state.
     GoalOnNonGoalState,
+    /// A tool named that the plan does not declare.
     UnknownTool,
+    /// A response code the tool does not declare.
     UnknownResponseCode,
+    /// A tool used where the state's `allowed_tools` does not allow it.
     ToolNotAllowed,
+    /// An `ending` on a state that has transitions.
     EndingWithTransitions,
+    /// A goal state with tasks.
     GoalStateHasTasks,
+    /// A state no path from the start reaches.
     UnreachableState,
+    /// A state from which no ending can be reached.
     NoWayToEnd,
+    /// `goal_achieved` read outside a goal state.
     GoalConditionOnNonGoalState,
+    /// A transition that can never fire: an earlier one always fires first.
     ShadowedTransition,
+    /// A condition reads a key that no state before it collects.
     KeyNotCollectedBefore,
+    /// A state that is not an ending with no tasks, no goal and no instructions.
     EmptyState,
+    /// Two session states share an id.
     DuplicateSessionState,
+    /// A session state named that the plan does not declare.
     UnknownSessionState,
+    /// More than one session state of a group is initially active.
     SeveralInitiallyActive,
+    /// A session state with a parent marked initially active.
     NestedInitiallyActive,
+    /// Session states whose rules activate each other in a circle.
     SessionStateCycle,
+    /// A session state's value does not fit its type.
     SessionValueMismatch,
+    /// A template that does not parse.
     TemplateSyntax,
+    /// A session state that nothing can ever make active.
     SessionStateNeverActive,
+    /// Two interruptions share an id.
     DuplicateInterruption,
+    /// An interruption names a state that does not exist.
     UnknownState,
+    /// A return point reachable from the start without a detour: it would end the conversation.
     ResumeOutsideDetour,
+    /// A detour from which no return point is reached: the parked task is never resumed.
     DetourWithoutReturn,
 }
 
@@ -185,10 +228,13 @@ impl std::fmt::Display for Code {
 pub struct Location {
     /// JSON Pointer to the most specific offending thing (empty: the whole document).
     pub path: String,
+    /// The state it is in, when it is in one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub state_id: Option<String>,
+    /// The task it is in, when it is in one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub task_id: Option<String>,
+    /// The transition it is about, by its index in the state's `transitions`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub transition_index: Option<usize>,
 }
@@ -196,15 +242,20 @@ pub struct Location {
 /// One finding.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Diagnostic {
+    /// Its stable code.
     pub code: Code,
+    /// How much it matters.
     pub severity: Severity,
+    /// What is wrong, in words for the author.
     pub message: String,
+    /// Where it is.
     pub location: Location,
 }
 
 /// Everything one validation found, in document order.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct Report {
+    /// Every finding, in plan order.
     pub diagnostics: Vec<Diagnostic>,
 }
 
@@ -214,6 +265,7 @@ impl Report {
         self.count(Severity::Error) > 0
     }
 
+    /// How many findings have `severity`.
     pub fn count(&self, severity: Severity) -> usize {
         self.diagnostics
             .iter()
