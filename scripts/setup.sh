@@ -5,7 +5,8 @@
 #   apt packages   WebKitGTK and GTK headers, WebKitWebDriver, Xvfb, ImageMagick (screenshots),
 #                  xdotool (end-to-end tests type into the native file dialogs), procps and
 #                  util-linux (pgrep and flock, which end-to-end tests use)
-#   Rust           the wasm32 target; trunk; wasm-bindgen-cli at Cargo.lock's version; tauri-driver
+#   Rust           the wasm32 target; trunk; wasm-bindgen-cli at Cargo.lock's version; tauri-driver;
+#                  leptosfmt (the view macros' formatting, which the test command checks)
 #
 # Sourced by scripts/app.sh and scripts/test.sh; it can also be run on its own.
 set -euo pipefail
@@ -48,7 +49,7 @@ cargo_tool() {
   local crate="$1" version="$2"
   shift 2
   if ! grep -qx "$crate v$version:" <<<"$installed"; then
-    say "installing $crate $version (once; about 10 minutes for trunk, 2 for wasm-bindgen-cli, under 1 for tauri-driver)"
+    say "installing $crate $version (once; about 10 minutes for trunk, 2 for wasm-bindgen-cli and for leptosfmt, under 1 for tauri-driver)"
     cargo install "$crate" --version "$version" "$@"
   fi
 }
@@ -58,3 +59,4 @@ cargo_tool trunk 0.21.14 --locked
 wasm_bindgen_version="$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/[^0-9.]/, ""); print; exit }' "$root/Cargo.lock")"
 cargo_tool wasm-bindgen-cli "$wasm_bindgen_version"
 cargo_tool tauri-driver 2.1.0 --locked
+cargo_tool leptosfmt 0.1.33 --locked

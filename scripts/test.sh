@@ -9,8 +9,9 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source scripts/setup.sh
 source scripts/setup-model-server.sh
 
-say "formatting"
+say "formatting (rustfmt, and leptosfmt for the view macros)"
 cargo fmt --all -- --check
+leptosfmt --check ui/src
 say "building the UI and the app"
 bash scripts/build.sh
 say "lints"

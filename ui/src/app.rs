@@ -128,17 +128,44 @@ pub fn App() -> impl IntoView {
             <main class="workspace" class:read-only=move || !editor.mode.with(Mode::is_draft)>
                 <Canvas scene=scene marks=marks />
                 <ReadOnlyBanner />
-                {move || opening.load_error.get().map(|e| view! {
-                    <div class="load-error" data-testid="load-error" data-code=e.code.as_str()>
-                        <h3>"This plan cannot be opened"</h3>
-                        <p>{e.message.clone()}</p>
-                        <p class="hint">"Fix the file and it opens again by itself."</p>
-                    </div>
-                })}
+                {move || {
+                    opening
+                        .load_error
+                        .get()
+                        .map(|e| {
+                            view! {
+                                <div
+                                    class="load-error"
+                                    data-testid="load-error"
+                                    data-code=e.code.as_str()
+                                >
+                                    <h3>"This plan cannot be opened"</h3>
+                                    <p>{e.message.clone()}</p>
+                                    <p class="hint">"Fix the file and it opens again by itself."</p>
+                                </div>
+                            }
+                        })
+                }}
                 <OnDiskConflict load_error=opening.load_error />
                 <Notice />
-                {move || finding.get().then(|| view! { <Find open=finding on_pick=Callback::new(move |id: String| actions.go_to(&id, None)) /> })}
-                {move || help.get().then(|| view! { <Help close=Callback::new(move |()| help.set(false)) /> })}
+                {move || {
+                    finding
+                        .get()
+                        .then(|| {
+                            view! {
+                                <Find
+                                    open=finding
+                                    on_pick=Callback::new(move |id: String| {
+                                        actions.go_to(&id, None)
+                                    })
+                                />
+                            }
+                        })
+                }}
+                {move || {
+                    help.get()
+                        .then(|| view! { <Help close=Callback::new(move |()| help.set(false)) /> })
+                }}
             </main>
             <Panel report=report />
             <StatusBar report=report />
@@ -158,7 +185,13 @@ fn ReadOnlyBanner() -> impl IntoView {
             view! {
                 <div class="readonly-banner" data-testid="readonly-banner">
                     <span>{mode.label()}</span>
-                    <button class="primary" data-testid="back-to-draft" on:click=move |_| lifecycle.back_to_draft()>"Back to the draft"</button>
+                    <button
+                        class="primary"
+                        data-testid="back-to-draft"
+                        on:click=move |_| lifecycle.back_to_draft()
+                    >
+                        "Back to the draft"
+                    </button>
                 </div>
             }
         })
@@ -176,8 +209,18 @@ fn OnDiskConflict(load_error: RwSignal<Option<ApiError>>) -> impl IntoView {
                 <div class="conflict" data-testid="conflict">
                     <strong>"This plan changed on disk while you were editing."</strong>
                     <span>" Nothing has been overwritten."</span>
-                    <button data-testid="conflict-theirs" on:click=move |_| editor.resolve_conflict(true)>"Use the file's version"</button>
-                    <button data-testid="conflict-mine" on:click=move |_| editor.resolve_conflict(false)>"Keep mine"</button>
+                    <button
+                        data-testid="conflict-theirs"
+                        on:click=move |_| editor.resolve_conflict(true)
+                    >
+                        "Use the file's version"
+                    </button>
+                    <button
+                        data-testid="conflict-mine"
+                        on:click=move |_| editor.resolve_conflict(false)
+                    >
+                        "Keep mine"
+                    </button>
                 </div>
             }
             .into_any(),
@@ -185,13 +228,25 @@ fn OnDiskConflict(load_error: RwSignal<Option<ApiError>>) -> impl IntoView {
                 let why = e.clone();
                 view! {
                     <div class="conflict" data-testid="conflict" data-code=e.code.as_str()>
-                        <strong>"The file on disk can no longer be read; your plan is still here."</strong>
+                        <strong>
+                            "The file on disk can no longer be read; your plan is still here."
+                        </strong>
                         <span class="conflict-why">{e.message.clone()}</span>
-                        <button data-testid="conflict-theirs" on:click=move |_| {
-                            editor.resolve_conflict(true);
-                            load_error.set(Some(why.clone()));
-                        }>"Close it"</button>
-                        <button data-testid="conflict-mine" on:click=move |_| editor.resolve_conflict(false)>"Write mine over it"</button>
+                        <button
+                            data-testid="conflict-theirs"
+                            on:click=move |_| {
+                                editor.resolve_conflict(true);
+                                load_error.set(Some(why.clone()));
+                            }
+                        >
+                            "Close it"
+                        </button>
+                        <button
+                            data-testid="conflict-mine"
+                            on:click=move |_| editor.resolve_conflict(false)
+                        >
+                            "Write mine over it"
+                        </button>
                     </div>
                 }
                 .into_any()
@@ -209,10 +264,27 @@ fn Notice() -> impl IntoView {
         editor.notice.get().map(|n| {
             let undo = n.undo.clone();
             view! {
-                <div class="notice" class:refused=n.error.is_some() data-testid="notice" data-code=n.error.map(|c| c.as_str())>
+                <div
+                    class="notice"
+                    class:refused=n.error.is_some()
+                    data-testid="notice"
+                    data-code=n.error.map(|c| c.as_str())
+                >
                     <span>{n.text.clone()}</span>
-                    {undo.map(|u| view! { <button data-testid="notice-undo" on:click=move |_| lifecycle.undo_notice(u.clone())>"Undo"</button> })}
-                    <button title="Dismiss" on:click=move |_| editor.notice.set(None)>"✕"</button>
+                    {undo
+                        .map(|u| {
+                            view! {
+                                <button
+                                    data-testid="notice-undo"
+                                    on:click=move |_| lifecycle.undo_notice(u.clone())
+                                >
+                                    "Undo"
+                                </button>
+                            }
+                        })}
+                    <button title="Dismiss" on:click=move |_| editor.notice.set(None)>
+                        "✕"
+                    </button>
                 </div>
             }
         })
@@ -257,11 +329,23 @@ fn StatusBar(report: Memo<plan_core::Report>) -> impl IntoView {
     let source = opening.source;
     view! {
         <footer class="statusbar">
-            <button class="problem-count" data-testid="problem-count" on:click=move |_| actions.tab.set(Tab::Problems)>{problem_counts}</button>
-            <span class=save_class data-testid="save-status">{save_label}</span>
+            <button
+                class="problem-count"
+                data-testid="problem-count"
+                on:click=move |_| actions.tab.set(Tab::Problems)
+            >
+                {problem_counts}
+            </button>
+            <span class=save_class data-testid="save-status">
+                {save_label}
+            </span>
             <span data-testid="counts">{counts}</span>
-            <span class="source" title=move || source.get()>{move || source.get()}</span>
-            <span class="zoom" data-testid="zoom">{zoom}</span>
+            <span class="source" title=move || source.get()>
+                {move || source.get()}
+            </span>
+            <span class="zoom" data-testid="zoom">
+                {zoom}
+            </span>
         </footer>
     }
 }

@@ -105,18 +105,27 @@ pub fn Find(open: RwSignal<bool>, on_pick: Callback<String>) -> impl IntoView {
                 }
             />
             <ul>
-                {move || results().into_iter().map(|(id, title, why)| {
-                    let chosen = id.clone();
-                    let why = if why.is_empty() { id.clone() } else { why };
-                    view! {
-                        <li>
-                            <button data-testid="find-result" data-state-id=id.clone() on:click=move |_| pick(chosen.clone())>
-                                <span class="find-title">{title}</span>
-                                <span class="find-why">{why}</span>
-                            </button>
-                        </li>
-                    }
-                }).collect_view()}
+                {move || {
+                    results()
+                        .into_iter()
+                        .map(|(id, title, why)| {
+                            let chosen = id.clone();
+                            let why = if why.is_empty() { id.clone() } else { why };
+                            view! {
+                                <li>
+                                    <button
+                                        data-testid="find-result"
+                                        data-state-id=id.clone()
+                                        on:click=move |_| pick(chosen.clone())
+                                    >
+                                        <span class="find-title">{title}</span>
+                                        <span class="find-why">{why}</span>
+                                    </button>
+                                </li>
+                            }
+                        })
+                        .collect_view()
+                }}
             </ul>
         </div>
     }

@@ -13,7 +13,17 @@ pub fn Help(close: Callback<()>) -> impl IntoView {
             <div class="help" on:click=|e: ev::MouseEvent| e.stop_propagation()>
                 <h3>"Keyboard and mouse"</h3>
                 <table>
-                    {SHORTCUTS.iter().map(|s| view! { <tr><td class="keys">{s.how}</td><td>{s.does}</td></tr> }).collect_view()}
+                    {SHORTCUTS
+                        .iter()
+                        .map(|s| {
+                            view! {
+                                <tr>
+                                    <td class="keys">{s.how}</td>
+                                    <td>{s.does}</td>
+                                </tr>
+                            }
+                        })
+                        .collect_view()}
                 </table>
                 <button on:click=move |_| close.run(())>"Close"</button>
             </div>

@@ -53,38 +53,68 @@ pub fn Sidebar() -> impl IntoView {
         track.remove();
         drop.remove();
     });
-    let palette_item = move |kind: NewState,
-                             testid: &'static str,
-                             label: &'static str,
-                             hint: &'static str| {
-        view! {
-            <button class=format!("palette-item {testid}") data-testid=testid title=hint
-                on:pointerdown=move |e: ev::PointerEvent| palette_drag.set_value(Some(PaletteDrag {
-                    kind,
-                    start: (e.client_x(), e.client_y()),
-                    moved: false,
-                }))
-                on:click=move |_| {
-                    palette_drag.set_value(None);
-                    add_state(kind, None);
-                }>{label}</button>
-        }
-    };
+    let palette_item =
+        move |kind: NewState, testid: &'static str, label: &'static str, hint: &'static str| {
+            view! {
+                <button
+                    class=format!("palette-item {testid}")
+                    data-testid=testid
+                    title=hint
+                    on:pointerdown=move |e: ev::PointerEvent| {
+                        palette_drag
+                            .set_value(
+                                Some(PaletteDrag {
+                                    kind,
+                                    start: (e.client_x(), e.client_y()),
+                                    moved: false,
+                                }),
+                            )
+                    }
+                    on:click=move |_| {
+                        palette_drag.set_value(None);
+                        add_state(kind, None);
+                    }
+                >
+                    {label}
+                </button>
+            }
+        };
 
     view! {
-            <aside class="sidebar">
-                <Switcher />
-                <h2>"Add a state"</h2>
-                <div class="palette">
-                    {palette_item(NewState::Strict, "palette-strict", "Strict", "One task at a time, in order")}
-                    {palette_item(NewState::Loose, "palette-loose", "Loose", "Tasks in any order")}
-                    {palette_item(NewState::Goal, "palette-goal", "Goal", "An objective instead of tasks")}
-                    {palette_item(NewState::EndComplete, "palette-ending", "End", "Ends the conversation")}
-                    {palette_item(NewState::EndHangUp, "palette-hang-up", "Hang up", "Ends the call")}
-                    {palette_item(NewState::EndHandOff, "palette-hand-off", "Hand off", "Passes the conversation to a person")}
-                </div>
-                <p class="hint sidebar-hint">"Or double-click the canvas. Drag from a card's right edge to connect."</p>
-            </aside>
+        <aside class="sidebar">
+            <Switcher />
+            <h2>"Add a state"</h2>
+            <div class="palette">
+                {palette_item(
+                    NewState::Strict,
+                    "palette-strict",
+                    "Strict",
+                    "One task at a time, in order",
+                )} {palette_item(NewState::Loose, "palette-loose", "Loose", "Tasks in any order")}
+                {palette_item(
+                    NewState::Goal,
+                    "palette-goal",
+                    "Goal",
+                    "An objective instead of tasks",
+                )}
+                {palette_item(
+                    NewState::EndComplete,
+                    "palette-ending",
+                    "End",
+                    "Ends the conversation",
+                )}
+                {palette_item(NewState::EndHangUp, "palette-hang-up", "Hang up", "Ends the call")}
+                {palette_item(
+                    NewState::EndHandOff,
+                    "palette-hand-off",
+                    "Hand off",
+                    "Passes the conversation to a person",
+                )}
+            </div>
+            <p class="hint sidebar-hint">
+                "Or double-click the canvas. Drag from a card's right edge to connect."
+            </p>
+        </aside>
     }
 }
 

@@ -48,7 +48,10 @@ pub fn Switcher() -> impl IntoView {
                 if is_renaming.get() {
                     let commit_id = id.clone();
                     view! {
-                        <input class="rename-input" data-testid="plan-rename-input" prop:value=title.clone()
+                        <input
+                            class="rename-input"
+                            data-testid="plan-rename-input"
+                            prop:value=title.clone()
                             on:keydown=move |e: ev::KeyboardEvent| match e.key().as_str() {
                                 "Enter" => {
                                     renaming.set(None);
@@ -57,7 +60,8 @@ pub fn Switcher() -> impl IntoView {
                                 "Escape" => renaming.set(None),
                                 _ => {}
                             }
-                            on:blur=move |_| renaming.set(None) />
+                            on:blur=move |_| renaming.set(None)
+                        />
                     }
                     .into_any()
                 } else {
@@ -76,21 +80,66 @@ pub fn Switcher() -> impl IntoView {
                     data-testid="plan"
                     data-plan-id=id.clone()
                     title=broken.as_ref().map(|e| e.message.clone()).unwrap_or_else(|| id.clone())
-                    on:click=move |_| if !is_renaming.get_untracked() { opening.open(open_id.clone(), true) }
+                    on:click=move |_| {
+                        if !is_renaming.get_untracked() {
+                            opening.open(open_id.clone(), true)
+                        }
+                    }
                 >
                     {name}
                     <span class="plan-meta">{describe(&p)}</span>
                 </button>
                 <div class="plan-actions">
-                    <button data-testid="plan-rename" data-plan-id=id.clone() title="Rename" disabled=broken.is_some()
-                        on:click=move |_| renaming.set(Some(rename_id.clone()))>"✎"</button>
-                    <button data-testid="plan-duplicate" data-plan-id=id.clone() title="Duplicate (the draft, as a new plan)" disabled=broken.is_some()
-                        on:click=move |_| lifecycle.duplicate(copy_id.clone())>
-                        <svg viewBox="0 0 16 16" width="13" height="13" aria-hidden="true"><rect x="5" y="5" width="9" height="9" rx="1.5" fill="none" stroke="currentColor" stroke-width="1.5"></rect><path d="M3 11V3.5A1.5 1.5 0 0 1 4.5 2H11" fill="none" stroke="currentColor" stroke-width="1.5"></path></svg>
+                    <button
+                        data-testid="plan-rename"
+                        data-plan-id=id.clone()
+                        title="Rename"
+                        disabled=broken.is_some()
+                        on:click=move |_| renaming.set(Some(rename_id.clone()))
+                    >
+                        "✎"
                     </button>
-                    <button data-testid="plan-delete" data-plan-id=id.clone() title="Delete (to the trash; Undo brings it back)"
-                        on:click=move |_| lifecycle.delete(delete_id.clone())>
-                        <svg viewBox="0 0 16 16" width="13" height="13" aria-hidden="true"><path d="M2.5 4h11M6 4V2.5h4V4M4 4l.8 9.5h6.4L12 4" fill="none" stroke="currentColor" stroke-width="1.5" stroke-linejoin="round"></path></svg>
+                    <button
+                        data-testid="plan-duplicate"
+                        data-plan-id=id.clone()
+                        title="Duplicate (the draft, as a new plan)"
+                        disabled=broken.is_some()
+                        on:click=move |_| lifecycle.duplicate(copy_id.clone())
+                    >
+                        <svg viewBox="0 0 16 16" width="13" height="13" aria-hidden="true">
+                            <rect
+                                x="5"
+                                y="5"
+                                width="9"
+                                height="9"
+                                rx="1.5"
+                                fill="none"
+                                stroke="currentColor"
+                                stroke-width="1.5"
+                            ></rect>
+                            <path
+                                d="M3 11V3.5A1.5 1.5 0 0 1 4.5 2H11"
+                                fill="none"
+                                stroke="currentColor"
+                                stroke-width="1.5"
+                            ></path>
+                        </svg>
+                    </button>
+                    <button
+                        data-testid="plan-delete"
+                        data-plan-id=id.clone()
+                        title="Delete (to the trash; Undo brings it back)"
+                        on:click=move |_| lifecycle.delete(delete_id.clone())
+                    >
+                        <svg viewBox="0 0 16 16" width="13" height="13" aria-hidden="true">
+                            <path
+                                d="M2.5 4h11M6 4V2.5h4V4M4 4l.8 9.5h6.4L12 4"
+                                fill="none"
+                                stroke="currentColor"
+                                stroke-width="1.5"
+                                stroke-linejoin="round"
+                            ></path>
+                        </svg>
                     </button>
                 </div>
             </li>
@@ -122,36 +171,121 @@ pub fn Switcher() -> impl IntoView {
         <div class="switcher">
             <div class="switcher-head">
                 <h2>"Plans"</h2>
-                <button class="add" data-testid="plan-new" title="A new plan: blank, or a copy of a sample" on:click=move |_| lifecycle.new_plan_dialog()>"+ New"</button>
+                <button
+                    class="add"
+                    data-testid="plan-new"
+                    title="A new plan: blank, or a copy of a sample"
+                    on:click=move |_| lifecycle.new_plan_dialog()
+                >
+                    "+ New"
+                </button>
             </div>
-            <input class="plan-search" type="search" data-testid="plan-search" placeholder="Search plans"
-                prop:value=move || query.get() on:input=move |e| query.set(event_target_value(&e)) />
-            {move || opening.list_error.get().map(|e| view! { <p class="error" data-testid="list-error">{e.message}</p> })}
+            <input
+                class="plan-search"
+                type="search"
+                data-testid="plan-search"
+                placeholder="Search plans"
+                prop:value=move || query.get()
+                on:input=move |e| query.set(event_target_value(&e))
+            />
+            {move || {
+                opening
+                    .list_error
+                    .get()
+                    .map(|e| {
+                        view! {
+                            <p class="error" data-testid="list-error">
+                                {e.message}
+                            </p>
+                        }
+                    })
+            }}
             <ul class="plan-list">
-                <For each=listed key=|p| format!("{}\u{1f}{}\u{1f}{}\u{1f}{}\u{1f}{:?}\u{1f}{:?}\u{1f}{:?}\u{1f}{:?}", p.id, p.title, p.states, p.transitions, p.error, p.draft, p.newest_version, p.live_version) children=row />
+                <For
+                    each=listed
+                    key=|p| {
+                        format!(
+                            "{}\u{1f}{}\u{1f}{}\u{1f}{}\u{1f}{:?}\u{1f}{:?}\u{1f}{:?}\u{1f}{:?}",
+                            p.id,
+                            p.title,
+                            p.states,
+                            p.transitions,
+                            p.error,
+                            p.draft,
+                            p.newest_version,
+                            p.live_version,
+                        )
+                    }
+                    children=row
+                />
             </ul>
-            {move || (listed().is_empty() && !query.with(String::is_empty)).then(|| view! { <p class="hint sidebar-hint">"No plan matches."</p> })}
-            {move || (!trash.with(Vec::is_empty)).then(|| view! {
-                <div class="trash" data-testid="trash">
-                    <button class="trash-toggle" data-testid="trash-toggle" on:click=move |_| show_trash.update(|s| *s = !*s)>
-                        {move || format!("{} Trash ({})", if show_trash.get() { "▾" } else { "▸" }, trash.with(Vec::len))}
-                    </button>
-                    {move || show_trash.get().then(|| view! {
-                        <ul>
-                            {move || trash.get().into_iter().map(|t| {
-                                let entry = t.entry.clone();
-                                view! {
-                                    <li class="trash-entry" data-testid="trash-entry" data-entry=t.entry.clone() data-plan-id=t.id.clone()>
-                                        <span class="plan-name">{t.title.clone()}</span>
-                                        <span class="plan-meta">{format!("deleted {}", t.deleted_at.replace('T', " ").trim_end_matches('Z'))}</span>
-                                        <button data-testid="trash-restore" on:click=move |_| lifecycle.restore(entry.clone())>"Restore"</button>
-                                    </li>
-                                }
-                            }).collect_view()}
-                        </ul>
-                    })}
-                </div>
-            })}
+            {move || {
+                (listed().is_empty() && !query.with(String::is_empty))
+                    .then(|| view! { <p class="hint sidebar-hint">"No plan matches."</p> })
+            }}
+            {move || {
+                (!trash.with(Vec::is_empty))
+                    .then(|| {
+                        view! {
+                            <div class="trash" data-testid="trash">
+                                <button
+                                    class="trash-toggle"
+                                    data-testid="trash-toggle"
+                                    on:click=move |_| show_trash.update(|s| *s = !*s)
+                                >
+                                    {move || {
+                                        format!(
+                                            "{} Trash ({})",
+                                            if show_trash.get() { "▾" } else { "▸" },
+                                            trash.with(Vec::len),
+                                        )
+                                    }}
+                                </button>
+                                {move || {
+                                    show_trash
+                                        .get()
+                                        .then(|| {
+                                            view! {
+                                                <ul>
+                                                    {move || {
+                                                        trash
+                                                            .get()
+                                                            .into_iter()
+                                                            .map(|t| {
+                                                                let entry = t.entry.clone();
+                                                                view! {
+                                                                    <li
+                                                                        class="trash-entry"
+                                                                        data-testid="trash-entry"
+                                                                        data-entry=t.entry.clone()
+                                                                        data-plan-id=t.id.clone()
+                                                                    >
+                                                                        <span class="plan-name">{t.title.clone()}</span>
+                                                                        <span class="plan-meta">
+                                                                            {format!(
+                                                                                "deleted {}",
+                                                                                t.deleted_at.replace('T', " ").trim_end_matches('Z'),
+                                                                            )}
+                                                                        </span>
+                                                                        <button
+                                                                            data-testid="trash-restore"
+                                                                            on:click=move |_| lifecycle.restore(entry.clone())
+                                                                        >
+                                                                            "Restore"
+                                                                        </button>
+                                                                    </li>
+                                                                }
+                                                            })
+                                                            .collect_view()
+                                                    }}
+                                                </ul>
+                                            }
+                                        })
+                                }}
+                            </div>
+                        }
+                    })
+            }}
         </div>
     }
 }

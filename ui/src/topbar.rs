@@ -63,47 +63,199 @@ pub fn TopBar() -> impl IntoView {
                 <img src="icon.png" alt="" width="22" height="22" />
                 "Plan Builder"
             </div>
-            <div class="plan-title" data-testid="plan-title">{title}</div>
+            <div class="plan-title" data-testid="plan-title">
+                {title}
+            </div>
             <div class="toolbar">
                 // The editing tools are the draft's: a read-only view has none of them.
-                {move || draft_shown().then(|| view! {
-                    <button data-testid="undo" title="Undo (Ctrl+Z)" disabled=move || !editor.can_undo.get() on:click=move |_| editor.undo()>"↶ Undo"</button>
-                    <button data-testid="redo" title="Redo (Ctrl+Shift+Z)" disabled=move || !editor.can_redo.get() on:click=move |_| editor.redo()>"↷ Redo"</button>
-                    <button data-testid="auto-layout" title="Arrange the whole plan left to right" on:click=move |_| { editor.dispatch(Command::AutoLayout { only_overlaps: false }); camera.fit(); }>"Auto-layout"</button>
-                    <button data-testid="tidy" title="Move only cards that overlap" on:click=move |_| { editor.dispatch(Command::AutoLayout { only_overlaps: true }); }>"Tidy"</button>
-                })}
-                <button data-testid="find" title="Find (Ctrl+F)" on:click=move |_| actions.finding.set(true)>"Find"</button>
-                <button data-testid="help" title="Keyboard shortcuts (?)" on:click=move |_| actions.help.update(|h| *h = !*h)>"?"</button>
+                {move || {
+                    draft_shown()
+                        .then(|| {
+                            view! {
+                                <button
+                                    data-testid="undo"
+                                    title="Undo (Ctrl+Z)"
+                                    disabled=move || !editor.can_undo.get()
+                                    on:click=move |_| editor.undo()
+                                >
+                                    "↶ Undo"
+                                </button>
+                                <button
+                                    data-testid="redo"
+                                    title="Redo (Ctrl+Shift+Z)"
+                                    disabled=move || !editor.can_redo.get()
+                                    on:click=move |_| editor.redo()
+                                >
+                                    "↷ Redo"
+                                </button>
+                                <button
+                                    data-testid="auto-layout"
+                                    title="Arrange the whole plan left to right"
+                                    on:click=move |_| {
+                                        editor
+                                            .dispatch(Command::AutoLayout {
+                                                only_overlaps: false,
+                                            });
+                                        camera.fit();
+                                    }
+                                >
+                                    "Auto-layout"
+                                </button>
+                                <button
+                                    data-testid="tidy"
+                                    title="Move only cards that overlap"
+                                    on:click=move |_| {
+                                        editor
+                                            .dispatch(Command::AutoLayout {
+                                                only_overlaps: true,
+                                            });
+                                    }
+                                >
+                                    "Tidy"
+                                </button>
+                            }
+                        })
+                }}
+                <button
+                    data-testid="find"
+                    title="Find (Ctrl+F)"
+                    on:click=move |_| actions.finding.set(true)
+                >
+                    "Find"
+                </button>
+                <button
+                    data-testid="help"
+                    title="Keyboard shortcuts (?)"
+                    on:click=move |_| actions.help.update(|h| *h = !*h)
+                >
+                    "?"
+                </button>
             </div>
             <div class="toolbar lifecycle-tools">
                 <div class="menu-anchor">
-                    <button data-testid="import" title="Import a plan or a flow export from a file" on:click=move |_| toggle(Menu::Import)>"Import ▾"</button>
-                    {move || (menu.get() == Some(Menu::Import)).then(|| view! {
-                        <div class="menu" data-testid="import-menu" on:click=move |_| menu.set(None)>
-                            <button data-testid="import-into" disabled=no_plan on:click=move |_| lifecycle.import(true)>"Into this plan's draft…"</button>
-                            <button data-testid="import-new" on:click=move |_| lifecycle.import(false)>"As a new plan…"</button>
-                        </div>
-                    })}
+                    <button
+                        data-testid="import"
+                        title="Import a plan or a flow export from a file"
+                        on:click=move |_| toggle(Menu::Import)
+                    >
+                        "Import ▾"
+                    </button>
+                    {move || {
+                        (menu.get() == Some(Menu::Import))
+                            .then(|| {
+                                view! {
+                                    <div
+                                        class="menu"
+                                        data-testid="import-menu"
+                                        on:click=move |_| menu.set(None)
+                                    >
+                                        <button
+                                            data-testid="import-into"
+                                            disabled=no_plan
+                                            on:click=move |_| lifecycle.import(true)
+                                        >
+                                            "Into this plan's draft…"
+                                        </button>
+                                        <button
+                                            data-testid="import-new"
+                                            on:click=move |_| lifecycle.import(false)
+                                        >
+                                            "As a new plan…"
+                                        </button>
+                                    </div>
+                                }
+                            })
+                    }}
                 </div>
                 <div class="menu-anchor">
-                    <button data-testid="export" title="Write the plan to a file" disabled=no_plan on:click=move |_| toggle(Menu::Export)>"Export ▾"</button>
-                    {move || (menu.get() == Some(Menu::Export)).then(|| view! {
-                        <div class="menu" data-testid="export-menu" on:click=move |_| menu.set(None)>
-                            <button data-testid="export-draft" on:click=move |_| lifecycle.export(Revision::Draft)>"The draft…"</button>
-                            <button data-testid="export-live" disabled=move || live().is_none() on:click=move |_| lifecycle.export(Revision::Live)>
-                                {move || live().map_or("The live version (none yet)".to_string(), |n| format!("The live version (v{n})…"))}
-                            </button>
-                            {move || lifecycle.versions.get().into_iter().rev().map(|v| {
-                                let n = v.version;
-                                view! { <button data-testid="export-version" data-version=n.to_string() disabled=v.corrupted.is_some() on:click=move |_| lifecycle.export(Revision::Version(n))>{format!("Version {n}…")}</button> }
-                            }).collect_view()}
-                        </div>
-                    })}
+                    <button
+                        data-testid="export"
+                        title="Write the plan to a file"
+                        disabled=no_plan
+                        on:click=move |_| toggle(Menu::Export)
+                    >
+                        "Export ▾"
+                    </button>
+                    {move || {
+                        (menu.get() == Some(Menu::Export))
+                            .then(|| {
+                                view! {
+                                    <div
+                                        class="menu"
+                                        data-testid="export-menu"
+                                        on:click=move |_| menu.set(None)
+                                    >
+                                        <button
+                                            data-testid="export-draft"
+                                            on:click=move |_| lifecycle.export(Revision::Draft)
+                                        >
+                                            "The draft…"
+                                        </button>
+                                        <button
+                                            data-testid="export-live"
+                                            disabled=move || live().is_none()
+                                            on:click=move |_| lifecycle.export(Revision::Live)
+                                        >
+                                            {move || {
+                                                live()
+                                                    .map_or(
+                                                        "The live version (none yet)".to_string(),
+                                                        |n| format!("The live version (v{n})…"),
+                                                    )
+                                            }}
+                                        </button>
+                                        {move || {
+                                            lifecycle
+                                                .versions
+                                                .get()
+                                                .into_iter()
+                                                .rev()
+                                                .map(|v| {
+                                                    let n = v.version;
+                                                    view! {
+                                                        <button
+                                                            data-testid="export-version"
+                                                            data-version=n.to_string()
+                                                            disabled=v.corrupted.is_some()
+                                                            on:click=move |_| lifecycle.export(Revision::Version(n))
+                                                        >
+                                                            {format!("Version {n}…")}
+                                                        </button>
+                                                    }
+                                                })
+                                                .collect_view()
+                                        }}
+                                    </div>
+                                }
+                            })
+                    }}
                 </div>
-                <button class="primary" data-testid="publish" title="Freeze the draft as the next version" disabled=move || no_plan() || !draft_shown() on:click=move |_| lifecycle.open_publish()>"Publish…"</button>
-                {move || badge_text().map(|text| view! { <span class="version-badge" data-testid="version-badge">{text}</span> })}
+                <button
+                    class="primary"
+                    data-testid="publish"
+                    title="Freeze the draft as the next version"
+                    disabled=move || no_plan() || !draft_shown()
+                    on:click=move |_| lifecycle.open_publish()
+                >
+                    "Publish…"
+                </button>
+                {move || {
+                    badge_text()
+                        .map(|text| {
+                            view! {
+                                <span class="version-badge" data-testid="version-badge">
+                                    {text}
+                                </span>
+                            }
+                        })
+                }}
             </div>
-            <span class="mode" class:read-only=move || !draft_shown() class:testing=move || test_chat.is_on() data-testid="mode">
+            <span
+                class="mode"
+                class:read-only=move || !draft_shown()
+                class:testing=move || test_chat.is_on()
+                data-testid="mode"
+            >
                 {move || match test_chat.chat.with(|c| c.as_ref().map(|c| c.revision)) {
                     Some(revision) if test_chat.is_on() => crate::test_chat::label(revision),
                     _ => editor.mode.with(Mode::label),

@@ -67,28 +67,88 @@ pub fn card_view(card: Card, editor: Editor, marks: Memo<Marks>) -> impl IntoVie
             <div class="card-stripe"></div>
             <div class="card-head">
                 <span class="mode-badge">{mode}</span>
-                {card.is_start.then(|| view! { <span class="start-flag" data-testid="start-marker">"▶ Start"</span> })}
-                {card.ending.clone().map(|e| {
-                    let tip = e.clone();
-                    view! { <span class="card-ending" data-testid="ending-marker" title=tip>"■ " {e}</span> }
-                })}
+                {card
+                    .is_start
+                    .then(|| {
+                        view! {
+                            <span class="start-flag" data-testid="start-marker">
+                                "▶ Start"
+                            </span>
+                        }
+                    })}
+                {card
+                    .ending
+                    .clone()
+                    .map(|e| {
+                        let tip = e.clone();
+                        view! {
+                            <span class="card-ending" data-testid="ending-marker" title=tip>
+                                "■ "
+                                {e}
+                            </span>
+                        }
+                    })}
             </div>
-            {move || problem.get().map(|s| view! {
-                <span class=format!("problem-badge {}", severity_name(s)) data-testid="problem-badge" data-severity=severity_name(s)
-                    title="This state has problems: see the Problems tab">
-                    {match s { Severity::Error | Severity::Warning => "!", Severity::Info => "i" }}
-                </span>
-            })}
-            {move || parked.get().then(|| view! {
-                <span class="parked-badge" data-testid="parked-marker" title="The task set aside for a detour: the conversation comes back to it">"parked"</span>
-            })}
-            {card.returns.then(|| view! { <span class="return-marker" data-testid="return-marker" title="Returns to the parked task">"↩"</span> })}
+            {move || {
+                problem
+                    .get()
+                    .map(|s| {
+                        view! {
+                            <span
+                                class=format!("problem-badge {}", severity_name(s))
+                                data-testid="problem-badge"
+                                data-severity=severity_name(s)
+                                title="This state has problems: see the Problems tab"
+                            >
+                                {match s {
+                                    Severity::Error | Severity::Warning => "!",
+                                    Severity::Info => "i",
+                                }}
+                            </span>
+                        }
+                    })
+            }}
+            {move || {
+                parked
+                    .get()
+                    .then(|| {
+                        view! {
+                            <span
+                                class="parked-badge"
+                                data-testid="parked-marker"
+                                title="The task set aside for a detour: the conversation comes back to it"
+                            >
+                                "parked"
+                            </span>
+                        }
+                    })
+            }}
+            {card
+                .returns
+                .then(|| {
+                    view! {
+                        <span
+                            class="return-marker"
+                            data-testid="return-marker"
+                            title="Returns to the parked task"
+                        >
+                            "↩"
+                        </span>
+                    }
+                })}
             <div class="card-title">{card.title.clone()}</div>
             <div class="card-meta">{meta}</div>
-            {card.changes.clone().map(|c| {
-                let tip = c.clone();
-                view! { <div class="card-changes" data-testid="card-changes" title=tip>{c}</div> }
-            })}
+            {card
+                .changes
+                .clone()
+                .map(|c| {
+                    let tip = c.clone();
+                    view! {
+                        <div class="card-changes" data-testid="card-changes" title=tip>
+                            {c}
+                        </div>
+                    }
+                })}
             <div class="handle" data-handle=id title="Drag to another state to connect"></div>
         </div>
     }
@@ -124,7 +184,12 @@ pub fn detour_view(d: Detour) -> impl IntoView {
 pub fn detour_arrow_view(d: Detour) -> impl IntoView {
     d.path.map(|path| {
         view! {
-            <g class=format!("detour-edge kind-{}", d.kind.as_str()) data-testid="interruption-arrow" data-id=d.id.clone() data-to=d.target.clone()>
+            <g
+                class=format!("detour-edge kind-{}", d.kind.as_str())
+                data-testid="interruption-arrow"
+                data-id=d.id.clone()
+                data-to=d.target.clone()
+            >
                 <path class="edge dashed" d=path.d marker-end="url(#arrowhead)"></path>
             </g>
         }
@@ -235,11 +300,23 @@ pub fn label_view(arrow: Arrow, editor: Editor, marks: Memo<Marks>, texts: Texts
     let (fired, covered) = chat_marks(marks, from.clone(), index);
     view! {
         // The selected arrow's end, above the cards so it can be grabbed where it meets one.
-        {move || selected.get().then(|| view! {
-            <div class="arrow-end" data-arrow-end="true" data-from=from.clone() data-index=index.to_string()
-                title="Drag to another state to re-target"
-                style:left=format!("{:.1}px", end.0) style:top=format!("{:.1}px", end.1)></div>
-        })}
+        {move || {
+            selected
+                .get()
+                .then(|| {
+                    view! {
+                        <div
+                            class="arrow-end"
+                            data-arrow-end="true"
+                            data-from=from.clone()
+                            data-index=index.to_string()
+                            title="Drag to another state to re-target"
+                            style:left=format!("{:.1}px", end.0)
+                            style:top=format!("{:.1}px", end.1)
+                        ></div>
+                    }
+                })
+        }}
         <div
             class="edge-tag"
             class:broken=arrow.dangling
@@ -256,9 +333,26 @@ pub fn label_view(arrow: Arrow, editor: Editor, marks: Memo<Marks>, texts: Texts
         >
             {priority.map(|p| view! { <span class="priority">{format!("P{p}")}</span> })}
             <span class="edge-condition">{label}</span>
-            {changes.map(|c| view! { <span class="edge-changes" data-testid="arrow-changes">{c}</span> })}
+            {changes
+                .map(|c| {
+                    view! {
+                        <span class="edge-changes" data-testid="arrow-changes">
+                            {c}
+                        </span>
+                    }
+                })}
             // Why the test chat's last move took this transition.
-            {move || fired.get().map(|why| view! { <span class="fired-why" data-testid="fired-why">{why}</span> })}
+            {move || {
+                fired
+                    .get()
+                    .map(|why| {
+                        view! {
+                            <span class="fired-why" data-testid="fired-why">
+                                {why}
+                            </span>
+                        }
+                    })
+            }}
         </div>
     }
 }

@@ -56,7 +56,13 @@ pub fn Minimap(
         let (x0, y0, k) = frame.get()?;
         let r = viewport.get().visible(size.get());
         Some(view! {
-            <rect class="minimap-view" x=(r.x - x0) * k y=(r.y - y0) * k width=r.w * k height=r.h * k></rect>
+            <rect
+                class="minimap-view"
+                x=(r.x - x0) * k
+                y=(r.y - y0) * k
+                width=r.w * k
+                height=r.h * k
+            ></rect>
         })
     };
     let centre = move |e: ev::MouseEvent| {
@@ -76,7 +82,20 @@ pub fn Minimap(
             class="minimap"
             data-testid="minimap"
             width=W
-            height=move || frame.get().map_or(MIN_H, |(_, _, k)| scene.with(|s| s.bounds.map_or(MIN_H, |b| ((b.h + 240.0) * k).clamp(MIN_H, MAX_H))))
+            height=move || {
+                frame
+                    .get()
+                    .map_or(
+                        MIN_H,
+                        |(_, _, k)| {
+                            scene
+                                .with(|s| {
+                                    s.bounds
+                                        .map_or(MIN_H, |b| ((b.h + 240.0) * k).clamp(MIN_H, MAX_H))
+                                })
+                        },
+                    )
+            }
             on:pointerdown=|e: ev::PointerEvent| e.stop_propagation()
             on:dblclick=|e: ev::MouseEvent| e.stop_propagation()
             on:click=centre

@@ -390,9 +390,9 @@ pub fn Canvas(scene: Memo<Scene>, marks: Memo<Marks>) -> impl IntoView {
         let rect =
             scene.with_untracked(|s| s.cards.iter().find(|c| c.id == from).map(|c| c.rect))?;
         let (sx, sy) = v.to_screen((rect.right(), rect.y + rect.h / 2.0));
-        Some(view! {
-            <line class="rubber" x1=sx y1=sy x2=at.0 y2=at.1 marker-end="url(#arrowhead)"></line>
-        })
+        Some(
+            view! { <line class="rubber" x1=sx y1=sy x2=at.0 y2=at.1 marker-end="url(#arrowhead)"></line> },
+        )
     };
     let rubber_box = move || {
         gesture_state
@@ -432,34 +432,96 @@ pub fn Canvas(scene: Memo<Scene>, marks: Memo<Marks>) -> impl IntoView {
         >
             <svg class="arrows" aria-hidden="true">
                 <defs>
-                    <marker id="arrowhead" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="8" markerHeight="8" orient="auto-start-reverse">
+                    <marker
+                        id="arrowhead"
+                        viewBox="0 0 10 10"
+                        refX="9"
+                        refY="5"
+                        markerWidth="8"
+                        markerHeight="8"
+                        orient="auto-start-reverse"
+                    >
                         <path d="M0,1 L10,5 L0,9 z" class="arrowhead"></path>
                     </marker>
-                    <marker id="arrowhead-broken" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="8" markerHeight="8" orient="auto-start-reverse">
+                    <marker
+                        id="arrowhead-broken"
+                        viewBox="0 0 10 10"
+                        refX="9"
+                        refY="5"
+                        markerWidth="8"
+                        markerHeight="8"
+                        orient="auto-start-reverse"
+                    >
                         <path d="M0,1 L10,5 L0,9 z" class="arrowhead broken"></path>
                     </marker>
-                    <marker id="arrowhead-selected" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="8" markerHeight="8" orient="auto-start-reverse">
+                    <marker
+                        id="arrowhead-selected"
+                        viewBox="0 0 10 10"
+                        refX="9"
+                        refY="5"
+                        markerWidth="8"
+                        markerHeight="8"
+                        orient="auto-start-reverse"
+                    >
                         <path d="M0,1 L10,5 L0,9 z" class="arrowhead selected"></path>
                     </marker>
                 </defs>
                 <g transform=svg_transform>
                     <For each=move || arrows_now.get() key=|a| a.key children=arrow />
-                    <For each=move || shown.with(|s| s.interruptions.clone()) key=|d| d.key children=detour_arrow_view />
+                    <For
+                        each=move || shown.with(|s| s.interruptions.clone())
+                        key=|d| d.key
+                        children=detour_arrow_view
+                    />
                 </g>
             </svg>
-            {move || overview.get().then(|| view! { <Overview shown=shown marks=marks viewport=viewport size=size /> })}
+            {move || {
+                overview
+                    .get()
+                    .then(|| {
+                        view! { <Overview shown=shown marks=marks viewport=viewport size=size /> }
+                    })
+            }}
             <div class="cards" style:transform=transform>
                 <For each=move || arrows_now.get() key=|a| a.key children=label />
                 <For each=move || visible_cards.get() key=|c| c.key children=card />
-                <For each=move || shown.with(|s| s.interruptions.clone()) key=|d| d.key children=detour_view />
+                <For
+                    each=move || shown.with(|s| s.interruptions.clone())
+                    key=|d| d.key
+                    children=detour_view
+                />
             </div>
-            <svg class="rubber-layer" aria-hidden="true">{rubber_line}</svg>
+            <svg class="rubber-layer" aria-hidden="true">
+                {rubber_line}
+            </svg>
             {rubber_box}
             <Minimap scene=scene viewport=viewport size=size />
-            <div class="zoom-controls" on:pointerdown=|e: ev::PointerEvent| e.stop_propagation() on:dblclick=|e: ev::MouseEvent| e.stop_propagation()>
-                <button title="Zoom out (Ctrl+-)" data-testid="zoom-out" on:click=move |_| zoom_by(1.0 / ZOOM_STEP)>"−"</button>
-                <button title="Zoom in (Ctrl+=)" data-testid="zoom-in" on:click=move |_| zoom_by(ZOOM_STEP)>"+"</button>
-                <button title="Fit the whole plan (Ctrl+0)" data-testid="fit-view" on:click=move |_| fit_view()>"Fit"</button>
+            <div
+                class="zoom-controls"
+                on:pointerdown=|e: ev::PointerEvent| e.stop_propagation()
+                on:dblclick=|e: ev::MouseEvent| e.stop_propagation()
+            >
+                <button
+                    title="Zoom out (Ctrl+-)"
+                    data-testid="zoom-out"
+                    on:click=move |_| zoom_by(1.0 / ZOOM_STEP)
+                >
+                    "−"
+                </button>
+                <button
+                    title="Zoom in (Ctrl+=)"
+                    data-testid="zoom-in"
+                    on:click=move |_| zoom_by(ZOOM_STEP)
+                >
+                    "+"
+                </button>
+                <button
+                    title="Fit the whole plan (Ctrl+0)"
+                    data-testid="fit-view"
+                    on:click=move |_| fit_view()
+                >
+                    "Fit"
+                </button>
             </div>
         </div>
     }

@@ -102,42 +102,84 @@ pub fn SaveCaseDialog() -> impl IntoView {
     };
     view! {
         <h3>"Save as test case"</h3>
-        <p class="hint">"Each turn keeps what held after it; untick what the case is not about. The suite checks the rest."</p>
+        <p class="hint">
+            "Each turn keeps what held after it; untick what the case is not about. The suite checks the rest."
+        </p>
         <ol class="case-turns" data-testid="case-turns">
-            {users.into_iter().enumerate().map(|(turn, user)| {
-                let mine: Vec<Kept> = all.iter().filter(|k| k.turn == turn).cloned().collect();
-                view! {
-                    <li>
-                        <p class="chat-text">{user}</p>
-                        {mine.into_iter().map(|k| {
-                            let text = k.text.clone();
-                            let this = k.clone();
-                            let ticked = move || !dropped.with(|d| d.contains(&this));
-                            let flip = k.clone();
-                            view! {
-                                <label class="field check">
-                                    <input type="checkbox" data-testid="case-expect" prop:checked=ticked
-                                        on:change=move |_| dropped.update(|d| match d.iter().position(|x| *x == flip) {
-                                            Some(i) => { d.remove(i); }
-                                            None => d.push(flip.clone()),
-                                        }) />
-                                    <span>{text}</span>
-                                </label>
-                            }
-                        }).collect_view()}
-                    </li>
-                }
-            }).collect_view()}
+            {users
+                .into_iter()
+                .enumerate()
+                .map(|(turn, user)| {
+                    let mine: Vec<Kept> = all.iter().filter(|k| k.turn == turn).cloned().collect();
+                    view! {
+                        <li>
+                            <p class="chat-text">{user}</p>
+                            {mine
+                                .into_iter()
+                                .map(|k| {
+                                    let text = k.text.clone();
+                                    let this = k.clone();
+                                    let ticked = move || !dropped.with(|d| d.contains(&this));
+                                    let flip = k.clone();
+                                    view! {
+                                        <label class="field check">
+                                            <input
+                                                type="checkbox"
+                                                data-testid="case-expect"
+                                                prop:checked=ticked
+                                                on:change=move |_| {
+                                                    dropped
+                                                        .update(|d| match d.iter().position(|x| *x == flip) {
+                                                            Some(i) => {
+                                                                d.remove(i);
+                                                            }
+                                                            None => d.push(flip.clone()),
+                                                        })
+                                                }
+                                            />
+                                            <span>{text}</span>
+                                        </label>
+                                    }
+                                })
+                                .collect_view()}
+                        </li>
+                    }
+                })
+                .collect_view()}
         </ol>
         <label class="field">
             <span class="field-label">"Name (its file in tests/)"</span>
-            <input type="text" data-testid="case-name" placeholder="billing-refund"
-                prop:value=move || name.get() on:input=move |e| name.set(event_target_value(&e)) />
+            <input
+                type="text"
+                data-testid="case-name"
+                placeholder="billing-refund"
+                prop:value=move || name.get()
+                on:input=move |e| name.set(event_target_value(&e))
+            />
         </label>
-        {move || refused.get().map(|e| view! { <p class="error" data-testid="case-error" data-code=e.code.as_str()>{e.message}</p> })}
+        {move || {
+            refused
+                .get()
+                .map(|e| {
+                    view! {
+                        <p class="error" data-testid="case-error" data-code=e.code.as_str()>
+                            {e.message}
+                        </p>
+                    }
+                })
+        }}
         <div class="dialog-buttons">
-            <button data-testid="cancel" on:click=move |_| lifecycle.close_dialog()>"Cancel"</button>
-            <button class="primary" data-testid="confirm" disabled=move || name.with(|n| n.trim().is_empty()) on:click=move |_| save()>"Save"</button>
+            <button data-testid="cancel" on:click=move |_| lifecycle.close_dialog()>
+                "Cancel"
+            </button>
+            <button
+                class="primary"
+                data-testid="confirm"
+                disabled=move || name.with(|n| n.trim().is_empty())
+                on:click=move |_| save()
+            >
+                "Save"
+            </button>
         </div>
     }
 }

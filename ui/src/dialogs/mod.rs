@@ -30,19 +30,32 @@ pub fn Dialogs() -> impl IntoView {
         })
     });
     view! {
-        {move || kind.get().map(|kind| view! {
-            <div class="overlay" data-testid="dialog" on:click=move |_| close()>
-                <div class="dialog" role="dialog" on:click=|e: ev::MouseEvent| e.stop_propagation()
-                    on:keydown=move |e: ev::KeyboardEvent| if e.key() == "Escape" { close() }>
-                    {match kind {
-                        0 => view! { <PublishDialog /> }.into_any(),
-                        1 => view! { <NewPlanDialog /> }.into_any(),
-                        3 => view! { <SaveCaseDialog /> }.into_any(),
-                        _ => view! { <ConfirmDialog /> }.into_any(),
-                    }}
-                </div>
-            </div>
-        })}
+        {move || {
+            kind.get()
+                .map(|kind| {
+                    view! {
+                        <div class="overlay" data-testid="dialog" on:click=move |_| close()>
+                            <div
+                                class="dialog"
+                                role="dialog"
+                                on:click=|e: ev::MouseEvent| e.stop_propagation()
+                                on:keydown=move |e: ev::KeyboardEvent| {
+                                    if e.key() == "Escape" {
+                                        close()
+                                    }
+                                }
+                            >
+                                {match kind {
+                                    0 => view! { <PublishDialog /> }.into_any(),
+                                    1 => view! { <NewPlanDialog /> }.into_any(),
+                                    3 => view! { <SaveCaseDialog /> }.into_any(),
+                                    _ => view! { <ConfirmDialog /> }.into_any(),
+                                }}
+                            </div>
+                        </div>
+                    }
+                })
+        }}
     }
 }
 
@@ -55,16 +68,31 @@ fn ConfirmDialog() -> impl IntoView {
         _ => None,
     };
     move || {
-        asked().map(|Confirmation { title, text, confirm, .. }| {
-            view! {
-                <h3>{title}</h3>
-                <p>{text}</p>
-                <div class="dialog-buttons">
-                    <button data-testid="cancel" on:click=move |_| lifecycle.close_dialog()>"Cancel"</button>
-                    <button class="primary" data-testid="confirm" on:click=move |_| lifecycle.confirm()>{confirm}</button>
-                </div>
-            }
-        })
+        asked().map(
+            |Confirmation {
+                 title,
+                 text,
+                 confirm,
+                 ..
+             }| {
+                view! {
+                    <h3>{title}</h3>
+                    <p>{text}</p>
+                    <div class="dialog-buttons">
+                        <button data-testid="cancel" on:click=move |_| lifecycle.close_dialog()>
+                            "Cancel"
+                        </button>
+                        <button
+                            class="primary"
+                            data-testid="confirm"
+                            on:click=move |_| lifecycle.confirm()
+                        >
+                            {confirm}
+                        </button>
+                    </div>
+                }
+            },
+        )
     }
 }
 
@@ -85,23 +113,56 @@ fn NewPlanDialog() -> impl IntoView {
         <h3>"New plan"</h3>
         <label class="field">
             <span class="field-label">"Title"</span>
-            <input type="text" data-testid="new-plan-title" placeholder="Refund desk" autofocus
-                prop:value=move || title.get() on:input=move |e| title.set(event_target_value(&e))
-                on:keydown=move |e: ev::KeyboardEvent| if e.key() == "Enter" { create() } />
+            <input
+                type="text"
+                data-testid="new-plan-title"
+                placeholder="Refund desk"
+                autofocus
+                prop:value=move || title.get()
+                on:input=move |e| title.set(event_target_value(&e))
+                on:keydown=move |e: ev::KeyboardEvent| {
+                    if e.key() == "Enter" {
+                        create()
+                    }
+                }
+            />
         </label>
         <label class="field">
             <span class="field-label">"Start from"</span>
-            <select data-testid="new-plan-from" prop:value=move || from.get() on:change=move |e| from.set(event_target_value(&e))>
+            <select
+                data-testid="new-plan-from"
+                prop:value=move || from.get()
+                on:change=move |e| from.set(event_target_value(&e))
+            >
                 <option value="">"A blank plan (one start state)"</option>
-                {move || lifecycle.samples.get().into_iter().map(|s| view! {
-                    <option value=s.id.clone()>{format!("The sample “{}” ({} states)", s.title, s.states)}</option>
-                }).collect_view()}
+                {move || {
+                    lifecycle
+                        .samples
+                        .get()
+                        .into_iter()
+                        .map(|s| {
+                            view! {
+                                <option value=s
+                                    .id
+                                    .clone()>
+                                    {format!("The sample “{}” ({} states)", s.title, s.states)}
+                                </option>
+                            }
+                        })
+                        .collect_view()
+                }}
             </select>
         </label>
-        <p class="hint">"The plan's id is made from its title; you can change the title any time."</p>
+        <p class="hint">
+            "The plan's id is made from its title; you can change the title any time."
+        </p>
         <div class="dialog-buttons">
-            <button data-testid="cancel" on:click=move |_| lifecycle.close_dialog()>"Cancel"</button>
-            <button class="primary" data-testid="confirm" on:click=move |_| create()>"Create"</button>
+            <button data-testid="cancel" on:click=move |_| lifecycle.close_dialog()>
+                "Cancel"
+            </button>
+            <button class="primary" data-testid="confirm" on:click=move |_| create()>
+                "Create"
+            </button>
         </div>
     }
 }

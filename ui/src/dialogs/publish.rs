@@ -47,7 +47,12 @@ pub fn PublishDialog() -> impl IntoView {
         if !p.errors.is_empty() {
             let n = p.errors.len();
             return view! {
-                <p class="publish-blocked">{format!("{} must be fixed before this draft can be published:", if n == 1 { "This error".to_string() } else { format!("These {n} errors") })}</p>
+                <p class="publish-blocked">
+                    {format!(
+                        "{} must be fixed before this draft can be published:",
+                        if n == 1 { "This error".to_string() } else { format!("These {n} errors") },
+                    )}
+                </p>
                 <ul class="publish-errors" data-testid="publish-errors">
                     {p.errors.into_iter().map(|d| problem_item(d, go_to)).collect_view()}
                 </ul>
@@ -55,7 +60,15 @@ pub fn PublishDialog() -> impl IntoView {
             .into_any();
         }
         if p.unchanged {
-            return view! { <p class="hint" data-testid="publish-unchanged">{format!("The draft is what version {} already holds: there is nothing to publish.", p.newest.unwrap_or(0))}</p> }.into_any();
+            return view! {
+                <p class="hint" data-testid="publish-unchanged">
+                    {format!(
+                        "The draft is what version {} already holds: there is nothing to publish.",
+                        p.newest.unwrap_or(0),
+                    )}
+                </p>
+            }
+            .into_any();
         }
         let what = match p.newest {
             None => "What the first version holds:".to_string(),
@@ -64,12 +77,21 @@ pub fn PublishDialog() -> impl IntoView {
         view! {
             <p>{what}</p>
             <ul class="publish-diff" data-testid="publish-diff">
-                {p.changes.into_iter().map(|c| view! {
-                    <li class=format!("change depth-{} {}", c.depth, c.change.as_str()) data-change=c.change.as_str()>
-                        <span class="change-mark">{change_mark(c.change)}</span>
-                        <span>{c.text}</span>
-                    </li>
-                }).collect_view()}
+                {p
+                    .changes
+                    .into_iter()
+                    .map(|c| {
+                        view! {
+                            <li
+                                class=format!("change depth-{} {}", c.depth, c.change.as_str())
+                                data-change=c.change.as_str()
+                            >
+                                <span class="change-mark">{change_mark(c.change)}</span>
+                                <span>{c.text}</span>
+                            </li>
+                        }
+                    })
+                    .collect_view()}
             </ul>
         }
         .into_any()
@@ -82,14 +104,36 @@ pub fn PublishDialog() -> impl IntoView {
     view! {
         <h3>{heading}</h3>
         {body}
-        {move || state().error.map(|e| view! { <p class="error" data-testid="publish-error" data-code=e.code.as_str()>{e.message}</p> })}
+        {move || {
+            state()
+                .error
+                .map(|e| {
+                    view! {
+                        <p class="error" data-testid="publish-error" data-code=e.code.as_str()>
+                            {e.message}
+                        </p>
+                    }
+                })
+        }}
         <label class="field">
             <span class="field-label">"Note (what changed, for whoever reads the versions)"</span>
-            <textarea data-testid="publish-note" rows="2" prop:value=move || note.get() on:input=move |e| note.set(event_target_value(&e))></textarea>
+            <textarea
+                data-testid="publish-note"
+                rows="2"
+                prop:value=move || note.get()
+                on:input=move |e| note.set(event_target_value(&e))
+            ></textarea>
         </label>
         <div class="dialog-buttons">
-            <button data-testid="publish-cancel" on:click=move |_| lifecycle.close_dialog()>"Cancel"</button>
-            <button class="primary" data-testid="publish-confirm" disabled=blocked on:click=move |_| publish()>
+            <button data-testid="publish-cancel" on:click=move |_| lifecycle.close_dialog()>
+                "Cancel"
+            </button>
+            <button
+                class="primary"
+                data-testid="publish-confirm"
+                disabled=blocked
+                on:click=move |_| publish()
+            >
                 {move || if state().busy { "Publishing…" } else { "Publish" }}
             </button>
         </div>

@@ -18,21 +18,48 @@ pub fn Changes() -> impl IntoView {
     };
     view! {
         <div class="changes" data-testid="changes">
-            {move || changes().is_empty().then(|| view! { <p class="hint">"No changes: the two say the same (positions on the canvas are not compared)."</p> })}
+            {move || {
+                changes()
+                    .is_empty()
+                    .then(|| {
+                        view! {
+                            <p class="hint">
+                                "No changes: the two say the same (positions on the canvas are not compared)."
+                            </p>
+                        }
+                    })
+            }}
             <ul>
-                {move || changes().into_iter().map(|c| {
-                    let (state, transition) = (c.state_id.clone(), c.transition);
-                    view! {
-                        <li>
-                            <button class=format!("change depth-{} {}", c.depth, c.change.as_str()) data-testid="diff-change" data-change=c.change.as_str()
-                                data-state-id=c.state_id.clone()
-                                on:click=move |_| if let Some(s) = &state { actions.go_to(s, transition) }>
-                                <span class="change-mark">{mark(c.change)}</span>
-                                <span>{c.text.clone()}</span>
-                            </button>
-                        </li>
-                    }
-                }).collect_view()}
+                {move || {
+                    changes()
+                        .into_iter()
+                        .map(|c| {
+                            let (state, transition) = (c.state_id.clone(), c.transition);
+                            view! {
+                                <li>
+                                    <button
+                                        class=format!(
+                                            "change depth-{} {}",
+                                            c.depth,
+                                            c.change.as_str(),
+                                        )
+                                        data-testid="diff-change"
+                                        data-change=c.change.as_str()
+                                        data-state-id=c.state_id.clone()
+                                        on:click=move |_| {
+                                            if let Some(s) = &state {
+                                                actions.go_to(s, transition)
+                                            }
+                                        }
+                                    >
+                                        <span class="change-mark">{mark(c.change)}</span>
+                                        <span>{c.text.clone()}</span>
+                                    </button>
+                                </li>
+                            }
+                        })
+                        .collect_view()
+                }}
             </ul>
         </div>
     }

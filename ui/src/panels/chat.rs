@@ -34,21 +34,43 @@ pub fn Chat() -> impl IntoView {
         <div class="chat" data-testid="chat">
             <Begin />
             <AgentSwitch />
-            {move || test_chat.error.get().map(|e| view! { <p class="error" data-testid="chat-error" data-code=e.code.as_str()>{e.message}</p> })}
-            {move || chat.get().and_then(|c| c.stale).map(|why| view! {
-                <div class="chat-stale" data-testid="chat-stale">
-                    <p>{why}</p>
-                    <button class="primary" on:click=move |_| test_chat.restart()>"Start again"</button>
-                </div>
-            })}
+            {move || {
+                test_chat
+                    .error
+                    .get()
+                    .map(|e| {
+                        view! {
+                            <p class="error" data-testid="chat-error" data-code=e.code.as_str()>
+                                {e.message}
+                            </p>
+                        }
+                    })
+            }}
+            {move || {
+                chat.get()
+                    .and_then(|c| c.stale)
+                    .map(|why| {
+                        view! {
+                            <div class="chat-stale" data-testid="chat-stale">
+                                <p>{why}</p>
+                                <button class="primary" on:click=move |_| test_chat.restart()>
+                                    "Start again"
+                                </button>
+                            </div>
+                        }
+                    })
+            }}
             {move || match (has_chat.get(), case_open.get()) {
                 (_, true) => view! { <OpenedCase /> }.into_any(),
-                (true, false) => view! {
-                    <Transcript />
-                    <FailedTurn />
-                    <Say />
-                    <Now />
-                }.into_any(),
+                (true, false) => {
+                    view! {
+                        <Transcript />
+                        <FailedTurn />
+                        <Say />
+                        <Now />
+                    }
+                        .into_any()
+                }
                 (false, false) => ().into_any(),
             }}
             <Suite />
@@ -169,104 +191,218 @@ fn Begin() -> impl IntoView {
             <div class="chat-begin-row">
                 <label class="field">
                     <span class="field-label">"Run"</span>
-                    <select data-testid="chat-run" prop:value=run_value on:change=move |e| {
-                        run.set(match event_target_value(&e).as_str() {
-                            "live" => Revision::Live,
-                            "draft" => Revision::Draft,
-                            n => n.parse().map(Revision::Version).unwrap_or(Revision::Draft),
-                        });
-                    }>
+                    <select
+                        data-testid="chat-run"
+                        prop:value=run_value
+                        on:change=move |e| {
+                            run.set(
+                                match event_target_value(&e).as_str() {
+                                    "live" => Revision::Live,
+                                    "draft" => Revision::Draft,
+                                    n => n.parse().map(Revision::Version).unwrap_or(Revision::Draft),
+                                },
+                            );
+                        }
+                    >
                         <option value="draft">"the draft"</option>
                         <option value="live">"the live version"</option>
-                        {move || lifecycle.newest_version().map(|newest| (1..=newest).rev().map(|n| view! {
-                            <option value=n.to_string()>{format!("version {n}")}</option>
-                        }).collect_view())}
+                        {move || {
+                            lifecycle
+                                .newest_version()
+                                .map(|newest| {
+                                    (1..=newest)
+                                        .rev()
+                                        .map(|n| {
+                                            view! {
+                                                <option value=n
+                                                    .to_string()>{format!("version {n}")}</option>
+                                            }
+                                        })
+                                        .collect_view()
+                                })
+                        }}
                     </select>
                 </label>
                 <label class="field">
                     <span class="field-label">"Begin in"</span>
-                    <select data-testid="chat-begin-state" prop:value=move || from.with(|f| f.state.clone().unwrap_or_default())
+                    <select
+                        data-testid="chat-begin-state"
+                        prop:value=move || from.with(|f| f.state.clone().unwrap_or_default())
                         on:change=move |e| {
                             let v = event_target_value(&e);
                             from.update(|f| f.state = (!v.is_empty()).then_some(v));
-                        }>
+                        }
+                    >
                         <option value="">"the start state"</option>
-                        {move || states().into_iter().map(|(id, title)| view! { <option value=id.clone()>{title}</option> }).collect_view()}
+                        {move || {
+                            states()
+                                .into_iter()
+                                .map(|(id, title)| {
+                                    view! { <option value=id.clone()>{title}</option> }
+                                })
+                                .collect_view()
+                        }}
                     </select>
                 </label>
             </div>
-            {move || (!preset_rows().is_empty()).then(|| view! {
-                <div class="chat-session-presets">
-                    <span class="field-label">"Session states at the start (set by the author)"</span>
-                    <ul>
-                        {preset_rows().into_iter().map(|(id, active, value, prompt)| {
-                            let (a_id, v_id) = (id.clone(), id.clone());
-                            view! {
-                                <li data-testid="chat-ss-preset" data-id=id.clone()>
-                                    <code>{id.clone()}</code>
-                                    <select data-testid="chat-ss-preset-active" prop:value=active
-                                        on:change=move |e| {
-                                            let v = event_target_value(&e);
-                                            from.update(|f| {
-                                                let p = f.session_states.entry(a_id.clone()).or_default();
-                                                p.active = match v.as_str() { "on" => Some(true), "off" => Some(false), _ => None };
-                                                if p.active.is_none() && p.value.is_none() { f.session_states.remove(&a_id); }
-                                            });
-                                        }>
-                                        <option value="">"as the plan says"</option>
-                                        <option value="on">"on"</option>
-                                        <option value="off">"off"</option>
-                                    </select>
-                                    {(!prompt).then(|| view! {
-                                        <input type="text" placeholder="value as the plan says" data-testid="chat-ss-preset-value" prop:value=value
-                                            on:change=move |e| {
-                                                let v = event_target_value(&e);
-                                                from.update(|f| {
-                                                    let p = f.session_states.entry(v_id.clone()).or_default();
-                                                    p.value = (!v.trim().is_empty()).then(|| Some(Value::String(v.trim().to_string())));
-                                                    if p.active.is_none() && p.value.is_none() { f.session_states.remove(&v_id); }
-                                                });
-                                            } />
-                                    })}
-                                </li>
-                            }
-                        }).collect_view()}
-                    </ul>
-                </div>
-            })}
+            {move || {
+                (!preset_rows().is_empty())
+                    .then(|| {
+                        view! {
+                            <div class="chat-session-presets">
+                                <span class="field-label">
+                                    "Session states at the start (set by the author)"
+                                </span>
+                                <ul>
+                                    {preset_rows()
+                                        .into_iter()
+                                        .map(|(id, active, value, prompt)| {
+                                            let (a_id, v_id) = (id.clone(), id.clone());
+                                            view! {
+                                                <li data-testid="chat-ss-preset" data-id=id.clone()>
+                                                    <code>{id.clone()}</code>
+                                                    <select
+                                                        data-testid="chat-ss-preset-active"
+                                                        prop:value=active
+                                                        on:change=move |e| {
+                                                            let v = event_target_value(&e);
+                                                            from.update(|f| {
+                                                                let p = f.session_states.entry(a_id.clone()).or_default();
+                                                                p.active = match v.as_str() {
+                                                                    "on" => Some(true),
+                                                                    "off" => Some(false),
+                                                                    _ => None,
+                                                                };
+                                                                if p.active.is_none() && p.value.is_none() {
+                                                                    f.session_states.remove(&a_id);
+                                                                }
+                                                            });
+                                                        }
+                                                    >
+                                                        <option value="">"as the plan says"</option>
+                                                        <option value="on">"on"</option>
+                                                        <option value="off">"off"</option>
+                                                    </select>
+                                                    {(!prompt)
+                                                        .then(|| {
+                                                            view! {
+                                                                <input
+                                                                    type="text"
+                                                                    placeholder="value as the plan says"
+                                                                    data-testid="chat-ss-preset-value"
+                                                                    prop:value=value
+                                                                    on:change=move |e| {
+                                                                        let v = event_target_value(&e);
+                                                                        from.update(|f| {
+                                                                            let p = f.session_states.entry(v_id.clone()).or_default();
+                                                                            p.value = (!v.trim().is_empty())
+                                                                                .then(|| Some(Value::String(v.trim().to_string())));
+                                                                            if p.active.is_none() && p.value.is_none() {
+                                                                                f.session_states.remove(&v_id);
+                                                                            }
+                                                                        });
+                                                                    }
+                                                                />
+                                                            }
+                                                        })}
+                                                </li>
+                                            }
+                                        })
+                                        .collect_view()}
+                                </ul>
+                            </div>
+                        }
+                    })
+            }}
             <div class="chat-known">
                 <span class="field-label">"Known from the start"</span>
                 <ul>
-                    {move || known().into_iter().map(|(k, v)| {
-                        let gone = k.clone();
-                        view! {
-                            <li data-testid="chat-preset" data-key=k.clone()>
-                                <code>{format!("{k} = {v}")}</code>
-                                <button class="remove" title="Forget this value" on:click=move |_| from.update(|f| { f.deliverables.remove(&gone); })>"✕"</button>
-                            </li>
-                        }
-                    }).collect_view()}
+                    {move || {
+                        known()
+                            .into_iter()
+                            .map(|(k, v)| {
+                                let gone = k.clone();
+                                view! {
+                                    <li data-testid="chat-preset" data-key=k.clone()>
+                                        <code>{format!("{k} = {v}")}</code>
+                                        <button
+                                            class="remove"
+                                            title="Forget this value"
+                                            on:click=move |_| {
+                                                from.update(|f| {
+                                                    f.deliverables.remove(&gone);
+                                                })
+                                            }
+                                        >
+                                            "✕"
+                                        </button>
+                                    </li>
+                                }
+                            })
+                            .collect_view()
+                    }}
                 </ul>
                 <div class="chat-known-add">
-                    <input type="text" list="chat-keys" placeholder="key" data-testid="chat-preset-key"
-                        prop:value=move || key.get() on:input=move |e| key.set(event_target_value(&e)) />
-                    <datalist id="chat-keys">{move || keys().into_iter().map(|k| view! { <option value=k></option> }).collect_view()}</datalist>
-                    <input type="text" placeholder="value" data-testid="chat-preset-value"
-                        prop:value=move || value.get() on:input=move |e| value.set(event_target_value(&e))
-                        on:keydown=move |e: ev::KeyboardEvent| if e.key() == "Enter" { add_known() } />
-                    <button class="add" data-testid="chat-preset-add" on:click=move |_| add_known()>"+ Add"</button>
+                    <input
+                        type="text"
+                        list="chat-keys"
+                        placeholder="key"
+                        data-testid="chat-preset-key"
+                        prop:value=move || key.get()
+                        on:input=move |e| key.set(event_target_value(&e))
+                    />
+                    <datalist id="chat-keys">
+                        {move || {
+                            keys()
+                                .into_iter()
+                                .map(|k| view! { <option value=k></option> })
+                                .collect_view()
+                        }}
+                    </datalist>
+                    <input
+                        type="text"
+                        placeholder="value"
+                        data-testid="chat-preset-value"
+                        prop:value=move || value.get()
+                        on:input=move |e| value.set(event_target_value(&e))
+                        on:keydown=move |e: ev::KeyboardEvent| {
+                            if e.key() == "Enter" {
+                                add_known()
+                            }
+                        }
+                    />
+                    <button class="add" data-testid="chat-preset-add" on:click=move |_| add_known()>
+                        "+ Add"
+                    </button>
                 </div>
             </div>
         </details>
         // Outside the fold: a new conversation or a restart is always one click away.
         <div class="chat-begin-buttons">
-                <button class="primary" data-testid="chat-start" disabled=move || test_chat.busy.get() on:click=move |_| test_chat.start()>
-                    {move || if started() { "New conversation" } else { "Start the conversation" }}
-                </button>
-                {move || started().then(|| view! {
-                    <button data-testid="chat-restart" title="The same beginning, a new conversation" disabled=move || test_chat.busy.get() on:click=move |_| test_chat.restart()>"Restart"</button>
-                })}
-            </div>
+            <button
+                class="primary"
+                data-testid="chat-start"
+                disabled=move || test_chat.busy.get()
+                on:click=move |_| test_chat.start()
+            >
+                {move || if started() { "New conversation" } else { "Start the conversation" }}
+            </button>
+            {move || {
+                started()
+                    .then(|| {
+                        view! {
+                            <button
+                                data-testid="chat-restart"
+                                title="The same beginning, a new conversation"
+                                disabled=move || test_chat.busy.get()
+                                on:click=move |_| test_chat.restart()
+                            >
+                                "Restart"
+                            </button>
+                        }
+                    })
+            }}
+        </div>
     }
 }
 
@@ -339,44 +475,131 @@ fn Transcript() -> impl IntoView {
     // differently is a new line.
     view! {
         <ol class="transcript" data-testid="chat-transcript" node_ref=list>
-            <For each=lines key=|l| l.clone() children=|l: Line| {
-                let Line { role, turn, text, trace, prompt, by, calls, cost, no_functions, .. } = l;
-                view! {
-                    <li class=format!("chat-message {role}") data-testid="chat-message" data-role=role data-turn=turn.to_string()
-                        data-by=by.unwrap_or_default()>
-                        {by.map(|by| view! { <span class="chat-by" data-testid="chat-by">{by}</span> })}
-                        <p class="chat-text">{text}</p>
-                        {cost.map(|c| view! { <p class="chat-cost" data-testid="chat-turn-cost">{c}</p> })}
-                        {no_functions.then(|| view! {
-                            <p class="chat-notice" data-testid="chat-no-functions">{plan_api::agent::no_functions_notice()}</p>
-                        })}
-                        {(!calls.is_empty()).then(|| view! {
-                            <details class="chat-calls" data-testid="chat-calls">
-                                <summary>{format!("What the model did ({})", calls.len())}</summary>
-                                <ul>{calls.into_iter().map(|c| view! {
-                                    <li class="chat-call" class:rejected=!c.accepted data-testid="chat-call"
-                                        data-function=c.function data-accepted=if c.accepted { "true" } else { "false" }>{c.text}</li>
-                                }).collect_view()}</ul>
-                            </details>
-                        })}
-                        {(!trace.is_empty()).then(|| view! {
-                            <details class="chat-trace" data-testid="chat-trace">
-                                <summary>{format!("What happened in turn {turn}")}</summary>
-                                <ul>{trace.into_iter().map(|t| view! { <li>{t}</li> }).collect_view()}</ul>
-                            </details>
-                        })}
-                        {(!prompt.is_empty()).then(|| view! {
-                            <details class="chat-prompt" data-testid="chat-prompt">
-                                <summary>"What the agent was told"</summary>
-                                <pre>{prompt}</pre>
-                            </details>
-                        })}
-                    </li>
+            <For
+                each=lines
+                key=|l| l.clone()
+                children=|l: Line| {
+                    let Line {
+                        role,
+                        turn,
+                        text,
+                        trace,
+                        prompt,
+                        by,
+                        calls,
+                        cost,
+                        no_functions,
+                        ..
+                    } = l;
+                    view! {
+                        <li
+                            class=format!("chat-message {role}")
+                            data-testid="chat-message"
+                            data-role=role
+                            data-turn=turn.to_string()
+                            data-by=by.unwrap_or_default()
+                        >
+                            {by
+                                .map(|by| {
+                                    view! {
+                                        <span class="chat-by" data-testid="chat-by">
+                                            {by}
+                                        </span>
+                                    }
+                                })}
+                            <p class="chat-text">{text}</p>
+                            {cost
+                                .map(|c| {
+                                    view! {
+                                        <p class="chat-cost" data-testid="chat-turn-cost">
+                                            {c}
+                                        </p>
+                                    }
+                                })}
+                            {no_functions
+                                .then(|| {
+                                    view! {
+                                        <p class="chat-notice" data-testid="chat-no-functions">
+                                            {plan_api::agent::no_functions_notice()}
+                                        </p>
+                                    }
+                                })}
+                            {(!calls.is_empty())
+                                .then(|| {
+                                    view! {
+                                        <details class="chat-calls" data-testid="chat-calls">
+                                            <summary>
+                                                {format!("What the model did ({})", calls.len())}
+                                            </summary>
+                                            <ul>
+                                                {calls
+                                                    .into_iter()
+                                                    .map(|c| {
+                                                        view! {
+                                                            <li
+                                                                class="chat-call"
+                                                                class:rejected=!c.accepted
+                                                                data-testid="chat-call"
+                                                                data-function=c.function
+                                                                data-accepted=if c.accepted { "true" } else { "false" }
+                                                            >
+                                                                {c.text}
+                                                            </li>
+                                                        }
+                                                    })
+                                                    .collect_view()}
+                                            </ul>
+                                        </details>
+                                    }
+                                })}
+                            {(!trace.is_empty())
+                                .then(|| {
+                                    view! {
+                                        <details class="chat-trace" data-testid="chat-trace">
+                                            <summary>{format!("What happened in turn {turn}")}</summary>
+                                            <ul>
+                                                {trace
+                                                    .into_iter()
+                                                    .map(|t| view! { <li>{t}</li> })
+                                                    .collect_view()}
+                                            </ul>
+                                        </details>
+                                    }
+                                })}
+                            {(!prompt.is_empty())
+                                .then(|| {
+                                    view! {
+                                        <details class="chat-prompt" data-testid="chat-prompt">
+                                            <summary>"What the agent was told"</summary>
+                                            <pre>{prompt}</pre>
+                                        </details>
+                                    }
+                                })}
+                        </li>
+                    }
                 }
-            } />
+            />
         </ol>
-        {move || ended().map(|e| view! { <p class="chat-ended" data-testid="chat-ended">{format!("The conversation has ended: {e}.")}</p> })}
-        {move || cost().map(|c| view! { <p class="chat-total-cost" data-testid="chat-cost">{c}</p> })}
+        {move || {
+            ended()
+                .map(|e| {
+                    view! {
+                        <p class="chat-ended" data-testid="chat-ended">
+                            {format!("The conversation has ended: {e}.")}
+                        </p>
+                    }
+                })
+        }}
+        {move || {
+            cost()
+                .map(|c| {
+                    view! {
+                        <p class="chat-total-cost" data-testid="chat-cost">
+                            {c}
+                        </p>
+                    }
+                })
+        }}
     }
 }
 
@@ -425,21 +648,45 @@ fn Say() -> impl IntoView {
     };
     view! {
         <div class="chat-say">
-            <textarea data-testid="chat-input" rows="2" placeholder="Say something as the user, or /set KEY VALUE, /tool NAME CODE…"
+            <textarea
+                data-testid="chat-input"
+                rows="2"
+                placeholder="Say something as the user, or /set KEY VALUE, /tool NAME CODE…"
                 disabled=ended
-                prop:value=move || text.get() on:input=move |e| text.set(event_target_value(&e))
+                prop:value=move || text.get()
+                on:input=move |e| text.set(event_target_value(&e))
                 on:keydown=move |e: ev::KeyboardEvent| {
                     if e.key() == "Enter" && !e.shift_key() {
                         e.prevent_default();
                         send();
                     }
-                }></textarea>
-            <button class="primary" data-testid="chat-send" disabled=move || ended() || test_chat.busy.get() on:click=move |_| send()>"Send"</button>
+                }
+            ></textarea>
+            <button
+                class="primary"
+                data-testid="chat-send"
+                disabled=move || ended() || test_chat.busy.get()
+                on:click=move |_| send()
+            >
+                "Send"
+            </button>
         </div>
         <div class="chat-actions">
-            <button data-testid="chat-step-back" title="Take the last turn back, to answer differently" disabled=move || !can_step_back() || test_chat.busy.get()
-                on:click=move |_| test_chat.step_back()>"↶ Step back"</button>
-            <button data-testid="chat-save-case" title="Keep this conversation as a test case" on:click=move |_| test_chat.propose_case()>"Save as test case…"</button>
+            <button
+                data-testid="chat-step-back"
+                title="Take the last turn back, to answer differently"
+                disabled=move || !can_step_back() || test_chat.busy.get()
+                on:click=move |_| test_chat.step_back()
+            >
+                "↶ Step back"
+            </button>
+            <button
+                data-testid="chat-save-case"
+                title="Keep this conversation as a test case"
+                on:click=move |_| test_chat.propose_case()
+            >
+                "Save as test case…"
+            </button>
         </div>
     }
 }

@@ -159,95 +159,242 @@ pub fn Now() -> impl IntoView {
     view! {
         <section class="chat-now" data-testid="chat-now">
             <h4>"Now"</h4>
-            <p class="chat-state" data-testid="chat-state" data-state-id=move || session.with(|s| s.as_ref().map(|s| s.state_id.clone()))>{title}</p>
-            <p class="hint" data-testid="chat-counters">{counters}</p>
-            {move || (!tasks().is_empty()).then(|| view! {
-                <ul class="chat-tasks">
-                    {tasks().into_iter().map(|(id, status)| { let task_id = id.clone(); view! {
-                        <li class=format!("chat-task {status}") data-testid="chat-task" data-task-id=task_id data-status=status>
-                            <span class="chat-task-mark">{match status { "completed" => "✓", "skipped" => "–", _ => "○" }}</span>
-                            {id}
-                            <span class="hint">{format!(" {status}")}</span>
-                        </li>
-                    }}).collect_view()}
-                </ul>
-            })}
-            {move || goal().map(|g| view! { <p data-testid="chat-goal">{format!("Goal: {g}")}</p> })}
-            {move || (!tools().is_empty()).then(|| view! {
-                <div class="chat-tools">
-                    <span class="field-label">"Tools here: send a call with a code, or choose what each returns when the agent calls it"</span>
-                    {tools().into_iter().map(|(name, codes, last)| {
-                        let buttons = if codes.is_empty() { vec![String::from("OK")] } else { codes.clone() };
+            <p
+                class="chat-state"
+                data-testid="chat-state"
+                data-state-id=move || session.with(|s| s.as_ref().map(|s| s.state_id.clone()))
+            >
+                {title}
+            </p>
+            <p class="hint" data-testid="chat-counters">
+                {counters}
+            </p>
+            {move || {
+                (!tasks().is_empty())
+                    .then(|| {
                         view! {
-                            <div class="chat-tool" data-testid="chat-tool" data-tool=name.clone()>
-                                <code>{name.clone()}</code>
-                                {last.map(|l| view! { <span class="hint">{format!(" last: {l}")}</span> })}
-                                <ToolSwitch tool=name.clone() codes=codes.clone() />
-                                <div class="chat-tool-codes">
-                                    {buttons.into_iter().map(|code| {
-                                        let message = format!("/tool {name} {code}");
+                            <ul class="chat-tasks">
+                                {tasks()
+                                    .into_iter()
+                                    .map(|(id, status)| {
+                                        let task_id = id.clone();
                                         view! {
-                                            <button data-testid="chat-tool-code" data-tool=name.clone() data-code=code.clone()
-                                                disabled=move || ended() || test_chat.busy.get()
-                                                on:click=move |_| test_chat.say(message.clone())>{code.clone()}</button>
+                                            <li
+                                                class=format!("chat-task {status}")
+                                                data-testid="chat-task"
+                                                data-task-id=task_id
+                                                data-status=status
+                                            >
+                                                <span class="chat-task-mark">
+                                                    {match status {
+                                                        "completed" => "✓",
+                                                        "skipped" => "–",
+                                                        _ => "○",
+                                                    }}
+                                                </span>
+                                                {id}
+                                                <span class="hint">{format!(" {status}")}</span>
+                                            </li>
                                         }
-                                    }).collect_view()}
-                                </div>
+                                    })
+                                    .collect_view()}
+                            </ul>
+                        }
+                    })
+            }}
+            {move || {
+                goal().map(|g| view! { <p data-testid="chat-goal">{format!("Goal: {g}")}</p> })
+            }}
+            {move || {
+                (!tools().is_empty())
+                    .then(|| {
+                        view! {
+                            <div class="chat-tools">
+                                <span class="field-label">
+                                    "Tools here: send a call with a code, or choose what each returns when the agent calls it"
+                                </span>
+                                {tools()
+                                    .into_iter()
+                                    .map(|(name, codes, last)| {
+                                        let buttons = if codes.is_empty() {
+                                            vec![String::from("OK")]
+                                        } else {
+                                            codes.clone()
+                                        };
+                                        view! {
+                                            <div
+                                                class="chat-tool"
+                                                data-testid="chat-tool"
+                                                data-tool=name.clone()
+                                            >
+                                                <code>{name.clone()}</code>
+                                                {last
+                                                    .map(|l| {
+                                                        view! { <span class="hint">{format!(" last: {l}")}</span> }
+                                                    })}
+                                                <ToolSwitch tool=name.clone() codes=codes.clone() />
+                                                <div class="chat-tool-codes">
+                                                    {buttons
+                                                        .into_iter()
+                                                        .map(|code| {
+                                                            let message = format!("/tool {name} {code}");
+                                                            view! {
+                                                                <button
+                                                                    data-testid="chat-tool-code"
+                                                                    data-tool=name.clone()
+                                                                    data-code=code.clone()
+                                                                    disabled=move || ended() || test_chat.busy.get()
+                                                                    on:click=move |_| test_chat.say(message.clone())
+                                                                >
+                                                                    {code.clone()}
+                                                                </button>
+                                                            }
+                                                        })
+                                                        .collect_view()}
+                                                </div>
+                                            </div>
+                                        }
+                                    })
+                                    .collect_view()}
                             </div>
                         }
-                    }).collect_view()}
-                </div>
-            })}
-            {move || parked().map(|(id, said)| view! {
-                <div class="chat-parked" data-testid="chat-parked" data-state-id=id>
-                    <span class="field-label">"Parked task"</span>
-                    <p>{said}</p>
-                </div>
-            })}
-            {move || (!session_states().is_empty()).then(|| view! {
-                <span class="field-label">"Session states (set one by hand: by the author)"</span>
-                <ul class="chat-session-states">
-                    <For each=session_states key=|row| row.clone() children=move |row: SessionRow| {
-                        let SessionRow { id, value, active, changed_by, prompt } = row;
-                        let (toggle_id, value_id, row_id) = (id.clone(), id.clone(), id.clone());
+                    })
+            }}
+            {move || {
+                parked()
+                    .map(|(id, said)| {
                         view! {
-                            <li class="chat-session-state" class:on=active data-testid="chat-session-state" data-id=row_id
-                                data-active=if active { "true" } else { "false" } data-value=value.clone()>
-                                <button class="chat-ss-toggle" data-testid="chat-ss-toggle" title="Switch it by hand"
-                                    disabled=move || ended() || test_chat.busy.get()
-                                    on:click=move |_| test_chat.set_session_state(toggle_id.clone(), Preset { value: None, active: Some(!active) })>
-                                    {if active { "● on" } else { "○ off" }}</button>
-                                <code>{id}</code>
-                                {(!prompt).then(|| view! {
-                                    <input type="text" class="chat-ss-value" data-testid="chat-ss-value" prop:value=value.clone()
-                                        disabled=move || ended() || test_chat.busy.get()
-                                        on:change=move |e| {
-                                            let text = event_target_value(&e);
-                                            let value = if text.trim().is_empty() { None } else { Some(serde_json::Value::String(text)) };
-                                            test_chat.set_session_state(value_id.clone(), Preset { value: Some(value), active: None });
-                                        } />
-                                })}
-                                {changed_by.map(|c| view! { <span class="hint" data-testid="chat-session-state-changed">{c}</span> })}
-                            </li>
+                            <div class="chat-parked" data-testid="chat-parked" data-state-id=id>
+                                <span class="field-label">"Parked task"</span>
+                                <p>{said}</p>
+                            </div>
                         }
-                    } />
-                </ul>
-            })}
+                    })
+            }}
+            {move || {
+                (!session_states().is_empty())
+                    .then(|| {
+                        view! {
+                            <span class="field-label">
+                                "Session states (set one by hand: by the author)"
+                            </span>
+                            <ul class="chat-session-states">
+                                <For
+                                    each=session_states
+                                    key=|row| row.clone()
+                                    children=move |row: SessionRow| {
+                                        let SessionRow { id, value, active, changed_by, prompt } = row;
+                                        let (toggle_id, value_id, row_id) = (
+                                            id.clone(),
+                                            id.clone(),
+                                            id.clone(),
+                                        );
+                                        view! {
+                                            <li
+                                                class="chat-session-state"
+                                                class:on=active
+                                                data-testid="chat-session-state"
+                                                data-id=row_id
+                                                data-active=if active { "true" } else { "false" }
+                                                data-value=value.clone()
+                                            >
+                                                <button
+                                                    class="chat-ss-toggle"
+                                                    data-testid="chat-ss-toggle"
+                                                    title="Switch it by hand"
+                                                    disabled=move || ended() || test_chat.busy.get()
+                                                    on:click=move |_| {
+                                                        test_chat
+                                                            .set_session_state(
+                                                                toggle_id.clone(),
+                                                                Preset {
+                                                                    value: None,
+                                                                    active: Some(!active),
+                                                                },
+                                                            )
+                                                    }
+                                                >
+                                                    {if active { "● on" } else { "○ off" }}
+                                                </button>
+                                                <code>{id}</code>
+                                                {(!prompt)
+                                                    .then(|| {
+                                                        view! {
+                                                            <input
+                                                                type="text"
+                                                                class="chat-ss-value"
+                                                                data-testid="chat-ss-value"
+                                                                prop:value=value.clone()
+                                                                disabled=move || ended() || test_chat.busy.get()
+                                                                on:change=move |e| {
+                                                                    let text = event_target_value(&e);
+                                                                    let value = if text.trim().is_empty() {
+                                                                        None
+                                                                    } else {
+                                                                        Some(serde_json::Value::String(text))
+                                                                    };
+                                                                    test_chat
+                                                                        .set_session_state(
+                                                                            value_id.clone(),
+                                                                            Preset {
+                                                                                value: Some(value),
+                                                                                active: None,
+                                                                            },
+                                                                        );
+                                                                }
+                                                            />
+                                                        }
+                                                    })}
+                                                {changed_by
+                                                    .map(|c| {
+                                                        view! {
+                                                            <span class="hint" data-testid="chat-session-state-changed">
+                                                                {c}
+                                                            </span>
+                                                        }
+                                                    })}
+                                            </li>
+                                        }
+                                    }
+                                />
+                            </ul>
+                        }
+                    })
+            }}
             <span class="field-label">"Known"</span>
             {move || known().is_empty().then(|| view! { <p class="hint">"Nothing yet."</p> })}
             <ul class="chat-known-values">
                 // Keyed by what a row says: a turn adds or changes a few values, the rest stay.
-                <For each=known key=|row| row.clone() children=|(k, v, where_)| { let key = k.clone(); view! {
-                    <li data-testid="chat-deliverable" data-key=key>
-                        <code>{k}</code>" = "<strong class="chat-value">{v}</strong>
-                        <span class="hint chat-where">{where_}</span>
-                    </li>
-                }} />
+                <For
+                    each=known
+                    key=|row| row.clone()
+                    children=|(k, v, where_)| {
+                        let key = k.clone();
+                        view! {
+                            <li data-testid="chat-deliverable" data-key=key>
+                                <code>{k}</code>
+                                " = "
+                                <strong class="chat-value">{v}</strong>
+                                <span class="hint chat-where">{where_}</span>
+                            </li>
+                        }
+                    }
+                />
             </ul>
-            {move || (!insights().is_empty()).then(|| view! {
-                <span class="field-label">"Insights"</span>
-                <ul class="chat-insights">{insights().into_iter().map(|i| view! { <li>{i}</li> }).collect_view()}</ul>
-            })}
+            {move || {
+                (!insights().is_empty())
+                    .then(|| {
+                        view! {
+                            <span class="field-label">"Insights"</span>
+                            <ul class="chat-insights">
+                                {insights()
+                                    .into_iter()
+                                    .map(|i| view! { <li>{i}</li> })
+                                    .collect_view()}
+                            </ul>
+                        }
+                    })
+            }}
         </section>
     }
 }
@@ -268,13 +415,20 @@ fn ToolSwitch(tool: String, codes: Vec<String>) -> impl IntoView {
         view! {
             <label class="chat-tool-switch">
                 <span class="hint">"returns "</span>
-                <select data-testid="chat-tool-result" data-tool=tool.clone() prop:value=chosen
+                <select
+                    data-testid="chat-tool-result"
+                    data-tool=tool.clone()
+                    prop:value=chosen
                     on:change=move |e| {
                         let v = event_target_value(&e);
                         test_chat.set_tool_result(tool.clone(), (!v.is_empty()).then_some(v));
-                    }>
+                    }
+                >
                     <option value="">{format!("{first} (first)")}</option>
-                    {codes.iter().map(|c| view! { <option value=c.clone()>{c.clone()}</option> }).collect_view()}
+                    {codes
+                        .iter()
+                        .map(|c| view! { <option value=c.clone()>{c.clone()}</option> })
+                        .collect_view()}
                 </select>
             </label>
         }

@@ -49,20 +49,33 @@ pub fn Panel(report: Memo<Report>) -> impl IntoView {
             <div class="tabs">
                 {tab_button(tab, Tab::Inspect, "tab-inspect", || "Inspector".to_string())}
                 {tab_button(tab, Tab::Problems, "tab-problems", counts)}
-                {tab_button(tab, Tab::Versions, "tab-versions", move || {
-                    // Versions are numbered from 1 and never removed: the newest says how many.
-                    match lifecycle.newest_version() {
-                        Some(n) => format!("Versions ({n})"),
-                        None => "Versions".to_string(),
-                    }
-                })}
-                {tab_button(tab, Tab::Chat, "tab-chat", || "Test chat".to_string())}
-                {move || comparing().then(|| tab_button(tab, Tab::Changes, "tab-changes", || "Changes".to_string()))}
+                {tab_button(
+                    tab,
+                    Tab::Versions,
+                    "tab-versions",
+                    move || {
+                        match lifecycle.newest_version() {
+                            Some(n) => format!("Versions ({n})"),
+                            None => "Versions".to_string(),
+                        }
+                    },
+                )} {tab_button(tab, Tab::Chat, "tab-chat", || "Test chat".to_string())}
+                {move || {
+                    comparing()
+                        .then(|| tab_button(
+                            tab,
+                            Tab::Changes,
+                            "tab-changes",
+                            || "Changes".to_string(),
+                        ))
+                }}
             </div>
             <div class="panel-body">
                 {move || match tab.get() {
                     Tab::Inspect => view! { <Inspector report=report /> }.into_any(),
-                    Tab::Problems => view! { <Problems report=report on_problem=on_problem /> }.into_any(),
+                    Tab::Problems => {
+                        view! { <Problems report=report on_problem=on_problem /> }.into_any()
+                    }
                     Tab::Versions => view! { <Versions /> }.into_any(),
                     Tab::Changes => view! { <Changes /> }.into_any(),
                     Tab::Chat => view! { <Chat /> }.into_any(),
@@ -79,6 +92,12 @@ fn tab_button(
     label: impl Fn() -> String + Send + Sync + 'static,
 ) -> impl IntoView {
     view! {
-        <button class:active=move || tab.get() == which data-testid=testid on:click=move |_| tab.set(which)>{label}</button>
+        <button
+            class:active=move || tab.get() == which
+            data-testid=testid
+            on:click=move |_| tab.set(which)
+        >
+            {label}
+        </button>
     }
 }

@@ -17,7 +17,17 @@ pub fn Problems(report: Memo<Report>, on_problem: Callback<Diagnostic>) -> impl 
     };
     view! {
         <div class="problems" data-testid="problems">
-            {move || sorted().is_empty().then(|| view! { <p class="hint" data-testid="no-problems">"No problems: this plan can be published."</p> })}
+            {move || {
+                sorted()
+                    .is_empty()
+                    .then(|| {
+                        view! {
+                            <p class="hint" data-testid="no-problems">
+                                "No problems: this plan can be published."
+                            </p>
+                        }
+                    })
+            }}
             <ul>
                 {move || sorted().into_iter().map(|d| problem_item(d, on_problem)).collect_view()}
             </ul>
@@ -36,8 +46,13 @@ pub fn problem_item(d: Diagnostic, on_click: Callback<Diagnostic>) -> impl IntoV
     let clicked = d.clone();
     view! {
         <li>
-            <button class=format!("problem {sev}") data-testid="problem" data-code=d.code.as_str() data-severity=sev
-                on:click=move |_| on_click.run(clicked.clone())>
+            <button
+                class=format!("problem {sev}")
+                data-testid="problem"
+                data-code=d.code.as_str()
+                data-severity=sev
+                on:click=move |_| on_click.run(clicked.clone())
+            >
                 <span class="problem-icon">{icon}</span>
                 <span class="problem-text">
                     <span class="problem-message">{d.message.clone()}</span>

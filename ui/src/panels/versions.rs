@@ -56,55 +56,131 @@ pub fn Versions() -> impl IntoView {
         let shown = move || viewing.get() == Some(n);
         let compared_to_itself = move || compare_with.get() == Revision::Version(n);
         view! {
-            <li class="version" class:live=v.live class:shown=shown data-testid="version" data-version=n.to_string()
-                data-live=v.live.then_some("true")>
+            <li
+                class="version"
+                class:live=v.live
+                class:shown=shown
+                data-testid="version"
+                data-version=n.to_string()
+                data-live=v.live.then_some("true")
+            >
                 <div class="version-head">
                     <strong>{format!("v{n}")}</strong>
                     {v.live.then(|| view! { <span class="live-chip">"live"</span> })}
                     <span class="version-date">{published(&v.published_at)}</span>
                 </div>
                 {match &corrupted {
-                    Some(why) => view! { <p class="version-corrupted">{format!("Corrupted: {why}")}</p> }.into_any(),
-                    None if v.note.is_empty() => view! { <p class="version-note hint">"No note"</p> }.into_any(),
+                    Some(why) => {
+                        view! { <p class="version-corrupted">{format!("Corrupted: {why}")}</p> }
+                            .into_any()
+                    }
+                    None if v.note.is_empty() => {
+                        view! { <p class="version-note hint">"No note"</p> }.into_any()
+                    }
                     None => view! { <p class="version-note">{v.note.clone()}</p> }.into_any(),
                 }}
                 <div class="version-actions">
-                    <button data-testid="version-view" disabled=!intact on:click=move |_| lifecycle.view(n)>"View"</button>
-                    <button data-testid="version-compare" disabled=move || !intact || compared_to_itself()
+                    <button
+                        data-testid="version-view"
+                        disabled=!intact
+                        on:click=move |_| lifecycle.view(n)
+                    >
+                        "View"
+                    </button>
+                    <button
+                        data-testid="version-compare"
+                        disabled=move || !intact || compared_to_itself()
                         title="Compare this version with the choice above"
-                        on:click=move |_| lifecycle.compare(Revision::Version(n), compare_with.get_untracked())>"Compare"</button>
-                    <button data-testid="version-set-live" disabled=!intact || v.live on:click=move |_| lifecycle.set_live(n)>"Set live"</button>
-                    <button data-testid="version-reopen" disabled=!intact on:click=move |_| lifecycle.ask_reopen(n)>"Reopen as draft"</button>
+                        on:click=move |_| {
+                            lifecycle.compare(Revision::Version(n), compare_with.get_untracked())
+                        }
+                    >
+                        "Compare"
+                    </button>
+                    <button
+                        data-testid="version-set-live"
+                        disabled=!intact || v.live
+                        on:click=move |_| lifecycle.set_live(n)
+                    >
+                        "Set live"
+                    </button>
+                    <button
+                        data-testid="version-reopen"
+                        disabled=!intact
+                        on:click=move |_| lifecycle.ask_reopen(n)
+                    >
+                        "Reopen as draft"
+                    </button>
                 </div>
             </li>
         }
     };
     view! {
         <div class="versions" data-testid="versions">
-            {move || versions.with(Vec::is_empty).then(|| view! {
-                <p class="hint" data-testid="no-versions">"Not published yet. Publish makes the draft version 1: a copy that never changes, which you can set live."</p>
-            })}
-            {move || (!versions.with(Vec::is_empty)).then(|| view! {
-                <label class="field compare-with">
-                    <span class="field-label">"Compare with"</span>
-                    <select data-testid="compare-with" prop:value=with_value on:change=move |e| {
-                        let v = event_target_value(&e);
-                        compare_with.set(match v.as_str() {
-                            "draft" => Revision::Draft,
-                            n => n.parse().map(Revision::Version).unwrap_or(Revision::Draft),
-                        });
-                    }>
-                        <option value="draft">"the draft"</option>
-                        {move || versions.get().into_iter().rev().map(|v| view! {
-                            <option value=v.version.to_string()>{format!("version {}", v.version)}</option>
-                        }).collect_view()}
-                    </select>
-                </label>
-            })}
+            {move || {
+                versions
+                    .with(Vec::is_empty)
+                    .then(|| {
+                        view! {
+                            <p class="hint" data-testid="no-versions">
+                                "Not published yet. Publish makes the draft version 1: a copy that never changes, which you can set live."
+                            </p>
+                        }
+                    })
+            }}
+            {move || {
+                (!versions.with(Vec::is_empty))
+                    .then(|| {
+                        view! {
+                            <label class="field compare-with">
+                                <span class="field-label">"Compare with"</span>
+                                <select
+                                    data-testid="compare-with"
+                                    prop:value=with_value
+                                    on:change=move |e| {
+                                        let v = event_target_value(&e);
+                                        compare_with
+                                            .set(
+                                                match v.as_str() {
+                                                    "draft" => Revision::Draft,
+                                                    n => {
+                                                        n.parse().map(Revision::Version).unwrap_or(Revision::Draft)
+                                                    }
+                                                },
+                                            );
+                                    }
+                                >
+                                    <option value="draft">"the draft"</option>
+                                    {move || {
+                                        versions
+                                            .get()
+                                            .into_iter()
+                                            .rev()
+                                            .map(|v| {
+                                                view! {
+                                                    <option value=v
+                                                        .version
+                                                        .to_string()>{format!("version {}", v.version)}</option>
+                                                }
+                                            })
+                                            .collect_view()
+                                    }}
+                                </select>
+                            </label>
+                        }
+                    })
+            }}
             <ul class="version-list">
-                <For each=rows key=|v| (v.version, v.live, v.corrupted.is_some(), v.note.clone()) children=row />
+                <For
+                    each=rows
+                    key=|v| (v.version, v.live, v.corrupted.is_some(), v.note.clone())
+                    children=row
+                />
             </ul>
-            {move || (drawn.get() < versions.with(Vec::len)).then(|| view! { <p class="hint">"Listing older versions…"</p> })}
+            {move || {
+                (drawn.get() < versions.with(Vec::len))
+                    .then(|| view! { <p class="hint">"Listing older versions…"</p> })
+            }}
         </div>
     }
 }

@@ -183,18 +183,68 @@ pub fn ChangesEditor(at: ChangesOf, label: &'static str) -> impl IntoView {
         };
         view! {
             <div class="change" data-testid="change" data-change-index=r>
-                {choice("Session state", "change-state", r.to_string(),
-                    move || read_plan(editor, |p| p.session_states.iter().map(|s| (s.id.clone(), s.id.clone())).collect()),
-                    id, move |v: String| set(Some(v), None, None, None))}
-                {choice("Value", "change-kind", r.to_string(),
-                    || vec![("none".into(), "leave it".into()), ("set".into(), "set to".into()), ("add".into(), "add".into()), ("clear".into(), "clear".into())],
-                    kind, move |v: String| set(None, Some(v), None, None))}
-                <input type="text" data-testid="field-change-amount" data-path=r.to_string() prop:value=amount
-                    on:change=move |e| set(None, None, Some(event_target_value(&e)), None) />
-                {choice("Switch", "change-switch", r.to_string(),
-                    || vec![("".into(), "leave it".into()), ("on".into(), "on".into()), ("off".into(), "off".into())],
-                    switch, move |v: String| set(None, None, None, Some(v)))}
-                <button class="remove" data-testid="remove-change" on:click=move |_| changes_write(editor, &at.get_value(), move |_, list| { if r < list.len() { list.remove(r); } })>"✕"</button>
+                {choice(
+                    "Session state",
+                    "change-state",
+                    r.to_string(),
+                    move || read_plan(
+                        editor,
+                        |p| p.session_states.iter().map(|s| (s.id.clone(), s.id.clone())).collect(),
+                    ),
+                    id,
+                    move |v: String| set(Some(v), None, None, None),
+                )}
+                {choice(
+                    "Value",
+                    "change-kind",
+                    r.to_string(),
+                    || {
+                        vec![
+                            ("none".into(), "leave it".into()),
+                            ("set".into(), "set to".into()),
+                            ("add".into(), "add".into()),
+                            ("clear".into(), "clear".into()),
+                        ]
+                    },
+                    kind,
+                    move |v: String| set(None, Some(v), None, None),
+                )}
+                <input
+                    type="text"
+                    data-testid="field-change-amount"
+                    data-path=r.to_string()
+                    prop:value=amount
+                    on:change=move |e| set(None, None, Some(event_target_value(&e)), None)
+                />
+                {choice(
+                    "Switch",
+                    "change-switch",
+                    r.to_string(),
+                    || {
+                        vec![
+                            ("".into(), "leave it".into()),
+                            ("on".into(), "on".into()),
+                            ("off".into(), "off".into()),
+                        ]
+                    },
+                    switch,
+                    move |v: String| set(None, None, None, Some(v)),
+                )}
+                <button
+                    class="remove"
+                    data-testid="remove-change"
+                    on:click=move |_| changes_write(
+                        editor,
+                        &at.get_value(),
+                        move |_, list| {
+                            if r < list.len() {
+                                list.remove(r);
+                            }
+                        },
+                    )
+                >
+                    "✕"
+                </button>
             </div>
         }
     };
@@ -204,10 +254,25 @@ pub fn ChangesEditor(at: ChangesOf, label: &'static str) -> impl IntoView {
             <For each=move || 0..count() key=|r| *r let:r>
                 {row(r)}
             </For>
-            <button class="add" data-testid="add-change" on:click=move |_| changes_write(editor, &at.get_value(), |plan, list| {
-                let Some(first) = plan.session_states.first() else { return };
-                list.push(SessionChange { session_state: first.id.clone(), value: None, add: None, active: Some(true) });
-            })>"+ Add a change"</button>
+            <button
+                class="add"
+                data-testid="add-change"
+                on:click=move |_| changes_write(
+                    editor,
+                    &at.get_value(),
+                    |plan, list| {
+                        let Some(first) = plan.session_states.first() else { return };
+                        list.push(SessionChange {
+                            session_state: first.id.clone(),
+                            value: None,
+                            add: None,
+                            active: Some(true),
+                        });
+                    },
+                )
+            >
+                "+ Add a change"
+            </button>
         </div>
     }
 }

@@ -170,25 +170,63 @@ pub fn ConditionEditor(root: Root, path: Vec<usize>) -> AnyView {
                 let value_field = match key_decl() {
                     Some(d) if d.kind == DeliverableType::Enum => {
                         let values = d.enum_values.clone().unwrap_or_default();
-                        choice("Equals", "value", p.clone(), move || values.iter().map(|v| (v.clone(), v.clone())).collect(), cfg_str("value"), set(Some("value"), ConditionChange::Value)).into_any()
+                        choice(
+                            "Equals",
+                            "value",
+                            p.clone(),
+                            move || values.iter().map(|v| (v.clone(), v.clone())).collect(),
+                            cfg_str("value"),
+                            set(Some("value"), ConditionChange::Value),
+                        )
+                        .into_any()
                     }
                     Some(d) if d.kind == DeliverableType::Boolean => choice(
-                        "Equals", "value", p.clone(),
+                        "Equals",
+                        "value",
+                        p.clone(),
                         || vec![("true".into(), "yes".into()), ("false".into(), "no".into())],
-                        cfg_str("value"), set(None, ConditionChange::Value),
-                    ).into_any(),
+                        cfg_str("value"),
+                        set(None, ConditionChange::Value),
+                    )
+                    .into_any(),
                     Some(d) if d.kind == DeliverableType::Number => view! {
-                        <label class="field"><span class="field-label">"Equals"</span>
-                        <input type="number" data-testid="field-value" data-path=p.clone() prop:value=cfg_str("value")
-                            on:input=move |e| update(Some("value"), ConditionChange::Value(event_target_value(&e))) /></label>
-                    }.into_any(),
+                        <label class="field">
+                            <span class="field-label">"Equals"</span>
+                            <input
+                                type="number"
+                                data-testid="field-value"
+                                data-path=p.clone()
+                                prop:value=cfg_str("value")
+                                on:input=move |e| update(
+                                    Some("value"),
+                                    ConditionChange::Value(event_target_value(&e)),
+                                )
+                            />
+                        </label>
+                    }
+                    .into_any(),
                     _ => view! {
-                        <label class="field"><span class="field-label">"Equals"</span>
-                        <input type="text" data-testid="field-value" data-path=p.clone() prop:value=cfg_str("value")
-                            on:input=move |e| update(Some("value"), ConditionChange::Value(event_target_value(&e))) /></label>
-                    }.into_any(),
+                        <label class="field">
+                            <span class="field-label">"Equals"</span>
+                            <input
+                                type="text"
+                                data-testid="field-value"
+                                data-path=p.clone()
+                                prop:value=cfg_str("value")
+                                on:input=move |e| update(
+                                    Some("value"),
+                                    ConditionChange::Value(event_target_value(&e)),
+                                )
+                            />
+                        </label>
+                    }
+                    .into_any(),
                 };
-                view! { {key_choice(None)} {value_field} }.into_any()
+                view! {
+                    {key_choice(None)}
+                    {value_field}
+                }
+                .into_any()
             }
             ConditionType::DeliverableValueIn => {
                 let chosen = move || {
@@ -200,101 +238,284 @@ pub fn ConditionEditor(root: Root, path: Vec<usize>) -> AnyView {
                     Some(d) if d.kind == DeliverableType::Enum => {
                         let options = d.enum_values.clone().unwrap_or_default();
                         view! {
-                            <div class="field"><span class="field-label">"Is one of"</span>
-                            {options.into_iter().map(|o| {
-                                let o2 = o.clone();
-                                let o3 = o.clone();
-                                view! {
-                                    <label class="check"><input type="checkbox" data-testid="field-values" data-value=o.clone() data-path=p.clone()
-                                        prop:checked=move || chosen().iter().any(|v| v.as_str() == Some(o2.as_str()))
-                                        on:change=move |e| update(None, ConditionChange::Choice { value: o3.clone(), on: event_target_checked(&e) }) />{o}</label>
-                                }
-                            }).collect_view()}
+                            <div class="field">
+                                <span class="field-label">"Is one of"</span>
+                                {options
+                                    .into_iter()
+                                    .map(|o| {
+                                        let o2 = o.clone();
+                                        let o3 = o.clone();
+                                        view! {
+                                            <label class="check">
+                                                <input
+                                                    type="checkbox"
+                                                    data-testid="field-values"
+                                                    data-value=o.clone()
+                                                    data-path=p.clone()
+                                                    prop:checked=move || {
+                                                        chosen().iter().any(|v| v.as_str() == Some(o2.as_str()))
+                                                    }
+                                                    on:change=move |e| update(
+                                                        None,
+                                                        ConditionChange::Choice {
+                                                            value: o3.clone(),
+                                                            on: event_target_checked(&e),
+                                                        },
+                                                    )
+                                                />
+                                                {o}
+                                            </label>
+                                        }
+                                    })
+                                    .collect_view()}
                             </div>
                         }.into_any()
                     }
                     _ => view! {
-                        <label class="field"><span class="field-label">"Is one of (comma-separated)"</span>
-                        <input type="text" data-testid="field-values" data-path=p.clone()
-                            prop:value=move || joined(&chosen())
-                            on:change=move |e| update(None, ConditionChange::Choices(event_target_value(&e))) /></label>
-                    }.into_any(),
+                        <label class="field">
+                            <span class="field-label">"Is one of (comma-separated)"</span>
+                            <input
+                                type="text"
+                                data-testid="field-values"
+                                data-path=p.clone()
+                                prop:value=move || joined(&chosen())
+                                on:change=move |e| update(
+                                    None,
+                                    ConditionChange::Choices(event_target_value(&e)),
+                                )
+                            />
+                        </label>
+                    }
+                    .into_any(),
                 };
-                view! { {key_choice(None)} {values_field} }.into_any()
+                view! {
+                    {key_choice(None)}
+                    {values_field}
+                }
+                .into_any()
             }
             ConditionType::DeliverableValueNumeric => {
                 let number = |field: NumberField, label: &'static str| {
                     let pp = p.clone();
                     view! {
-                        <label class="field"><span class="field-label">{label}</span>
-                        <input type="number" data-testid=format!("field-{}", field.name()) data-path=pp prop:value=cfg_str(field.name())
-                            on:input=move |e| update(Some(field.name()), ConditionChange::Number { field, typed: event_target_value(&e) }) /></label>
+                        <label class="field">
+                            <span class="field-label">{label}</span>
+                            <input
+                                type="number"
+                                data-testid=format!("field-{}", field.name())
+                                data-path=pp
+                                prop:value=cfg_str(field.name())
+                                on:input=move |e| update(
+                                    Some(field.name()),
+                                    ConditionChange::Number {
+                                        field,
+                                        typed: event_target_value(&e),
+                                    },
+                                )
+                            />
+                        </label>
                     }
                 };
                 view! {
                     {key_choice(Some(DeliverableType::Number))}
-                    {choice("Operator", "operator", p.clone(),
-                        || [("gt", ">"), ("gte", "≥"), ("lt", "<"), ("lte", "≤"), ("eq", "="), ("neq", "≠"), ("between", "between")]
-                            .iter().map(|(v, l)| (v.to_string(), l.to_string())).collect(),
+                    {choice(
+                        "Operator",
+                        "operator",
+                        p.clone(),
+                        || {
+                            [
+                                ("gt", ">"),
+                                ("gte", "≥"),
+                                ("lt", "<"),
+                                ("lte", "≤"),
+                                ("eq", "="),
+                                ("neq", "≠"),
+                                ("between", "between"),
+                            ]
+                                .iter()
+                                .map(|(v, l)| (v.to_string(), l.to_string()))
+                                .collect()
+                        },
                         cfg_str("operator"),
-                        set(None, ConditionChange::Operator))}
+                        set(None, ConditionChange::Operator),
+                    )}
                     {if between {
-                        view! { {number(NumberField::Min, "From")} {number(NumberField::Max, "To")} }.into_any()
+                        view! {
+                            {number(NumberField::Min, "From")}
+                            {number(NumberField::Max, "To")}
+                        }
+                            .into_any()
                     } else {
                         number(NumberField::Value, "Than").into_any()
                     }}
-                }.into_any()
+                }
+                .into_any()
             }
             ConditionType::TurnCountExceeded => view! {
-                <label class="field"><span class="field-label">"Turns"</span>
-                <input type="number" min="1" data-testid="field-turns" data-path=p.clone() prop:value=cfg_str("turns")
-                    on:input=move |e| update(Some("turns"), ConditionChange::Number { field: NumberField::Turns, typed: event_target_value(&e) }) /></label>
-                {choice("Counting", "scope", p.clone(),
-                    || vec![("without_progress".into(), "turns without progress".into()), ("total".into(), "all turns in this state".into())],
-                    move || { let s = cfg_str("scope")(); if s.is_empty() { "without_progress".into() } else { s } },
-                    set(None, ConditionChange::Scope))}
-            }.into_any(),
+                <label class="field">
+                    <span class="field-label">"Turns"</span>
+                    <input
+                        type="number"
+                        min="1"
+                        data-testid="field-turns"
+                        data-path=p.clone()
+                        prop:value=cfg_str("turns")
+                        on:input=move |e| update(
+                            Some("turns"),
+                            ConditionChange::Number {
+                                field: NumberField::Turns,
+                                typed: event_target_value(&e),
+                            },
+                        )
+                    />
+                </label>
+                {choice(
+                    "Counting",
+                    "scope",
+                    p.clone(),
+                    || {
+                        vec![
+                            ("without_progress".into(), "turns without progress".into()),
+                            ("total".into(), "all turns in this state".into()),
+                        ]
+                    },
+                    move || {
+                        let s = cfg_str("scope")();
+                        if s.is_empty() { "without_progress".into() } else { s }
+                    },
+                    set(None, ConditionChange::Scope),
+                )}
+            }
+            .into_any(),
             ConditionType::VisitCountExceeded => view! {
-                <label class="field"><span class="field-label">"Entered at least this many times"</span>
-                <input type="number" min="1" data-testid="field-visits" data-path=p.clone() prop:value=cfg_str("visits")
-                    on:input=move |e| update(Some("visits"), ConditionChange::Number { field: NumberField::Visits, typed: event_target_value(&e) }) /></label>
-                {choice("State", "visits-state", p.clone(),
+                <label class="field">
+                    <span class="field-label">"Entered at least this many times"</span>
+                    <input
+                        type="number"
+                        min="1"
+                        data-testid="field-visits"
+                        data-path=p.clone()
+                        prop:value=cfg_str("visits")
+                        on:input=move |e| update(
+                            Some("visits"),
+                            ConditionChange::Number {
+                                field: NumberField::Visits,
+                                typed: event_target_value(&e),
+                            },
+                        )
+                    />
+                </label>
+                {choice(
+                    "State",
+                    "visits-state",
+                    p.clone(),
                     move || {
                         let mut all = vec![(String::new(), "this state".to_string())];
-                        all.extend(names.with(|n| n.states().iter().map(|s| (s.id.clone(), s.label())).collect::<Vec<_>>()));
+                        all.extend(
+                            names
+                                .with(|n| {
+                                    n.states()
+                                        .iter()
+                                        .map(|s| (s.id.clone(), s.label()))
+                                        .collect::<Vec<_>>()
+                                }),
+                        );
                         all
                     },
                     cfg_str("state_id"),
-                    move |v: String| update(None, ConditionChange::VisitedState((!v.is_empty()).then_some(v))))}
-            }.into_any(),
+                    move |v: String| update(
+                        None,
+                        ConditionChange::VisitedState((!v.is_empty()).then_some(v)),
+                    ),
+                )}
+            }
+            .into_any(),
             ConditionType::ToolResult => {
                 let tool_codes = move || {
                     let tool = cfg_str("tool")();
-                    names.with(|n| n.tools().iter().find(|t| t.name == tool).map(|t| t.response_codes.clone()).unwrap_or_default())
+                    names.with(|n| {
+                        n.tools()
+                            .iter()
+                            .find(|t| t.name == tool)
+                            .map(|t| t.response_codes.clone())
+                            .unwrap_or_default()
+                    })
                 };
                 view! {
-                    {choice("Tool", "tool", p.clone(),
-                        move || names.with(|n| n.tools().iter().map(|t| (t.name.clone(), t.name.clone())).collect()),
+                    {choice(
+                        "Tool",
+                        "tool",
+                        p.clone(),
+                        move || {
+                            names
+                                .with(|n| {
+                                    n.tools()
+                                        .iter()
+                                        .map(|t| (t.name.clone(), t.name.clone()))
+                                        .collect()
+                                })
+                        },
                         cfg_str("tool"),
-                        set(None, ConditionChange::Tool))}
-                    {choice("Returned", "response-code", p.clone(),
+                        set(None, ConditionChange::Tool),
+                    )}
+                    {choice(
+                        "Returned",
+                        "response-code",
+                        p.clone(),
                         move || tool_codes().into_iter().map(|c| (c.clone(), c)).collect(),
-                        cfg_str("response_code"), set(None, ConditionChange::ResponseCode))}
-                    <label class="field check"><input type="checkbox" data-testid="field-negated" data-path=p.clone()
-                        prop:checked=move || cfg_str("negated")() == "true"
-                        on:change=move |e| update(None, ConditionChange::Negated(event_target_checked(&e))) />
-                        <span>"Anything but this code"</span></label>
-                }.into_any()
+                        cfg_str("response_code"),
+                        set(None, ConditionChange::ResponseCode),
+                    )}
+                    <label class="field check">
+                        <input
+                            type="checkbox"
+                            data-testid="field-negated"
+                            data-path=p.clone()
+                            prop:checked=move || cfg_str("negated")() == "true"
+                            on:change=move |e| update(
+                                None,
+                                ConditionChange::Negated(event_target_checked(&e)),
+                            )
+                        />
+                        <span>"Anything but this code"</span>
+                    </label>
+                }
+                .into_any()
             }
             ConditionType::SessionStateActive => view! {
-                {choice("Session state", "session-state", p.clone(),
-                    move || names.with(|n| n.session_states().iter().map(|s| (s.id.clone(), s.id.clone())).collect()),
-                    cfg_str("session_state"), set(None, ConditionChange::SessionState))}
-                {choice("Is", "session-negated", p.clone(),
-                    || vec![("false".into(), "on (active)".into()), ("true".into(), "off (not active)".into())],
-                    move || if cfg_str("negated")() == "true" { "true".into() } else { "false".into() },
-                    move |v: String| update(None, ConditionChange::Negated(v == "true")))}
-            }.into_any(),
+                {choice(
+                    "Session state",
+                    "session-state",
+                    p.clone(),
+                    move || {
+                        names
+                            .with(|n| {
+                                n.session_states()
+                                    .iter()
+                                    .map(|s| (s.id.clone(), s.id.clone()))
+                                    .collect()
+                            })
+                    },
+                    cfg_str("session_state"),
+                    set(None, ConditionChange::SessionState),
+                )}
+                {choice(
+                    "Is",
+                    "session-negated",
+                    p.clone(),
+                    || {
+                        vec![
+                            ("false".into(), "on (active)".into()),
+                            ("true".into(), "off (not active)".into()),
+                        ]
+                    },
+                    move || {
+                        if cfg_str("negated")() == "true" { "true".into() } else { "false".into() }
+                    },
+                    move |v: String| update(None, ConditionChange::Negated(v == "true")),
+                )}
+            }
+            .into_any(),
             ConditionType::SessionStateValue => {
                 let state_of = move || {
                     let id = cfg_str("session_state")();
@@ -304,7 +525,8 @@ pub fn ConditionEditor(root: Root, path: Vec<usize>) -> AnyView {
                     let st = state_of();
                     let list = st.as_ref().is_some_and(|s| s.list);
                     let number = st.as_ref().is_some_and(|s| s.kind == SessionType::Number);
-                    let mut ops: Vec<(String, String)> = vec![("eq".into(), "=".into()), ("neq".into(), "≠".into())];
+                    let mut ops: Vec<(String, String)> =
+                        vec![("eq".into(), "=".into()), ("neq".into(), "≠".into())];
                     if list {
                         ops.push(("contains".into(), "holds".into()));
                     } else {
@@ -318,64 +540,132 @@ pub fn ConditionEditor(root: Root, path: Vec<usize>) -> AnyView {
                     ops
                 };
                 let shown = move || {
-                    current().map(|(_, c)| match (c.get("values"), c.get("value")) {
-                        (Some(Value::Array(v)), _) => joined(v),
-                        (_, Some(Value::Array(v))) => joined(v),
-                        (_, Some(Value::String(s))) => s.clone(),
-                        (_, Some(other)) => other.to_string(),
-                        _ => String::new(),
-                    }).unwrap_or_default()
+                    current()
+                        .map(|(_, c)| match (c.get("values"), c.get("value")) {
+                            (Some(Value::Array(v)), _) => joined(v),
+                            (_, Some(Value::Array(v))) => joined(v),
+                            (_, Some(Value::String(s))) => s.clone(),
+                            (_, Some(other)) => other.to_string(),
+                            _ => String::new(),
+                        })
+                        .unwrap_or_default()
                 };
                 view! {
-                    {choice("Session state", "session-state", p.clone(),
-                        move || names.with(|n| n.valued_session_states().map(|s| (s.id.clone(), s.id.clone())).collect()),
+                    {choice(
+                        "Session state",
+                        "session-state",
+                        p.clone(),
+                        move || {
+                            names
+                                .with(|n| {
+                                    n.valued_session_states()
+                                        .map(|s| (s.id.clone(), s.id.clone()))
+                                        .collect()
+                                })
+                        },
                         cfg_str("session_state"),
-                        set(None, ConditionChange::SessionState))}
-                    {choice("Compare", "session-operator", p.clone(), operators,
-                        move || { let s = cfg_str("operator")(); if s.is_empty() { "eq".into() } else { s } },
-                        set(None, ConditionChange::SessionOperator))}
-                    <label class="field"><span class="field-label">"Value (a list: comma-separated)"</span>
-                    <input type="text" data-testid="field-session-value" data-path=p.clone() prop:value=shown
-                        on:change=move |e| {
-                            let text = event_target_value(&e);
-                            update(None, ConditionChange::SessionValue(text))
-                        } /></label>
-                }.into_any()
+                        set(None, ConditionChange::SessionState),
+                    )}
+                    {choice(
+                        "Compare",
+                        "session-operator",
+                        p.clone(),
+                        operators,
+                        move || {
+                            let s = cfg_str("operator")();
+                            if s.is_empty() { "eq".into() } else { s }
+                        },
+                        set(None, ConditionChange::SessionOperator),
+                    )}
+                    <label class="field">
+                        <span class="field-label">"Value (a list: comma-separated)"</span>
+                        <input
+                            type="text"
+                            data-testid="field-session-value"
+                            data-path=p.clone()
+                            prop:value=shown
+                            on:change=move |e| {
+                                let text = event_target_value(&e);
+                                update(None, ConditionChange::SessionValue(text))
+                            }
+                        />
+                    </label>
+                }
+                .into_any()
             }
             ConditionType::AllOf | ConditionType::AnyOf | ConditionType::Compound => {
-                let operator = (ty == ConditionType::Compound).then(|| choice("Combine with", "compound-operator", p.clone(),
-                    || vec![("and".into(), "and (all true)".into()), ("or".into(), "or (any true)".into())],
-                    cfg_str("operator"), set(None, ConditionChange::Combine)));
-                let children = (0..count).map(|i| {
-                    let mut child = path.get_value();
-                    child.push(i);
-                    let remove = move |_| update(None, ConditionChange::RemoveChild(i));
-                    view! {
-                        <div class="condition-child">
-                            <button class="remove" title="Remove this condition" data-testid="remove-condition" data-path=path_name(&child) on:click=remove>"✕"</button>
-                            <ConditionEditor root=root.get_value() path=child />
-                        </div>
-                    }
-                }).collect_view();
+                let operator = (ty == ConditionType::Compound).then(|| {
+                    choice(
+                        "Combine with",
+                        "compound-operator",
+                        p.clone(),
+                        || {
+                            vec![
+                                ("and".into(), "and (all true)".into()),
+                                ("or".into(), "or (any true)".into()),
+                            ]
+                        },
+                        cfg_str("operator"),
+                        set(None, ConditionChange::Combine),
+                    )
+                });
+                let children = (0..count)
+                    .map(|i| {
+                        let mut child = path.get_value();
+                        child.push(i);
+                        let remove = move |_| update(None, ConditionChange::RemoveChild(i));
+                        view! {
+                            <div class="condition-child">
+                                <button
+                                    class="remove"
+                                    title="Remove this condition"
+                                    data-testid="remove-condition"
+                                    data-path=path_name(&child)
+                                    on:click=remove
+                                >
+                                    "✕"
+                                </button>
+                                <ConditionEditor root=root.get_value() path=child />
+                            </div>
+                        }
+                    })
+                    .collect_view();
                 let add = move |_| update(None, ConditionChange::AddChild);
                 view! {
                     {operator}
                     <div class="condition-children">{children}</div>
-                    <button class="add" data-testid="add-condition" data-path=p.clone() on:click=add>"+ Add condition"</button>
-                }.into_any()
+                    <button
+                        class="add"
+                        data-testid="add-condition"
+                        data-path=p.clone()
+                        on:click=add
+                    >
+                        "+ Add condition"
+                    </button>
+                }
+                .into_any()
             }
         }
     };
     view! {
         <div class="condition" data-testid="condition" data-path=pname.clone()>
-            {choice("Condition", "condition-type", pname.clone(),
-                || ConditionType::ALL.iter().map(|t| (t.as_str().to_string(), label(*t).to_string())).collect(),
+            {choice(
+                "Condition",
+                "condition-type",
+                pname.clone(),
+                || {
+                    ConditionType::ALL
+                        .iter()
+                        .map(|t| (t.as_str().to_string(), label(*t).to_string()))
+                        .collect()
+                },
                 ty_value,
                 move |v: String| {
                     if let Some(ty) = ConditionType::from_name(&v) {
                         update(None, ConditionChange::Type(ty));
                     }
-                })}
+                },
+            )}
             {fields}
         </div>
     }

@@ -60,7 +60,14 @@ pub fn DeliverableList(id: String, task: Option<usize>) -> impl IntoView {
             <For each=move || 0..count() key=|i| *i let:i>
                 <DeliverableFields id=sid.get_value() task=task index=i />
             </For>
-            <button class="add" data-testid="add-deliverable" data-task-index=task.map_or("goal".to_string(), |t| t.to_string()) on:click=add>"+ Add value to collect"</button>
+            <button
+                class="add"
+                data-testid="add-deliverable"
+                data-task-index=task.map_or("goal".to_string(), |t| t.to_string())
+                on:click=add
+            >
+                "+ Add value to collect"
+            </button>
         </div>
     }
 }
@@ -154,7 +161,12 @@ fn DeliverableFields(id: String, task: Option<usize>, index: usize) -> impl Into
     let is_enum = Memo::new(move |_| read_d(|d| type_name(d.kind).to_string())() == "enum");
     let where_ = task.map_or("goal".to_string(), |t| t.to_string());
     view! {
-        <div class="deliverable" data-testid="deliverable" data-task-index=where_.clone() data-deliverable-index=index>
+        <div
+            class="deliverable"
+            data-testid="deliverable"
+            data-task-index=where_.clone()
+            data-deliverable-index=index
+        >
             <div class="deliverable-row">
                 <label class="field">
                     <span class="field-label">"Key"</span>
@@ -165,67 +177,151 @@ fn DeliverableFields(id: String, task: Option<usize>, index: usize) -> impl Into
                         prop:value=read_d(|d| d.key.clone())
                         on:input=move |e| typed.set(event_target_value(&e).to_lowercase())
                         on:change=commit_key
-                        on:focus=move |_| { typed.set(read_d(|d| d.key.to_lowercase())()); editing_key.set(true) }
+                        on:focus=move |_| {
+                            typed.set(read_d(|d| d.key.to_lowercase())());
+                            editing_key.set(true)
+                        }
                         on:blur=move |_| editing_key.set(false)
                     />
-                    {move || key_refused.get().map(|m| view! { <p class="field-error" data-testid="field-error">{m}</p> })}
+                    {move || {
+                        key_refused
+                            .get()
+                            .map(|m| {
+                                view! {
+                                    <p class="field-error" data-testid="field-error">
+                                        {m}
+                                    </p>
+                                }
+                            })
+                    }}
                     <datalist id=list_id>
-                        {move || suggestions().into_iter().map(|k| view! { <option value=k></option> }).collect_view()}
+                        {move || {
+                            suggestions()
+                                .into_iter()
+                                .map(|k| view! { <option value=k></option> })
+                                .collect_view()
+                        }}
                     </datalist>
                 </label>
                 {choice(
                     "Type",
                     "deliverable-type",
                     String::new(),
-                    || ["string", "number", "boolean", "enum"].iter().map(|t| (t.to_string(), t.to_string())).collect(),
+                    || {
+                        ["string", "number", "boolean", "enum"]
+                            .iter()
+                            .map(|t| (t.to_string(), t.to_string()))
+                            .collect()
+                    },
                     read_d(|d| type_name(d.kind).to_string()),
-                    move |v| edit_d(None, Box::new(move |d| {
-                        d.kind = match v.as_str() {
-                            "number" => DeliverableType::Number,
-                            "boolean" => DeliverableType::Boolean,
-                            "enum" => DeliverableType::Enum,
-                            _ => DeliverableType::String,
-                        };
-                        if d.kind == DeliverableType::Enum {
-                            d.enum_values.get_or_insert_with(Vec::new);
-                        } else {
-                            d.enum_values = None;
-                        }
-                    })),
+                    move |v| edit_d(
+                        None,
+                        Box::new(move |d| {
+                            d.kind = match v.as_str() {
+                                "number" => DeliverableType::Number,
+                                "boolean" => DeliverableType::Boolean,
+                                "enum" => DeliverableType::Enum,
+                                _ => DeliverableType::String,
+                            };
+                            if d.kind == DeliverableType::Enum {
+                                d.enum_values.get_or_insert_with(Vec::new);
+                            } else {
+                                d.enum_values = None;
+                            }
+                        }),
+                    ),
                 )}
-                <button class="remove" title="Remove" data-testid="remove-deliverable" on:click=move |_| {
-                    let id = sid.get_value();
-                    edit_state(editor, &id, None, |s| {
-                        if let Some(l) = deliverables_mut(s, task) {
-                            if index < l.len() { l.remove(index); }
-                        }
-                    });
-                }>"✕"</button>
+                <button
+                    class="remove"
+                    title="Remove"
+                    data-testid="remove-deliverable"
+                    on:click=move |_| {
+                        let id = sid.get_value();
+                        edit_state(
+                            editor,
+                            &id,
+                            None,
+                            |s| {
+                                if let Some(l) = deliverables_mut(s, task) {
+                                    if index < l.len() {
+                                        l.remove(index);
+                                    }
+                                }
+                            },
+                        );
+                    }
+                >
+                    "✕"
+                </button>
             </div>
-            {move || is_enum.get().then(|| view! {
-                <label class="field">
-                    <span class="field-label">"Choices (comma-separated)"</span>
-                    <input
-                        type="text"
-                        data-testid="field-enum-values"
-                        prop:value=read_d(|d| d.enum_values.as_deref().unwrap_or_default().join(", "))
-                        on:change=move |e| {
-                            let v = event_target_value(&e);
-                            edit_d(None, Box::new(move |d| {
-                                d.enum_values = Some(v.split(',').map(|x| x.trim().to_string()).filter(|x| !x.is_empty()).collect());
-                            }));
+            {move || {
+                is_enum
+                    .get()
+                    .then(|| {
+                        view! {
+                            <label class="field">
+                                <span class="field-label">"Choices (comma-separated)"</span>
+                                <input
+                                    type="text"
+                                    data-testid="field-enum-values"
+                                    prop:value=read_d(|d| {
+                                        d.enum_values.as_deref().unwrap_or_default().join(", ")
+                                    })
+                                    on:change=move |e| {
+                                        let v = event_target_value(&e);
+                                        edit_d(
+                                            None,
+                                            Box::new(move |d| {
+                                                d.enum_values = Some(
+                                                    v
+                                                        .split(',')
+                                                        .map(|x| x.trim().to_string())
+                                                        .filter(|x| !x.is_empty())
+                                                        .collect(),
+                                                );
+                                            }),
+                                        );
+                                    }
+                                />
+                            </label>
+                            <div class="chips">
+                                {move || {
+                                    read_d(|d| {
+                                            d.enum_values.as_deref().unwrap_or_default().join("\u{1f}")
+                                        })()
+                                        .split('\u{1f}')
+                                        .filter(|c| !c.is_empty())
+                                        .map(|c| {
+                                            view! { <span class="chip">{c.to_string()}</span> }
+                                        })
+                                        .collect_view()
+                                }}
+                            </div>
                         }
-                    />
-                </label>
-                <div class="chips">
-                    {move || read_d(|d| d.enum_values.as_deref().unwrap_or_default().join("\u{1f}"))().split('\u{1f}').filter(|c| !c.is_empty()).map(|c| view! { <span class="chip">{c.to_string()}</span> }).collect_view()}
-                </div>
-            })}
-            {text(editor, "How to ask for it", "deliverable-description", read_d(|d| d.description.clone()), move |v| edit_d(Some("description"), Box::new(move |d| d.description = v)))}
+                    })
+            }}
+            {text(
+                editor,
+                "How to ask for it",
+                "deliverable-description",
+                read_d(|d| d.description.clone()),
+                move |v| edit_d(Some("description"), Box::new(move |d| d.description = v)),
+            )}
             {check(
                 "Required",
                 "deliverable-required",
-                move || read_state(editor, &sid.get_value(), |s| deliverables(s, task).and_then(|l| l.get(index)).is_some_and(|d| d.required)).unwrap_or(true),
+                move || {
+                    read_state(
+                            editor,
+                            &sid.get_value(),
+                            |s| {
+                                deliverables(s, task)
+                                    .and_then(|l| l.get(index))
+                                    .is_some_and(|d| d.required)
+                            },
+                        )
+                        .unwrap_or(true)
+                },
                 move |on| edit_d(None, Box::new(move |d| d.required = on)),
             )}
         </div>

@@ -71,9 +71,24 @@ pub fn name_field(
     view! {
         <label class="field">
             {(!label.is_empty()).then(|| view! { <span class="field-label">{label}</span> })}
-            <input type="text" data-testid=format!("field-{testid}") prop:value=value on:change=commit />
+            <input
+                type="text"
+                data-testid=format!("field-{testid}")
+                prop:value=value
+                on:change=commit
+            />
         </label>
-        {move || refused.get().map(|m| view! { <p class="field-error" data-testid="field-error">{m}</p> })}
+        {move || {
+            refused
+                .get()
+                .map(|m| {
+                    view! {
+                        <p class="field-error" data-testid="field-error">
+                            {m}
+                        </p>
+                    }
+                })
+        }}
     }
 }
 
@@ -134,7 +149,11 @@ pub fn choice(
                         .filter(|(v, _)| whole || *v == current)
                         .map(|(v, l)| {
                             let selected = v == current;
-                            view! { <option value=v selected=selected>{l}</option> }
+                            view! {
+                                <option value=v selected=selected>
+                                    {l}
+                                </option>
+                            }
                         })
                         .collect_view()
                 }}
@@ -192,8 +211,12 @@ pub fn state_picker(
             view! {
                 <label class="field">
                     <span class="field-label">{format!("{label} (state id)")}</span>
-                    <input type="text" data-testid=format!("field-{testid}") prop:value=value
-                        on:change=move |e| on_change(event_target_value(&e)) />
+                    <input
+                        type="text"
+                        data-testid=format!("field-{testid}")
+                        prop:value=value
+                        on:change=move |e| on_change(event_target_value(&e))
+                    />
                 </label>
             }
             .into_any()

@@ -86,14 +86,24 @@ pub fn InterruptionsSection() -> impl IntoView {
     view! {
         <div class="subsection" data-testid="interruptions">
             <h4>"Interruptions"</h4>
-            <p class="hint">"What may set the open task aside: a side question parks it and comes back to it at a state that returns to the parked task; \"never mind\" drops it; an urgent request takes over even where the task cannot be interrupted."</p>
+            <p class="hint">
+                "What may set the open task aside: a side question parks it and comes back to it at a state that returns to the parked task; \"never mind\" drops it; an urgent request takes over even where the task cannot be interrupted."
+            </p>
             <For each=move || 0..count() key=|i| *i let:i>
                 <InterruptionForm i=i />
             </For>
-            <button class="add" data-testid="add-interruption" on:click=move |_| {
-                let Some(x) = editor.plan.with_untracked(|p| p.as_ref().map(fresh)) else { return };
-                change(editor, None, |list| list.push(x));
-            }>"+ Add interruption"</button>
+            <button
+                class="add"
+                data-testid="add-interruption"
+                on:click=move |_| {
+                    let Some(x) = editor.plan.with_untracked(|p| p.as_ref().map(fresh)) else {
+                        return
+                    };
+                    change(editor, None, |list| list.push(x));
+                }
+            >
+                "+ Add interruption"
+            </button>
         </div>
     }
 }
@@ -130,58 +140,169 @@ fn InterruptionForm(i: usize) -> impl IntoView {
         <div class="interruption" data-testid="interruption-fields" data-interruption-id=id>
             <label class="field">
                 <span class="field-label">"Id"</span>
-                <input type="text" data-testid="field-x-id" prop:value=id
-                    on:change=move |e| { let v = event_target_value(&e).trim().to_string(); with(editor, i, None, |x| x.id = v) } />
+                <input
+                    type="text"
+                    data-testid="field-x-id"
+                    prop:value=id
+                    on:change=move |e| {
+                        let v = event_target_value(&e).trim().to_string();
+                        with(editor, i, None, |x| x.id = v)
+                    }
+                />
             </label>
-            {text(editor, "Title", "x-title", get(|x| x.title.clone()), set("title", |x, v| x.title = v))}
-            {choice("What it does", "x-kind", i.to_string(),
-                || vec![
-                    ("yield".into(), "Side question: park the task, come back to it".into()),
-                    ("abandon".into(), "Never mind: drop the task".into()),
-                    ("preempt".into(), "Urgent: take over, even where the task cannot be interrupted".into()),
-                ],
+            {text(
+                editor,
+                "Title",
+                "x-title",
+                get(|x| x.title.clone()),
+                set("title", |x, v| x.title = v),
+            )}
+            {choice(
+                "What it does",
+                "x-kind",
+                i.to_string(),
+                || {
+                    vec![
+                        ("yield".into(), "Side question: park the task, come back to it".into()),
+                        ("abandon".into(), "Never mind: drop the task".into()),
+                        (
+                            "preempt".into(),
+                            "Urgent: take over, even where the task cannot be interrupted".into(),
+                        ),
+                    ]
+                },
                 get(|x| x.kind.as_str().to_string()),
-                move |v: String| with(editor, i, None, |x| set_kind(x, &v)))}
-            {state_picker("Goes to", "x-target", get(|x| x.target_state_id.clone()),
-                move |v: String| with(editor, i, None, |x| x.target_state_id = v))}
-            {area(editor, "When it applies, in words (what a language model is told)", "x-description", get(|x| x.description.clone()), set("description", |x, v| x.description = v))}
+                move |v: String| with(editor, i, None, |x| set_kind(x, &v)),
+            )}
+            {state_picker(
+                "Goes to",
+                "x-target",
+                get(|x| x.target_state_id.clone()),
+                move |v: String| with(editor, i, None, |x| x.target_state_id = v),
+            )}
+            {area(
+                editor,
+                "When it applies, in words (what a language model is told)",
+                "x-description",
+                get(|x| x.description.clone()),
+                set("description", |x, v| x.description = v),
+            )}
             <label class="field">
-                <span class="field-label">"Phrases the simulator listens for (comma-separated)"</span>
-                <input type="text" data-testid="field-x-phrases" prop:value=get(|x| x.phrases.join(", "))
-                    on:change=move |e| { let v = items(&event_target_value(&e)); with(editor, i, None, |x| x.phrases = v) } />
+                <span class="field-label">
+                    "Phrases the simulator listens for (comma-separated)"
+                </span>
+                <input
+                    type="text"
+                    data-testid="field-x-phrases"
+                    prop:value=get(|x| x.phrases.join(", "))
+                    on:change=move |e| {
+                        let v = items(&event_target_value(&e));
+                        with(editor, i, None, |x| x.phrases = v)
+                    }
+                />
             </label>
             <label class="field">
                 <span class="field-label">"Priority (lower wins when several fire)"</span>
-                <input type="number" data-testid="field-x-priority" prop:value=get(|x| x.priority.to_string())
-                    on:change=move |e| { if let Ok(n) = event_target_value(&e).parse::<f64>() { with(editor, i, None, |x| x.priority = Priority(n)) } } />
+                <input
+                    type="number"
+                    data-testid="field-x-priority"
+                    prop:value=get(|x| x.priority.to_string())
+                    on:change=move |e| {
+                        if let Ok(n) = event_target_value(&e).parse::<f64>() {
+                            with(editor, i, None, |x| x.priority = Priority(n))
+                        }
+                    }
+                />
             </label>
             <Show when=is_yield>
                 <label class="field">
-                    <span class="field-label">"Forget the parked task after this many turns away (0: never)"</span>
-                    <input type="number" min="0" data-testid="field-x-ttl" prop:value=get(|x| x.ttl_turns.to_string())
-                        on:change=move |e| { if let Ok(n) = event_target_value(&e).parse::<i64>() { with(editor, i, None, |x| x.ttl_turns = n) } } />
+                    <span class="field-label">
+                        "Forget the parked task after this many turns away (0: never)"
+                    </span>
+                    <input
+                        type="number"
+                        min="0"
+                        data-testid="field-x-ttl"
+                        prop:value=get(|x| x.ttl_turns.to_string())
+                        on:change=move |e| {
+                            if let Ok(n) = event_target_value(&e).parse::<i64>() {
+                                with(editor, i, None, |x| x.ttl_turns = n)
+                            }
+                        }
+                    />
                 </label>
             </Show>
             <label class="field">
-                <span class="field-label">"Only in these states (state ids, comma-separated; empty: any)"</span>
-                <input type="text" data-testid="field-x-only-in" prop:value=get(|x| x.only_in.join(", "))
-                    on:change=move |e| { let v = items(&event_target_value(&e)); with(editor, i, None, |x| x.only_in = v) } />
+                <span class="field-label">
+                    "Only in these states (state ids, comma-separated; empty: any)"
+                </span>
+                <input
+                    type="text"
+                    data-testid="field-x-only-in"
+                    prop:value=get(|x| x.only_in.join(", "))
+                    on:change=move |e| {
+                        let v = items(&event_target_value(&e));
+                        with(editor, i, None, |x| x.only_in = v)
+                    }
+                />
             </label>
             <div class="rule" data-testid="x-condition">
                 <span class="field-label">"Fires by itself when"</span>
-                <Show when=has_condition fallback=move || view! {
-                    <button class="add" data-testid="add-x-condition" on:click=move |_| with(editor, i, None, |x| {
-                        x.condition = Some(Condition { condition_type: ConditionType::DeliverableExists, condition_config: Default::default() });
-                    })>"+ Add a condition"</button>
-                }>
+                <Show
+                    when=has_condition
+                    fallback=move || {
+                        view! {
+                            <button
+                                class="add"
+                                data-testid="add-x-condition"
+                                on:click=move |_| with(
+                                    editor,
+                                    i,
+                                    None,
+                                    |x| {
+                                        x.condition = Some(Condition {
+                                            condition_type: ConditionType::DeliverableExists,
+                                            condition_config: Default::default(),
+                                        });
+                                    },
+                                )
+                            >
+                                "+ Add a condition"
+                            </button>
+                        }
+                    }
+                >
                     {move || {
-                        let id = read_plan(editor, |p| p.interruptions.get(i).map(|x| x.id.clone()).unwrap_or_default());
+                        let id = read_plan(
+                            editor,
+                            |p| p.interruptions.get(i).map(|x| x.id.clone()).unwrap_or_default(),
+                        );
                         view! { <ConditionEditor root=Root::Interruption { id } path=Vec::new() /> }
                     }}
-                    <button class="remove" data-testid="remove-x-condition" on:click=move |_| with(editor, i, None, |x| x.condition = None)>"Remove the condition"</button>
+                    <button
+                        class="remove"
+                        data-testid="remove-x-condition"
+                        on:click=move |_| with(editor, i, None, |x| x.condition = None)
+                    >
+                        "Remove the condition"
+                    </button>
                 </Show>
             </div>
-            <button class="remove" data-testid="remove-interruption" on:click=move |_| change(editor, None, |list| { if i < list.len() { list.remove(i); } })>"Remove interruption"</button>
+            <button
+                class="remove"
+                data-testid="remove-interruption"
+                on:click=move |_| change(
+                    editor,
+                    None,
+                    |list| {
+                        if i < list.len() {
+                            list.remove(i);
+                        }
+                    },
+                )
+            >
+                "Remove interruption"
+            </button>
         </div>
     }
 }

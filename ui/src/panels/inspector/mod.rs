@@ -41,12 +41,21 @@ pub fn Inspector(report: Memo<Report>) -> impl IntoView {
     let read_only = move || !editor.mode.with(|m| m.is_draft());
     view! {
         {move || match subject.get() {
-            Subject::State(id) => Some(view! {
-                <div class="from-here">
-                    <button data-testid="chat-from-here" title="A test conversation that begins in this state, with values you give"
-                        on:click=move |_| test_chat.test_from(id.clone())>"▶ Test from here"</button>
-                </div>
-            }),
+            Subject::State(id) => {
+                Some(
+                    view! {
+                        <div class="from-here">
+                            <button
+                                data-testid="chat-from-here"
+                                title="A test conversation that begins in this state, with values you give"
+                                on:click=move |_| test_chat.test_from(id.clone())
+                            >
+                                "▶ Test from here"
+                            </button>
+                        </div>
+                    },
+                )
+            }
             _ => None,
         }}
         <Inline report=report subject=subject />
@@ -57,7 +66,9 @@ pub fn Inspector(report: Memo<Report>) -> impl IntoView {
             {move || match subject.get() {
                 Subject::Plan => view! { <plan::PlanInspector /> }.into_any(),
                 Subject::State(id) => view! { <state::StateInspector id=id /> }.into_any(),
-                Subject::Transition(from, i) => view! { <transition::TransitionInspector from=from index=i /> }.into_any(),
+                Subject::Transition(from, i) => {
+                    view! { <transition::TransitionInspector from=from index=i /> }.into_any()
+                }
                 Subject::Many(n) => view! { <Several count=n /> }.into_any(),
             }}
         </div>
@@ -78,11 +89,17 @@ fn Several(count: usize) -> impl IntoView {
         <div class="inspector-section">
             <h3>{format!("{count} states selected")}</h3>
             <p class="hint">"Drag any of them to move them together; Delete removes them."</p>
-            <button class="danger" data-testid="delete-selection" on:click=move |_| {
-                let ids = editor.selection.get_untracked().states;
-                editor.dispatch(Command::DeleteStates { ids });
-                editor.selection.set(Default::default());
-            }>{format!("Delete {states} states and {arrows} transitions")}</button>
+            <button
+                class="danger"
+                data-testid="delete-selection"
+                on:click=move |_| {
+                    let ids = editor.selection.get_untracked().states;
+                    editor.dispatch(Command::DeleteStates { ids });
+                    editor.selection.set(Default::default());
+                }
+            >
+                {format!("Delete {states} states and {arrows} transitions")}
+            </button>
         </div>
     }
 }
@@ -121,11 +138,22 @@ fn Inline(report: Memo<Report>, subject: Memo<Subject>) -> impl IntoView {
     };
     view! {
         <ul class="inline-problems">
-            {move || mine().into_iter().map(|d| view! {
-                <li class=format!("inline-problem {}", d.severity.as_str()) data-testid="inline-problem" data-code=d.code.as_str()>
-                    {d.message.clone()}
-                </li>
-            }).collect_view()}
+            {move || {
+                mine()
+                    .into_iter()
+                    .map(|d| {
+                        view! {
+                            <li
+                                class=format!("inline-problem {}", d.severity.as_str())
+                                data-testid="inline-problem"
+                                data-code=d.code.as_str()
+                            >
+                                {d.message.clone()}
+                            </li>
+                        }
+                    })
+                    .collect_view()
+            }}
         </ul>
     }
 }

@@ -139,16 +139,37 @@ pub fn template_area(
     view! {
         <div class="template-field">
             {area(editor, label, testid, value, on_input)}
-            <select class="insert" data-testid=format!("insert-{testid}")
+            <select
+                class="insert"
+                data-testid=format!("insert-{testid}")
                 prop:value=""
                 on:focus=move |_| opened.set(true)
                 on:pointerdown=move |_| opened.set(true)
-                on:change=move |e| insert(event_target_value(&e))>
+                on:change=move |e| insert(event_target_value(&e))
+            >
                 <option value="">"Insert a name…"</option>
-                {move || opened.get().then(|| names.with(insertable).into_iter().map(|(tag, label)| view! { <option value=tag>{label}</option> }).collect_view())}
+                {move || {
+                    opened
+                        .get()
+                        .then(|| {
+                            names
+                                .with(insertable)
+                                .into_iter()
+                                .map(|(tag, label)| view! { <option value=tag>{label}</option> })
+                                .collect_view()
+                        })
+                }}
             </select>
-            <Show when={let problem = problem.clone(); move || problem().is_some()}>
-                <p class="field-problem" data-testid=format!("problem-{testid}")>{let problem = problem.clone(); move || problem().unwrap_or_default()}</p>
+            <Show when={
+                let problem = problem.clone();
+                move || problem().is_some()
+            }>
+                <p class="field-problem" data-testid=format!("problem-{testid}")>
+                    {
+                        let problem = problem.clone();
+                        move || problem().unwrap_or_default()
+                    }
+                </p>
             </Show>
         </div>
     }
@@ -162,23 +183,43 @@ pub fn SessionStatesSection() -> impl IntoView {
     view! {
         <div class="subsection" data-testid="session-states">
             <h4>"Instructions for every turn"</h4>
-            {template_area(editor, "Base instructions (templates allowed)", "plan-instructions",
+            {template_area(
+                editor,
+                "Base instructions (templates allowed)",
+                "plan-instructions",
                 move || read_plan(editor, |p| p.instructions.clone()),
                 move |v| {
-                    let Some(mut d) = editor.plan.with_untracked(|p| p.as_ref().map(PlanDetails::of)) else { return };
+                    let Some(mut d) = editor
+                        .plan
+                        .with_untracked(|p| p.as_ref().map(PlanDetails::of)) else { return };
                     d.instructions = v;
                     editor.dispatch_typing(Command::SetPlanDetails(d), "plan:instructions");
-                })}
+                },
+            )}
             <h4>"Session states"</h4>
-            <p class="hint">"Named conditions the conversation is in, each with a value and an on/off switch. Prompt states add their text to the agent's prompt while on."</p>
+            <p class="hint">
+                "Named conditions the conversation is in, each with a value and an on/off switch. Prompt states add their text to the agent's prompt while on."
+            </p>
             <For each=move || 0..count() key=|i| *i let:i>
                 <SessionStateForm i=i />
             </For>
-            <button class="add" data-testid="add-session-state" on:click=move |_| change(editor, None, |list| {
-                let mut n = list.len() + 1;
-                while list.iter().any(|s| s.id == format!("state_{n}")) { n += 1; }
-                list.push(SessionState::new(&format!("state_{n}")));
-            })>"+ Add session state"</button>
+            <button
+                class="add"
+                data-testid="add-session-state"
+                on:click=move |_| change(
+                    editor,
+                    None,
+                    |list| {
+                        let mut n = list.len() + 1;
+                        while list.iter().any(|s| s.id == format!("state_{n}")) {
+                            n += 1;
+                        }
+                        list.push(SessionState::new(&format!("state_{n}")));
+                    },
+                )
+            >
+                "+ Add session state"
+            </button>
         </div>
     }
 }
@@ -252,89 +293,324 @@ fn SessionStateForm(i: usize) -> impl IntoView {
         view! {
             <div class="rule" data-testid=testid>
                 <span class="field-label">{label}</span>
-                <Show when=present fallback=move || view! {
-                    <button class="add" data-testid=format!("add-{testid}") on:click=move |_| with_state(editor, i, None, |s| {
-                        let c = Some(Condition { condition_type: ConditionType::DeliverableExists, condition_config: Default::default() });
-                        if deactivate { s.auto_deactivate = c } else { s.auto_activate = c }
-                    })>"+ Add a rule"</button>
-                }>
+                <Show
+                    when=present
+                    fallback=move || {
+                        view! {
+                            <button
+                                class="add"
+                                data-testid=format!("add-{testid}")
+                                on:click=move |_| with_state(
+                                    editor,
+                                    i,
+                                    None,
+                                    |s| {
+                                        let c = Some(Condition {
+                                            condition_type: ConditionType::DeliverableExists,
+                                            condition_config: Default::default(),
+                                        });
+                                        if deactivate {
+                                            s.auto_deactivate = c
+                                        } else {
+                                            s.auto_activate = c
+                                        }
+                                    },
+                                )
+                            >
+                                "+ Add a rule"
+                            </button>
+                        }
+                    }
+                >
                     {move || {
-                        let session_state = read_plan(editor, |p| p.session_states.get(i).map(|s| s.id.clone()).unwrap_or_default());
-                        view! { <ConditionEditor root=Root::Rule { session_state, deactivate } path=Vec::new() /> }
+                        let session_state = read_plan(
+                            editor,
+                            |p| p.session_states.get(i).map(|s| s.id.clone()).unwrap_or_default(),
+                        );
+                        view! {
+                            <ConditionEditor
+                                root=Root::Rule {
+                                    session_state,
+                                    deactivate,
+                                }
+                                path=Vec::new()
+                            />
+                        }
                     }}
-                    <button class="remove" data-testid=format!("remove-{testid}") on:click=move |_| with_state(editor, i, None, |s| {
-                        if deactivate { s.auto_deactivate = None } else { s.auto_activate = None }
-                    })>"Remove the rule"</button>
+                    <button
+                        class="remove"
+                        data-testid=format!("remove-{testid}")
+                        on:click=move |_| with_state(
+                            editor,
+                            i,
+                            None,
+                            |s| {
+                                if deactivate {
+                                    s.auto_deactivate = None
+                                } else {
+                                    s.auto_activate = None
+                                }
+                            },
+                        )
+                    >
+                        "Remove the rule"
+                    </button>
                 </Show>
             </div>
         }
     };
     view! {
-        <div class="session-state" data-testid="session-state" data-session-index=i data-session-id=id>
+        <div
+            class="session-state"
+            data-testid="session-state"
+            data-session-index=i
+            data-session-id=id
+        >
             <label class="field">
                 <span class="field-label">"Id (renaming rewires every use)"</span>
-                <input type="text" data-testid="field-ss-id" prop:value=id
-                    on:change=move |e| rename(event_target_value(&e)) />
+                <input
+                    type="text"
+                    data-testid="field-ss-id"
+                    prop:value=id
+                    on:change=move |e| rename(event_target_value(&e))
+                />
             </label>
             <Show when=move || rename_error.get().is_some()>
                 <p class="field-problem">{move || rename_error.get().unwrap_or_default()}</p>
             </Show>
-            {text(editor, "Title", "ss-title", get(|s| s.title.clone()), move |v| with_state(editor, i, Some(format!("{i}title")), |s| s.title = v))}
-            {text(editor, "What it stands for", "ss-description", get(|s| s.description.clone()), move |v| with_state(editor, i, Some(format!("{i}desc")), |s| s.description = v))}
-            {choice("Type", "ss-type", i.to_string(),
-                || SessionType::ALL.iter().map(|t| (t.as_str().to_string(), t.as_str().to_string())).collect(),
+            {text(
+                editor,
+                "Title",
+                "ss-title",
+                get(|s| s.title.clone()),
+                move |v| with_state(editor, i, Some(format!("{i}title")), |s| s.title = v),
+            )}
+            {text(
+                editor,
+                "What it stands for",
+                "ss-description",
+                get(|s| s.description.clone()),
+                move |v| with_state(editor, i, Some(format!("{i}desc")), |s| s.description = v),
+            )}
+            {choice(
+                "Type",
+                "ss-type",
+                i.to_string(),
+                || {
+                    SessionType::ALL
+                        .iter()
+                        .map(|t| (t.as_str().to_string(), t.as_str().to_string()))
+                        .collect()
+                },
                 kind,
-                move |v: String| with_state(editor, i, None, |s| {
-                    let Some(t) = SessionType::ALL.into_iter().find(|t| t.as_str() == v) else { return };
-                    s.kind = t;
-                    s.value = None;
-                    s.enum_values = (t == SessionType::Enum).then(|| vec!["first".to_string()]);
-                    if t == SessionType::Prompt { s.list = false; s.prompt = Some(s.prompt.take().unwrap_or_default()); } else { s.prompt = None; }
-                }))}
-            <Show when=move || !is_prompt()>
-                {check("Holds a list of values", "ss-list", flag(|s| s.list), move |on| with_state(editor, i, None, |s| { s.list = on; s.value = None; }))}
-                <label class="field">
-                    <span class="field-label">"Starts with (a list: comma-separated; empty: no value)"</span>
-                    <input type="text" data-testid="field-ss-value"
-                        prop:value=move || read_plan(editor, |p| value_text(p.session_states.get(i).and_then(|s| s.value.as_ref())))
-                        on:change=move |e| { let t = event_target_value(&e); with_state(editor, i, None, |s| s.value = value_from_text(s, &t)) } />
+                move |v: String| with_state(
+                    editor,
+                    i,
+                    None,
+                    |s| {
+                        let Some(t) = SessionType::ALL.into_iter().find(|t| t.as_str() == v) else {
+                            return
+                        };
+                        s.kind = t;
+                        s.value = None;
+                        s.enum_values = (t == SessionType::Enum).then(|| vec!["first".to_string()]);
+                        if t == SessionType::Prompt {
+                            s.list = false;
+                            s.prompt = Some(s.prompt.take().unwrap_or_default());
+                        } else {
+                            s.prompt = None;
+                        }
+                    },
+                ),
+            )}
+            <Show when=move || {
+                !is_prompt()
+            }>
+                {check(
+                    "Holds a list of values",
+                    "ss-list",
+                    flag(|s| s.list),
+                    move |on| with_state(
+                        editor,
+                        i,
+                        None,
+                        |s| {
+                            s.list = on;
+                            s.value = None;
+                        },
+                    ),
+                )} <label class="field">
+                    <span class="field-label">
+                        "Starts with (a list: comma-separated; empty: no value)"
+                    </span>
+                    <input
+                        type="text"
+                        data-testid="field-ss-value"
+                        prop:value=move || read_plan(
+                            editor,
+                            |p| value_text(p.session_states.get(i).and_then(|s| s.value.as_ref())),
+                        )
+                        on:change=move |e| {
+                            let t = event_target_value(&e);
+                            with_state(editor, i, None, |s| s.value = value_from_text(s, &t))
+                        }
+                    />
                 </label>
             </Show>
             <Show when=is_enum>
                 <label class="field">
                     <span class="field-label">"Values (comma-separated)"</span>
-                    <input type="text" data-testid="field-ss-enum-values"
-                        prop:value=move || read_plan(editor, |p| p.session_states.get(i).and_then(|s| s.enum_values.clone()).unwrap_or_default().join(", "))
+                    <input
+                        type="text"
+                        data-testid="field-ss-enum-values"
+                        prop:value=move || read_plan(
+                            editor,
+                            |p| {
+                                p.session_states
+                                    .get(i)
+                                    .and_then(|s| s.enum_values.clone())
+                                    .unwrap_or_default()
+                                    .join(", ")
+                            },
+                        )
                         on:change=move |e| {
-                            let values: Vec<String> = event_target_value(&e).split(',').map(|v| v.trim().to_string()).filter(|v| !v.is_empty()).collect();
+                            let values: Vec<String> = event_target_value(&e)
+                                .split(',')
+                                .map(|v| v.trim().to_string())
+                                .filter(|v| !v.is_empty())
+                                .collect();
                             with_state(editor, i, None, |s| s.enum_values = Some(values));
-                        } />
+                        }
+                    />
                 </label>
             </Show>
             <Show when=is_prompt>
-                {template_area(editor, "Prompt text while on (templates allowed)", "ss-prompt",
-                    move || read_plan(editor, |p| p.session_states.get(i).and_then(|s| s.prompt.clone()).unwrap_or_default()),
-                    move |v| with_state(editor, i, Some(format!("{i}prompt")), |s| s.prompt = Some(v)))}
+                {template_area(
+                    editor,
+                    "Prompt text while on (templates allowed)",
+                    "ss-prompt",
+                    move || read_plan(
+                        editor,
+                        |p| {
+                            p.session_states
+                                .get(i)
+                                .and_then(|s| s.prompt.clone())
+                                .unwrap_or_default()
+                        },
+                    ),
+                    move |v| with_state(
+                        editor,
+                        i,
+                        Some(format!("{i}prompt")),
+                        |s| s.prompt = Some(v),
+                    ),
+                )}
             </Show>
-            {check("On at the start of every conversation", "ss-initially-active", flag(|s| s.initially_active), move |on| with_state(editor, i, None, |s| s.initially_active = on))}
-            {choice("Nested under", "ss-parent", i.to_string(),
+            {check(
+                "On at the start of every conversation",
+                "ss-initially-active",
+                flag(|s| s.initially_active),
+                move |on| with_state(editor, i, None, |s| s.initially_active = on),
+            )}
+            {choice(
+                "Nested under",
+                "ss-parent",
+                i.to_string(),
                 move || {
                     let mut options = vec![(String::new(), "(top level)".to_string())];
-                    options.extend(read_plan(editor, |p| p.session_states.iter().enumerate().filter(|(j, _)| *j != i).map(|(_, s)| (s.id.clone(), s.id.clone())).collect::<Vec<_>>()));
+                    options
+                        .extend(
+                            read_plan(
+                                editor,
+                                |p| {
+                                    p.session_states
+                                        .iter()
+                                        .enumerate()
+                                        .filter(|(j, _)| *j != i)
+                                        .map(|(_, s)| (s.id.clone(), s.id.clone()))
+                                        .collect::<Vec<_>>()
+                                },
+                            ),
+                        );
                     options
                 },
                 get(|s| s.parent.clone().unwrap_or_default()),
-                move |v: String| with_state(editor, i, None, |s| s.parent = (!v.is_empty()).then_some(v)))}
-            {choice("Switching it on", "ss-activation", i.to_string(),
-                || vec![("independent".into(), "leaves its peers alone".into()), ("exclusive".into(), "switches its exclusive peers off".into())],
-                get(|s| if s.activation == Activation::Exclusive { "exclusive".into() } else { "independent".into() }),
-                move |v: String| with_state(editor, i, None, |s| s.activation = if v == "exclusive" { Activation::Exclusive } else { Activation::Independent }))}
-            {check("The agent may change it", "ss-agent-can-change", flag(|s| s.agent_can_change), move |on| with_state(editor, i, None, |s| s.agent_can_change = on))}
+                move |v: String| with_state(
+                    editor,
+                    i,
+                    None,
+                    |s| s.parent = (!v.is_empty()).then_some(v),
+                ),
+            )}
+            {choice(
+                "Switching it on",
+                "ss-activation",
+                i.to_string(),
+                || {
+                    vec![
+                        ("independent".into(), "leaves its peers alone".into()),
+                        ("exclusive".into(), "switches its exclusive peers off".into()),
+                    ]
+                },
+                get(|s| {
+                    if s.activation == Activation::Exclusive {
+                        "exclusive".into()
+                    } else {
+                        "independent".into()
+                    }
+                }),
+                move |v: String| with_state(
+                    editor,
+                    i,
+                    None,
+                    |s| {
+                        s.activation = if v == "exclusive" {
+                            Activation::Exclusive
+                        } else {
+                            Activation::Independent
+                        };
+                    },
+                ),
+            )}
+            {check(
+                "The agent may change it",
+                "ss-agent-can-change",
+                flag(|s| s.agent_can_change),
+                move |on| with_state(editor, i, None, |s| s.agent_can_change = on),
+            )}
             {rule(false)}
             {rule(true)}
             <div class="row-actions">
-                <button data-testid="move-session-state-up" disabled=move || i == 0 on:click=move |_| change(editor, None, |list| if i > 0 && i < list.len() { list.swap(i - 1, i) })>"Move up"</button>
-                <button class="remove" data-testid="remove-session-state" on:click=move |_| change(editor, None, |list| { if i < list.len() { list.remove(i); } })>"Remove"</button>
+                <button
+                    data-testid="move-session-state-up"
+                    disabled=move || i == 0
+                    on:click=move |_| change(
+                        editor,
+                        None,
+                        |list| {
+                            if i > 0 && i < list.len() {
+                                list.swap(i - 1, i)
+                            }
+                        },
+                    )
+                >
+                    "Move up"
+                </button>
+                <button
+                    class="remove"
+                    data-testid="remove-session-state"
+                    on:click=move |_| change(
+                        editor,
+                        None,
+                        |list| {
+                            if i < list.len() {
+                                list.remove(i);
+                            }
+                        },
+                    )
+                >
+                    "Remove"
+                </button>
             </div>
         </div>
     }

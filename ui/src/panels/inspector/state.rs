@@ -76,40 +76,97 @@ pub fn StateInspector(id: String) -> impl IntoView {
             <h3>"State"</h3>
             <label class="field">
                 <span class="field-label">"Id"</span>
-                <input type="text" data-testid="field-id" prop:value=move || sid.get_value() on:change=rename />
+                <input
+                    type="text"
+                    data-testid="field-id"
+                    prop:value=move || sid.get_value()
+                    on:change=rename
+                />
             </label>
-            {move || rename_error.get().map(|m| view! { <p class="field-error" data-testid="field-error">{m}</p> })}
-            {text(editor, "Title", "title", get(|s| s.title.clone()), set("title", |s, v| s.title = v))}
+            {move || {
+                rename_error
+                    .get()
+                    .map(|m| {
+                        view! {
+                            <p class="field-error" data-testid="field-error">
+                                {m}
+                            </p>
+                        }
+                    })
+            }}
+            {text(
+                editor,
+                "Title",
+                "title",
+                get(|s| s.title.clone()),
+                set("title", |s, v| s.title = v),
+            )}
             {choice(
                 "Mode",
                 "type",
                 String::new(),
-                || vec![
-                    ("strict".into(), "Strict: one task at a time, in order".into()),
-                    ("loose".into(), "Loose: tasks in any order".into()),
-                    ("goal".into(), "Goal: an objective, no task list".into()),
-                ],
-                move || read_state(editor, &sid.get_value(), |s| mode_name(s.kind).to_string()).unwrap_or_default(),
+                || {
+                    vec![
+                        ("strict".into(), "Strict: one task at a time, in order".into()),
+                        ("loose".into(), "Loose: tasks in any order".into()),
+                        ("goal".into(), "Goal: an objective, no task list".into()),
+                    ]
+                },
+                move || {
+                    read_state(editor, &sid.get_value(), |s| mode_name(s.kind).to_string())
+                        .unwrap_or_default()
+                },
                 move |v| {
                     let id = sid.get_value();
-                    edit_state(editor, &id, None, |s| {
-                        s.kind = match v.as_str() {
-                            "strict" => StateType::Strict,
-                            "goal" => StateType::Goal,
-                            _ => StateType::Loose,
-                        };
-                        if s.kind == StateType::Goal && s.goal.is_none() {
-                            s.goal = Some(Goal { objective: String::new(), success_description: String::new(), deliverables: Vec::new() });
-                        }
-                        if s.kind != StateType::Goal && s.goal.as_ref().is_some_and(|g| g.objective.is_empty() && g.deliverables.is_empty()) {
-                            s.goal = None;
-                        }
-                    });
+                    edit_state(
+                        editor,
+                        &id,
+                        None,
+                        |s| {
+                            s.kind = match v.as_str() {
+                                "strict" => StateType::Strict,
+                                "goal" => StateType::Goal,
+                                _ => StateType::Loose,
+                            };
+                            if s.kind == StateType::Goal && s.goal.is_none() {
+                                s.goal = Some(Goal {
+                                    objective: String::new(),
+                                    success_description: String::new(),
+                                    deliverables: Vec::new(),
+                                });
+                            }
+                            if s.kind != StateType::Goal
+                                && s
+                                    .goal
+                                    .as_ref()
+                                    .is_some_and(|g| {
+                                        g.objective.is_empty() && g.deliverables.is_empty()
+                                    })
+                            {
+                                s.goal = None;
+                            }
+                        },
+                    );
                 },
             )}
-            {area(editor, "Description", "description", get(|s| s.description.clone()), set("description", |s, v| s.description = v))}
-            {template_area(editor, "Instructions for the agent (templates allowed)", "instructions", get(|s| s.instructions.clone()), set("instructions", |s, v| s.instructions = v))}
-            <ChangesEditor at=ChangesOf::Entry(sid.get_value()) label="On enter: changes to session states" />
+            {area(
+                editor,
+                "Description",
+                "description",
+                get(|s| s.description.clone()),
+                set("description", |s, v| s.description = v),
+            )}
+            {template_area(
+                editor,
+                "Instructions for the agent (templates allowed)",
+                "instructions",
+                get(|s| s.instructions.clone()),
+                set("instructions", |s, v| s.instructions = v),
+            )}
+            <ChangesEditor
+                at=ChangesOf::Entry(sid.get_value())
+                label="On enter: changes to session states"
+            />
             {check(
                 "Can be interrupted (off: only an urgent interruption takes over here)",
                 "interruptible",
@@ -121,41 +178,65 @@ pub fn StateInspector(id: String) -> impl IntoView {
             )}
             {move || {
                 let names = tools.get();
-                (!names.is_empty()).then(|| view! {
-                    <div class="field">
-                        <span class="field-label">"Allowed tools"</span>
-                        {names.into_iter().map(|name| {
-                            let n = name.clone();
-                            let n2 = name.clone();
-                            view! {
-                                <label class="field check">
-                                    <input
-                                        type="checkbox"
-                                        data-testid="field-allowed-tool"
-                                        data-tool=name.clone()
-                                        prop:checked=move || read_state(editor, &sid.get_value(), |s| s.allowed_tools.contains(&n)).unwrap_or(false)
-                                        on:change=move |e| {
-                                            let on = event_target_checked(&e);
-                                            let id = sid.get_value();
-                                            let name = n2.clone();
-                                            edit_state(editor, &id, None, |s| {
-                                                s.allowed_tools.retain(|t| *t != name);
-                                                if on { s.allowed_tools.push(name); }
-                                            });
+                (!names.is_empty())
+                    .then(|| {
+                        view! {
+                            <div class="field">
+                                <span class="field-label">"Allowed tools"</span>
+                                {names
+                                    .into_iter()
+                                    .map(|name| {
+                                        let n = name.clone();
+                                        let n2 = name.clone();
+                                        view! {
+                                            <label class="field check">
+                                                <input
+                                                    type="checkbox"
+                                                    data-testid="field-allowed-tool"
+                                                    data-tool=name.clone()
+                                                    prop:checked=move || {
+                                                        read_state(
+                                                                editor,
+                                                                &sid.get_value(),
+                                                                |s| s.allowed_tools.contains(&n),
+                                                            )
+                                                            .unwrap_or(false)
+                                                    }
+                                                    on:change=move |e| {
+                                                        let on = event_target_checked(&e);
+                                                        let id = sid.get_value();
+                                                        let name = n2.clone();
+                                                        edit_state(
+                                                            editor,
+                                                            &id,
+                                                            None,
+                                                            |s| {
+                                                                s.allowed_tools.retain(|t| *t != name);
+                                                                if on {
+                                                                    s.allowed_tools.push(name);
+                                                                }
+                                                            },
+                                                        );
+                                                    }
+                                                />
+                                                <span>{name}</span>
+                                            </label>
                                         }
-                                    />
-                                    <span>{name}</span>
-                                </label>
-                            }
-                        }).collect_view()}
-                    </div>
-                })
+                                    })
+                                    .collect_view()}
+                            </div>
+                        }
+                    })
             }}
-            {move || (!has_transitions.get()).then(|| view! { <EndingFields id=sid.get_value() /> })}
-            {move || if is_goal.get() {
-                view! { <GoalFields id=sid.get_value() /> }.into_any()
-            } else {
-                view! { <TaskList id=sid.get_value() /> }.into_any()
+            {move || {
+                (!has_transitions.get()).then(|| view! { <EndingFields id=sid.get_value() /> })
+            }}
+            {move || {
+                if is_goal.get() {
+                    view! { <GoalFields id=sid.get_value() /> }.into_any()
+                } else {
+                    view! { <TaskList id=sid.get_value() /> }.into_any()
+                }
             }}
         </div>
     }
@@ -212,29 +293,47 @@ fn EndingFields(id: String) -> impl IntoView {
                 "Ending",
                 "ending",
                 String::new(),
-                || vec![
-                    ("complete".into(), "Complete".into()),
-                    ("hang_up".into(), "Hang up".into()),
-                    ("hand_off".into(), "Hand off to a person".into()),
-                    ("resume".into(), "Return to the parked task".into()),
-                ],
+                || {
+                    vec![
+                        ("complete".into(), "Complete".into()),
+                        ("hang_up".into(), "Hang up".into()),
+                        ("hand_off".into(), "Hand off to a person".into()),
+                        ("resume".into(), "Return to the parked task".into()),
+                    ]
+                },
                 move || kind.get(),
                 move |v| {
                     let id = sid.get_value();
-                    edit_state(editor, &id, None, |s| {
-                        s.ending = match v.as_str() {
-                            "hang_up" => Some(Ending::HangUp {}),
-                            "hand_off" => Some(Ending::HandOff { to: String::new(), reason: String::new() }),
-                            "resume" => Some(Ending::Resume {}),
-                            _ => None,
-                        };
-                    });
+                    edit_state(
+                        editor,
+                        &id,
+                        None,
+                        |s| {
+                            s.ending = match v.as_str() {
+                                "hang_up" => Some(Ending::HangUp {}),
+                                "hand_off" => {
+                                    Some(Ending::HandOff {
+                                        to: String::new(),
+                                        reason: String::new(),
+                                    })
+                                }
+                                "resume" => Some(Ending::Resume {}),
+                                _ => None,
+                            };
+                        },
+                    );
                 },
             )}
-            {move || hand_off.get().then(|| view! {
-                {text(editor, "Hand off to", "ending-to", part(0), set_part(0))}
-                {text(editor, "Reason", "ending-reason", part(1), set_part(1))}
-            })}
+            {move || {
+                hand_off
+                    .get()
+                    .then(|| {
+                        view! {
+                            {text(editor, "Hand off to", "ending-to", part(0), set_part(0))}
+                            {text(editor, "Reason", "ending-reason", part(1), set_part(1))}
+                        }
+                    })
+            }}
         </div>
     }
 }
@@ -267,8 +366,20 @@ fn GoalFields(id: String) -> impl IntoView {
     view! {
         <div class="subsection">
             <h4>"Goal"</h4>
-            {template_area(editor, "Objective", "objective", goal_text(|g| g.objective.clone()), set_goal("objective", |g, v| g.objective = v))}
-            {template_area(editor, "What success looks like", "success-description", goal_text(|g| g.success_description.clone()), set_goal("success", |g, v| g.success_description = v))}
+            {template_area(
+                editor,
+                "Objective",
+                "objective",
+                goal_text(|g| g.objective.clone()),
+                set_goal("objective", |g, v| g.objective = v),
+            )}
+            {template_area(
+                editor,
+                "What success looks like",
+                "success-description",
+                goal_text(|g| g.success_description.clone()),
+                set_goal("success", |g, v| g.success_description = v),
+            )}
             <DeliverableList id=sid.get_value() task=None />
         </div>
     }

@@ -39,7 +39,9 @@ pub fn TaskList(id: String) -> impl IntoView {
             <For each=move || 0..count() key=|i| *i let:i>
                 <TaskFields id=sid.get_value() index=i />
             </For>
-            <button class="add" data-testid="add-task" on:click=add>"+ Add task"</button>
+            <button class="add" data-testid="add-task" on:click=add>
+                "+ Add task"
+            </button>
         </div>
     }
 }
@@ -81,33 +83,122 @@ fn TaskFields(id: String, index: usize) -> impl IntoView {
         <div class="task" data-testid="task" data-task-index=index>
             <div class="task-head">
                 <span class="task-number">{format!("Task {}", index + 1)}</span>
-                <button title="Move up" data-testid="task-up" on:click=op(|t, i| if i > 0 { t.swap(i, i - 1) })>"↑"</button>
-                <button title="Move down" data-testid="task-down" on:click=op(|t, i| if i + 1 < t.len() { t.swap(i, i + 1) })>"↓"</button>
-                <button title="Remove task" data-testid="remove-task" on:click=op(|t, i| { if i < t.len() { t.remove(i); } })>"✕"</button>
+                <button
+                    title="Move up"
+                    data-testid="task-up"
+                    on:click=op(|t, i| {
+                        if i > 0 {
+                            t.swap(i, i - 1)
+                        }
+                    })
+                >
+                    "↑"
+                </button>
+                <button
+                    title="Move down"
+                    data-testid="task-down"
+                    on:click=op(|t, i| {
+                        if i + 1 < t.len() {
+                            t.swap(i, i + 1)
+                        }
+                    })
+                >
+                    "↓"
+                </button>
+                <button
+                    title="Remove task"
+                    data-testid="remove-task"
+                    on:click=op(|t, i| {
+                        if i < t.len() {
+                            t.remove(i);
+                        }
+                    })
+                >
+                    "✕"
+                </button>
             </div>
-            {name_field(editor, "Id", "task-id", get(|t| t.id.clone()), move |to| {
-                let state = sid.get_value();
-                let from = read_state(editor, &state, |s| s.tasks.get(index).map(|t| t.id.clone())).flatten()?;
-                Some(Command::Rename { what: Renamed::Task { state }, from, to: to.trim().to_string() })
-            })}
-            {text(editor, "Description", "task-description", get(|t| t.description.clone()), set("description", |t, v| t.description = v))}
-            {template_area(editor, "Instruction", "task-instruction", get(|t| t.instruction.clone()), set("instruction", |t, v| t.instruction = v))}
+            {name_field(
+                editor,
+                "Id",
+                "task-id",
+                get(|t| t.id.clone()),
+                move |to| {
+                    let state = sid.get_value();
+                    let from = read_state(
+                            editor,
+                            &state,
+                            |s| s.tasks.get(index).map(|t| t.id.clone()),
+                        )
+                        .flatten()?;
+                    Some(Command::Rename {
+                        what: Renamed::Task { state },
+                        from,
+                        to: to.trim().to_string(),
+                    })
+                },
+            )}
+            {text(
+                editor,
+                "Description",
+                "task-description",
+                get(|t| t.description.clone()),
+                set("description", |t, v| t.description = v),
+            )}
+            {template_area(
+                editor,
+                "Instruction",
+                "task-instruction",
+                get(|t| t.instruction.clone()),
+                set("instruction", |t, v| t.instruction = v),
+            )}
             {check(
                 "Required",
                 "task-required",
-                move || read_state(editor, &sid.get_value(), |s| s.tasks.get(index).is_some_and(|t| t.required)).unwrap_or(true),
+                move || {
+                    read_state(
+                            editor,
+                            &sid.get_value(),
+                            |s| s.tasks.get(index).is_some_and(|t| t.required),
+                        )
+                        .unwrap_or(true)
+                },
                 move |on| {
                     let id = sid.get_value();
-                    edit_state(editor, &id, None, |s| if let Some(t) = s.tasks.get_mut(index) { t.required = on });
+                    edit_state(
+                        editor,
+                        &id,
+                        None,
+                        |s| {
+                            if let Some(t) = s.tasks.get_mut(index) {
+                                t.required = on;
+                            }
+                        },
+                    );
                 },
             )}
             {check(
                 "Ask afresh on every entry (forget its values when the state is entered again)",
                 "task-ask-again",
-                move || read_state(editor, &sid.get_value(), |s| s.tasks.get(index).is_some_and(|t| t.ask_again)).unwrap_or(false),
+                move || {
+                    read_state(
+                            editor,
+                            &sid.get_value(),
+                            |s| s.tasks.get(index).is_some_and(|t| t.ask_again),
+                        )
+                        .unwrap_or(false)
+                },
                 move |on| {
                     let id = sid.get_value();
-                    edit_state(editor, &id, None, |s| if let Some(t) = s.tasks.get_mut(index) { t.ask_again = on });
+                    edit_state(
+                        editor,
+                        &id,
+                        None,
+                        |s| {
+                            if let Some(t) = s.tasks.get_mut(index) {
+                                t.ask_again = on;
+                            }
+                        },
+                    );
                 },
             )}
             <DeliverableList id=sid.get_value() task=Some(index) />

@@ -27,10 +27,22 @@ pub fn TransitionInspector(from: String, index: usize) -> impl IntoView {
     view! {
         <div class="inspector-section" data-testid="transition-inspector">
             <h3>"Transition"</h3>
-            <p class="hint">{move || format!("From {} · transition {}", from_title(), index + 1)}</p>
-            {state_picker("Goes to", "target", get(|t| t.target_state_id.clone()), move |to: String| {
-                editor.dispatch(Command::Retarget { from: sid.get_value(), index, to });
-            })}
+            <p class="hint">
+                {move || format!("From {} · transition {}", from_title(), index + 1)}
+            </p>
+            {state_picker(
+                "Goes to",
+                "target",
+                get(|t| t.target_state_id.clone()),
+                move |to: String| {
+                    editor
+                        .dispatch(Command::Retarget {
+                            from: sid.get_value(),
+                            index,
+                            to,
+                        });
+                },
+            )}
             <label class="field">
                 <span class="field-label">"Priority (lower wins)"</span>
                 <input
@@ -40,31 +52,67 @@ pub fn TransitionInspector(from: String, index: usize) -> impl IntoView {
                     on:input=move |e| {
                         if let Ok(p) = event_target_value(&e).parse::<f64>() {
                             let id = sid.get_value();
-                            edit_state(editor, &id, Some(format!("{id}:t{index}:priority")), |s| {
-                                if let Some(t) = s.transitions.get_mut(index) {
-                                    t.priority = Priority(p);
-                                }
-                            });
+                            edit_state(
+                                editor,
+                                &id,
+                                Some(format!("{id}:t{index}:priority")),
+                                |s| {
+                                    if let Some(t) = s.transitions.get_mut(index) {
+                                        t.priority = Priority(p);
+                                    }
+                                },
+                            );
                         }
                     }
                     on:blur=move |_| editor.end_typing()
                 />
             </label>
-            {text(editor, "Label on the arrow", "label", get(|t| t.label.clone()), move |v| {
-                let id = sid.get_value();
-                edit_state(editor, &id, Some(format!("{id}:t{index}:label")), |s| {
-                    if let Some(t) = s.transitions.get_mut(index) {
-                        t.label = v;
-                    }
-                });
-            })}
-            <ConditionEditor root=Root::Transition { from: from.clone(), index } path=Vec::new() />
-            <ChangesEditor at=ChangesOf::Effects(from.clone(), index) label="Effects on session states when it fires" />
-            <button class="danger" data-testid="delete-transition" on:click=move |_| {
-                if editor.dispatch(Command::DeleteTransition { from: sid.get_value(), index }) {
-                    editor.selection.set(Default::default());
+            {text(
+                editor,
+                "Label on the arrow",
+                "label",
+                get(|t| t.label.clone()),
+                move |v| {
+                    let id = sid.get_value();
+                    edit_state(
+                        editor,
+                        &id,
+                        Some(format!("{id}:t{index}:label")),
+                        |s| {
+                            if let Some(t) = s.transitions.get_mut(index) {
+                                t.label = v;
+                            }
+                        },
+                    );
+                },
+            )}
+            <ConditionEditor
+                root=Root::Transition {
+                    from: from.clone(),
+                    index,
                 }
-            }>"Delete transition"</button>
+                path=Vec::new()
+            />
+            <ChangesEditor
+                at=ChangesOf::Effects(from.clone(), index)
+                label="Effects on session states when it fires"
+            />
+            <button
+                class="danger"
+                data-testid="delete-transition"
+                on:click=move |_| {
+                    if editor
+                        .dispatch(Command::DeleteTransition {
+                            from: sid.get_value(),
+                            index,
+                        })
+                    {
+                        editor.selection.set(Default::default());
+                    }
+                }
+            >
+                "Delete transition"
+            </button>
         </div>
     }
 }
