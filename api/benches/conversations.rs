@@ -88,12 +88,13 @@ fn main() {
     let mut read = Vec::new();
     for _ in 0..11 {
         let t = Instant::now();
-        let target = conversations::target_plan(&ws, "big", Some(Revision::Draft)).expect("reads");
+        let target =
+            plan_api::target::target_plan(&ws, "big", Some(Revision::Draft)).expect("reads");
         read.push(t.elapsed());
         std::hint::black_box(target);
     }
     println!(
-        "  of which the draft read, checked and hashed (conversations::target_plan): p50 {}",
+        "  of which the draft read, checked and hashed (target::target_plan): p50 {}",
         ms(percentile(&mut read, 0.5))
     );
 

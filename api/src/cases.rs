@@ -9,9 +9,9 @@ use plan_core::runtime::script::{self, Coverage, Failure, Script};
 use plan_core::runtime::{Agent, Preset, Simulator, ToolResults, What};
 use plan_core::Revision;
 
-use crate::conversations::Target;
 use crate::error::ApiError;
 use crate::messages::{CaseRun, ChatView, CoverageView, SavedCase, SuiteRun};
+use crate::target::Target;
 use crate::Context;
 
 type Result<T> = std::result::Result<T, ApiError>;

@@ -9,8 +9,8 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use plan_core::store::{default_root, timestamp, Workspace};
 use plan_core::Revision;
 
-use crate::conversations::Target;
 use crate::error::{ApiError, ErrorCode};
+use crate::target::Target;
 use crate::targets::Targets;
 
 /// The time now as RFC 3339 (`2026-12-02T14:05:09Z`): what the store records.

@@ -1,7 +1,7 @@
-//! Test conversations: which plan a chat runs (and when it may not), a conversation started (from
-//! any state, with values already known), one turn, one turn taken back, the last conversation
-//! of a plan, a conversation saved as a test case, and a plan's saved cases run as a suite with the
-//! transitions they took. The app's Chat tab and `plan chat` / `plan test` share all of it.
+//! Test conversations: a conversation started (from any state, with values already known), one
+//! turn, one turn taken back, the last conversation of a plan found again. Which plan a chat runs
+//! is [`crate::target`]'s, who answers [`crate::answerer`]'s, saved cases and the suite
+//! [`crate::cases`]'. The app's Chat tab and `plan chat` / `plan test` share all of it.
 //!
 //! A conversation of a workspace plan is saved after every turn: the session in
 //! `<plan>/sessions/<name>.json` (what `plan chat --resume` reads), and beside it, in
@@ -12,147 +12,22 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use plan_core::hash::{content_hash, run_hash};
+use plan_core::hash::run_hash;
 use plan_core::runtime::script::{self, Failure, Opening, Script, TurnRecord};
-use plan_core::runtime::{
-    set_by_author, Agent, AgentKind, Chat, PlanRef, PlanVersion, Preset, Session, Simulator,
-    ToolResults, Turn,
-};
+use plan_core::runtime::{set_by_author, Chat, Preset, Session, Simulator, ToolResults, Turn};
 use plan_core::store::{ChatLog, Workspace};
-use plan_core::validate::{check_text, validate, Diagnostic, Severity};
-use plan_core::{Plan, Revision};
 
-use crate::agent::model::{LanguageModel, SimulatorForFailedModel, WithFallback};
+use crate::answerer::Answerer;
 pub use crate::cases::{case_of, read_script, run_case, run_suite, save_case};
 use crate::error::{ApiError, ErrorCode};
 pub use crate::messages::{CaseRun, ChatView, CoverageView, SavedCase, StartChat, SuiteRun};
+use crate::target::{refuse_ended, resume_target, revision_of, Target};
 use crate::Context;
 
 type Result<T> = std::result::Result<T, ApiError>;
 
 /// How many earlier sessions a conversation keeps for stepping back.
 pub const STEPS_KEPT: usize = 50;
-
-/// A plan ready to run: checked, with the reference a session records.
-#[derive(Debug, Clone)]
-pub struct Target {
-    /// The plan, checked.
-    pub plan: Plan,
-    /// How a session names it.
-    pub plan_ref: PlanRef,
-    /// How messages name it: `customer-support (draft)`, `support.json`.
-    pub name: String,
-}
-
-/// A plan with errors cannot run: refused with its diagnostics.
-fn refused(name: &str, diagnostics: Vec<Diagnostic>) -> ApiError {
-    let errors = diagnostics
-        .iter()
-        .filter(|d| d.severity == Severity::Error)
-        .count();
-    ApiError {
-        code: ErrorCode::HasErrors,
-        message: format!(
-            "{name} has {errors} error(s); fix them before a test conversation (plan check shows them)"
-        ),
-        diagnostics,
-    }
-}
-
-/// A plan file, run as is (no workspace). Not JSON, not a plan, or a plan with errors: refused
-/// with its diagnostics.
-pub fn target_file(path: &Path) -> Result<Target> {
-    let text = plan_core::files::read_text(path)
-        .map_err(|e| ApiError::new(ErrorCode::Io, format!("cannot read {e}")))?;
-    let name = path.display().to_string();
-    let (plan, report) = check_text(&text);
-    match plan {
-        Some(plan) if !report.has_errors() => Ok(Target {
-            plan_ref: PlanRef {
-                id: plan.id.clone(),
-                version: PlanVersion::File,
-                content_hash: content_hash(&plan),
-            },
-            plan,
-            name,
-        }),
-        _ => Err(refused(&name, report.diagnostics)),
-    }
-}
-
-/// Plan `id` of the workspace: `revision`, or by default the live version, else the draft.
-pub fn target_plan(ws: &Workspace, id: &str, revision: Option<Revision>) -> Result<Target> {
-    let (plan, version) = ws.plan_to_run(id, revision)?;
-    let name = format!("{id} ({version})");
-    let report = validate(&plan);
-    if report.has_errors() {
-        return Err(refused(&name, report.diagnostics));
-    }
-    Ok(Target {
-        plan_ref: PlanRef {
-            id: id.to_string(),
-            version,
-            content_hash: content_hash(&plan),
-        },
-        plan,
-        name,
-    })
-}
-
-/// The document a session ran.
-fn revision_of(version: PlanVersion) -> Revision {
-    match version {
-        PlanVersion::Draft | PlanVersion::File => Revision::Draft,
-        PlanVersion::Number(n) => Revision::Version(n),
-    }
-}
-
-fn short(hash: &str) -> &str {
-    &hash[..hash.len().min(19)]
-}
-
-/// The plan a saved session ran, as it is now; refused when its content changed since (the
-/// session would go on in a plan it did not start in). `runs` is the log's [`run_hash`] of the
-/// plan when the session last took a turn: a plan whose cards only moved runs the same, and the
-/// session goes on (the app's chat lives beside an author arranging the canvas).
-pub fn resume_target(
-    ctx: &Context,
-    id: &str,
-    name: &str,
-    session: &Session,
-    runs: Option<&str>,
-) -> Result<Arc<Target>> {
-    let target = ctx.target(id, Some(revision_of(session.plan.version)))?;
-    let moved_only = || runs.is_some_and(|r| r == run_hash(&target.plan));
-    if target.plan_ref.content_hash != session.plan.content_hash && !moved_only() {
-        return Err(ApiError::new(
-            ErrorCode::Stale,
-            format!(
-                "session {name} ran {id} ({}) as it was then ({}); it has changed since ({}), so the session cannot resume: start a new one",
-                session.plan.version,
-                short(&session.plan.content_hash),
-                short(&target.plan_ref.content_hash)
-            ),
-        ));
-    }
-    Ok(target)
-}
-
-/// A saved session that has ended takes no more turns.
-pub fn refuse_ended(id: &str, name: &str, session: &Session) -> Result<()> {
-    match &session.ended {
-        Some(ended) => Err(ApiError::new(
-            ErrorCode::Ended,
-            format!(
-                "session {name} of {id} has ended ({} in state '{}' at turn {}): start a new one",
-                ended.describe(),
-                ended.state_id,
-                ended.turn
-            ),
-        )),
-        None => Ok(()),
-    }
-}
 
 /// The view of a conversation, from its session and log.
 fn view_of(
@@ -431,55 +306,6 @@ pub fn say_as(
     let mut c = Conversation::resume(ctx, &request.id, &request.name)?;
     c.say_by(&request.message, &request.tool_results, &answerer)?;
     Ok(c.view())
-}
-
-/// Who answers a turn.
-pub enum Answerer {
-    /// The simulator.
-    Simulator,
-    /// The simulator, after the language model failed for this reason.
-    Fallback(String),
-    /// The language model.
-    Model(LanguageModel),
-    /// The language model, the simulator answering a turn it fails (`--fallback simulator`).
-    ModelElseSimulator(LanguageModel),
-}
-
-impl Answerer {
-    /// `f` with the agent that answers.
-    pub fn with_agent<R>(&self, f: impl FnOnce(&dyn Agent) -> R) -> R {
-        match self {
-            Answerer::Model(model) => f(model),
-            Answerer::ModelElseSimulator(model) => f(&WithFallback(model)),
-            Answerer::Fallback(reason) => f(&SimulatorForFailedModel(reason)),
-            Answerer::Simulator => f(&Simulator),
-        }
-    }
-
-    /// The answerer `choice` names; the model's from the settings kept in `settings_file`.
-    pub fn of(
-        choice: &crate::agent::AgentChoice,
-        settings_file: Option<&Path>,
-    ) -> Result<Answerer> {
-        match (choice.agent, &choice.fallback) {
-            (_, Some(reason)) => Ok(Answerer::Fallback(reason.clone())),
-            (AgentKind::Simulator, None) => Ok(Answerer::Simulator),
-            (AgentKind::LanguageModel, None) => {
-                let settings = settings_file
-                    .map(crate::agent::settings::load)
-                    .transpose()?
-                    .flatten()
-                    .ok_or_else(|| {
-                        ApiError::new(
-                            ErrorCode::Agent,
-                            "the language model is not set up yet: give its base URL and model in the agent's settings",
-                        )
-                    })?;
-                let key = crate::agent::settings::key(&settings, None, |v| std::env::var(v).ok())?;
-                Ok(Answerer::Model(LanguageModel::new(settings, key)))
-            }
-        }
-    }
 }
 
 /// Session state `state` of conversation `name` of plan `id` set by the author (`by: author`).

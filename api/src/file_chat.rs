@@ -5,8 +5,9 @@
 use plan_core::runtime::script::{self, Opening, Run, Script, TurnRecord};
 use plan_core::runtime::{Chat, Session, Start, ToolResults};
 
-use crate::conversations::{Answerer, Target};
+use crate::answerer::Answerer;
 use crate::error::ApiError;
+use crate::target::Target;
 
 type Result<T> = std::result::Result<T, ApiError>;
 

@@ -23,6 +23,8 @@ pub mod error;
 pub mod messages;
 
 #[cfg(feature = "store")]
+pub mod answerer;
+#[cfg(feature = "store")]
 mod cases;
 #[cfg(feature = "store")]
 pub mod context;
@@ -32,6 +34,8 @@ pub mod conversations;
 pub mod drafts;
 #[cfg(feature = "store")]
 pub mod file_chat;
+#[cfg(feature = "store")]
+pub mod target;
 #[cfg(feature = "store")]
 mod targets;
 #[cfg(feature = "store")]

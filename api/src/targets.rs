@@ -13,8 +13,8 @@ use std::sync::{Arc, Mutex};
 use plan_core::store::Workspace;
 use plan_core::Revision;
 
-use crate::conversations::{target_plan, Target};
 use crate::error::ApiError;
+use crate::target::{target_plan, Target};
 
 /// How many documents are kept: the draft and a version or two being tried side by side.
 const KEPT: usize = 4;

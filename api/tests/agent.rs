@@ -398,7 +398,7 @@ fn every_failure_of_the_model_leaves_the_session_exactly_as_before_the_turn() {
     let session: Session = c.session().clone();
     let mut settings = settings_for(&server);
     settings.timeout_s = 1;
-    let agent = conversations::Answerer::Model(LanguageModel::new(settings.clone(), None));
+    let agent = plan_api::answerer::Answerer::Model(LanguageModel::new(settings.clone(), None));
     for (what, answer, says) in failures {
         server.answer([answer]);
         let e = c
@@ -420,7 +420,7 @@ fn every_failure_of_the_model_leaves_the_session_exactly_as_before_the_turn() {
         .unwrap()
         .port();
     settings.base_url = format!("http://127.0.0.1:{port}/v1");
-    let gone = conversations::Answerer::Model(LanguageModel::new(settings, None));
+    let gone = plan_api::answerer::Answerer::Model(LanguageModel::new(settings, None));
     let e = c.say_by("by car", &ToolResults::new(), &gone).unwrap_err();
     assert_eq!(e.message, format!("could not reach http://127.0.0.1:{port}/v1: is the model server running on this machine, on that port?"));
     assert_eq!(std::fs::read(&file).unwrap(), before);
@@ -673,7 +673,7 @@ fn a_model_that_calls_nothing_while_the_plan_waits_is_told_apart_and_said_once()
         text("Sure."),
         text("Of course."),
     ]);
-    let agent = conversations::Answerer::Model(LanguageModel::new(settings.clone(), None));
+    let agent = plan_api::answerer::Answerer::Model(LanguageModel::new(settings.clone(), None));
     let say =
         |c: &mut Conversation, m: &str| c.say_by(m, &ToolResults::new(), &agent).cloned().unwrap();
     let turns: Vec<_> = ["hi", "I am Chloe", "Chloe Martin"]

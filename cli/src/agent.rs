@@ -5,7 +5,7 @@
 
 use plan_api::agent::model::LanguageModel;
 use plan_api::agent::settings;
-use plan_api::conversations::Answerer;
+use plan_api::answerer::Answerer;
 
 use clap::{Args, ValueEnum};
 

@@ -12,8 +12,10 @@
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
-use plan_api::conversations::{self, read_script, Answerer, Conversation, StartChat, Target};
+use plan_api::answerer::Answerer;
+use plan_api::conversations::{read_script, Conversation, StartChat};
 use plan_api::file_chat::{self, FileConversation};
+use plan_api::target::{self, Target};
 use plan_api::{agent, ApiError, Context, ErrorCode};
 use plan_core::runtime::script::{self, ChatRecord, Opening, Script, TurnRecord};
 use plan_core::runtime::{Event, Start, ToolResults, Turn, What};
@@ -75,7 +77,7 @@ pub fn run(
     match (&o.file, &o.plan) {
         (Some(file), _) => {
             let name = file.display().to_string();
-            let target = conversations::target_file(file).map_err(|e| refusal(&name, e))?;
+            let target = target::target_file(file).map_err(|e| refusal(&name, e))?;
             check_start(&target, &start)?;
             match &script {
                 Some(s) => file_script(&target, s, &start, o.script.as_deref(), &o.agent, format),

@@ -10,9 +10,9 @@ use std::collections::HashMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use plan_api::conversations::{
-    read_script, run_case as run_one, target_file, target_plan, Answerer, Target,
-};
+use plan_api::answerer::Answerer;
+use plan_api::conversations::{read_script, run_case as run_one};
+use plan_api::target::{target_file, target_plan, Target};
 use plan_api::{ApiError, Context, ErrorCode};
 use plan_core::runtime::script::{ChatRecord, Coverage};
 use plan_core::store::Workspace;
