@@ -163,10 +163,52 @@ pub fn ConditionEditor(root: Root, path: Vec<usize>) -> AnyView {
                 set(None, ConditionChange::Key),
             )
         };
+        // A number setting, as typed; `min` where fewer makes no sense (turns, visits).
+        let number = |field: NumberField, label: &'static str, min: Option<&'static str>| {
+            let pp = p.clone();
+            view! {
+                <label class="field">
+                    <span class="field-label">{label}</span>
+                    <input
+                        type="number"
+                        min=min
+                        data-testid=format!("field-{}", field.name())
+                        data-path=pp
+                        prop:value=cfg_str(field.name())
+                        on:input=move |e| update(
+                            Some(field.name()),
+                            ConditionChange::Number {
+                                field,
+                                typed: event_target_value(&e),
+                            },
+                        )
+                    />
+                </label>
+            }
+        };
         match ty {
             ConditionType::AllTasksComplete | ConditionType::GoalAchieved => ().into_any(),
             ConditionType::DeliverableExists => key_choice(None).into_any(),
             ConditionType::DeliverableValue => {
+                // The value typed: a number key's as a number, any other's as text.
+                let equals = |input_type: &'static str| {
+                    view! {
+                        <label class="field">
+                            <span class="field-label">"Equals"</span>
+                            <input
+                                type=input_type
+                                data-testid="field-value"
+                                data-path=p.clone()
+                                prop:value=cfg_str("value")
+                                on:input=move |e| update(
+                                    Some("value"),
+                                    ConditionChange::Value(event_target_value(&e)),
+                                )
+                            />
+                        </label>
+                    }
+                    .into_any()
+                };
                 let value_field = match key_decl() {
                     Some(d) if d.kind == DeliverableType::Enum => {
                         let values = d.enum_values.clone().unwrap_or_default();
@@ -189,38 +231,8 @@ pub fn ConditionEditor(root: Root, path: Vec<usize>) -> AnyView {
                         set(None, ConditionChange::Value),
                     )
                     .into_any(),
-                    Some(d) if d.kind == DeliverableType::Number => view! {
-                        <label class="field">
-                            <span class="field-label">"Equals"</span>
-                            <input
-                                type="number"
-                                data-testid="field-value"
-                                data-path=p.clone()
-                                prop:value=cfg_str("value")
-                                on:input=move |e| update(
-                                    Some("value"),
-                                    ConditionChange::Value(event_target_value(&e)),
-                                )
-                            />
-                        </label>
-                    }
-                    .into_any(),
-                    _ => view! {
-                        <label class="field">
-                            <span class="field-label">"Equals"</span>
-                            <input
-                                type="text"
-                                data-testid="field-value"
-                                data-path=p.clone()
-                                prop:value=cfg_str("value")
-                                on:input=move |e| update(
-                                    Some("value"),
-                                    ConditionChange::Value(event_target_value(&e)),
-                                )
-                            />
-                        </label>
-                    }
-                    .into_any(),
+                    Some(d) if d.kind == DeliverableType::Number => equals("number"),
+                    _ => equals("text"),
                 };
                 view! {
                     {key_choice(None)}
@@ -294,81 +306,42 @@ pub fn ConditionEditor(root: Root, path: Vec<usize>) -> AnyView {
                 }
                 .into_any()
             }
-            ConditionType::DeliverableValueNumeric => {
-                let number = |field: NumberField, label: &'static str| {
-                    let pp = p.clone();
+            ConditionType::DeliverableValueNumeric => view! {
+                {key_choice(Some(DeliverableType::Number))}
+                {choice(
+                    "Operator",
+                    "operator",
+                    p.clone(),
+                    || {
+                        [
+                            ("gt", ">"),
+                            ("gte", "≥"),
+                            ("lt", "<"),
+                            ("lte", "≤"),
+                            ("eq", "="),
+                            ("neq", "≠"),
+                            ("between", "between"),
+                        ]
+                            .iter()
+                            .map(|(v, l)| (v.to_string(), l.to_string()))
+                            .collect()
+                    },
+                    cfg_str("operator"),
+                    set(None, ConditionChange::Operator),
+                )}
+                {if between {
                     view! {
-                        <label class="field">
-                            <span class="field-label">{label}</span>
-                            <input
-                                type="number"
-                                data-testid=format!("field-{}", field.name())
-                                data-path=pp
-                                prop:value=cfg_str(field.name())
-                                on:input=move |e| update(
-                                    Some(field.name()),
-                                    ConditionChange::Number {
-                                        field,
-                                        typed: event_target_value(&e),
-                                    },
-                                )
-                            />
-                        </label>
+                        {number(NumberField::Min, "From", None)}
+                        {number(NumberField::Max, "To", None)}
                     }
-                };
-                view! {
-                    {key_choice(Some(DeliverableType::Number))}
-                    {choice(
-                        "Operator",
-                        "operator",
-                        p.clone(),
-                        || {
-                            [
-                                ("gt", ">"),
-                                ("gte", "≥"),
-                                ("lt", "<"),
-                                ("lte", "≤"),
-                                ("eq", "="),
-                                ("neq", "≠"),
-                                ("between", "between"),
-                            ]
-                                .iter()
-                                .map(|(v, l)| (v.to_string(), l.to_string()))
-                                .collect()
-                        },
-                        cfg_str("operator"),
-                        set(None, ConditionChange::Operator),
-                    )}
-                    {if between {
-                        view! {
-                            {number(NumberField::Min, "From")}
-                            {number(NumberField::Max, "To")}
-                        }
-                            .into_any()
-                    } else {
-                        number(NumberField::Value, "Than").into_any()
-                    }}
-                }
-                .into_any()
+                        .into_any()
+                } else {
+                    number(NumberField::Value, "Than", None).into_any()
+                }}
             }
+            .into_any(),
             ConditionType::TurnCountExceeded => view! {
-                <label class="field">
-                    <span class="field-label">"Turns"</span>
-                    <input
-                        type="number"
-                        min="1"
-                        data-testid="field-turns"
-                        data-path=p.clone()
-                        prop:value=cfg_str("turns")
-                        on:input=move |e| update(
-                            Some("turns"),
-                            ConditionChange::Number {
-                                field: NumberField::Turns,
-                                typed: event_target_value(&e),
-                            },
-                        )
-                    />
-                </label>
+                {number(NumberField::Turns, "Turns", Some("1"))}
                 {choice(
                     "Counting",
                     "scope",
@@ -388,23 +361,7 @@ pub fn ConditionEditor(root: Root, path: Vec<usize>) -> AnyView {
             }
             .into_any(),
             ConditionType::VisitCountExceeded => view! {
-                <label class="field">
-                    <span class="field-label">"Entered at least this many times"</span>
-                    <input
-                        type="number"
-                        min="1"
-                        data-testid="field-visits"
-                        data-path=p.clone()
-                        prop:value=cfg_str("visits")
-                        on:input=move |e| update(
-                            Some("visits"),
-                            ConditionChange::Number {
-                                field: NumberField::Visits,
-                                typed: event_target_value(&e),
-                            },
-                        )
-                    />
-                </label>
+                {number(NumberField::Visits, "Entered at least this many times", Some("1"))}
                 {choice(
                     "State",
                     "visits-state",
