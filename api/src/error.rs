@@ -141,7 +141,7 @@ mod store_errors {
                 | StoreError::NoVersion { .. }
                 | StoreError::NoLive { .. }
                 | StoreError::NoSession { .. } => ErrorCode::NotFound,
-                StoreError::BadSession { .. } => ErrorCode::Schema,
+                StoreError::BadSession { .. } | StoreError::BadCaseName { .. } => ErrorCode::Schema,
                 StoreError::BadLog { .. } => ErrorCode::InvalidJson,
                 StoreError::Invalid { problems, .. } => match problems.first().map(|p| p.kind) {
                     Some(ProblemKind::InvalidJson) => ErrorCode::InvalidJson,

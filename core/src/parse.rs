@@ -325,11 +325,17 @@ fn deliverable_problems(
     match (d.kind, &d.enum_values) {
         (DeliverableType::Enum, None) => schema(
             at(),
-            format!("enum key \"{}\" needs \"enum_values\"", d.key),
+            format!(
+                "the choice \"{}\" has no list of choices: add its choices",
+                d.key
+            ),
         ),
         (DeliverableType::Enum, Some(values)) if values.is_empty() => schema(
             format!("{}/enum_values", at()),
-            format!("enum key \"{}\" has no values: list at least one", d.key),
+            format!(
+                "the choice \"{}\" has no choices yet: add at least one",
+                d.key
+            ),
         ),
         (DeliverableType::Enum, Some(values)) => {
             for (i, v) in values.iter().enumerate() {
@@ -424,11 +430,13 @@ fn session_state_problems(st: &SessionState, i: usize, schema: &mut impl FnMut(S
     match (st.kind, &st.enum_values) {
         (SessionType::Enum, None) => schema(
             at(""),
-            format!("enum session state \"{id}\" needs \"enum_values\""),
+            format!(
+                "the session state \"{id}\" is a choice without a list of choices: add its choices"
+            ),
         ),
         (SessionType::Enum, Some(values)) if values.is_empty() => schema(
             at("/enum_values"),
-            format!("enum session state \"{id}\" has no values: list at least one"),
+            format!("the session state \"{id}\" is a choice with no choices yet: add at least one"),
         ),
         (SessionType::Enum, Some(values)) => {
             for (v, value) in values.iter().enumerate() {

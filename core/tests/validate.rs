@@ -831,3 +831,56 @@ fn every_seed_example_is_accepted_as_a_state() {
         assert!(wrong.is_empty(), "{name}: {wrong:#?}");
     }
 }
+
+#[test]
+fn leaves_before_tasks_done() {
+    // Intake asks for the kind, then the score; its only route reads the kind, so it leaves as
+    // soon as the kind is known and the score is never asked for.
+    let two_tasks = |route: Value, more: Option<Value>| {
+        with(move |p| {
+            p["states"][0]["tasks"] = json!([
+                {"id": "kind", "description": "Ask the kind", "deliverables": [
+                    {"key": "kind", "type": "enum", "enum_values": ["billing", "other"]}]},
+                {"id": "score", "description": "Ask the score", "deliverables": [
+                    {"key": "score", "type": "number"}]}
+            ]);
+            p["states"][0]["transitions"] = json!([route]);
+            if let Some(more) = more {
+                p["states"][0]["transitions"]
+                    .as_array_mut()
+                    .unwrap()
+                    .push(more);
+            }
+        })
+    };
+    let early = cond(
+        "deliverable_value",
+        json!({"key": "kind", "value": "billing"}),
+    );
+    let waits = cond(
+        "all_of",
+        json!({"conditions": [
+            {"condition_type": "all_tasks_complete", "condition_config": {}},
+            {"condition_type": "deliverable_value", "condition_config": {"key": "kind", "value": "billing"}}
+        ]}),
+    );
+    let d = case(
+        &two_tasks(early.clone(), None),
+        &two_tasks(waits, None),
+        "leaves-before-tasks-done",
+        Severity::Warning,
+        "/states/0/transitions/0/condition_config",
+    );
+    assert_eq!(d.location.state_id.as_deref(), Some("a"));
+    assert_eq!(d.location.transition_index, Some(0));
+    assert!(
+        d.message.contains("'kind'") && d.message.contains("'Ask the score'"),
+        "{}",
+        d.message
+    );
+    // The same early route beside one that waits for every task is a shortcut the author chose.
+    let shortcut = two_tasks(early, Some(json!({"target_state_id": "b", "priority": 2})));
+    assert!(report(&shortcut)
+        .iter()
+        .all(|d| d.code.as_str() != "leaves-before-tasks-done"));
+}

@@ -55,8 +55,9 @@ pub fn open_plan(ctx: &Ctx, id: &str) -> Result<Plan, String> {
             Ok(text_of(ctx, "[data-testid=plan-title]")? == p.title)
         })?;
     fit(ctx)?;
+    // Twice the usual wait: on a loaded two-core machine the first frame of a plan can lag.
     ctx.session()
-        .wait_until(&format!("plan {id} on the canvas"), SHORT, || {
+        .wait_until(&format!("plan {id} on the canvas"), SHORT * 2, || {
             Ok(count(ctx, "[data-testid=state]")? == p.states.len())
         })?;
     Ok(p)

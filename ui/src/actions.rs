@@ -7,15 +7,14 @@ use std::collections::BTreeMap;
 
 use leptos::ev;
 use leptos::prelude::*;
-use plan_core::edit::{delete_impact, Command, NewState};
+use plan_core::edit::{delete_impact, place, Command, NewState};
 use plan_core::plan::{Position, State};
 use plan_core::Diagnostic;
 use wasm_bindgen::JsCast;
 
 use crate::canvas::camera::Camera;
-use crate::canvas::geometry::{CARD_H, CARD_W};
+use crate::canvas::geometry::{snap, CARD_H, CARD_W, GRID};
 use crate::canvas::scene::Scene;
-use crate::canvas::view::{snap, GRID};
 use crate::editor::{Editor, Selection};
 use crate::focus::focus_field_of;
 use crate::keymap::{action_for, Action, Press};
@@ -71,7 +70,37 @@ impl Actions {
                 e.prevent_default();
             }
         });
-        on_cleanup(move || keys.remove());
+        // The web view's own menu (Back, Reload, Inspect Element) is not the author's: only
+        // text fields keep theirs (cut, copy, paste); the canvas opens its own.
+        let menu = window_event_listener(ev::contextmenu, move |e: ev::MouseEvent| {
+            let in_field = e
+                .target()
+                .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+                .is_some_and(|el| matches!(el.tag_name().as_str(), "INPUT" | "TEXTAREA"));
+            if !in_field {
+                e.prevent_default();
+            }
+        });
+        on_cleanup(move || {
+            keys.remove();
+            menu.remove();
+        });
+    }
+
+    /// Does `action` as its shortcut would, for the canvas's context menu.
+    pub fn perform(self, action: Action) {
+        let press = Press {
+            key: "",
+            ctrl: false,
+            shift: false,
+            typing: false,
+        };
+        self.run(action, press);
+    }
+
+    /// Whether states were copied (Paste has something to paste).
+    pub fn has_copied(self) -> bool {
+        self.clipboard.with_value(|c| !c.states.is_empty())
     }
 
     /// Does `action`; false when it had nothing to act on (the key is then the page's).
@@ -109,19 +138,55 @@ impl Actions {
         true
     }
 
-    /// A state of `kind` at a canvas point, or (`None`) in the middle of the view.
+    /// A state of `kind` where the author is working: at a point of the canvas (a double-click, a
+    /// drop from the palette), else right of the one selected card, else in the middle of the
+    /// view; moved to the nearest place where it covers no card and shows whole.
     pub fn add_state(self, kind: NewState, at: Option<(f64, f64)>) {
-        let (w, h) = self.camera.size.get_untracked();
-        let (x, y) = self
-            .camera
-            .viewport
-            .get_untracked()
-            .to_world(at.unwrap_or((w / 2.0, h / 2.0)));
+        let size = self.camera.size.get_untracked();
+        let viewport = self.camera.viewport.get_untracked();
+        let centred = |(x, y): (f64, f64)| Position {
+            x: x - CARD_W / 2.0,
+            y: y - CARD_H / 2.0,
+        };
+        let selected = match self.editor.selection.get_untracked().states.as_slice() {
+            [one] => Some(one.clone()),
+            _ => None,
+        };
+        let (wanted, taken) = self.scene.with_untracked(|scene| {
+            let beside_selected = || {
+                let id = selected.as_ref()?;
+                let card = scene.cards.iter().find(|c| &c.id == id)?;
+                Some(place::beside(Position {
+                    x: card.rect.x,
+                    y: card.rect.y,
+                }))
+            };
+            let wanted = match at {
+                Some(point) => centred(viewport.to_world(point)),
+                None => beside_selected()
+                    .unwrap_or_else(|| centred(viewport.to_world((size.0 / 2.0, size.1 / 2.0)))),
+            };
+            (wanted, taken_areas(scene))
+        });
+        let screen = viewport.visible(size);
+        // A margin inside the view's edges, so the new card's shadow and handles show too.
+        let margin = GRID * 2.0 / viewport.zoom.max(0.1);
+        let on_screen = place::Area {
+            x: screen.x + margin,
+            y: screen.y + margin,
+            w: screen.w - 2.0 * margin,
+            h: screen.h - 2.0 * margin,
+        };
+        let wanted = Position {
+            x: snap(wanted.x),
+            y: snap(wanted.y),
+        };
+        let free = place::free_place(&taken, wanted, Some(on_screen));
         self.editor.dispatch(Command::AddState {
             kind,
             at: Position {
-                x: snap(x - CARD_W / 2.0),
-                y: snap(y - CARD_H / 2.0),
+                x: snap(free.x),
+                y: snap(free.y),
             },
         });
     }
@@ -182,13 +247,24 @@ impl Actions {
             return;
         }
         c.pastes += 1;
-        let offset = 48.0 * c.pastes as f64;
+        let wanted = 48.0 * c.pastes as f64;
+        // The copies go down and right of the originals, on as far as it takes to cover no card.
+        let taken = self.scene.with_untracked(taken_areas);
+        let group: Vec<Position> = c.layout.values().copied().collect();
+        let offset = place::free_offset(
+            &taken,
+            &group,
+            Position {
+                x: wanted,
+                y: wanted,
+            },
+        );
         self.editor.dispatch(Command::Paste {
             states: c.states.clone(),
             layout: c.layout.clone(),
             offset: Position {
-                x: offset,
-                y: offset,
+                x: snap(offset.x),
+                y: snap(offset.y),
             },
         });
         self.clipboard.set_value(c);
@@ -278,4 +354,20 @@ pub fn plural(n: usize, word: &str) -> String {
     } else {
         format!("{n} {word}s")
     }
+}
+
+/// What a new card must not cover: every card, and every interruption's card.
+fn taken_areas(scene: &Scene) -> Vec<place::Area> {
+    let area = |r: &crate::canvas::geometry::Rect| place::Area {
+        x: r.x,
+        y: r.y,
+        w: r.w,
+        h: r.h,
+    };
+    scene
+        .cards
+        .iter()
+        .map(|c| area(&c.rect))
+        .chain(scene.interruptions.iter().map(|d| area(&d.rect)))
+        .collect()
 }

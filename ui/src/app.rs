@@ -336,13 +336,12 @@ fn StatusBar(report: Memo<plan_core::Report>) -> impl IntoView {
             >
                 {problem_counts}
             </button>
-            <span class=save_class data-testid="save-status">
+            // Where the draft is saved shows on hover only: a path is not an author's word.
+            <span class=save_class data-testid="save-status" title=move || source.get()>
                 {save_label}
             </span>
             <span data-testid="counts">{counts}</span>
-            <span class="source" title=move || source.get()>
-                {move || source.get()}
-            </span>
+            <span class="source"></span>
             <span class="zoom" data-testid="zoom">
                 {zoom}
             </span>

@@ -239,22 +239,24 @@ pub fn TopBar() -> impl IntoView {
                 >
                     "Publish…"
                 </button>
-                {move || {
-                    badge_text()
-                        .map(|text| {
-                            view! {
-                                <span class="version-badge" data-testid="version-badge">
-                                    {text}
-                                </span>
-                            }
-                        })
-                }}
+                // Always there and of a fixed width, so Publish never moves when its text changes.
+                <span
+                    class="version-badge"
+                    data-testid="version-badge"
+                    title=move || badge_text().unwrap_or_default()
+                >
+                    {move || badge_text().unwrap_or_default()}
+                </span>
             </div>
             <span
                 class="mode"
                 class:read-only=move || !draft_shown()
                 class:testing=move || test_chat.is_on()
                 data-testid="mode"
+                title=move || match test_chat.chat.with(|c| c.as_ref().map(|c| c.revision)) {
+                    Some(revision) if test_chat.is_on() => crate::test_chat::label(revision),
+                    _ => editor.mode.with(Mode::label),
+                }
             >
                 {move || match test_chat.chat.with(|c| c.as_ref().map(|c| c.revision)) {
                     Some(revision) if test_chat.is_on() => crate::test_chat::label(revision),

@@ -7,6 +7,7 @@
 //! into what was deleted, pasting gives the copies fresh ids and rewires the arrows among them.
 
 mod ids;
+pub mod place;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;

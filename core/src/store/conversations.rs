@@ -181,9 +181,8 @@ impl Workspace {
         script: &crate::runtime::script::Script,
     ) -> Result<PathBuf> {
         if !is_session_name(name) {
-            return Err(StoreError::BadSession {
-                path: PathBuf::from(name),
-                message: "not a test case name: use letters, digits, '-', '_' and '.'".into(),
+            return Err(StoreError::BadCaseName {
+                name: name.to_string(),
             });
         }
         let dir = self.existing(id)?.join("tests");

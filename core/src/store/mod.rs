@@ -154,7 +154,13 @@ pub enum StoreError {
         /// The session's name.
         name: String,
     },
-    /// A session file (or test case name) that cannot be used.
+    /// A test case name that cannot name a file.
+    #[error("\"{name}\" cannot name a test case: use letters, digits, '-', '_' and '.', starting with a letter or digit")]
+    BadCaseName {
+        /// The name given.
+        name: String,
+    },
+    /// A session file that cannot be used.
     #[error("{}: not a session: {message}", path.display())]
     BadSession {
         /// The file.

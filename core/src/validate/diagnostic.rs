@@ -82,6 +82,9 @@ pub enum Code {
     ShadowedTransition,
     /// A condition reads a key that no state before it collects.
     KeyNotCollectedBefore,
+    /// A transition out of a strict state that leaves before the state's required tasks are done,
+    /// where no transition waits for the last of them.
+    LeavesBeforeTasksDone,
     /// A state that is not an ending with no tasks, no goal and no instructions.
     EmptyState,
     /// Two session states share an id.
@@ -112,7 +115,7 @@ pub enum Code {
 
 impl Code {
     /// Every code, in the order of the format's table.
-    pub const ALL: [Code; 39] = [
+    pub const ALL: [Code; 40] = [
         Code::InvalidJson,
         Code::Schema,
         Code::UnsupportedSchemaVersion,
@@ -139,6 +142,7 @@ impl Code {
         Code::GoalConditionOnNonGoalState,
         Code::ShadowedTransition,
         Code::KeyNotCollectedBefore,
+        Code::LeavesBeforeTasksDone,
         Code::EmptyState,
         Code::DuplicateSessionState,
         Code::UnknownSessionState,
@@ -183,6 +187,7 @@ impl Code {
             Code::GoalConditionOnNonGoalState => "goal-condition-on-non-goal-state",
             Code::ShadowedTransition => "shadowed-transition",
             Code::KeyNotCollectedBefore => "key-not-collected-before",
+            Code::LeavesBeforeTasksDone => "leaves-before-tasks-done",
             Code::EmptyState => "empty-state",
             Code::DuplicateSessionState => "duplicate-session-state",
             Code::UnknownSessionState => "unknown-session-state",
@@ -208,6 +213,7 @@ impl Code {
             | Code::GoalConditionOnNonGoalState
             | Code::ShadowedTransition
             | Code::KeyNotCollectedBefore
+            | Code::LeavesBeforeTasksDone
             | Code::SessionStateNeverActive
             | Code::ResumeOutsideDetour
             | Code::DetourWithoutReturn => Severity::Warning,

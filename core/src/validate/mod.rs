@@ -12,6 +12,7 @@ mod fasthash;
 mod graph;
 mod interruptions;
 mod session_states;
+mod task_order;
 mod workers;
 
 pub use diagnostic::{Code, Diagnostic, Location, Report, Severity};
@@ -312,6 +313,7 @@ impl<'p, 'l> Validator<'p, 'l> {
         for k in 0..state.transitions.len() {
             self.transition(i, state, k);
         }
+        self.task_order(i, state);
         if self.graph.reachable.as_ref().is_some_and(|r| !r[i]) {
             self.push(
                 Code::UnreachableState,

@@ -10,6 +10,14 @@ pub const CARD_H: f64 = 104.0;
 pub const MIN_ZOOM: f64 = 0.01;
 pub const MAX_ZOOM: f64 = 2.5;
 
+/// Cards snap to this grid (canvas units) when moved or added.
+pub const GRID: f64 = 12.0;
+
+/// `v` on the grid.
+pub fn snap(v: f64) -> f64 {
+    (v / GRID).round() * GRID
+}
+
 /// An axis-aligned rectangle.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct Rect {

@@ -5,6 +5,7 @@
 //! interruptions are drawn above the flow (`detours`).
 
 pub mod camera;
+pub mod context_menu;
 pub mod detours;
 pub mod geometry;
 pub mod gesture;

@@ -12,7 +12,8 @@ use plan_core::plan::Position;
 use wasm_bindgen::JsCast;
 
 use super::camera::{fitted, Camera, LABELS_ZOOM};
-use super::geometry::{Rect, CARD_H, CARD_W};
+use super::context_menu::{ContextMenu, Menu, Place};
+use super::geometry::{snap, Rect};
 use super::gesture::{self, Gesture, Input, Target, ZOOM_STEP};
 use super::items::{arrow_view, card_view, detour_arrow_view, detour_view, label_view, Texts};
 use super::minimap::Minimap;
@@ -20,6 +21,7 @@ use super::mount::{self, Wanted};
 use super::overview::{card_at, Overview, DOM_CARD_LIMIT};
 use super::scene::{Arrow, Card, Marks, Scene};
 pub use super::shown::Shown;
+use crate::actions::Actions;
 use crate::editor::{Editor, Selection};
 
 /// Below this zoom cards are drawn in their overview style: larger titles, no small print and no
@@ -38,11 +40,22 @@ const ZOOM_REST_MS: u64 = 200;
 const OVERDRAW: f64 = 120.0;
 /// Below this zoom the dot grid is not drawn.
 const GRID_MIN_ZOOM: f64 = 0.6;
-/// Cards snap to this grid (canvas units) when moved.
-pub const GRID: f64 = 12.0;
+thread_local! {
+    /// Whether a canvas gesture is under way (see [`no_text_selection`]).
+    static GESTURING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
 
-pub fn snap(v: f64) -> f64 {
-    (v / GRID).round() * GRID
+/// While a gesture lasts, no text selection can start anywhere on the page (a drag that leaves the
+/// canvas would otherwise paint the page's selection over the panels), and any selection there
+/// was is cleared when it begins. A `selectstart` refused, not a class on the page: a class on the
+/// root would restyle every element of a large plan at each press and release.
+fn no_text_selection(during_gesture: bool) {
+    GESTURING.with(|g| g.set(during_gesture));
+    if during_gesture {
+        if let Ok(Some(selection)) = document().get_selection() {
+            let _ = selection.remove_all_ranges();
+        }
+    }
 }
 
 /// The canvas of the open plan, looking where `camera` says (its `refit` asks for a fit).
@@ -261,7 +274,20 @@ pub fn Canvas(scene: Memo<Scene>, marks: Memo<Marks>) -> impl IntoView {
         }
         target
     };
+    let menu = RwSignal::new(None::<Menu>);
+    let selecting = window_event_listener(ev::selectstart, |e: ev::Event| {
+        if GESTURING.with(|g| g.get()) {
+            e.prevent_default();
+        }
+    });
+    on_cleanup(move || selecting.remove());
     let on_down = move |e: ev::PointerEvent| {
+        menu.set(None);
+        if e.button() == 2 {
+            // The right button opens the context menu (`on_menu`), nothing else.
+            return;
+        }
+        no_text_selection(true);
         let target = resolve(target_of(e.target()), local(e.client_x(), e.client_y()));
         if let Some(el) = root.get_untracked() {
             let _ = el.set_pointer_capture(e.pointer_id());
@@ -289,7 +315,26 @@ pub fn Canvas(scene: Memo<Scene>, marks: Memo<Marks>) -> impl IntoView {
     };
     // The last two releases, newest first: whether each ended a click on the empty background.
     let background_clicks = StoredValue::new([false, false]);
+    let on_menu = move |e: ev::MouseEvent| {
+        e.prevent_default();
+        let target = under(e.client_x(), e.client_y());
+        let place = Place::of(target);
+        // What the menu is about is selected, as a left click would (the inspector shows it).
+        match &place {
+            Some(Place::Card(id)) => editor.selection.set(Selection::state(id)),
+            Some(Place::Arrow { from, index }) => editor.selection.set(Selection {
+                states: Vec::new(),
+                transition: Some((from.clone(), *index)),
+            }),
+            _ => {}
+        }
+        menu.set(place.map(|on| Menu {
+            at: local(e.client_x(), e.client_y()),
+            on,
+        }));
+    };
     let on_up = move |e: ev::PointerEvent| {
+        no_text_selection(false);
         let clicked = gesture_state.with_untracked(Gesture::is_background_click);
         background_clicks.update_value(|c| *c = [clicked, c[0]]);
         feed(Input::Up {
@@ -319,16 +364,8 @@ pub fn Canvas(scene: Memo<Scene>, marks: Memo<Marks>) -> impl IntoView {
         if !both_on_background || under(e.client_x(), e.client_y()) != Target::Background {
             return;
         }
-        let (x, y) = viewport
-            .get_untracked()
-            .to_world(local(e.client_x(), e.client_y()));
-        editor.dispatch(Command::AddState {
-            kind: NewState::Loose,
-            at: Position {
-                x: snap(x - CARD_W / 2.0),
-                y: snap(y - CARD_H / 2.0),
-            },
-        });
+        expect_context::<Actions>()
+            .add_state(NewState::Loose, Some(local(e.client_x(), e.client_y())));
     };
     let zoom_by = move |factor: f64| {
         let (w, h) = size.get_untracked();
@@ -427,6 +464,7 @@ pub fn Canvas(scene: Memo<Scene>, marks: Memo<Marks>) -> impl IntoView {
             on:pointermove=on_move
             on:pointerup=on_up
             on:pointercancel=on_up
+            on:contextmenu=on_menu
             on:wheel=on_wheel
             on:dblclick=on_dblclick
         >
@@ -496,6 +534,7 @@ pub fn Canvas(scene: Memo<Scene>, marks: Memo<Marks>) -> impl IntoView {
             </svg>
             {rubber_box}
             <Minimap scene=scene viewport=viewport size=size />
+            <ContextMenu menu=menu size=size />
             <div
                 class="zoom-controls"
                 on:pointerdown=|e: ev::PointerEvent| e.stop_propagation()

@@ -7,7 +7,7 @@ use plan_core::edit::{Command, Renamed};
 use plan_core::plan::{Deliverable, DeliverableType, State};
 
 use super::access::{edit_state, read_state};
-use super::fields::{check, choice, text};
+use super::fields::{check, choice, text, type_word};
 use super::names::{key_edit, KeyEdit};
 use crate::editor::Editor;
 use crate::plan_names::PlanNames;
@@ -210,7 +210,7 @@ fn DeliverableFields(id: String, task: Option<usize>, index: usize) -> impl Into
                     || {
                         ["string", "number", "boolean", "enum"]
                             .iter()
-                            .map(|t| (t.to_string(), t.to_string()))
+                            .map(|t| (t.to_string(), type_word(t).to_string()))
                             .collect()
                     },
                     read_d(|d| type_name(d.kind).to_string()),

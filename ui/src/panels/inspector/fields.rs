@@ -233,3 +233,36 @@ pub fn state_picker(
         }
     }
 }
+
+/// A value type as an author names it: the format's `string`, `boolean` and `enum` are Text,
+/// Yes / no and Choice on screen (the file keeps the format's names).
+pub fn type_word(format_name: &str) -> &'static str {
+    match format_name {
+        "string" => "Text",
+        "number" => "Number",
+        "boolean" => "Yes / no",
+        "enum" => "Choice",
+        "prompt" => "Prompt text",
+        _ => "Other",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::type_word;
+
+    #[test]
+    fn value_types_are_named_in_an_authors_words() {
+        let words: Vec<&str> = ["string", "number", "boolean", "enum", "prompt"]
+            .into_iter()
+            .map(type_word)
+            .collect();
+        assert_eq!(
+            words,
+            ["Text", "Number", "Yes / no", "Choice", "Prompt text"]
+        );
+        for t in plan_core::plan::SessionType::ALL {
+            assert_ne!(type_word(t.as_str()), "Other", "{t:?}");
+        }
+    }
+}

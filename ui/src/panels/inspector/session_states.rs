@@ -15,7 +15,7 @@ use serde_json::Value;
 
 use super::access::{change_plan, read_plan};
 use super::condition::{ConditionEditor, Root};
-use super::fields::{area, check, choice, text};
+use super::fields::{area, check, choice, text, type_word};
 use crate::editor::Editor;
 use crate::plan_names::PlanNames;
 
@@ -399,7 +399,7 @@ fn SessionStateForm(i: usize) -> impl IntoView {
                 || {
                     SessionType::ALL
                         .iter()
-                        .map(|t| (t.as_str().to_string(), t.as_str().to_string()))
+                        .map(|t| (t.as_str().to_string(), type_word(t.as_str()).to_string()))
                         .collect()
                 },
                 kind,

@@ -1,0 +1,312 @@
+//! End-to-end tests of an author's first hour (issue 29) in the real app at 1280×800: new states
+//! land beside the work and never on another card, and no gesture paints a text selection.
+//!
+//! Run by `scripts/test.sh`, or alone with `cargo test -p plan-tests --test first_hour [-- NAME]`.
+//! Screenshots land in `target/e2e/`.
+
+use std::time::Duration;
+
+use plan_tests::page::{
+    arrow_middle, centre, click, count, ensure, open_plan, reachable_point, text_of, Outcome,
+};
+use plan_tests::{Ctx, Harness, Test, SHORT};
+use serde_json::{json, Value};
+
+fn main() {
+    std::process::exit(Harness::run(&[
+        Test {
+            name: "new_states_land_beside_the_work_never_on_a_card_and_wholly_on_screen",
+            run: new_states_land_beside_the_work_never_on_a_card_and_wholly_on_screen,
+        },
+        Test {
+            name: "moving_connecting_and_panning_select_no_text",
+            run: moving_connecting_and_panning_select_no_text,
+        },
+        Test {
+            name: "the_right_button_opens_a_menu_of_what_can_be_done_there",
+            run: the_right_button_opens_a_menu_of_what_can_be_done_there,
+        },
+    ]));
+}
+
+fn state_css(id: &str) -> String {
+    format!("[data-testid=state][data-state-id=\"{id}\"]")
+}
+
+/// Every card's box on screen: id, left, top, right, bottom.
+fn card_boxes(ctx: &Ctx) -> Result<Vec<(String, f64, f64, f64, f64)>, String> {
+    let v = ctx.session().execute(
+        "return [...document.querySelectorAll('[data-testid=state]')].map(e => { \
+           const r = e.getBoundingClientRect(); \
+           return [e.dataset.stateId, r.left, r.top, r.right, r.bottom]; })",
+        json!([]),
+    )?;
+    let rows = v.as_array().cloned().unwrap_or_default();
+    Ok(rows
+        .iter()
+        .map(|r| {
+            let n = |i: usize| r[i].as_f64().unwrap_or(0.0);
+            (
+                r[0].as_str().unwrap_or("").to_string(),
+                n(1),
+                n(2),
+                n(3),
+                n(4),
+            )
+        })
+        .collect())
+}
+
+/// The canvas's box on screen: left, top, right, bottom.
+fn canvas_box(ctx: &Ctx) -> Result<(f64, f64, f64, f64), String> {
+    let v = ctx.session().execute(
+        "const r = document.querySelector('[data-testid=canvas]').getBoundingClientRect(); \
+         return [r.left, r.top, r.right, r.bottom];",
+        json!([]),
+    )?;
+    let n = |i: usize| v[i].as_f64().unwrap_or(0.0);
+    Ok((n(0), n(1), n(2), n(3)))
+}
+
+/// The pairs of cards whose boxes overlap.
+fn overlapping(boxes: &[(String, f64, f64, f64, f64)]) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for (i, a) in boxes.iter().enumerate() {
+        for b in &boxes[i + 1..] {
+            if a.1 < b.3 && b.1 < a.3 && a.2 < b.4 && b.2 < a.4 {
+                out.push((a.0.clone(), b.0.clone()));
+            }
+        }
+    }
+    out
+}
+
+fn new_ids(
+    before: &[(String, f64, f64, f64, f64)],
+    now: &[(String, f64, f64, f64, f64)],
+) -> Vec<String> {
+    now.iter()
+        .filter(|b| !before.iter().any(|a| a.0 == b.0))
+        .map(|b| b.0.clone())
+        .collect()
+}
+
+fn new_states_land_beside_the_work_never_on_a_card_and_wholly_on_screen(ctx: &Ctx) -> Outcome {
+    open_plan(ctx, "customer-support")?;
+    let before = card_boxes(ctx)?;
+    ensure(overlapping(&before).is_empty(), || {
+        "the sample opens with cards on cards".into()
+    })?;
+    // Three from the palette with a card selected: each goes right of the one before it.
+    click(ctx, &format!("{} .card-title", state_css("greeting")))?;
+    for n in 1..=3 {
+        click(ctx, "[data-testid=palette-loose]")?;
+        ctx.session().wait_until("the new state", SHORT, || {
+            Ok(count(ctx, "[data-testid=state]")? == before.len() + n)
+        })?;
+    }
+    // Two by double-click: one near the canvas's right edge, one on the middle of the view.
+    let (left, top, right, bottom) = canvas_box(ctx)?;
+    let at = |p: (i64, i64)| json!({"type": "pointerMove", "duration": 0, "x": p.0, "y": p.1, "origin": "viewport"});
+    let (down, up) = (
+        json!({"type": "pointerDown", "button": 0}),
+        json!({"type": "pointerUp", "button": 0}),
+    );
+    for (n, point) in [
+        (4, ((right - 30.0) as i64, ((top + bottom) / 2.0) as i64)),
+        (5, (((left + right) / 2.0) as i64, (bottom - 40.0) as i64)),
+    ] {
+        // Only on empty canvas: find the nearest point that is background.
+        let p = background_near(ctx, point)?;
+        ctx.session().actions(
+            json!([{"type": "pointer", "id": "mouse", "parameters": {"pointerType": "mouse"},
+            "actions": [at(p), down.clone(), up.clone(), down.clone(), up.clone()]}]),
+        )?;
+        ctx.session()
+            .wait_until("a state made by double-click", SHORT, || {
+                Ok(count(ctx, "[data-testid=state]")? == before.len() + n)
+            })?;
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    ctx.screenshot("new-states-placed")?;
+    let now = card_boxes(ctx)?;
+    let added = new_ids(&before, &now);
+    ensure(added.len() == 5, || {
+        format!("5 new states, found {added:?}")
+    })?;
+    let overlaps = overlapping(&now);
+    ensure(overlaps.is_empty(), || {
+        format!("cards on cards: {overlaps:?}")
+    })?;
+    for id in &added {
+        let b = now.iter().find(|b| &b.0 == id).expect("listed");
+        ensure(
+            b.1 >= left && b.2 >= top && b.3 <= right && b.4 <= bottom,
+            || {
+                format!(
+                    "{id} is not wholly on the canvas: {b:?} in {:?}",
+                    (left, top, right, bottom)
+                )
+            },
+        )?;
+    }
+    // The palette's three went right of the card selected before each, in a row.
+    let greeting = now.iter().find(|b| b.0 == "greeting").expect("greeting");
+    let first = now.iter().find(|b| b.0 == added[0]).expect("first");
+    ensure(
+        first.1 > greeting.3 && (first.2 - greeting.2).abs() < 3.0 * (greeting.4 - greeting.2),
+        || {
+            format!("the first palette state is not right of the selected card: {first:?} vs {greeting:?}")
+        },
+    )
+}
+
+/// A point near `p` where the canvas's background is what the pointer hits.
+fn background_near(ctx: &Ctx, p: (i64, i64)) -> Result<(i64, i64), String> {
+    let v: Value = ctx.session().execute(
+        "const [x0, y0] = arguments; \
+         for (let r = 0; r < 400; r += 12) for (const [dx, dy] of [[0,0],[-r,0],[0,-r],[0,r],[r,0]]) { \
+           const e = document.elementFromPoint(x0 + dx, y0 + dy); \
+           if (e && (e.dataset.testid === 'canvas' || e.classList.contains('arrows') || e.classList.contains('cards'))) return [x0 + dx, y0 + dy]; } \
+         return null;",
+        json!([p.0, p.1]),
+    )?;
+    let x = v[0].as_i64().ok_or("no empty canvas near the point")?;
+    let y = v[1].as_i64().ok_or("no empty canvas near the point")?;
+    Ok((x, y))
+}
+
+fn selected_text(ctx: &Ctx) -> Result<String, String> {
+    let v = ctx
+        .session()
+        .execute("return String(window.getSelection());", json!([]))?;
+    Ok(v.as_str().unwrap_or("").to_string())
+}
+
+fn moving_connecting_and_panning_select_no_text(ctx: &Ctx) -> Outcome {
+    open_plan(ctx, "customer-support")?;
+    let at = |p: (i64, i64), ms: u64| json!({"type": "pointerMove", "duration": ms, "x": p.0, "y": p.1, "origin": "viewport"});
+    let (down, up) = (
+        json!({"type": "pointerDown", "button": 0}),
+        json!({"type": "pointerUp", "button": 0}),
+    );
+    let drag = |from: (i64, i64), to: (i64, i64)| -> Outcome {
+        let mid = ((from.0 + to.0) / 2, (from.1 + to.1) / 2 + 30);
+        ctx.session().actions(
+            json!([{"type": "pointer", "id": "mouse", "parameters": {"pointerType": "mouse"},
+            "actions": [at(from, 0), down.clone(), at(mid, 150), at(to, 150), up.clone()]}]),
+        )?;
+        Ok(())
+    };
+    let gestures: [(&str, (i64, i64), (i64, i64)); 3] = [
+        (
+            "moving a card",
+            centre(
+                ctx,
+                &format!("{} .card-title", state_css("billing-support")),
+            )?,
+            reachable_point(ctx, &state_css("farewell"))?,
+        ),
+        (
+            "connecting two cards",
+            reachable_point(ctx, &format!("{} .handle", state_css("greeting")))?,
+            reachable_point(ctx, &state_css("farewell"))?,
+        ),
+        (
+            "panning across the labels and out of the canvas",
+            (600, 300),
+            (40, 700),
+        ),
+    ];
+    for (what, from, to) in gestures {
+        drag(from, to)?;
+        std::thread::sleep(Duration::from_millis(200));
+        let selected = selected_text(ctx)?;
+        if !selected.is_empty() {
+            ctx.screenshot("drag-selected-text")?;
+        }
+        ensure(selected.is_empty(), || {
+            format!("{what} selected text: {selected:?}")
+        })?;
+    }
+    ctx.screenshot("drag-no-selection")?;
+    Ok(())
+}
+
+fn right_click(ctx: &Ctx, at: (i64, i64)) -> Outcome {
+    ctx.session().actions(
+        json!([{"type": "pointer", "id": "mouse", "parameters": {"pointerType": "mouse"},
+        "actions": [
+            {"type": "pointerMove", "duration": 0, "x": at.0, "y": at.1, "origin": "viewport"},
+            {"type": "pointerDown", "button": 2}, {"type": "pointerUp", "button": 2}
+        ]}]),
+    )?;
+    ctx.session().wait_until("the context menu", SHORT, || {
+        Ok(count(ctx, "[data-testid=context-menu]")? == 1)
+    })
+}
+
+fn the_right_button_opens_a_menu_of_what_can_be_done_there(ctx: &Ctx) -> Outcome {
+    open_plan(ctx, "customer-support")?;
+    let states = count(ctx, "[data-testid=state]")?;
+    // On a card: rename, duplicate, test from here, delete.
+    right_click(
+        ctx,
+        centre(
+            ctx,
+            &format!("{} .card-title", state_css("billing-support")),
+        )?,
+    )?;
+    ctx.screenshot("context-menu-card")?;
+    let words = text_of(ctx, "[data-testid=context-menu]")?;
+    for item in ["Rename", "Duplicate", "Test from here", "Delete"] {
+        ensure(words.contains(item), || {
+            format!("the card's menu lacks {item}: {words:?}")
+        })?;
+    }
+    click(ctx, "[data-testid=menu-duplicate]")?;
+    ctx.session().wait_until("the duplicate", SHORT, || {
+        Ok(count(ctx, "[data-testid=state]")? == states + 1)
+    })?;
+    ensure(count(ctx, "[data-testid=context-menu]")? == 0, || {
+        "the menu stayed open".into()
+    })?;
+    // On the background: a state of each mode here, then Fit.
+    let (left, top, right, bottom) = canvas_box(ctx)?;
+    let empty = background_near(ctx, (((left + right) / 2.0) as i64, (bottom - 60.0) as i64))?;
+    let _ = top;
+    right_click(ctx, empty)?;
+    ctx.screenshot("context-menu-background")?;
+    click(ctx, "[data-testid=menu-add-goal]")?;
+    ctx.session()
+        .wait_until("the goal state added there", SHORT, || {
+            Ok(count(ctx, "[data-testid=state]")? == states + 2)
+        })?;
+    let modes = ctx.session().execute(
+        "return [...document.querySelectorAll('[data-testid=state].mode-goal')].length",
+        json!([]),
+    )?;
+    ensure(modes.as_u64().unwrap_or(0) >= 1, || {
+        "no goal state was added".into()
+    })?;
+    ensure(overlapping(&card_boxes(ctx)?).is_empty(), || {
+        "the menu's state covers a card".into()
+    })?;
+    // On an arrow: edit its condition, delete it.
+    let arrows = count(ctx, "[data-testid=transition]")?;
+    right_click(ctx, arrow_middle(ctx, "greeting", 0)?)?;
+    let words = text_of(ctx, "[data-testid=context-menu]")?;
+    ensure(words.contains("Edit condition"), || {
+        format!("the arrow's menu: {words:?}")
+    })?;
+    click(ctx, "[data-testid=menu-delete]")?;
+    ctx.session().wait_until("the arrow deleted", SHORT, || {
+        Ok(count(ctx, "[data-testid=transition]")? == arrows - 1)
+    })?;
+    // Escape closes an open menu, and nothing happens.
+    right_click(ctx, empty)?;
+    ctx.session().chord(&["\u{E00C}"])?;
+    ctx.session().wait_until("the menu closed", SHORT, || {
+        Ok(count(ctx, "[data-testid=context-menu]")? == 0)
+    })
+}
