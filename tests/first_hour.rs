@@ -26,6 +26,10 @@ fn main() {
             name: "the_right_button_opens_a_menu_of_what_can_be_done_there",
             run: the_right_button_opens_a_menu_of_what_can_be_done_there,
         },
+        Test {
+            name: "tab_reaches_every_card_and_enter_opens_it_in_the_inspector",
+            run: tab_reaches_every_card_and_enter_opens_it_in_the_inspector,
+        },
     ]));
 }
 
@@ -308,5 +312,62 @@ fn the_right_button_opens_a_menu_of_what_can_be_done_there(ctx: &Ctx) -> Outcome
     ctx.session().chord(&["\u{E00C}"])?;
     ctx.session().wait_until("the menu closed", SHORT, || {
         Ok(count(ctx, "[data-testid=context-menu]")? == 0)
+    })
+}
+
+fn focused_card(ctx: &Ctx) -> Result<Option<String>, String> {
+    let v = ctx.session().execute(
+        "const e = document.activeElement; return e && e.dataset ? (e.dataset.stateId || null) : null;",
+        json!([]),
+    )?;
+    Ok(v.as_str().map(String::from))
+}
+
+fn tab_reaches_every_card_and_enter_opens_it_in_the_inspector(ctx: &Ctx) -> Outcome {
+    let plan = open_plan(ctx, "customer-support")?;
+    // The first card takes the focus; from there Tab goes from card to card.
+    ctx.session().execute(
+        "document.querySelector('[data-testid=state]').focus();",
+        json!([]),
+    )?;
+    let mut reached = Vec::new();
+    for _ in 0..plan.states.len() {
+        let Some(id) = focused_card(ctx)? else { break };
+        reached.push(id);
+        ctx.session().chord(&["\u{E004}"])?;
+    }
+    let mut all: Vec<String> = plan.states.iter().map(|s| s.id.clone()).collect();
+    let mut got = reached.clone();
+    all.sort();
+    got.sort();
+    ensure(got == all, || format!("Tab reached {reached:?} of {all:?}"))?;
+    // Back to a card with Shift+Tab: it is selected, as a click would.
+    ctx.session()
+        .chord(&[plan_tests::page::SHIFT, "\u{E004}"])?;
+    let last = focused_card(ctx)?.ok_or("Shift+Tab left the cards")?;
+    ctx.session()
+        .wait_until("the focused card selected", SHORT, || {
+            Ok(count(ctx, &format!("{}[data-selected=true]", state_css(&last)))? == 1)
+        })?;
+    ctx.screenshot("keyboard-focus")?;
+    // What a screen reader hears: the title, the mode.
+    let words = ctx.session().execute(
+        "return document.activeElement.getAttribute('aria-label');",
+        json!([]),
+    )?;
+    let title = &plan.state(&last).ok_or("no such state")?.title;
+    let words = words.as_str().unwrap_or("").to_string();
+    ensure(
+        words.starts_with(title.as_str()) && words.contains("state"),
+        || format!("the card says {words:?}"),
+    )?;
+    // Enter opens it in the inspector, its title ready to type.
+    ctx.session().chord(&["\u{E007}"])?;
+    ctx.session().wait_until("the title field focused", SHORT, || {
+        let v = ctx.session().execute(
+            "const e = document.activeElement; return e && e.dataset.testid === 'field-title' ? e.value : null;",
+            json!([]),
+        )?;
+        Ok(v.as_str() == Some(title.as_str()))
     })
 }

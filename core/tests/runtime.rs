@@ -1382,3 +1382,29 @@ fn coverage_counts_the_transitions_the_conversations_took() {
         [("intake", 0, "billing"), ("billing", 0, "done")]
     );
 }
+
+#[test]
+fn the_simulator_asks_a_question_written_as_one_as_it_is() {
+    let p = plan(json!({"id": "pizza", "title": "Pizza", "states": [
+        {"id": "confirm", "title": "Confirm", "type": "strict", "tasks": [
+            {"id": "ok", "deliverables": [
+                {"key": "confirmed", "type": "boolean", "description": "Shall I place the order?"}]},
+            {"id": "size", "deliverables": [
+                {"key": "size", "type": "enum", "enum_values": ["small", "large"],
+                 "description": "The size of the pizza"}]}],
+         "transitions": [{"target_state_id": "done"}]},
+        {"id": "done", "title": "Done"}
+    ]}));
+    let r = PlanRef {
+        id: "pizza".into(),
+        version: PlanVersion::File,
+        content_hash: String::new(),
+    };
+    let (mut chat, opening) = Chat::open(&p, &Simulator, r).expect("opens");
+    assert_eq!(opening.reply, "Shall I place the order (yes or no)?");
+    chat.say("yes").expect("turn");
+    assert_eq!(
+        chat.session.last_reply(),
+        Some("Please tell me the size of the pizza (small or large).")
+    );
+}

@@ -54,10 +54,17 @@ pub fn open_plan(ctx: &Ctx, id: &str) -> Result<Plan, String> {
         .wait_until(&format!("plan {id} open"), SHORT, || {
             Ok(text_of(ctx, "[data-testid=plan-title]")? == p.title)
         })?;
+    // The app sets its opening view after the plan's first frame; a Fit pressed before that is
+    // undone by it (and a large plan then opens on its start state, some cards unmounted), so
+    // Fit is pressed again until every state is on the canvas.
     fit(ctx)?;
-    // Twice the usual wait: on a loaded two-core machine the first frame of a plan can lag.
     ctx.session()
         .wait_until(&format!("plan {id} on the canvas"), SHORT * 2, || {
+            if count(ctx, "[data-testid=state]")? == p.states.len() {
+                return Ok(true);
+            }
+            fit(ctx)?;
+            std::thread::sleep(std::time::Duration::from_millis(100));
             Ok(count(ctx, "[data-testid=state]")? == p.states.len())
         })?;
     Ok(p)

@@ -488,9 +488,11 @@ fn whole_word(hay: &str, needle: &str) -> Option<usize> {
     None
 }
 
-/// "Please tell me the customer's first name (billing, technical or general)."
+/// "Please tell me the customer's first name (billing, technical or general)."; a description
+/// that is a question already is asked as it is: "Shall I place the order (yes or no)?".
 fn question(d: &Deliverable) -> String {
-    let what = match first_non_empty(&[&d.description]) {
+    let described = first_non_empty(&[&d.description]);
+    let what = match described {
         Some(desc) => sentence(desc),
         None => format!("the {}", humanise(&d.key)),
     };
@@ -507,7 +509,12 @@ fn question(d: &Deliverable) -> String {
         DeliverableType::Number => " (a number)".into(),
         DeliverableType::String => String::new(),
     };
-    format!("Please tell me {what}{choices}.")
+    match described.map(str::trim_end) {
+        Some(asked) if asked.ends_with('?') => {
+            format!("{}{choices}?", asked.trim_end_matches('?').trim_end())
+        }
+        _ => format!("Please tell me {what}{choices}."),
+    }
 }
 
 fn first_non_empty<'s>(texts: &[&'s String]) -> Option<&'s str> {

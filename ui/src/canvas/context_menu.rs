@@ -175,17 +175,7 @@ fn choose(item: Item, place: &Place, at: (f64, f64)) {
         Item::Rename => {
             select(place);
             actions.tab.set(Tab::Inspect);
-            // The inspector mounts the state's fields on the next frame.
-            request_animation_frame(|| {
-                if let Some(field) = document()
-                    .query_selector("[data-testid=field-title]")
-                    .ok()
-                    .flatten()
-                    .and_then(|e| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(e).ok())
-                {
-                    let _ = field.focus();
-                }
-            });
+            super::items::open_in_inspector();
         }
         Item::Duplicate => {
             select(place);

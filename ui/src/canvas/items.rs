@@ -9,14 +9,36 @@ use plan_core::diff::Change;
 use plan_core::Severity;
 
 use super::scene::{Arrow, ArrowText, Card, Detour, Marks};
-use crate::editor::Editor;
+use crate::actions::Actions;
+use crate::editor::{Editor, Selection};
+use crate::tab::Tab;
 
 fn severity_name(s: Severity) -> &'static str {
     s.as_str()
 }
 
+/// What a screen reader says of a card: its title, its mode, whether the conversation starts or
+/// ends there, and whether it has problems.
+pub fn card_words(card: &Card, problem: Option<Severity>) -> String {
+    let mut words = format!("{}, {} state", card.title, card.mode.label().to_lowercase());
+    if card.is_start {
+        words.push_str(", where conversations start");
+    }
+    if let Some(ending) = &card.ending {
+        words.push_str(&format!(", ends: {ending}"));
+    }
+    words.push_str(match problem {
+        Some(Severity::Error) => ", has errors",
+        Some(Severity::Warning) => ", has warnings",
+        Some(Severity::Info) => ", has a note",
+        None => "",
+    });
+    words
+}
+
 /// A state card: mode, start and ending marks, problem badge, title, work and keys, and the handle
-/// that connects it.
+/// that connects it. It is a stop of the keyboard's Tab: focused from the keyboard it is selected
+/// (Delete, Ctrl+D and the arrow keys then act on it), and Enter opens it in the inspector.
 pub fn card_view(card: Card, editor: Editor, marks: Memo<Marks>) -> impl IntoView {
     let mode = card.mode.label();
     let mode_class = format!("card mode-{}", mode.to_lowercase());
@@ -45,8 +67,42 @@ pub fn card_view(card: Card, editor: Editor, marks: Memo<Marks>) -> impl IntoVie
     let id_parked = card.id.clone();
     let parked =
         Memo::new(move |_| marks.with(|m| m.parked.as_deref() == Some(id_parked.as_str())));
+    let spoken = card.clone();
+    let words = move || card_words(&spoken, problem.get());
+    let id_focus = card.id.clone();
+    let on_focus = move |e: leptos::ev::FocusEvent| {
+        // Only a focus from the keyboard selects: a click selects through the canvas's gesture,
+        // which knows about Shift.
+        let from_keyboard = e
+            .target()
+            .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok())
+            .is_some_and(|el| el.matches(":focus-visible").unwrap_or(false));
+        if from_keyboard
+            && !editor
+                .selection
+                .with_untracked(|s| s.states == [id_focus.clone()])
+        {
+            editor.selection.set(Selection::state(&id_focus));
+        }
+    };
+    let id_enter = card.id.clone();
+    let on_key = move |e: leptos::ev::KeyboardEvent| {
+        if e.key() == "Enter" {
+            e.prevent_default();
+            editor.selection.set(Selection::state(&id_enter));
+            if let Some(actions) = use_context::<Actions>() {
+                actions.tab.set(Tab::Inspect);
+            }
+            open_in_inspector();
+        }
+    };
     view! {
         <div
+            tabindex="0"
+            role="group"
+            aria-label=words
+            on:focus=on_focus
+            on:keydown=on_key
             class=mode_class
             class:start=card.is_start
             class:ending=card.ending.is_some()
@@ -381,4 +437,49 @@ fn chat_marks(
         })
     });
     (fired, covered)
+}
+
+/// Focuses the inspector's title field once it shows the selected state (the next frame).
+pub fn open_in_inspector() {
+    request_animation_frame(|| {
+        if let Some(field) = document()
+            .query_selector("[data-testid=field-title]")
+            .ok()
+            .flatten()
+            .and_then(|e| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(e).ok())
+        {
+            let _ = field.focus();
+        }
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::canvas::scene::Scene;
+
+    #[test]
+    fn a_card_is_read_out_by_title_mode_start_ending_and_problems() {
+        let plan =
+            plan_core::parse::parse_plan(include_str!("../../../plans/customer-support.json"))
+                .expect("the sample parses");
+        let scene = Scene::build(&plan);
+        let first = scene.cards.iter().find(|c| c.is_start).expect("a start");
+        let words = card_words(first, Some(Severity::Warning));
+        assert!(words.starts_with(&format!("{}, ", first.title)), "{words}");
+        assert!(
+            words.contains("where conversations start") && words.ends_with("has warnings"),
+            "{words}"
+        );
+        let ending = scene
+            .cards
+            .iter()
+            .find(|c| c.ending.is_some())
+            .expect("an ending");
+        assert!(
+            card_words(ending, None).contains(", ends: "),
+            "{}",
+            card_words(ending, None)
+        );
+    }
 }

@@ -465,6 +465,14 @@ pub fn Canvas(scene: Memo<Scene>, marks: Memo<Marks>) -> impl IntoView {
             on:pointerup=on_up
             on:pointercancel=on_up
             on:contextmenu=on_menu
+            // Focusing a card from the keyboard (Tab) scrolls it into view; the canvas moves by
+            // its camera only, so any scroll is undone at once.
+            on:scroll=move |_| {
+                if let Some(el) = root.get_untracked() {
+                    el.set_scroll_top(0);
+                    el.set_scroll_left(0);
+                }
+            }
             on:wheel=on_wheel
             on:dblclick=on_dblclick
         >
