@@ -56,23 +56,23 @@ impl<'p> Validator<'p, '_> {
     /// The transitions of strict state `i` that can leave before its required tasks are done,
     /// when none of its transitions waits for the last of them.
     pub(super) fn task_order(&mut self, i: usize, state: &'p State) {
-        if state.kind != StateType::Strict {
+        // Most states are not strict or have fewer than two required tasks: nothing made for them.
+        if state.kind != StateType::Strict
+            || state.tasks.iter().filter(|t| t.required).nth(1).is_none()
+        {
             return;
         }
         let tasks = required_tasks(state);
-        if tasks.len() < 2 {
-            return;
-        }
         let last = tasks.len() - 1;
-        let routes: Vec<Option<(usize, Option<&str>)>> = state
-            .transitions
-            .iter()
-            .map(|t| {
-                Check::read(t.condition_type_in(state.kind), &t.condition_config)
-                    .ok()
-                    .and_then(|check| needs(&check, &tasks))
-            })
-            .collect();
+        // The conditions as the transition checks read them (each read once per state).
+        let mut routes: Vec<Option<(usize, Option<&str>)>> =
+            Vec::with_capacity(state.transitions.len());
+        for (k, t) in state.transitions.iter().enumerate() {
+            let reading = self.readings[k].get_or_insert_with(|| {
+                Check::read(t.condition_type_in(state.kind), &t.condition_config).ok()
+            });
+            routes.push(reading.as_ref().and_then(|check| needs(check, &tasks)));
+        }
         if routes.iter().flatten().any(|(at, _)| *at >= last) {
             return;
         }
