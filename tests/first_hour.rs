@@ -37,8 +37,14 @@ fn state_css(id: &str) -> String {
     format!("[data-testid=state][data-state-id=\"{id}\"]")
 }
 
-/// Every card's box on screen: id, left, top, right, bottom.
-fn card_boxes(ctx: &Ctx) -> Result<Vec<(String, f64, f64, f64, f64)>, String> {
+/// A card's box on screen: its state's id, left, top, right, bottom.
+type CardBox = (String, f64, f64, f64, f64);
+
+/// A point of the screen, in pixels.
+type Point = (i64, i64);
+
+/// Every card's box on screen.
+fn card_boxes(ctx: &Ctx) -> Result<Vec<CardBox>, String> {
     let v = ctx.session().execute(
         "return [...document.querySelectorAll('[data-testid=state]')].map(e => { \
            const r = e.getBoundingClientRect(); \
@@ -73,7 +79,7 @@ fn canvas_box(ctx: &Ctx) -> Result<(f64, f64, f64, f64), String> {
 }
 
 /// The pairs of cards whose boxes overlap.
-fn overlapping(boxes: &[(String, f64, f64, f64, f64)]) -> Vec<(String, String)> {
+fn overlapping(boxes: &[CardBox]) -> Vec<(String, String)> {
     let mut out = Vec::new();
     for (i, a) in boxes.iter().enumerate() {
         for b in &boxes[i + 1..] {
@@ -85,10 +91,7 @@ fn overlapping(boxes: &[(String, f64, f64, f64, f64)]) -> Vec<(String, String)> 
     out
 }
 
-fn new_ids(
-    before: &[(String, f64, f64, f64, f64)],
-    now: &[(String, f64, f64, f64, f64)],
-) -> Vec<String> {
+fn new_ids(before: &[CardBox], now: &[CardBox]) -> Vec<String> {
     now.iter()
         .filter(|b| !before.iter().any(|a| a.0 == b.0))
         .map(|b| b.0.clone())
@@ -202,7 +205,7 @@ fn moving_connecting_and_panning_select_no_text(ctx: &Ctx) -> Outcome {
         )?;
         Ok(())
     };
-    let gestures: [(&str, (i64, i64), (i64, i64)); 3] = [
+    let gestures: [(&str, Point, Point); 3] = [
         (
             "moving a card",
             centre(
