@@ -4,6 +4,7 @@
 mod agent;
 mod changes;
 mod chat;
+mod chat_begin;
 mod chat_status;
 pub mod inspector;
 mod problems;
