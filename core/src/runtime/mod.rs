@@ -22,11 +22,10 @@ pub mod script;
 mod session;
 mod simulator;
 mod switching;
+mod tools;
 mod turn;
 
-pub use action::{
-    deliverable_keys, reads_deliverables, tool_available, tools_available_now, Action,
-};
+pub use action::{deliverable_keys, reads_deliverables, Action};
 pub use chat::{
     Agent, AgentError, Answered, Chat, GoalCheck, Input, ToolCallRecord, ToolResults, TurnCost,
     Usage,
@@ -37,6 +36,7 @@ pub use prompt::{prompt, render};
 pub use session::*;
 pub use simulator::Simulator;
 pub use switching::{changed_value, is_active, set_by_author, Preset, SessionValue};
+pub use tools::{tool_available, tools_available_now};
 pub use turn::Turn;
 
 use std::collections::BTreeMap;

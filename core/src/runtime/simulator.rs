@@ -546,7 +546,7 @@ fn sentence_start(text: &str) -> String {
 /// "(Tools here: verify_customer → CUSTOMER_VERIFIED or NOT_FOUND. Type /tool NAME CODE to call one.)"
 /// The tools the agent has now: allowed here and not gated off by `available_when`.
 fn tools_hint(plan: &Plan, session: &Session) -> Option<String> {
-    let tools: Vec<String> = action::tools_available_now(plan, session)
+    let tools: Vec<String> = super::tools_available_now(plan, session)
         .map(|(name, tool)| {
             let codes = tool
                 .map(|t| t.response_codes.as_slice())

@@ -40,6 +40,18 @@ pub enum Place {
 }
 
 impl Place {
+    /// The selection a click on it makes: the card, the arrow, or nothing.
+    pub fn selection(&self) -> Selection {
+        match self {
+            Place::Card(id) => Selection::state(id),
+            Place::Arrow { from, index } => Selection {
+                states: Vec::new(),
+                transition: Some((from.clone(), *index)),
+            },
+            Place::Background => Selection::default(),
+        }
+    }
+
     /// The place under the pointer as the gesture machine names it; none for the controls drawn
     /// over the canvas.
     pub fn of(target: Target) -> Option<Place> {
@@ -161,16 +173,7 @@ pub fn items(place: &Place, editable: bool, copied: bool) -> Vec<Item> {
 fn choose(item: Item, place: &Place, at: (f64, f64)) {
     let editor = expect_context::<Editor>();
     let actions = expect_context::<Actions>();
-    let select = |place: &Place| {
-        editor.selection.set(match place {
-            Place::Card(id) => Selection::state(id),
-            Place::Arrow { from, index } => Selection {
-                states: Vec::new(),
-                transition: Some((from.clone(), *index)),
-            },
-            Place::Background => Selection::default(),
-        });
-    };
+    let select = |place: &Place| editor.selection.set(place.selection());
     match item {
         Item::Rename => {
             select(place);

@@ -17,4 +17,5 @@ pub mod overview;
 pub mod scene;
 pub mod shown;
 pub mod text;
+pub mod text_selection;
 pub mod view;

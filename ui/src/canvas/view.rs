@@ -21,6 +21,7 @@ use super::mount::{self, Wanted};
 use super::overview::{card_at, Overview, DOM_CARD_LIMIT};
 use super::scene::{Arrow, Card, Marks, Scene};
 pub use super::shown::Shown;
+use super::text_selection;
 use crate::actions::Actions;
 use crate::editor::{Editor, Selection};
 
@@ -40,24 +41,6 @@ const ZOOM_REST_MS: u64 = 200;
 const OVERDRAW: f64 = 120.0;
 /// Below this zoom the dot grid is not drawn.
 const GRID_MIN_ZOOM: f64 = 0.6;
-thread_local! {
-    /// Whether a canvas gesture is under way (see [`no_text_selection`]).
-    static GESTURING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-}
-
-/// While a gesture lasts, no text selection can start anywhere on the page (a drag that leaves the
-/// canvas would otherwise paint the page's selection over the panels), and any selection there
-/// was is cleared when it begins. A `selectstart` refused, not a class on the page: a class on the
-/// root would restyle every element of a large plan at each press and release.
-fn no_text_selection(during_gesture: bool) {
-    GESTURING.with(|g| g.set(during_gesture));
-    if during_gesture {
-        if let Ok(Some(selection)) = document().get_selection() {
-            let _ = selection.remove_all_ranges();
-        }
-    }
-}
-
 /// The canvas of the open plan, looking where `camera` says (its `refit` asks for a fit).
 #[component]
 pub fn Canvas(scene: Memo<Scene>, marks: Memo<Marks>) -> impl IntoView {
@@ -275,19 +258,14 @@ pub fn Canvas(scene: Memo<Scene>, marks: Memo<Marks>) -> impl IntoView {
         target
     };
     let menu = RwSignal::new(None::<Menu>);
-    let selecting = window_event_listener(ev::selectstart, |e: ev::Event| {
-        if GESTURING.with(|g| g.get()) {
-            e.prevent_default();
-        }
-    });
-    on_cleanup(move || selecting.remove());
+    text_selection::refuse_during_gestures();
     let on_down = move |e: ev::PointerEvent| {
         menu.set(None);
         if e.button() == 2 {
             // The right button opens the context menu (`on_menu`), nothing else.
             return;
         }
-        no_text_selection(true);
+        text_selection::gesture(true);
         let target = resolve(target_of(e.target()), local(e.client_x(), e.client_y()));
         if let Some(el) = root.get_untracked() {
             let _ = el.set_pointer_capture(e.pointer_id());
@@ -320,13 +298,8 @@ pub fn Canvas(scene: Memo<Scene>, marks: Memo<Marks>) -> impl IntoView {
         let target = under(e.client_x(), e.client_y());
         let place = Place::of(target);
         // What the menu is about is selected, as a left click would (the inspector shows it).
-        match &place {
-            Some(Place::Card(id)) => editor.selection.set(Selection::state(id)),
-            Some(Place::Arrow { from, index }) => editor.selection.set(Selection {
-                states: Vec::new(),
-                transition: Some((from.clone(), *index)),
-            }),
-            _ => {}
+        if let Some(on @ (Place::Card(_) | Place::Arrow { .. })) = &place {
+            editor.selection.set(on.selection());
         }
         menu.set(place.map(|on| Menu {
             at: local(e.client_x(), e.client_y()),
@@ -334,7 +307,7 @@ pub fn Canvas(scene: Memo<Scene>, marks: Memo<Marks>) -> impl IntoView {
         }));
     };
     let on_up = move |e: ev::PointerEvent| {
-        no_text_selection(false);
+        text_selection::gesture(false);
         let clicked = gesture_state.with_untracked(Gesture::is_background_click);
         background_clicks.update_value(|c| *c = [clicked, c[0]]);
         feed(Input::Up {
