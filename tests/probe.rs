@@ -537,8 +537,8 @@ fn compare(
 ) -> Outcome {
     let ws = Workspace::at(ctx.workspace());
     let now = "2026-01-01T00:00:00Z";
-    // The typing above is saved within a second.
-    std::thread::sleep(Duration::from_millis(1_500));
+    // The typing above is saved before the versions are written beside it.
+    plan_tests::page::wait_saved(ctx)?;
     let draft = ws.read_draft(&plan.id).map_err(|e| e.to_string())?;
     ws.publish_plan(&plan.id, &draft, "before", now)
         .map_err(|e| e.to_string())?;
@@ -578,7 +578,12 @@ fn compare(
                 await frame();
                 const mode = document.querySelector('[data-testid=mode]').textContent;
                 if (mode.startsWith('Comparing') && document.querySelector('[data-testid=state][data-diff]')) break;
-                if (performance.now() - t0 > 20000) throw new Error('the comparison never showed');
+                if (performance.now() - t0 > 20000) {
+                    const said = (id) => (document.querySelector(`[data-testid=${id}]`) || {}).textContent;
+                    throw new Error(`the comparison never showed: mode '${mode}', notice '${said('notice')}', save '${said('save-status')}', `
+                        + `${document.querySelectorAll('[data-testid=state]').length} cards drawn, `
+                        + `${document.querySelectorAll('[data-testid=diff-change]').length} changes listed`);
+                }
             }
             await frame();
             return {ms: Math.round(performance.now() - t0), coloured: document.querySelectorAll('[data-testid=state][data-diff]').length,
