@@ -27,6 +27,7 @@ say "end-to-end tests of the real app: viewing, editing, then a plan's lifecycle
 timeout 900 cargo test -p plan-tests --test app < /dev/null
 timeout 900 cargo test -p plan-tests --test editor < /dev/null
 timeout 900 cargo test -p plan-tests --test first_hour < /dev/null
+timeout 900 cargo test -p plan-tests --test readable < /dev/null
 timeout 900 cargo test -p plan-tests --test lifecycle < /dev/null
 timeout 900 cargo test -p plan-tests --test testchat < /dev/null
 timeout 900 cargo test -p plan-tests --test detours < /dev/null

@@ -55,9 +55,9 @@ fn main() {
     ]));
 }
 
-/// Issue 15: a plan opens fitted, but never below the zoom at which arrow labels show (50 %); one
-/// too large for that opens at 50 % centred on its start state. The sample plans opened at 38 %
-/// before, with every arrow unlabelled.
+/// Issue 15, then issue 29: a plan opens fitted, and never below the zoom at which arrow labels
+/// show (30 % for a small plan: titles and labels grow as the view zooms out, see
+/// `tests/readable.rs`). The sample plans opened at 38 % before, with every arrow unlabelled.
 fn a_plan_opens_where_its_arrow_labels_can_be_read(ctx: &Ctx) -> Outcome {
     let labels_shown = |ctx: &Ctx| -> Result<usize, String> {
         let v = ctx.session().execute(
@@ -73,33 +73,28 @@ fn a_plan_opens_where_its_arrow_labels_can_be_read(ctx: &Ctx) -> Outcome {
             Ok(text_of(ctx, "[data-testid=plan-title]")? == "Customer support")
         })?;
     ctx.session()
-        .wait_until("its arrows labelled", SHORT, || Ok(labels_shown(ctx)? > 0))?;
+        .wait_until("its arrows labelled", SHORT, || Ok(labels_shown(ctx)? == 7))?;
     let (_, _, zoom) = view_transform(ctx)?;
-    ensure(zoom >= 0.5, || format!("the support plan opened at {zoom}"))?;
-    ensure(
-        !text_of(ctx, "[data-testid=zoom]")?.starts_with("3"),
-        || "the zoom reads below 40 %".into(),
-    )?;
-    // The start state is on screen, in the middle when the plan does not fit.
-    let start = centre(ctx, "[data-testid=state][data-state-id='greeting']")?;
+    ensure(zoom >= 0.3, || format!("the support plan opened at {zoom}"))?;
+    // Every state is on screen, the start state among them.
     let (left, top, w, h) = canvas_rect(ctx)?;
-    ensure(
-        (start.0 as f64) > left
-            && (start.0 as f64) < left + w
-            && (start.1 as f64) > top
-            && (start.1 as f64) < top + h,
-        || format!("the start state is at {start:?}, off the canvas"),
-    )?;
-    ensure((start.0 as f64 - (left + w / 2.0)).abs() < 2.0, || {
-        format!("the start state is at {start:?}, not centred in a canvas at {left},{top} {w}x{h}")
-    })?;
+    for id in ["greeting", "farewell", "billing-support", "general-support"] {
+        let at = centre(ctx, &format!("[data-testid=state][data-state-id='{id}']"))?;
+        ensure(
+            (at.0 as f64) > left
+                && (at.0 as f64) < left + w
+                && (at.1 as f64) > top
+                && (at.1 as f64) < top + h,
+            || format!("{id} is at {at:?}, off the canvas"),
+        )?;
+    }
     ctx.screenshot("opened-readable")?;
-    // Fit shows all of it, below the labels' zoom.
+    // Fit shows all of it, labels still read.
     plan_tests::page::fit(ctx)?;
     ctx.session()
-        .wait_until("the whole plan", SHORT, || Ok(view_transform(ctx)?.2 < 0.5))?;
-    ctx.session()
-        .wait_until("its labels hidden", SHORT, || Ok(labels_shown(ctx)? == 0))
+        .wait_until("its labels still shown", SHORT, || {
+            Ok(labels_shown(ctx)? == 7)
+        })
 }
 
 /// The plans of a workspace: its folders with a draft.
@@ -399,8 +394,9 @@ fn canvas_pans_and_zooms(ctx: &Ctx) -> Outcome {
     let (left, top, _, _) = canvas_rect(ctx)?;
     let (x0, y0, z0) = view_transform(ctx)?;
 
-    // Drag the empty corner of the canvas: the plan follows the pointer.
-    let from = ((left + 16.0) as i64, (top + 16.0) as i64);
+    // Drag the empty top of the canvas (beside the fold button in its corner): the plan follows
+    // the pointer.
+    let from = ((left + 60.0) as i64, (top + 16.0) as i64);
     ctx.session().drag(from, (from.0 + 200, from.1 + 100), 10)?;
     let (x1, y1, z1) = view_transform(ctx)?;
     ensure(

@@ -40,6 +40,10 @@ pub struct Actions {
     pub help: RwSignal<bool>,
     /// The right panel's tab.
     pub tab: RwSignal<Tab>,
+    /// The left column (plans and palette) is open, not folded to a strip.
+    pub side_open: RwSignal<bool>,
+    /// The right panel is open, not folded to a strip.
+    pub panel_open: RwSignal<bool>,
 }
 
 impl Actions {
@@ -52,7 +56,21 @@ impl Actions {
             finding: RwSignal::new(false),
             help: RwSignal::new(false),
             tab: RwSignal::new(Tab::Inspect),
+            side_open: RwSignal::new(true),
+            panel_open: RwSignal::new(true),
         }
+    }
+
+    /// Opens the right panel whenever its tab is picked (a problem shown, a card opened in the
+    /// inspector, a comparison): what was asked for is never left inside a folded panel.
+    pub fn open_panel_on_tab_change(self) {
+        Effect::new(move |before: Option<Tab>| {
+            let tab = self.tab.get();
+            if before.is_some() {
+                self.panel_open.set(true);
+            }
+            tab
+        });
     }
 
     /// Carries out the shortcuts of the window's key presses, for as long as the window lives.
@@ -130,6 +148,8 @@ impl Actions {
                 }
             }
             Action::Help => self.help.update(|h| *h = !*h),
+            Action::ToggleSide => self.side_open.update(|open| *open = !*open),
+            Action::TogglePanel => self.panel_open.update(|open| *open = !*open),
             Action::Nudge { dx, dy } => {
                 let step = if press.shift { GRID * 4.0 } else { GRID };
                 return self.nudge(f64::from(dx) * step, f64::from(dy) * step);

@@ -15,6 +15,7 @@ use crate::canvas::view::Canvas;
 use crate::dialogs::Dialogs;
 use crate::editor::{Change, Editor, Mode, OnDiskChoice, SaveState};
 use crate::find::Find;
+use crate::fold::FoldToggles;
 use crate::help::Help;
 use crate::lifecycle::Lifecycle;
 use crate::opening::Opening;
@@ -72,6 +73,7 @@ pub fn App() -> impl IntoView {
     provide_context(test_chat);
     opening.start();
     actions.listen_to_keys();
+    actions.open_panel_on_tab_change();
 
     // While the Test chat is shown, the canvas marks the conversation (or a failing case) and
     // the suite's coverage.
@@ -122,11 +124,17 @@ pub fn App() -> impl IntoView {
     let finding = actions.finding;
     let help = actions.help;
     view! {
-        <div class="app" class:wide-panel=move || actions.tab.get() == Tab::Chat>
+        <div
+            class="app"
+            class:wide-panel=move || actions.tab.get() == Tab::Chat
+            class:side-folded=move || !actions.side_open.get()
+            class:panel-folded=move || !actions.panel_open.get()
+        >
             <TopBar />
             <Sidebar />
             <main class="workspace" class:read-only=move || !editor.mode.with(Mode::is_draft)>
                 <Canvas scene=scene marks=marks />
+                <FoldToggles />
                 <ReadOnlyBanner />
                 {move || {
                     opening

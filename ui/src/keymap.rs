@@ -20,6 +20,10 @@ pub enum Action {
     /// Close an overlay, else clear the selection.
     Escape,
     Help,
+    /// Show or hide the left column (plans and palette).
+    ToggleSide,
+    /// Show or hide the right panel (inspector and the other tabs).
+    TogglePanel,
     /// Move the selected cards by a grid step (four with Shift) in a direction.
     Nudge {
         dx: i8,
@@ -214,6 +218,18 @@ pub const SHORTCUTS: &[Shortcut] = &[
         &[ctrl(&["0"], None, true)],
         Action::Fit,
     ),
+    key(
+        "Ctrl+B",
+        "Show or hide the plans and the palette",
+        &[ctrl(&["b", "B"], Some(false), true)],
+        Action::ToggleSide,
+    ),
+    key(
+        "Ctrl+Shift+B",
+        "Show or hide the inspector panel",
+        &[ctrl(&["b", "B"], Some(true), true)],
+        Action::TogglePanel,
+    ),
     key("?", "This help", &[plain(&["?"], false)], Action::Help),
     key(
         "Escape",
@@ -272,6 +288,8 @@ mod tests {
         assert_eq!(press("z", true, false, false), Some(Action::Undo));
         assert_eq!(press("Z", true, true, false), Some(Action::Redo));
         assert_eq!(press("y", true, false, true), Some(Action::Redo));
+        assert_eq!(press("b", true, false, false), Some(Action::ToggleSide));
+        assert_eq!(press("B", true, true, true), Some(Action::TogglePanel));
     }
 
     #[test]

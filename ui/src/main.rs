@@ -17,6 +17,7 @@ mod dialogs;
 mod editor;
 mod find;
 mod focus;
+mod fold;
 mod help;
 mod ipc;
 mod keymap;

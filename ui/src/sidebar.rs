@@ -80,8 +80,9 @@ pub fn Sidebar() -> impl IntoView {
             }
         };
 
+    let open = actions.side_open;
     view! {
-        <aside class="sidebar">
+        <aside class="sidebar" class:folded=move || !open.get()>
             <Switcher />
             <h2>"Add a state"</h2>
             <div class="palette">

@@ -4,29 +4,34 @@
 
 use leptos::prelude::*;
 
-use super::geometry::{Rect, Viewport};
+use super::geometry::{Margins, Rect, Viewport};
 use super::gesture::ZOOM_STEP;
+use super::legible;
+use super::minimap;
 use super::scene::Scene;
 
 /// Screen margin kept around a fitted plan.
-const FIT_PADDING: f64 = 48.0;
-/// Below this zoom cards are drawn in their overview style, without arrow labels (see
-/// `view::OVERVIEW_ZOOM`, the same line): a plan never opens below it.
-pub const LABELS_ZOOM: f64 = 0.5;
+const FIT_PADDING: f64 = 32.0;
 
-/// The view that shows all of `scene` in a canvas of `size`; none for a plan without states.
+/// The view that shows all of `scene` in a canvas of `size`, clear of the minimap and the zoom
+/// buttons at the canvas's foot; none for a plan without states.
 pub fn fitted(scene: &Scene, size: (f64, f64)) -> Option<Viewport> {
-    scene
-        .bounds
-        .map(|bounds| Viewport::fitting(bounds, size, FIT_PADDING))
+    scene.bounds.map(|bounds| {
+        let margins = Margins {
+            bottom: minimap::reach(bounds).max(FIT_PADDING),
+            ..Margins::even(FIT_PADDING)
+        };
+        Viewport::fitting(bounds, size, margins)
+    })
 }
 
-/// The view a plan opens in: fitted, but never below the zoom at which arrow labels show (a new
-/// author otherwise first sees a plan of unlabelled arrows); a plan too large for that opens at
-/// that zoom, centred on its start state.
+/// The view a plan opens in: fitted, but never below the zoom at which its arrow labels show (a
+/// new author otherwise first sees a plan of unlabelled arrows, see [`legible`]); a plan too
+/// large for that opens at that zoom, centred on its start state.
 pub fn opening_view(scene: &Scene, size: (f64, f64)) -> Option<Viewport> {
     let fit = fitted(scene, size)?;
-    if fit.zoom >= LABELS_ZOOM {
+    let readable = legible::readable_zoom(scene.cards.len());
+    if fit.zoom >= readable {
         return Some(fit);
     }
     let start = scene
@@ -34,7 +39,7 @@ pub fn opening_view(scene: &Scene, size: (f64, f64)) -> Option<Viewport> {
         .iter()
         .find(|c| c.is_start)
         .or_else(|| scene.cards.first())?;
-    Some(centred_on(start.rect, size, LABELS_ZOOM))
+    Some(centred_on(start.rect, size, readable))
 }
 
 /// The view at `zoom` with `rect`'s centre in the middle of a canvas of `size`.
@@ -112,16 +117,16 @@ mod tests {
         let s = scene(4);
         let v = opening_view(&s, (1000.0, 700.0)).unwrap();
         assert_eq!(Some(v), fitted(&s, (1000.0, 700.0)));
-        assert!(v.zoom >= LABELS_ZOOM);
+        assert!(v.zoom >= legible::LABELS_ZOOM);
     }
 
     #[test]
     fn a_plan_too_large_to_fit_readably_opens_at_the_labels_zoom_on_its_start_state() {
         let s = scene(200);
         let size = (1000.0, 700.0);
-        assert!(fitted(&s, size).unwrap().zoom < LABELS_ZOOM);
+        assert!(fitted(&s, size).unwrap().zoom < legible::CROWDED_ZOOM);
         let v = opening_view(&s, size).unwrap();
-        assert_eq!(v.zoom, LABELS_ZOOM);
+        assert_eq!(v.zoom, legible::CROWDED_ZOOM);
         let start = s.cards.iter().find(|c| c.is_start).unwrap();
         let (cx, cy) = start.rect.center();
         assert_eq!(v.to_screen((cx, cy)), (500.0, 350.0));

@@ -152,19 +152,30 @@ impl Viewport {
         }
     }
 
-    /// Shows all of `content` centred in a canvas of `size`, with `pad` screen pixels around it,
-    /// never magnified past 100 % (a small plan should not look blown up).
-    pub fn fitting(content: Rect, size: (f64, f64), pad: f64) -> Viewport {
-        let avail_w = (size.0 - 2.0 * pad).max(1.0);
-        let avail_h = (size.1 - 2.0 * pad).max(1.0);
+    /// Shows all of `content` centred in a canvas of `size` with `margins` kept clear, never
+    /// magnified past 100 % (a small plan should not look blown up).
+    pub fn fitting(content: Rect, size: (f64, f64), margins: Margins) -> Viewport {
+        let avail_w = (size.0 - margins.left - margins.right).max(1.0);
+        let avail_h = (size.1 - margins.top - margins.bottom).max(1.0);
         let zoom = (avail_w / content.w.max(1.0))
             .min(avail_h / content.h.max(1.0))
             .clamp(MIN_ZOOM, 1.0);
         let (cx, cy) = content.center();
         Viewport {
-            x: size.0 / 2.0 - cx * zoom,
-            y: size.1 / 2.0 - cy * zoom,
+            x: margins.left + avail_w / 2.0 - cx * zoom,
+            y: margins.top + avail_h / 2.0 - cy * zoom,
             zoom,
+        }
+    }
+
+    /// The same view in a canvas resized from `before` to `after`: the point that was in the
+    /// middle stays in the middle, so a panel that opens, folds or widens never moves the plan
+    /// out from under the author's eyes.
+    pub fn resized(&self, before: (f64, f64), after: (f64, f64)) -> Viewport {
+        Viewport {
+            x: self.x + (after.0 - before.0) / 2.0,
+            y: self.y + (after.1 - before.1) / 2.0,
+            zoom: self.zoom,
         }
     }
 
@@ -172,6 +183,27 @@ impl Viewport {
     pub fn visible(&self, size: (f64, f64)) -> Rect {
         let (x, y) = self.to_world((0.0, 0.0));
         Rect::new(x, y, size.0 / self.zoom, size.1 / self.zoom)
+    }
+}
+
+/// Screen pixels kept clear on each side of a fitted plan (for the minimap and the zoom buttons).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Margins {
+    pub top: f64,
+    pub right: f64,
+    pub bottom: f64,
+    pub left: f64,
+}
+
+impl Margins {
+    /// The same margin on every side.
+    pub fn even(pad: f64) -> Margins {
+        Margins {
+            top: pad,
+            right: pad,
+            bottom: pad,
+            left: pad,
+        }
     }
 }
 
@@ -308,14 +340,37 @@ mod tests {
     fn fitting_shows_all_content_centred_and_never_magnifies() {
         let content = Rect::new(-100.0, 50.0, 2000.0, 600.0);
         let size = (1000.0, 700.0);
-        let vp = Viewport::fitting(content, size, 40.0);
+        let vp = Viewport::fitting(content, size, Margins::even(40.0));
         let seen = vp.visible(size);
         assert!(seen.x <= content.x && seen.right() >= content.right());
         assert!(seen.y <= content.y && seen.bottom() >= content.bottom());
         let c = vp.to_screen(content.center());
         assert!(close(c, (500.0, 350.0)));
-        let small = Viewport::fitting(Rect::new(0.0, 0.0, 100.0, 50.0), size, 40.0);
+        let small = Viewport::fitting(Rect::new(0.0, 0.0, 100.0, 50.0), size, Margins::even(40.0));
         assert_eq!(small.zoom, 1.0);
+        // Margins of different sizes: the content sits in the middle of what they leave.
+        let clear = Margins {
+            bottom: 140.0,
+            ..Margins::even(20.0)
+        };
+        let low = Viewport::fitting(content, size, clear);
+        let seen = low.visible((size.0, size.1 - 140.0));
+        assert!(seen.y <= content.y && seen.bottom() >= content.bottom());
+        assert!(close(low.to_screen(content.center()), (500.0, 290.0)));
+    }
+
+    #[test]
+    fn a_resized_canvas_keeps_its_middle() {
+        let vp = Viewport {
+            x: 30.0,
+            y: -12.0,
+            zoom: 0.4,
+        };
+        let (before, after) = ((700.0, 600.0), (1040.0, 580.0));
+        let middle = vp.to_world((350.0, 300.0));
+        let resized = vp.resized(before, after);
+        assert!(close(resized.to_screen(middle), (520.0, 290.0)));
+        assert_eq!(resized.zoom, vp.zoom);
     }
 
     #[test]

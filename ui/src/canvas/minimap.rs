@@ -4,13 +4,24 @@
 use leptos::ev;
 use leptos::prelude::*;
 
-use super::geometry::{push_tenths, Viewport};
+use super::geometry::{push_tenths, Rect, Viewport};
 use super::scene::Scene;
 
 const W: f64 = 180.0;
 /// The tallest the minimap gets; a wide plan gets a flatter one.
 const MAX_H: f64 = 120.0;
 const MIN_H: f64 = 40.0;
+
+/// The minimap's height on screen for a plan whose cards span `bounds`.
+pub fn height(bounds: Rect) -> f64 {
+    let b = bounds.inflate(120.0);
+    (W * b.h / b.w).clamp(MIN_H, MAX_H)
+}
+
+/// How far the minimap reaches up from the canvas's foot: 16 px below it, 8 above.
+pub fn reach(bounds: Rect) -> f64 {
+    height(bounds) + 24.0
+}
 
 #[component]
 pub fn Minimap(
@@ -22,8 +33,8 @@ pub fn Minimap(
     let frame = Memo::new(move |_| {
         scene.with(|s| {
             let b = s.bounds?;
+            let h = height(b);
             let b = b.inflate(120.0);
-            let h = (W * b.h / b.w).clamp(MIN_H, MAX_H);
             let scale = (W / b.w).min(h / b.h);
             Some((b.x, b.y, scale))
         })
@@ -82,20 +93,7 @@ pub fn Minimap(
             class="minimap"
             data-testid="minimap"
             width=W
-            height=move || {
-                frame
-                    .get()
-                    .map_or(
-                        MIN_H,
-                        |(_, _, k)| {
-                            scene
-                                .with(|s| {
-                                    s.bounds
-                                        .map_or(MIN_H, |b| ((b.h + 240.0) * k).clamp(MIN_H, MAX_H))
-                                })
-                        },
-                    )
-            }
+            height=move || scene.with(|s| s.bounds.map_or(MIN_H, height))
             on:pointerdown=|e: ev::PointerEvent| e.stop_propagation()
             on:dblclick=|e: ev::MouseEvent| e.stop_propagation()
             on:click=centre

@@ -11,6 +11,7 @@ pub mod geometry;
 pub mod gesture;
 pub mod items;
 pub mod key;
+pub mod legible;
 pub mod minimap;
 pub mod mount;
 pub mod overview;

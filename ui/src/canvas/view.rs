@@ -11,11 +11,12 @@ use plan_core::edit::{Command, NewState};
 use plan_core::plan::Position;
 use wasm_bindgen::JsCast;
 
-use super::camera::{fitted, Camera, LABELS_ZOOM};
+use super::camera::{fitted, Camera};
 use super::context_menu::{ContextMenu, Menu, Place};
 use super::geometry::{snap, Rect};
 use super::gesture::{self, Gesture, Input, Target, ZOOM_STEP};
 use super::items::{arrow_view, card_view, detour_arrow_view, detour_view, label_view, Texts};
+use super::legible::{self, TextScale};
 use super::minimap::Minimap;
 use super::mount::{self, Wanted};
 use super::overview::{card_at, Overview, DOM_CARD_LIMIT};
@@ -25,12 +26,6 @@ use super::text_selection;
 use crate::actions::Actions;
 use crate::editor::{Editor, Selection};
 
-/// Below this zoom cards are drawn in their overview style: larger titles, no small print and no
-/// arrow labels. The small print and the labels are 12 px, under 6 px on screen below 50 %: not
-/// readable, and painting them was a third of a pan frame's cost (pan p95 at 1,000 states with
-/// 44 cards in view 49–51 → 32–34 ms without them, `tests/probe.rs` with a style sheet added).
-/// A plan opens at this zoom or closer (see `camera`).
-const OVERVIEW_ZOOM: f64 = LABELS_ZOOM;
 /// While a zoom is under way with more than this many cards in view, the overview drawing stands
 /// in for the cards (each zoom step repaints every card's text at a new scale: 60–140 ms a frame
 /// with 44–80 cards at 1,000 states), and the cards come back when the zoom rests.
@@ -57,8 +52,11 @@ pub fn Canvas(scene: Memo<Scene>, marks: Memo<Marks>) -> impl IntoView {
     let measure = move || {
         if let Some(el) = root.get_untracked() {
             let r = el.get_bounding_client_rect();
-            if r.width() > 0.0 && r.height() > 0.0 {
-                size.set((r.width(), r.height()));
+            let after = (r.width(), r.height());
+            let before = size.get_untracked();
+            if after.0 > 0.0 && after.1 > 0.0 && after != before {
+                viewport.update(|v| *v = v.resized(before, after));
+                size.set(after);
             }
         }
     };
@@ -137,13 +135,20 @@ pub fn Canvas(scene: Memo<Scene>, marks: Memo<Marks>) -> impl IntoView {
     // Hundreds of cards in view (a large plan zoomed out), or a zoom under way over many cards:
     // one 2D canvas draws them all; during a zoom the elements wait, hidden and unchanged (see
     // `mount`).
-    let overview = Memo::new(move |_| {
+    let in_view = Memo::new(move |_| {
         let w: Rect = window.get();
-        let in_view = crate::timeline::timed("canvas: cards in view", || {
+        crate::timeline::timed("canvas: cards in view", || {
             scene.with(|s| s.cards.iter().filter(|c| c.rect.intersects(&w)).count())
-        });
+        })
+    });
+    let overview = Memo::new(move |_| {
+        let in_view = in_view.get();
         in_view > DOM_CARD_LIMIT || (zooming.get() && in_view > ZOOMING_CARD_LIMIT)
     });
+    // Titles only, far out or in a crowded view; text that grows as the view zooms out.
+    let overview_style =
+        Memo::new(move |_| legible::overview_style(viewport.get().zoom, in_view.get()));
+    let text_scale = Memo::new(move |_| TextScale::at(viewport.get().zoom));
     let apply_effect = move |effect: gesture::Effect| match effect {
         gesture::Effect::SelectStates { ids, additive } => editor.selection.update(|s| {
             s.transition = None;
@@ -427,7 +432,8 @@ pub fn Canvas(scene: Memo<Scene>, marks: Memo<Marks>) -> impl IntoView {
     view! {
         <div
             class="canvas"
-            class:overview=move || viewport.get().zoom < OVERVIEW_ZOOM
+            class:overview=overview_style
+            class:small-print-hidden=move || text_scale.get().hides_small_print
             class:drawn=overview
             class:dragging=move || gesture_state.with(|g| g.moving(1.0).is_some())
             data-testid="canvas"
@@ -501,7 +507,12 @@ pub fn Canvas(scene: Memo<Scene>, marks: Memo<Marks>) -> impl IntoView {
                         view! { <Overview shown=shown marks=marks viewport=viewport size=size /> }
                     })
             }}
-            <div class="cards" style:transform=transform>
+            <div
+                class="cards"
+                style:transform=transform
+                style:--title-scale=move || text_scale.get().title.to_string()
+                style:--label-scale=move || text_scale.get().label.to_string()
+            >
                 <For each=move || arrows_now.get() key=|a| a.key children=label />
                 <For each=move || visible_cards.get() key=|c| c.key children=card />
                 <For

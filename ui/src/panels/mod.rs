@@ -45,8 +45,9 @@ pub fn Panel(report: Memo<Report>) -> impl IntoView {
     };
     let comparing = move || editor.mode.with(|m| matches!(m, Mode::Compare { .. }));
     let on_problem = Callback::new(move |d: plan_core::Diagnostic| actions.show_problem(&d));
+    let open = actions.panel_open;
     view! {
-        <aside class="panel">
+        <aside class="panel" class:folded=move || !open.get()>
             <div class="tabs">
                 {tab_button(tab, Tab::Inspect, "tab-inspect", || "Inspector".to_string())}
                 {tab_button(tab, Tab::Problems, "tab-problems", counts)}

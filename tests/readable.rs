@@ -1,0 +1,285 @@
+//! End-to-end tests of the view an author first sees (issue 29) in the real app at 1280×800: every
+//! sample plan opens whole and readable with the panels as they open (every card on the canvas and
+//! clear of the minimap and the zoom buttons, titles and arrow labels at least 8 px tall on
+//! screen), Fit and Auto-layout keep that rule, and folding a side panel gives the canvas its room
+//! and keeps the canvas's middle where it was.
+//!
+//! Run by `scripts/test.sh`, or alone with `cargo test -p plan-tests --test readable [-- NAME]`.
+//! Screenshots land in `target/e2e/`.
+
+use std::time::Duration;
+
+use plan_tests::page::{click, count, ensure, plan, text_of, Outcome};
+use plan_tests::{Ctx, Harness, Test, SHORT};
+use serde_json::{json, Value};
+
+fn main() {
+    std::process::exit(Harness::run(&[
+        Test {
+            name: "every_sample_opens_whole_and_readable",
+            run: every_sample_opens_whole_and_readable,
+        },
+        Test {
+            name: "fit_and_auto_layout_keep_the_text_readable",
+            run: fit_and_auto_layout_keep_the_text_readable,
+        },
+        Test {
+            name: "folding_a_side_panel_gives_the_canvas_room_and_keeps_its_middle",
+            run: folding_a_side_panel_gives_the_canvas_room_and_keeps_its_middle,
+        },
+    ]));
+}
+
+/// The sample plans, as the workspace is seeded with them.
+const SAMPLES: &[&str] = &[
+    "account-care",
+    "collections",
+    "customer-support",
+    "daily-routine",
+    "medical-intake",
+    "vehicle-viewing",
+];
+
+/// The smallest a title or label may be on screen.
+const LEGIBLE_PX: f64 = 8.0;
+
+/// What the canvas shows, measured in the page: the zoom; each card (its state's id, whether it
+/// lies wholly inside the canvas, whether it touches the minimap or the zoom buttons, its title's
+/// size on screen); each arrow label (whether it shows, its size on screen, the cards it
+/// overlaps).
+fn measure(ctx: &Ctx) -> Result<Value, String> {
+    ctx.session().execute(
+        "const canvas = document.querySelector('[data-testid=canvas]').getBoundingClientRect();
+         const zoom = +/scale\\(([-\\d.e]+)\\)/.exec(document.querySelector('.cards').style.transform)[1];
+         const overlays = [...document.querySelectorAll('[data-testid=minimap], .zoom-controls')]
+             .map(e => e.getBoundingClientRect());
+         const meets = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+         const px = (el) => parseFloat(getComputedStyle(el).fontSize) * zoom;
+         const boxes = [...document.querySelectorAll('[data-testid=state], [data-testid=interruption]')];
+         const cards = boxes.map(e => {
+             const r = e.getBoundingClientRect();
+             const title = e.querySelector('.card-title, .detour-title');
+             return {id: e.dataset.stateId || e.textContent.slice(0, 30),
+                 inside: r.left >= canvas.left && r.right <= canvas.right && r.top >= canvas.top && r.bottom <= canvas.bottom,
+                 underOverlay: overlays.some(o => meets(r, o)),
+                 title: title ? px(title) : 0};
+         });
+         const cardRects = boxes.map(e => [e.dataset.stateId || 'interruption', e.getBoundingClientRect()]);
+         const labels = [...document.querySelectorAll('[data-testid=transition-label]')].map(e => {
+             const r = e.getBoundingClientRect();
+             return {from: e.dataset.from, index: +e.dataset.index, text: e.textContent,
+                 shown: getComputedStyle(e).display !== 'none' && r.width > 0,
+                 px: px(e),
+                 over: cardRects.filter(([, c]) => meets(r, c)).map(([id]) => id)};
+         });
+         return {zoom, cards, labels};",
+        json!([]),
+    )
+}
+
+/// Checks that every card of `plan_id` is on the canvas, clear of its overlays, and that titles and
+/// labels are legible and every arrow labelled; says what was measured otherwise.
+fn check_readable(ctx: &Ctx, plan_id: &str, when: &str) -> Outcome {
+    let plan = plan(ctx, plan_id)?;
+    let m = measure(ctx)?;
+    let cards = m["cards"].as_array().cloned().unwrap_or_default();
+    let labels = m["labels"].as_array().cloned().unwrap_or_default();
+    let zoom = m["zoom"].as_f64().unwrap_or(0.0);
+    let states = cards.iter().filter(|c| c["id"].is_string()).count();
+    ensure(states >= plan.states.len(), || {
+        format!(
+            "{plan_id} {when}: {states} cards drawn of {}",
+            plan.states.len()
+        )
+    })?;
+    for c in &cards {
+        ensure(c["inside"] == json!(true), || {
+            format!(
+                "{plan_id} {when} at {zoom}: card {} is not wholly on the canvas",
+                c["id"]
+            )
+        })?;
+        ensure(c["underOverlay"] == json!(false), || {
+            format!(
+                "{plan_id} {when} at {zoom}: card {} is under the minimap or the zoom buttons",
+                c["id"]
+            )
+        })?;
+        let px = c["title"].as_f64().unwrap_or(0.0);
+        ensure(px >= LEGIBLE_PX - 0.01, || {
+            format!(
+                "{plan_id} {when} at {zoom}: the title of {} is {px:.1} px on screen",
+                c["id"]
+            )
+        })?;
+    }
+    let transitions: usize = plan.states.iter().map(|s| s.transitions.len()).sum();
+    ensure(labels.len() == transitions, || {
+        format!(
+            "{plan_id} {when}: {} arrow labels for {transitions} transitions",
+            labels.len()
+        )
+    })?;
+    for l in &labels {
+        let px = l["px"].as_f64().unwrap_or(0.0);
+        ensure(l["shown"] == json!(true) && px >= LEGIBLE_PX - 0.01, || {
+            format!(
+                "{plan_id} {when} at {zoom}: the label {} is {px:.1} px (shown: {})",
+                l["text"], l["shown"]
+            )
+        })?;
+        ensure(l["over"].as_array().is_none_or(Vec::is_empty), || {
+            format!(
+                "{plan_id} {when} at {zoom}: the label {} lies over {}",
+                l["text"], l["over"]
+            )
+        })?;
+    }
+    Ok(())
+}
+
+/// Opens `id` from the plan list as an author does, with no Fit pressed, and waits until its view
+/// has come to rest.
+fn open_as_an_author(ctx: &Ctx, id: &str) -> Outcome {
+    let p = plan(ctx, id)?;
+    click(ctx, &format!("[data-testid=plan][data-plan-id='{id}']"))?;
+    ctx.session()
+        .wait_until(&format!("plan {id} open"), SHORT, || {
+            Ok(text_of(ctx, "[data-testid=plan-title]")? == p.title
+                && count(ctx, "[data-testid=state]")? == p.states.len())
+        })?;
+    settle(ctx)
+}
+
+/// Waits until the canvas's transform has held still for a moment (an opening view, a Fit, a
+/// panel folding are each one change, but not always on the next frame).
+fn settle(ctx: &Ctx) -> Outcome {
+    let transform = || -> Result<String, String> {
+        Ok(ctx
+            .session()
+            .execute(
+                "return document.querySelector('.cards').style.transform;",
+                json!([]),
+            )?
+            .as_str()
+            .unwrap_or_default()
+            .to_string())
+    };
+    let mut last = transform()?;
+    let mut still = 0;
+    ctx.session().wait_until("the view to rest", SHORT, || {
+        std::thread::sleep(Duration::from_millis(150));
+        let now = transform()?;
+        still = if now == last { still + 1 } else { 0 };
+        last = now;
+        Ok(still >= 3)
+    })
+}
+
+fn every_sample_opens_whole_and_readable(ctx: &Ctx) -> Outcome {
+    let mut failed = Vec::new();
+    for id in SAMPLES {
+        open_as_an_author(ctx, id)?;
+        ctx.screenshot(&format!("opened-{id}"))?;
+        if let Err(e) = check_readable(ctx, id, "as it opens") {
+            failed.push(e);
+        }
+    }
+    ensure(failed.is_empty(), || failed.join("\n"))
+}
+
+fn fit_and_auto_layout_keep_the_text_readable(ctx: &Ctx) -> Outcome {
+    for id in ["customer-support", "daily-routine"] {
+        open_as_an_author(ctx, id)?;
+        // Zoomed in, then Fit: the whole plan again, still readable.
+        for _ in 0..4 {
+            click(ctx, "[data-testid=zoom-in]")?;
+        }
+        click(ctx, "[data-testid=fit-view]")?;
+        settle(ctx)?;
+        check_readable(ctx, id, "after Fit")?;
+        click(ctx, "[data-testid=auto-layout]")?;
+        settle(ctx)?;
+        ctx.screenshot(&format!("auto-layout-{id}"))?;
+        check_readable(ctx, id, "after Auto-layout")?;
+    }
+    Ok(())
+}
+
+/// The world point in the middle of the canvas, and the canvas's width.
+fn middle(ctx: &Ctx) -> Result<((f64, f64), f64), String> {
+    let v = ctx.session().execute(
+        "const c = document.querySelector('[data-testid=canvas]').getBoundingClientRect();
+         const m = /translate\\(([-\\d.e]+)px, ([-\\d.e]+)px\\) scale\\(([-\\d.e]+)\\)/
+             .exec(document.querySelector('.cards').style.transform);
+         const [x, y, z] = [+m[1], +m[2], +m[3]];
+         return [(c.width / 2 - x) / z, (c.height / 2 - y) / z, c.width];",
+        json!([]),
+    )?;
+    let n = |i: usize| v[i].as_f64().unwrap_or(f64::NAN);
+    Ok(((n(0), n(1)), n(2)))
+}
+
+fn folding_a_side_panel_gives_the_canvas_room_and_keeps_its_middle(ctx: &Ctx) -> Outcome {
+    open_as_an_author(ctx, "customer-support")?;
+    let (centre, width) = middle(ctx)?;
+    let kept = |what: &str, before: (f64, f64), after: (f64, f64)| {
+        ensure(
+            (before.0 - after.0).abs() < 1.5 && (before.1 - after.1).abs() < 1.5,
+            || format!("{what}: the middle of the canvas moved from {before:?} to {after:?}"),
+        )
+    };
+    click(ctx, "[data-testid=fold-panel]")?;
+    settle(ctx)?;
+    let (after, wider) = middle(ctx)?;
+    ensure(wider > width + 250.0, || {
+        format!("the folded panel left the canvas {wider} px wide (was {width})")
+    })?;
+    ensure(!shown(ctx, "[data-testid=tab-inspect]")?, || {
+        "the folded panel still shows its tabs".into()
+    })?;
+    kept("the panel folded", centre, after)?;
+    click(ctx, "[data-testid=fold-side]")?;
+    settle(ctx)?;
+    let (after, widest) = middle(ctx)?;
+    ensure(widest > wider + 150.0, || {
+        format!("the folded sidebar left the canvas {widest} px wide (was {wider})")
+    })?;
+    kept("the sidebar folded", centre, after)?;
+    ctx.screenshot("both-panels-folded")?;
+    // Fit now uses the room: the plan is larger on screen than as it opened.
+    let opened_zoom = measure(ctx)?["zoom"].as_f64().unwrap_or(0.0);
+    click(ctx, "[data-testid=fit-view]")?;
+    settle(ctx)?;
+    let fitted_zoom = measure(ctx)?["zoom"].as_f64().unwrap_or(0.0);
+    ensure(fitted_zoom > opened_zoom * 1.3, || {
+        format!("Fit with both panels folded: {fitted_zoom}, as opened {opened_zoom}")
+    })?;
+    check_readable(ctx, "customer-support", "with both panels folded")?;
+    // The keyboard unfolds them, and asking for a tab opens the panel.
+    ctx.session().chord(&["\u{E009}", "b"])?;
+    ctx.session().wait_until("the sidebar back", SHORT, || {
+        Ok(count(ctx, "[data-testid=palette-strict]")? == 1
+            && shown(ctx, "[data-testid=palette-strict]")?)
+    })?;
+    click(ctx, "[data-testid=state][data-state-id='greeting']")?;
+    ctx.session().chord(&["\u{E007}"])?;
+    ctx.session()
+        .wait_until("the inspector open again", SHORT, || {
+            shown(ctx, "[data-testid=field-title]")
+        })?;
+    Ok(())
+}
+
+/// Whether the first element matching `css` takes up room on the page.
+fn shown(ctx: &Ctx, css: &str) -> Result<bool, String> {
+    Ok(ctx
+        .session()
+        .execute(
+            "const e = document.querySelector(arguments[0]);
+             return !!e && e.getBoundingClientRect().width > 0;",
+            json!([css]),
+        )?
+        .as_bool()
+        .unwrap_or(false))
+}
