@@ -42,6 +42,22 @@ pub fn opening_view(scene: &Scene, size: (f64, f64)) -> Option<Viewport> {
     Some(centred_on(start.rect, size, readable))
 }
 
+/// The view after the canvas is resized from `before` to `after` (a panel opened, folded or
+/// widened): the same middle, so the plan stays where the author was looking; but a plan that
+/// was wholly in view and no longer would be is fitted again, never cut at both sides.
+pub fn resized(view: Viewport, scene: &Scene, before: (f64, f64), after: (f64, f64)) -> Viewport {
+    let kept = view.resized(before, after);
+    let Some(bounds) = scene.bounds else {
+        return kept;
+    };
+    let whole_before = view.visible(before).contains(&bounds);
+    let whole_after = kept.visible(after).contains(&bounds);
+    match fitted(scene, after) {
+        Some(fit) if whole_before && !whole_after => fit,
+        _ => kept,
+    }
+}
+
 /// The view at `zoom` with `rect`'s centre in the middle of a canvas of `size`.
 pub fn centred_on(rect: Rect, size: (f64, f64), zoom: f64) -> Viewport {
     let (cx, cy) = rect.center();
@@ -130,6 +146,23 @@ mod tests {
         let start = s.cards.iter().find(|c| c.is_start).unwrap();
         let (cx, cy) = start.rect.center();
         assert_eq!(v.to_screen((cx, cy)), (500.0, 350.0));
+    }
+
+    #[test]
+    fn a_narrower_canvas_keeps_its_middle_but_never_cuts_a_whole_plan() {
+        let s = scene(6);
+        let wide = (1000.0, 700.0);
+        let narrow = (900.0, 700.0);
+        // Zoomed in on part of the plan: the middle stays the middle.
+        let close = centred_on(s.cards[2].rect, wide, 1.0);
+        let after = resized(close, &s, wide, narrow);
+        assert_eq!(after, close.resized(wide, narrow));
+        // The whole plan in view: still whole in the narrower canvas.
+        let fit = fitted(&s, wide).unwrap();
+        let after = resized(fit, &s, wide, narrow);
+        assert!(after.visible(narrow).contains(&s.bounds.unwrap()));
+        // A wider canvas only gains room around it.
+        assert_eq!(resized(fit, &s, narrow, wide), fit.resized(narrow, wide));
     }
 
     #[test]

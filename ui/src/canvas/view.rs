@@ -11,7 +11,7 @@ use plan_core::edit::{Command, NewState};
 use plan_core::plan::Position;
 use wasm_bindgen::JsCast;
 
-use super::camera::{fitted, Camera};
+use super::camera::{self, fitted, Camera};
 use super::context_menu::{ContextMenu, Menu, Place};
 use super::geometry::{snap, Rect};
 use super::gesture::{self, Gesture, Input, Target, ZOOM_STEP};
@@ -55,7 +55,10 @@ pub fn Canvas(scene: Memo<Scene>, marks: Memo<Marks>) -> impl IntoView {
             let after = (r.width(), r.height());
             let before = size.get_untracked();
             if after.0 > 0.0 && after.1 > 0.0 && after != before {
-                viewport.update(|v| *v = v.resized(before, after));
+                let resized = scene.with_untracked(|s| {
+                    camera::resized(viewport.get_untracked(), s, before, after)
+                });
+                viewport.set(resized);
                 size.set(after);
             }
         }
