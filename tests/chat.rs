@@ -296,7 +296,12 @@ fn a_workspace_chat_saves_its_session_every_turn_and_resumes_it() {
         "billing\n",
     );
     let (_, err) = code(&o, 2);
-    assert!(err.contains("it has changed since"), "{err}");
+    // Said in the author's words: the plan and what to do, no session file name, no hashes.
+    assert!(
+        err.contains("this conversation ran customer-support (draft) as it was then, and the plan has changed since"),
+        "{err}"
+    );
+    assert!(!err.contains(&name) && !err.contains("sha256"), "{err}");
     assert_eq!(fs::read(&file).unwrap(), before, "the session is untouched");
     let o = plan(&[
         "chat",

@@ -27,6 +27,10 @@ fn main() {
             name: "folding_a_side_panel_gives_the_canvas_room_and_keeps_its_middle",
             run: folding_a_side_panel_gives_the_canvas_room_and_keeps_its_middle,
         },
+        Test {
+            name: "the_smallest_window_keeps_everything_on_screen_and_apart",
+            run: the_smallest_window_keeps_everything_on_screen_and_apart,
+        },
     ]));
 }
 
@@ -282,4 +286,71 @@ fn shown(ctx: &Ctx, css: &str) -> Result<bool, String> {
         )?
         .as_bool()
         .unwrap_or(false))
+}
+
+/// The window's smallest size (tauri.conf.json's minWidth × minHeight): the top bar's controls,
+/// the tabs, the zoom buttons and the minimap all on screen, none over another.
+fn the_smallest_window_keeps_everything_on_screen_and_apart(ctx: &Ctx) -> Outcome {
+    ctx.session().set_window_size(1024, 640)?;
+    ctx.session()
+        .wait_until("the window at 1024 × 640", SHORT, || {
+            let v = ctx
+                .session()
+                .execute("return [window.innerWidth, window.innerHeight];", json!([]))?;
+            Ok(v[0].as_f64() == Some(1024.0) && v[1].as_f64() == Some(640.0))
+        })?;
+    // Not all of the plan is drawn where it opens in so small a canvas: its title is enough.
+    click(ctx, "[data-testid=plan][data-plan-id='customer-support']")?;
+    ctx.session().wait_until("the plan open", SHORT, || {
+        Ok(text_of(ctx, "[data-testid=plan-title]")? == "Customer support")
+    })?;
+    settle(ctx)?;
+    let found = ctx.session().execute(
+        "const inside = (r) => r.left >= 0 && r.top >= 0 && r.right <= innerWidth + 0.5 && r.bottom <= innerHeight + 0.5;
+         const meets = (a, b) => a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
+         const shown = (e) => { const r = e.getBoundingClientRect(); return r.width > 0 && r.height > 0; };
+         const name = (e) => e.dataset.testid || e.className || e.tagName;
+         const groups = [
+             [...document.querySelectorAll('.topbar > *, .topbar .toolbar > *')].filter(shown)
+                 .filter(e => !e.classList.contains('toolbar')),
+             [...document.querySelectorAll('.tabs > button')].filter(shown),
+             [...document.querySelectorAll('[data-testid=minimap], .zoom-controls, .fold-toggle')].filter(shown),
+             [...document.querySelectorAll('.statusbar > *')].filter(shown),
+         ];
+         const problems = [];
+         for (const g of groups) {
+             for (const e of g) {
+                 if (!inside(e.getBoundingClientRect())) problems.push(`${name(e)} is off screen`);
+             }
+             for (let i = 0; i < g.length; i++) for (let j = i + 1; j < g.length; j++) {
+                 if (meets(g[i].getBoundingClientRect(), g[j].getBoundingClientRect()))
+                     problems.push(`${name(g[i])} overlaps ${name(g[j])}`);
+             }
+         }
+         return {problems, counted: groups.map(g => g.length)};",
+        json!([]),
+    )?;
+    ctx.screenshot("window-1024x640")?;
+    let problems = found["problems"].as_array().cloned().unwrap_or_default();
+    ensure(problems.is_empty(), || {
+        format!(
+            "at 1024 × 640: {problems:?} (elements checked: {})",
+            found["counted"]
+        )
+    })?;
+    ensure(found["counted"][0].as_u64().unwrap_or(0) >= 8, || {
+        format!(
+            "the top bar's controls were not found: {}",
+            found["counted"]
+        )
+    })?;
+    // Every state reachable: the plan is on screen where it opens, and Fit shows it whole.
+    click(ctx, "[data-testid=fit-view]")?;
+    settle(ctx)?;
+    let m = measure(ctx)?;
+    let cards = m["cards"].as_array().cloned().unwrap_or_default();
+    ensure(
+        cards.len() == 6 && cards.iter().all(|c| c["inside"] == json!(true)),
+        || format!("after Fit at 1024 × 640: {cards:?}"),
+    )
 }

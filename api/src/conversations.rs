@@ -97,7 +97,7 @@ impl Conversation {
         let ws = ctx.workspace().clone();
         let mut session = ws.read_session(id, name)?;
         let log = ws.read_session_log(id, name)?;
-        let target = resume_target(ctx, id, name, &session, log.runs.as_deref())?;
+        let target = resume_target(ctx, id, &session, log.runs.as_deref())?;
         refuse_ended(id, name, &session)?;
         // Only the cards moved: the session runs the plan as it is now (saved with the next turn).
         session.plan.content_hash = target.plan_ref.content_hash.clone();
@@ -326,7 +326,7 @@ pub fn step_back(ctx: &Context, id: &str, name: &str) -> Result<ChatView> {
     let ws = ctx.workspace();
     let mut session = ws.read_session(id, name)?;
     let log = ws.read_session_log(id, name)?;
-    let target = resume_target(ctx, id, name, &session, log.runs.as_deref())?;
+    let target = resume_target(ctx, id, &session, log.runs.as_deref())?;
     session.plan.content_hash = target.plan_ref.content_hash.clone();
     let mut c = Conversation {
         ws: ws.clone(),
@@ -353,7 +353,7 @@ pub fn latest(ctx: &Context, id: &str) -> Result<Option<ChatView>> {
         Err(_) => return Ok(None),
     };
     let log = ws.read_session_log(id, &name)?;
-    let stale = resume_target(ctx, id, &name, &session, log.runs.as_deref())
+    let stale = resume_target(ctx, id, &session, log.runs.as_deref())
         .err()
         .map(|e| e.message);
     Ok(Some(view_of(id, &name, session, log, stale)))

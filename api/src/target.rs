@@ -90,10 +90,6 @@ pub fn revision_of(version: PlanVersion) -> Revision {
     }
 }
 
-fn short(hash: &str) -> &str {
-    &hash[..hash.len().min(19)]
-}
-
 /// The plan a saved session ran, as it is now; refused when its content changed since (the
 /// session would go on in a plan it did not start in). `runs` is the log's [`run_hash`] of the
 /// plan when the session last took a turn: a plan whose cards only moved runs the same, and the
@@ -101,7 +97,6 @@ fn short(hash: &str) -> &str {
 pub fn resume_target(
     ctx: &Context,
     id: &str,
-    name: &str,
     session: &Session,
     runs: Option<&str>,
 ) -> Result<Arc<Target>> {
@@ -110,11 +105,11 @@ pub fn resume_target(
     if target.plan_ref.content_hash != session.plan.content_hash && !moved_only() {
         return Err(ApiError::new(
             ErrorCode::Stale,
+            // The author's words: which plan, and what to do; the session's file name and the
+            // plans' hashes are the store's business.
             format!(
-                "session {name} ran {id} ({}) as it was then ({}); it has changed since ({}), so the session cannot resume: start a new one",
+                "this conversation ran {id} ({}) as it was then, and the plan has changed since, so it cannot go on: start a new one",
                 session.plan.version,
-                short(&session.plan.content_hash),
-                short(&target.plan_ref.content_hash)
             ),
         ));
     }

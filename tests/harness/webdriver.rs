@@ -205,6 +205,16 @@ impl Session {
         }]))
     }
 
+    /// Resizes the app's window to `width` × `height` pixels.
+    pub fn set_window_size(&self, width: u32, height: u32) -> Result<()> {
+        self.call(
+            "POST",
+            "/window/rect",
+            Some(json!({"width": width, "height": height})),
+        )
+        .map(|_| ())
+    }
+
     /// Loads the page again, as a reload of the browser would.
     pub fn refresh(&self) -> Result<()> {
         self.call("POST", "/refresh", Some(json!({}))).map(|_| ())

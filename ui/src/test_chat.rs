@@ -366,6 +366,9 @@ impl TestChat {
                         "Saved the conversation as the test case {}.",
                         saved.file
                     ));
+                    // Listed at once with the others, each with its result: the suite runs in
+                    // the simulator, a few milliseconds a case.
+                    self.run_suite();
                 }
                 Err(e) => refused.set(Some(e)),
             }

@@ -60,8 +60,8 @@ pub fn TopBar() -> impl IntoView {
     view! {
         <header class="topbar">
             <div class="brand">
-                <img src="icon.png" alt="" width="22" height="22" />
-                "Plan Builder"
+                <img src="icon.png" alt="Plan Builder" width="22" height="22" />
+                <span class="wide-only">"Plan Builder"</span>
             </div>
             <div class="plan-title" data-testid="plan-title">
                 {title}
@@ -78,7 +78,8 @@ pub fn TopBar() -> impl IntoView {
                                     disabled=move || !editor.can_undo.get()
                                     on:click=move |_| editor.undo()
                                 >
-                                    "↶ Undo"
+                                    "↶"
+                                    <span class="wide-only">" Undo"</span>
                                 </button>
                                 <button
                                     data-testid="redo"
@@ -86,7 +87,8 @@ pub fn TopBar() -> impl IntoView {
                                     disabled=move || !editor.can_redo.get()
                                     on:click=move |_| editor.redo()
                                 >
-                                    "↷ Redo"
+                                    "↷"
+                                    <span class="wide-only">" Redo"</span>
                                 </button>
                                 <button
                                     data-testid="auto-layout"

@@ -24,8 +24,20 @@ enum Part {
     Ended,
 }
 
-/// Every expectation of `script`, in order.
-fn parts(script: &Script) -> Vec<Kept> {
+/// How an expected ending reads: `"hang_up"` → "the call ends with a hang-up".
+fn ending_words(v: &serde_json::Value) -> String {
+    match v.as_str() {
+        Some("complete") => "the conversation ends, completed".into(),
+        Some("hang_up") => "the call ends with a hang-up".into(),
+        Some("hand_off") => "the conversation is handed off".into(),
+        _ if v == &serde_json::Value::Bool(false) => "the conversation goes on".into(),
+        _ => "the conversation ends".into(),
+    }
+}
+
+/// Every expectation of `script`, in order, states named by `title_of` (their titles: the author
+/// reads "in Billing support", not a state's id).
+fn parts(script: &Script, title_of: impl Fn(&str) -> String) -> Vec<Kept> {
     let mut out = Vec::new();
     for (turn, t) in script.turns.iter().enumerate() {
         let Some(e) = &t.expect else { continue };
@@ -33,7 +45,7 @@ fn parts(script: &Script) -> Vec<Kept> {
             out.push(Kept {
                 turn,
                 what: Part::State,
-                text: format!("in {s}"),
+                text: format!("in {}", title_of(s)),
             });
         }
         for (k, v) in e.deliverables.iter().flatten() {
@@ -47,7 +59,7 @@ fn parts(script: &Script) -> Vec<Kept> {
             out.push(Kept {
                 turn,
                 what: Part::Ended,
-                text: format!("ended: {}", plan_core::runtime::show(v)),
+                text: ending_words(v),
             });
         }
     }
@@ -90,7 +102,15 @@ pub fn SaveCaseDialog() -> impl IntoView {
         Some(Dialog::SaveCase(s)) => s,
         _ => Script::default(),
     };
-    let all = parts(&script);
+    let names = expect_context::<Memo<crate::plan_names::PlanNames>>();
+    let all = names.with_untracked(|n| {
+        parts(&script, |id| {
+            n.states()
+                .iter()
+                .find(|s| s.id == id)
+                .map_or_else(|| id.to_string(), |s| s.title.clone())
+        })
+    });
     let dropped = RwSignal::new(Vec::<Kept>::new());
     let name = RwSignal::new(String::new());
     let refused = RwSignal::new(None::<ApiError>);
@@ -195,8 +215,18 @@ mod tests {
             {"user": "billing", "expect": {"state": "b", "deliverables": {"k": "billing"}, "ended": "complete"}}
         ]}))
         .unwrap();
-        let all = parts(&script);
+        let all = parts(&script, |id| format!("State {}", id.to_uppercase()));
         assert_eq!(all.len(), 4);
+        let texts: Vec<&str> = all.iter().map(|k| k.text.as_str()).collect();
+        assert_eq!(
+            texts,
+            [
+                "in State A",
+                "in State B",
+                "k = billing",
+                "the conversation ends, completed"
+            ]
+        );
         let out = trimmed(&script, &[all[0].clone(), all[2].clone()]);
         assert_eq!(out.turns[0].expect, None);
         let e = out.turns[1].expect.as_ref().unwrap();
