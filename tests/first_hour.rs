@@ -19,6 +19,10 @@ fn main() {
             run: new_states_land_beside_the_work_never_on_a_card_and_wholly_on_screen,
         },
         Test {
+            name: "an_arrow_let_go_on_the_empty_canvas_offers_a_connected_state_there",
+            run: an_arrow_let_go_on_the_empty_canvas_offers_a_connected_state_there,
+        },
+        Test {
             name: "moving_connecting_and_panning_select_no_text",
             run: moving_connecting_and_panning_select_no_text,
         },
@@ -165,6 +169,88 @@ fn new_states_land_beside_the_work_never_on_a_card_and_wholly_on_screen(ctx: &Ct
         || {
             format!("the first palette state is not right of the selected card: {first:?} vs {greeting:?}")
         },
+    )
+}
+
+fn an_arrow_let_go_on_the_empty_canvas_offers_a_connected_state_there(ctx: &Ctx) -> Outcome {
+    open_plan(ctx, "customer-support")?;
+    let before = card_boxes(ctx)?;
+    let farewell = centre(ctx, &state_css("farewell"))?;
+    // Hovering the card shows its handle; the arrow is let go on the empty canvas below it.
+    ctx.session().actions(json!([{"type": "pointer", "id": "mouse", "parameters": {"pointerType": "mouse"},
+        "actions": [{"type": "pointerMove", "duration": 0, "x": farewell.0, "y": farewell.1, "origin": "viewport"}]}]))?;
+    let handle = reachable_point(ctx, &format!("{} .handle", state_css("farewell")))?;
+    let drop = background_near(ctx, (farewell.0, farewell.1 + 150))?;
+    ctx.session().drag(handle, drop, 8)?;
+    ctx.session()
+        .wait_until("the menu where the arrow was let go", SHORT, || {
+            Ok(count(
+                ctx,
+                "[data-testid=context-menu] [data-testid=menu-add-goal]",
+            )? == 1)
+        })?;
+    ensure(
+        count(ctx, "[data-testid=context-menu] button")? == 6,
+        || "the menu does not offer a state of each of the six modes".into(),
+    )?;
+    ctx.screenshot("dropped-arrow-menu")?;
+    click(ctx, "[data-testid=menu-add-goal]")?;
+    ctx.session().wait_until("the new state", SHORT, || {
+        Ok(count(ctx, "[data-testid=state]")? == before.len() + 1)
+    })?;
+    std::thread::sleep(Duration::from_millis(200));
+    let now = card_boxes(ctx)?;
+    let added = new_ids(&before, &now);
+    ensure(added.len() == 1, || {
+        format!("one new state, found {added:?}")
+    })?;
+    let overlaps = overlapping(&now);
+    ensure(overlaps.is_empty(), || {
+        format!("cards on cards: {overlaps:?}")
+    })?;
+    let (left, top, right, bottom) = canvas_box(ctx)?;
+    let b = now.iter().find(|b| b.0 == added[0]).expect("listed");
+    ensure(
+        b.1 >= left && b.2 >= top && b.3 <= right && b.4 <= bottom,
+        || format!("the new state is not wholly on the canvas: {b:?}"),
+    )?;
+    // Near where the arrow was let go, and entered from Farewell by a new transition: one edit,
+    // which one undo takes back whole.
+    let (cx, cy) = ((b.1 + b.3) / 2.0, (b.2 + b.4) / 2.0);
+    ensure(
+        (cx - drop.0 as f64).abs() < 200.0 && (cy - drop.1 as f64).abs() < 200.0,
+        || format!("the new state is at {cx},{cy}, the arrow was let go at {drop:?}"),
+    )?;
+    plan_tests::page::wait_saved(ctx)?;
+    let plan = plan_tests::page::plan(ctx, "customer-support")?;
+    let out = plan.state("farewell").ok_or("no farewell")?;
+    ensure(
+        out.transitions
+            .iter()
+            .any(|t| t.target_state_id == added[0]),
+        || {
+            format!(
+                "farewell does not lead to {}: {:?}",
+                added[0], out.transitions
+            )
+        },
+    )?;
+    ensure(
+        plan.state(&added[0]).map(|s| s.kind) == Some(plan_core::StateType::Goal),
+        || "the new state is not a goal state".into(),
+    )?;
+    ctx.screenshot("dropped-arrow-state")?;
+    click(ctx, "[data-testid=undo]")?;
+    ctx.session()
+        .wait_until("one undo taking it all back", SHORT, || {
+            Ok(count(ctx, "[data-testid=state]")? == before.len())
+        })?;
+    plan_tests::page::wait_saved(ctx)?;
+    let plan = plan_tests::page::plan(ctx, "customer-support")?;
+    ensure(
+        plan.state("farewell")
+            .is_some_and(|s| s.transitions.iter().all(|t| t.target_state_id != added[0])),
+        || "the undo left the transition".into(),
     )
 }
 

@@ -201,6 +201,12 @@ mod tests {
             Command::AddState {
                 kind: crate::edit::NewState::Loose,
                 at: Position { x: 1.0, y: 2.0 },
+                from: None,
+            },
+            Command::AddState {
+                kind: crate::edit::NewState::Goal,
+                at: Position { x: 500.0, y: 2.0 },
+                from: Some("s1".into()),
             },
             Command::AutoLayout {
                 only_overlaps: false,

@@ -160,8 +160,9 @@ impl Actions {
 
     /// A state of `kind` where the author is working: at a point of the canvas (a double-click, a
     /// drop from the palette), else right of the one selected card, else in the middle of the
-    /// view; moved to the nearest place where it covers no card and shows whole.
-    pub fn add_state(self, kind: NewState, at: Option<(f64, f64)>) {
+    /// view; moved to the nearest place where it covers no card and shows whole. With `from`, the
+    /// new state is entered by a new transition of that state (an arrow let go on the canvas).
+    pub fn add_state(self, kind: NewState, at: Option<(f64, f64)>, from: Option<String>) {
         let size = self.camera.size.get_untracked();
         let viewport = self.camera.viewport.get_untracked();
         let centred = |(x, y): (f64, f64)| Position {
@@ -208,6 +209,7 @@ impl Actions {
                 x: snap(free.x),
                 y: snap(free.y),
             },
+            from,
         });
     }
 

@@ -112,7 +112,7 @@ pub const SHORTCUTS: &[Shortcut] = &[
     gesture("Double-click the canvas", "Add a state"),
     gesture(
         "Drag a card's right edge to a card",
-        "Connect (onto itself: a loop)",
+        "Connect (onto itself: a loop; onto the empty canvas: a new state there)",
     ),
     gesture(
         "Drag an arrow's end (when selected)",

@@ -12,7 +12,7 @@ use crate::switcher::Switcher;
 #[component]
 pub fn Sidebar() -> impl IntoView {
     let actions = expect_context::<Actions>();
-    let add_state = move |kind: NewState, at: Option<(f64, f64)>| actions.add_state(kind, at);
+    let add_state = move |kind: NewState, at: Option<(f64, f64)>| actions.add_state(kind, at, None);
     // A palette item is clicked (a state in the middle of the view) or dragged onto the canvas
     // (a state where it is dropped).
     // Only a press that moved (with the button held) and ends over the canvas is a drop: a plain

@@ -87,12 +87,16 @@ impl PlanDetails {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "command", rename_all = "snake_case")]
 pub enum Command {
-    /// A new state of `kind` with its card's top-left corner at `at`.
+    /// A new state of `kind` with its card's top-left corner at `at`; with `from`, connected from
+    /// that state as [`Command::Connect`] would (an arrow dropped on the empty canvas): one step.
     AddState {
         /// The kind of state.
         kind: NewState,
         /// Where its card goes.
         at: Position,
+        /// The state whose new transition enters it.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        from: Option<String>,
     },
     /// Cards moved to new positions.
     MoveStates {
@@ -232,10 +236,14 @@ pub fn apply(plan: &Plan, command: &Command) -> Result<Applied, EditError> {
     let mut p = plan.clone();
     let mut touched = Vec::new();
     match command {
-        Command::AddState { kind, at } => {
+        Command::AddState { kind, at, from } => {
+            let source = from.as_deref().map(|f| index_of(&p, f)).transpose()?;
             let id = unique_id(&p, "new-state");
             p.states.push(Arc::new(new_state(&id, *kind)));
             p.layout.insert(id.clone(), *at);
+            if let Some(i) = source {
+                connect(Arc::make_mut(&mut p.states[i]), &id);
+            }
             touched.push(id);
         }
         Command::MoveStates { moves } => {
@@ -282,17 +290,7 @@ pub fn apply(plan: &Plan, command: &Command) -> Result<Applied, EditError> {
         Command::Connect { from, to } => {
             index_of(&p, to)?;
             let i = index_of(&p, from)?;
-            let s = Arc::make_mut(&mut p.states[i]);
-            // An ending only means something without transitions: connecting continues the story.
-            s.ending = None;
-            s.transitions.push(Transition {
-                target_state_id: to.clone(),
-                condition_type: None,
-                priority: Default::default(),
-                condition_config: Default::default(),
-                label: String::new(),
-                effects: Vec::new(),
-            });
+            connect(Arc::make_mut(&mut p.states[i]), to);
         }
         Command::Retarget { from, index, to } => {
             index_of(&p, to)?;
@@ -353,6 +351,20 @@ pub fn delete_impact(plan: &Plan, ids: &[String]) -> (usize, usize) {
         .filter(|t| gone.contains(t.target_state_id.as_str()))
         .count();
     (states, transitions)
+}
+
+/// A new transition of `state` to `to`, with the mode's default condition. An ending only means
+/// something without transitions: connecting continues the story.
+fn connect(state: &mut State, to: &str) {
+    state.ending = None;
+    state.transitions.push(Transition {
+        target_state_id: to.to_string(),
+        condition_type: None,
+        priority: Default::default(),
+        condition_config: Default::default(),
+        label: String::new(),
+        effects: Vec::new(),
+    });
 }
 
 fn index_of(p: &Plan, id: &str) -> Result<usize, EditError> {

@@ -19,6 +19,7 @@ fn adding_a_state_gives_it_a_fresh_id_and_the_position_asked_for() {
         Command::AddState {
             kind: NewState::Strict,
             at,
+            from: None,
         },
     );
     let b = run(
@@ -26,6 +27,7 @@ fn adding_a_state_gives_it_a_fresh_id_and_the_position_asked_for() {
         Command::AddState {
             kind: NewState::EndHangUp,
             at,
+            from: None,
         },
     );
     assert_eq!(a.touched, ["new-state"]);
@@ -33,6 +35,41 @@ fn adding_a_state_gives_it_a_fresh_id_and_the_position_asked_for() {
     let s = b.plan.state("new-state-2").unwrap();
     assert_eq!(s.ending, Some(Ending::HangUp {}));
     assert_eq!(b.plan.layout["new-state"], at);
+}
+
+#[test]
+fn a_state_added_where_an_arrow_was_dropped_is_connected_from_its_source_in_one_step() {
+    let p = support();
+    let at = Position { x: 900.0, y: 40.0 };
+    let before = p.state("farewell").unwrap().transitions.len();
+    let a = run(
+        &p,
+        Command::AddState {
+            kind: NewState::Loose,
+            at,
+            from: Some("farewell".into()),
+        },
+    );
+    assert_eq!(a.touched, ["new-state"]);
+    let farewell = a.plan.state("farewell").unwrap();
+    assert_eq!(farewell.transitions.len(), before + 1);
+    assert_eq!(farewell.transitions[before].target_state_id, "new-state");
+    // An ending connected onwards is no longer an ending, as with Connect.
+    assert_eq!(farewell.ending, None);
+    assert_eq!(a.plan.layout["new-state"], at);
+    // From a state that is not there: refused, nothing added.
+    let refused = apply(
+        &p,
+        &Command::AddState {
+            kind: NewState::Loose,
+            at,
+            from: Some("nowhere".into()),
+        },
+    );
+    assert_eq!(
+        refused.err(),
+        Some(EditError::UnknownState("nowhere".into()))
+    );
 }
 
 #[test]

@@ -37,6 +37,12 @@ pub enum Place {
     },
     /// The empty canvas.
     Background,
+    /// The empty canvas where a new arrow out of `from` was let go: a state added there is
+    /// connected from it.
+    DroppedArrow {
+        /// The state the arrow leaves.
+        from: String,
+    },
 }
 
 impl Place {
@@ -49,6 +55,7 @@ impl Place {
                 transition: Some((from.clone(), *index)),
             },
             Place::Background => Selection::default(),
+            Place::DroppedArrow { from } => Selection::state(from),
         }
     }
 
@@ -165,6 +172,21 @@ pub fn items(place: &Place, editable: bool, copied: bool) -> Vec<Item> {
             }
             out.push(Item::Fit);
         }
+        Place::DroppedArrow { .. } => {
+            if editable {
+                out.extend(
+                    [
+                        NewState::Loose,
+                        NewState::Strict,
+                        NewState::Goal,
+                        NewState::EndComplete,
+                        NewState::EndHangUp,
+                        NewState::EndHandOff,
+                    ]
+                    .map(Item::Add),
+                );
+            }
+        }
     }
     out
 }
@@ -198,7 +220,13 @@ fn choose(item: Item, place: &Place, at: (f64, f64)) {
             select(place);
             actions.tab.set(Tab::Inspect);
         }
-        Item::Add(kind) => actions.add_state(kind, Some(at)),
+        Item::Add(kind) => {
+            let from = match place {
+                Place::DroppedArrow { from } => Some(from.clone()),
+                _ => None,
+            };
+            actions.add_state(kind, Some(at), from);
+        }
         Item::Paste => actions.perform(Action::Paste),
         Item::Fit => actions.perform(Action::Fit),
     }
@@ -312,6 +340,16 @@ mod tests {
         assert_eq!(items(&Place::Background, false, true), [Item::Fit]);
         let ids: std::collections::BTreeSet<String> = all.iter().map(|i| i.testid()).collect();
         assert_eq!(ids.len(), all.len(), "one testid each");
+    }
+
+    #[test]
+    fn an_arrow_let_go_on_the_empty_canvas_offers_a_state_of_every_mode_there() {
+        let dropped = Place::DroppedArrow { from: "a".into() };
+        let all = items(&dropped, true, true);
+        assert_eq!(all.len(), 6);
+        assert!(all.iter().all(|i| matches!(i, Item::Add(_))));
+        assert_eq!(items(&dropped, false, true), []);
+        assert_eq!(dropped.selection(), Selection::state("a"));
     }
 
     #[test]

@@ -141,6 +141,12 @@ pub enum Effect {
         from: String,
         to: String,
     },
+    /// A new arrow out of `from` let go over the empty canvas at screen point `at`: the author
+    /// is offered a new state there, connected (as peers do).
+    DroppedArrow {
+        from: String,
+        at: (f64, f64),
+    },
     Retarget {
         from: String,
         index: usize,
@@ -313,10 +319,15 @@ pub fn step(
         (Gesture::Connecting { start, at, .. }, Input::Up { .. }) if !far(start, at) => {
             (Gesture::Idle, viewport, none())
         }
-        (Gesture::Connecting { from, .. }, Input::Up { target }) => match target {
+        (Gesture::Connecting { from, at, .. }, Input::Up { target }) => match target {
             Target::Card(to) | Target::Handle(to) => {
                 (Gesture::Idle, viewport, vec![Effect::Connect { from, to }])
             }
+            Target::Background => (
+                Gesture::Idle,
+                viewport,
+                vec![Effect::DroppedArrow { from, at }],
+            ),
             _ => (Gesture::Idle, viewport, none()),
         },
         (Gesture::Retargeting { from, index, .. }, Input::Move { at }) => {
@@ -509,7 +520,7 @@ mod tests {
     }
 
     #[test]
-    fn dragging_from_a_handle_to_a_card_connects_them_and_to_nowhere_does_nothing() {
+    fn dragging_from_a_handle_to_a_card_connects_them_and_to_the_empty_canvas_offers_a_state() {
         let inputs = |to: Target| {
             vec![
                 down((0.0, 0.0), Target::Handle("a".into())),
@@ -534,7 +545,18 @@ mod tests {
             }],
             "a self-loop"
         );
+        // Let go over the empty canvas: a new state is offered there.
         let (g, _, e) = run(inputs(Target::Background), &[]);
+        assert_eq!(
+            e,
+            [Effect::DroppedArrow {
+                from: "a".into(),
+                at: (90.0, 0.0)
+            }]
+        );
+        assert_eq!(g, Gesture::Idle);
+        // Over the minimap or the zoom buttons: nothing.
+        let (g, _, e) = run(inputs(Target::Outside), &[]);
         assert!(e.is_empty());
         assert_eq!(g, Gesture::Idle);
     }

@@ -152,6 +152,7 @@ pub fn Canvas(scene: Memo<Scene>, marks: Memo<Marks>) -> impl IntoView {
     let overview_style =
         Memo::new(move |_| legible::overview_style(viewport.get().zoom, in_view.get()));
     let text_scale = Memo::new(move |_| TextScale::at(viewport.get().zoom));
+    let menu = RwSignal::new(None::<Menu>);
     let apply_effect = move |effect: gesture::Effect| match effect {
         gesture::Effect::SelectStates { ids, additive } => editor.selection.update(|s| {
             s.transition = None;
@@ -225,6 +226,10 @@ pub fn Canvas(scene: Memo<Scene>, marks: Memo<Marks>) -> impl IntoView {
                 });
             }
         }
+        gesture::Effect::DroppedArrow { from, at } => menu.set(Some(Menu {
+            at,
+            on: Place::DroppedArrow { from },
+        })),
         gesture::Effect::Retarget { from, index, to } => {
             editor.dispatch(Command::Retarget { from, index, to });
         }
@@ -265,7 +270,6 @@ pub fn Canvas(scene: Memo<Scene>, marks: Memo<Marks>) -> impl IntoView {
         }
         target
     };
-    let menu = RwSignal::new(None::<Menu>);
     text_selection::refuse_during_gestures();
     let on_down = move |e: ev::PointerEvent| {
         menu.set(None);
@@ -345,8 +349,11 @@ pub fn Canvas(scene: Memo<Scene>, marks: Memo<Marks>) -> impl IntoView {
         if !both_on_background || under(e.client_x(), e.client_y()) != Target::Background {
             return;
         }
-        expect_context::<Actions>()
-            .add_state(NewState::Loose, Some(local(e.client_x(), e.client_y())));
+        expect_context::<Actions>().add_state(
+            NewState::Loose,
+            Some(local(e.client_x(), e.client_y())),
+            None,
+        );
     };
     let zoom_by = move |factor: f64| {
         let (w, h) = size.get_untracked();
