@@ -23,6 +23,10 @@ fn main() {
             run: an_arrow_let_go_on_the_empty_canvas_offers_a_connected_state_there,
         },
         Test {
+            name: "a_problem_is_said_and_marked_at_its_field_and_the_problems_list_leads_there",
+            run: a_problem_is_said_and_marked_at_its_field_and_the_problems_list_leads_there,
+        },
+        Test {
             name: "moving_connecting_and_panning_select_no_text",
             run: moving_connecting_and_panning_select_no_text,
         },
@@ -252,6 +256,64 @@ fn an_arrow_let_go_on_the_empty_canvas_offers_a_connected_state_there(ctx: &Ctx)
             .is_some_and(|s| s.transitions.iter().all(|t| t.target_state_id != added[0])),
         || "the undo left the transition".into(),
     )
+}
+
+fn a_problem_is_said_and_marked_at_its_field_and_the_problems_list_leads_there(
+    ctx: &Ctx,
+) -> Outcome {
+    open_plan(ctx, "customer-support")?;
+    click(
+        ctx,
+        &format!("{} .card-title", state_css("customer-intake")),
+    )?;
+    // The second value of the first task (account_number) made a choice, with no choices yet.
+    let row = "[data-testid=deliverable][data-task-index=\"0\"][data-deliverable-index=\"1\"]";
+    plan_tests::page::set_value(
+        ctx,
+        &format!("{row} [data-testid=field-deliverable-type]"),
+        "enum",
+    )?;
+    let choices = format!("{row} [data-testid=field-enum-values]");
+    ctx.session()
+        .wait_until("the choices field marked", SHORT, || {
+            Ok(count(ctx, &format!("{choices}.invalid[aria-invalid=true]"))? == 1)
+        })?;
+    let said = text_of(ctx, &format!("{row} [data-testid=field-problem]"))?;
+    ensure(
+        said.contains("account_number") && said.contains("choices"),
+        || format!("under the choices field: {said:?}"),
+    )?;
+    // Only that row: the first value's fields are not marked.
+    ensure(
+        count(
+            ctx,
+            "[data-testid=deliverable][data-deliverable-index=\"0\"] .invalid",
+        )? == 0,
+        || "another value's field is marked too".into(),
+    )?;
+    // From the Problems tab, the problem leads to that very field, focused.
+    click(ctx, "[data-testid=tab-problems]")?;
+    click(ctx, "[data-testid=problem]")?;
+    ctx.session()
+        .wait_until("the choices field focused", SHORT, || {
+            Ok(ctx
+                .session()
+                .execute(
+                    "return document.activeElement === document.querySelector(arguments[0]);",
+                    json!([choices]),
+                )?
+                .as_bool()
+                == Some(true))
+        })?;
+    ctx.screenshot("problem-at-its-field")?;
+    // Choices given: the mark and the words go.
+    plan_tests::page::set_value(ctx, &choices, "card, cash")?;
+    ctx.session().wait_until("the mark gone", SHORT, || {
+        Ok(count(
+            ctx,
+            &format!("{row} .invalid, {row} [data-testid=field-problem]"),
+        )? == 0)
+    })
 }
 
 /// A point near `p` where the canvas's background is what the pointer hits.

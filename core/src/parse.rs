@@ -342,7 +342,7 @@ fn deliverable_problems(
                 if values[..i].contains(v) {
                     schema(
                         format!("{}/enum_values/{i}", at()),
-                        format!("enum key \"{}\" lists \"{v}\" twice", d.key),
+                        format!("the choice \"{}\" lists \"{v}\" twice: keep one", d.key),
                     );
                 }
             }

@@ -8,7 +8,30 @@ use wasm_bindgen::JsCast;
 /// Focuses the inspector field that a problem at `path` (a diagnostic's location) is about, once
 /// the inspector has drawn it.
 pub fn focus_field_of(path: &str) {
-    focus_field(field_of(path));
+    focus_field(field_selector(path));
+}
+
+/// The CSS selector of the inspector field a problem at `path` is about: inside its deliverable's
+/// row when the path names one (a state has several, each with a key and choices field).
+fn field_selector(path: &str) -> String {
+    let field = format!("[data-testid=field-{}]", field_of(path));
+    let parts: Vec<&str> = path.split('/').collect();
+    let after = |name: &str| {
+        parts
+            .iter()
+            .position(|p| *p == name)
+            .and_then(|i| parts.get(i + 1))
+    };
+    let Some(index) = after("deliverables") else {
+        return field;
+    };
+    let owner = match after("tasks") {
+        Some(t) => (*t).to_string(),
+        None => "goal".to_string(),
+    };
+    format!(
+        "[data-testid=deliverable][data-task-index=\"{owner}\"][data-deliverable-index=\"{index}\"] {field}"
+    )
 }
 
 /// The inspector field a diagnostic's path points at.
@@ -16,6 +39,11 @@ fn field_of(path: &str) -> &'static str {
     let last = path.rsplit('/').next().unwrap_or_default();
     if path.contains("/condition_config") || path.ends_with("condition_type") {
         return "condition-type";
+    }
+    // A deliverable's own problem (a choice without its list) or one of its choices.
+    let parts: Vec<&str> = path.rsplit('/').take(3).collect();
+    if matches!(parts.as_slice(), [_, "deliverables", ..]) || parts.get(1) == Some(&"enum_values") {
+        return "enum-values";
     }
     match last {
         "target_state_id" => "target",
@@ -31,22 +59,50 @@ fn field_of(path: &str) -> &'static str {
     }
 }
 
-/// Focuses the inspector field `name` once it is drawn.
-fn focus_field(name: &'static str) {
+/// Focuses the inspector field `selector` finds once it is drawn, scrolled into view.
+fn focus_field(selector: String) {
     set_timeout(
         move || {
             let el = web_sys::window()
                 .and_then(|w| w.document())
-                .and_then(|d| {
-                    d.query_selector(&format!("[data-testid=field-{name}]"))
-                        .ok()
-                        .flatten()
-                })
+                .and_then(|d| d.query_selector(&selector).ok().flatten())
                 .and_then(|el| el.dyn_into::<web_sys::HtmlElement>().ok());
             if let Some(el) = el {
+                // In the middle of the panel, with its message under it, not at the panel's edge.
                 let _ = el.focus();
+                let options = web_sys::ScrollIntoViewOptions::new();
+                options.set_block(web_sys::ScrollLogicalPosition::Center);
+                el.scroll_into_view_with_scroll_into_view_options(&options);
             }
         },
         std::time::Duration::from_millis(30),
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_deliverable_problem_leads_to_its_own_row_not_the_first_one() {
+        assert_eq!(
+            field_selector("/states/4/tasks/2/deliverables/1/enum_values"),
+            "[data-testid=deliverable][data-task-index=\"2\"][data-deliverable-index=\"1\"] [data-testid=field-enum-values]"
+        );
+        assert_eq!(
+            field_selector("/states/4/goal/deliverables/0/key"),
+            "[data-testid=deliverable][data-task-index=\"goal\"][data-deliverable-index=\"0\"] [data-testid=field-deliverable-key]"
+        );
+        // A choice without its list is found at the deliverable; a choice listed twice below it.
+        assert!(field_selector("/states/4/tasks/0/deliverables/3")
+            .ends_with("[data-testid=field-enum-values]"));
+        assert!(
+            field_selector("/states/4/tasks/0/deliverables/3/enum_values/1")
+                .ends_with("[data-testid=field-enum-values]")
+        );
+        assert_eq!(
+            field_selector("/states/4/title"),
+            "[data-testid=field-title]"
+        );
+    }
 }

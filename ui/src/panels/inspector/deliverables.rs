@@ -7,6 +7,7 @@ use plan_core::edit::{Command, Renamed};
 use plan_core::plan::{Deliverable, DeliverableType, State};
 
 use super::access::{edit_state, read_state};
+use super::field_problem::{field_problems, problems_at, FieldPath};
 use super::fields::{check, choice, text, type_word};
 use super::names::{key_edit, KeyEdit};
 use crate::editor::Editor;
@@ -160,6 +161,23 @@ fn DeliverableFields(id: String, task: Option<usize>, index: usize) -> impl Into
     let list_id = format!("keys-{}-{task:?}-{index}", sid.get_value());
     let is_enum = Memo::new(move |_| read_d(|d| type_name(d.kind).to_string())() == "enum");
     let where_ = task.map_or("goal".to_string(), |t| t.to_string());
+    // Where the format keeps this deliverable, for the problems about its fields.
+    let owner = match task {
+        Some(t) => format!("/tasks/{t}/deliverables/{index}"),
+        None => format!("/goal/deliverables/{index}"),
+    };
+    let key_problems = problems_at(
+        sid.get_value(),
+        vec![FieldPath::exact(format!("{owner}/key"))],
+    );
+    // A choice without its list is found at the deliverable itself: said at its choices.
+    let choice_problems = problems_at(
+        sid.get_value(),
+        vec![
+            FieldPath::with_parts(format!("{owner}/enum_values")),
+            FieldPath::exact(owner.clone()),
+        ],
+    );
     view! {
         <div
             class="deliverable"
@@ -174,6 +192,10 @@ fn DeliverableFields(id: String, task: Option<usize>, index: usize) -> impl Into
                         type="text"
                         list=list_id.clone()
                         data-testid="field-deliverable-key"
+                        class:invalid=move || key_problems.with(|p| !p.is_empty())
+                        aria-invalid=move || {
+                            key_problems.with(|p| (!p.is_empty()).then_some("true"))
+                        }
                         prop:value=read_d(|d| d.key.clone())
                         on:input=move |e| typed.set(event_target_value(&e).to_lowercase())
                         on:change=commit_key
@@ -183,6 +205,7 @@ fn DeliverableFields(id: String, task: Option<usize>, index: usize) -> impl Into
                         }
                         on:blur=move |_| editing_key.set(false)
                     />
+                    {field_problems(key_problems)}
                     {move || {
                         key_refused
                             .get()
@@ -264,6 +287,12 @@ fn DeliverableFields(id: String, task: Option<usize>, index: usize) -> impl Into
                                 <input
                                     type="text"
                                     data-testid="field-enum-values"
+                                    class:invalid=move || {
+                                        choice_problems.with(|p| !p.is_empty())
+                                    }
+                                    aria-invalid=move || {
+                                        choice_problems.with(|p| (!p.is_empty()).then_some("true"))
+                                    }
                                     prop:value=read_d(|d| {
                                         d.enum_values.as_deref().unwrap_or_default().join(", ")
                                     })
@@ -283,6 +312,7 @@ fn DeliverableFields(id: String, task: Option<usize>, index: usize) -> impl Into
                                         );
                                     }
                                 />
+                                {field_problems(choice_problems)}
                             </label>
                             <div class="chips">
                                 {move || {

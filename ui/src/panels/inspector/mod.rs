@@ -7,6 +7,7 @@ mod changes;
 mod condition;
 mod condition_model;
 mod deliverables;
+mod field_problem;
 mod fields;
 mod interruptions;
 mod names;
@@ -25,6 +26,8 @@ use crate::test_chat::TestChat;
 
 #[component]
 pub fn Inspector(report: Memo<Report>) -> impl IntoView {
+    // The fields below find their own problems in it (`field_problem`).
+    provide_context(report);
     let editor = expect_context::<Editor>();
     let test_chat = expect_context::<TestChat>();
     // Rebuilt only when what is selected changes, not on every edit, so fields keep focus.
@@ -142,11 +145,15 @@ fn Inline(report: Memo<Report>, subject: Memo<Subject>) -> impl IntoView {
                 mine()
                     .into_iter()
                     .map(|d| {
+                        let path = d.location.path.clone();
                         view! {
+                            // A click leads to the field it is about, where it is said again.
                             <li
                                 class=format!("inline-problem {}", d.severity.as_str())
                                 data-testid="inline-problem"
                                 data-code=d.code.as_str()
+                                title="Show the field"
+                                on:click=move |_| crate::focus::focus_field_of(&path)
                             >
                                 {d.message.clone()}
                             </li>
