@@ -146,7 +146,7 @@ fn select_state(ctx: &Ctx, id: &str) -> Outcome {
     )?;
     ctx.session()
         .wait_until(&format!("{id} selected"), SHORT, || {
-            Ok(count(ctx, "[data-testid=field-id]")? == 1)
+            Ok(count(ctx, "[data-testid=advanced-toggle]")? == 1)
         })
 }
 

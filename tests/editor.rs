@@ -78,7 +78,7 @@ fn select_state(ctx: &Ctx, id: &str) -> Outcome {
         .wait_until(&format!("{id} selected"), SHORT, || {
             Ok(
                 count(ctx, &format!("{}[data-selected=true]", state_css(id)))? == 1
-                    && count(ctx, "[data-testid=field-id]")? == 1,
+                    && count(ctx, "[data-testid=advanced-toggle]")? == 1,
             )
         })
 }
@@ -205,15 +205,33 @@ fn plan_cli(ctx: &Ctx, args: &[&str]) -> Outcome {
     })
 }
 
+/// Opens the state inspector's Advanced part, where its id is.
+fn open_advanced(ctx: &Ctx) -> Outcome {
+    if count(ctx, "[data-testid=field-id]")? == 0 {
+        click(ctx, "[data-testid=advanced-toggle]")?;
+    }
+    ctx.session()
+        .wait_for("[data-testid=field-id]", SHORT)
+        .map(|_| ())
+}
+
 /// Sets state `id`'s id, title and mode in the inspector (the state is selected).
 fn name_state(ctx: &Ctx, from: &str, id: &str, title: &str, mode: &str) -> Outcome {
     select_state(ctx, from)?;
     set_value(ctx, &field("type"), mode)?;
-    type_text(ctx, &field("title"), title)?;
+    // The id first, under Advanced: a state titled first takes its id from the title.
+    open_advanced(ctx)?;
     type_text(ctx, &field("id"), id)?;
-    ctx.session().wait_until(&format!("state {id}"), SHORT, || {
-        Ok(count(ctx, &state_css(id))? == 1)
-    })
+    ctx.session()
+        .wait_until(&format!("state {id}"), SHORT, || {
+            Ok(count(ctx, &state_css(id))? == 1
+                && count(ctx, "[data-testid=advanced-toggle]")? == 1)
+        })?;
+    type_text(ctx, &field("title"), title)?;
+    ctx.session()
+        .wait_until(&format!("state {id} titled"), SHORT, || {
+            Ok(text_of(ctx, &format!("{} .card-title", state_css(id)))? == title)
+        })
 }
 
 /// Adds a task with one deliverable to the selected state.
@@ -576,6 +594,7 @@ fn rename_undo_redo_delete_undo_and_paste(ctx: &Ctx) -> Outcome {
     open_plan(ctx, "customer-support")?;
     edits_of_one_state_show_on_its_card_and_arrows(ctx)?;
     select_state(ctx, "customer-intake")?;
+    open_advanced(ctx)?;
     type_text(ctx, &field("id"), "intake")?;
     ctx.session().wait_until("the renamed card", SHORT, || {
         Ok(count(ctx, &state_css("intake"))? == 1)

@@ -27,6 +27,10 @@ fn main() {
             run: a_problem_is_said_and_marked_at_its_field_and_the_problems_list_leads_there,
         },
         Test {
+            name: "a_new_state_takes_its_id_from_its_first_title_and_the_id_waits_under_advanced",
+            run: a_new_state_takes_its_id_from_its_first_title_and_the_id_waits_under_advanced,
+        },
+        Test {
             name: "moving_connecting_and_panning_select_no_text",
             run: moving_connecting_and_panning_select_no_text,
         },
@@ -314,6 +318,65 @@ fn a_problem_is_said_and_marked_at_its_field_and_the_problems_list_leads_there(
             &format!("{row} .invalid, {row} [data-testid=field-problem]"),
         )? == 0)
     })
+}
+
+fn a_new_state_takes_its_id_from_its_first_title_and_the_id_waits_under_advanced(
+    ctx: &Ctx,
+) -> Outcome {
+    open_plan(ctx, "customer-support")?;
+    click(ctx, &format!("{} .card-title", state_css("farewell")))?;
+    click(ctx, "[data-testid=palette-strict]")?;
+    ctx.session()
+        .wait_until("the new state selected", SHORT, || {
+            Ok(count(
+                ctx,
+                &format!("{}[data-selected=true]", state_css("new-state")),
+            )? == 1)
+        })?;
+    // The id is not the first thing asked: it waits, folded, under Advanced.
+    let id_shown = |ctx: &Ctx| -> Result<bool, String> {
+        Ok(ctx
+            .session()
+            .execute(
+                "const e = document.querySelector('[data-testid=field-id]');
+                 return !!e && e.getBoundingClientRect().height > 0;",
+                json!([]),
+            )?
+            .as_bool()
+            == Some(true))
+    };
+    ensure(!id_shown(ctx)?, || {
+        "the id field shows before Advanced is opened".into()
+    })?;
+    plan_tests::page::type_text(ctx, "[data-testid=field-title]", "Order details?")?;
+    ctx.session()
+        .wait_until("the state renamed after its title", SHORT, || {
+            Ok(count(ctx, &state_css("order-details"))? == 1
+                && count(ctx, &state_css("new-state"))? == 0)
+        })?;
+    click(ctx, "[data-testid=advanced-toggle]")?;
+    ctx.session()
+        .wait_until("the id under Advanced", SHORT, || id_shown(ctx))?;
+    ensure(
+        ctx.session().execute(
+            "return document.querySelector('[data-testid=field-id]').value;",
+            json!([]),
+        )? == json!("order-details"),
+        || "the Advanced id field does not say order-details".into(),
+    )?;
+    ctx.screenshot("id-from-title")?;
+    // A second title leaves the id alone: references to it stay as they are.
+    plan_tests::page::type_text(ctx, "[data-testid=field-title]", "Order")?;
+    std::thread::sleep(Duration::from_millis(400));
+    ensure(count(ctx, &state_css("order-details"))? == 1, || {
+        "a second title changed the id".into()
+    })?;
+    plan_tests::page::wait_saved(ctx)?;
+    let plan = plan_tests::page::plan(ctx, "customer-support")?;
+    ensure(
+        plan.state("order-details").map(|s| s.title.as_str()) == Some("Order"),
+        || "the draft on disk does not hold order-details titled Order".into(),
+    )
 }
 
 /// A point near `p` where the canvas's background is what the pointer hits.

@@ -23,7 +23,7 @@ use crate::plan::{
     Ending, Goal, Interruption, Plan, Position, SessionState, Settings, State, StateType, Tool,
     Transition,
 };
-pub use ids::unique_id;
+pub use ids::{id_from_title, is_placeholder_id, unique_id};
 
 /// The kinds of state the palette offers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

@@ -3,7 +3,7 @@
 //! deliverables `deliverables`.
 
 use leptos::prelude::*;
-use plan_core::edit::Command;
+use plan_core::edit::{id_from_title, is_placeholder_id, unique_id, Command};
 use plan_core::plan::{Ending, Goal, State, StateType};
 
 use super::access::{edit_state, read_state};
@@ -26,6 +26,8 @@ fn mode_name(k: StateType) -> &'static str {
 pub fn StateInspector(id: String) -> impl IntoView {
     let editor = expect_context::<Editor>();
     let rename_error = RwSignal::new(None::<String>);
+    // The Advanced part (the id) is folded until the author opens it.
+    let advanced = RwSignal::new(false);
     let sid = StoredValue::new(id.clone());
     let get = move |f: fn(&State) -> String| {
         move || read_state(editor, &sid.get_value(), f).unwrap_or_default()
@@ -55,6 +57,23 @@ pub fn StateInspector(id: String) -> impl IntoView {
             }
         }
     };
+    // A new state takes its id from its first title ("Order details" → `order-details`), one
+    // step after the typing; an id the author or an import chose stays as it is.
+    let title_done = move |_: leptos::ev::Event| {
+        let from = sid.get_value();
+        if !is_placeholder_id(&from) {
+            return;
+        }
+        let to = editor.plan.with_untracked(|p| {
+            let p = p.as_ref()?;
+            let title = p.state(&from)?.title.trim().to_string();
+            (!title.is_empty()).then(|| unique_id(p, &id_from_title(&title)))
+        });
+        if let Some(to) = to {
+            editor.end_typing();
+            editor.dispatch(Command::RenameState { from, to });
+        }
+    };
     // Parts of the form that appear or go away are keyed on memos, so that typing elsewhere never
     // rebuilds them (a rebuilt field loses the caret).
     let is_goal = Memo::new(move |_| {
@@ -74,33 +93,16 @@ pub fn StateInspector(id: String) -> impl IntoView {
     view! {
         <div class="inspector-section" data-testid="state-inspector">
             <h3>"State"</h3>
-            <label class="field">
-                <span class="field-label">"Id"</span>
-                <input
-                    type="text"
-                    data-testid="field-id"
-                    prop:value=move || sid.get_value()
-                    on:change=rename
-                />
-            </label>
-            {move || {
-                rename_error
-                    .get()
-                    .map(|m| {
-                        view! {
-                            <p class="field-error" data-testid="field-error">
-                                {m}
-                            </p>
-                        }
-                    })
-            }}
-            {text(
-                editor,
-                "Title",
-                "title",
-                get(|s| s.title.clone()),
-                set("title", |s, v| s.title = v),
-            )}
+            // The title is committed when the author leaves the field (a change event).
+            <div on:change=title_done>
+                {text(
+                    editor,
+                    "Title",
+                    "title",
+                    get(|s| s.title.clone()),
+                    set("title", |s, v| s.title = v),
+                )}
+            </div>
             {choice(
                 "Mode",
                 "type",
@@ -238,6 +240,48 @@ pub fn StateInspector(id: String) -> impl IntoView {
                     view! { <TaskList id=sid.get_value() /> }.into_any()
                 }
             }}
+            // The id is the format's name for the state: made from its first title, changed here
+            // only when the author means to (a rename rewires every reference).
+            <div class="advanced" data-testid="advanced">
+                <button
+                    class="advanced-toggle"
+                    data-testid="advanced-toggle"
+                    aria-expanded=move || advanced.get().to_string()
+                    on:click=move |_| advanced.update(|open| *open = !*open)
+                >
+                    {move || if advanced.get() { "▾ Advanced" } else { "▸ Advanced" }}
+                </button>
+                {move || {
+                    advanced
+                        .get()
+                        .then(|| {
+                            view! {
+                                <label class="field">
+                                    <span class="field-label">
+                                        "Id (renaming rewires every reference)"
+                                    </span>
+                                    <input
+                                        type="text"
+                                        data-testid="field-id"
+                                        prop:value=move || sid.get_value()
+                                        on:change=rename
+                                    />
+                                </label>
+                            }
+                        })
+                }}
+                {move || {
+                    rename_error
+                        .get()
+                        .map(|m| {
+                            view! {
+                                <p class="field-error" data-testid="field-error">
+                                    {m}
+                                </p>
+                            }
+                        })
+                }}
+            </div>
         </div>
     }
 }
