@@ -88,6 +88,49 @@ fn json_output_is_one_document_with_the_documented_fields() {
 }
 
 #[test]
+fn a_file_that_is_not_utf8_is_an_invalid_json_finding_with_its_place() {
+    let dir = std::env::temp_dir().join(format!("plan-cli-not-utf8-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // Latin-1 "é" on the second line, and a UTF-16 file with its byte-order mark.
+    let latin1 = dir.join("latin1.json");
+    std::fs::write(&latin1, b"{\n  \"title\": \"Caf\xe9\"}").unwrap();
+    let utf16 = dir.join("utf16.json");
+    std::fs::write(&utf16, b"\xff\xfe{\x00}\x00").unwrap();
+    let (a, b) = (latin1.to_str().unwrap(), utf16.to_str().unwrap());
+    let o = plan(&["check", "--format", "json", a, b]);
+    assert_eq!(
+        o.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let doc: Value = serde_json::from_slice(&o.stdout).expect("one JSON document");
+    let list = doc["diagnostics"].as_array().unwrap();
+    assert_eq!(list.len(), 2, "{doc}");
+    assert_eq!(list[0]["code"], "invalid-json");
+    assert_eq!(list[0]["file"], a);
+    let said = list[0]["message"].as_str().unwrap();
+    assert!(
+        said.starts_with("Line 2, column 16: the file is not UTF-8 text"),
+        "{said}"
+    );
+    let said = list[1]["message"].as_str().unwrap();
+    assert!(
+        said.contains("UTF-16") && said.contains("save it as UTF-8"),
+        "{said}"
+    );
+    // In text, with the file named.
+    let o = plan(&["check", a]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stdout(&o).contains("error[invalid-json]: Line 2, column 16"),
+        "{}",
+        stdout(&o)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn an_unreadable_file_exits_2_and_names_it_and_the_others_are_still_checked() {
     let o = plan(&[
         "check",

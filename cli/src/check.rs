@@ -13,8 +13,8 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use plan_core::files::read_text;
-use plan_core::validate::{check_text, Diagnostic, Severity};
+use plan_core::files::read_bytes;
+use plan_core::validate::{check_bytes, Diagnostic, Severity};
 use serde_json::json;
 
 use crate::Format;
@@ -26,7 +26,7 @@ pub fn run(files: &[PathBuf], format: Format) -> u8 {
     let mut all = Vec::new();
     for path in files {
         let name = path.display().to_string();
-        let text = match read_text(path) {
+        let text = match read_bytes(path) {
             Ok(text) => text,
             Err(e) => {
                 eprintln!("plan: cannot check {e}");
@@ -34,7 +34,8 @@ pub fn run(files: &[PathBuf], format: Format) -> u8 {
                 continue;
             }
         };
-        let (plan, report) = check_text(&text);
+        // Bytes that are not UTF-8 are an `invalid-json` finding with its place, like bad JSON.
+        let (plan, report) = check_bytes(&text);
         // Freeing a large plan takes longer than the check itself, and the process ends soon:
         // leave it to the operating system.
         std::mem::forget(plan);

@@ -67,8 +67,18 @@ pub fn read_draft(path: &Path) -> Result<Plan, FileError> {
     })
 }
 
-/// Reads a plan file's text, refusing files over [`MAX_PLAN_BYTES`] unread.
+/// Reads a plan file's text, refusing files over [`MAX_PLAN_BYTES`] unread; a file that is not
+/// UTF-8 text is [`FileError::Invalid`], with the place of its first bad byte.
 pub fn read_text(path: &Path) -> Result<String, FileError> {
+    let bytes = read_bytes(path)?;
+    String::from_utf8(bytes).map_err(|e| FileError::Invalid {
+        path: path.to_path_buf(),
+        problems: vec![crate::parse::not_utf8(e.as_bytes())],
+    })
+}
+
+/// Reads a plan file's bytes, refusing files over [`MAX_PLAN_BYTES`] unread.
+pub fn read_bytes(path: &Path) -> Result<Vec<u8>, FileError> {
     let io = |source| FileError::Io {
         path: path.to_path_buf(),
         source,
@@ -81,12 +91,12 @@ pub fn read_text(path: &Path) -> Result<String, FileError> {
             size,
         });
     }
-    let mut text = String::with_capacity(size as usize);
+    let mut bytes = Vec::with_capacity(size as usize);
     // Read at most one byte past the limit, in case the file grows while it is read.
     file.take(MAX_PLAN_BYTES + 1)
-        .read_to_string(&mut text)
+        .read_to_end(&mut bytes)
         .map_err(io)?;
-    Ok(text)
+    Ok(bytes)
 }
 
 #[cfg(test)]
@@ -98,6 +108,24 @@ mod tests {
         let _ = fs::remove_dir_all(&dir);
         fs::create_dir_all(&dir).unwrap();
         dir
+    }
+
+    #[test]
+    fn a_file_that_is_not_utf8_is_refused_with_the_place_of_its_first_bad_byte() {
+        let dir = temp_dir("latin1");
+        let path = dir.join("latin1.json");
+        fs::write(&path, b"{\"id\": \"caf\xe9\"}").unwrap();
+        let err = read_plan(&path).unwrap_err();
+        let FileError::Invalid { problems, .. } = &err else {
+            panic!("not refused as a bad plan file: {err}");
+        };
+        assert_eq!(problems[0].line_column, Some((1, 12)));
+        assert!(
+            err.to_string()
+                .contains("latin1.json: line 1, column 12: the file is not UTF-8 text"),
+            "{err}"
+        );
+        let _ = fs::remove_dir_all(&dir);
     }
 
     #[test]

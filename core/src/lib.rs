@@ -30,7 +30,7 @@ pub use condition::{Check, ConditionType};
 pub use parse::{parse_plan, ParseProblem};
 pub use plan::{Plan, State, StateType, Transition};
 pub use revision::Revision;
-pub use validate::{check_text, validate, Code, Diagnostic, Report, Severity};
+pub use validate::{check_bytes, check_text, validate, Code, Diagnostic, Report, Severity};
 
 /// The JSON Schema of the plan format. It describes the document's shape; the validator checks
 /// its meaning (and what a schema cannot say, such as `enum_values` only on enum keys).

@@ -58,6 +58,33 @@ impl std::fmt::Display for ParseProblem {
     }
 }
 
+/// What is wrong with bytes that are not UTF-8 text: where the first byte that UTF-8 does not
+/// allow is (line and column, counted in characters), and, for the common cause, what to do.
+pub fn not_utf8(bytes: &[u8]) -> ParseProblem {
+    let good = match std::str::from_utf8(bytes) {
+        Ok(_) => bytes.len(),
+        Err(e) => e.valid_up_to(),
+    };
+    let before = String::from_utf8_lossy(&bytes[..good]);
+    let line = before.matches('\n').count() + 1;
+    let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    let utf16 = bytes.starts_with(&[0xFF, 0xFE]) || bytes.starts_with(&[0xFE, 0xFF]);
+    let message = if utf16 {
+        "the file is UTF-16 text; a plan is UTF-8 text: save it as UTF-8".to_string()
+    } else {
+        format!(
+            "the file is not UTF-8 text (byte 0x{:02X} here is not allowed): save it as UTF-8",
+            bytes.get(good).copied().unwrap_or_default()
+        )
+    };
+    ParseProblem {
+        kind: ProblemKind::InvalidJson,
+        pointer: String::new(),
+        line_column: Some((line, column)),
+        message,
+    }
+}
+
 /// Reads a plan from JSON text, or lists what is wrong with it.
 ///
 /// The common case, a well-formed plan, is read straight into the model, which is several times

@@ -18,7 +18,7 @@ mod workers;
 pub use diagnostic::{Code, Diagnostic, Location, Report, Severity};
 
 use crate::condition::{Check, ConditionType};
-use crate::parse::{parse_plan, shape_problems, ProblemKind};
+use crate::parse::{parse_plan, shape_problems, ParseProblem, ProblemKind};
 use crate::plan::{Deliverable, Plan, State, StateType, Tool, SCHEMA_VERSION};
 use fasthash::FastMap;
 use graph::Graph;
@@ -36,38 +36,56 @@ pub fn check_text(text: &str) -> (Option<Plan>, Report) {
             // The document did not read as a plan; when it is JSON, a problem inside a state still
             // names the state (and task, transition) it is in, as every other finding does.
             let document: Option<serde_json::Value> = serde_json::from_str(text).ok();
-            let diagnostics = problems
-                .into_iter()
-                .map(|p| {
-                    let code = match p.kind {
-                        ProblemKind::InvalidJson => Code::InvalidJson,
-                        ProblemKind::Schema => Code::Schema,
-                    };
-                    let message = match (p.kind, p.line_column) {
-                        (ProblemKind::InvalidJson, Some((line, column))) => {
-                            format!("Line {line}, column {column}: {}", p.message)
-                        }
-                        _ => capitalise(&p.message),
-                    };
-                    let location = place(&p.pointer, |state, task| {
-                        let s = document.as_ref()?.get("states")?.get(state)?;
-                        let id = |v: &serde_json::Value| v.get("id")?.as_str().map(str::to_string);
-                        match task {
-                            None => id(s),
-                            Some(t) => id(s.get("tasks")?.get(t)?),
-                        }
-                    });
-                    Diagnostic {
-                        code,
-                        severity: Severity::Error,
-                        message,
-                        location,
-                    }
-                })
-                .collect();
-            (None, Report { diagnostics })
+            (None, problems_report(problems, document.as_ref()))
         }
     }
+}
+
+/// Checks a plan file's bytes: text that is not UTF-8 is an `invalid-json` finding at the line
+/// and column of its first bad byte (a JSON file is UTF-8 text), else as [`check_text`].
+pub fn check_bytes(bytes: &[u8]) -> (Option<Plan>, Report) {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => check_text(text),
+        Err(_) => (
+            None,
+            problems_report(vec![crate::parse::not_utf8(bytes)], None),
+        ),
+    }
+}
+
+/// The diagnostics of problems found reading a document (`document`: the JSON it holds, when it
+/// is JSON, to name the states and tasks the problems are in).
+fn problems_report(problems: Vec<ParseProblem>, document: Option<&serde_json::Value>) -> Report {
+    let diagnostics = problems
+        .into_iter()
+        .map(|p| {
+            let code = match p.kind {
+                ProblemKind::InvalidJson => Code::InvalidJson,
+                ProblemKind::Schema => Code::Schema,
+            };
+            let message = match (p.kind, p.line_column) {
+                (ProblemKind::InvalidJson, Some((line, column))) => {
+                    format!("Line {line}, column {column}: {}", p.message)
+                }
+                _ => capitalise(&p.message),
+            };
+            let location = place(&p.pointer, |state, task| {
+                let s = document?.get("states")?.get(state)?;
+                let id = |v: &serde_json::Value| v.get("id")?.as_str().map(str::to_string);
+                match task {
+                    None => id(s),
+                    Some(t) => id(s.get("tasks")?.get(t)?),
+                }
+            });
+            Diagnostic {
+                code,
+                severity: Severity::Error,
+                message,
+                location,
+            }
+        })
+        .collect();
+    Report { diagnostics }
 }
 
 /// Checks a plan against every rule of the format.
