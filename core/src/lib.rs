@@ -7,6 +7,7 @@ pub mod coerce;
 pub mod condition;
 pub mod diff;
 pub mod draft_changes;
+pub mod duplicate_keys;
 pub mod edit;
 #[cfg(feature = "fs")]
 pub mod files;

@@ -11,6 +11,7 @@ use std::collections::HashSet;
 use serde_json::Value;
 
 use crate::condition::{pointer_escape, ConditionType};
+use crate::duplicate_keys::{first_duplicate_key, DuplicateKey};
 use crate::plan::{
     Deliverable, DeliverableType, Interruption, InterruptionKind, Plan, SessionChange,
     SessionState, SessionType,
@@ -99,8 +100,14 @@ pub fn parse_plan(text: &str) -> Result<Plan, Vec<ParseProblem>> {
 /// [`crate::validate()`], which reports them as `schema` errors. A draft is work in progress:
 /// the editor saves every intermediate step, and a draft it wrote must open again.
 pub fn parse_draft(text: &str) -> Result<Plan, Vec<ParseProblem>> {
-    if let Ok(plan) = serde_json::from_str::<Plan>(text) {
-        return Ok(plan);
+    // serde would also read a plan written as a list of its fields, in order: not a plan file.
+    let an_object = text.trim_start().starts_with('{');
+    if an_object {
+        // The fast path refuses an object that names a field twice ("duplicate field"); the
+        // slow path below, through a JSON tree, would keep the last one silently, so it looks.
+        if let Ok(plan) = serde_json::from_str::<Plan>(text) {
+            return Ok(plan);
+        }
     }
     let value: Value = serde_json::from_str(text).map_err(|e| {
         vec![ParseProblem {
@@ -110,7 +117,54 @@ pub fn parse_draft(text: &str) -> Result<Plan, Vec<ParseProblem>> {
             message: syntax_message(&e),
         }]
     })?;
-    structure_from_value(&value)
+    if !value.is_object() {
+        return Err(vec![ParseProblem {
+            kind: ProblemKind::Schema,
+            pointer: String::new(),
+            line_column: None,
+            message: format!(
+                "a plan is one JSON object ({{ … }}) with its fields named; this document is {}",
+                kind_of(&value)
+            ),
+        }]);
+    }
+    let mut problems = match first_duplicate_key(text) {
+        Some(twice) => vec![named_twice(twice)],
+        None => Vec::new(),
+    };
+    match structure_from_value(&value) {
+        Ok(plan) if problems.is_empty() => Ok(plan),
+        Ok(_) => Err(problems),
+        Err(more) => {
+            problems.extend(more);
+            Err(problems)
+        }
+    }
+}
+
+/// A key named twice in one object: which, and where.
+fn named_twice(twice: DuplicateKey) -> ParseProblem {
+    ParseProblem {
+        kind: ProblemKind::Schema,
+        pointer: twice.pointer,
+        line_column: None,
+        message: format!(
+            "\"{}\" is given twice here; a reader would see one value and the plan use the other: keep one",
+            twice.key
+        ),
+    }
+}
+
+/// What a JSON value is, in words: "a list", "a text", …
+fn kind_of(value: &Value) -> &'static str {
+    match value {
+        Value::Array(_) => "a list",
+        Value::String(_) => "a text",
+        Value::Number(_) => "a number",
+        Value::Bool(_) => "true or false",
+        Value::Null => "null",
+        Value::Object(_) => "an object",
+    }
 }
 
 /// Reads a plan from an already parsed JSON value.

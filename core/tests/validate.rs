@@ -48,6 +48,46 @@ fn invalid_json_gives_line_and_column() {
     assert_eq!(check_text(&base().to_string()).1.diagnostics, vec![]);
 }
 
+/// A key given twice in one object is refused where it is (serde would keep the last one: two
+/// `target_state_id` on a transition sent the chat to the second); the fixed twin reads clean.
+#[test]
+fn a_key_given_twice_is_refused_at_its_object() {
+    let text = base().to_string().replacen(
+        "\"target_state_id\":\"b\"",
+        "\"target_state_id\":\"b\",\"target_state_id\":\"a\"",
+        1,
+    );
+    let (plan, r) = check_text(&text);
+    assert!(plan.is_none());
+    let d = &r.diagnostics[0];
+    assert_eq!((d.code.as_str(), d.severity), ("schema", Severity::Error));
+    assert_eq!(d.location.path, "/states/0/transitions/0");
+    assert_eq!(d.location.state_id.as_deref(), Some("a"));
+    assert_eq!(d.location.transition_index, Some(0));
+    assert!(
+        d.message.contains("\"target_state_id\" is given twice"),
+        "{}",
+        d.message
+    );
+    assert_eq!(check_text(&base().to_string()).1.diagnostics, vec![]);
+}
+
+/// A plan written as a list (serde reads a struct from its fields in order) is not a plan file.
+#[test]
+fn a_document_that_is_not_an_object_is_not_a_plan() {
+    for text in ["[]", "[\"p\", \"P\"]", "\"plan\"", "12"] {
+        let (plan, r) = check_text(text);
+        assert!(plan.is_none(), "{text}");
+        let d = &r.diagnostics[0];
+        assert_eq!(d.code.as_str(), "schema", "{text}");
+        assert!(
+            d.message.starts_with("A plan is one JSON object"),
+            "{}",
+            d.message
+        );
+    }
+}
+
 #[test]
 fn schema_names_the_bad_value() {
     let broken = with(|p| p["states"][0]["tasks"][0]["required"] = json!("yes"));

@@ -1,0 +1,205 @@
+//! JSON objects that name one key twice. serde reads such a document and keeps the last value
+//! (two `target_state_id` on one transition sent a chat to the second), so a plan would say one
+//! thing to a reader and another to the runtime. One pass over the text finds the first such key
+//! and where it is (a JSON Pointer to its object); keys are compared as borrowed slices of the
+//! text, so the pass allocates only for keys written with escapes.
+
+use std::borrow::Cow;
+use std::fmt;
+
+use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+
+/// The first key found twice in one object: the object's JSON Pointer and the key.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DuplicateKey {
+    /// Where the object is (`/states/0/transitions/0`; empty: the document itself).
+    pub pointer: String,
+    /// The key it names twice.
+    pub key: String,
+}
+
+/// The first key named twice in one object of `text`, if any; none for text that is not JSON
+/// (its syntax is reported elsewhere).
+pub fn first_duplicate_key(text: &str) -> Option<DuplicateKey> {
+    let mut de = serde_json::Deserializer::from_str(text);
+    let mut walked = Walked::default();
+    let _ = Walk(&mut walked).deserialize(&mut de);
+    walked.found
+}
+
+/// What the walk keeps, shared by every level so that it allocates once, not per value: the
+/// path to the value being read, the keys of the objects being read (each object's after the
+/// enclosing ones'), and what was found.
+#[derive(Default)]
+struct Walked<'de> {
+    path: Vec<Step<'de>>,
+    keys: Vec<Cow<'de, str>>,
+    found: Option<DuplicateKey>,
+}
+
+/// One step of a path: a key of an object or an index of a list.
+enum Step<'de> {
+    Key(Cow<'de, str>),
+    Index(usize),
+}
+
+impl Walked<'_> {
+    /// The path as a JSON Pointer (`~` → `~0`, `/` → `~1` in keys), made only when found.
+    fn pointer(&self) -> String {
+        let mut out = String::new();
+        for step in &self.path {
+            out.push('/');
+            match step {
+                Step::Key(k) => out.push_str(&k.replace('~', "~0").replace('/', "~1")),
+                Step::Index(i) => out.push_str(&i.to_string()),
+            }
+        }
+        out
+    }
+}
+
+/// Walks one value, stopping at the first duplicate key.
+struct Walk<'w, 'de>(&'w mut Walked<'de>);
+
+impl<'de> DeserializeSeed<'de> for Walk<'_, 'de> {
+    type Value = ();
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Walk<'_, 'de> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    fn visit_bool<E>(self, _: bool) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_i64<E>(self, _: i64) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_u64<E>(self, _: u64) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_f64<E>(self, _: f64) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_str<E>(self, _: &str) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_unit<E>(self) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        let walked = self.0;
+        let mut index = 0usize;
+        loop {
+            if walked.found.is_some() {
+                while seq.next_element::<IgnoredAny>()?.is_some() {}
+                return Ok(());
+            }
+            walked.path.push(Step::Index(index));
+            let more = seq.next_element_seed(Walk(&mut *walked))?.is_some();
+            walked.path.pop();
+            if !more {
+                return Ok(());
+            }
+            index += 1;
+        }
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        let walked = self.0;
+        // This object's keys follow the enclosing objects' on the shared list; objects of a plan
+        // have a handful of keys, so a scan beats a hash set.
+        let start = walked.keys.len();
+        while let Some(key) = map.next_key_seed(Key)? {
+            if walked.found.is_some() {
+                map.next_value::<IgnoredAny>()?;
+                continue;
+            }
+            if walked.keys[start..].contains(&key) {
+                walked.found = Some(DuplicateKey {
+                    pointer: walked.pointer(),
+                    key: key.into_owned(),
+                });
+                map.next_value::<IgnoredAny>()?;
+                continue;
+            }
+            walked.path.push(Step::Key(key.clone()));
+            map.next_value_seed(Walk(&mut *walked))?;
+            walked.path.pop();
+            walked.keys.push(key);
+        }
+        walked.keys.truncate(start);
+        Ok(())
+    }
+}
+
+/// A key, borrowed from the text when it has no escapes.
+struct Key;
+
+impl<'de> DeserializeSeed<'de> for Key {
+    type Value = Cow<'de, str>;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
+        deserializer.deserialize_str(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Key {
+    type Value = Cow<'de, str>;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a key")
+    }
+
+    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Self::Value, E> {
+        Ok(Cow::Borrowed(v))
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
+        Ok(Cow::Owned(v.to_string()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_first_key_named_twice_is_found_with_its_object() {
+        let text = r#"{"states": [{"id": "a"}, {"id": "b", "transitions": [
+            {"target_state_id": "x", "priority": 1, "target_state_id": "y"}]}]}"#;
+        assert_eq!(
+            first_duplicate_key(text),
+            Some(DuplicateKey {
+                pointer: "/states/1/transitions/0".into(),
+                key: "target_state_id".into()
+            })
+        );
+        assert_eq!(
+            first_duplicate_key(r#"{"id": "p", "id": "q"}"#).map(|d| d.pointer),
+            Some(String::new())
+        );
+    }
+
+    #[test]
+    fn the_same_key_in_different_objects_and_escaped_keys_are_told_apart() {
+        assert_eq!(
+            first_duplicate_key(r#"{"a": {"k": 1}, "b": {"k": 2}, "c": [{"k": 1}, {"k": 2}]}"#),
+            None
+        );
+        // "\u0061" is "a": the same key, written two ways.
+        let escaped = first_duplicate_key(r#"{"a": 1, "\u0061": 2}"#);
+        assert_eq!(escaped.map(|d| d.key), Some("a".into()));
+        assert_eq!(first_duplicate_key("not json"), None);
+        let sample = include_str!("../../plans/customer-support.json");
+        assert_eq!(first_duplicate_key(sample), None);
+    }
+}
