@@ -1,7 +1,7 @@
 //! JSON objects that name one key twice. serde reads such a document and keeps the last value
 //! (two `target_state_id` on one transition sent a chat to the second), so a plan would say one
 //! thing to a reader and another to the runtime. One pass over the text finds the first such key
-//! and where it is (a JSON Pointer to its object); keys are compared as borrowed slices of the
+//! and where it is (a JSON Pointer to its second occurrence); keys are compared as borrowed slices of the
 //! text, so the pass allocates only for keys written with escapes.
 
 use std::borrow::Cow;
@@ -9,10 +9,10 @@ use std::fmt;
 
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 
-/// The first key found twice in one object: the object's JSON Pointer and the key.
+/// The first key found twice in one object: the JSON Pointer of its second occurrence, and the key.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DuplicateKey {
-    /// Where the object is (`/states/0/transitions/0`; empty: the document itself).
+    /// Where its second occurrence is (`/states/0/transitions/0/target_state_id`).
     pub pointer: String,
     /// The key it names twice.
     pub key: String,
@@ -124,10 +124,12 @@ impl<'de> Visitor<'de> for Walk<'_, 'de> {
                 continue;
             }
             if walked.keys[start..].contains(&key) {
+                walked.path.push(Step::Key(key.clone()));
                 walked.found = Some(DuplicateKey {
                     pointer: walked.pointer(),
                     key: key.into_owned(),
                 });
+                walked.path.pop();
                 map.next_value::<IgnoredAny>()?;
                 continue;
             }
@@ -179,13 +181,13 @@ mod tests {
         assert_eq!(
             first_duplicate_key(text),
             Some(DuplicateKey {
-                pointer: "/states/1/transitions/0".into(),
+                pointer: "/states/1/transitions/0/target_state_id".into(),
                 key: "target_state_id".into()
             })
         );
         assert_eq!(
             first_duplicate_key(r#"{"id": "p", "id": "q"}"#).map(|d| d.pointer),
-            Some(String::new())
+            Some("/id".to_string())
         );
     }
 

@@ -149,7 +149,7 @@ fn named_twice(twice: DuplicateKey) -> ParseProblem {
         pointer: twice.pointer,
         line_column: None,
         message: format!(
-            "\"{}\" is given twice here; a reader would see one value and the plan use the other: keep one",
+            "\"{}\" is given a second time here; a reader would see one value and the plan use the other: keep one",
             twice.key
         ),
     }

@@ -48,7 +48,7 @@ fn invalid_json_gives_line_and_column() {
     assert_eq!(check_text(&base().to_string()).1.diagnostics, vec![]);
 }
 
-/// A key given twice in one object is refused where it is (serde would keep the last one: two
+/// A key given twice in one object is refused at its second occurrence (serde would keep the last one: two
 /// `target_state_id` on a transition sent the chat to the second); the fixed twin reads clean.
 #[test]
 fn a_key_given_twice_is_refused_at_its_object() {
@@ -61,11 +61,12 @@ fn a_key_given_twice_is_refused_at_its_object() {
     assert!(plan.is_none());
     let d = &r.diagnostics[0];
     assert_eq!((d.code.as_str(), d.severity), ("schema", Severity::Error));
-    assert_eq!(d.location.path, "/states/0/transitions/0");
+    assert_eq!(d.location.path, "/states/0/transitions/0/target_state_id");
     assert_eq!(d.location.state_id.as_deref(), Some("a"));
     assert_eq!(d.location.transition_index, Some(0));
     assert!(
-        d.message.contains("\"target_state_id\" is given twice"),
+        d.message
+            .contains("\"target_state_id\" is given a second time here"),
         "{}",
         d.message
     );
