@@ -83,6 +83,13 @@ pub fn read_bytes(path: &Path) -> Result<Vec<u8>, FileError> {
         path: path.to_path_buf(),
         source,
     };
+    // Asked before opening: opening a FIFO waits for a writer, forever if none comes.
+    if !fs::metadata(path).map_err(io)?.is_file() {
+        return Err(io(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            "not a regular file (a folder, a pipe or a device): plans are read from files",
+        )));
+    }
     let file = fs::File::open(path).map_err(io)?;
     let size = file.metadata().map_err(io)?.len();
     if size > MAX_PLAN_BYTES {
@@ -125,6 +132,21 @@ mod tests {
                 .contains("latin1.json: line 1, column 12: the file is not UTF-8 text"),
             "{err}"
         );
+        let _ = fs::remove_dir_all(&dir);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_pipe_or_a_folder_is_refused_at_once_not_waited_on() {
+        let dir = temp_dir("fifo");
+        let fifo = dir.join("plan.json");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        if made.is_ok_and(|s| s.success()) {
+            let err = read_plan(&fifo).unwrap_err();
+            assert!(err.to_string().contains("not a regular file"), "{err}");
+        }
+        let err = read_plan(&dir).unwrap_err();
+        assert!(err.to_string().contains("not a regular file"), "{err}");
         let _ = fs::remove_dir_all(&dir);
     }
 
