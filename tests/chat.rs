@@ -419,6 +419,49 @@ fn plan_test_runs_the_repositorys_sample_cases_from_their_folders() {
     assert_eq!(out.lines().last(), Some("17 passed, 0 failed"), "{out}");
 }
 
+/// serde reads a struct from a list of its fields, so `"expect": ["billing-support"]` was read as
+/// an expected state: a script's parts are objects, and anything else is refused at its place.
+#[test]
+fn a_script_part_written_as_a_list_is_refused_at_its_place() {
+    let dir = scratch("list-parts");
+    for (name, script) in [
+        (
+            "expect",
+            json!({"turns": [{"user": "hi", "expect": ["billing-support"]}]}),
+        ),
+        ("turn", json!({"turns": [["hi"]]})),
+        ("whole", json!(["hi"])),
+    ] {
+        let file = dir.join(format!("{name}.json"));
+        fs::write(&file, script.to_string()).unwrap();
+        let o = plan(&[
+            "chat",
+            "plans/customer-support.json",
+            "--script",
+            file.to_str().unwrap(),
+        ]);
+        let (_, err) = code(&o, 2);
+        assert!(
+            err.contains("not a script: invalid type: sequence, expected an object"),
+            "{name}: {err}"
+        );
+    }
+    // The same expectation as an object runs.
+    let file = dir.join("fixed.json");
+    fs::write(
+        &file,
+        json!({"turns": [{"user": "hi", "expect": {"state": "customer-intake"}}]}).to_string(),
+    )
+    .unwrap();
+    let o = plan(&[
+        "chat",
+        "plans/customer-support.json",
+        "--script",
+        file.to_str().unwrap(),
+    ]);
+    code(&o, 0);
+}
+
 #[test]
 fn a_test_that_cannot_run_fails_with_its_reason_and_a_missing_target_is_a_usage_error() {
     let dir = scratch("no-plan");

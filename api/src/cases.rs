@@ -166,14 +166,17 @@ pub fn run_case(target: &Target, file: &Path, agent: &dyn Agent) -> CaseRun {
 /// Reads a script file; a file that is not a script says where.
 pub fn read_script(path: &Path) -> std::result::Result<Script, String> {
     let text = plan_core::files::read_text(path).map_err(|e| format!("cannot read {e}"))?;
-    serde_json::from_str(&text).map_err(|e| {
-        format!(
-            "{}:{}:{}: not a script: {e}",
-            path.display(),
-            e.line(),
-            e.column()
-        )
-    })
+    let mut de = serde_json::Deserializer::from_str(&text);
+    plan_core::runtime::script::object(&mut de)
+        .and_then(|script| de.end().map(|()| script))
+        .map_err(|e| {
+            format!(
+                "{}:{}:{}: not a script: {e}",
+                path.display(),
+                e.line(),
+                e.column()
+            )
+        })
 }
 
 /// Runs every saved test case of plan `id` against `revision` (the draft by default: what is

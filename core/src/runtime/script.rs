@@ -33,6 +33,7 @@ pub struct Script {
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub tool_results: ToolResults,
     /// The user's messages, in order, with what each should lead to.
+    #[serde(deserialize_with = "objects")]
     pub turns: Vec<ScriptTurn>,
 }
 
@@ -46,7 +47,11 @@ pub struct ScriptTurn {
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub tool_results: ToolResults,
     /// What should be true after it.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "optional_object",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub expect: Option<Expect>,
 }
 
@@ -150,6 +155,46 @@ pub struct TurnRecord {
 }
 
 /// `parked` as written: `null` (nothing parked) told apart from no field at all.
+/// Reads a `T` only from a JSON object. serde's derive also reads a struct from a list of its
+/// fields in order, so `"expect": ["billing"]` read as the state "billing"; a script never means
+/// that, and says so: "invalid type: sequence, expected an object ({ … })", at its line and column.
+pub fn object<'de, D: serde::Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<T, D::Error> {
+    struct Only<T>(std::marker::PhantomData<T>);
+    impl<'de, T: Deserialize<'de>> serde::de::Visitor<'de> for Only<T> {
+        type Value = T;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("an object ({ … })")
+        }
+        fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<T, A::Error> {
+            T::deserialize(serde::de::value::MapAccessDeserializer::new(map))
+        }
+    }
+    d.deserialize_map(Only(std::marker::PhantomData))
+}
+
+/// [`object`], present (an absent field is `None` by `default`).
+fn optional_object<'de, D: serde::Deserializer<'de>, T: Deserialize<'de>>(
+    d: D,
+) -> Result<Option<T>, D::Error> {
+    object(d).map(Some)
+}
+
+/// A list of [`object`]s.
+fn objects<'de, D: serde::Deserializer<'de>, T: Deserialize<'de>>(
+    d: D,
+) -> Result<Vec<T>, D::Error> {
+    struct Item<T>(T);
+    impl<'de, T: Deserialize<'de>> Deserialize<'de> for Item<T> {
+        fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            object(d).map(Item)
+        }
+    }
+    Ok(Vec::<Item<T>>::deserialize(d)?
+        .into_iter()
+        .map(|i| i.0)
+        .collect())
+}
+
 fn null_or_state<'de, D: serde::Deserializer<'de>>(
     d: D,
 ) -> Result<Option<Option<String>>, D::Error> {
