@@ -19,5 +19,4 @@ pub mod scene;
 pub mod shown;
 pub mod text;
 pub mod text_selection;
-pub mod under_pointer;
 pub mod view;
