@@ -73,7 +73,7 @@ pub fn read_text(path: &Path) -> Result<String, FileError> {
     let bytes = read_bytes(path)?;
     String::from_utf8(bytes).map_err(|e| FileError::Invalid {
         path: path.to_path_buf(),
-        problems: vec![crate::parse::not_utf8(e.as_bytes())],
+        problems: vec![crate::unreadable::not_utf8(e.as_bytes())],
     })
 }
 

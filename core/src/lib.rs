@@ -25,6 +25,7 @@ pub mod session_state;
 pub mod store;
 pub mod synthetic;
 pub mod template;
+pub mod unreadable;
 pub mod validate;
 
 pub use condition::{Check, ConditionType};

@@ -11,11 +11,11 @@ use std::collections::HashSet;
 use serde_json::Value;
 
 use crate::condition::{pointer_escape, ConditionType};
-use crate::duplicate_keys::{first_duplicate_key, DuplicateKey};
 use crate::plan::{
     Deliverable, DeliverableType, Interruption, InterruptionKind, Plan, SessionChange,
     SessionState, SessionType,
 };
+use crate::unreadable;
 
 /// Which kind of reading problem: the codes `invalid-json` and `schema` of the format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -59,33 +59,6 @@ impl std::fmt::Display for ParseProblem {
     }
 }
 
-/// What is wrong with bytes that are not UTF-8 text: where the first byte that UTF-8 does not
-/// allow is (line and column, counted in characters), and, for the common cause, what to do.
-pub fn not_utf8(bytes: &[u8]) -> ParseProblem {
-    let good = match std::str::from_utf8(bytes) {
-        Ok(_) => bytes.len(),
-        Err(e) => e.valid_up_to(),
-    };
-    let before = String::from_utf8_lossy(&bytes[..good]);
-    let line = before.matches('\n').count() + 1;
-    let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
-    let utf16 = bytes.starts_with(&[0xFF, 0xFE]) || bytes.starts_with(&[0xFE, 0xFF]);
-    let message = if utf16 {
-        "the file is UTF-16 text; a plan is UTF-8 text: save it as UTF-8".to_string()
-    } else {
-        format!(
-            "the file is not UTF-8 text (byte 0x{:02X} here is not allowed): save it as UTF-8",
-            bytes.get(good).copied().unwrap_or_default()
-        )
-    };
-    ParseProblem {
-        kind: ProblemKind::InvalidJson,
-        pointer: String::new(),
-        line_column: Some((line, column)),
-        message,
-    }
-}
-
 /// Reads a plan from JSON text, or lists what is wrong with it.
 ///
 /// The common case, a well-formed plan, is read straight into the model, which is several times
@@ -118,20 +91,9 @@ pub fn parse_draft(text: &str) -> Result<Plan, Vec<ParseProblem>> {
         }]
     })?;
     if !value.is_object() {
-        return Err(vec![ParseProblem {
-            kind: ProblemKind::Schema,
-            pointer: String::new(),
-            line_column: None,
-            message: format!(
-                "a plan is one JSON object ({{ … }}) with its fields named; this document is {}",
-                kind_of(&value)
-            ),
-        }]);
+        return Err(vec![unreadable::not_an_object(&value)]);
     }
-    let mut problems = match first_duplicate_key(text) {
-        Some(twice) => vec![named_twice(twice)],
-        None => Vec::new(),
-    };
+    let mut problems: Vec<ParseProblem> = unreadable::key_given_twice(text).into_iter().collect();
     match structure_from_value(&value) {
         Ok(plan) if problems.is_empty() => Ok(plan),
         Ok(_) => Err(problems),
@@ -139,31 +101,6 @@ pub fn parse_draft(text: &str) -> Result<Plan, Vec<ParseProblem>> {
             problems.extend(more);
             Err(problems)
         }
-    }
-}
-
-/// A key named twice in one object: which, and where.
-fn named_twice(twice: DuplicateKey) -> ParseProblem {
-    ParseProblem {
-        kind: ProblemKind::Schema,
-        pointer: twice.pointer,
-        line_column: None,
-        message: format!(
-            "\"{}\" is given a second time here; a reader would see one value and the plan use the other: keep one",
-            twice.key
-        ),
-    }
-}
-
-/// What a JSON value is, in words: "a list", "a text", …
-fn kind_of(value: &Value) -> &'static str {
-    match value {
-        Value::Array(_) => "a list",
-        Value::String(_) => "a text",
-        Value::Number(_) => "a number",
-        Value::Bool(_) => "true or false",
-        Value::Null => "null",
-        Value::Object(_) => "an object",
     }
 }
 

@@ -48,7 +48,7 @@ pub fn check_bytes(bytes: &[u8]) -> (Option<Plan>, Report) {
         Ok(text) => check_text(text),
         Err(_) => (
             None,
-            problems_report(vec![crate::parse::not_utf8(bytes)], None),
+            problems_report(vec![crate::unreadable::not_utf8(bytes)], None),
         ),
     }
 }

@@ -135,6 +135,17 @@ impl Item {
     }
 }
 
+/// The modes a new state can have, in the order menus offer them: the background's menu the
+/// first four (the endings share one, "End"), a dropped arrow's all six.
+const NEW_STATES: [NewState; 6] = [
+    NewState::Loose,
+    NewState::Strict,
+    NewState::Goal,
+    NewState::EndComplete,
+    NewState::EndHangUp,
+    NewState::EndHandOff,
+];
+
 /// What the menu offers on `place`: what changes the plan only when the draft is shown
 /// (`editable`), Paste only with something copied.
 pub fn items(place: &Place, editable: bool, copied: bool) -> Vec<Item> {
@@ -157,15 +168,7 @@ pub fn items(place: &Place, editable: bool, copied: bool) -> Vec<Item> {
         }
         Place::Background => {
             if editable {
-                out.extend(
-                    [
-                        NewState::Loose,
-                        NewState::Strict,
-                        NewState::Goal,
-                        NewState::EndComplete,
-                    ]
-                    .map(Item::Add),
-                );
+                out.extend(NEW_STATES[..4].iter().copied().map(Item::Add));
                 if copied {
                     out.push(Item::Paste);
                 }
@@ -174,17 +177,7 @@ pub fn items(place: &Place, editable: bool, copied: bool) -> Vec<Item> {
         }
         Place::DroppedArrow { .. } => {
             if editable {
-                out.extend(
-                    [
-                        NewState::Loose,
-                        NewState::Strict,
-                        NewState::Goal,
-                        NewState::EndComplete,
-                        NewState::EndHangUp,
-                        NewState::EndHandOff,
-                    ]
-                    .map(Item::Add),
-                );
+                out.extend(NEW_STATES.iter().copied().map(Item::Add));
             }
         }
     }

@@ -19,4 +19,5 @@ pub mod scene;
 pub mod shown;
 pub mod text;
 pub mod text_selection;
+pub mod under_pointer;
 pub mod view;

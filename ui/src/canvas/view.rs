@@ -23,6 +23,7 @@ use super::overview::{card_at, Overview, DOM_CARD_LIMIT};
 use super::scene::{Arrow, Card, Marks, Scene};
 pub use super::shown::Shown;
 use super::text_selection;
+use super::under_pointer::target_of;
 use crate::actions::Actions;
 use crate::editor::{Editor, Selection};
 
@@ -566,39 +567,4 @@ pub fn Canvas(scene: Memo<Scene>, marks: Memo<Marks>) -> impl IntoView {
             </div>
         </div>
     }
-}
-
-/// What a DOM element under the pointer is, for the gesture machine.
-fn target_of(target: Option<web_sys::EventTarget>) -> Target {
-    let Some(el) = target.and_then(|t| t.dyn_into::<web_sys::Element>().ok()) else {
-        return Target::Background;
-    };
-    let closest = |css: &str| el.closest(css).ok().flatten();
-    if let Some(h) = closest("[data-handle]") {
-        return Target::Handle(h.get_attribute("data-handle").unwrap_or_default());
-    }
-    // An arrow's parts say which transition they belong to.
-    let transition = |el: web_sys::Element| {
-        let from = el.get_attribute("data-from").unwrap_or_default();
-        let index = el
-            .get_attribute("data-index")
-            .and_then(|i| i.parse().ok())
-            .unwrap_or(0);
-        (from, index)
-    };
-    if let Some(end) = closest("[data-arrow-end]") {
-        let (from, index) = transition(end);
-        return Target::ArrowEnd { from, index };
-    }
-    if let Some(card) = closest("[data-testid=state]") {
-        return Target::Card(card.get_attribute("data-state-id").unwrap_or_default());
-    }
-    if let Some(t) = closest("[data-testid=transition], [data-testid=transition-label]") {
-        let (from, index) = transition(t);
-        return Target::Arrow { from, index };
-    }
-    if closest(".minimap, .zoom-controls").is_some() {
-        return Target::Outside;
-    }
-    Target::Background
 }
