@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs what is missing, builds Plan Builder, and opens it on the default workspace
+# Installs what is missing, builds Plan Builder (release), and opens it on the default workspace
 # (~/.local/share/plan-builder/plans), which is seeded with the sample plans the first time.
 # Needs a display (a desktop session). Arguments go to the app, e.g. `--workspace DIR`.
 set -euo pipefail
@@ -11,5 +11,7 @@ if [ -z "${DISPLAY:-}" ] && [ -z "${WAYLAND_DISPLAY:-}" ]; then
   exit 2
 fi
 
-bash scripts/build.sh
-exec target/debug/plan-builder "$@"
+# The release build, as the package ships it (the first build takes longer than a debug one;
+# later runs rebuild only what changed). The tests use the debug build.
+bash scripts/build.sh --release
+exec target/release/plan-builder "$@"

@@ -4,7 +4,8 @@
 #
 #   apt packages   WebKitGTK and GTK headers, WebKitWebDriver, Xvfb, ImageMagick (screenshots),
 #                  xdotool (end-to-end tests type into the native file dialogs), procps and
-#                  util-linux (pgrep and flock, which end-to-end tests use)
+#                  util-linux (pgrep and flock, which end-to-end tests use), lintian and
+#                  desktop-file-utils (the Debian package's checks)
 #   Rust           the wasm32 target; trunk; wasm-bindgen-cli at Cargo.lock's version; tauri-driver;
 #                  leptosfmt (the view macros' formatting, which the test command checks)
 #
@@ -21,7 +22,7 @@ apt_packages=(
   build-essential pkg-config file curl ca-certificates
   libwebkit2gtk-4.1-dev libgtk-3-dev librsvg2-dev libxdo-dev libssl-dev
   webkit2gtk-driver xvfb xauth x11-utils imagemagick xdotool
-  procps util-linux
+  procps util-linux lintian desktop-file-utils
 )
 missing=()
 for p in "${apt_packages[@]}"; do

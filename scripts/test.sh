@@ -2,8 +2,9 @@
 # Installs what is missing, then runs every test: formatting and lints, the unit and integration
 # tests of every crate, the cross-crate tests in tests/ (the plan command as a user runs it, the
 # JSON Schema, property tests), the language-model agent against a real model server, the
-# end-to-end tests of the real app under Xvfb (screenshots in target/e2e/), and the canvas probe
-# at 5,000 states on the release app (fails on a freeze). Exits non-zero on the first failure.
+# end-to-end tests of the real app under Xvfb (screenshots in target/e2e/), the Debian package
+# (built, checked, installed, tried, removed: needs root or sudo), and the canvas probe at 5,000
+# states on the release app (fails on a freeze). Exits non-zero on the first failure.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source scripts/setup.sh
@@ -32,8 +33,10 @@ timeout 900 cargo test -p plan-tests --test lifecycle < /dev/null
 timeout 900 cargo test -p plan-tests --test testchat < /dev/null
 timeout 900 cargo test -p plan-tests --test detours < /dev/null
 timeout 900 cargo test -p plan-tests --test agents < /dev/null
+say "the Debian package: built from the release UI, app and plan command, checked (lintian, desktop-file-validate), installed, tried end to end, removed"
+bash scripts/package.sh
+bash scripts/try-package.sh
 say "the canvas at 5,000 states in the release app: fails on a freeze (a frame over 1 s, typing p95 over 250 ms)"
-bash scripts/build.sh --release
 PLAN_BUILDER_APP="$PWD/target/release/plan-builder" timeout 900 cargo test -p plan-tests --test probe -- --nocapture probe_5000_states < /dev/null
 # The debug UI again, for the debug app that the tests use.
 (cd ui && trunk build --quiet)

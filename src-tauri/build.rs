@@ -1,4 +1,4 @@
-//! Reads `tauri.conf.json` from the workspace root and declares the app's own commands, so that the
+//! Reads `tauri.conf.json` (beside this file) and declares the app's own commands, so that the
 //! capability file can allow exactly them and nothing else.
 
 // The command names the page may call: plan_api::messages::COMMANDS, which a build script cannot
@@ -7,7 +7,7 @@ include!("src/command_names.rs");
 
 fn main() {
     let attributes = tauri_build::Attributes::new()
-        .config_path("../tauri.conf.json")
+        .config_path("tauri.conf.json")
         .app_manifest(tauri_build::AppManifest::new().commands(&COMMANDS));
     if let Err(e) = tauri_build::try_build(attributes) {
         eprintln!("tauri build script failed: {e:#}");

@@ -1,5 +1,6 @@
-//! End-to-end tests of an author's first hour (issue 29) in the real app at 1280×800: new states
-//! land beside the work and never on another card, and no gesture paints a text selection.
+//! End-to-end tests of an author's first hour (issues 29 and 30) in the real app at 1280×800: new
+//! states land beside the work and never on another card, no gesture paints a text selection, the
+//! first start welcomes once, and a plan file opened from the file manager shows its plan.
 //!
 //! Run by `scripts/test.sh`, or alone with `cargo test -p plan-tests --test first_hour [-- NAME]`.
 //! Screenshots land in `target/e2e/`.
@@ -41,6 +42,14 @@ fn main() {
         Test {
             name: "tab_reaches_every_card_and_enter_opens_it_in_the_inspector",
             run: tab_reaches_every_card_and_enter_opens_it_in_the_inspector,
+        },
+        Test {
+            name: "the_first_start_welcomes_with_three_ways_in_and_never_again_once_dismissed",
+            run: the_first_start_welcomes_with_three_ways_in_and_never_again_once_dismissed,
+        },
+        Test {
+            name: "a_plan_file_opened_from_outside_the_app_shows_its_plan",
+            run: a_plan_file_opened_from_outside_the_app_shows_its_plan,
         },
     ]));
 }
@@ -584,4 +593,84 @@ fn tab_reaches_every_card_and_enter_opens_it_in_the_inspector(ctx: &Ctx) -> Outc
         )?;
         Ok(v.as_str() == Some(title.as_str()))
     })
+}
+
+/// The first start (no welcome mark in the config folder) greets with what a plan is and three
+/// ways in; a sample picked there opens; the app started again does not greet.
+fn the_first_start_welcomes_with_three_ways_in_and_never_again_once_dismissed(
+    ctx: &Ctx,
+) -> Outcome {
+    let mark = ctx.harness.welcome_mark();
+    std::fs::remove_file(&mark).map_err(|e| format!("{}: {e}", mark.display()))?;
+    let outcome = (|| {
+        ctx.relaunch()?;
+        ctx.session().wait_for("[data-testid=welcome]", SHORT)?;
+        let text = text_of(ctx, "[data-testid=welcome]")?;
+        ensure(
+            text.contains("A plan is how an AI agent holds a conversation"),
+            || format!("the welcome does not say what a plan is: {text}"),
+        )?;
+        let samples = count(ctx, "[data-testid=welcome-sample]")?;
+        ensure(samples == 6, || format!("{samples} samples offered, not 6"))?;
+        for way in ["welcome-blank", "welcome-import", "welcome-close"] {
+            ensure(count(ctx, &format!("[data-testid={way}]"))? == 1, || {
+                format!("no {way} in the welcome")
+            })?;
+        }
+        ctx.screenshot("welcome")?;
+        click(ctx, "[data-testid=welcome-sample][data-id=vehicle-viewing]")?;
+        ctx.session().wait_until("the sample to open", SHORT, || {
+            Ok(count(ctx, "[data-testid=welcome]")? == 0
+                && text_of(ctx, "[data-testid=plan-title]")?.contains("viewing"))
+        })?;
+        ctx.session()
+            .wait_until("the welcome to be kept as dismissed", SHORT, || {
+                Ok(mark.exists())
+            })?;
+        ctx.relaunch()?;
+        std::thread::sleep(Duration::from_millis(1500));
+        ensure(count(ctx, "[data-testid=welcome]")? == 0, || {
+            "the welcome came back after it was dismissed".into()
+        })
+    })();
+    // The other tests run without it, whatever happened here.
+    ctx.harness.dismiss_welcome()?;
+    outcome
+}
+
+/// `plan-builder FILE`, as a file manager's "Open with" starts it: a plan file from elsewhere
+/// becomes a new plan of the workspace and is the one shown; the same file opened again shows
+/// that plan without a second copy.
+fn a_plan_file_opened_from_outside_the_app_shows_its_plan(ctx: &Ctx) -> Outcome {
+    let outside = ctx
+        .harness
+        .out()
+        .join(format!("downloads-{}", std::process::id()));
+    std::fs::create_dir_all(&outside).map_err(|e| e.to_string())?;
+    let draft = ctx.workspace().join("daily-routine").join("draft.json");
+    let text = std::fs::read_to_string(&draft).map_err(|e| format!("{}: {e}", draft.display()))?;
+    let text = text
+        .replace("\"id\": \"daily-routine\"", "\"id\": \"pizza-order\"")
+        .replacen("\"title\": \"", "\"title\": \"Pizza order: ", 1);
+    let file = outside.join("pizza.plan.json");
+    std::fs::write(&file, text).map_err(|e| e.to_string())?;
+    let workspace = ctx.workspace().to_str().ok_or("not UTF-8")?.to_string();
+    let file = file.to_str().ok_or("not UTF-8")?.to_string();
+    for _ in 0..2 {
+        ctx.relaunch_with(&["--workspace", &workspace, &file])?;
+        ctx.session()
+            .wait_until("the opened file's plan to show", SHORT, || {
+                Ok(text_of(ctx, "[data-testid=plan-title]")?.starts_with("Pizza order"))
+            })?;
+        let copies = std::fs::read_dir(ctx.workspace())
+            .map_err(|e| e.to_string())?
+            .filter_map(Result::ok)
+            .filter(|e| e.file_name().to_string_lossy().starts_with("pizza-order"))
+            .count();
+        ensure(copies == 1, || {
+            format!("{copies} copies of the opened file in the workspace")
+        })?;
+    }
+    ctx.screenshot("opened-from-file-manager")?;
+    Ok(())
 }

@@ -83,6 +83,43 @@ pub fn import(ctx: &Context, file: &Path, into: Option<&str>) -> Result<Imported
     })
 }
 
+/// The plan a file opened from outside the app (the file manager, `plan-builder FILE`) shows: the
+/// workspace's own plan when the file is one of its files (a draft, a version) or has the very
+/// bytes of a plan's draft (a file opened twice is not imported twice), else the file imported as
+/// a new plan ([`import`]). Answers the plan's id and whether it was imported.
+pub fn open_file(ctx: &Context, file: &Path) -> Result<(String, bool)> {
+    let ws = ctx.workspace();
+    let unreadable = |e: std::io::Error| {
+        ApiError::new(
+            ErrorCode::Io,
+            format!("cannot open {}: {e}", file.display()),
+        )
+    };
+    let file = file.canonicalize().map_err(unreadable)?;
+    let ids = ws.plan_ids()?;
+    if let Ok(root) = ws.root().canonicalize() {
+        if let Ok(inside) = file.strip_prefix(&root) {
+            let first = inside.components().next();
+            let id = first.and_then(|c| c.as_os_str().to_str());
+            if let Some(id) = id.filter(|id| ids.iter().any(|known| known == id)) {
+                return Ok((id.to_string(), false));
+            }
+        }
+    }
+    let bytes = plan_core::files::read_bytes(&file)?;
+    for id in &ids {
+        let same = ws
+            .draft_path(id)
+            .ok()
+            .and_then(|draft| std::fs::read(draft).ok())
+            .is_some_and(|draft| draft == bytes);
+        if same {
+            return Ok((id.clone(), false));
+        }
+    }
+    Ok((import(ctx, &file, None)?.id, true))
+}
+
 /// The plan document `revision` of plan `id`, as `plan export` prints it: pretty JSON.
 pub fn export_text(ctx: &Context, id: &str, revision: Revision) -> Result<String> {
     let plan = ctx.workspace().export(id, revision)?;

@@ -13,6 +13,7 @@
 //!   the versions, live, reopen, compare; [`conversations`]: test chats (start, a turn, a turn
 //!   taken back, the last one, a test case saved, the suite run with its coverage).
 //!
+//! - [`welcome`]: the first start's welcome, shown until dismissed once.
 //! - [`agent`]: who answers a test chat's turns: the simulator, or a language model over any
 //!   OpenAI-compatible endpoint (its settings, requests, answers, the one HTTP client).
 //!
@@ -40,6 +41,8 @@ pub mod target;
 mod targets;
 #[cfg(feature = "store")]
 pub mod versions;
+#[cfg(feature = "store")]
+pub mod welcome;
 #[cfg(feature = "store")]
 pub mod workspace;
 

@@ -92,13 +92,17 @@ pub const SAVE_AGENT_SETTINGS: &str = "save_agent_settings";
 /// "Test connection" with the settings in the form (not yet kept): [`AgentSettings`] →
 /// [`ConnectionReport`].
 pub const TEST_CONNECTION: &str = "test_connection";
+/// Whether the first start's welcome is due: no arguments → `bool` (not yet dismissed).
+pub const WELCOME: &str = "welcome";
+/// The welcome dismissed: it never shows again for this user. No arguments → nothing.
+pub const DISMISS_WELCOME: &str = "dismiss_welcome";
 /// Event the shell emits while a suite runs; payload: [`SuiteProgress`].
 pub const SUITE_PROGRESS: &str = "suite-progress";
 /// Event the shell emits when plan files changed on disk; payload: [`PlansChanged`].
 pub const PLANS_CHANGED: &str = "plans-changed";
 
 /// Every command the page may call, for the shell's build script and capability file.
-pub const COMMANDS: [&str; 31] = [
+pub const COMMANDS: [&str; 33] = [
     START,
     LIST_PLANS,
     LOAD_PLAN,
@@ -130,6 +134,8 @@ pub const COMMANDS: [&str; 31] = [
     AGENT_SETTINGS,
     SAVE_AGENT_SETTINGS,
     TEST_CONNECTION,
+    WELCOME,
+    DISMISS_WELCOME,
 ];
 
 /// The header of a [`SAVE_DRAFT`] request that names the plan (ids are slugs, so always ASCII).

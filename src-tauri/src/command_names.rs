@@ -1,7 +1,7 @@
 // The commands the page may call, read by the build script (which declares them to Tauri, so that
 // the capability file can allow exactly these) and by a test that checks them against
 // `plan_api::messages::COMMANDS`.
-const COMMANDS: [&str; 31] = [
+const COMMANDS: [&str; 33] = [
     "start",
     "list_plans",
     "load_plan",
@@ -33,4 +33,6 @@ const COMMANDS: [&str; 31] = [
     "agent_settings",
     "save_agent_settings",
     "test_connection",
+    "welcome",
+    "dismiss_welcome",
 ];

@@ -87,13 +87,14 @@ impl Answer {
 pub struct PreparedFirstScreen(Mutex<Option<Receiver<Result<Answer, ApiError>>>>);
 
 impl PreparedFirstScreen {
-    /// Starts reading the first screen of `ctx`'s workspace on a thread of its own.
-    pub fn begin(ctx: Context) -> PreparedFirstScreen {
+    /// Starts reading the first screen of `ctx`'s workspace on a thread of its own, opening plan
+    /// `shown` (a file the app was started with) when it opens.
+    pub fn begin(ctx: Context, shown: Option<String>) -> PreparedFirstScreen {
         let (send, receive) = channel();
         let spawned = std::thread::Builder::new()
             .name("first-screen".into())
             .spawn(move || {
-                let _ = send.send(Answer::read(&ctx, None));
+                let _ = send.send(Answer::read(&ctx, shown.as_deref()));
             });
         PreparedFirstScreen(Mutex::new(spawned.ok().map(|_| receive)))
     }
@@ -137,7 +138,7 @@ mod tests {
     fn the_early_first_screen_is_what_the_page_would_have_been_sent() {
         let (root, ctx) = workspace("early-first-screen");
         let ws = ctx.workspace();
-        let early = PreparedFirstScreen::begin(ctx.clone());
+        let early = PreparedFirstScreen::begin(ctx.clone(), None);
         let taken = early
             .take(&ctx)
             .expect("nothing changed: the early answer stands");
@@ -156,7 +157,7 @@ mod tests {
     #[test]
     fn a_page_that_asks_for_its_plan_gets_that_plan_read_afresh() {
         let (root, ctx) = workspace("early-first-screen-remembered");
-        let early = PreparedFirstScreen::begin(ctx.clone());
+        let early = PreparedFirstScreen::begin(ctx.clone(), None);
         let answer = early.answer(&ctx, Some("medical-intake")).unwrap();
         assert_eq!(started(&answer).opened.unwrap().id, "medical-intake");
         // The early answer (the first plan by title) is still there for a page that asks for none.
@@ -169,7 +170,7 @@ mod tests {
     fn an_early_first_screen_is_dropped_when_a_draft_changed_since_it_was_read() {
         let (root, ctx) = workspace("early-first-screen-changed");
         let ws = ctx.workspace();
-        let early = PreparedFirstScreen::begin(ctx.clone());
+        let early = PreparedFirstScreen::begin(ctx.clone(), None);
         // Wait until it is read, then another program rewrites the plan that opens first.
         let answer = early
             .0

@@ -2,12 +2,14 @@
 //!
 //! The app opens a workspace, the same one the `plan` command uses: `--workspace DIR`, else
 //! `PLAN_BUILDER_WORKSPACE`, else the default workspace (`~/.local/share/plan-builder/plans`).
-//! A workspace that does not exist yet is created and seeded with the sample plans. The app
+//! A workspace that does not exist yet is created and seeded with the sample plans. A plan file
+//! given too (`plan-builder FILE`, as a desktop's "Open with" does) is shown first. The app
 //! watches it, so that a plan changed by the CLI or another program shows up at once.
 
 // No console window on Windows release builds.
 #![cfg_attr(not(debug_assertions), windows_subsystem = "windows")]
 
+mod arguments;
 mod commands;
 mod dialogs;
 mod first_screen;
@@ -21,23 +23,8 @@ mod watch;
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-use std::path::PathBuf;
-
 use plan_api::context::{system_clock, workspace_root};
 use plan_api::Context;
-
-/// The `--workspace DIR` argument, if given.
-fn workspace_flag() -> Option<PathBuf> {
-    let mut args = std::env::args().skip(1);
-    while let Some(arg) = args.next() {
-        if arg == "--workspace" {
-            return args.next().map(PathBuf::from);
-        } else if let Some(dir) = arg.strip_prefix("--workspace=") {
-            return Some(PathBuf::from(dir));
-        }
-    }
-    None
-}
 
 /// Says why the app cannot start, on stderr and, because someone who started it from a menu never
 /// sees stderr, in a native dialog; then exits.
@@ -54,9 +41,35 @@ fn fail(message: String) -> ! {
     std::process::exit(2);
 }
 
+/// Says a file given on the command line could not be shown, and goes on without it: the app
+/// still opens on its workspace.
+fn warn(message: String) {
+    eprintln!("plan-builder: {message}");
+    if std::env::var_os("DISPLAY").is_some() || std::env::var_os("WAYLAND_DISPLAY").is_some() {
+        let _ = rfd::MessageDialog::new()
+            .set_level(rfd::MessageLevel::Warning)
+            .set_title("Plan Builder cannot open this file")
+            .set_description(&message)
+            .set_buttons(rfd::MessageButtons::Ok)
+            .show();
+    }
+}
+
 fn main() {
+    let args = arguments::read(std::env::args().skip(1));
+    if args.version {
+        println!("plan-builder {}", env!("CARGO_PKG_VERSION"));
+        return;
+    }
+    if args.help {
+        print!("{}", arguments::USAGE);
+        return;
+    }
+    if !args.ignored.is_empty() {
+        eprintln!("plan-builder: ignoring {}", args.ignored.join(" "));
+    }
     painting::choose();
-    let Ok(root) = workspace_root(workspace_flag().as_deref()) else {
+    let Ok(root) = workspace_root(args.workspace.as_deref()) else {
         fail("There is no workspace: start Plan Builder with --workspace DIR, or set PLAN_BUILDER_WORKSPACE.".into());
     };
     let ctx = match Context::open(&root, system_clock) {
@@ -67,8 +80,19 @@ fn main() {
         )),
     };
     let watched = ctx.root().to_path_buf();
+    // A file opened from the file manager: its plan opens first (imported when it is not one of
+    // the workspace's).
+    let shown = args
+        .file
+        .and_then(|file| match plan_api::drafts::open_file(&ctx, &file) {
+            Ok((id, _)) => Some(id),
+            Err(e) => {
+                warn(format!("{}: {}", file.display(), e.message));
+                None
+            }
+        });
     // The first screen is read while the window and the page start (see `first_screen`).
-    let early = std::sync::Arc::new(first_screen::PreparedFirstScreen::begin(ctx.clone()));
+    let early = std::sync::Arc::new(first_screen::PreparedFirstScreen::begin(ctx.clone(), shown));
     let own = std::sync::Arc::new(seen_files::SeenFiles::default());
     let own_for_watch = std::sync::Arc::clone(&own);
     let result = tauri::Builder::default()
@@ -119,8 +143,10 @@ fn main() {
             commands::conversations::agent_settings,
             commands::conversations::save_agent_settings,
             commands::conversations::test_connection,
+            commands::workspace::welcome,
+            commands::workspace::dismiss_welcome,
         ])
-        .run(tauri::generate_context!("../tauri.conf.json"));
+        .run(tauri::generate_context!());
     if let Err(e) = result {
         eprintln!("plan-builder: could not start: {e}");
         std::process::exit(1);

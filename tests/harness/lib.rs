@@ -107,6 +107,9 @@ impl Harness {
             xvfb: None,
             driver: None,
         };
+        // The first start's welcome is dismissed, as after an author's first day: each test
+        // sees the window it is about (the welcome's own test takes this mark away).
+        harness.dismiss_welcome()?;
         harness.start_xvfb()?;
         harness.start_driver()?;
         Ok(harness)
@@ -135,6 +138,25 @@ impl Harness {
     /// The config folder the app runs with (`XDG_CONFIG_HOME`): `plan-builder/agent.json` is in it.
     pub fn config_dir(&self) -> PathBuf {
         self.out.join("config")
+    }
+
+    /// The user's data folder the app runs with (`XDG_DATA_HOME`): started without `--workspace`,
+    /// the app makes its workspace in `plan-builder/plans` there, never in the real one.
+    pub fn data_dir(&self) -> PathBuf {
+        self.out.join("data")
+    }
+
+    /// The mark that says the first start's welcome was dismissed (`plan_api::welcome`).
+    pub fn welcome_mark(&self) -> PathBuf {
+        self.config_dir().join("plan-builder").join("welcome.json")
+    }
+
+    /// Records the welcome as dismissed, as the app does when the author closes it.
+    pub fn dismiss_welcome(&self) -> Result<(), String> {
+        let mark = self.welcome_mark();
+        let dir = mark.parent().ok_or("no config folder")?;
+        fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        fs::write(&mark, "{\"dismissed\": true}\n").map_err(|e| format!("{}: {e}", mark.display()))
     }
 
     /// A new scratch workspace for test `name`, seeded with the sample plans as a new one is.
@@ -195,6 +217,7 @@ impl Harness {
             // The app keeps the author's settings (the language model's) in the user's config
             // folder: the tests' own, never the real one.
             .env("XDG_CONFIG_HOME", self.config_dir())
+            .env("XDG_DATA_HOME", self.data_dir())
             .stdin(Stdio::null())
             .stdout(self.log("tauri-driver.log")?)
             .stderr(self.log("tauri-driver.err.log")?)
@@ -210,12 +233,18 @@ impl Harness {
 
     /// Launches the app on the workspace `workspace` and waits for its canvas.
     pub fn launch(&self, workspace: &Path) -> Result<Session, String> {
+        let workspace = workspace
+            .to_str()
+            .ok_or("a workspace path that is not UTF-8")?;
+        self.launch_with(&["--workspace", workspace])
+    }
+
+    /// Launches the app with `args` (none: as an author starts it, on the default workspace in
+    /// [`Harness::data_dir`]) and waits for its canvas.
+    pub fn launch_with(&self, args: &[&str]) -> Result<Session, String> {
         let session = Session::start(
             &self.driver_url,
-            json!({"tauri:options": {
-                "application": self.app,
-                "args": ["--workspace", workspace],
-            }}),
+            json!({"tauri:options": {"application": self.app, "args": args}}),
         )
         .map_err(|e| format!("the app did not start: {e}"))?;
         if let Err(e) = session.wait_for("[data-testid=canvas]", APP_START) {
@@ -404,10 +433,20 @@ impl Ctx<'_> {
     /// Starts the app again on the test's workspace (after the test killed it), ending the old
     /// session as well as a dead app allows.
     pub fn relaunch(&self) -> Result<(), String> {
+        let workspace = self
+            .workspace
+            .to_str()
+            .ok_or("a workspace path that is not UTF-8")?;
+        self.relaunch_with(&["--workspace", workspace])
+    }
+
+    /// Starts the app again with `args` (say, the test's workspace and a file to open), ending
+    /// the old session as well as a dead app allows.
+    pub fn relaunch_with(&self, args: &[&str]) -> Result<(), String> {
         // The driver allows one session at a time.
         let _ = self.session().end();
         stop_app(&self.workspace);
-        let fresh = self.harness.launch(&self.workspace)?;
+        let fresh = self.harness.launch_with(args)?;
         self.session.replace(fresh);
         Ok(())
     }

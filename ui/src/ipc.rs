@@ -248,6 +248,16 @@ pub async fn chat_say(
     call(CHAT_SAY, &serde_json::json!({ "request": request })).await
 }
 
+/// Whether the first start's welcome is due.
+pub async fn welcome() -> Result<bool, ApiError> {
+    call(WELCOME, &serde_json::json!({})).await
+}
+
+/// The welcome dismissed for good.
+pub async fn dismiss_welcome() -> Result<(), ApiError> {
+    call(DISMISS_WELCOME, &serde_json::json!({})).await
+}
+
 /// The language-model agent's saved settings (none before the first save).
 pub async fn agent_settings() -> Result<Option<AgentSettings>, ApiError> {
     call(AGENT_SETTINGS, &serde_json::json!({})).await

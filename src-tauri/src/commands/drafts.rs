@@ -137,10 +137,11 @@ pub async fn export_file(
     id: String,
     revision: Revision,
 ) -> Result<Option<Exported>, ApiError> {
+    // `.plan.json`: the file type the package registers, so the file opens in the app again.
     let name = match revision {
-        Revision::Draft => format!("{id}.json"),
-        Revision::Version(n) => format!("{id}-v{n}.json"),
-        Revision::Live => format!("{id}-live.json"),
+        Revision::Draft => format!("{id}.plan.json"),
+        Revision::Version(n) => format!("{id}-v{n}.plan.json"),
+        Revision::Live => format!("{id}-live.plan.json"),
     };
     let Some(path) = dialogs::choose_export_file(&app, &name).await else {
         return Ok(None);

@@ -82,3 +82,20 @@ pub async fn restore_plan(ctx: State<'_, Context>, entry: String) -> Result<Crea
 pub async fn list_samples() -> Result<Vec<Sample>, ApiError> {
     blocking(workspace::samples).await
 }
+
+/// Whether the first start's welcome is due (see `plan_api::welcome`).
+#[tauri::command]
+pub async fn welcome() -> Result<bool, ApiError> {
+    blocking(|| {
+        Ok(plan_api::welcome::due(
+            plan_api::welcome::user_mark_file().as_deref(),
+        ))
+    })
+    .await
+}
+
+/// The welcome dismissed for good.
+#[tauri::command]
+pub async fn dismiss_welcome() -> Result<(), ApiError> {
+    blocking(|| plan_api::welcome::dismiss(plan_api::welcome::user_mark_file().as_deref())).await
+}

@@ -1,9 +1,10 @@
 //! The window's dialogs, one at a time over everything: Publish, a new plan, a conversation saved
-//! as a test case, and the confirmation of an action that replaces something. What they do is
-//! [`crate::lifecycle`]'s and [`crate::test_chat`]'s.
+//! as a test case, the first start's welcome, and the confirmation of an action that replaces
+//! something. What they do is [`crate::lifecycle`]'s and [`crate::test_chat`]'s.
 
 mod case;
 mod publish;
+mod welcome;
 
 use leptos::ev;
 use leptos::prelude::*;
@@ -11,6 +12,7 @@ use leptos::prelude::*;
 use crate::lifecycle::{Confirmation, Dialog, Lifecycle};
 use case::SaveCaseDialog;
 use publish::PublishDialog;
+use welcome::WelcomeDialog;
 
 #[component]
 pub fn Dialogs() -> impl IntoView {
@@ -26,6 +28,7 @@ pub fn Dialogs() -> impl IntoView {
                 Dialog::NewPlan => 1,
                 Dialog::Confirm(_) => 2,
                 Dialog::SaveCase(_) => 3,
+                Dialog::Welcome => 4,
             })
         })
     });
@@ -49,6 +52,7 @@ pub fn Dialogs() -> impl IntoView {
                                     0 => view! { <PublishDialog /> }.into_any(),
                                     1 => view! { <NewPlanDialog /> }.into_any(),
                                     3 => view! { <SaveCaseDialog /> }.into_any(),
+                                    4 => view! { <WelcomeDialog /> }.into_any(),
                                     _ => view! { <ConfirmDialog /> }.into_any(),
                                 }}
                             </div>

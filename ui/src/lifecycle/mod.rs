@@ -6,6 +6,7 @@
 mod files;
 mod plans;
 mod versions;
+mod welcome;
 
 use leptos::prelude::*;
 use plan_api::messages::{PublishPreview, Sample, TrashEntry, VersionInfo};
@@ -31,6 +32,8 @@ pub enum Dialog {
     Confirm(Confirmation),
     /// A conversation as a test case, to trim and name before it is saved.
     SaveCase(Script),
+    /// The first start's welcome: what a plan is, and three ways in.
+    Welcome,
 }
 
 /// The publish dialog's state.
@@ -105,6 +108,7 @@ impl Lifecycle {
                 lifecycle.refresh_versions(id);
             }
         });
+        lifecycle.greet();
         set_timeout(
             move || lifecycle.refresh_trash(),
             std::time::Duration::from_millis(1_500),
@@ -133,6 +137,9 @@ impl Lifecycle {
     }
 
     pub fn close_dialog(&self) {
+        if self.dialog.get_untracked() == Some(Dialog::Welcome) {
+            self.dismiss_welcome();
+        }
         self.dialog.set(None);
     }
 
