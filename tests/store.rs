@@ -723,9 +723,19 @@ fn the_app_and_the_cli_refuse_with_the_same_words() {
         "Forderungsmanagement",
         "Forderungsmanagemant",
     );
+    // A plan whose versions/ is a link to a folder outside the workspace.
+    let outside = dir.join("outside-versions");
+    fs::create_dir_all(&outside).unwrap();
+    let linked = ws.join("customer-support/versions");
+    fs::remove_dir_all(&linked).unwrap();
+    std::os::unix::fs::symlink(&outside, &linked).unwrap();
 
     let before = snapshot(&ws);
     let cases: Vec<(Vec<&str>, plan_api::ApiError)> = vec![
+        (
+            vec!["publish", "customer-support"],
+            versions::publish(&ctx, "customer-support", "").unwrap_err(),
+        ),
         (
             vec!["publish", "daily-routine"],
             versions::publish(&ctx, "daily-routine", "").unwrap_err(),
@@ -783,4 +793,9 @@ fn the_app_and_the_cli_refuse_with_the_same_words() {
         refused.message
     );
     assert_eq!(snapshot(&ws), before, "a refusal changed the workspace");
+    assert_eq!(
+        fs::read_dir(&outside).unwrap().count(),
+        0,
+        "a publish went through the link"
+    );
 }

@@ -60,6 +60,8 @@ pub enum ErrorCode {
     /// A draft's changes were told against a draft the app no longer holds (another program
     /// wrote the file, the app restarted): the page sends the whole draft instead.
     UnknownBase,
+    /// A link inside the workspace leads outside it (or nowhere): nothing goes through it.
+    OutsideWorkspace,
 }
 
 impl ErrorCode {
@@ -72,6 +74,7 @@ impl ErrorCode {
             ErrorCode::Schema => "schema",
             ErrorCode::TooLarge => "too-large",
             ErrorCode::Io => "io",
+            ErrorCode::OutsideWorkspace => "outside-workspace",
             ErrorCode::InUse => "in-use",
             ErrorCode::Corrupted => "corrupted",
             ErrorCode::Exists => "exists",
@@ -136,6 +139,7 @@ mod store_errors {
         fn from(e: StoreError) -> Self {
             let code = match &e {
                 StoreError::Io { .. } => ErrorCode::Io,
+                StoreError::Outside { .. } => ErrorCode::OutsideWorkspace,
                 StoreError::BadId { .. } => ErrorCode::BadId,
                 StoreError::NotFound { .. }
                 | StoreError::NoVersion { .. }

@@ -104,7 +104,9 @@ impl Workspace {
                 message: "not a session name: use letters, digits, '-', '_' and '.'".into(),
             });
         }
-        Ok(self.sessions_dir(id)?.join(format!("{name}.json")))
+        let path = self.sessions_dir(id)?.join(format!("{name}.json"));
+        self.contained(&path)?;
+        Ok(path)
     }
 
     /// A name for a new session of plan `id` started at `now`, not used yet.
@@ -137,12 +139,14 @@ impl Workspace {
     /// Where session `name`'s log is kept: `sessions/.log/<name>.json` (hidden, so not a session).
     pub fn session_log_path(&self, id: &str, name: &str) -> Result<PathBuf> {
         let session = self.session_path(id, name)?;
-        Ok(self.sessions_dir(id)?.join(".log").join(
+        let path = self.sessions_dir(id)?.join(".log").join(
             session
                 .file_name()
                 .map(|n| n.to_os_string())
                 .unwrap_or_default(),
-        ))
+        );
+        self.contained(&path)?;
+        Ok(path)
     }
 
     /// Saves the log kept beside session `name` (the trace of every turn, the sessions before the
@@ -221,10 +225,14 @@ impl Workspace {
     /// The test case files of plan `id` (`tests/*.json`), sorted by name.
     pub fn test_cases(&self, id: &str) -> Result<Vec<PathBuf>> {
         let dir = self.existing(id)?.join("tests");
-        Ok(json_names(&dir)
+        let cases: Vec<PathBuf> = json_names(&dir)
             .into_iter()
             .map(|n| dir.join(format!("{n}.json")))
-            .collect())
+            .collect();
+        for case in &cases {
+            self.contained(case)?;
+        }
+        Ok(cases)
     }
 }
 

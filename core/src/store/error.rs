@@ -120,6 +120,17 @@ pub enum StoreError {
         /// What is wrong, in words.
         message: String,
     },
+    /// A link inside the workspace that leads outside it, or nowhere: nothing is read or written
+    /// through it.
+    #[error("{}{}: Plan Builder reads and writes only inside its workspace ({}); put the folder or file itself there instead of a link", path.display(), match target { Some(t) if t.exists() => format!(" is a link to {}, outside the workspace", t.display()), Some(t) => format!(" is a link to {}, which does not exist", t.display()), None => " is a link that leads nowhere".to_string() }, root.display())]
+    Outside {
+        /// The link.
+        path: PathBuf,
+        /// Where it leads, if that can be read.
+        target: Option<PathBuf>,
+        /// The workspace's folder.
+        root: PathBuf,
+    },
     /// A conversation's log that cannot be read.
     #[error("{}: line {line}, column {column}: the conversation's log cannot be read ({message}); move the file aside to go on without the history it kept", path.display())]
     BadLog {

@@ -16,6 +16,7 @@
 //! no clock of its own.
 
 pub mod atomic;
+mod contained;
 mod conversations;
 mod error;
 pub mod lock;
@@ -256,12 +257,15 @@ impl Workspace {
         Workspace { root }
     }
 
-    /// The folder of plan `id`; refuses ids that are not slugs, so no id reaches outside.
+    /// The folder of plan `id`; refuses ids that are not slugs, so no id reaches outside, and a
+    /// folder (or what it holds) that is a link leading outside the workspace.
     pub fn plan_dir(&self, id: &str) -> Result<PathBuf> {
         if !is_slug(id) {
             return Err(StoreError::BadId { id: id.to_string() });
         }
-        Ok(self.root.join(id))
+        let dir = self.root.join(id);
+        self.contained_plan(&dir)?;
+        Ok(dir)
     }
 
     /// Where plan `id`'s draft is (`<root>/<id>/draft.json`), whether or not it exists; an id that

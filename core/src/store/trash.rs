@@ -12,6 +12,7 @@ impl Workspace {
         let dir = self.existing(id)?;
         let lock = PlanLock::take(&dir, id)?;
         let trash = self.root.join(".trash");
+        self.contained(&trash)?;
         fs::create_dir_all(&trash).map_err(io(&trash))?;
         let stamp = file_stamp(now);
         // Deleted twice in one second (deleted, restored, deleted again): a second entry.
@@ -62,6 +63,7 @@ impl Workspace {
             });
         };
         let from = self.root.join(".trash").join(&trashed.entry);
+        self.contained(&from)?;
         if !from.join("draft.json").is_file() {
             return Err(StoreError::NotFound {
                 id: trashed.id.clone(),

@@ -69,6 +69,7 @@ impl Workspace {
     /// parsed, serialized canonically, hashed.
     fn verified(&self, id: &str, n: u32, plan: bool) -> Result<(VersionHead, Option<Plan>)> {
         let path = self.existing(id)?.join(format!("versions/{n}.json"));
+        self.contained(&path)?;
         if !path.is_file() {
             return Err(StoreError::NoVersion {
                 id: id.to_string(),
@@ -220,7 +221,8 @@ impl Workspace {
             content_hash: String,
         }
         const FIELD: &str = "\"content_hash\":\"";
-        let path = self.root.join(id).join(format!("versions/{n}.json"));
+        let path = self.plan_dir(id).ok()?.join(format!("versions/{n}.json"));
+        self.contained(&path).ok()?;
         let mut head = vec![0; 4096];
         let read = fs::File::open(&path).ok()?.read(&mut head).ok()?;
         let text = String::from_utf8_lossy(&head[..read]);
