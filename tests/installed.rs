@@ -68,7 +68,14 @@ fn the_installed_app_starts_in_the_data_folder_greets_opens_a_sample_and_publish
     let _ = std::fs::remove_file(&mark);
     let outcome = (|| {
         // As the desktop entry starts it: no arguments.
-        ctx.relaunch_with(&[])?;
+        let asked = std::time::Instant::now();
+        let canvas = ctx.relaunch_with(&[])?;
+        ctx.session().wait_for("[data-testid=state]", SHORT)?;
+        println!(
+            "the installed app, first start: canvas {} ms, first card {} ms after it was asked for (the driver's new session included)",
+            canvas.as_millis(),
+            asked.elapsed().as_millis()
+        );
         let workspace = data.join("plan-builder").join("plans");
         let seeded = std::fs::read_dir(&workspace)
             .map_err(|e| {

@@ -437,18 +437,21 @@ impl Ctx<'_> {
             .workspace
             .to_str()
             .ok_or("a workspace path that is not UTF-8")?;
-        self.relaunch_with(&["--workspace", workspace])
+        self.relaunch_with(&["--workspace", workspace]).map(drop)
     }
 
     /// Starts the app again with `args` (say, the test's workspace and a file to open), ending
-    /// the old session as well as a dead app allows.
-    pub fn relaunch_with(&self, args: &[&str]) -> Result<(), String> {
+    /// the old session as well as a dead app allows. Answers how long the new app took from
+    /// being asked for to showing its canvas.
+    pub fn relaunch_with(&self, args: &[&str]) -> Result<Duration, String> {
         // The driver allows one session at a time.
         let _ = self.session().end();
         stop_app(&self.workspace);
+        let asked = Instant::now();
         let fresh = self.harness.launch_with(args)?;
+        let took = asked.elapsed();
         self.session.replace(fresh);
-        Ok(())
+        Ok(took)
     }
 
     /// What the driver, and the apps it started, have printed so far in this run.
