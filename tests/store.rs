@@ -129,6 +129,47 @@ fn a_new_workspace_is_seeded_with_the_sample_plans() {
 }
 
 #[test]
+fn what_a_killed_writer_left_is_cleaned_up_by_the_next_command_of_any_kind() {
+    let ws = scratch("leftovers").join("ws");
+    ok(&plan(&ws, &["list"]));
+    // A writer that has ended (killed mid-write) is known by its process id in the file's name.
+    let mut gone = Command::new("true").spawn().unwrap();
+    let dead = gone.id();
+    gone.wait().unwrap();
+    let dir = ws.join("customer-support");
+    let places = ["", "versions", "history", "tests", "sessions"];
+    let leftover = |place: &str| dir.join(place).join(format!(".tmp-{dead}-0-x.json"));
+    for place in places {
+        fs::write(leftover(place), "torn").unwrap();
+    }
+    // A writer still running (this test's process) keeps its file.
+    let live = dir.join(format!(".tmp-{}-0-draft.json", std::process::id()));
+    fs::write(&live, "being written").unwrap();
+    // A read, not a write of the same kind.
+    ok(&plan(&ws, &["export", "customer-support"]));
+    for place in places {
+        assert!(!leftover(place).exists(), "left in {place}/");
+    }
+    assert!(live.exists(), "a running writer's file was taken away");
+}
+
+#[test]
+fn a_failing_command_leaves_no_workspace_behind() {
+    let base = scratch("no-workspace");
+    let ws = base.join("new").join("deeper");
+    err(&plan(&ws, &["publish", "no-such-plan"]), 2);
+    err(&plan(&ws, &["export", "customer-support", "--live"]), 2);
+    assert!(
+        !base.join("new").exists(),
+        "a failed command made a workspace"
+    );
+    // A command that succeeds makes it, seeded, as before; one failing later leaves it.
+    ok(&plan(&ws, &["list"]));
+    err(&plan(&ws, &["publish", "no-such-plan"]), 2);
+    assert!(ws.join("customer-support/draft.json").is_file());
+}
+
+#[test]
 fn the_workspace_comes_from_the_environment_when_no_flag_names_it() {
     let ws = scratch("env").join("from-env");
     let o = Command::new(bin())
@@ -798,4 +839,75 @@ fn the_app_and_the_cli_refuse_with_the_same_words() {
         0,
         "a publish went through the link"
     );
+}
+
+/// A small tmpfs, mounted for one test and unmounted when it ends (even by a panic).
+struct SmallDisk(PathBuf);
+
+impl SmallDisk {
+    /// Mounts a tmpfs of `kib` KiB on `at`; none where that cannot be done (not root).
+    fn mount(at: &Path, kib: u32) -> Option<SmallDisk> {
+        fs::create_dir_all(at).ok()?;
+        let mounted = Command::new("mount")
+            .args(["-t", "tmpfs", "-o", &format!("size={kib}k"), "tmpfs"])
+            .arg(at)
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success());
+        mounted.then(|| SmallDisk(at.to_path_buf()))
+    }
+
+    /// Fills the disk with a file, then frees `leave` bytes of it again.
+    fn fill_leaving(&self, leave: u64) {
+        use std::io::Write;
+        let filler = self.0.join("filler");
+        let mut f = fs::File::create(&filler).unwrap();
+        let chunk = vec![0u8; 16 * 1024];
+        while f.write_all(&chunk).is_ok() {}
+        let _ = f.flush();
+        let len = fs::metadata(&filler).unwrap().len();
+        f.set_len(len.saturating_sub(leave)).unwrap();
+    }
+}
+
+impl Drop for SmallDisk {
+    fn drop(&mut self) {
+        let _ = Command::new("umount").arg(&self.0).status();
+    }
+}
+
+#[test]
+fn a_full_disk_refuses_an_import_and_a_reopen_and_leaves_the_workspace_as_it_was() {
+    let dir = scratch("full-disk");
+    let Some(disk) = SmallDisk::mount(&dir.join("disk"), 8192) else {
+        eprintln!("skipped: a tmpfs cannot be mounted here (it needs root)");
+        return;
+    };
+    let ws = disk.0.join("ws");
+    // A large plan (~10 times a sample) outside the small disk, and a version of it inside.
+    let mut big = plan_core::synthetic::plan(400);
+    big.id = "big".into();
+    let big_file = dir.join("big.json");
+    fs::write(&big_file, serde_json::to_string_pretty(&big).unwrap()).unwrap();
+    ok(&plan(&ws, &["import", "big", big_file.to_str().unwrap()]));
+    ok(&plan(&ws, &["publish", "big"]));
+    let small_file = dir.join("small.json");
+    fs::copy(ws.join("daily-routine/draft.json"), &small_file).unwrap();
+    ok(&plan(&ws, &["import", "big", small_file.to_str().unwrap()]));
+    let big_size = fs::metadata(&big_file).unwrap().len();
+    disk.fill_leaving(big_size / 4);
+
+    let before = snapshot(&ws);
+    for args in [
+        vec!["import", "big", big_file.to_str().unwrap()],
+        vec!["reopen", "big", "1"],
+    ] {
+        let said = err(&plan(&ws, &args), 2);
+        assert!(said.contains("No space left"), "{args:?}: {said}");
+        assert_eq!(
+            snapshot(&ws),
+            before,
+            "{args:?} on a full disk changed the workspace (a copy left in history/?)"
+        );
+    }
 }

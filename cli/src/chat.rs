@@ -332,9 +332,13 @@ fn plan_interactive(c: &mut Conversation, agent: &Answerer, format: Format) -> R
             let logged = c
                 .say_by(message, &ToolResults::new(), agent)
                 .map_err(|e| match e.code {
-                    ErrorCode::Io | ErrorCode::InUse => {
-                        fail(2, format!("the session could not be saved: {}", e.message))
-                    }
+                    ErrorCode::Io | ErrorCode::InUse => fail(
+                        2,
+                        format!(
+                            "this turn was not saved, and the session is as it was before it: {}",
+                            e.message
+                        ),
+                    ),
                     ErrorCode::Agent => fail(AGENT_FAILED, e.message),
                     _ => fail(1, e.message),
                 })?

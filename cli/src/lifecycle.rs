@@ -55,6 +55,21 @@ pub fn workspace(flag: Option<&Path>) -> Result<Context, Failure> {
     Ok(Context::open(&workspace_root(flag)?, system_clock)?)
 }
 
+/// The folder a command would make for its workspace: the highest one missing on the way to the
+/// workspace's folder; none when that exists (or cannot be named). A command that fails takes it
+/// away again, so that a failing command leaves no workspace behind.
+pub fn folder_to_make(flag: Option<&Path>) -> Option<std::path::PathBuf> {
+    let root = std::path::absolute(workspace_root(flag).ok()?).ok()?;
+    let mut missing = None;
+    for dir in root.ancestors() {
+        if std::fs::symlink_metadata(dir).is_ok() {
+            break;
+        }
+        missing = Some(dir.to_path_buf());
+    }
+    missing
+}
+
 fn out(text: &str) {
     let _ = write!(std::io::stdout().lock(), "{text}");
 }

@@ -160,7 +160,16 @@ fn main() -> ExitCode {
         std::process::exit(2);
     }));
     let cli = Cli::parse();
-    match run(cli) {
+    let made = lifecycle::folder_to_make(cli.workspace.as_deref());
+    let result = run(cli);
+    if !matches!(result, Ok(0)) {
+        // A failing command leaves no workspace behind: the one it made (seeded with the
+        // samples before it failed) goes again. Only folders that were not there before.
+        if let Some(dir) = made {
+            let _ = std::fs::remove_dir_all(dir);
+        }
+    }
+    match result {
         Ok(code) => ExitCode::from(code),
         Err(failure) => {
             eprintln!("plan: {}", failure.message);

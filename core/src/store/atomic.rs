@@ -97,6 +97,45 @@ pub fn sync_dir(dir: &Path) -> std::io::Result<()> {
     }
 }
 
+/// Removes the temporary files in `dir` whose writer no longer runs (one that was killed): safe
+/// without the plan's lock, since a running writer's files (this process's among them) are left
+/// alone. A writer is known by the process id in the file's name; where the system does not say
+/// which processes run (not Linux), nothing is removed here and the next writer of that kind
+/// removes them ([`remove_leftovers`]).
+pub fn remove_dead_leftovers(dir: &Path) {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(writer) = writer_of(&name.to_string_lossy()) else {
+            continue;
+        };
+        if writer != std::process::id() && !runs(writer) {
+            let _ = fs::remove_file(entry.path());
+        }
+    }
+}
+
+/// The process that wrote temporary file `name` (`.tmp-<pid>-<n>-<target>`).
+fn writer_of(name: &str) -> Option<u32> {
+    name.strip_prefix(TEMP_PREFIX)?
+        .split('-')
+        .next()?
+        .parse()
+        .ok()
+}
+
+#[cfg(target_os = "linux")]
+fn runs(pid: u32) -> bool {
+    Path::new("/proc").join(pid.to_string()).exists()
+}
+
+#[cfg(not(target_os = "linux"))]
+fn runs(_pid: u32) -> bool {
+    true
+}
+
 /// Removes temporary files that killed writers left in `dir`. Call with the plan's lock held.
 pub fn remove_leftovers(dir: &Path) {
     let Ok(entries) = fs::read_dir(dir) else {

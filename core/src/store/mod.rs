@@ -200,6 +200,31 @@ fn io(path: &Path) -> impl FnOnce(std::io::Error) -> StoreError + '_ {
     }
 }
 
+/// Removes what killed writers left in plan folder `dir` and its folders, the first time this
+/// process uses the plan: so the next command of any kind on a plan cleans up after a `plan`
+/// that was killed (a command is a process), and the app does so once per plan it opens. Once,
+/// because listing 500 versions would otherwise read every folder 500 times.
+fn sweep_once(dir: &Path) {
+    static SWEPT: std::sync::Mutex<std::collections::BTreeSet<PathBuf>> =
+        std::sync::Mutex::new(std::collections::BTreeSet::new());
+    let first = SWEPT
+        .lock()
+        .map(|mut swept| swept.insert(dir.to_path_buf()))
+        .unwrap_or(false);
+    if first {
+        for sub in [
+            "",
+            "versions",
+            "history",
+            "tests",
+            "sessions",
+            "sessions/.log",
+        ] {
+            atomic::remove_dead_leftovers(&dir.join(sub));
+        }
+    }
+}
+
 /// A time as it can stand in a file name on every platform (no ':').
 fn file_stamp(now: &str) -> String {
     now.replace(':', "-")
@@ -278,6 +303,7 @@ impl Workspace {
     fn existing(&self, id: &str) -> Result<PathBuf> {
         let dir = self.plan_dir(id)?;
         if dir.join("draft.json").is_file() {
+            sweep_once(&dir);
             Ok(dir)
         } else {
             Err(StoreError::NotFound { id: id.to_string() })
@@ -423,9 +449,28 @@ impl Workspace {
         }
         let _lock = PlanLock::take(&dir, id)?;
         atomic::remove_leftovers(&dir);
-        let kept = self.keep_in_history(&dir, "import", now)?;
-        atomic::write(&dir.join("draft.json"), &to_json(&plan), false).map_err(io(&dir))?;
+        let kept = self.replace_draft(&dir, "import", now, &to_json(&plan))?;
         Ok(Replaced { plan, kept })
+    }
+
+    /// Replaces the draft in plan folder `dir` with `bytes`, its old draft kept in `history/`
+    /// first (named for `why`); answers where. When the new draft cannot be written (a full
+    /// disk), the copy goes again: a refused replacement leaves `history/` as it was.
+    pub(super) fn replace_draft(
+        &self,
+        dir: &Path,
+        why: &str,
+        now: &str,
+        bytes: &[u8],
+    ) -> Result<Option<PathBuf>> {
+        let kept = self.keep_in_history(dir, why, now)?;
+        if let Err(e) = atomic::write(&dir.join("draft.json"), bytes, false) {
+            if let Some(copy) = &kept {
+                let _ = fs::remove_file(copy);
+            }
+            return Err(io(dir)(e));
+        }
+        Ok(kept)
     }
 
     /// Copies the current draft into `history/` (whatever it holds, even if it does not parse);

@@ -275,8 +275,8 @@ impl Workspace {
         let _lock = PlanLock::take(&dir, id)?;
         atomic::remove_leftovers(&dir);
         let version = self.read_version(id, n)?;
-        let kept = self.keep_in_history(&dir, &format!("reopen-v{n}"), now)?;
-        atomic::write(&dir.join("draft.json"), &to_json(&version.plan), false).map_err(io(&dir))?;
+        let kept =
+            self.replace_draft(&dir, &format!("reopen-v{n}"), now, &to_json(&version.plan))?;
         Ok(Replaced {
             plan: version.plan,
             kept,
