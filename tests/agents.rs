@@ -39,7 +39,8 @@ fn a_real_model_that_calls_no_functions_is_said_once_and_every_turn_says_its_cos
     ctx: &Ctx,
 ) -> Outcome {
     let server = LlamaServer::start(Template::Model)?;
-    let _ = std::fs::remove_dir_all(ctx.harness.config_dir().join("plan-builder"));
+    // The agent's settings start unset (the welcome's mark beside them stays).
+    let _ = std::fs::remove_file(ctx.harness.config_dir().join("plan-builder/agent.json"));
     open_plan(ctx, "customer-support")?;
     click(ctx, "[data-testid=tab-chat]")?;
     click(ctx, "[data-testid=chat-agent][data-agent=llm]")?;
@@ -97,7 +98,8 @@ fn the_app_chats_with_a_language_model_to_billing_and_a_failed_turn_is_answered_
     ctx: &Ctx,
 ) -> Outcome {
     let server = ModelServer::start();
-    let _ = std::fs::remove_dir_all(ctx.harness.config_dir().join("plan-builder"));
+    // The agent's settings start unset (the welcome's mark beside them stays).
+    let _ = std::fs::remove_file(ctx.harness.config_dir().join("plan-builder/agent.json"));
     open_plan(ctx, "customer-support")?;
     click(ctx, "[data-testid=tab-chat]")?;
     click(ctx, "[data-testid=chat-agent][data-agent=llm]")?;

@@ -26,50 +26,56 @@ pub fn Chat() -> impl IntoView {
     let has_chat = Memo::new(move |_| chat.with(Option::is_some));
     // A failing case opened from the suite takes the conversation's place until it is closed.
     let case_open = Memo::new(move |_| test_chat.case.with(Option::is_some));
+    // While a conversation runs, the window is laid out as any chat's: what it runs and its state
+    // on top (scrolling on its own), the transcript filling the middle, the message box fixed at
+    // the panel's foot; it never moves down as the conversation grows.
+    let talking = Memo::new(move |_| has_chat.get() && !case_open.get());
     view! {
-        <div class="chat" data-testid="chat">
-            <Begin />
-            <AgentSwitch />
+        <div class="chat" class:talking=move || talking.get() data-testid="chat">
+            <div class="chat-top">
+                <Begin />
+                <AgentSwitch />
+                {move || {
+                    test_chat
+                        .error
+                        .get()
+                        .map(|e| {
+                            view! {
+                                <p class="error" data-testid="chat-error" data-code=e.code.as_str()>
+                                    {e.message}
+                                </p>
+                            }
+                        })
+                }}
+                {move || {
+                    chat.get()
+                        .and_then(|c| c.stale)
+                        .map(|why| {
+                            view! {
+                                <div class="chat-stale" data-testid="chat-stale">
+                                    <p>{why}</p>
+                                    <button class="primary" on:click=move |_| test_chat.restart()>
+                                        "Start again"
+                                    </button>
+                                </div>
+                            }
+                        })
+                }}
+                {move || talking.get().then(|| view! { <Now /> })}
+                {move || case_open.get().then(|| view! { <OpenedCase /> })}
+                <Suite />
+            </div>
             {move || {
-                test_chat
-                    .error
+                talking
                     .get()
-                    .map(|e| {
+                    .then(|| {
                         view! {
-                            <p class="error" data-testid="chat-error" data-code=e.code.as_str()>
-                                {e.message}
-                            </p>
+                            <Transcript />
+                            <FailedTurn />
+                            <Say />
                         }
                     })
             }}
-            {move || {
-                chat.get()
-                    .and_then(|c| c.stale)
-                    .map(|why| {
-                        view! {
-                            <div class="chat-stale" data-testid="chat-stale">
-                                <p>{why}</p>
-                                <button class="primary" on:click=move |_| test_chat.restart()>
-                                    "Start again"
-                                </button>
-                            </div>
-                        }
-                    })
-            }}
-            {move || match (has_chat.get(), case_open.get()) {
-                (_, true) => view! { <OpenedCase /> }.into_any(),
-                (true, false) => {
-                    view! {
-                        <Transcript />
-                        <FailedTurn />
-                        <Say />
-                        <Now />
-                    }
-                        .into_any()
-                }
-                (false, false) => ().into_any(),
-            }}
-            <Suite />
         </div>
     }
 }

@@ -72,7 +72,7 @@ pub fn Panel(report: Memo<Report>) -> impl IntoView {
                         ))
                 }}
             </div>
-            <div class="panel-body">
+            <div class="panel-body" class:chat-body=move || tab.get() == Tab::Chat>
                 {move || match tab.get() {
                     Tab::Inspect => view! { <Inspector report=report /> }.into_any(),
                     Tab::Problems => {
