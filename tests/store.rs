@@ -911,3 +911,50 @@ fn a_full_disk_refuses_an_import_and_a_reopen_and_leaves_the_workspace_as_it_was
         );
     }
 }
+
+/// A plan whose condition nests `composites` `all_of` groups deep.
+fn deep_plan(composites: usize) -> String {
+    let mut config = r#"{"conditions":[{"condition_type":"deliverable_exists","condition_config":{"key":"kind"}}]}"#.to_string();
+    for _ in 1..composites {
+        config = format!(
+            r#"{{"conditions":[{{"condition_type":"all_of","condition_config":{config}}}]}}"#
+        );
+    }
+    format!(
+        r#"{{"id":"deep","title":"Deep","states":[
+{{"id":"a","title":"Intake","type":"strict","instructions":"Ask.","tasks":[{{"id":"t","deliverables":[{{"key":"kind","type":"string"}}]}}],
+ "transitions":[{{"target_state_id":"b","condition_type":"all_of","condition_config":{config}}}]}},
+{{"id":"b","title":"Done"}}]}}"#
+    )
+}
+
+#[test]
+fn a_plan_nested_to_the_documented_depth_is_imported_published_and_read_back_and_past_it_is_said_too_deep(
+) {
+    let dir = scratch("deep");
+    let ws = dir.join("ws");
+    let file = dir.join("deep.json");
+    fs::write(&file, deep_plan(330)).unwrap();
+    ok(&plan(&ws, &["check", file.to_str().unwrap()]));
+    ok(&plan(&ws, &["import", "deep", file.to_str().unwrap()]));
+    ok(&plan(&ws, &["publish", "deep"]));
+    let exported = ok(&plan(&ws, &["export", "deep", "--version", "1"]));
+    assert_eq!(
+        plan_core::deep_json::depth(exported.as_bytes()).0,
+        plan_core::deep_json::depth(deep_plan(330).as_bytes()).0
+    );
+    let too_deep = dir.join("too-deep.json");
+    fs::write(&too_deep, deep_plan(400)).unwrap();
+    let o = plan(&ws, &["check", too_deep.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    let said = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        said.contains("nested too deeply (1206 levels; at most 1000)"),
+        "{said}"
+    );
+    let refused = err(
+        &plan(&ws, &["import", "deep", too_deep.to_str().unwrap()]),
+        2,
+    );
+    assert!(refused.contains("nested too deeply"), "{refused}");
+}

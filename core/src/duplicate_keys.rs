@@ -22,6 +22,8 @@ pub struct DuplicateKey {
 /// (its syntax is reported elsewhere).
 pub fn first_duplicate_key(text: &str) -> Option<DuplicateKey> {
     let mut de = serde_json::Deserializer::from_str(text);
+    // Called on text that read as JSON within the plans' depth (`crate::deep_json`).
+    de.disable_recursion_limit();
     let mut walked = Walked::default();
     let _ = Walk(&mut walked).deserialize(&mut de);
     walked.found

@@ -78,11 +78,19 @@ pub fn parse_draft(text: &str) -> Result<Plan, Vec<ParseProblem>> {
     if an_object {
         // The fast path refuses an object that names a field twice ("duplicate field"); the
         // slow path below, through a JSON tree, would keep the last one silently, so it looks.
-        if let Ok(plan) = serde_json::from_str::<Plan>(text) {
+        if let Ok(plan) = crate::deep_json::from_str::<Plan>(text) {
             return Ok(plan);
         }
     }
-    let value: Value = serde_json::from_str(text).map_err(|e| {
+    if let Some((message, line_column)) = crate::deep_json::too_deep(text.as_bytes()) {
+        return Err(vec![ParseProblem {
+            kind: ProblemKind::Schema,
+            pointer: String::new(),
+            line_column: Some(line_column),
+            message,
+        }]);
+    }
+    let value: Value = crate::deep_json::from_str(text).map_err(|e| {
         vec![ParseProblem {
             kind: ProblemKind::InvalidJson,
             pointer: String::new(),

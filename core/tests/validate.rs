@@ -73,6 +73,50 @@ fn a_key_given_twice_is_refused_at_its_object() {
     assert_eq!(check_text(&base().to_string()).1.diagnostics, vec![]);
 }
 
+/// The base plan with its first transition's condition `composites` `all_of` groups deep.
+fn nested_condition(composites: usize) -> String {
+    let mut config = r#"{"conditions":[{"condition_type":"deliverable_exists","condition_config":{"key":"kind"}}]}"#.to_string();
+    for _ in 1..composites {
+        config = format!(
+            r#"{{"conditions":[{{"condition_type":"all_of","condition_config":{config}}}]}}"#
+        );
+    }
+    base().to_string().replacen(
+        r#"{"target_state_id":"b"}"#,
+        &format!(
+            r#"{{"target_state_id":"b","condition_type":"all_of","condition_config":{config}}}"#
+        ),
+        1,
+    )
+}
+
+/// Conditions nest to the plans' documented depth (1,000 levels of JSON, about 330 composites),
+/// where serde_json alone stopped at 128 (41 composites, "not valid JSON: recursion limit
+/// exceeded"); past it the finding says how deep and where.
+#[test]
+fn conditions_nest_to_the_documented_depth_and_past_it_are_said_too_deep() {
+    for composites in [41, 330] {
+        let (plan, r) = check_text(&nested_condition(composites));
+        assert!(
+            plan.is_some(),
+            "{composites} composites: {:?}",
+            r.diagnostics
+        );
+        assert_eq!(r.diagnostics, vec![], "{composites} composites");
+    }
+    let (plan, r) = check_text(&nested_condition(400));
+    assert!(plan.is_none());
+    let d = &r.diagnostics[0];
+    assert_eq!((d.code.as_str(), d.severity), ("schema", Severity::Error));
+    assert!(
+        d.message
+            .contains("nested too deeply (1206 levels; at most 1000)")
+            && d.message.starts_with("Line 1, column "),
+        "{}",
+        d.message
+    );
+}
+
 /// A plan written as a list (serde reads a struct from its fields in order) is not a plan file.
 #[test]
 fn a_document_that_is_not_an_object_is_not_a_plan() {

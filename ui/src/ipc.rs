@@ -371,10 +371,10 @@ fn from_js<T: DeserializeOwned>(value: JsValue) -> Result<T, String> {
     if value.is_instance_of::<js_sys::ArrayBuffer>() || value.is_instance_of::<js_sys::Uint8Array>()
     {
         let bytes = js_sys::Uint8Array::new(&value).to_vec();
-        return serde_json::from_slice(&bytes).map_err(|e| e.to_string());
+        return plan_core::deep_json::from_slice(&bytes).map_err(|e| e.to_string());
     }
     let text = js_sys::JSON::stringify(&value).map_err(|_| "not JSON".to_string())?;
-    serde_json::from_str(&String::from(text)).map_err(|e| e.to_string())
+    plan_core::deep_json::from_str(&String::from(text)).map_err(|e| e.to_string())
 }
 
 fn error_from_js(error: JsValue) -> ApiError {

@@ -522,14 +522,11 @@ pub fn read_import(file: &Path, id: &str) -> Result<Plan> {
         path: file.to_path_buf(),
         problems,
     };
-    let doc: serde_json::Value = serde_json::from_str(&text).map_err(|e| {
-        invalid(vec![ParseProblem {
-            kind: ProblemKind::InvalidJson,
-            pointer: String::new(),
-            line_column: Some((e.line(), e.column())),
-            message: format!("not valid JSON: {e}"),
-        }])
-    })?;
+    let doc: serde_json::Value = match crate::deep_json::from_str(&text) {
+        Ok(doc) => doc,
+        // A plan's reader says what is wrong with it (nested too deeply, not JSON) and where.
+        Err(_) => return crate::parse::parse_plan(&text).map_err(invalid),
+    };
     if flow_import::is_flow_export(&doc) {
         flow_import::convert(&doc, id).map_err(invalid)
     } else {

@@ -82,14 +82,14 @@ impl Workspace {
             reason,
         };
         let text = read_text(&path)?;
-        let file: VersionFile = serde_json::from_str(&text)
+        let file: VersionFile = crate::deep_json::from_str(&text)
             .map_err(|e| corrupted(format!("not a version file: {e}")))?;
         if file.version != n {
             return Err(corrupted(format!("it says it is version {}", file.version)));
         }
         let raw = file.plan.get();
         let read = |raw: &str| {
-            serde_json::from_str::<Plan>(raw)
+            crate::deep_json::from_str::<Plan>(raw)
                 .map_err(|e| corrupted(format!("not a version file: {e}")))
         };
         let parsed = if hash_of(raw.as_bytes()) == file.content_hash {

@@ -35,7 +35,7 @@ pub fn check_text(text: &str) -> (Option<Plan>, Report) {
         Err(problems) => {
             // The document did not read as a plan; when it is JSON, a problem inside a state still
             // names the state (and task, transition) it is in, as every other finding does.
-            let document: Option<serde_json::Value> = serde_json::from_str(text).ok();
+            let document: Option<serde_json::Value> = crate::deep_json::from_str(text).ok();
             (None, problems_report(problems, document.as_ref()))
         }
     }
@@ -65,6 +65,10 @@ fn problems_report(problems: Vec<ParseProblem>, document: Option<&serde_json::Va
             };
             let message = match (p.kind, p.line_column) {
                 (ProblemKind::InvalidJson, Some((line, column))) => {
+                    format!("Line {line}, column {column}: {}", p.message)
+                }
+                // A problem of the whole document (nested too deeply) has a place but no path.
+                (ProblemKind::Schema, Some((line, column))) if p.pointer.is_empty() => {
                     format!("Line {line}, column {column}: {}", p.message)
                 }
                 _ => capitalise(&p.message),

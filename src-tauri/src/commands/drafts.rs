@@ -93,7 +93,7 @@ fn plan_to_save(
     let not_a_plan =
         |e: serde_json::Error| ApiError::internal(format!("the draft to save is not a plan: {e}"));
     let Some(base) = base else {
-        return serde_json::from_slice(bytes).map_err(not_a_plan);
+        return plan_core::deep_json::from_slice(bytes).map_err(not_a_plan);
     };
     let unknown = || {
         ApiError::new(
