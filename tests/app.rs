@@ -6,7 +6,9 @@
 use std::fs;
 use std::path::Path;
 
-use plan_tests::page::{centre, count, draft, ensure, open_plan, plan, text_of, Outcome};
+use plan_tests::page::{
+    centre, count, draft, ensure, open_plan, plan, text_of, view_transform, Outcome,
+};
 use plan_tests::{Ctx, Harness, Test, SHORT};
 use serde_json::json;
 
@@ -130,27 +132,6 @@ fn shown_text(ctx: &Ctx, css: &str) -> Result<String, String> {
         return Err(format!("{css} is not on screen"));
     }
     Ok(v["text"].as_str().unwrap_or_default().to_string())
-}
-
-/// The canvas's pan offset and zoom, read from the card layer's CSS transform.
-fn view_transform(ctx: &Ctx) -> Result<(f64, f64, f64), String> {
-    let style = ctx
-        .session()
-        .execute(
-            "return document.querySelector('.cards').style.transform;",
-            json!([]),
-        )?
-        .as_str()
-        .unwrap_or_default()
-        .to_string();
-    let numbers: Vec<f64> = style
-        .split(|c: char| !(c.is_ascii_digit() || c == '.' || c == '-' || c == 'e'))
-        .filter_map(|s| s.parse().ok())
-        .collect();
-    match numbers[..] {
-        [x, y, z] => Ok((x, y, z)),
-        _ => Err(format!("unexpected canvas transform {style:?}")),
-    }
 }
 
 fn canvas_rect(ctx: &Ctx) -> Result<(f64, f64, f64, f64), String> {

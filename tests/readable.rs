@@ -9,7 +9,7 @@
 
 use std::time::Duration;
 
-use plan_tests::page::{click, count, ensure, plan, text_of, Outcome};
+use plan_tests::page::{click, count, ensure, plan, text_of, view_transform, Outcome};
 use plan_tests::{Ctx, Harness, Test, SHORT};
 use serde_json::{json, Value};
 
@@ -158,17 +158,7 @@ fn open_as_an_author(ctx: &Ctx, id: &str) -> Outcome {
 /// Waits until the canvas's transform has held still for a moment (an opening view, a Fit, a
 /// panel folding are each one change, but not always on the next frame).
 fn settle(ctx: &Ctx) -> Outcome {
-    let transform = || -> Result<String, String> {
-        Ok(ctx
-            .session()
-            .execute(
-                "return document.querySelector('.cards').style.transform;",
-                json!([]),
-            )?
-            .as_str()
-            .unwrap_or_default()
-            .to_string())
-    };
+    let transform = || view_transform(ctx);
     let mut last = transform()?;
     let mut still = 0;
     ctx.session().wait_until("the view to rest", SHORT, || {
@@ -212,16 +202,17 @@ fn fit_and_auto_layout_keep_the_text_readable(ctx: &Ctx) -> Outcome {
 
 /// The world point in the middle of the canvas, and the canvas's width.
 fn middle(ctx: &Ctx) -> Result<((f64, f64), f64), String> {
+    let (x, y, z) = view_transform(ctx)?;
     let v = ctx.session().execute(
         "const c = document.querySelector('[data-testid=canvas]').getBoundingClientRect();
-         const m = /translate\\(([-\\d.e]+)px, ([-\\d.e]+)px\\) scale\\(([-\\d.e]+)\\)/
-             .exec(document.querySelector('.cards').style.transform);
-         const [x, y, z] = [+m[1], +m[2], +m[3]];
-         return [(c.width / 2 - x) / z, (c.height / 2 - y) / z, c.width];",
+         return [c.width, c.height];",
         json!([]),
     )?;
-    let n = |i: usize| v[i].as_f64().unwrap_or(f64::NAN);
-    Ok(((n(0), n(1)), n(2)))
+    let (w, h) = (
+        v[0].as_f64().unwrap_or(f64::NAN),
+        v[1].as_f64().unwrap_or(f64::NAN),
+    );
+    Ok((((w / 2.0 - x) / z, (h / 2.0 - y) / z), w))
 }
 
 fn folding_a_side_panel_gives_the_canvas_room_and_keeps_its_middle(ctx: &Ctx) -> Outcome {

@@ -239,3 +239,24 @@ pub fn wait_saved(ctx: &Ctx) -> Outcome {
             Ok(text_of(ctx, "[data-testid=save-status]")? == "Saved")
         })
 }
+
+/// The canvas's pan offset and zoom, read from the card layer's CSS transform.
+pub fn view_transform(ctx: &Ctx) -> Result<(f64, f64, f64), String> {
+    let style = ctx
+        .session()
+        .execute(
+            "return document.querySelector('.cards').style.transform;",
+            json!([]),
+        )?
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    let numbers: Vec<f64> = style
+        .split(|c: char| !(c.is_ascii_digit() || c == '.' || c == '-' || c == 'e'))
+        .filter_map(|s| s.parse().ok())
+        .collect();
+    match numbers[..] {
+        [x, y, z] => Ok((x, y, z)),
+        _ => Err(format!("unexpected canvas transform {style:?}")),
+    }
+}

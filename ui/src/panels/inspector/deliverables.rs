@@ -7,7 +7,7 @@ use plan_core::edit::{Command, Renamed};
 use plan_core::plan::{Deliverable, DeliverableType, State};
 
 use super::access::{edit_state, read_state};
-use super::field_problem::{field_problems, problems_at, FieldPath};
+use super::field_problem::{field_problems, field_refusal, problems_at, FieldPath};
 use super::fields::{check, choice, text, type_word};
 use super::names::{key_edit, KeyEdit};
 use crate::editor::Editor;
@@ -206,17 +206,7 @@ fn DeliverableFields(id: String, task: Option<usize>, index: usize) -> impl Into
                         on:blur=move |_| editing_key.set(false)
                     />
                     {field_problems(key_problems)}
-                    {move || {
-                        key_refused
-                            .get()
-                            .map(|m| {
-                                view! {
-                                    <p class="field-error" data-testid="field-error">
-                                        {m}
-                                    </p>
-                                }
-                            })
-                    }}
+                    {field_refusal(key_refused)}
                     <datalist id=list_id>
                         {move || {
                             suggestions()

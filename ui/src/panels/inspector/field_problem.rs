@@ -92,6 +92,22 @@ pub fn field_problems(problems: Memo<Vec<Diagnostic>>) -> impl IntoView {
     }
 }
 
+/// Why an edit typed into a field was refused (a rename onto a taken id, say), under the field
+/// while it stands.
+pub fn field_refusal(
+    refused: impl Get<Value = Option<String>> + Send + Sync + 'static,
+) -> impl IntoView {
+    move || {
+        refused.get().map(|m| {
+            view! {
+                <p class="field-error" data-testid="field-error">
+                    {m}
+                </p>
+            }
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

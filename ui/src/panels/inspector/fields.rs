@@ -8,6 +8,7 @@ use wasm_bindgen::JsCast;
 
 use plan_core::edit::Command;
 
+use super::field_problem::field_refusal;
 use crate::editor::Editor;
 
 fn input_value(e: &ev::Event) -> String {
@@ -78,17 +79,7 @@ pub fn name_field(
                 on:change=commit
             />
         </label>
-        {move || {
-            refused
-                .get()
-                .map(|m| {
-                    view! {
-                        <p class="field-error" data-testid="field-error">
-                            {m}
-                        </p>
-                    }
-                })
-        }}
+        {field_refusal(refused)}
     }
 }
 

@@ -9,6 +9,7 @@ use plan_core::plan::{Ending, Goal, State, StateType};
 use super::access::{edit_state, read_state};
 use super::changes::{ChangesEditor, ChangesOf};
 use super::deliverables::DeliverableList;
+use super::field_problem::field_refusal;
 use super::fields::{area, check, choice, text};
 use super::session_states::template_area;
 use super::tasks::TaskList;
@@ -270,17 +271,7 @@ pub fn StateInspector(id: String) -> impl IntoView {
                             }
                         })
                 }}
-                {move || {
-                    rename_error
-                        .get()
-                        .map(|m| {
-                            view! {
-                                <p class="field-error" data-testid="field-error">
-                                    {m}
-                                </p>
-                            }
-                        })
-                }}
+                {field_refusal(rename_error)}
             </div>
         </div>
     }
