@@ -44,6 +44,10 @@ fn main() {
             run: tab_reaches_every_card_and_enter_opens_it_in_the_inspector,
         },
         Test {
+            name: "ctrl_and_an_arrow_go_to_the_nearest_card_that_way",
+            run: ctrl_and_an_arrow_go_to_the_nearest_card_that_way,
+        },
+        Test {
             name: "the_first_start_welcomes_with_three_ways_in_and_never_again_once_dismissed",
             run: the_first_start_welcomes_with_three_ways_in_and_never_again_once_dismissed,
         },
@@ -673,4 +677,49 @@ fn a_plan_file_opened_from_outside_the_app_shows_its_plan(ctx: &Ctx) -> Outcome 
     }
     ctx.screenshot("opened-from-file-manager")?;
     Ok(())
+}
+
+/// Ctrl+arrow goes from the selected card to the nearest one that way (the arrows alone move the
+/// selection, as in every canvas): through the support plan's columns and back, each card
+/// selected and focused, Enter opening the last in the inspector.
+fn ctrl_and_an_arrow_go_to_the_nearest_card_that_way(ctx: &Ctx) -> Outcome {
+    const LEFT: &str = "\u{E012}";
+    const UP: &str = "\u{E013}";
+    const RIGHT: &str = "\u{E014}";
+    const DOWN: &str = "\u{E015}";
+    open_plan(ctx, "customer-support")?;
+    let before = card_boxes(ctx)?;
+    // Nothing selected: the first Ctrl+arrow picks the start state.
+    let steps = [
+        (RIGHT, "greeting"),
+        (RIGHT, "customer-intake"),
+        (RIGHT, "technical-support"),
+        (UP, "billing-support"),
+        (DOWN, "technical-support"),
+        (DOWN, "general-support"),
+        (RIGHT, "farewell"),
+        (LEFT, "technical-support"),
+    ];
+    for (key, expected) in steps {
+        ctx.session().chord(&[plan_tests::page::CTRL, key])?;
+        ctx.session()
+            .wait_until(&format!("{expected} selected and focused"), SHORT, || {
+                Ok(
+                    count(ctx, &format!("{}[data-selected=true]", state_css(expected)))? == 1
+                        && focused_card(ctx)?.as_deref() == Some(expected),
+                )
+            })?;
+    }
+    ensure(card_boxes(ctx)? == before, || {
+        "a Ctrl+arrow moved a card".into()
+    })?;
+    ctx.screenshot("ctrl-arrow-focus")?;
+    ctx.session().chord(&["\u{E007}"])?;
+    ctx.session().wait_until("the inspector on Technical support", SHORT, || {
+        let v = ctx.session().execute(
+            "const e = document.activeElement; return e && e.dataset.testid === 'field-title' ? e.value : null;",
+            json!([]),
+        )?;
+        Ok(v.as_str() == Some("Technical support"))
+    })
 }

@@ -14,6 +14,7 @@ use wasm_bindgen::JsCast;
 
 use crate::canvas::camera::Camera;
 use crate::canvas::geometry::{snap, CARD_H, CARD_W, GRID};
+use crate::canvas::neighbour;
 use crate::canvas::scene::Scene;
 use crate::editor::{Editor, Selection};
 use crate::focus::focus_field_of;
@@ -154,6 +155,7 @@ impl Actions {
                 let step = if press.shift { GRID * 4.0 } else { GRID };
                 return self.nudge(f64::from(dx) * step, f64::from(dy) * step);
             }
+            Action::Neighbour { dx, dy } => return self.go_towards(dx, dy),
         }
         true
     }
@@ -337,6 +339,50 @@ impl Actions {
         }
     }
 
+    /// Ctrl+arrow: from the one selected card (else the start state), the nearest card that way
+    /// selected, focused (Enter then opens it, as after Tab) and brought into view if it is not.
+    /// False when there is no card that way.
+    fn go_towards(self, dx: i8, dy: i8) -> bool {
+        let selected = self
+            .editor
+            .selection
+            .with_untracked(|s| match &s.states[..] {
+                [one] => Some(one.clone()),
+                _ => None,
+            });
+        let target = self.scene.with_untracked(|scene| {
+            let from = selected
+                .as_deref()
+                .and_then(|id| scene.cards.iter().find(|c| c.id == id))
+                .or_else(|| scene.cards.iter().find(|c| c.is_start))?;
+            if selected.is_none() {
+                return Some(from.id.clone());
+            }
+            let cards = scene.cards.iter().map(|c| (c.id.as_str(), c.rect));
+            neighbour::nearest(from.rect, cards, dx, dy).map(str::to_string)
+        });
+        let Some(id) = target else {
+            return false;
+        };
+        let rect = self
+            .scene
+            .with_untracked(|s| s.cards.iter().find(|c| c.id == id).map(|c| c.rect));
+        let (w, h) = self.camera.size.get_untracked();
+        let v = self.camera.viewport.get_untracked();
+        let in_view = rect.is_some_and(|r| {
+            r.x * v.zoom + v.x >= 0.0
+                && r.y * v.zoom + v.y >= 0.0
+                && (r.x + r.w) * v.zoom + v.x <= w
+                && (r.y + r.h) * v.zoom + v.y <= h
+        });
+        if !in_view {
+            self.centre_on(&id);
+        }
+        self.editor.selection.set(Selection::state(&id));
+        focus_card(&id);
+        true
+    }
+
     /// Selects and centres state `state`, or its transition `transition`.
     pub fn go_to(self, state: &str, transition: Option<usize>) {
         self.centre_on(state);
@@ -361,6 +407,21 @@ impl Actions {
             focus_field_of(&d.location.path);
         }
     }
+}
+
+/// Gives card `id` the keyboard's focus once it is drawn (it may be drawn only now, brought into
+/// view), as Tab would.
+fn focus_card(id: &str) {
+    let css = format!("[data-testid=state][data-state-id=\"{id}\"]");
+    request_animation_frame(move || {
+        let card = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.query_selector(&css).ok().flatten())
+            .and_then(|el| el.dyn_into::<web_sys::HtmlElement>().ok());
+        if let Some(card) = card {
+            let _ = card.focus();
+        }
+    });
 }
 
 fn in_text_field(e: &ev::KeyboardEvent) -> bool {

@@ -29,6 +29,11 @@ pub enum Action {
         dx: i8,
         dy: i8,
     },
+    /// Select (and focus) the nearest card in a direction.
+    Neighbour {
+        dx: i8,
+        dy: i8,
+    },
 }
 
 /// A key press as the keymap reads it.
@@ -146,6 +151,30 @@ pub const SHORTCUTS: &[Shortcut] = &[
         "Move the selection down (Shift: ×4)",
         &[plain(&["ArrowDown"], false)],
         Action::Nudge { dx: 0, dy: 1 },
+    ),
+    key(
+        "Ctrl+←",
+        "Go to the nearest card on the left",
+        &[ctrl(&["ArrowLeft"], Some(false), false)],
+        Action::Neighbour { dx: -1, dy: 0 },
+    ),
+    key(
+        "Ctrl+→",
+        "Go to the nearest card on the right",
+        &[ctrl(&["ArrowRight"], Some(false), false)],
+        Action::Neighbour { dx: 1, dy: 0 },
+    ),
+    key(
+        "Ctrl+↑",
+        "Go to the nearest card above",
+        &[ctrl(&["ArrowUp"], Some(false), false)],
+        Action::Neighbour { dx: 0, dy: -1 },
+    ),
+    key(
+        "Ctrl+↓",
+        "Go to the nearest card below",
+        &[ctrl(&["ArrowDown"], Some(false), false)],
+        Action::Neighbour { dx: 0, dy: 1 },
     ),
     key(
         "Delete",

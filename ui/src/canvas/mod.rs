@@ -14,6 +14,7 @@ pub mod key;
 pub mod legible;
 pub mod minimap;
 pub mod mount;
+pub mod neighbour;
 pub mod overview;
 pub mod scene;
 pub mod shown;
