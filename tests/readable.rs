@@ -69,12 +69,15 @@ fn measure(ctx: &Ctx) -> Result<Value, String> {
                  title: title ? px(title) : 0};
          });
          const cardRects = boxes.map(e => [e.dataset.stateId || 'interruption', e.getBoundingClientRect()]);
-         const labels = [...document.querySelectorAll('[data-testid=transition-label]')].map(e => {
+         const tags = [...document.querySelectorAll('[data-testid=transition-label]')];
+         const labels = tags.map(e => {
              const r = e.getBoundingClientRect();
              return {from: e.dataset.from, index: +e.dataset.index, text: e.textContent,
                  shown: getComputedStyle(e).display !== 'none' && r.width > 0,
                  px: px(e),
-                 over: cardRects.filter(([, c]) => meets(r, c)).map(([id]) => id)};
+                 over: cardRects.filter(([, c]) => meets(r, c)).map(([id]) => id),
+                 crosses: tags.filter(o => o !== e && r.width > 0 && meets(r, o.getBoundingClientRect()))
+                     .map(o => ({from: o.dataset.from, index: +o.dataset.index, text: o.textContent}))};
          });
          return {zoom, cards, labels};",
         json!([]),
@@ -138,6 +141,26 @@ fn check_readable(ctx: &Ctx, plan_id: &str, when: &str) -> Outcome {
                 l["text"], l["over"]
             )
         })?;
+        // The labels of a two-way pair (a step and the way back) never lie over each other.
+        let ends = |v: &Value| -> Option<(String, String)> {
+            let from = v["from"].as_str()?;
+            let index = usize::try_from(v["index"].as_u64()?).ok()?;
+            let to = &plan.state(from)?.transitions.get(index)?.target_state_id;
+            Some((from.to_string(), to.clone()))
+        };
+        let mine = ends(l);
+        for other in l["crosses"].as_array().cloned().unwrap_or_default() {
+            let twins = match (&mine, ends(&other)) {
+                (Some((a, b)), Some((c, d))) => *a == d && *b == c,
+                _ => false,
+            };
+            ensure(!twins, || {
+                format!(
+                    "{plan_id} {when} at {zoom}: the label {} lies over its way back's, {}",
+                    l["text"], other["text"]
+                )
+            })?;
+        }
     }
     Ok(())
 }

@@ -207,11 +207,53 @@ impl Margins {
     }
 }
 
+/// Which way an arrow's label extends from the point it is pinned to: centred on it, or, for an
+/// arrow bent away from a twin (a two-way pair, parallel arrows), away from the straight line
+/// between the cards, so that the twins' labels sit side by side instead of over each other.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum LabelSide {
+    #[default]
+    Centred,
+    Left,
+    Right,
+    Above,
+    Below,
+}
+
+impl LabelSide {
+    /// The side of the label box's pin for a curve bent by `bend` along `normal`.
+    fn of(normal: (f64, f64), bend: f64) -> LabelSide {
+        if bend == 0.0 {
+            return LabelSide::Centred;
+        }
+        let (x, y) = (normal.0 * bend.signum(), normal.1 * bend.signum());
+        match (x.abs() >= y.abs(), x > 0.0, y > 0.0) {
+            (true, true, _) => LabelSide::Right,
+            (true, false, _) => LabelSide::Left,
+            (false, _, true) => LabelSide::Below,
+            (false, _, false) => LabelSide::Above,
+        }
+    }
+
+    /// The class the view gives the label (`side-left`, …); none when centred.
+    pub fn class(self) -> &'static str {
+        match self {
+            LabelSide::Centred => "",
+            LabelSide::Left => "side-left",
+            LabelSide::Right => "side-right",
+            LabelSide::Above => "side-above",
+            LabelSide::Below => "side-below",
+        }
+    }
+}
+
 /// An arrow's drawing: an SVG path and where its label sits.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ArrowPath {
     pub d: String,
     pub label_at: (f64, f64),
+    /// Which way the label extends from `label_at`.
+    pub label_side: LabelSide,
     /// Where the arrow's head is (its end, which can be dragged to re-target it).
     pub end: (f64, f64),
 }
@@ -235,6 +277,7 @@ pub fn arrow_between(from: Rect, to: Rect, bend: f64) -> ArrowPath {
     ArrowPath {
         d: path_data(&[('M', start), ('Q', control), (' ', end)]),
         label_at,
+        label_side: LabelSide::of(normal, bend),
         end,
     }
 }
@@ -292,6 +335,7 @@ pub fn self_loop(card: Rect, nth: usize) -> ArrowPath {
     ArrowPath {
         d,
         label_at: ((x1 + x2) / 2.0, top + 10.0),
+        label_side: LabelSide::Centred,
         end: (x2, card.y),
     }
 }
@@ -303,6 +347,7 @@ pub fn dangling(from: Rect, nth: usize) -> ArrowPath {
     ArrowPath {
         d: path_data(&[('M', (x1, y)), ('L', (x2, y))]),
         label_at: (x2 + 4.0, y),
+        label_side: LabelSide::Centred,
         end: (x2, y),
     }
 }
@@ -410,6 +455,17 @@ mod tests {
         let there = arrow_between(a, b, 20.0);
         let back = arrow_between(b, a, 20.0);
         assert!(there.label_at.1 > 52.0 && back.label_at.1 < 52.0);
+        // Their labels extend away from each other: below the lower curve, above the upper one.
+        assert_eq!(there.label_side, LabelSide::Below);
+        assert_eq!(back.label_side, LabelSide::Above);
+        // One above the other (a loop back to an earlier step): side by side.
+        let c = Rect::new(0.0, 300.0, CARD_W, CARD_H);
+        let (down, up) = (arrow_between(a, c, 20.0), arrow_between(c, a, 20.0));
+        assert_eq!(
+            (down.label_side, up.label_side),
+            (LabelSide::Left, LabelSide::Right)
+        );
+        assert_eq!(arrow_between(a, b, 0.0).label_side, LabelSide::Centred);
     }
 
     #[test]

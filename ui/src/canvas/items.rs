@@ -374,7 +374,7 @@ pub fn label_view(arrow: Arrow, editor: Editor, marks: Memo<Marks>, texts: Texts
                 })
         }}
         <div
-            class="edge-tag"
+            class=format!("edge-tag {}", arrow.path.label_side.class())
             class:broken=arrow.dangling
             class:selected=selected
             data-testid="transition-label"
