@@ -260,6 +260,20 @@ fn publish_set_live_edit_publish_again_compare_view_and_reopen(ctx: &Ctx) -> Out
         "the changed state selected from the list",
         &format!("{}[data-selected=true]", state_css("billing-support")),
     )?;
+    // The five tabs of a comparison keep to one row, each whole (the Changes tab was cut off).
+    let rows = ctx.session().execute(
+        "const tabs = [...document.querySelectorAll('.tabs button')];
+         const strip = document.querySelector('.tabs').getBoundingClientRect();
+         return {tops: [...new Set(tabs.map(t => Math.round(t.getBoundingClientRect().top)))].length,
+                 whole: tabs.every(t => t.scrollWidth <= t.clientWidth + 1
+                     && t.getBoundingClientRect().right <= strip.right + 0.5),
+                 count: tabs.length};",
+        json!([]),
+    )?;
+    ensure(
+        rows["tops"] == json!(1) && rows["whole"] == json!(true) && rows["count"] == json!(5),
+        || format!("the comparison's tabs: {rows}"),
+    )?;
     ctx.screenshot("compare-v1-v2")?;
     click(ctx, "[data-testid=back-to-draft]")?;
     ctx.session().wait_until("the draft back", LONG, || {

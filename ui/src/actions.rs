@@ -364,6 +364,15 @@ impl Actions {
         let Some(id) = target else {
             return false;
         };
+        self.bring_into_view(&id);
+        self.editor.selection.set(Selection::state(&id));
+        focus_card(&id);
+        true
+    }
+
+    /// Centres card `id` unless it is wholly in view already: the view does not move under the
+    /// author for a card they can see.
+    fn bring_into_view(self, id: &str) {
         let rect = self
             .scene
             .with_untracked(|s| s.cards.iter().find(|c| c.id == id).map(|c| c.rect));
@@ -376,16 +385,13 @@ impl Actions {
                 && (r.y + r.h) * v.zoom + v.y <= h
         });
         if !in_view {
-            self.centre_on(&id);
+            self.centre_on(id);
         }
-        self.editor.selection.set(Selection::state(&id));
-        focus_card(&id);
-        true
     }
 
-    /// Selects and centres state `state`, or its transition `transition`.
+    /// Selects state `state`, or its transition `transition`, and brings it into view.
     pub fn go_to(self, state: &str, transition: Option<usize>) {
-        self.centre_on(state);
+        self.bring_into_view(state);
         self.editor.selection.set(match transition {
             Some(i) => Selection {
                 states: Vec::new(),
@@ -399,7 +405,11 @@ impl Actions {
     /// focused in the inspector.
     pub fn show_problem(self, d: &Diagnostic) {
         match d.location.state_id.as_deref() {
-            Some(state) => self.go_to(state, d.location.transition_index),
+            // Centred, as docs/editor.md says of a problem picked from the list.
+            Some(state) => {
+                self.go_to(state, d.location.transition_index);
+                self.centre_on(state);
+            }
             None => self.editor.selection.set(Selection::default()),
         }
         self.tab.set(Tab::Inspect);

@@ -48,7 +48,8 @@ pub fn Panel(report: Memo<Report>) -> impl IntoView {
     let open = actions.panel_open;
     view! {
         <aside class="panel" class:folded=move || !open.get()>
-            <div class="tabs">
+            // Five tabs in a comparison: set a little tighter, so that they keep to one row.
+            <div class="tabs" class:five=comparing>
                 {tab_button(tab, Tab::Inspect, "tab-inspect", || "Inspector".to_string())}
                 {tab_button(tab, Tab::Problems, "tab-problems", counts)}
                 {tab_button(
@@ -61,7 +62,8 @@ pub fn Panel(report: Memo<Report>) -> impl IntoView {
                             None => "Versions".to_string(),
                         }
                     },
-                )} {tab_button(tab, Tab::Chat, "tab-chat", || "Test chat".to_string())}
+                )}
+                {tab_button(tab, Tab::Chat, "tab-chat", || "Test chat".to_string())}
                 {move || {
                     comparing()
                         .then(|| tab_button(
