@@ -49,6 +49,14 @@ fn view_of(
     }
 }
 
+/// Which of a conversation's two files is written first (see [`Conversation::save`]): the log
+/// for a turn (it grows), the session for a step back (the log shrinks).
+#[derive(Clone, Copy)]
+enum Order {
+    LogFirst,
+    SessionFirst,
+}
+
 /// A conversation with a plan of the workspace, saved after every turn.
 pub struct Conversation {
     ws: Workspace,
@@ -87,7 +95,7 @@ impl Conversation {
             session,
             log,
         };
-        conversation.save()?;
+        conversation.save(Order::LogFirst)?;
         Ok(conversation)
     }
 
@@ -96,7 +104,7 @@ impl Conversation {
     pub fn resume(ctx: &Context, id: &str, name: &str) -> Result<Conversation> {
         let ws = ctx.workspace().clone();
         let mut session = ws.read_session(id, name)?;
-        let log = ws.read_session_log(id, name)?;
+        let log = ws.read_session_log(id, name)?.as_far_as(&session);
         let target = resume_target(ctx, id, &session, log.runs.as_deref())?;
         refuse_ended(id, name, &session)?;
         // Only the cards moved: the session runs the plan as it is now (saved with the next turn).
@@ -153,7 +161,7 @@ impl Conversation {
         if log.before.len() > STEPS_KEPT {
             log.before.remove(0);
         }
-        self.commit(session, log)?;
+        self.commit(session, log, Order::LogFirst)?;
         Ok(self.log.turns.last().expect("just logged"))
     }
 
@@ -168,7 +176,7 @@ impl Conversation {
         let mut log = self.log.clone();
         log.before.pop();
         log.turns.retain(|t| t.number <= before.turn);
-        self.commit(before, log)?;
+        self.commit(before, log, Order::SessionFirst)?;
         Ok(())
     }
 
@@ -217,16 +225,18 @@ impl Conversation {
             last.events.extend(events);
             last.prompt = plan_core::runtime::prompt(&self.target.plan, &session);
         }
-        self.commit(session, log)?;
+        // The turn does not change: the session first, so that an interruption loses at most
+        // the note in the trace, never the value set.
+        self.commit(session, log, Order::SessionFirst)?;
         Ok(())
     }
 
     /// Makes `session` and `log` the conversation's and saves both; a failed save leaves the
     /// conversation as it was.
-    fn commit(&mut self, session: Session, log: ChatLog) -> Result<()> {
+    fn commit(&mut self, session: Session, log: ChatLog, order: Order) -> Result<()> {
         let previous = std::mem::replace(&mut self.session, session);
         let previous_log = std::mem::replace(&mut self.log, log);
-        if let Err(e) = self.save() {
+        if let Err(e) = self.save(order) {
             self.session = previous;
             self.log = previous_log;
             return Err(e);
@@ -268,11 +278,17 @@ impl Conversation {
         )
     }
 
-    /// The session and its log, written atomically (the session file first: it is what
-    /// resuming reads; a log behind it only shows less).
-    fn save(&self) -> Result<()> {
-        self.ws.save_session(&self.id, &self.name, &self.session)?;
-        Ok(self.ws.save_session_log(&self.id, &self.name, &self.log)?)
+    /// The session and its log, each written atomically, in `order`: whatever stops the second
+    /// write (a kill, a full disk), the log is the one ahead, and reading drops what it holds
+    /// past the session ([`ChatLog::as_far_as`]): the last turn is in both or in neither.
+    fn save(&self, order: Order) -> Result<()> {
+        let session = || self.ws.save_session(&self.id, &self.name, &self.session);
+        let log = || self.ws.save_session_log(&self.id, &self.name, &self.log);
+        match order {
+            Order::LogFirst => log().and_then(|()| session())?,
+            Order::SessionFirst => session().and_then(|()| log())?,
+        }
+        Ok(())
     }
 }
 
@@ -352,7 +368,7 @@ pub fn latest(ctx: &Context, id: &str) -> Result<Option<ChatView>> {
         // A session that cannot be read is no conversation to show.
         Err(_) => return Ok(None),
     };
-    let log = ws.read_session_log(id, &name)?;
+    let log = ws.read_session_log(id, &name)?.as_far_as(&session);
     let stale = resume_target(ctx, id, &session, log.runs.as_deref())
         .err()
         .map(|e| e.message);

@@ -396,3 +396,46 @@ fn a_log_keeps_the_turns_plan_chat_prints_and_an_older_log_still_reads() {
     let again = Conversation::resume(&ctx, "customer-support", &name).expect("resumes");
     assert_eq!(again.view().turns, c.view().turns);
 }
+
+/// A turn writes its log, then its session (a step back the other way round): whatever stops the
+/// second write (a kill, a full disk), the log is the one ahead, and reading the conversation
+/// drops what it holds past the session. The last turn is in both files or in neither, and the
+/// conversation goes on from the session as if that turn had never been said.
+#[test]
+fn a_turn_cut_off_between_its_two_files_is_in_both_or_in_neither() {
+    let ctx = workspace("cut-off");
+    let mut c = Conversation::start(&ctx, &support(Start::default())).expect("starts");
+    let name = c.name().to_string();
+    for m in ["Chloe", "Chloe Martin", "CM-1"] {
+        say(&mut c, m);
+    }
+    let ws = ctx.workspace();
+    let session_file = ws
+        .draft_path("customer-support")
+        .unwrap()
+        .with_file_name("sessions")
+        .join(format!("{name}.json"));
+    let after_three = std::fs::read(&session_file).unwrap();
+    say(&mut c, "it is about billing");
+    // The turn's log was written; its session was not.
+    std::fs::write(&session_file, &after_three).unwrap();
+    let view = conversations::latest(&ctx, "customer-support")
+        .unwrap()
+        .expect("a conversation");
+    assert_eq!(view.session.turn, 3);
+    assert_eq!(
+        view.turns.last().map(|t| t.number),
+        Some(3),
+        "the log agrees with the session"
+    );
+    assert!(view.can_step_back);
+    let mut again = Conversation::resume(&ctx, "customer-support", &name).expect("resumes");
+    say(&mut again, "it is about billing");
+    assert_eq!(again.session().turn, 4);
+    assert_eq!(again.session().state_id, "billing-support");
+    let view = conversations::latest(&ctx, "customer-support")
+        .unwrap()
+        .expect("a conversation");
+    let numbers: Vec<u32> = view.turns.iter().map(|t| t.number).collect();
+    assert_eq!(numbers, [0, 1, 2, 3, 4], "turn 4 once, as said again");
+}

@@ -30,6 +30,18 @@ pub struct ChatLog {
     pub runs: Option<String>,
 }
 
+impl ChatLog {
+    /// The log as far as `session` goes: what a turn saved after its log but not its session (a
+    /// kill, a full disk in between) left ahead of it is dropped, so that the last turn is in
+    /// both or in neither. A turn writes its log first and a step back its session first, so
+    /// whatever an interruption leaves, it is the log that is ahead, never behind.
+    pub fn as_far_as(mut self, session: &Session) -> ChatLog {
+        self.turns.retain(|t| t.number <= session.turn);
+        self.before.retain(|b| b.turn < session.turn);
+        self
+    }
+}
+
 /// Whether `name` can name a session file: letters, digits, `-`, `_`, `.`, not starting with a
 /// dot, at most 100 characters (so no name reaches outside `sessions/`).
 pub fn is_session_name(name: &str) -> bool {
