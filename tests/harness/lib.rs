@@ -135,6 +135,11 @@ impl Harness {
         &self.out
     }
 
+    /// What the driver and the apps it started have written to stderr so far in this run.
+    fn driver_said(&self) -> String {
+        fs::read_to_string(self.out.join("tauri-driver.err.log")).unwrap_or_default()
+    }
+
     /// The config folder the app runs with (`XDG_CONFIG_HOME`): `plan-builder/agent.json` is in it.
     pub fn config_dir(&self) -> PathBuf {
         self.out.join("config")
@@ -286,6 +291,7 @@ impl Harness {
         for test in &chosen {
             let t0 = Instant::now();
             let crashes_before = webkit_crashes();
+            let said_before = harness.driver_said().len();
             let mut result = harness.run_one(test);
             // WebKitGTK's web process sometimes crashes on its own (segfaults inside
             // libjavascriptcoregtk / libwebkit2gtk, seen in the kernel log about once in 20
@@ -303,7 +309,21 @@ impl Harness {
                     }
                     _ => (Vec::new(), e.contains("invalid session id")),
                 };
-                if evidence {
+                // GTK under Xvfb, rarely, fails to start in a freshly launched app ("Failed to
+                // initialize GTK", seen once in a CI run, right after a test killed the app): the
+                // driver then times out. Not the app's doing: the same once-more rule.
+                let gtk = harness
+                    .driver_said()
+                    .get(said_before..)
+                    .is_some_and(|said| said.contains("Failed to initialize GTK"));
+                if gtk && !evidence {
+                    println!(
+                        "test {} ... GTK could not start in a launched app (the driver's log says so); running it again (it had failed with: {})",
+                        test.name,
+                        e.lines().next().unwrap_or_default()
+                    );
+                    result = harness.run_one(test);
+                } else if evidence {
                     println!(
                         "test {} ... the WebKit web process crashed ({}); running it again (it had failed with: {})",
                         test.name,
