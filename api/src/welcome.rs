@@ -5,8 +5,6 @@
 
 use std::path::{Path, PathBuf};
 
-use plan_core::store::atomic;
-
 use crate::error::{ApiError, ErrorCode};
 
 /// The file that records the welcome as dismissed, in the folder that holds `agent.json`
@@ -34,16 +32,7 @@ pub fn dismiss(mark: Option<&Path>) -> Result<(), ApiError> {
             "there is no config folder to remember this in: set HOME or XDG_CONFIG_HOME",
         )
     })?;
-    let io = |e: std::io::Error| {
-        ApiError::new(
-            ErrorCode::Io,
-            format!("cannot write {}: {e}", mark.display()),
-        )
-    };
-    if let Some(dir) = mark.parent() {
-        std::fs::create_dir_all(dir).map_err(io)?;
-    }
-    atomic::write(mark, b"{\"dismissed\": true}\n", false).map_err(io)
+    crate::agent::settings::write_kept(mark, b"{\"dismissed\": true}\n")
 }
 
 #[cfg(test)]

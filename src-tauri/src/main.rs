@@ -26,33 +26,38 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use plan_api::context::{system_clock, workspace_root};
 use plan_api::Context;
 
-/// Says why the app cannot start, on stderr and, because someone who started it from a menu never
-/// sees stderr, in a native dialog; then exits.
-fn fail(message: String) -> ! {
+/// Says `message` on stderr and, because someone who started the app from a menu never sees
+/// stderr, in a native dialog titled `title` when there is a display to show one on.
+fn tell(level: rfd::MessageLevel, title: &str, message: &str) {
     eprintln!("plan-builder: {message}");
     if std::env::var_os("DISPLAY").is_some() || std::env::var_os("WAYLAND_DISPLAY").is_some() {
         let _ = rfd::MessageDialog::new()
-            .set_level(rfd::MessageLevel::Error)
-            .set_title("Plan Builder cannot start")
-            .set_description(&message)
+            .set_level(level)
+            .set_title(title)
+            .set_description(message)
             .set_buttons(rfd::MessageButtons::Ok)
             .show();
     }
+}
+
+/// Says why the app cannot start; then exits.
+fn fail(message: String) -> ! {
+    tell(
+        rfd::MessageLevel::Error,
+        "Plan Builder cannot start",
+        &message,
+    );
     std::process::exit(2);
 }
 
 /// Says a file given on the command line could not be shown, and goes on without it: the app
 /// still opens on its workspace.
 fn warn(message: String) {
-    eprintln!("plan-builder: {message}");
-    if std::env::var_os("DISPLAY").is_some() || std::env::var_os("WAYLAND_DISPLAY").is_some() {
-        let _ = rfd::MessageDialog::new()
-            .set_level(rfd::MessageLevel::Warning)
-            .set_title("Plan Builder cannot open this file")
-            .set_description(&message)
-            .set_buttons(rfd::MessageButtons::Ok)
-            .show();
-    }
+    tell(
+        rfd::MessageLevel::Warning,
+        "Plan Builder cannot open this file",
+        &message,
+    );
 }
 
 fn main() {

@@ -133,6 +133,16 @@ pub fn load(path: &Path) -> Result<Option<AgentSettings>> {
 pub fn save(path: &Path, settings: &AgentSettings) -> Result<AgentSettings> {
     let settings = tidy(settings.clone());
     check(&settings)?;
+    let mut bytes = serde_json::to_vec_pretty(&settings)
+        .map_err(|e| ApiError::internal(format!("the agent's settings: {e}")))?;
+    bytes.push(b'\n');
+    write_kept(path, &bytes)?;
+    Ok(settings)
+}
+
+/// Writes `bytes` to `path`, a file of the user's config folder, atomically, making its folder
+/// first: what the app keeps for the author (these settings, the welcome's dismissal).
+pub fn write_kept(path: &Path, bytes: &[u8]) -> Result<()> {
     let io = |e: std::io::Error| {
         ApiError::new(
             ErrorCode::Io,
@@ -142,11 +152,7 @@ pub fn save(path: &Path, settings: &AgentSettings) -> Result<AgentSettings> {
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir).map_err(io)?;
     }
-    let mut bytes = serde_json::to_vec_pretty(&settings)
-        .map_err(|e| ApiError::internal(format!("the agent's settings: {e}")))?;
-    bytes.push(b'\n');
-    atomic::write(path, &bytes, false).map_err(io)?;
-    Ok(settings)
+    atomic::write(path, bytes, false).map_err(io)
 }
 
 /// The key for `settings`: `explicit` (the CLI's `PLAN_BUILDER_LLM_API_KEY`) when given, else
