@@ -665,6 +665,11 @@ fn a_plan_file_opened_from_outside_the_app_shows_its_plan(ctx: &Ctx) -> Outcome 
         ctx.session()
             .wait_until("the opened file's plan to show", SHORT, || {
                 Ok(text_of(ctx, "[data-testid=plan-title]")?.starts_with("Pizza order"))
+            })
+            .map_err(|e| {
+                // Why the file was not shown, if the window said it.
+                let told = text_of(ctx, "[data-testid=notice]").unwrap_or_default();
+                format!("{e}; the window's notice: {told:?}")
             })?;
         let copies = std::fs::read_dir(ctx.workspace())
             .map_err(|e| e.to_string())?
@@ -676,6 +681,19 @@ fn a_plan_file_opened_from_outside_the_app_shows_its_plan(ctx: &Ctx) -> Outcome 
         })?;
     }
     ctx.screenshot("opened-from-file-manager")?;
+    // A file that is not a plan: the window opens on the workspace and says why, naming the file.
+    let broken = outside.join("notes.plan.json");
+    std::fs::write(&broken, "{ \"id\": ").map_err(|e| e.to_string())?;
+    let broken = broken.to_str().ok_or("not UTF-8")?.to_string();
+    ctx.relaunch_with(&["--workspace", &workspace, &broken])?;
+    ctx.session()
+        .wait_until("the window to say why the file is not shown", SHORT, || {
+            Ok(text_of(ctx, "[data-testid=notice]")?.contains("notes.plan.json"))
+        })?;
+    ensure(count(ctx, "[data-testid=state]")? > 0, || {
+        "no plan shown beside the notice".into()
+    })?;
+    ctx.screenshot("unopened-file-told")?;
     Ok(())
 }
 

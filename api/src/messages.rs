@@ -212,6 +212,10 @@ pub struct Started {
     pub plans: Vec<PlanSummary>,
     /// The remembered plan, or else the first in the list that opens; none when none does.
     pub opened: Option<OpenedPlan>,
+    /// Why a file the app was started with (`plan-builder FILE`) is not the plan shown: told in
+    /// the window, where someone who opened the file from a file manager looks.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unopened: Option<ApiError>,
 }
 
 /// A plan opened at start, with its id.

@@ -64,7 +64,11 @@ fn first_screen(ctx: &Context, preferred: Option<&str>) -> Result<Started> {
             })
         })
         .transpose()?;
-    Ok(Started { plans, opened })
+    Ok(Started {
+        plans,
+        opened,
+        unopened: None,
+    })
 }
 
 /// One entry of the plan list, from its draft as read.

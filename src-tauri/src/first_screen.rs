@@ -33,8 +33,13 @@ pub struct Answer {
 }
 
 impl Answer {
-    /// Reads the first screen of `ctx`'s workspace, opening `remembered` when it opens.
-    pub fn read(ctx: &Context, remembered: Option<&str>) -> Result<Answer, ApiError> {
+    /// Reads the first screen of `ctx`'s workspace, opening `remembered` when it opens, and
+    /// telling `unopened` (why a file the app was started with is not shown), if any.
+    pub fn read(
+        ctx: &Context,
+        remembered: Option<&str>,
+        unopened: Option<ApiError>,
+    ) -> Result<Answer, ApiError> {
         let ws = ctx.workspace();
         let seen: BTreeMap<String, Option<Identity>> = ws
             .plan_ids()?
@@ -44,7 +49,8 @@ impl Answer {
                 (id, seen)
             })
             .collect();
-        let started = workspace::start(ctx, remembered)?;
+        let mut started = workspace::start(ctx, remembered)?;
+        started.unopened = unopened;
         let opened = match &started.opened {
             Some(opened) => {
                 let path = ws.draft_path(&opened.id)?;
@@ -83,35 +89,50 @@ impl Answer {
     }
 }
 
-/// The first screen the shell began reading when it started, until the page takes it.
-pub struct PreparedFirstScreen(Mutex<Option<Receiver<Result<Answer, ApiError>>>>);
+/// The first screen the shell began reading when it started, until the page takes it; and why
+/// a file the app was started with is not shown, until the page is told (once).
+pub struct PreparedFirstScreen {
+    early: Mutex<Option<Receiver<Result<Answer, ApiError>>>>,
+    unopened: Mutex<Option<ApiError>>,
+}
 
 impl PreparedFirstScreen {
     /// Starts reading the first screen of `ctx`'s workspace on a thread of its own, opening plan
-    /// `shown` (a file the app was started with) when it opens.
-    pub fn begin(ctx: Context, shown: Option<String>) -> PreparedFirstScreen {
+    /// `shown` (a file the app was started with) when it opens, or telling `unopened`: why that
+    /// file could not be shown. (Told in the window: a dialog before the window, the way it was
+    /// first done, held the whole start until someone closed it.)
+    pub fn begin(
+        ctx: Context,
+        shown: Option<String>,
+        unopened: Option<ApiError>,
+    ) -> PreparedFirstScreen {
         let (send, receive) = channel();
+        let told = unopened.clone();
         let spawned = std::thread::Builder::new()
             .name("first-screen".into())
             .spawn(move || {
-                let _ = send.send(Answer::read(&ctx, shown.as_deref()));
+                let _ = send.send(Answer::read(&ctx, shown.as_deref(), told));
             });
-        PreparedFirstScreen(Mutex::new(spawned.ok().map(|_| receive)))
+        PreparedFirstScreen {
+            early: Mutex::new(spawned.ok().map(|_| receive)),
+            unopened: Mutex::new(unopened),
+        }
     }
 
     /// The first screen of `ws` for a page that asks now: the early answer when the page asks for
     /// no plan in particular and it is still true, else one read afresh.
     pub fn answer(&self, ctx: &Context, remembered: Option<&str>) -> Result<Answer, ApiError> {
+        let unopened = self.unopened.lock().ok().and_then(|mut u| u.take());
         match remembered.map_or_else(|| self.take(ctx), |_| None) {
             Some(early) => Ok(early),
-            None => Answer::read(ctx, remembered),
+            None => Answer::read(ctx, remembered, unopened),
         }
     }
 
     /// The early answer, once: when it is done (waiting for it if need be) and still true of
     /// `ws`. Anything else (it failed, the workspace changed since, it was taken) is `None`.
     fn take(&self, ctx: &Context) -> Option<Answer> {
-        let receive = self.0.lock().ok()?.take()?;
+        let receive = self.early.lock().ok()?.take()?;
         let answer = receive.recv().ok()?.ok()?;
         answer.still_true(ctx).then_some(answer)
     }
@@ -138,11 +159,11 @@ mod tests {
     fn the_early_first_screen_is_what_the_page_would_have_been_sent() {
         let (root, ctx) = workspace("early-first-screen");
         let ws = ctx.workspace();
-        let early = PreparedFirstScreen::begin(ctx.clone(), None);
+        let early = PreparedFirstScreen::begin(ctx.clone(), None, None);
         let taken = early
             .take(&ctx)
             .expect("nothing changed: the early answer stands");
-        let fresh = Answer::read(&ctx, None).unwrap();
+        let fresh = Answer::read(&ctx, None, None).unwrap();
         assert_eq!(taken.bytes, fresh.bytes);
         let opened = started(&taken).opened.expect("a sample plan opens");
         // The opened draft is known as read, so a save over another program's change is refused.
@@ -157,12 +178,29 @@ mod tests {
     #[test]
     fn a_page_that_asks_for_its_plan_gets_that_plan_read_afresh() {
         let (root, ctx) = workspace("early-first-screen-remembered");
-        let early = PreparedFirstScreen::begin(ctx.clone(), None);
+        let early = PreparedFirstScreen::begin(ctx.clone(), None, None);
         let answer = early.answer(&ctx, Some("medical-intake")).unwrap();
         assert_eq!(started(&answer).opened.unwrap().id, "medical-intake");
         // The early answer (the first plan by title) is still there for a page that asks for none.
         let first = early.answer(&ctx, None).unwrap();
-        assert_eq!(first.bytes, Answer::read(&ctx, None).unwrap().bytes);
+        assert_eq!(first.bytes, Answer::read(&ctx, None, None).unwrap().bytes);
+        std::fs::remove_dir_all(&root).unwrap();
+    }
+
+    #[test]
+    fn why_a_file_given_at_start_is_not_shown_is_told_to_the_first_page_only() {
+        let (root, ctx) = workspace("early-first-screen-unopened");
+        let why = ApiError::new(plan_api::ErrorCode::Io, "cannot open /nowhere.plan.json");
+        let early = PreparedFirstScreen::begin(ctx.clone(), None, Some(why.clone()));
+        assert_eq!(
+            started(&early.answer(&ctx, None).unwrap()).unopened,
+            Some(why.clone())
+        );
+        assert_eq!(started(&early.answer(&ctx, None).unwrap()).unopened, None);
+        // Told as well when the early answer no longer stands.
+        let early = PreparedFirstScreen::begin(ctx.clone(), None, Some(why.clone()));
+        let answer = early.answer(&ctx, Some("medical-intake")).unwrap();
+        assert_eq!(started(&answer).unopened, Some(why));
         std::fs::remove_dir_all(&root).unwrap();
     }
 
@@ -170,10 +208,10 @@ mod tests {
     fn an_early_first_screen_is_dropped_when_a_draft_changed_since_it_was_read() {
         let (root, ctx) = workspace("early-first-screen-changed");
         let ws = ctx.workspace();
-        let early = PreparedFirstScreen::begin(ctx.clone(), None);
+        let early = PreparedFirstScreen::begin(ctx.clone(), None, None);
         // Wait until it is read, then another program rewrites the plan that opens first.
         let answer = early
-            .0
+            .early
             .lock()
             .unwrap()
             .take()
@@ -196,7 +234,7 @@ mod tests {
     fn an_early_first_screen_is_dropped_when_a_plan_was_added_or_removed() {
         let (root, ctx) = workspace("early-first-screen-added");
         let ws = ctx.workspace();
-        let answer = Answer::read(&ctx, None).unwrap();
+        let answer = Answer::read(&ctx, None, None).unwrap();
         assert!(answer.still_true(&ctx));
         let mut plan = ws.read_draft("customer-support").unwrap();
         plan.id = "another".into();

@@ -26,38 +26,19 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use plan_api::context::{system_clock, workspace_root};
 use plan_api::Context;
 
-/// Says `message` on stderr and, because someone who started the app from a menu never sees
-/// stderr, in a native dialog titled `title` when there is a display to show one on.
-fn tell(level: rfd::MessageLevel, title: &str, message: &str) {
+/// Says why the app cannot start, on stderr and, because someone who started the app from a menu
+/// never sees stderr, in a native dialog when there is a display to show one on; then exits.
+fn fail(message: String) -> ! {
     eprintln!("plan-builder: {message}");
     if std::env::var_os("DISPLAY").is_some() || std::env::var_os("WAYLAND_DISPLAY").is_some() {
         let _ = rfd::MessageDialog::new()
-            .set_level(level)
-            .set_title(title)
-            .set_description(message)
+            .set_level(rfd::MessageLevel::Error)
+            .set_title("Plan Builder cannot start")
+            .set_description(&message)
             .set_buttons(rfd::MessageButtons::Ok)
             .show();
     }
-}
-
-/// Says why the app cannot start; then exits.
-fn fail(message: String) -> ! {
-    tell(
-        rfd::MessageLevel::Error,
-        "Plan Builder cannot start",
-        &message,
-    );
     std::process::exit(2);
-}
-
-/// Says a file given on the command line could not be shown, and goes on without it: the app
-/// still opens on its workspace.
-fn warn(message: String) {
-    tell(
-        rfd::MessageLevel::Warning,
-        "Plan Builder cannot open this file",
-        &message,
-    );
 }
 
 fn main() {
@@ -87,17 +68,27 @@ fn main() {
     let watched = ctx.root().to_path_buf();
     // A file opened from the file manager: its plan opens first (imported when it is not one of
     // the workspace's).
-    let shown = args
-        .file
-        .and_then(|file| match plan_api::drafts::open_file(&ctx, &file) {
-            Ok((id, _)) => Some(id),
-            Err(e) => {
-                warn(format!("{}: {}", file.display(), e.message));
-                None
+    // A file that cannot be shown is said in the window, which opens on the workspace as usual.
+    let (shown, unopened) = match args.file {
+        None => (None, None),
+        Some(file) => match plan_api::drafts::open_file(&ctx, &file) {
+            Ok((id, _)) => (Some(id), None),
+            Err(mut e) => {
+                let named = file.display().to_string();
+                if !e.message.contains(&named) {
+                    e.message = format!("{named}: {}", e.message);
+                }
+                eprintln!("plan-builder: {}", e.message);
+                (None, Some(e))
             }
-        });
+        },
+    };
     // The first screen is read while the window and the page start (see `first_screen`).
-    let early = std::sync::Arc::new(first_screen::PreparedFirstScreen::begin(ctx.clone(), shown));
+    let early = std::sync::Arc::new(first_screen::PreparedFirstScreen::begin(
+        ctx.clone(),
+        shown,
+        unopened,
+    ));
     let own = std::sync::Arc::new(seen_files::SeenFiles::default());
     let own_for_watch = std::sync::Arc::clone(&own);
     let result = tauri::Builder::default()

@@ -12,6 +12,7 @@ use crate::canvas::camera::Camera;
 use crate::canvas::scene::Scene;
 use crate::editor::Editor;
 use crate::ipc;
+use crate::notice::Notice;
 use crate::timeline::{mark, mark_opened};
 
 /// The workspace's plans as the window knows them, and the opening of one.
@@ -72,6 +73,7 @@ impl Opening {
                 Ok(Started {
                     plans: list,
                     opened,
+                    unopened,
                 }) => {
                     // A list the watcher asked for meanwhile is at least as new.
                     if self.asked.get_value() == 0 {
@@ -83,6 +85,10 @@ impl Opening {
                         {
                             self.show(id, loaded, true);
                         }
+                    }
+                    // After the plan shows: showing one clears the notice.
+                    if let Some(why) = unopened {
+                        editor.notice.set(Some(Notice::refused(&why)));
                     }
                 }
                 // The list's own request says why, or opens the plan after all.
