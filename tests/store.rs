@@ -453,19 +453,6 @@ fn a_second_writer_is_told_the_plan_is_in_use() {
     assert_eq!(ok(&plan(&ws, &["publish", "medical-intake"])), "1\n");
 }
 
-/// A small deterministic random source (no clock, no dependency).
-struct Lcg(u64);
-
-impl Lcg {
-    fn next(&mut self, n: u64) -> u64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (self.0 >> 33) % n
-    }
-}
-
 /// `plan import` and `plan publish` are `plan_api::drafts::import` and `versions::publish`, the
 /// functions the app's shell calls (its publish goes through the same `Workspace::publish_plan`
 /// that `publish` ends in): killing them mid-write covers the app's path too.
@@ -498,7 +485,7 @@ fn writers_killed_at_random_moments_leave_old_or_new_files_never_torn_ones() {
     let span = timed(&["import", "medical-intake", files[11].to_str().unwrap()])
         .max(timed(&["publish", "medical-intake"]));
     let span_us = (span.as_micros() as u64).max(1000) * 6 / 5;
-    let mut rng = Lcg(0x5eed);
+    let mut rng = plan_tests::random::Lcg(0x5eed);
     let rounds = 300;
     for round in 0..rounds {
         let file = &files[round % files.len()];
@@ -651,7 +638,7 @@ fn the_apps_plan_list_shows_a_broken_draft_with_its_reason_and_hides_nothing() {
         ("broken/live.json", true),
         ("broken/versions/1.json", true),
         ("broken/sessions/20261202-100000.json", false),
-        ("broken/sessions/.log/20261202-100000.json", false),
+        ("broken/sessions/.log/20261202-100000.jsonl", false),
         ("broken/tests/x.json", false),
         ("broken/history/x.json", false),
     ] {

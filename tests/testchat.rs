@@ -616,7 +616,7 @@ fn a_chat_killed_half_way_is_continued_after_the_app_starts_again(ctx: &Ctx) -> 
         .map_err(|e| format!("{}: {e}", logs.display()))?
         .flatten()
         .map(|e| e.path())
-        .find(|p| p.extension().is_some_and(|x| x == "json"))
+        .find(|p| p.extension().is_some_and(|x| x == "jsonl"))
         .ok_or("no log kept")?;
     std::fs::write(&log, b"{\"turns\": [").map_err(|e| e.to_string())?;
     ctx.relaunch()?;

@@ -4,10 +4,11 @@
 //! [`crate::cases`]'. The app's Chat tab and `plan chat` / `plan test` share all of it.
 //!
 //! A conversation of a workspace plan is saved after every turn: the session in
-//! `<plan>/sessions/<name>.json` (what `plan chat --resume` reads), and beside it, in
-//! `sessions/.log/<name>.json`, its log: how it began, each turn's events (the trace), and the
-//! sessions before the last turns, so that a turn can be taken back (step back) after a restart.
-//! The runtime is pure, so taking a turn back is restoring the session it started from.
+//! `<plan>/sessions/<name>.json` (what `plan chat --resume` reads), small, and beside it, in
+//! `sessions/.log/<name>.jsonl`, its log, one record appended per turn: what was said, each
+//! turn's events (the trace) and the session it started from, so that a turn can be taken back
+//! (step back) after a restart (the store's `saved_chat`). The runtime is pure, so taking a turn
+//! back is restoring the session it started from.
 
 use std::path::Path;
 use std::sync::Arc;
@@ -15,7 +16,7 @@ use std::sync::Arc;
 use plan_core::hash::run_hash;
 use plan_core::runtime::script::{self, Failure, Opening, Script, TurnRecord};
 use plan_core::runtime::{set_by_author, Chat, Preset, Session, Simulator, ToolResults, Turn};
-use plan_core::store::{ChatLog, Workspace};
+use plan_core::store::{ChatLog, StoreError, Workspace};
 
 use crate::answerer::Answerer;
 pub use crate::cases::{case_of, read_script, run_case, run_suite, save_case};
@@ -26,9 +27,6 @@ use crate::Context;
 
 type Result<T> = std::result::Result<T, ApiError>;
 
-/// How many earlier sessions a conversation keeps for stepping back.
-pub const STEPS_KEPT: usize = 50;
-
 /// The view of a conversation, from its session and log.
 fn view_of(
     id: &str,
@@ -37,6 +35,7 @@ fn view_of(
     log: ChatLog,
     stale: Option<String>,
 ) -> ChatView {
+    let can_step_back = log.can_step_back();
     ChatView {
         id: id.to_string(),
         name: name.to_string(),
@@ -44,17 +43,9 @@ fn view_of(
         session,
         start: log.start,
         turns: log.turns,
-        can_step_back: !log.before.is_empty(),
+        can_step_back,
         stale,
     }
-}
-
-/// Which of a conversation's two files is written first (see [`Conversation::save`]): the log
-/// for a turn (it grows), the session for a step back (the log shrinks).
-#[derive(Clone, Copy)]
-enum Order {
-    LogFirst,
-    SessionFirst,
 }
 
 /// A conversation with a plan of the workspace, saved after every turn.
@@ -81,30 +72,23 @@ impl Conversation {
         )
         .map_err(ApiError::from)?;
         let session = chat.session;
-        let log = ChatLog {
-            start: request.start.clone(),
-            turns: vec![turn],
-            before: Vec::new(),
-            runs: Some(run_hash(&target.plan)),
-        };
-        let conversation = Conversation {
+        let mut log = ChatLog::began(request.start.clone(), Some(run_hash(&target.plan)), turn);
+        ws.save_opening(&request.id, &name, &mut log, &session)?;
+        Ok(Conversation {
             ws,
             id: request.id.clone(),
             name,
             target,
             session,
             log,
-        };
-        conversation.save(Order::LogFirst)?;
-        Ok(conversation)
+        })
     }
 
     /// Saved conversation `name` of plan `id`, to go on with: refused when it has ended or its
     /// plan changed since it began.
     pub fn resume(ctx: &Context, id: &str, name: &str) -> Result<Conversation> {
         let ws = ctx.workspace().clone();
-        let mut session = ws.read_session(id, name)?;
-        let log = ws.read_session_log(id, name)?.as_far_as(&session);
+        let (mut session, log) = ws.read_conversation(id, name)?;
         let target = resume_target(ctx, id, &session, log.runs.as_deref())?;
         refuse_ended(id, name, &session)?;
         // Only the cards moved: the session runs the plan as it is now (saved with the next turn).
@@ -148,35 +132,36 @@ impl Conversation {
         tool_results: &ToolResults,
         answerer: &Answerer,
     ) -> Result<&Turn> {
-        let before = self.session.clone();
         let (turn, session) = answerer.with_agent(|agent| {
-            let mut chat = Chat::resume(&self.target.plan, agent, before.clone());
+            let mut chat = Chat::resume(&self.target.plan, agent, self.session.clone());
             let turn = chat.say_with(message, tool_results);
             (turn, chat.session)
         });
         let turn = turn.map_err(ApiError::from)?;
-        let mut log = self.log.clone();
-        log.turns.push(turn);
-        log.before.push(before);
-        if log.before.len() > STEPS_KEPT {
-            log.before.remove(0);
-        }
-        self.commit(session, log, Order::LogFirst)?;
+        self.ws.save_turn(
+            &self.id,
+            &self.name,
+            &mut self.log,
+            &self.session,
+            turn,
+            &session,
+        )?;
+        self.session = session;
         Ok(self.log.turns.last().expect("just logged"))
     }
 
     /// Takes the last turn back: the session it started from is restored and saved.
     pub fn step_back(&mut self) -> Result<()> {
-        let Some(before) = self.log.before.last().cloned() else {
+        let back = self
+            .ws
+            .save_step_back(&self.id, &self.name, &mut self.log, &self.session)?;
+        let Some(before) = back else {
             return Err(ApiError::new(
                 ErrorCode::Refused,
                 "there is no turn to take back",
             ));
         };
-        let mut log = self.log.clone();
-        log.before.pop();
-        log.turns.retain(|t| t.number <= before.turn);
-        self.commit(before, log, Order::SessionFirst)?;
+        self.session = before;
         Ok(())
     }
 
@@ -220,27 +205,16 @@ impl Conversation {
         let mut events = Vec::new();
         set_by_author(&self.target.plan, &mut session, state, preset, &mut events)
             .map_err(|why| ApiError::new(ErrorCode::Refused, format!("{state}: {why}")))?;
-        let mut log = self.log.clone();
-        if let Some(last) = log.turns.last_mut() {
-            last.events.extend(events);
-            last.prompt = plan_core::runtime::prompt(&self.target.plan, &session);
-        }
-        // The turn does not change: the session first, so that an interruption loses at most
-        // the note in the trace, never the value set.
-        self.commit(session, log, Order::SessionFirst)?;
-        Ok(())
-    }
-
-    /// Makes `session` and `log` the conversation's and saves both; a failed save leaves the
-    /// conversation as it was.
-    fn commit(&mut self, session: Session, log: ChatLog, order: Order) -> Result<()> {
-        let previous = std::mem::replace(&mut self.session, session);
-        let previous_log = std::mem::replace(&mut self.log, log);
-        if let Err(e) = self.save(order) {
-            self.session = previous;
-            self.log = previous_log;
-            return Err(e);
-        }
+        let prompt = plan_core::runtime::prompt(&self.target.plan, &session);
+        self.ws.save_amended(
+            &self.id,
+            &self.name,
+            &mut self.log,
+            events,
+            prompt,
+            &session,
+        )?;
+        self.session = session;
         Ok(())
     }
 
@@ -276,19 +250,6 @@ impl Conversation {
             self.log.clone(),
             None,
         )
-    }
-
-    /// The session and its log, each written atomically, in `order`: whatever stops the second
-    /// write (a kill, a full disk), the log is the one ahead, and reading drops what it holds
-    /// past the session ([`ChatLog::as_far_as`]): the last turn is in both or in neither.
-    fn save(&self, order: Order) -> Result<()> {
-        let session = || self.ws.save_session(&self.id, &self.name, &self.session);
-        let log = || self.ws.save_session_log(&self.id, &self.name, &self.log);
-        match order {
-            Order::LogFirst => log().and_then(|()| session())?,
-            Order::SessionFirst => session().and_then(|()| log())?,
-        }
-        Ok(())
     }
 }
 
@@ -340,8 +301,7 @@ pub fn set_session_state(
 /// Conversation `name` of plan `id` with its last turn taken back.
 pub fn step_back(ctx: &Context, id: &str, name: &str) -> Result<ChatView> {
     let ws = ctx.workspace();
-    let mut session = ws.read_session(id, name)?;
-    let log = ws.read_session_log(id, name)?;
+    let (mut session, log) = ws.read_conversation(id, name)?;
     let target = resume_target(ctx, id, &session, log.runs.as_deref())?;
     session.plan.content_hash = target.plan_ref.content_hash.clone();
     let mut c = Conversation {
@@ -363,12 +323,12 @@ pub fn latest(ctx: &Context, id: &str) -> Result<Option<ChatView>> {
     let Some(name) = ws.sessions(id)?.into_iter().next_back() else {
         return Ok(None);
     };
-    let session = match ws.read_session(id, &name) {
-        Ok(s) => s,
-        // A session that cannot be read is no conversation to show.
-        Err(_) => return Ok(None),
+    let (session, log) = match ws.read_conversation(id, &name) {
+        Ok(read) => read,
+        // A session that cannot be read is no conversation to show; a log, the error says which.
+        Err(StoreError::BadSession { .. } | StoreError::NoSession { .. }) => return Ok(None),
+        Err(e) => return Err(e.into()),
     };
-    let log = ws.read_session_log(id, &name)?.as_far_as(&session);
     let stale = resume_target(ctx, id, &session, log.runs.as_deref())
         .err()
         .map(|e| e.message);

@@ -357,8 +357,9 @@ fn a_corrupt_log_is_an_error_that_names_the_file_and_a_missing_one_an_empty_hist
 }
 
 /// One turn record everywhere: the log keeps the turns `plan chat` prints (`agent` for the reply),
-/// and a log written before that (`reply`, `"user": null` at the opening) still reads, turn for
-/// turn.
+/// one JSON line each after the line that says how the conversation began; and a conversation
+/// saved in the earlier format (a whole session, a log of `reply`s rewritten whole, `"user": null`
+/// at the opening) still reads, turn for turn, and is written in the new one at its next turn.
 #[test]
 fn a_log_keeps_the_turns_plan_chat_prints_and_an_older_log_still_reads() {
     let ctx = workspace("log-shape");
@@ -367,11 +368,16 @@ fn a_log_keeps_the_turns_plan_chat_prints_and_an_older_log_still_reads() {
     say(&mut c, "Chloe");
     let logged = c.view().turns[1].clone();
     let record = c.record_of(&logged);
-    let path = ctx
-        .workspace()
-        .session_log_path("customer-support", &name)
-        .unwrap();
-    let log: serde_json::Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    let ws = ctx.workspace();
+    let path = ws.session_log_path("customer-support", &name).unwrap();
+    let text = std::fs::read_to_string(&path).unwrap();
+    let lines: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 3, "began, the opening, turn 1: {text}");
+    assert!(lines[0].get("began").is_some());
+    let turn = &lines[2]["turn"]["turn"];
     let printed = serde_json::to_value(&record).unwrap();
     for field in [
         "turn",
@@ -382,19 +388,50 @@ fn a_log_keeps_the_turns_plan_chat_prints_and_an_older_log_still_reads() {
         "prompt",
         "parked",
     ] {
-        assert_eq!(log["turns"][1][field], printed[field], "{field}");
+        assert_eq!(turn[field], printed[field], "{field}");
     }
-    assert!(printed.get("state").is_some() && log["turns"][1].get("state").is_none());
+    assert!(printed.get("state").is_some() && turn.get("state").is_none());
 
-    let mut older = log.clone();
-    for turn in older["turns"].as_array_mut().unwrap() {
+    // The same conversation as the earlier format kept it.
+    let session_file = path
+        .parent()
+        .unwrap()
+        .parent()
+        .unwrap()
+        .join(format!("{name}.json"));
+    let mut turns: Vec<serde_json::Value> = c
+        .view()
+        .turns
+        .iter()
+        .map(|t| serde_json::to_value(t).unwrap())
+        .collect();
+    for turn in &mut turns {
         let reply = turn.as_object_mut().unwrap().remove("agent").unwrap();
         turn["reply"] = reply;
     }
-    older["turns"][0]["user"] = serde_json::Value::Null;
-    std::fs::write(&path, serde_json::to_vec(&older).unwrap()).unwrap();
-    let again = Conversation::resume(&ctx, "customer-support", &name).expect("resumes");
+    turns[0]["user"] = serde_json::Value::Null;
+    let older = serde_json::json!({
+        "start": {},
+        "turns": turns,
+        "before": [],
+        "runs": null,
+    });
+    std::fs::remove_file(&path).unwrap();
+    let old_log = path.with_extension("json");
+    std::fs::write(&old_log, serde_json::to_vec(&older).unwrap()).unwrap();
+    std::fs::write(&session_file, serde_json::to_vec(c.session()).unwrap()).unwrap();
+    let mut again = Conversation::resume(&ctx, "customer-support", &name).expect("resumes");
     assert_eq!(again.view().turns, c.view().turns);
+    assert_eq!(again.session(), c.session());
+    say(&mut again, "Chloe Martin");
+    assert!(!old_log.exists(), "the earlier log is replaced");
+    let (session, log) = ws.read_conversation("customer-support", &name).unwrap();
+    assert_eq!(&session, again.session());
+    assert_eq!(log.turns.len(), 3);
+    assert!(log.can_step_back(), "the turn said since is taken back");
+    let saved: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&session_file).unwrap()).unwrap();
+    assert_eq!(saved["logged"]["transcript"], session.transcript.len());
 }
 
 /// A turn writes its log, then its session (a step back the other way round): whatever stops the

@@ -162,9 +162,11 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let made = lifecycle::folder_to_make(cli.workspace.as_deref());
     let result = run(cli);
-    if !matches!(result, Ok(0)) {
-        // A failing command leaves no workspace behind: the one it made (seeded with the
-        // samples before it failed) goes again. Only folders that were not there before.
+    if result.is_err() {
+        // A refused command leaves no workspace behind: the one it made (seeded with the
+        // samples before it was refused) goes again. Only folders that were not there before.
+        // A command that did its work and reports a finding (a chat whose script expected
+        // otherwise, exit 1) keeps what it saved: its session is named in what it printed.
         if let Some(dir) = made {
             let _ = std::fs::remove_dir_all(dir);
         }

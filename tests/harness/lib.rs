@@ -14,6 +14,7 @@ pub mod llama;
 pub mod model_server;
 pub mod native;
 pub mod page;
+pub mod random;
 pub mod webdriver;
 
 use std::fs;

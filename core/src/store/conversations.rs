@@ -1,5 +1,5 @@
-//! Test conversations in the workspace: sessions saved after every turn in `<plan>/sessions/`,
-//! and saved test cases in `<plan>/tests/`.
+//! Test conversations in the workspace: sessions saved after every turn in `<plan>/sessions/`
+//! (the session and its log: [`super::saved_chat`]), and saved test cases in `<plan>/tests/`.
 //!
 //! Sessions are written atomically but without the plan's lock: a test chat reads the plan and
 //! writes only its own session file, so it never blocks an author editing the draft.
@@ -9,38 +9,7 @@ use std::path::PathBuf;
 
 use super::{atomic, io, Result, Revision, StoreError, Workspace};
 use crate::plan::Plan;
-use crate::runtime::{PlanVersion, Session, Start, Turn};
-
-/// What is kept beside a saved session (`sessions/.log/<name>.json`): how it began, every turn
-/// (with its trace), the sessions before the latest turns (newest last), so that a turn can be
-/// taken back after a restart.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, serde::Deserialize)]
-pub struct ChatLog {
-    /// How the conversation began (a state, values already known).
-    #[serde(default)]
-    pub start: Start,
-    /// Every turn so far, the opening first.
-    #[serde(default)]
-    pub turns: Vec<Turn>,
-    /// The sessions the latest turns started from, oldest first.
-    #[serde(default)]
-    pub before: Vec<Session>,
-    /// The run hash of the plan the session runs (none in logs written before it was kept).
-    #[serde(default)]
-    pub runs: Option<String>,
-}
-
-impl ChatLog {
-    /// The log as far as `session` goes: what a turn saved after its log but not its session (a
-    /// kill, a full disk in between) left ahead of it is dropped, so that the last turn is in
-    /// both or in neither. A turn writes its log first and a step back its session first, so
-    /// whatever an interruption leaves, it is the log that is ahead, never behind.
-    pub fn as_far_as(mut self, session: &Session) -> ChatLog {
-        self.turns.retain(|t| t.number <= session.turn);
-        self.before.retain(|b| b.turn < session.turn);
-        self
-    }
-}
+use crate::runtime::PlanVersion;
 
 /// Whether `name` can name a session file: letters, digits, `-`, `_`, `.`, not starting with a
 /// dot, at most 100 characters (so no name reaches outside `sessions/`).
@@ -105,11 +74,11 @@ impl Workspace {
         })
     }
 
-    fn sessions_dir(&self, id: &str) -> Result<PathBuf> {
+    pub(super) fn sessions_dir(&self, id: &str) -> Result<PathBuf> {
         Ok(self.existing(id)?.join("sessions"))
     }
 
-    fn session_path(&self, id: &str, name: &str) -> Result<PathBuf> {
+    pub(super) fn session_path(&self, id: &str, name: &str) -> Result<PathBuf> {
         if !is_session_name(name) {
             return Err(StoreError::BadSession {
                 path: PathBuf::from(name),
@@ -138,55 +107,20 @@ impl Workspace {
         Ok(name)
     }
 
-    /// Saves a session (atomically, durably) as `sessions/<name>.json`.
-    pub fn save_session(&self, id: &str, name: &str, session: &Session) -> Result<()> {
-        let path = self.session_path(id, name)?;
-        let dir = self.sessions_dir(id)?;
-        fs::create_dir_all(&dir).map_err(io(&dir))?;
-        atomic::remove_leftovers(&dir);
-        let bytes = super::to_json(session);
-        atomic::write(&path, &bytes, false).map_err(io(&path))
+    /// Where session `name`'s log is kept: `sessions/.log/<name>.jsonl` (hidden, so not a
+    /// session); with `.json`, where the earlier format kept it.
+    pub fn session_log_path(&self, id: &str, name: &str) -> Result<PathBuf> {
+        self.log_file(id, name, "jsonl")
     }
 
-    /// Where session `name`'s log is kept: `sessions/.log/<name>.json` (hidden, so not a session).
-    pub fn session_log_path(&self, id: &str, name: &str) -> Result<PathBuf> {
-        let session = self.session_path(id, name)?;
-        let path = self.sessions_dir(id)?.join(".log").join(
-            session
-                .file_name()
-                .map(|n| n.to_os_string())
-                .unwrap_or_default(),
-        );
+    pub(super) fn log_file(&self, id: &str, name: &str, extension: &str) -> Result<PathBuf> {
+        self.session_path(id, name)?;
+        let path = self
+            .sessions_dir(id)?
+            .join(".log")
+            .join(format!("{name}.{extension}"));
         self.contained(&path)?;
         Ok(path)
-    }
-
-    /// Saves the log kept beside session `name` (the trace of every turn, the sessions before the
-    /// latest ones), atomically.
-    pub fn save_session_log(&self, id: &str, name: &str, log: &ChatLog) -> Result<()> {
-        let path = self.session_log_path(id, name)?;
-        let dir = path.parent().map(PathBuf::from).unwrap_or_default();
-        fs::create_dir_all(&dir).map_err(io(&dir))?;
-        atomic::remove_leftovers(&dir);
-        let bytes = serde_json::to_vec(log).map_err(|e| io(&path)(std::io::Error::other(e)))?;
-        atomic::write(&path, &bytes, false).map_err(io(&path))
-    }
-
-    /// The log kept beside session `name`: none yet is an empty history (a session written before
-    /// logs were kept); one that cannot be read is an error that names the file, never a history
-    /// silently lost.
-    pub fn read_session_log(&self, id: &str, name: &str) -> Result<ChatLog> {
-        let path = self.session_log_path(id, name)?;
-        if !path.is_file() {
-            return Ok(ChatLog::default());
-        }
-        let text = crate::files::read_text(&path)?;
-        serde_json::from_str(&text).map_err(|e| StoreError::BadLog {
-            path,
-            line: e.line(),
-            column: e.column(),
-            message: e.to_string(),
-        })
     }
 
     /// Writes test case `name` of plan `id` (`tests/<name>.json`); one of that name stays.
@@ -211,22 +145,6 @@ impl Workspace {
         }
         atomic::write(&path, &super::to_json(script), false).map_err(io(&path))?;
         Ok(path)
-    }
-
-    /// The saved session `name` of plan `id`.
-    pub fn read_session(&self, id: &str, name: &str) -> Result<Session> {
-        let path = self.session_path(id, name)?;
-        if !path.is_file() {
-            return Err(StoreError::NoSession {
-                id: id.to_string(),
-                name: name.to_string(),
-            });
-        }
-        let text = crate::files::read_text(&path)?;
-        serde_json::from_str(&text).map_err(|e| StoreError::BadSession {
-            path,
-            message: format!("line {}, column {}: {e}", e.line(), e.column()),
-        })
     }
 
     /// The names of the saved sessions of plan `id`, sorted.

@@ -16,12 +16,14 @@
 //! no clock of its own.
 
 pub mod atomic;
+mod chat_log;
 mod contained;
 mod conversations;
 mod error;
 pub mod lock;
 mod pretty;
 mod samples;
+mod saved_chat;
 mod trash;
 mod versions;
 
@@ -35,7 +37,8 @@ use crate::flow_import;
 use crate::parse::{is_slug, plan_from_value, ParseProblem, ProblemKind};
 use crate::plan::Plan;
 pub use crate::revision::{Revision, VersionInfo};
-pub use conversations::{is_session_name, ChatLog};
+pub use chat_log::ChatLog;
+pub use conversations::is_session_name;
 pub use error::StoreError;
 
 /// What a writer of drafts besides this store knows: the editor's shell, which remembers each
