@@ -172,6 +172,7 @@ fn messages_of_a_mebibyte_are_saved_and_read_back() {
         big[9],
         "the last message said before is whole"
     );
+    let _ = fs::remove_dir_all(&dir);
 }
 
 /// `plan chat --resume --script` killed at random moments, each run going on with the messages
@@ -343,4 +344,34 @@ fn a_torn_last_line_is_left_out_and_a_broken_one_in_the_middle_is_said() {
         "{said}"
     );
     assert_eq!(fs::read(&log).unwrap(), before, "nothing written");
+}
+
+/// A chat on a disk that fills up: the turn that cannot be saved is said with how far the
+/// conversation is saved, and the two files agree on that turn.
+#[test]
+fn a_chat_on_a_full_disk_says_how_far_it_is_saved_and_its_files_agree() {
+    let dir = scratch("full-disk");
+    let Some(disk) = plan_tests::small_disk::SmallDisk::mount(&dir.join("disk"), 16 * 1024) else {
+        eprintln!("skipped: a tmpfs cannot be mounted here (it needs root)");
+        return;
+    };
+    let ws = disk.path().join("ws");
+    let file = script(&dir.join("big.json"), &messages(24, 1 << 20));
+    let o = plan(&ws, &["chat", "--plan", "account-care", "--script", &file]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let said = stderr(&o);
+    let (session, log) = Workspace::at(&ws)
+        .read_conversation("account-care", &session_name(&o))
+        .unwrap_or_else(|e| panic!("{e}; plan chat said: {said}"));
+    let expected = format!(
+        "turn {} was not saved, and the session is saved as it was after turn {}",
+        session.turn + 1,
+        session.turn
+    );
+    assert!(
+        said.contains(&expected) && said.contains("No space left"),
+        "{said}"
+    );
+    assert!(session.turn > 0, "a turn or more fit on the disk");
+    assert_eq!(log.turns.last().map(|t| t.number), Some(session.turn));
 }

@@ -828,49 +828,14 @@ fn the_app_and_the_cli_refuse_with_the_same_words() {
     );
 }
 
-/// A small tmpfs, mounted for one test and unmounted when it ends (even by a panic).
-struct SmallDisk(PathBuf);
-
-impl SmallDisk {
-    /// Mounts a tmpfs of `kib` KiB on `at`; none where that cannot be done (not root).
-    fn mount(at: &Path, kib: u32) -> Option<SmallDisk> {
-        fs::create_dir_all(at).ok()?;
-        let mounted = Command::new("mount")
-            .args(["-t", "tmpfs", "-o", &format!("size={kib}k"), "tmpfs"])
-            .arg(at)
-            .stderr(Stdio::null())
-            .status()
-            .is_ok_and(|s| s.success());
-        mounted.then(|| SmallDisk(at.to_path_buf()))
-    }
-
-    /// Fills the disk with a file, then frees `leave` bytes of it again.
-    fn fill_leaving(&self, leave: u64) {
-        use std::io::Write;
-        let filler = self.0.join("filler");
-        let mut f = fs::File::create(&filler).unwrap();
-        let chunk = vec![0u8; 16 * 1024];
-        while f.write_all(&chunk).is_ok() {}
-        let _ = f.flush();
-        let len = fs::metadata(&filler).unwrap().len();
-        f.set_len(len.saturating_sub(leave)).unwrap();
-    }
-}
-
-impl Drop for SmallDisk {
-    fn drop(&mut self) {
-        let _ = Command::new("umount").arg(&self.0).status();
-    }
-}
-
 #[test]
 fn a_full_disk_refuses_an_import_and_a_reopen_and_leaves_the_workspace_as_it_was() {
     let dir = scratch("full-disk");
-    let Some(disk) = SmallDisk::mount(&dir.join("disk"), 8192) else {
+    let Some(disk) = plan_tests::small_disk::SmallDisk::mount(&dir.join("disk"), 8192) else {
         eprintln!("skipped: a tmpfs cannot be mounted here (it needs root)");
         return;
     };
-    let ws = disk.0.join("ws");
+    let ws = disk.path().join("ws");
     // A large plan (~10 times a sample) outside the small disk, and a version of it inside.
     let mut big = plan_core::synthetic::plan(400);
     big.id = "big".into();

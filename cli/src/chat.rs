@@ -99,6 +99,7 @@ pub fn run(
                     Conversation::start(&ctx, &request).map_err(|e| refusal(&name, e))?
                 }
             };
+            crate::lifecycle::saved_work();
             eprintln!(
                 "plan: session {name} of {}, saved in {id}/sessions/ (resume: plan chat --plan {id} --resume {name})",
                 conversation.target().name,
@@ -198,7 +199,19 @@ fn plan_script(
     format: Format,
 ) -> Result<u8, Failure> {
     let opening = c.opening();
-    let (turns, failures) = c.run_script_by(s, agent).map_err(Failure::from)?;
+    let (turns, failures) = c.run_script_by(s, agent).map_err(|e| match e.code {
+        // A turn that could not be saved (a full disk): how far the conversation is saved.
+        ErrorCode::Io | ErrorCode::InUse => fail(
+            2,
+            format!(
+                "turn {} was not saved, and the session is saved as it was after turn {}: {}",
+                c.session().turn + 1,
+                c.session().turn,
+                e.message
+            ),
+        ),
+        _ => Failure::from(e),
+    })?;
     let record = ChatRecord {
         opening,
         turns,

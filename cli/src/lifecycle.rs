@@ -55,6 +55,20 @@ pub fn workspace(flag: Option<&Path>) -> Result<Context, Failure> {
     Ok(Context::open(&workspace_root(flag)?, system_clock)?)
 }
 
+/// Set once a command has saved work the user was told of (a conversation's session): from then
+/// on a failure keeps the workspace it made.
+static SAVED_WORK: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Notes that the command saved work the user was told of.
+pub fn saved_work() {
+    SAVED_WORK.store(true, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// Whether the command saved work the user was told of.
+pub fn has_saved_work() -> bool {
+    SAVED_WORK.load(std::sync::atomic::Ordering::Relaxed)
+}
+
 /// The folder a command would make for its workspace: the highest one missing on the way to the
 /// workspace's folder; none when that exists (or cannot be named). A command that fails takes it
 /// away again, so that a failing command leaves no workspace behind.

@@ -162,11 +162,11 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let made = lifecycle::folder_to_make(cli.workspace.as_deref());
     let result = run(cli);
-    if result.is_err() {
+    if result.is_err() && !lifecycle::has_saved_work() {
         // A refused command leaves no workspace behind: the one it made (seeded with the
         // samples before it was refused) goes again. Only folders that were not there before.
-        // A command that did its work and reports a finding (a chat whose script expected
-        // otherwise, exit 1) keeps what it saved: its session is named in what it printed.
+        // A command that saved work (a chat's session, named in what it printed) keeps it,
+        // whether it then reports a finding (exit 1) or fails part way (a full disk).
         if let Some(dir) = made {
             let _ = std::fs::remove_dir_all(dir);
         }

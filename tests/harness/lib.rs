@@ -15,6 +15,7 @@ pub mod model_server;
 pub mod native;
 pub mod page;
 pub mod random;
+pub mod small_disk;
 pub mod webdriver;
 
 use std::fs;
