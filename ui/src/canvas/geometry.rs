@@ -256,6 +256,9 @@ pub struct ArrowPath {
     pub label_side: LabelSide,
     /// Where the arrow's head is (its end, which can be dragged to re-target it).
     pub end: (f64, f64),
+    /// The quadratic curve drawn (start, control point, end), along which the label may move
+    /// to keep clear of others (`label_place`); none for a loop or a stub, whose label stays.
+    pub curve: Option<[(f64, f64); 3]>,
 }
 
 /// A curved arrow between two cards. `bend` moves the curve's middle sideways (in canvas units,
@@ -279,6 +282,7 @@ pub fn arrow_between(from: Rect, to: Rect, bend: f64) -> ArrowPath {
         label_at,
         label_side: LabelSide::of(normal, bend),
         end,
+        curve: Some([start, control, end]),
     }
 }
 
@@ -337,6 +341,7 @@ pub fn self_loop(card: Rect, nth: usize) -> ArrowPath {
         label_at: ((x1 + x2) / 2.0, top + 10.0),
         label_side: LabelSide::Centred,
         end: (x2, card.y),
+        curve: None,
     }
 }
 
@@ -349,6 +354,7 @@ pub fn dangling(from: Rect, nth: usize) -> ArrowPath {
         label_at: (x2 + 4.0, y),
         label_side: LabelSide::Centred,
         end: (x2, y),
+        curve: None,
     }
 }
 

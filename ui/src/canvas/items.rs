@@ -8,6 +8,7 @@ use leptos::prelude::*;
 use plan_core::diff::Change;
 use plan_core::Severity;
 
+use super::label_places::LabelPlaces;
 use super::scene::{Arrow, ArrowText, Card, Detour, Marks};
 use crate::actions::Actions;
 use crate::editor::{Editor, Selection};
@@ -278,7 +279,7 @@ impl Texts {
     }
 
     /// What `arrow` says, read from the open plan (the plan its scene was built from).
-    fn of(&self, arrow: &Arrow, editor: Editor) -> ArrowText {
+    pub(super) fn of(&self, arrow: &Arrow, editor: Editor) -> ArrowText {
         if let Some(text) = self.0.with_value(|t| t.get(&arrow.key).cloned()) {
             return text;
         }
@@ -339,14 +340,23 @@ pub fn arrow_view(arrow: Arrow, editor: Editor, marks: Memo<Marks>, texts: Texts
 
 /// An arrow's label, drawn as HTML on the card layer: WebKit paints SVG text several times slower
 /// than HTML text, and labels were most of the cost of a frame while panning.
-pub fn label_view(arrow: Arrow, editor: Editor, marks: Memo<Marks>, texts: Texts) -> impl IntoView {
+pub fn label_view(
+    arrow: Arrow,
+    editor: Editor,
+    marks: Memo<Marks>,
+    texts: Texts,
+    places: LabelPlaces,
+) -> impl IntoView {
     let ArrowText {
         label,
         title,
         priority,
         changes,
     } = texts.of(&arrow, editor);
-    let (x, y) = arrow.path.label_at;
+    let middle = (arrow.path.label_at, arrow.path.label_side);
+    let key = arrow.key;
+    // Moved along the arrow when its middle is taken (see `label_place`).
+    let at = Memo::new(move |_| places.with(|p| p.get(&key).copied()).unwrap_or(middle));
     let (from, index) = (arrow.from.clone(), arrow.index);
     let selected = transition_selected(editor, from.clone(), index);
     let end = arrow.path.end;
@@ -374,7 +384,7 @@ pub fn label_view(arrow: Arrow, editor: Editor, marks: Memo<Marks>, texts: Texts
                 })
         }}
         <div
-            class=format!("edge-tag {}", arrow.path.label_side.class())
+            class=move || format!("edge-tag {}", at.get().1.class())
             class:broken=arrow.dangling
             class:selected=selected
             data-testid="transition-label"
@@ -384,8 +394,8 @@ pub fn label_view(arrow: Arrow, editor: Editor, marks: Memo<Marks>, texts: Texts
             data-fired=move || fired.get().is_some().then_some("true")
             data-covered=move || covered.get().map(|c| if c { "true" } else { "false" })
             title=title
-            style:left=format!("{x:.1}px")
-            style:top=format!("{y:.1}px")
+            style:left=move || format!("{:.1}px", at.get().0.0)
+            style:top=move || format!("{:.1}px", at.get().0.1)
         >
             {priority.map(|p| view! { <span class="priority">{format!("P{p}")}</span> })}
             <span class="edge-condition">{label}</span>

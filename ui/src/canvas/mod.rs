@@ -11,6 +11,8 @@ pub mod geometry;
 pub mod gesture;
 pub mod items;
 pub mod key;
+pub mod label_place;
+pub mod label_places;
 pub mod legible;
 pub mod minimap;
 pub mod mount;

@@ -16,6 +16,7 @@ use super::context_menu::{ContextMenu, Menu, Place};
 use super::geometry::{snap, Rect};
 use super::gesture::{self, Gesture, Input, Target, ZOOM_STEP};
 use super::items::{arrow_view, card_view, detour_arrow_view, detour_view, label_view, Texts};
+use super::label_places::label_places;
 use super::legible::{self, TextScale};
 use super::minimap::Minimap;
 use super::mount::{self, Wanted};
@@ -438,7 +439,15 @@ pub fn Canvas(scene: Memo<Scene>, marks: Memo<Marks>) -> impl IntoView {
     let texts = Texts::new();
     let card = move |c: Card| card_view(c, editor, marks);
     let arrow = move |a: Arrow| arrow_view(a, editor, marks, texts);
-    let label = move |a: Arrow| label_view(a, editor, marks, texts);
+    let places = label_places(
+        arrows_now,
+        visible_cards,
+        text_scale,
+        overview_style,
+        editor,
+        texts,
+    );
+    let label = move |a: Arrow| label_view(a, editor, marks, texts, places);
 
     view! {
         <div
