@@ -263,6 +263,16 @@ fn the_app_chats_with_a_language_model_to_billing_and_a_failed_turn_is_answered_
         trace.contains("the simulator answered this turn: the language model failed"),
         || format!("the trace says {trace:?}"),
     )?;
+    // The newest line stays in view, its trace unfolded included, as in any chat window.
+    ctx.session()
+        .wait_until("the transcript at its newest line", SHORT, || {
+            let v = ctx.session().execute(
+                "const t = document.querySelector('[data-testid=chat-transcript]'); \
+                 return t.scrollHeight - t.scrollTop - t.clientHeight;",
+                json!([]),
+            )?;
+            Ok(v.as_f64().is_some_and(|gap| gap <= 2.0))
+        })?;
     // The model's calls of turn 2, as the author unfolds them.
     click(ctx, "[data-testid=chat-message][data-turn='2'][data-role=agent] [data-testid=chat-calls] summary")?;
     let calls = text_of(

@@ -34,7 +34,6 @@ pub fn Chat() -> impl IntoView {
         <div class="chat" class:talking=move || talking.get() data-testid="chat">
             <div class="chat-top">
                 <Begin />
-                <AgentSwitch />
                 {move || {
                     test_chat
                         .error
@@ -61,7 +60,10 @@ pub fn Chat() -> impl IntoView {
                             }
                         })
                 }}
+                // Where the conversation is comes before who answers: opened, the model's settings
+                // would push it out of the top's view.
                 {move || talking.get().then(|| view! { <Now /> })}
+                <AgentSwitch />
                 {move || case_open.get().then(|| view! { <OpenedCase /> })}
                 <Suite />
             </div>
@@ -144,11 +146,24 @@ fn Transcript() -> impl IntoView {
             request_animation_frame(move || ol.set_scroll_top(ol.scroll_height()));
         }
     });
+    // And kept there while the author has not scrolled up: the panel's top (the Now panel, the
+    // model's settings) can grow after a turn, which shortens the transcript without scrolling it.
+    let at_newest = StoredValue::new(true);
+    Effect::new(move |_| {
+        if let Some(ol) = list.get() {
+            StoredValue::new_local(KeptAtNewest::observe(ol, at_newest));
+        }
+    });
+    let on_scroll = move |_| {
+        if let Some(ol) = list.get_untracked() {
+            at_newest.set_value(ol.scroll_top() + ol.client_height() >= ol.scroll_height() - 8);
+        }
+    };
     // Keyed by the whole line: a turn adds two lines and makes no other again (every line made
     // again was most of a turn's time on the page by the 30th turn); a line taken back and said
     // differently is a new line.
     view! {
-        <ol class="transcript" data-testid="chat-transcript" node_ref=list>
+        <ol class="transcript" data-testid="chat-transcript" node_ref=list on:scroll=on_scroll>
             <For
                 each=lines
                 key=|l| l.clone()
@@ -362,5 +377,51 @@ fn Say() -> impl IntoView {
                 "Save as test case…"
             </button>
         </div>
+    }
+}
+
+/// Scrolls a transcript to its newest line whenever its box or its content changes size while it
+/// shows that line (the top growing above it, a line's details opened); stops when dropped (with
+/// the effect that made it).
+struct KeptAtNewest {
+    resized: web_sys::ResizeObserver,
+    changed: web_sys::MutationObserver,
+    _on_change: wasm_bindgen::closure::Closure<dyn FnMut()>,
+}
+
+impl KeptAtNewest {
+    fn observe(
+        ol: web_sys::HtmlOListElement,
+        at_newest: StoredValue<bool>,
+    ) -> Option<KeptAtNewest> {
+        use wasm_bindgen::JsCast;
+        let list = ol.clone();
+        let on_change = wasm_bindgen::closure::Closure::<dyn FnMut()>::new(move || {
+            if at_newest.try_get_value().unwrap_or(false) {
+                list.set_scroll_top(list.scroll_height());
+            }
+        });
+        let callback = on_change.as_ref().unchecked_ref();
+        let resized = web_sys::ResizeObserver::new(callback).ok()?;
+        resized.observe(&ol);
+        let changed = web_sys::MutationObserver::new(callback).ok()?;
+        let what = web_sys::MutationObserverInit::new();
+        what.set_child_list(true);
+        what.set_subtree(true);
+        what.set_attributes(true);
+        what.set_character_data(true);
+        changed.observe_with_options(&ol, &what).ok()?;
+        Some(KeptAtNewest {
+            resized,
+            changed,
+            _on_change: on_change,
+        })
+    }
+}
+
+impl Drop for KeptAtNewest {
+    fn drop(&mut self) {
+        self.resized.disconnect();
+        self.changed.disconnect();
     }
 }
