@@ -34,6 +34,7 @@ pub fn preview(ctx: &Context, id: &str) -> Result<PublishPreview> {
             tools: draft.tools.clone(),
             session_states: draft.session_states.clone(),
             interruptions: draft.interruptions.clone(),
+            rules: draft.rules.clone(),
             settings: draft.settings.clone(),
             layout: Default::default(),
         },

@@ -20,6 +20,7 @@ pub mod parse;
 pub mod plan;
 pub mod plan_json;
 pub mod revision;
+pub mod rule;
 pub mod runtime;
 pub mod session_state;
 #[cfg(feature = "fs")]

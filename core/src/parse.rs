@@ -12,7 +12,7 @@ use serde_json::Value;
 
 use crate::condition::{pointer_escape, ConditionType};
 use crate::plan::{
-    Deliverable, DeliverableType, Interruption, InterruptionKind, Plan, SessionChange,
+    Deliverable, DeliverableType, Interruption, InterruptionKind, Plan, Rule, SessionChange,
     SessionState, SessionType,
 };
 use crate::unreadable;
@@ -310,6 +310,19 @@ pub fn shape_problems(plan: &Plan) -> Vec<ParseProblem> {
     for (i, interruption) in plan.interruptions.iter().enumerate() {
         interruption_problems(interruption, i, &mut schema);
     }
+    let mut rule_ids = HashSet::new();
+    for (i, rule) in plan.rules.iter().enumerate() {
+        if !rule_ids.insert(rule.id.as_str()) {
+            schema(
+                format!("/rules/{i}/id"),
+                format!(
+                    "two rules have the id \"{}\": give this one another id",
+                    rule.id
+                ),
+            );
+        }
+        rule_problems(rule, i, &mut schema);
+    }
     let mut names = HashSet::new();
     for (i, tool) in plan.tools.iter().enumerate() {
         if !names.insert(tool.name.as_str()) {
@@ -495,6 +508,48 @@ fn session_state_problems(st: &SessionState, i: usize, schema: &mut impl FnMut(S
                     schema,
                 );
             }
+        }
+    }
+}
+
+/// The shape rules of one rule of the plan (explore.md): its id, and exactly the fields its kind
+/// uses.
+fn rule_problems(rule: &Rule, i: usize, schema: &mut impl FnMut(String, String)) {
+    let at = |field: &str| format!("/rules/{i}{field}");
+    let id = &rule.id;
+    if !is_slug(id) {
+        schema(
+            at("/id"),
+            format!("rule id \"{id}\" must be lowercase letters, digits, '-' or '_', starting with a letter or digit, at most 64 characters"),
+        );
+    }
+    let kind = rule.kind;
+    for field in kind.fields() {
+        if !rule.has(field) {
+            schema(
+                at(""),
+                format!("the rule \"{id}\" ({}) needs \"{field}\"", kind.as_str()),
+            );
+        }
+    }
+    for field in rule.fields_given() {
+        if !kind.fields().contains(&field) {
+            schema(
+                at(&format!("/{field}")),
+                format!(
+                    "a {} rule has no \"{field}\": remove it from \"{id}\"",
+                    kind.as_str()
+                ),
+            );
+        }
+    }
+    if let Some(c) = &rule.condition {
+        if c.condition_type.is_composite() {
+            nested_type_problems(
+                c.condition_config.get("conditions"),
+                &|| at("/condition/condition_config"),
+                schema,
+            );
         }
     }
 }

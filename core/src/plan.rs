@@ -16,6 +16,7 @@ use serde_json::{Map, Value};
 
 use crate::condition::ConditionType;
 pub use crate::interruption::{Interruption, InterruptionKind};
+pub use crate::rule::{Rule, RuleKind};
 pub use crate::session_state::{Activation, SessionChange, SessionState, SessionType};
 
 /// The newest `schema_version` this program reads and writes.
@@ -57,6 +58,9 @@ pub struct Plan {
     /// What may happen when the user sets the open task aside (docs/interruptions.md).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub interruptions: Vec<Interruption>,
+    /// What the author wants guaranteed of every conversation (explore.md, "Rules").
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rules: Vec<Rule>,
     /// The plan's settings.
     #[serde(default, skip_serializing_if = "Settings::is_default")]
     pub settings: Settings,
@@ -85,6 +89,7 @@ impl PartialEq for Plan {
             tools,
             session_states,
             interruptions,
+            rules,
             settings,
             layout,
         } = self;
@@ -102,6 +107,7 @@ impl PartialEq for Plan {
             && *tools == other.tools
             && *session_states == other.session_states
             && *interruptions == other.interruptions
+            && *rules == other.rules
             && *settings == other.settings
             && *layout == other.layout
     }
@@ -153,6 +159,7 @@ impl Plan {
             tools,
             session_states,
             interruptions,
+            rules,
             settings,
             layout,
         } = self;
@@ -167,6 +174,7 @@ impl Plan {
             tools: tools.clone(),
             session_states: session_states.clone(),
             interruptions: interruptions.clone(),
+            rules: rules.clone(),
             settings: settings.clone(),
             layout: layout.clone(),
         }

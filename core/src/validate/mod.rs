@@ -11,6 +11,7 @@ mod diagnostic;
 mod fasthash;
 mod graph;
 mod interruptions;
+mod rules;
 mod session_states;
 mod task_order;
 mod workers;
@@ -122,6 +123,7 @@ impl Validator<'_, '_> {
         self.states();
         self.session_states();
         self.interruptions();
+        self.rules();
     }
 }
 

@@ -35,7 +35,7 @@ impl Editor {
         }
         let unsaved = !self.on_disk_is(&current);
         if unsaved {
-            self.on_disk_choice.set(Some(OnDiskChoice::Plan(disk)));
+            self.on_disk_choice.set(Some(OnDiskChoice::Plan(Box::new(disk))));
             self.save.set(SaveState::Conflict);
         } else {
             self.history
@@ -66,7 +66,7 @@ impl Editor {
         };
         self.on_disk_choice.set(None);
         let file = match choice {
-            OnDiskChoice::Plan(plan) => plan,
+            OnDiskChoice::Plan(plan) => *plan,
             OnDiskChoice::Unreadable(_) if take_file => {
                 self.close();
                 return;

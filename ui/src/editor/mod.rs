@@ -44,7 +44,7 @@ impl Selection {
 #[derive(Debug, Clone, PartialEq)]
 pub enum OnDiskChoice {
     /// Another writer's draft, which came while the editor had unsaved edits.
-    Plan(Plan),
+    Plan(Box<Plan>),
     /// The file can no longer be read (why): the editor keeps the plan and writes nothing until
     /// the author chooses, or the file becomes readable again.
     Unreadable(ApiError),
