@@ -131,3 +131,26 @@ fn a_rule_of_an_unknown_kind_is_a_schema_finding_at_its_kind() {
         "{found:?}"
     );
 }
+
+#[test]
+fn renaming_a_state_rewires_the_rules_that_name_it() {
+    use plan_core::edit::{apply, Command};
+    let plan = plan_core::parse::parse_plan(&base().to_string()).unwrap();
+    let renamed = apply(
+        &plan,
+        &Command::RenameState {
+            from: "billing".into(),
+            to: "refund-desk".into(),
+        },
+    )
+    .unwrap()
+    .plan;
+    assert_eq!(renamed.rules[0].state_id.as_deref(), Some("refund-desk"));
+    assert_eq!(
+        renamed.rules[2].then_state_id.as_deref(),
+        Some("refund-desk")
+    );
+    assert_eq!(renamed.rules[3].state_id.as_deref(), Some("refund-desk"));
+    let report = plan_core::validate::validate(&renamed);
+    assert!(report.diagnostics.is_empty(), "{:?}", report.diagnostics);
+}

@@ -20,8 +20,8 @@ pub use rename::Renamed;
 
 use crate::layout;
 use crate::plan::{
-    Ending, Goal, Interruption, Plan, Position, SessionState, Settings, State, StateType, Tool,
-    Transition,
+    Ending, Goal, Interruption, Plan, Position, Rule, SessionState, Settings, State, StateType,
+    Tool, Transition,
 };
 pub use ids::{id_from_title, is_placeholder_id, unique_id};
 
@@ -65,6 +65,9 @@ pub struct PlanDetails {
     /// The plan's interruptions.
     #[serde(default)]
     pub interruptions: Vec<Interruption>,
+    /// What the author wants guaranteed of every conversation.
+    #[serde(default)]
+    pub rules: Vec<Rule>,
 }
 
 impl PlanDetails {
@@ -79,6 +82,7 @@ impl PlanDetails {
             instructions: p.instructions.clone(),
             session_states: p.session_states.clone(),
             interruptions: p.interruptions.clone(),
+            rules: p.rules.clone(),
         }
     }
 }
@@ -310,6 +314,7 @@ pub fn apply(plan: &Plan, command: &Command) -> Result<Applied, EditError> {
             p.instructions = d.instructions.clone();
             p.session_states = d.session_states.clone();
             p.interruptions = d.interruptions.clone();
+            p.rules = d.rules.clone();
         }
         Command::Paste {
             states,
@@ -434,11 +439,28 @@ fn rename(p: &mut Plan, from: &str, to: &str) -> Result<(), EditError> {
             .into_iter()
             .flatten()
     });
-    let conditions = rules.chain(
-        p.interruptions
-            .iter_mut()
-            .filter_map(|x| x.condition.as_mut()),
-    );
+    // The plan's rules name states, and their conditions can count visits.
+    for rule in &mut p.rules {
+        for id in [
+            &mut rule.state_id,
+            &mut rule.first_state_id,
+            &mut rule.then_state_id,
+        ]
+        .into_iter()
+        .flatten()
+        {
+            if id == from {
+                *id = to.to_string();
+            }
+        }
+    }
+    let conditions = rules
+        .chain(
+            p.interruptions
+                .iter_mut()
+                .filter_map(|x| x.condition.as_mut()),
+        )
+        .chain(p.rules.iter_mut().filter_map(|r| r.condition.as_mut()));
     for c in conditions {
         rename_visited(c.condition_type.as_str(), &mut c.condition_config, from, to);
     }

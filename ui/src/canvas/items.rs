@@ -8,7 +8,7 @@ use leptos::prelude::*;
 use plan_core::diff::Change;
 use plan_core::Severity;
 
-use super::label_places::LabelPlaces;
+use super::label_place::Placed;
 use super::scene::{Arrow, ArrowText, Card, Detour, Marks};
 use crate::actions::Actions;
 use crate::editor::{Editor, Selection};
@@ -345,7 +345,7 @@ pub fn label_view(
     editor: Editor,
     marks: Memo<Marks>,
     texts: Texts,
-    places: LabelPlaces,
+    places: Memo<HashMap<u64, Placed>>,
 ) -> impl IntoView {
     let ArrowText {
         label,

@@ -35,7 +35,8 @@ impl Editor {
         }
         let unsaved = !self.on_disk_is(&current);
         if unsaved {
-            self.on_disk_choice.set(Some(OnDiskChoice::Plan(Box::new(disk))));
+            self.on_disk_choice
+                .set(Some(OnDiskChoice::Plan(Box::new(disk))));
             self.save.set(SaveState::Conflict);
         } else {
             self.history

@@ -26,6 +26,10 @@ pub enum Root {
     Interruption {
         id: String,
     },
+    /// The condition a rule of the plan wants true (explore.md, "Rules").
+    PlanRule {
+        id: String,
+    },
 }
 
 impl Root {
@@ -38,6 +42,7 @@ impl Root {
                 deactivate,
             } => format!("rule:{session_state}:{deactivate}"),
             Root::Interruption { id } => format!("interruption:{id}"),
+            Root::PlanRule { id } => format!("plan-rule:{id}"),
         }
     }
 }
@@ -152,6 +157,7 @@ pub(super) fn standalone<'p>(plan: &'p Plan, root: &Root) -> Option<&'p Conditio
             }
         }
         Root::Interruption { id } => plan.interruption(id)?.condition.as_ref(),
+        Root::PlanRule { id } => plan.rules.iter().find(|r| r.id == *id)?.condition.as_ref(),
     }
 }
 
@@ -179,6 +185,7 @@ pub(super) fn standalone_mut<'d>(d: &'d mut PlanDetails, root: &Root) -> Option<
             .find(|x| x.id == *id)?
             .condition
             .as_mut(),
+        Root::PlanRule { id } => d.rules.iter_mut().find(|r| r.id == *id)?.condition.as_mut(),
     }
 }
 

@@ -12,6 +12,7 @@ mod fields;
 mod interruptions;
 mod names;
 mod plan;
+mod rules;
 mod session_states;
 mod state;
 mod tasks;

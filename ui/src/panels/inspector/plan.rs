@@ -8,7 +8,7 @@ use plan_core::plan::Tool;
 use super::access::{change_plan, read_plan};
 use super::fields::{area, name_field, state_picker, text};
 use super::names::{added_codes, gated, gates};
-use super::{interruptions, session_states};
+use super::{interruptions, rules, session_states};
 use crate::editor::Editor;
 
 fn tool_name(editor: Editor, i: usize) -> String {
@@ -250,6 +250,7 @@ pub fn PlanInspector() -> impl IntoView {
             </div>
             <session_states::SessionStatesSection />
             <interruptions::InterruptionsSection />
+            <rules::RulesSection />
             <div class="subsection">
                 <h4>"Tools"</h4>
                 <For each=move || 0..tool_count() key=|i| *i let:i>

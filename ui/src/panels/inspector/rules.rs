@@ -1,0 +1,288 @@
+//! The plan's rules in the plan inspector (explore.md, "Rules"): what the author wants guaranteed
+//! of every conversation, written with pickers (a kind in words, states, a tool, the condition
+//! builder), never as JSON. What a form value means is decided by the pure functions at the top,
+//! tested natively; the views only show and dispatch.
+
+use leptos::prelude::*;
+use plan_core::condition::{Condition, ConditionType};
+use plan_core::plan::{Plan, Rule, RuleKind};
+
+use super::access::{change_plan, read_plan};
+use super::condition::{ConditionEditor, Root};
+use super::fields::{choice, state_picker, text};
+use crate::editor::Editor;
+
+/// The kinds of rule, in the author's words.
+pub const KINDS: [(RuleKind, &str); 5] = [
+    (RuleKind::NeverEntersUnless, "Enters a state only when…"),
+    (RuleKind::ToolOnlyWhen, "Calls a tool only when…"),
+    (RuleKind::VisitsBefore, "One state before another"),
+    (RuleKind::Reaches, "Reaches a state"),
+    (RuleKind::CanAlwaysEnd, "Every conversation can end"),
+];
+
+/// A new rule for `plan`: a fresh id; every conversation can still end.
+pub fn fresh(plan: &Plan) -> Rule {
+    let mut n = plan.rules.len() + 1;
+    while plan.rules.iter().any(|r| r.id == format!("rule-{n}")) {
+        n += 1;
+    }
+    Rule {
+        id: format!("rule-{n}"),
+        title: String::new(),
+        kind: RuleKind::CanAlwaysEnd,
+        state_id: None,
+        tool: None,
+        condition: None,
+        first_state_id: None,
+        then_state_id: None,
+    }
+}
+
+/// The kind chosen in the form: the fields the kind uses are kept or filled (the first state
+/// other than the start, the first tool, "a value is known"), the others dropped, so that the
+/// rule always has the shape its kind needs.
+pub fn set_kind(plan: &Plan, rule: &mut Rule, kind: RuleKind) {
+    rule.kind = kind;
+    let start = plan.start_state_id().unwrap_or_default();
+    let other = plan
+        .states
+        .iter()
+        .find(|s| s.id != start)
+        .or(plan.states.first())
+        .map(|s| s.id.clone())
+        .unwrap_or_default();
+    let uses = |field: &str| kind.fields().contains(&field);
+    let keep = |value: &mut Option<String>, field: &str, fill: &str| {
+        if !uses(field) {
+            *value = None;
+        } else if value.is_none() {
+            *value = Some(fill.to_string());
+        }
+    };
+    keep(&mut rule.state_id, "state_id", &other);
+    keep(&mut rule.first_state_id, "first_state_id", start);
+    keep(&mut rule.then_state_id, "then_state_id", &other);
+    let tool = plan
+        .tools
+        .first()
+        .map(|t| t.name.clone())
+        .unwrap_or_default();
+    keep(&mut rule.tool, "tool", &tool);
+    if !uses("condition") {
+        rule.condition = None;
+    } else if rule.condition.is_none() {
+        rule.condition = Some(Condition {
+            condition_type: ConditionType::DeliverableExists,
+            condition_config: Default::default(),
+        });
+    }
+}
+
+/// Changes the plan's rules (one undo step, or one per burst of typing under `burst`).
+fn change(editor: Editor, burst: Option<String>, f: impl FnOnce(&mut Vec<Rule>)) {
+    let burst = burst.map(|k| format!("plan-rule:{k}"));
+    change_plan(editor, burst.as_deref(), |d| f(&mut d.rules));
+}
+
+fn with(editor: Editor, i: usize, burst: Option<String>, f: impl FnOnce(&mut Rule)) {
+    change(editor, burst, |list| {
+        if let Some(x) = list.get_mut(i) {
+            f(x);
+        }
+    });
+}
+
+/// The plan's rules.
+#[component]
+pub fn RulesSection() -> impl IntoView {
+    let editor = expect_context::<Editor>();
+    let count = move || read_plan(editor, |p| p.rules.len());
+    view! {
+        <div class="subsection" data-testid="rules">
+            <h4>"Rules"</h4>
+            <p class="hint">
+                "What you want guaranteed of every conversation this plan allows, such as \"Refund is never entered unless the caller is verified\"."
+            </p>
+            <For each=move || 0..count() key=|i| *i let:i>
+                <RuleForm i=i />
+            </For>
+            <button
+                class="add"
+                data-testid="add-rule"
+                on:click=move |_| {
+                    let Some(x) = editor.plan.with_untracked(|p| p.as_ref().map(fresh)) else {
+                        return
+                    };
+                    change(editor, None, |list| list.push(x));
+                }
+            >
+                "+ Add rule"
+            </button>
+        </div>
+    }
+}
+
+#[component]
+fn RuleForm(i: usize) -> impl IntoView {
+    let editor = expect_context::<Editor>();
+    let get = move |f: fn(&Rule) -> String| {
+        move || read_plan(editor, |p| p.rules.get(i).map(f).unwrap_or_default())
+    };
+    let uses = move |field: &'static str| {
+        move || {
+            read_plan(editor, |p| {
+                p.rules
+                    .get(i)
+                    .is_some_and(|r| r.kind.fields().contains(&field))
+            })
+        }
+    };
+    let id = get(|r| r.id.clone());
+    let pick = move |field: fn(&mut Rule) -> &mut Option<String>| {
+        move |v: String| with(editor, i, None, |r| *field(r) = Some(v))
+    };
+    view! {
+        <div class="plan-rule" data-testid="rule-fields" data-rule-id=id>
+            {text(
+                editor,
+                "What it guarantees, in your words",
+                "rule-title",
+                get(|r| r.title.clone()),
+                move |v: String| with(editor, i, Some(format!("{i}title")), |r| r.title = v),
+            )}
+            {choice(
+                "Kind",
+                "rule-kind",
+                i.to_string(),
+                || {
+                    KINDS
+                        .iter()
+                        .map(|(k, words)| (k.as_str().to_string(), words.to_string()))
+                        .collect()
+                },
+                get(|r| r.kind.as_str().to_string()),
+                move |v: String| {
+                    let Some(kind) = KINDS.iter().map(|(k, _)| *k).find(|k| k.as_str() == v) else {
+                        return;
+                    };
+                    let Some(plan) = editor.plan.get_untracked() else { return };
+                    with(editor, i, None, |r| set_kind(&plan, r, kind));
+                },
+            )}
+            <Show when=uses(
+                "state_id",
+            )>
+                {state_picker(
+                    "The state",
+                    "rule-state",
+                    get(|r| r.state_id.clone().unwrap_or_default()),
+                    pick(|r| &mut r.state_id),
+                )}
+            </Show>
+            <Show when=uses(
+                "first_state_id",
+            )>
+                {state_picker(
+                    "First this state",
+                    "rule-first-state",
+                    get(|r| r.first_state_id.clone().unwrap_or_default()),
+                    pick(|r| &mut r.first_state_id),
+                )}
+                {state_picker(
+                    "Then this state",
+                    "rule-then-state",
+                    get(|r| r.then_state_id.clone().unwrap_or_default()),
+                    pick(|r| &mut r.then_state_id),
+                )}
+            </Show>
+            <Show when=uses(
+                "tool",
+            )>
+                {choice(
+                    "The tool",
+                    "rule-tool",
+                    format!("{i}tool"),
+                    move || read_plan(
+                        editor,
+                        |p| p.tools.iter().map(|t| (t.name.clone(), t.name.clone())).collect(),
+                    ),
+                    get(|r| r.tool.clone().unwrap_or_default()),
+                    pick(|r| &mut r.tool),
+                )}
+            </Show>
+            <Show when=uses("condition")>
+                <div class="rule" data-testid="rule-condition">
+                    <span class="field-label">"Only when"</span>
+                    {move || {
+                        let id = read_plan(
+                            editor,
+                            |p| p.rules.get(i).map(|r| r.id.clone()).unwrap_or_default(),
+                        );
+                        view! { <ConditionEditor root=Root::PlanRule { id } path=Vec::new() /> }
+                    }}
+                </div>
+            </Show>
+            <button
+                class="remove"
+                data-testid="remove-rule"
+                on:click=move |_| change(
+                    editor,
+                    None,
+                    |list| {
+                        if i < list.len() {
+                            list.remove(i);
+                        }
+                    },
+                )
+            >
+                "Remove rule"
+            </button>
+        </div>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn plan() -> Plan {
+        plan_core::parse_plan(
+            &serde_json::json!({"id": "p", "title": "P", "start_state_id": "a",
+                "states": [{"id": "a", "title": "A", "transitions": [{"target_state_id": "b"}]},
+                           {"id": "b", "title": "B"}],
+                "tools": [{"name": "refund", "response_codes": ["OK"]}],
+                "rules": [{"id": "rule-1", "kind": "can_always_end"}]})
+            .to_string(),
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn a_new_rule_has_a_fresh_id_and_asks_only_that_every_conversation_can_end() {
+        let r = fresh(&plan());
+        assert_eq!(r.id, "rule-2");
+        assert_eq!(r.kind, RuleKind::CanAlwaysEnd);
+        assert!(r.fields_given().is_empty());
+    }
+
+    #[test]
+    fn a_kind_chosen_gets_exactly_the_fields_it_uses() {
+        let p = plan();
+        let mut r = fresh(&p);
+        for (kind, _) in KINDS {
+            set_kind(&p, &mut r, kind);
+            let mut given = r.fields_given();
+            given.sort();
+            let mut wanted = kind.fields().to_vec();
+            wanted.sort();
+            assert_eq!(given, wanted, "{}", kind.as_str());
+        }
+        set_kind(&p, &mut r, RuleKind::VisitsBefore);
+        assert_eq!(r.first_state_id.as_deref(), Some("a"));
+        assert_eq!(r.then_state_id.as_deref(), Some("b"));
+        set_kind(&p, &mut r, RuleKind::ToolOnlyWhen);
+        assert_eq!(r.tool.as_deref(), Some("refund"));
+        assert!(r.condition.is_some() && r.first_state_id.is_none());
+    }
+}
