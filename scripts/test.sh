@@ -21,7 +21,7 @@ cargo clippy -p plan-tests --all-targets -- -D warnings
 say "unit and integration tests of every crate"
 cargo test < /dev/null
 say "cross-crate tests: the plan command, its store, chat and test; the JSON Schema; properties; the readers fuzzed"
-cargo test -p plan-tests --test layering --test cli --test chat --test schema --test store --test model_chat --test properties --test fuzz --test conversation_log < /dev/null
+cargo test -p plan-tests --test layering --test cli --test chat --test schema --test store --test model_chat --test properties --test fuzz --test conversation_log --test explore < /dev/null
 say "the language-model agent against a real server and model (llama-cpp-python, SmolLM2-135M)"
 timeout 600 cargo test -p plan-tests --test real_model < /dev/null
 say "end-to-end tests of the real app: viewing, editing, then a plan's lifecycle, then the test chat"

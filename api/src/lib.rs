@@ -34,6 +34,8 @@ pub mod conversations;
 #[cfg(feature = "store")]
 pub mod drafts;
 #[cfg(feature = "store")]
+pub mod explore;
+#[cfg(feature = "store")]
 pub mod file_chat;
 #[cfg(feature = "store")]
 pub mod target;

@@ -8,6 +8,7 @@
 mod agent;
 mod chat;
 mod check;
+mod explore;
 mod lifecycle;
 mod suite;
 
@@ -123,6 +124,32 @@ enum Command {
         #[command(flatten)]
         agent: agent::Flags,
     },
+    /// Every conversation a plan allows, up to bounds: what only shows when it runs (a dead end, a
+    /// state or transition never reached, a broken rule), each with its shortest conversation.
+    Explore {
+        /// A plan file, explored as it is.
+        #[arg(
+            value_name = "FILE",
+            required_unless_present = "plan",
+            conflicts_with = "plan"
+        )]
+        file: Option<PathBuf>,
+        /// A plan of the workspace: its live version, else its draft.
+        #[arg(long, value_name = "ID")]
+        plan: Option<String>,
+        #[arg(long, value_name = "N", requires = "plan", conflicts_with_all = ["live", "draft"])]
+        version: Option<u32>,
+        #[arg(long, requires = "plan", conflicts_with = "draft")]
+        live: bool,
+        #[arg(long, requires = "plan")]
+        draft: bool,
+        /// The most user turns in one conversation.
+        #[arg(long, value_name = "N", default_value_t = 40)]
+        max_turns: u32,
+        /// The most configurations in all.
+        #[arg(long, value_name = "N", default_value_t = 1_000_000)]
+        max_configurations: usize,
+    },
     /// Run saved test cases: a plan's tests/ folder, a folder, or files.
     Test {
         /// Plan ids, folders or test files.
@@ -228,6 +255,33 @@ fn run(cli: Cli) -> Result<u8, Failure> {
             };
             return chat::run(ws, options, format);
         }
+        Command::Explore {
+            file,
+            plan,
+            version,
+            live,
+            draft,
+            max_turns,
+            max_configurations,
+        } => {
+            let revision = match (version, live, draft) {
+                (Some(n), _, _) => Some(Revision::Version(*n)),
+                (None, true, _) => Some(Revision::Live),
+                (None, false, true) => Some(Revision::Draft),
+                _ => None,
+            };
+            let options = explore::Options {
+                file: file.clone(),
+                plan: plan.clone(),
+                revision,
+                workspace: cli.workspace.clone(),
+                bounds: plan_core::explore::Bounds {
+                    max_turns: *max_turns,
+                    max_configurations: *max_configurations,
+                },
+            };
+            return explore::run(options, format);
+        }
         Command::Test {
             targets,
             version,
@@ -279,9 +333,11 @@ fn run(cli: Cli) -> Result<u8, Failure> {
         Command::Diff { id, a, b } => {
             lifecycle::diff(&ws, &id, revision(&a)?, revision(&b)?, format)
         }
-        Command::Check { .. } | Command::Schema | Command::Chat { .. } | Command::Test { .. } => {
-            Ok(())
-        }
+        Command::Check { .. }
+        | Command::Schema
+        | Command::Chat { .. }
+        | Command::Explore { .. }
+        | Command::Test { .. } => Ok(()),
     }
     .map(|()| 0)
 }

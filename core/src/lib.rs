@@ -10,6 +10,7 @@ pub mod diff;
 pub mod draft_changes;
 pub mod duplicate_keys;
 pub mod edit;
+pub mod explore;
 #[cfg(feature = "fs")]
 pub mod files;
 pub mod flow_import;

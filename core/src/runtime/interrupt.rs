@@ -250,3 +250,10 @@ pub(super) fn forget(plan: &Plan, s: &mut Session, events: &mut Vec<Event>) {
         format!("forgot the parked {title}: away {} turns", p.ttl_turns),
     ));
 }
+
+/// Whether `condition` holds in session `s`, read in the state it is in (what the explorer asks
+/// of a rule's condition).
+pub fn condition_holds(plan: &Plan, s: &Session, condition: &Condition) -> bool {
+    plan.state(&s.state_id)
+        .is_some_and(|state| holds(plan, state, s, condition))
+}

@@ -1,0 +1,139 @@
+//! `plan explore`: every conversation a plan allows, up to bounds, and what only shows when it
+//! runs (explore.md), each finding with the length of the shortest conversation that shows it.
+//!
+//! Text output: one line per finding, then
+//! `explored N configurations (complete|stopped at …): E errors, W warnings`. JSON: explore.md's
+//! document. Exit 0 with no error found, 1 with one (or a plan with errors, whose diagnostics are
+//! printed instead), 2 for a usage or reading problem.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use plan_api::explore::{explore_file, explore_plan};
+use plan_core::explore::{Bounds, Explored, Stopped};
+use plan_core::validate::Severity;
+use plan_core::Revision;
+use serde_json::json;
+
+use crate::chat::refusal;
+use crate::lifecycle::{workspace, Failure};
+use crate::Format;
+
+/// The options of `plan explore`.
+pub struct Options {
+    pub file: Option<PathBuf>,
+    pub plan: Option<String>,
+    pub revision: Option<Revision>,
+    pub workspace: Option<PathBuf>,
+    pub bounds: Bounds,
+}
+
+/// Runs `plan explore`; answers the exit code.
+pub fn run(o: Options, format: Format) -> Result<u8, Failure> {
+    let explored = match (&o.file, &o.plan) {
+        (Some(file), _) => {
+            let name = file.display().to_string();
+            explore_file(file, o.bounds).map_err(|e| refusal(&name, e))?
+        }
+        (None, Some(id)) => {
+            let ctx = workspace(o.workspace.as_deref())?;
+            explore_plan(&ctx, id, o.revision, o.bounds).map_err(|e| refusal(id, e))?
+        }
+        (None, None) => {
+            return Err(Failure {
+                code: 2,
+                message: "name a plan file or --plan ID".into(),
+            })
+        }
+    };
+    let errors = count(&explored, Severity::Error);
+    let mut out = std::io::stdout().lock();
+    match format {
+        Format::Json => {
+            let _ = writeln!(
+                out,
+                "{}",
+                serde_json::to_string_pretty(&document(&explored)).unwrap_or_default()
+            );
+        }
+        Format::Text => {
+            let _ = write!(out, "{}", render(&explored));
+        }
+    }
+    Ok(if errors > 0 { 1 } else { 0 })
+}
+
+fn count(e: &Explored, severity: Severity) -> usize {
+    e.findings.iter().filter(|f| f.severity == severity).count()
+}
+
+/// explore.md's JSON document.
+pub fn document(e: &Explored) -> serde_json::Value {
+    json!({
+        "complete": e.complete,
+        "configurations": e.configurations,
+        "conversations": e.conversations,
+        "turns_max": e.turns_max,
+        "coverage": e.coverage,
+        "findings": e.findings,
+    })
+}
+
+/// The text report: a line per finding, then the summary.
+pub fn render(e: &Explored) -> String {
+    let mut s = String::new();
+    for f in &e.findings {
+        let severity = match f.severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Info => "info",
+        };
+        let mut place = Vec::new();
+        if let Some(state) = &f.location.state_id {
+            place.push(format!("state '{state}'"));
+        }
+        if let Some(i) = f.location.transition_index {
+            place.push(format!("transition {}", i + 1));
+        }
+        if let Some(rule) = &f.location.rule {
+            place.push(format!("rule '{rule}'"));
+        }
+        let place = if place.is_empty() {
+            String::new()
+        } else {
+            format!(" {}:", place.join(" · "))
+        };
+        let shortest = match f.turns() {
+            0 if f.script.is_none() => String::new(),
+            1 => " (shortest conversation: 1 turn)".to_string(),
+            n => format!(" (shortest conversation: {n} turns)"),
+        };
+        s.push_str(&format!(
+            "{severity}[{}]{place} {}{shortest}\n",
+            f.code, f.message
+        ));
+    }
+    let how = if e.complete {
+        "complete".to_string()
+    } else {
+        match e.stopped {
+            Some(Stopped::MaxConfigurations) => "stopped at the most configurations".into(),
+            Some(Stopped::Asked) => "stopped".into(),
+            _ => "stopped at the most turns".into(),
+        }
+    };
+    let many = |n: usize, one: &str| {
+        if n == 1 {
+            format!("1 {one}")
+        } else {
+            format!("{n} {one}s")
+        }
+    };
+    s.push_str(&format!(
+        "explored {} configurations ({how}): {}, {}\n",
+        e.configurations,
+        many(count(e, Severity::Error), "error"),
+        many(count(e, Severity::Warning), "warning")
+    ));
+    s
+}

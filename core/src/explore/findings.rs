@@ -1,0 +1,412 @@
+//! What a search found (explore.md, "Findings" and "Rules"), each with the shortest conversation
+//! that shows it, checked by replaying it before it is reported. "Never" findings come only from a
+//! complete search: a search cut by a bound claims nothing it did not see.
+
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+
+use serde::Serialize;
+
+use super::{key, Coverage, Domains, Explored, Search, Stopped};
+use crate::plan::{Plan, Rule, RuleKind};
+use crate::runtime::script::Script;
+use crate::runtime::{Chat, Session, Simulator, ToolResults};
+use crate::validate::{Code, Severity};
+
+/// Where a finding is: a state, a transition of it, or a rule.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Place {
+    /// The state.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub state_id: Option<String>,
+    /// The transition's index in the state's list.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub transition_index: Option<usize>,
+    /// The rule's id.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rule: Option<String>,
+}
+
+/// One finding.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Finding {
+    /// Its stable code (`explore-dead-end`, …).
+    pub code: &'static str,
+    /// Error, warning or information.
+    pub severity: Severity,
+    /// What it is, in the author's words.
+    pub message: String,
+    /// Where it is.
+    pub location: Place,
+    /// The shortest conversation that shows it, its last turn where it shows.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub script: Option<Script>,
+}
+
+impl Finding {
+    /// The length of its conversation, in user turns.
+    pub fn turns(&self) -> usize {
+        self.script.as_ref().map_or(0, |s| s.turns.len())
+    }
+}
+
+fn title(plan: &Plan, id: &str) -> String {
+    plan.state(id)
+        .map(|s| s.title.clone())
+        .filter(|t| !t.is_empty())
+        .unwrap_or_else(|| id.to_string())
+}
+
+fn at_state(id: &str) -> Place {
+    Place {
+        state_id: Some(id.to_string()),
+        ..Place::default()
+    }
+}
+
+fn at_rule(rule: &Rule) -> Place {
+    Place {
+        rule: Some(rule.id.clone()),
+        ..Place::default()
+    }
+}
+
+/// Whether `condition` holds in `s`, as the runtime would read it there.
+fn holds(plan: &Plan, s: &Session, condition: &crate::condition::Condition) -> bool {
+    crate::runtime::interrupt::condition_holds(plan, s, condition)
+}
+
+pub(crate) fn report(search: &Search) -> Explored {
+    let plan = search.plan;
+    let nodes = &search.nodes;
+    let mut coverage = Coverage::default();
+    let mut entered: BTreeMap<&str, BTreeSet<usize>> = BTreeMap::new();
+    let mut fired: BTreeMap<(String, usize), BTreeSet<usize>> = BTreeMap::new();
+    if let Some(first) = search.how.first() {
+        for id in &first.entered {
+            entered.entry(id.as_str()).or_default().insert(0);
+        }
+    }
+    for (_, to, done) in &search.steps {
+        for id in &done.entered {
+            entered.entry(id.as_str()).or_default().insert(*to);
+        }
+        for t in &done.fired {
+            fired.entry(t.clone()).or_default().insert(*to);
+        }
+    }
+    for (id, set) in &entered {
+        coverage.states.insert(id.to_string(), set.len());
+    }
+    for ((from, i), set) in &fired {
+        coverage
+            .transitions
+            .insert(format!("{from}/{i}"), set.len());
+    }
+    let mut out: Vec<Finding> = Vec::new();
+    let show = |to: usize| Some(search.script_to(to));
+
+    // Dead ends: configurations, not ended, from which no ending can be reached. A configuration
+    // not expanded (past a bound) might still end: it is not counted as dead.
+    let mut can_end = vec![false; nodes.len()];
+    let mut before: Vec<Vec<usize>> = vec![Vec::new(); nodes.len()];
+    for (i, n) in nodes.iter().enumerate() {
+        for &j in &n.next {
+            before[j].push(i);
+        }
+    }
+    let mut queue: VecDeque<usize> = VecDeque::new();
+    for (i, n) in nodes.iter().enumerate() {
+        if n.session.ended.is_some() || !n.expanded {
+            can_end[i] = true;
+            queue.push_back(i);
+        }
+    }
+    while let Some(j) = queue.pop_front() {
+        for &i in &before[j] {
+            if !can_end[i] {
+                can_end[i] = true;
+                queue.push_back(i);
+            }
+        }
+    }
+    let dead = (0..nodes.len()).find(|&i| !can_end[i]);
+    if let Some(d) = dead {
+        let state = &nodes[d].session.state_id;
+        out.push(Finding {
+            code: "explore-dead-end",
+            severity: Severity::Error,
+            message: format!(
+                "A conversation can get stuck in '{}': from there nothing the caller says leads to an ending.",
+                title(plan, state)
+            ),
+            location: at_state(state),
+            script: show(d),
+        });
+    }
+
+    // Rules.
+    for rule in &plan.rules {
+        if let Some((to, why)) = broken(search, rule, dead) {
+            out.push(Finding {
+                code: "explore-rule-broken",
+                severity: Severity::Error,
+                message: format!("The rule '{}' ({}) is broken: {why}.", rule.name(), rule.id),
+                location: at_rule(rule),
+                script: to.and_then(show),
+            });
+        }
+    }
+
+    // Only through the safety net: every way out of the state that was seen was opened by it.
+    let mut exits: BTreeMap<&str, (bool, Option<usize>)> = BTreeMap::new();
+    for (_, to, done) in &search.steps {
+        for (from, _) in &done.fired {
+            let e = exits.entry(from.as_str()).or_insert((true, None));
+            e.0 &= done.released;
+            if done.released && e.1.is_none_or(|at| nodes[*to].depth < nodes[at].depth) {
+                e.1 = Some(*to);
+            }
+        }
+    }
+    for (state, (only, example)) in exits {
+        if only {
+            out.push(Finding {
+                code: "explore-only-safety-net",
+                severity: Severity::Warning,
+                message: format!(
+                    "Conversations leave '{}' only when the safety net releases what the caller was stuck on: no answer leads on from there.",
+                    title(plan, state)
+                ),
+                location: at_state(state),
+                script: example.and_then(show),
+            });
+        }
+    }
+
+    if search.complete {
+        let unreachable: BTreeSet<String> = crate::validate::validate(plan)
+            .diagnostics
+            .iter()
+            .filter(|d| d.code == Code::UnreachableState)
+            .filter_map(|d| d.location.state_id.clone())
+            .collect();
+        for state in &plan.states {
+            let id = state.id.as_str();
+            if entered.contains_key(id) || unreachable.contains(id) {
+                continue;
+            }
+            let (code, what) = if state.is_ending() {
+                ("explore-ending-never-reached", "No conversation ends in")
+            } else {
+                ("explore-state-never-entered", "No conversation enters")
+            };
+            out.push(Finding {
+                code,
+                severity: Severity::Warning,
+                message: format!(
+                    "{what} '{}', though arrows lead there: what they wait for never comes true on the way.",
+                    title(plan, id)
+                ),
+                location: at_state(id),
+                script: None,
+            });
+        }
+        for state in &plan.states {
+            if !entered.contains_key(state.id.as_str()) {
+                continue;
+            }
+            for i in 0..state.transitions.len() {
+                if !fired.contains_key(&(state.id.clone(), i)) {
+                    out.push(Finding {
+                        code: "explore-transition-never-fires",
+                        severity: Severity::Warning,
+                        message: format!(
+                            "The arrow {} of '{}' to '{}' is never taken: an earlier arrow always goes first, or its condition never comes true there.",
+                            i + 1,
+                            title(plan, &state.id),
+                            title(plan, &state.transitions[i].target_state_id)
+                        ),
+                        location: Place {
+                            state_id: Some(state.id.clone()),
+                            transition_index: Some(i),
+                            rule: None,
+                        },
+                        script: None,
+                    });
+                }
+            }
+        }
+    } else {
+        let why = match search.stopped {
+            Some(Stopped::MaxConfigurations) => "the most configurations allowed",
+            Some(Stopped::Asked) => "a stop",
+            _ => "the most turns allowed",
+        };
+        out.push(Finding {
+            code: "explore-incomplete",
+            severity: Severity::Info,
+            message: format!(
+                "The search stopped at {why} after {} configurations: what it did not see is not claimed.",
+                nodes.len()
+            ),
+            location: Place::default(),
+            script: None,
+        });
+    }
+    // Every conversation reported reproduces what it shows.
+    out.retain(|f| {
+        f.script
+            .as_ref()
+            .is_none_or(|s| replays(plan, s, &search.target_of(s)))
+    });
+    out.sort_by_key(|f| match f.severity {
+        Severity::Error => 0,
+        Severity::Warning => 1,
+        Severity::Info => 2,
+    });
+    Explored {
+        complete: search.complete,
+        stopped: search.stopped,
+        configurations: nodes.len(),
+        conversations: nodes.iter().filter(|n| n.session.ended.is_some()).count(),
+        turns_max: nodes.iter().map(|n| n.depth).max().unwrap_or(0),
+        coverage,
+        findings: out,
+    }
+}
+
+/// The configuration where rule `rule` is broken first (a shortest conversation), and why; for
+/// a rule broken by no single conversation (`reaches`), no configuration.
+fn broken(search: &Search, rule: &Rule, dead: Option<usize>) -> Option<(Option<usize>, String)> {
+    let plan = search.plan;
+    let nodes = &search.nodes;
+    let shallowest = |found: &mut Option<usize>, to: usize| {
+        if found.is_none_or(|at| nodes[to].depth < nodes[at].depth) {
+            *found = Some(to);
+        }
+    };
+    match rule.kind {
+        RuleKind::NeverEntersUnless => {
+            let (state, condition) = (rule.state_id.as_deref()?, rule.condition.as_ref()?);
+            let mut found = None;
+            let first = search.how.first().map(|h| (0usize, h));
+            let steps = search.steps.iter().map(|(_, to, done)| (*to, done));
+            for (to, done) in first.into_iter().chain(steps) {
+                if done.entered.iter().any(|e| e == state)
+                    && !holds(plan, &nodes[to].session, condition)
+                {
+                    shallowest(&mut found, to);
+                }
+            }
+            found.map(|to| {
+                (
+                    Some(to),
+                    format!(
+                        "'{}' is entered while the condition is false",
+                        title(plan, state)
+                    ),
+                )
+            })
+        }
+        RuleKind::ToolOnlyWhen => {
+            let (tool, condition) = (rule.tool.as_deref()?, rule.condition.as_ref()?);
+            let mut found = None;
+            for (from, to, done) in &search.steps {
+                if done.called.iter().any(|t| t == tool)
+                    && !holds(plan, &nodes[*from].session, condition)
+                {
+                    shallowest(&mut found, *to);
+                }
+            }
+            found.map(|to| {
+                (
+                    Some(to),
+                    format!("the tool '{tool}' is called while the condition is false"),
+                )
+            })
+        }
+        RuleKind::VisitsBefore => {
+            let (first, then) = (
+                rule.first_state_id.as_deref()?,
+                rule.then_state_id.as_deref()?,
+            );
+            let mut found = None;
+            for (i, n) in nodes.iter().enumerate() {
+                let path = &n.session.path;
+                if let Some(at) = path.iter().position(|s| s == then) {
+                    if !path[..at].iter().any(|s| s == first) {
+                        shallowest(&mut found, i);
+                    }
+                }
+            }
+            found.map(|to| {
+                (
+                    Some(to),
+                    format!(
+                        "'{}' is entered before '{}' ever was",
+                        title(plan, then),
+                        title(plan, first)
+                    ),
+                )
+            })
+        }
+        RuleKind::Reaches => {
+            let state = rule.state_id.as_deref()?;
+            let reached = nodes
+                .iter()
+                .any(|n| n.session.path.iter().any(|s| s == state));
+            (search.complete && !reached).then(|| {
+                (
+                    None,
+                    format!("no conversation enters '{}'", title(plan, state)),
+                )
+            })
+        }
+        RuleKind::CanAlwaysEnd => dead.map(|d| {
+            (
+                Some(d),
+                format!(
+                    "a conversation gets stuck in '{}', from where it can never end",
+                    title(plan, &nodes[d].session.state_id)
+                ),
+            )
+        }),
+    }
+}
+
+impl Search<'_> {
+    /// The configuration a script of this search leads to.
+    fn target_of(&self, script: &Script) -> Vec<u8> {
+        let domains = Domains::of(self.plan);
+        let mut at = 0;
+        for turn in &script.turns {
+            let next = self.nodes[at].next.iter().copied().find(|&j| {
+                self.nodes[j]
+                    .parent
+                    .as_ref()
+                    .is_some_and(|(p, m)| *p == at && *m == turn.user)
+            });
+            match next {
+                Some(j) => at = j,
+                None => return Vec::new(),
+            }
+        }
+        key::key(&self.nodes[at].session, &domains)
+    }
+}
+
+/// Whether `script`, said to the plan from its start by the simulator, arrives at the
+/// configuration whose key is `target`.
+fn replays(plan: &Plan, script: &Script, target: &[u8]) -> bool {
+    let domains = Domains::of(plan);
+    let Ok((mut chat, _)) = Chat::open_from(plan, &Simulator, super::plan_ref(plan), &script.start)
+    else {
+        return false;
+    };
+    for turn in &script.turns {
+        if chat.say_with(&turn.user, &ToolResults::new()).is_err() {
+            return false;
+        }
+    }
+    key::key(&chat.session, &domains) == target
+}

@@ -1,0 +1,278 @@
+//! The moves of explore.md: what a user turn can do, each a message for the simulator, derived
+//! from the plan and where the conversation is. Values come from each key's **domain**: the values
+//! some condition compares it with (and the numbers either side of each), so that one value stands
+//! for every value no condition tells apart.
+
+use std::collections::BTreeMap;
+
+use serde_json::Value;
+
+use crate::condition::{Check, Condition, NumericTest, SessionTest};
+use crate::plan::{DeliverableType, Plan, StateType};
+use crate::runtime::{tools_available_now, Session, TaskStatus};
+
+/// The values worth trying for each deliverable key and session state, and the thresholds of the
+/// counters conditions read: what the plan's conditions compare with.
+#[derive(Debug, Clone, Default)]
+pub struct Domains {
+    /// Constants conditions compare each deliverable key with.
+    keys: BTreeMap<String, Vec<Value>>,
+    /// Constants conditions compare each session state's value with.
+    session: BTreeMap<String, Vec<Value>>,
+    /// The largest turn count any condition or the safety net reads, plus one.
+    pub turn_cap: u32,
+    /// The largest visit count any condition reads (at least 1: entered or not), plus one.
+    pub visit_cap: u32,
+}
+
+impl Domains {
+    /// The domains of `plan`'s keys, read from every condition it holds.
+    pub fn of(plan: &Plan) -> Domains {
+        let mut d = Domains {
+            turn_cap: plan.settings.stuck_turns + 1,
+            visit_cap: 2,
+            ..Domains::default()
+        };
+        for c in conditions(plan) {
+            if let Ok(check) = c.read() {
+                d.read(&check);
+            }
+        }
+        d
+    }
+
+    fn read(&mut self, check: &Check) {
+        let keep = |map: &mut BTreeMap<String, Vec<Value>>, key: &str, v: &Value| {
+            let list = map.entry(key.to_string()).or_default();
+            if !list.contains(v) {
+                list.push(v.clone());
+            }
+        };
+        match check {
+            Check::DeliverableValue { key, value } => keep(&mut self.keys, key, value),
+            Check::DeliverableValueIn { key, values } => {
+                for v in values.iter() {
+                    keep(&mut self.keys, key, v);
+                }
+            }
+            Check::DeliverableValueNumeric { key, test } => {
+                for n in numbers(test) {
+                    for v in [n - 1.0, n, n + 1.0] {
+                        keep(&mut self.keys, key, &number(v));
+                    }
+                }
+            }
+            Check::SessionStateValue { id, test } => {
+                let values: Vec<&Value> = match test {
+                    SessionTest::In(values) => values.iter().collect(),
+                    SessionTest::Eq(v)
+                    | SessionTest::Neq(v)
+                    | SessionTest::Gt(v)
+                    | SessionTest::Gte(v)
+                    | SessionTest::Lt(v)
+                    | SessionTest::Lte(v) => vec![*v],
+                    #[allow(unreachable_patterns)]
+                    _ => Vec::new(),
+                };
+                for v in values {
+                    match v.as_f64() {
+                        Some(n) => {
+                            for x in [n - 1.0, n, n + 1.0] {
+                                keep(&mut self.session, id, &number(x));
+                            }
+                        }
+                        None => keep(&mut self.session, id, v),
+                    }
+                }
+            }
+            Check::TurnCountExceeded { turns, .. } => {
+                self.turn_cap = self.turn_cap.max(*turns as u32 + 2);
+            }
+            Check::VisitCountExceeded { visits, .. } => {
+                self.visit_cap = self.visit_cap.max(*visits as u32 + 1);
+            }
+            Check::AllOf(children) | Check::AnyOf(children) => {
+                for c in children {
+                    self.read(c);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// The values to try for key `key` of type `ty` (an enum's values, both booleans, the
+    /// constants compared and one other text or the number 0).
+    pub fn values(&self, plan: &Plan, key: &str) -> Vec<String> {
+        let declared = crate::runtime::declaration(plan, key);
+        let ty = declared.map(|d| d.kind).unwrap_or_default();
+        let compared = self.keys.get(key).cloned().unwrap_or_default();
+        let mut out: Vec<String> = match ty {
+            DeliverableType::Boolean => vec!["true".into(), "false".into()],
+            DeliverableType::Enum => declared
+                .and_then(|d| d.enum_values.clone())
+                .unwrap_or_default(),
+            DeliverableType::Number => {
+                let mut v: Vec<String> = compared.iter().map(text).collect();
+                if v.is_empty() {
+                    v.push("0".into());
+                }
+                v
+            }
+            _ => {
+                let mut v: Vec<String> = compared.iter().map(text).collect();
+                v.push(format!("other-than-{key}"));
+                v
+            }
+        };
+        out.dedup();
+        out
+    }
+
+    /// The values to try for session state `id`.
+    pub fn session_values(&self, id: &str) -> Vec<String> {
+        self.session
+            .get(id)
+            .map(|v| v.iter().map(text).collect())
+            .unwrap_or_default()
+    }
+}
+
+fn numbers(test: &NumericTest) -> Vec<f64> {
+    match test {
+        NumericTest::Gt(n)
+        | NumericTest::Gte(n)
+        | NumericTest::Lt(n)
+        | NumericTest::Lte(n)
+        | NumericTest::Eq(n)
+        | NumericTest::Neq(n) => vec![*n],
+        NumericTest::Between { min, max, .. } => vec![*min, *max],
+    }
+}
+
+fn number(n: f64) -> Value {
+    if n.fract() == 0.0 && n.abs() < 1e15 {
+        Value::from(n as i64)
+    } else {
+        serde_json::Number::from_f64(n).map_or(Value::Null, Value::Number)
+    }
+}
+
+fn text(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// Every condition of the plan: transitions', session states' rules, interruptions', rules'.
+pub fn conditions(plan: &Plan) -> Vec<Condition> {
+    let mut out = Vec::new();
+    for s in &plan.states {
+        for t in &s.transitions {
+            if let Some(ty) = t.condition_type {
+                out.push(Condition {
+                    condition_type: ty,
+                    condition_config: t.condition_config.clone(),
+                });
+            }
+        }
+    }
+    for st in &plan.session_states {
+        out.extend(st.auto_activate.clone());
+        out.extend(st.auto_deactivate.clone());
+    }
+    for x in &plan.interruptions {
+        out.extend(x.condition.clone());
+    }
+    for r in &plan.rules {
+        out.extend(r.condition.clone());
+    }
+    out
+}
+
+/// The moves offered where `s` is, each a message for the simulator, in a fixed order.
+pub fn moves(plan: &Plan, domains: &Domains, s: &Session) -> Vec<String> {
+    let mut out = Vec::new();
+    let Some(state) = plan.state(&s.state_id) else {
+        return out;
+    };
+    // Values: strict states take the current task's keys only.
+    let mut keys: Vec<&str> = Vec::new();
+    if state.kind == StateType::Goal {
+        if let Some(goal) = &state.goal {
+            keys.extend(goal.deliverables.iter().map(|d| d.key.as_str()));
+        }
+    } else {
+        let pending = |i: usize| {
+            s.visit
+                .tasks
+                .get(i)
+                .is_none_or(|t| t.status == TaskStatus::Pending)
+        };
+        for (i, task) in state.tasks.iter().enumerate() {
+            if state.kind == StateType::Strict && !pending(i) {
+                continue;
+            }
+            keys.extend(task.deliverables.iter().map(|d| d.key.as_str()));
+            if state.kind == StateType::Strict {
+                break;
+            }
+        }
+    }
+    for key in keys {
+        for value in domains.values(plan, key) {
+            out.push(format!("/set {key} {value}"));
+        }
+    }
+    for (i, task) in state.tasks.iter().enumerate() {
+        let pending = s
+            .visit
+            .tasks
+            .get(i)
+            .is_some_and(|t| t.status == TaskStatus::Pending);
+        if pending && state.kind != StateType::Goal {
+            out.push(format!("/complete {}", task.id));
+            if !task.required {
+                out.push(format!("/skip {}", task.id));
+            }
+        }
+    }
+    if state.kind == StateType::Goal && !s.visit.goal_done() {
+        out.push("that is all\n/close that is all".into());
+        out.push("I give up\n/giveup I give up".into());
+    }
+    for (name, tool) in tools_available_now(plan, s) {
+        match tool
+            .map(|t| t.response_codes.as_slice())
+            .unwrap_or_default()
+        {
+            [] => out.push(format!("/tool {name} OK")),
+            codes => out.extend(codes.iter().map(|c| format!("/tool {name} {c}"))),
+        }
+    }
+    for x in &plan.interruptions {
+        if x.allowed_in(&s.state_id) {
+            out.push(format!("/interrupt {}", x.id));
+        }
+    }
+    // Session states the agent may change (the others change by their rules or by the author).
+    for st in plan.session_states.iter().filter(|st| st.agent_can_change) {
+        let active = s.session_states.get(&st.id).is_some_and(|v| v.active);
+        out.push(format!(
+            "/{} {}",
+            if active { "deactivate" } else { "activate" },
+            st.id
+        ));
+        // The values conditions compare it with; else one representative of its choices.
+        let mut values = domains.session_values(&st.id);
+        if values.is_empty() {
+            values.extend(st.enum_values.iter().flatten().take(1).cloned());
+        }
+        for v in values {
+            out.push(format!("/state {} {v}", st.id));
+        }
+    }
+    // Nothing useful: counters move, the safety net can act.
+    out.push("/insight nothing new".into());
+    out
+}
