@@ -16,7 +16,8 @@ fn main() {
     }]));
 }
 
-/// On the telecom sample: "Billing only after identity is verified", written as a kind in words,
+/// On the telecom sample, beside its own two rules: "Billing only after identity is verified",
+/// written as a kind in words,
 /// the billing state picked, and the condition built (a value is known: the customer's name);
 /// the draft holds exactly that rule, valid; the kind changed to "one state always comes before
 /// another" keeps only what that kind uses.
@@ -26,7 +27,7 @@ fn a_rule_is_written_with_pickers_and_kept_in_the_draft(ctx: &Ctx) -> Outcome {
     ctx.session()
         .wait_for("[data-testid=plan-inspector]", SHORT)?;
     click(ctx, "[data-testid=add-rule]")?;
-    let form = "[data-testid=rule-fields][data-rule-id='rule-1']";
+    let form = "[data-testid=rule-fields][data-rule-id='rule-3']";
     ctx.session().wait_for(form, SHORT)?;
     set_value(
         ctx,
@@ -46,7 +47,7 @@ fn a_rule_is_written_with_pickers_and_kept_in_the_draft(ctx: &Ctx) -> Outcome {
     set_value(ctx, &key, "customer_name")?;
     wait_saved(ctx)?;
     let saved = plan(ctx, "account-care")?;
-    let rule = saved.rules.first().ok_or("the draft has no rule")?;
+    let rule = saved.rules.last().ok_or("the draft has no rule")?;
     let condition = rule.condition.as_ref().ok_or("the rule has no condition")?;
     ensure(
         rule.title == "Billing only after identity is verified"
@@ -79,7 +80,7 @@ fn a_rule_is_written_with_pickers_and_kept_in_the_draft(ctx: &Ctx) -> Outcome {
     )?;
     wait_saved(ctx)?;
     let saved = plan(ctx, "account-care")?;
-    let rule = saved.rules.first().ok_or("the draft has no rule")?;
+    let rule = saved.rules.last().ok_or("the draft has no rule")?;
     ensure(
         rule.kind == RuleKind::VisitsBefore
             && rule.condition.is_none()
