@@ -111,3 +111,30 @@ fn a_sample_of_the_workspace_explores_clean_and_a_plan_with_errors_is_refused() 
     assert_eq!(o.status.code(), Some(1), "{out}{err}");
     assert!(err.contains("unknown-target-state"), "{err}");
 }
+
+/// `--compare`: the edit's change for callers, in words and in the JSON document.
+#[test]
+fn compare_says_what_an_edit_changes_for_callers() {
+    let dir = scratch("compare");
+    let old = dir.join("old.plan.json");
+    fs::write(&old, stuck().to_string()).unwrap();
+    let mut edited = stuck();
+    edited["states"][0]["transitions"][1]["target_state_id"] = json!("wrap");
+    let new = dir.join("new.plan.json");
+    fs::write(&new, edited.to_string()).unwrap();
+    let (new, old) = (new.to_str().unwrap(), old.to_str().unwrap());
+    let o = plan(&["explore", new, "--compare", old]);
+    let (out, err) = text(&o);
+    assert_eq!(o.status.code(), Some(0), "{out}{err}");
+    assert!(
+        out.contains("1 conversation: not ended before, now ended in Wrap-up (shortest: 1 turn)")
+            && out.contains("no longer entered: wait")
+            && out.contains("gone: error[explore-dead-end]"),
+        "{out}"
+    );
+    let o = plan(&["--format", "json", "explore", new, "--compare", old]);
+    let doc: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(doc["compare"]["states_lost"], json!(["wait"]));
+    assert_eq!(doc["compare"]["outcomes"][0]["to"], "ended in Wrap-up");
+    assert_eq!(doc["compare"]["outcomes"][0]["count"], 1);
+}

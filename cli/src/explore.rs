@@ -9,7 +9,7 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use plan_api::explore::{explore_file, explore_plan};
+use plan_api::explore::{explore_file, explore_plan, Older};
 use plan_core::explore::{Bounds, Explored, Stopped};
 use plan_core::validate::Severity;
 use plan_core::Revision;
@@ -26,6 +26,12 @@ pub struct Options {
     pub revision: Option<Revision>,
     pub workspace: Option<PathBuf>,
     pub bounds: Bounds,
+    /// `--compare FILE`.
+    pub compare_file: Option<PathBuf>,
+    /// `--compare-version N`.
+    pub compare_version: Option<u32>,
+    /// `--compare-live`.
+    pub compare_live: bool,
 }
 
 /// Runs `plan explore`; answers the exit code.
@@ -33,11 +39,18 @@ pub fn run(o: Options, format: Format) -> Result<u8, Failure> {
     let explored = match (&o.file, &o.plan) {
         (Some(file), _) => {
             let name = file.display().to_string();
-            explore_file(file, o.bounds).map_err(|e| refusal(&name, e))?
+            explore_file(file, o.compare_file.as_deref(), o.bounds)
+                .map_err(|e| refusal(&name, e))?
         }
         (None, Some(id)) => {
             let ctx = workspace(o.workspace.as_deref())?;
-            explore_plan(&ctx, id, o.revision, o.bounds).map_err(|e| refusal(id, e))?
+            let older = match (&o.compare_file, o.compare_version, o.compare_live) {
+                (Some(file), _, _) => Some(Older::File(file)),
+                (None, Some(n), _) => Some(Older::Version(n)),
+                (None, None, true) => Some(Older::Live),
+                _ => None,
+            };
+            explore_plan(&ctx, id, o.revision, older, o.bounds).map_err(|e| refusal(id, e))?
         }
         (None, None) => {
             return Err(Failure {
@@ -76,6 +89,7 @@ pub fn document(e: &Explored) -> serde_json::Value {
         "turns_max": e.turns_max,
         "coverage": e.coverage,
         "findings": e.findings,
+        "compare": e.compare,
     })
 }
 
@@ -83,11 +97,7 @@ pub fn document(e: &Explored) -> serde_json::Value {
 pub fn render(e: &Explored) -> String {
     let mut s = String::new();
     for f in &e.findings {
-        let severity = match f.severity {
-            Severity::Error => "error",
-            Severity::Warning => "warning",
-            Severity::Info => "info",
-        };
+        let severity = severity_of(f);
         let mut place = Vec::new();
         if let Some(state) = &f.location.state_id {
             place.push(format!("state '{state}'"));
@@ -122,6 +132,48 @@ pub fn render(e: &Explored) -> String {
             _ => "stopped at the most turns".into(),
         }
     };
+    if let Some(c) = &e.compare {
+        s.push_str("what changes for callers (against the older plan):\n");
+        for o in &c.outcomes {
+            let turns = o.script.turns.len();
+            s.push_str(&format!(
+                "  {} conversation{}: {} before, now {} (shortest: {turns} turn{})\n",
+                o.count,
+                if o.count == 1 { "" } else { "s" },
+                o.from,
+                o.to,
+                if turns == 1 { "" } else { "s" }
+            ));
+        }
+        if c.outcomes.is_empty() {
+            s.push_str("  no conversation ends differently\n");
+        }
+        if !c.states_lost.is_empty() {
+            s.push_str(&format!(
+                "  no longer entered: {}\n",
+                c.states_lost.join(", ")
+            ));
+        }
+        if !c.states_gained.is_empty() {
+            s.push_str(&format!("  now entered: {}\n", c.states_gained.join(", ")));
+        }
+        for f in &c.findings_new {
+            s.push_str(&format!(
+                "  new: {}[{}] {}\n",
+                severity_of(f),
+                f.code,
+                f.message
+            ));
+        }
+        for f in &c.findings_gone {
+            s.push_str(&format!(
+                "  gone: {}[{}] {}\n",
+                severity_of(f),
+                f.code,
+                f.message
+            ));
+        }
+    }
     let many = |n: usize, one: &str| {
         if n == 1 {
             format!("1 {one}")
@@ -136,4 +188,12 @@ pub fn render(e: &Explored) -> String {
         many(count(e, Severity::Warning), "warning")
     ));
     s
+}
+
+fn severity_of(f: &plan_core::explore::Finding) -> &'static str {
+    match f.severity {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+        Severity::Info => "info",
+    }
 }

@@ -149,6 +149,20 @@ enum Command {
         /// The most configurations in all.
         #[arg(long, value_name = "N", default_value_t = 1_000_000)]
         max_configurations: usize,
+        /// What changes for callers against this older plan file.
+        #[arg(long, value_name = "FILE", conflicts_with_all = ["compare_version", "compare_live"])]
+        compare: Option<PathBuf>,
+        /// What changes for callers against version N of --plan.
+        #[arg(
+            long,
+            value_name = "N",
+            requires = "plan",
+            conflicts_with = "compare_live"
+        )]
+        compare_version: Option<u32>,
+        /// What changes for callers against the live version of --plan.
+        #[arg(long, requires = "plan")]
+        compare_live: bool,
     },
     /// Run saved test cases: a plan's tests/ folder, a folder, or files.
     Test {
@@ -263,6 +277,9 @@ fn run(cli: Cli) -> Result<u8, Failure> {
             draft,
             max_turns,
             max_configurations,
+            compare,
+            compare_version,
+            compare_live,
         } => {
             let revision = match (version, live, draft) {
                 (Some(n), _, _) => Some(Revision::Version(*n)),
@@ -279,6 +296,9 @@ fn run(cli: Cli) -> Result<u8, Failure> {
                     max_turns: *max_turns,
                     max_configurations: *max_configurations,
                 },
+                compare_file: compare.clone(),
+                compare_version: *compare_version,
+                compare_live: *compare_live,
             };
             return explore::run(options, format);
         }

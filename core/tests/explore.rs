@@ -325,3 +325,42 @@ fn sessions_with_one_key_have_the_same_successors() {
         assert!(wrong.is_empty(), "{wrong:#?}");
     }
 }
+
+/// An edit with a known change for callers: "no" now goes straight to the wrap-up instead of a
+/// waiting state that never ends. The conversation that did not end before now ends there, the
+/// waiting state is no longer entered, and the dead end is gone.
+#[test]
+fn comparing_an_edit_says_which_conversations_end_differently_and_what_is_gone() {
+    let old = plan_of(&stuck());
+    let mut edited = stuck();
+    edited["states"][0]["transitions"][1]["target_state_id"] = json!("wrap");
+    let new = plan_of(&edited);
+    let run = |p: &Plan| {
+        explore(
+            p,
+            &Start::default(),
+            Bounds::default(),
+            &|| false,
+            &mut |_| {},
+        )
+    };
+    let (before, after) = (run(&old), run(&new));
+    let c = plan_core::explore::compare(&new, &after, &old, &before, Bounds::default());
+    assert_eq!(c.outcomes.len(), 1, "{:#?}", c.outcomes);
+    let o = &c.outcomes[0];
+    assert_eq!(
+        (o.from.as_str(), o.to.as_str()),
+        ("not ended", "ended in Wrap-up")
+    );
+    assert_eq!(o.script.turns.len(), 1);
+    assert_eq!(o.script.turns[0].user, "/set ok no");
+    assert_eq!(c.states_lost, ["wait"]);
+    assert!(c.states_gained.is_empty());
+    assert!(c.findings_gone.iter().any(|f| f.code == "explore-dead-end"));
+    assert!(c.findings_new.is_empty());
+    // Against itself: nothing changes.
+    let same = plan_core::explore::compare(&old, &before, &old, &before, Bounds::default());
+    assert!(
+        same.outcomes.is_empty() && same.findings_new.is_empty() && same.states_lost.is_empty()
+    );
+}

@@ -272,6 +272,7 @@ pub(crate) fn report(search: &Search) -> Explored {
         turns_max: nodes.iter().map(|n| n.depth).max().unwrap_or(0),
         coverage,
         findings: out,
+        compare: None,
     }
 }
 

@@ -6,6 +6,7 @@
 //! Pure: no IO, no clock. The caller passes a `stop` question (asked between configurations,
 //! for a Stop button) and a `progress` callback.
 
+mod compare;
 mod findings;
 mod key;
 mod moves;
@@ -14,7 +15,8 @@ use std::collections::HashMap;
 
 use serde::Serialize;
 
-pub use findings::Finding;
+pub use compare::{compare, Changed, Comparison};
+pub use findings::{Finding, Place};
 pub use moves::{moves, Domains};
 
 use crate::hash::content_hash;
@@ -112,6 +114,9 @@ pub struct Explored {
     pub coverage: Coverage,
     /// What it found, errors first.
     pub findings: Vec<Finding>,
+    /// What changed against an older plan, when one was given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub compare: Option<Comparison>,
 }
 
 /// How many configurations enter each state and fire each transition.
