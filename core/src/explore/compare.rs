@@ -9,9 +9,9 @@ use std::collections::{BTreeMap, HashMap, VecDeque};
 
 use serde::Serialize;
 
-use super::{key, moves, plan_ref, Bounds, Domains, Explored, Finding};
+use super::{key, moves, plan_ref, script_back, Bounds, Domains, Explored, Finding};
 use crate::plan::Plan;
-use crate::runtime::script::{Script, ScriptTurn};
+use crate::runtime::script::Script;
 use crate::runtime::{Chat, EndKind, Session, Simulator, Start, ToolResults};
 
 /// What changed between an older plan and a newer one.
@@ -179,24 +179,10 @@ fn changed_outcomes(new: &Plan, old: &Plan, bounds: Bounds) -> Vec<Changed> {
             });
         }
     }
-    let script_to = |mut at: usize| {
-        let mut said = Vec::new();
-        while let Some((parent, m)) = &pairs[at].parent {
-            said.push(m.clone());
-            at = *parent;
-        }
-        said.reverse();
-        Script {
-            turns: said
-                .into_iter()
-                .map(|user| ScriptTurn {
-                    user,
-                    tool_results: ToolResults::new(),
-                    expect: None,
-                })
-                .collect(),
-            ..Script::default()
-        }
+    let script_to = |to: usize| {
+        script_back(to, |at| {
+            pairs[at].parent.as_ref().map(|(p, m)| (*p, m.as_str()))
+        })
     };
     let mut out: Vec<Changed> = groups
         .into_iter()

@@ -264,24 +264,38 @@ pub(crate) fn search<'p>(
 impl Search<'_> {
     /// The shortest conversation to configuration `to`, as a script.
     pub fn script_to(&self, to: usize) -> Script {
-        let mut said = Vec::new();
-        let mut at = to;
-        while let Some((parent, message)) = &self.nodes[at].parent {
-            said.push(message.clone());
-            at = *parent;
-        }
-        said.reverse();
-        Script {
-            turns: said
-                .into_iter()
-                .map(|user| ScriptTurn {
-                    user,
-                    tool_results: ToolResults::new(),
-                    expect: None,
-                })
-                .collect(),
-            ..Script::default()
-        }
+        script_back(to, |at| {
+            self.nodes[at]
+                .parent
+                .as_ref()
+                .map(|(p, m)| (*p, m.as_str()))
+        })
+    }
+}
+
+/// The script of the messages that lead to configuration `to`, read back through `parent` (the
+/// configuration before and the message said), from the start.
+pub(crate) fn script_back<'a>(
+    to: usize,
+    parent: impl Fn(usize) -> Option<(usize, &'a str)>,
+) -> Script {
+    let mut said = Vec::new();
+    let mut at = to;
+    while let Some((before, message)) = parent(at) {
+        said.push(message.to_string());
+        at = before;
+    }
+    said.reverse();
+    Script {
+        turns: said
+            .into_iter()
+            .map(|user| ScriptTurn {
+                user,
+                tool_results: ToolResults::new(),
+                expect: None,
+            })
+            .collect(),
+        ..Script::default()
     }
 }
 
