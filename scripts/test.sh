@@ -33,6 +33,7 @@ timeout 900 cargo test -p plan-tests --test lifecycle < /dev/null
 timeout 900 cargo test -p plan-tests --test testchat < /dev/null
 timeout 900 cargo test -p plan-tests --test detours < /dev/null
 timeout 900 cargo test -p plan-tests --test rules < /dev/null
+timeout 900 cargo test -p plan-tests --test explore_tab < /dev/null
 timeout 900 cargo test -p plan-tests --test agents < /dev/null
 say "the Debian package: built from the release UI, app and plan command, checked (lintian, desktop-file-validate), installed, tried end to end, removed"
 bash scripts/package.sh

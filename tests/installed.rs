@@ -105,6 +105,15 @@ fn the_installed_app_starts_in_the_data_folder_greets_opens_a_sample_and_publish
         click(ctx, "[data-testid=publish]")?;
         ctx.session().wait_for("[data-testid=publish-diff]", LONG)?;
         type_text(ctx, "[data-testid=publish-note]", "from the installed app")?;
+        // For a plan with rules, Publish waits for them to be checked (every conversation).
+        ctx.session()
+            .wait_until("Publish enabled once the rules are checked", LONG, || {
+                let disabled = ctx.session().execute(
+                    "return document.querySelector('[data-testid=publish-confirm]').disabled;",
+                    serde_json::json!([]),
+                )?;
+                Ok(disabled == serde_json::json!(false))
+            })?;
         click(ctx, "[data-testid=publish-confirm]")?;
         let version = workspace
             .join("customer-support")

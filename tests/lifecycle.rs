@@ -89,6 +89,23 @@ fn open_publish(ctx: &Ctx) -> Outcome {
         })
 }
 
+/// Clicks Publish once it is enabled: for a plan with rules, after every conversation has been
+/// explored and the rules hold (seconds in the debug app).
+fn confirm_publish(ctx: &Ctx) -> Outcome {
+    ctx.session().wait_until(
+        "Publish enabled once the rules are checked",
+        Duration::from_secs(90),
+        || {
+            let disabled = ctx.session().execute(
+                "return document.querySelector('[data-testid=publish-confirm]').disabled;",
+                json!([]),
+            )?;
+            Ok(disabled == json!(false))
+        },
+    )?;
+    click(ctx, "[data-testid=publish-confirm]")
+}
+
 /// Publishes the draft with `note` through the dialog, which must list `listed`.
 fn publish(ctx: &Ctx, note: &str, listed: &str) -> Result<u32, String> {
     open_publish(ctx)?;
@@ -97,7 +114,7 @@ fn publish(ctx: &Ctx, note: &str, listed: &str) -> Result<u32, String> {
         format!("the publish dialog lists {diff:?}, not {listed:?}")
     })?;
     type_text(ctx, "[data-testid=publish-note]", note)?;
-    click(ctx, "[data-testid=publish-confirm]")?;
+    confirm_publish(ctx)?;
     let text = notice_with(ctx, "Published version")?;
     text.trim_start_matches(|c: char| !c.is_ascii_digit())
         .split(|c: char| !c.is_ascii_digit())
@@ -190,7 +207,7 @@ fn publish_set_live_edit_publish_again_compare_view_and_reopen(ctx: &Ctx) -> Out
     })?;
     ctx.screenshot("publish-first-version")?;
     type_text(ctx, "[data-testid=publish-note]", "first cut")?;
-    click(ctx, "[data-testid=publish-confirm]")?;
+    confirm_publish(ctx)?;
     notice_with(ctx, "Published version 1")?;
     versions_tab_shows(ctx, 1)?;
     ensure(text_of(ctx, &version_css(1))?.contains("first cut"), || {

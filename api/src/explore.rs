@@ -1,14 +1,19 @@
 //! Exploring a plan (explore.md): every conversation it allows, up to bounds, for `plan explore`
-//! and the window alike. Which plan runs is [`crate::target`]'s (a plan with errors is refused with
+//! and the window alike (a search of the draft in the background, what publishing changes for
+//! callers). Which plan runs is [`crate::target`]'s (a plan with errors is refused with
 //! its diagnostics, as a test conversation is); the search is `plan_core::explore`'s.
 
 use std::path::Path;
+use std::time::Instant;
 
-use plan_core::explore::{compare, explore, Bounds, Explored};
-use plan_core::runtime::Start;
+use plan_core::explore::{changed_outcomes_only, compare, explore, Bounds, Explored, Finding};
+use plan_core::runtime::script::Script;
+use plan_core::runtime::{Chat, Simulator, Start, ToolResults, What};
 use plan_core::Revision;
 
+use crate::cases::case_of;
 use crate::error::ApiError;
+use crate::messages::{ChatView, ExploreView, FindingView, PublishOutcomes, PublishRules};
 use crate::target::{target_file, Target};
 use crate::Context;
 
@@ -68,4 +73,163 @@ pub fn explore_plan(
         Some(Older::Live) => Some(ctx.target(id, Some(Revision::Live))?),
     };
     Ok(explore_against(&target, older.as_deref(), bounds))
+}
+
+/// The bounds of a search the window runs: explore.md's defaults but at most 250,000
+/// configurations, so that a search of a large plan stays within the window's memory (the Stop
+/// button ends it sooner).
+pub const WINDOW_BOUNDS: Bounds = Bounds {
+    max_turns: 40,
+    max_configurations: 250_000,
+};
+
+/// Plan `id`'s draft explored for the window: search `run`, `stop` asked between configurations,
+/// `progress` told the configurations reached; each finding with the states and transitions its
+/// conversation goes through and that conversation as a test case.
+pub fn explore_draft(
+    ctx: &Context,
+    id: &str,
+    run: u64,
+    stop: &dyn Fn() -> bool,
+    progress: &mut dyn FnMut(usize),
+) -> Result<ExploreView> {
+    let target = ctx.target(id, Some(Revision::Draft))?;
+    let began = Instant::now();
+    let explored = explore(
+        &target.plan,
+        &Start::default(),
+        WINDOW_BOUNDS,
+        stop,
+        progress,
+    );
+    let millis = began.elapsed().as_millis() as u64;
+    Ok(ExploreView {
+        run,
+        complete: explored.complete,
+        stopped: explored.stopped,
+        configurations: explored.configurations,
+        conversations: explored.conversations,
+        turns_max: explored.turns_max,
+        coverage: explored.coverage,
+        findings: explored
+            .findings
+            .iter()
+            .map(|f| finding_view(&target, f))
+            .collect(),
+        millis,
+    })
+}
+
+/// The rules plan `id`'s draft breaks that its newest version did not (every rule it breaks,
+/// before a first version): they block publishing, as errors do. Each plan is explored alone,
+/// which is quick; what changes for callers is [`publish_outcomes`]'s.
+pub fn publish_rules(ctx: &Context, id: &str) -> Result<PublishRules> {
+    let newest = ctx.workspace().newest_version(id)?;
+    let draft = ctx.target(id, Some(Revision::Draft))?;
+    let run = |plan| {
+        explore(
+            plan,
+            &Start::default(),
+            WINDOW_BOUNDS,
+            &|| false,
+            &mut |_| {},
+        )
+    };
+    let now = run(&draft.plan);
+    let before = match newest {
+        Some(n) => run(&ctx.target(id, Some(Revision::Version(n)))?.plan).findings,
+        None => Vec::new(),
+    };
+    let broken = |f: &&Finding| f.code == "explore-rule-broken";
+    let broken_before = |f: &Finding| {
+        before
+            .iter()
+            .any(|b| b.code == f.code && b.location == f.location)
+    };
+    Ok(PublishRules {
+        newest,
+        rules_broken: now
+            .findings
+            .iter()
+            .filter(broken)
+            .filter(|f| !broken_before(f))
+            .map(|f| finding_view(&draft, f))
+            .collect(),
+    })
+}
+
+/// What publishing plan `id`'s draft changes for callers against its newest version: the
+/// outcomes that differ for the move sequences both allow (nothing before a first version).
+pub fn publish_outcomes(ctx: &Context, id: &str) -> Result<PublishOutcomes> {
+    let newest = ctx.workspace().newest_version(id)?;
+    let Some(n) = newest else {
+        return Ok(PublishOutcomes {
+            newest,
+            outcomes: Vec::new(),
+        });
+    };
+    let draft = ctx.target(id, Some(Revision::Draft))?;
+    let older = ctx.target(id, Some(Revision::Version(n)))?;
+    Ok(PublishOutcomes {
+        newest,
+        outcomes: changed_outcomes_only(&draft.plan, &older.plan, WINDOW_BOUNDS),
+    })
+}
+
+/// A finding as the window shows it: its conversation replayed for the states it enters, the
+/// transitions it fires and the test case it makes.
+fn finding_view(target: &Target, f: &Finding) -> FindingView {
+    let replayed = f.script.as_ref().and_then(|s| replay(target, s));
+    let (path, fired, case) = match replayed {
+        Some((path, fired, case)) => (path, fired, Some(case)),
+        None => (Vec::new(), Vec::new(), None),
+    };
+    FindingView {
+        code: f.code.to_string(),
+        severity: f.severity,
+        message: f.message.clone(),
+        location: f.location.clone(),
+        script: f.script.clone(),
+        path,
+        fired,
+        case,
+    }
+}
+
+type Replayed = (Vec<String>, Vec<(String, usize)>, Script);
+
+/// `script` said to the simulator from the plan's start: the states entered, the transitions
+/// fired, and the test case the conversation makes.
+fn replay(target: &Target, script: &Script) -> Option<Replayed> {
+    let (mut chat, opening) = Chat::open_from(
+        &target.plan,
+        &Simulator,
+        target.plan_ref.clone(),
+        &Start::default(),
+    )
+    .ok()?;
+    let mut turns = vec![opening];
+    for t in &script.turns {
+        turns.push(chat.say_with(&t.user, &ToolResults::new()).ok()?);
+    }
+    let fired = turns
+        .iter()
+        .flat_map(|t| &t.events)
+        .filter_map(|e| match &e.what {
+            What::Transition(m) => m.index.map(|i| (m.from.clone(), i)),
+            _ => None,
+        })
+        .collect();
+    let path = chat.session.path.clone();
+    let view = ChatView {
+        id: target.plan.id.clone(),
+        name: String::new(),
+        revision: Revision::Draft,
+        session: chat.session,
+        start: Start::default(),
+        turns,
+        can_step_back: false,
+        stale: None,
+    };
+    Some((path, fired, case_of(&view)))
 }

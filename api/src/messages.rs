@@ -92,13 +92,24 @@ pub const TEST_CONNECTION: &str = "test_connection";
 pub const WELCOME: &str = "welcome";
 /// The welcome dismissed: it never shows again for this user. No arguments → nothing.
 pub const DISMISS_WELCOME: &str = "dismiss_welcome";
+/// The open plan's draft explored in the background: [`PlanArgs`] → [`ExploreView`], with
+/// [`EXPLORE_PROGRESS`] events while it runs.
+pub const EXPLORE: &str = "explore";
+/// The running search stopped (it answers what it reached): no arguments → nothing.
+pub const EXPLORE_STOP: &str = "explore_stop";
+/// The rules publishing the draft would newly break: [`PlanArgs`] → [`PublishRules`].
+pub const PUBLISH_RULES: &str = "publish_rules";
+/// What publishing the draft changes for callers: [`PlanArgs`] → [`PublishOutcomes`].
+pub const PUBLISH_OUTCOMES: &str = "publish_outcomes";
+/// Event the shell emits while a search runs; payload: [`ExploreProgress`].
+pub const EXPLORE_PROGRESS: &str = "explore-progress";
 /// Event the shell emits while a suite runs; payload: [`SuiteProgress`].
 pub const SUITE_PROGRESS: &str = "suite-progress";
 /// Event the shell emits when plan files changed on disk; payload: [`PlansChanged`].
 pub const PLANS_CHANGED: &str = "plans-changed";
 
 /// Every command the page may call, for the shell's build script and capability file.
-pub const COMMANDS: [&str; 33] = [
+pub const COMMANDS: [&str; 37] = [
     START,
     LIST_PLANS,
     LOAD_PLAN,
@@ -132,6 +143,10 @@ pub const COMMANDS: [&str; 33] = [
     TEST_CONNECTION,
     WELCOME,
     DISMISS_WELCOME,
+    EXPLORE,
+    EXPLORE_STOP,
+    PUBLISH_RULES,
+    PUBLISH_OUTCOMES,
 ];
 
 /// The header of a [`SAVE_DRAFT`] request that names the plan (ids are slugs, so always ASCII).
@@ -449,4 +464,6 @@ pub struct PlansChanged {
 }
 
 mod chat;
+mod explore;
 pub use chat::*;
+pub use explore::*;

@@ -96,6 +96,7 @@ fn main() {
         .manage(own)
         .manage(early)
         .manage(std::sync::Arc::new(saved_draft::SavedDraft::default()))
+        .manage(std::sync::Arc::new(commands::explore::Searches::default()))
         .setup(move |app| {
             recover::reload_on_crash(app.handle());
             // A workspace that cannot be watched still opens; the list just won't refresh by itself.
@@ -141,6 +142,10 @@ fn main() {
             commands::conversations::test_connection,
             commands::workspace::welcome,
             commands::workspace::dismiss_welcome,
+            commands::explore::explore,
+            commands::explore::explore_stop,
+            commands::explore::publish_rules,
+            commands::explore::publish_outcomes,
         ])
         .run(tauri::generate_context!());
     if let Err(e) = result {

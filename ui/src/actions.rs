@@ -339,6 +339,19 @@ impl Actions {
         }
     }
 
+    /// Brings the cards of states `ids` into view together (a conversation's path), zooming out
+    /// only if they do not fit at the zoom of the moment.
+    pub fn frame_states(self, ids: &[String]) {
+        let rects: Vec<_> = self.scene.with_untracked(|s| {
+            s.cards
+                .iter()
+                .filter(|c| ids.contains(&c.id))
+                .map(|c| c.rect)
+                .collect()
+        });
+        self.camera.frame(&rects);
+    }
+
     /// Ctrl+arrow: from the one selected card (else the start state), the nearest card that way
     /// selected, focused (Enter then opens it, as after Tab) and brought into view if it is not.
     /// False when there is no card that way.

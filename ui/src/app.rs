@@ -14,6 +14,7 @@ use crate::canvas::scene::{Marks, Scene};
 use crate::canvas::view::Canvas;
 use crate::dialogs::Dialogs;
 use crate::editor::{Change, Editor, Mode, OnDiskChoice, SaveState};
+use crate::explore::Exploring;
 use crate::find::Find;
 use crate::fold::FoldToggles;
 use crate::help::Help;
@@ -63,6 +64,7 @@ pub fn App() -> impl IntoView {
     let actions = Actions::new(editor, camera, scene);
     let lifecycle = Lifecycle::new(editor, opening, actions);
     let test_chat = TestChat::new(editor, actions, lifecycle);
+    let exploring = Exploring::new(editor, actions, lifecycle, test_chat);
     // The stores, reached by every part of the window through the context: a component takes
     // as props only what it shows.
     provide_context(editor);
@@ -71,6 +73,7 @@ pub fn App() -> impl IntoView {
     provide_context(actions);
     provide_context(lifecycle);
     provide_context(test_chat);
+    provide_context(exploring);
     opening.start();
     actions.listen_to_keys();
     actions.open_panel_on_tab_change();
@@ -84,6 +87,16 @@ pub fn App() -> impl IntoView {
                     test_chat.suite.with(|suite| {
                         crate::test_chat::marks(chat.as_ref(), case.as_ref(), suite.as_ref())
                     })
+                })
+            })
+        })
+    });
+    // While the Explore tab is shown, the canvas draws a finding's conversation or the coverage.
+    let explore_marks = Memo::new(move |_| {
+        (actions.tab.get() == Tab::Explore).then(|| {
+            exploring.found.with(|found| {
+                found.as_ref().map(|found| {
+                    crate::explore::marks(found, exploring.shown.get(), exploring.coverage.get())
                 })
             })
         })
@@ -102,6 +115,12 @@ pub fn App() -> impl IntoView {
             marks.parked = chat.parked;
             marks.fired = chat.fired;
             marks.covered = chat.covered;
+        }
+        if let Some(Some(found)) = explore_marks.get() {
+            marks.current = found.current;
+            marks.visited = found.visited;
+            marks.covered = found.covered;
+            marks.reach = found.reach;
         }
         marks
     });
@@ -126,7 +145,7 @@ pub fn App() -> impl IntoView {
     view! {
         <div
             class="app"
-            class:wide-panel=move || actions.tab.get() == Tab::Chat
+            class:wide-panel=move || matches!(actions.tab.get(), Tab::Chat | Tab::Explore)
             class:side-folded=move || !actions.side_open.get()
             class:panel-folded=move || !actions.panel_open.get()
         >

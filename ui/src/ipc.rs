@@ -332,6 +332,31 @@ pub async fn run_suite(id: &str, revision: Option<Revision>) -> Result<SuiteRun,
     call(RUN_SUITE, &args).await
 }
 
+/// The open plan's draft explored by the shell in the background (a search running ends).
+pub async fn explore(id: &str) -> Result<ExploreView, ApiError> {
+    call(EXPLORE, &plan_args(id)).await
+}
+
+/// Stops the running search; it answers what it reached.
+pub async fn explore_stop() -> Result<(), ApiError> {
+    call(EXPLORE_STOP, &serde_json::json!({})).await
+}
+
+/// The rules publishing the draft would newly break.
+pub async fn publish_rules(id: &str) -> Result<PublishRules, ApiError> {
+    call(PUBLISH_RULES, &plan_args(id)).await
+}
+
+/// What publishing the draft changes for callers.
+pub async fn publish_outcomes(id: &str) -> Result<PublishOutcomes, ApiError> {
+    call(PUBLISH_OUTCOMES, &plan_args(id)).await
+}
+
+/// Calls `handler` with each progress report of a search, for as long as the window lives.
+pub fn on_explore_progress(handler: impl Fn(ExploreProgress) + 'static) {
+    listen(EXPLORE_PROGRESS, handler);
+}
+
 /// Calls `handler` with the payload of each event `name` the shell emits.
 fn listen<T: DeserializeOwned + 'static>(name: &'static str, handler: impl Fn(T) + 'static) {
     let closure = Closure::<dyn FnMut(JsValue)>::new(move |event: JsValue| {

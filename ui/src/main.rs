@@ -15,6 +15,7 @@ mod app;
 mod canvas;
 mod dialogs;
 mod editor;
+mod explore;
 mod find;
 mod focus;
 mod fold;

@@ -9,6 +9,8 @@ pub enum Tab {
     Versions,
     /// The test chat.
     Chat,
+    /// Every conversation the plan allows, explored.
+    Explore,
     /// Only while comparing.
     Changes,
 }

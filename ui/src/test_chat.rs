@@ -23,6 +23,7 @@ use crate::tab::Tab;
 mod agent;
 mod answering;
 mod conversation_status;
+mod play;
 pub use agent::{
     call_lines, conversation_cost, cost_line, model_takes_part, no_functions_turn, writer_label,
     CallLine, FailedTurn, SettingsForm,

@@ -31,7 +31,7 @@ pub struct Comparison {
 }
 
 /// One change of outcome.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
 pub struct Changed {
     /// The older plan's outcome ("ended in Billing", "handed off in Security", "not ended").
     pub from: String,
@@ -105,6 +105,12 @@ pub fn compare(
     c
 }
 
+/// The outcomes that differ between `new` and `old` for the move sequences both allow within
+/// `bounds` (the joint search alone, without exploring either plan).
+pub fn changed_outcomes_only(new: &Plan, old: &Plan, bounds: Bounds) -> Vec<Changed> {
+    changed_outcomes(new, old, bounds)
+}
+
 /// The joint search: a configuration is the pair of both plans' configurations; a move is said
 /// to both; a pair where either conversation ended, or that the bound stops, is an outcome.
 fn changed_outcomes(new: &Plan, old: &Plan, bounds: Bounds) -> Vec<Changed> {
@@ -117,25 +123,15 @@ fn changed_outcomes(new: &Plan, old: &Plan, bounds: Bounds) -> Vec<Changed> {
     let (Some(n0), Some(o0)) = (open(new), open(old)) else {
         return Vec::new();
     };
-    struct Pair {
-        old: Session,
-        new: Session,
-        parent: Option<(usize, String)>,
-        depth: u32,
-    }
-    let mut pairs = vec![Pair {
-        old: o0,
-        new: n0,
-        parent: None,
-        depth: 0,
-    }];
-    let mut seen: HashMap<(Vec<u8>, Vec<u8>), usize> = HashMap::new();
-    seen.insert(
-        (key::key(&pairs[0].old, &dold), key::key(&pairs[0].new, &dn)),
-        0,
-    );
+    // Each pair of configurations: how it was first reached (the pair before and the message,
+    // interned), its depth; the sessions only of the pairs still to expand, in the queue.
+    let mut pairs: Vec<(Option<(u32, u32)>, u32)> = vec![(None, 0)];
+    let mut said: Vec<String> = Vec::new();
+    let mut said_index: HashMap<String, u32> = HashMap::new();
+    let mut seen: HashMap<(u128, u128), u32> = HashMap::new();
+    seen.insert((key::key_hash(&o0, &dold), key::key_hash(&n0, &dn)), 0);
     let mut groups: BTreeMap<(String, String), (usize, usize)> = BTreeMap::new();
-    let mut queue = VecDeque::from([0usize]);
+    let mut queue = VecDeque::from([(0usize, o0, n0)]);
     let say = |plan: &Plan, s: &Session, m: &str| {
         let mut chat = Chat::resume(plan, &Simulator, s.clone());
         chat.say_with(m, &ToolResults::new()).ok()?;
@@ -143,45 +139,50 @@ fn changed_outcomes(new: &Plan, old: &Plan, bounds: Bounds) -> Vec<Changed> {
         chat.session.insights.clear();
         Some(chat.session)
     };
-    while let Some(at) = queue.pop_front() {
-        let p = &pairs[at];
-        let settled = p.old.ended.is_some() || p.new.ended.is_some() || p.depth >= bounds.max_turns;
+    while let Some((at, po, pn)) = queue.pop_front() {
+        let depth = pairs[at].1;
+        let settled = po.ended.is_some() || pn.ended.is_some() || depth >= bounds.max_turns;
         if settled {
-            let (from, to) = (outcome(old, &p.old), outcome(new, &p.new));
+            let (from, to) = (outcome(old, &po), outcome(new, &pn));
             if from != to {
                 let g = groups.entry((from, to)).or_insert((0, at));
                 g.0 += 1;
             }
             continue;
         }
-        let mut all = moves(old, &dold, &p.old);
-        for m in moves(new, &dn, &p.new) {
+        let mut all = moves(old, &dold, &po);
+        for m in moves(new, &dn, &pn) {
             if !all.contains(&m) {
                 all.push(m);
             }
         }
-        let (po, pn, depth) = (p.old.clone(), p.new.clone(), p.depth);
         for m in all {
             let (Some(o), Some(n)) = (say(old, &po, &m), say(new, &pn, &m)) else {
                 continue;
             };
-            let k = (key::key(&o, &dold), key::key(&n, &dn));
+            let k = (key::key_hash(&o, &dold), key::key_hash(&n, &dn));
             if seen.contains_key(&k) || pairs.len() >= bounds.max_configurations {
                 continue;
             }
-            seen.insert(k, pairs.len());
-            queue.push_back(pairs.len());
-            pairs.push(Pair {
-                old: o,
-                new: n,
-                parent: Some((at, m)),
-                depth: depth + 1,
-            });
+            let to = pairs.len();
+            seen.insert(k, to as u32);
+            let said_at = match said_index.get(&m) {
+                Some(&i) => i,
+                None => {
+                    said.push(m.clone());
+                    said_index.insert(m, said.len() as u32 - 1);
+                    said.len() as u32 - 1
+                }
+            };
+            pairs.push((Some((at as u32, said_at)), depth + 1));
+            queue.push_back((to, o, n));
         }
     }
     let script_to = |to: usize| {
         script_back(to, |at| {
-            pairs[at].parent.as_ref().map(|(p, m)| (*p, m.as_str()))
+            pairs[at]
+                .0
+                .map(|(p, m)| (p as usize, said[m as usize].as_str()))
         })
     };
     let mut out: Vec<Changed> = groups

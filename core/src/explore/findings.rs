@@ -4,16 +4,17 @@
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
-use super::{key, Coverage, Domains, Explored, Search, Stopped};
+use super::search::Search;
+use super::{key, Coverage, Domains, Explored, Stopped};
 use crate::plan::{Plan, Rule, RuleKind};
 use crate::runtime::script::Script;
 use crate::runtime::{Chat, Session, Simulator, ToolResults};
 use crate::validate::{Code, Severity};
 
 /// Where a finding is: a state, a transition of it, or a rule.
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Place {
     /// The state.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -75,23 +76,51 @@ fn holds(plan: &Plan, s: &Session, condition: &crate::condition::Condition) -> b
     crate::runtime::interrupt::condition_holds(plan, s, condition)
 }
 
+/// What each rule reads of a configuration, one bit a rule: for `never_enters_unless` and
+/// `tool_only_when` whether the condition holds there, for `visits_before` whether the path there
+/// entered `then` before `first`, for `reaches` whether the path entered the state.
+pub(crate) fn facts(plan: &Plan, s: &Session, words: usize) -> Vec<u64> {
+    let mut out = vec![0u64; words];
+    for (i, rule) in plan.rules.iter().enumerate() {
+        let fact = match rule.kind {
+            RuleKind::NeverEntersUnless | RuleKind::ToolOnlyWhen => {
+                rule.condition.as_ref().is_some_and(|c| holds(plan, s, c))
+            }
+            RuleKind::VisitsBefore => match (&rule.first_state_id, &rule.then_state_id) {
+                (Some(first), Some(then)) => s
+                    .path
+                    .iter()
+                    .position(|id| id == then)
+                    .is_some_and(|at| !s.path[..at].iter().any(|id| id == first)),
+                _ => false,
+            },
+            RuleKind::Reaches => rule
+                .state_id
+                .as_ref()
+                .is_some_and(|state| s.path.iter().any(|id| id == state)),
+            RuleKind::CanAlwaysEnd => false,
+        };
+        if fact {
+            out[i / 64] |= 1 << (i % 64);
+        }
+    }
+    out
+}
+
 pub(crate) fn report(search: &Search) -> Explored {
     let plan = search.plan;
     let nodes = &search.nodes;
     let mut coverage = Coverage::default();
-    let mut entered: BTreeMap<&str, BTreeSet<usize>> = BTreeMap::new();
-    let mut fired: BTreeMap<(String, usize), BTreeSet<usize>> = BTreeMap::new();
-    if let Some(first) = search.how.first() {
-        for id in &first.entered {
-            entered.entry(id.as_str()).or_default().insert(0);
-        }
-    }
-    for (_, to, done) in &search.steps {
+    let mut entered: BTreeMap<&str, BTreeSet<u32>> = BTreeMap::new();
+    let mut fired: BTreeMap<(&str, usize), BTreeSet<u32>> = BTreeMap::new();
+    let opening = (0u32, 0u32, search.opening);
+    for &(_, to, done) in std::iter::once(&opening).chain(&search.steps) {
+        let done = &search.effects[done as usize];
         for id in &done.entered {
-            entered.entry(id.as_str()).or_default().insert(*to);
+            entered.entry(id.as_str()).or_default().insert(to);
         }
-        for t in &done.fired {
-            fired.entry(t.clone()).or_default().insert(*to);
+        for (from, i) in &done.fired {
+            fired.entry((from.as_str(), *i)).or_default().insert(to);
         }
     }
     for (id, set) in &entered {
@@ -102,84 +131,97 @@ pub(crate) fn report(search: &Search) -> Explored {
             .transitions
             .insert(format!("{from}/{i}"), set.len());
     }
-    let mut out: Vec<Finding> = Vec::new();
+    // Each finding with the configuration its conversation leads to.
+    let mut out: Vec<(Finding, Option<usize>)> = Vec::new();
     let show = |to: usize| Some(search.script_to(to));
 
     // Dead ends: configurations, not ended, from which no ending can be reached. A configuration
     // not expanded (past a bound) might still end: it is not counted as dead.
     let mut can_end = vec![false; nodes.len()];
-    let mut before: Vec<Vec<usize>> = vec![Vec::new(); nodes.len()];
-    for (i, n) in nodes.iter().enumerate() {
-        for &j in &n.next {
-            before[j].push(i);
+    let mut before: Vec<Vec<u32>> = vec![Vec::new(); nodes.len()];
+    for &(from, to, _) in &search.steps {
+        if from != to {
+            before[to as usize].push(from);
         }
     }
     let mut queue: VecDeque<usize> = VecDeque::new();
     for (i, n) in nodes.iter().enumerate() {
-        if n.session.ended.is_some() || !n.expanded {
+        if n.ended || !n.expanded {
             can_end[i] = true;
             queue.push_back(i);
         }
     }
     while let Some(j) = queue.pop_front() {
         for &i in &before[j] {
-            if !can_end[i] {
-                can_end[i] = true;
-                queue.push_back(i);
+            if !can_end[i as usize] {
+                can_end[i as usize] = true;
+                queue.push_back(i as usize);
             }
         }
     }
+    drop(before);
     let dead = (0..nodes.len()).find(|&i| !can_end[i]);
     if let Some(d) = dead {
-        let state = &nodes[d].session.state_id;
-        out.push(Finding {
-            code: "explore-dead-end",
-            severity: Severity::Error,
-            message: format!(
-                "A conversation can get stuck in '{}': from there nothing the caller says leads to an ending.",
-                title(plan, state)
-            ),
-            location: at_state(state),
-            script: show(d),
-        });
+        let state = search.state_id(d);
+        out.push((
+            Finding {
+                code: "explore-dead-end",
+                severity: Severity::Error,
+                message: format!(
+                    "A conversation can get stuck in '{}': from there nothing the caller says leads to an ending.",
+                    title(plan, state)
+                ),
+                location: at_state(state),
+                script: show(d),
+            },
+            Some(d),
+        ));
     }
 
     // Rules.
-    for rule in &plan.rules {
-        if let Some((to, why)) = broken(search, rule, dead) {
-            out.push(Finding {
-                code: "explore-rule-broken",
-                severity: Severity::Error,
-                message: format!("The rule '{}' ({}) is broken: {why}.", rule.name(), rule.id),
-                location: at_rule(rule),
-                script: to.and_then(show),
-            });
+    for (i, rule) in plan.rules.iter().enumerate() {
+        if let Some((to, why)) = broken(search, i, rule, dead) {
+            out.push((
+                Finding {
+                    code: "explore-rule-broken",
+                    severity: Severity::Error,
+                    message: format!("The rule '{}' ({}) is broken: {why}.", rule.name(), rule.id),
+                    location: at_rule(rule),
+                    script: to.and_then(show),
+                },
+                to,
+            ));
         }
     }
 
     // Only through the safety net: every way out of the state that was seen was opened by it.
     let mut exits: BTreeMap<&str, (bool, Option<usize>)> = BTreeMap::new();
-    for (_, to, done) in &search.steps {
+    for &(_, to, done) in &search.steps {
+        let done = &search.effects[done as usize];
+        let to = to as usize;
         for (from, _) in &done.fired {
             let e = exits.entry(from.as_str()).or_insert((true, None));
             e.0 &= done.released;
-            if done.released && e.1.is_none_or(|at| nodes[*to].depth < nodes[at].depth) {
-                e.1 = Some(*to);
+            if done.released && e.1.is_none_or(|at| nodes[to].depth < nodes[at].depth) {
+                e.1 = Some(to);
             }
         }
     }
     for (state, (only, example)) in exits {
         if only {
-            out.push(Finding {
-                code: "explore-only-safety-net",
-                severity: Severity::Warning,
-                message: format!(
-                    "Conversations leave '{}' only when the safety net releases what the caller was stuck on: no answer leads on from there.",
-                    title(plan, state)
-                ),
-                location: at_state(state),
-                script: example.and_then(show),
-            });
+            out.push((
+                Finding {
+                    code: "explore-only-safety-net",
+                    severity: Severity::Warning,
+                    message: format!(
+                        "Conversations leave '{}' only when the safety net releases what the caller was stuck on: no answer leads on from there.",
+                        title(plan, state)
+                    ),
+                    location: at_state(state),
+                    script: example.and_then(show),
+                },
+                example,
+            ));
         }
     }
 
@@ -200,39 +242,45 @@ pub(crate) fn report(search: &Search) -> Explored {
             } else {
                 ("explore-state-never-entered", "No conversation enters")
             };
-            out.push(Finding {
-                code,
-                severity: Severity::Warning,
-                message: format!(
-                    "{what} '{}', though arrows lead there: what they wait for never comes true on the way.",
-                    title(plan, id)
-                ),
-                location: at_state(id),
-                script: None,
-            });
+            out.push((
+                Finding {
+                    code,
+                    severity: Severity::Warning,
+                    message: format!(
+                        "{what} '{}', though arrows lead there: what they wait for never comes true on the way.",
+                        title(plan, id)
+                    ),
+                    location: at_state(id),
+                    script: None,
+                },
+                None,
+            ));
         }
         for state in &plan.states {
             if !entered.contains_key(state.id.as_str()) {
                 continue;
             }
             for i in 0..state.transitions.len() {
-                if !fired.contains_key(&(state.id.clone(), i)) {
-                    out.push(Finding {
-                        code: "explore-transition-never-fires",
-                        severity: Severity::Warning,
-                        message: format!(
-                            "The arrow {} of '{}' to '{}' is never taken: an earlier arrow always goes first, or its condition never comes true there.",
-                            i + 1,
-                            title(plan, &state.id),
-                            title(plan, &state.transitions[i].target_state_id)
-                        ),
-                        location: Place {
-                            state_id: Some(state.id.clone()),
-                            transition_index: Some(i),
-                            rule: None,
+                if !fired.contains_key(&(state.id.as_str(), i)) {
+                    out.push((
+                        Finding {
+                            code: "explore-transition-never-fires",
+                            severity: Severity::Warning,
+                            message: format!(
+                                "The arrow {} of '{}' to '{}' is never taken: an earlier arrow always goes first, or its condition never comes true there.",
+                                i + 1,
+                                title(plan, &state.id),
+                                title(plan, &state.transitions[i].target_state_id)
+                            ),
+                            location: Place {
+                                state_id: Some(state.id.clone()),
+                                transition_index: Some(i),
+                                rule: None,
+                            },
+                            script: None,
                         },
-                        script: None,
-                    });
+                        None,
+                    ));
                 }
             }
         }
@@ -242,23 +290,31 @@ pub(crate) fn report(search: &Search) -> Explored {
             Some(Stopped::Asked) => "a stop",
             _ => "the most turns allowed",
         };
-        out.push(Finding {
-            code: "explore-incomplete",
-            severity: Severity::Info,
-            message: format!(
-                "The search stopped at {why} after {} configurations: what it did not see is not claimed.",
-                nodes.len()
-            ),
-            location: Place::default(),
-            script: None,
-        });
+        out.push((
+            Finding {
+                code: "explore-incomplete",
+                severity: Severity::Info,
+                message: format!(
+                    "The search stopped at {why} after {} configurations: what it did not see is not claimed.",
+                    nodes.len()
+                ),
+                location: Place::default(),
+                script: None,
+            },
+            None,
+        ));
     }
     // Every conversation reported reproduces what it shows.
-    out.retain(|f| {
-        f.script
-            .as_ref()
-            .is_none_or(|s| replays(plan, s, &search.target_of(s)))
-    });
+    let domains = Domains::of(plan);
+    let mut out: Vec<Finding> = out
+        .into_iter()
+        .filter(|(f, to)| match (&f.script, to) {
+            (Some(script), Some(to)) => replays(plan, &domains, script, nodes[*to].key),
+            (Some(_), None) => false,
+            (None, _) => true,
+        })
+        .map(|(f, _)| f)
+        .collect();
     out.sort_by_key(|f| match f.severity {
         Severity::Error => 0,
         Severity::Warning => 1,
@@ -268,7 +324,7 @@ pub(crate) fn report(search: &Search) -> Explored {
         complete: search.complete,
         stopped: search.stopped,
         configurations: nodes.len(),
-        conversations: nodes.iter().filter(|n| n.session.ended.is_some()).count(),
+        conversations: nodes.iter().filter(|n| n.ended).count(),
         turns_max: nodes.iter().map(|n| n.depth).max().unwrap_or(0),
         coverage,
         findings: out,
@@ -276,9 +332,15 @@ pub(crate) fn report(search: &Search) -> Explored {
     }
 }
 
-/// The configuration where rule `rule` is broken first (a shortest conversation), and why; for
-/// a rule broken by no single conversation (`reaches`), no configuration.
-fn broken(search: &Search, rule: &Rule, dead: Option<usize>) -> Option<(Option<usize>, String)> {
+/// The configuration where rule `rule` (the plan's `index`th) is broken first (a shortest
+/// conversation), and why; for a rule broken by no single conversation (`reaches`), no
+/// configuration.
+fn broken(
+    search: &Search,
+    index: usize,
+    rule: &Rule,
+    dead: Option<usize>,
+) -> Option<(Option<usize>, String)> {
     let plan = search.plan;
     let nodes = &search.nodes;
     let shallowest = |found: &mut Option<usize>, to: usize| {
@@ -286,17 +348,17 @@ fn broken(search: &Search, rule: &Rule, dead: Option<usize>) -> Option<(Option<u
             *found = Some(to);
         }
     };
+    let opening = (0u32, 0u32, search.opening);
+    let moves = || std::iter::once(&opening).chain(&search.steps);
     match rule.kind {
         RuleKind::NeverEntersUnless => {
-            let (state, condition) = (rule.state_id.as_deref()?, rule.condition.as_ref()?);
+            let state = rule.state_id.as_deref()?;
+            rule.condition.as_ref()?;
             let mut found = None;
-            let first = search.how.first().map(|h| (0usize, h));
-            let steps = search.steps.iter().map(|(_, to, done)| (*to, done));
-            for (to, done) in first.into_iter().chain(steps) {
-                if done.entered.iter().any(|e| e == state)
-                    && !holds(plan, &nodes[to].session, condition)
-                {
-                    shallowest(&mut found, to);
+            for &(_, to, done) in moves() {
+                let done = &search.effects[done as usize];
+                if done.entered.iter().any(|e| e == state) && !search.fact(to as usize, index) {
+                    shallowest(&mut found, to as usize);
                 }
             }
             found.map(|to| {
@@ -310,13 +372,13 @@ fn broken(search: &Search, rule: &Rule, dead: Option<usize>) -> Option<(Option<u
             })
         }
         RuleKind::ToolOnlyWhen => {
-            let (tool, condition) = (rule.tool.as_deref()?, rule.condition.as_ref()?);
+            let tool = rule.tool.as_deref()?;
+            rule.condition.as_ref()?;
             let mut found = None;
-            for (from, to, done) in &search.steps {
-                if done.called.iter().any(|t| t == tool)
-                    && !holds(plan, &nodes[*from].session, condition)
-                {
-                    shallowest(&mut found, *to);
+            for &(from, to, done) in &search.steps {
+                let done = &search.effects[done as usize];
+                if done.called.iter().any(|t| t == tool) && !search.fact(from as usize, index) {
+                    shallowest(&mut found, to as usize);
                 }
             }
             found.map(|to| {
@@ -332,12 +394,9 @@ fn broken(search: &Search, rule: &Rule, dead: Option<usize>) -> Option<(Option<u
                 rule.then_state_id.as_deref()?,
             );
             let mut found = None;
-            for (i, n) in nodes.iter().enumerate() {
-                let path = &n.session.path;
-                if let Some(at) = path.iter().position(|s| s == then) {
-                    if !path[..at].iter().any(|s| s == first) {
-                        shallowest(&mut found, i);
-                    }
+            for i in 0..nodes.len() {
+                if search.fact(i, index) {
+                    shallowest(&mut found, i);
                 }
             }
             found.map(|to| {
@@ -353,9 +412,7 @@ fn broken(search: &Search, rule: &Rule, dead: Option<usize>) -> Option<(Option<u
         }
         RuleKind::Reaches => {
             let state = rule.state_id.as_deref()?;
-            let reached = nodes
-                .iter()
-                .any(|n| n.session.path.iter().any(|s| s == state));
+            let reached = (0..nodes.len()).any(|i| search.fact(i, index));
             (search.complete && !reached).then(|| {
                 (
                     None,
@@ -368,38 +425,16 @@ fn broken(search: &Search, rule: &Rule, dead: Option<usize>) -> Option<(Option<u
                 Some(d),
                 format!(
                     "a conversation gets stuck in '{}', from where it can never end",
-                    title(plan, &nodes[d].session.state_id)
+                    title(plan, search.state_id(d))
                 ),
             )
         }),
     }
 }
 
-impl Search<'_> {
-    /// The configuration a script of this search leads to.
-    fn target_of(&self, script: &Script) -> Vec<u8> {
-        let domains = Domains::of(self.plan);
-        let mut at = 0;
-        for turn in &script.turns {
-            let next = self.nodes[at].next.iter().copied().find(|&j| {
-                self.nodes[j]
-                    .parent
-                    .as_ref()
-                    .is_some_and(|(p, m)| *p == at && *m == turn.user)
-            });
-            match next {
-                Some(j) => at = j,
-                None => return Vec::new(),
-            }
-        }
-        key::key(&self.nodes[at].session, &domains)
-    }
-}
-
 /// Whether `script`, said to the plan from its start by the simulator, arrives at the
-/// configuration whose key is `target`.
-fn replays(plan: &Plan, script: &Script, target: &[u8]) -> bool {
-    let domains = Domains::of(plan);
+/// configuration whose key's hash is `target`.
+fn replays(plan: &Plan, domains: &Domains, script: &Script, target: u128) -> bool {
     let Ok((mut chat, _)) = Chat::open_from(plan, &Simulator, super::plan_ref(plan), &script.start)
     else {
         return false;
@@ -409,5 +444,5 @@ fn replays(plan: &Plan, script: &Script, target: &[u8]) -> bool {
             return false;
         }
     }
-    key::key(&chat.session, &domains) == target
+    key::key_hash(&chat.session, domains) == target
 }

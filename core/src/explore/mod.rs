@@ -10,19 +10,21 @@ mod compare;
 mod findings;
 mod key;
 mod moves;
+mod search;
 
 use std::collections::HashMap;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
-pub use compare::{compare, Changed, Comparison};
+pub use compare::{changed_outcomes_only, compare, Changed, Comparison};
 pub use findings::{Finding, Place};
 pub use moves::{moves, Domains};
 
 use crate::hash::content_hash;
 use crate::plan::Plan;
 use crate::runtime::script::{Script, ScriptTurn};
-use crate::runtime::{Chat, Event, PlanRef, PlanVersion, Session, Simulator, Start, ToolResults};
+use crate::runtime::{Chat, PlanRef, PlanVersion, Session, Simulator, Start, ToolResults};
+use search::search;
 
 /// How far a search goes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -43,7 +45,7 @@ impl Default for Bounds {
 }
 
 /// Which bound stopped a search.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Stopped {
     /// A conversation reached the most turns allowed.
@@ -52,48 +54,6 @@ pub enum Stopped {
     MaxConfigurations,
     /// The caller asked it to stop.
     Asked,
-}
-
-/// One configuration reached: the session there, how it was first reached (the configuration
-/// before and the message said), how many turns that took.
-pub(crate) struct Node {
-    pub session: Session,
-    pub parent: Option<(usize, String)>,
-    pub depth: u32,
-    /// The configurations one move leads to (filled when it is expanded).
-    pub next: Vec<usize>,
-    pub expanded: bool,
-}
-
-/// What one move did: the states it entered, the transitions it fired (from, index), the
-/// tools it called, and whether the safety net released something.
-#[derive(Debug, Clone, Default)]
-pub(crate) struct Effects {
-    pub entered: Vec<String>,
-    pub fired: Vec<(String, usize)>,
-    pub called: Vec<String>,
-    pub released: bool,
-}
-
-fn effects(events: &[Event]) -> Effects {
-    use crate::runtime::{Action, What};
-    let mut out = Effects::default();
-    for e in events {
-        match &e.what {
-            What::Entered { state_id } => out.entered.push(state_id.clone()),
-            What::Transition(m) => {
-                if let Some(i) = m.index {
-                    out.fired.push((m.from.clone(), i));
-                }
-            }
-            What::ActionAccepted {
-                action: Action::CallTool { tool, .. },
-            } => out.called.push(tool.clone()),
-            What::ReleasedStuck { .. } => out.released = true,
-            _ => {}
-        }
-    }
-    out
 }
 
 /// What a search found.
@@ -120,24 +80,12 @@ pub struct Explored {
 }
 
 /// How many configurations enter each state and fire each transition.
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Coverage {
     /// By state id: the configurations that enter it.
     pub states: std::collections::BTreeMap<String, usize>,
     /// By `"<from>/<index>"`: the configurations a transition's firing leads to.
     pub transitions: std::collections::BTreeMap<String, usize>,
-}
-
-/// The search itself, kept for the findings to read.
-pub(crate) struct Search<'p> {
-    pub plan: &'p Plan,
-    pub nodes: Vec<Node>,
-    /// For each configuration, what the move that first reached it did.
-    pub how: Vec<Effects>,
-    /// Every move's effects, as (from, to, effects), for the coverage and the rules.
-    pub steps: Vec<(usize, usize, Effects)>,
-    pub complete: bool,
-    pub stopped: Option<Stopped>,
 }
 
 /// Explores `plan` from its start (or from `start`) within `bounds`.
@@ -157,119 +105,6 @@ fn plan_ref(plan: &Plan) -> PlanRef {
         id: plan.id.clone(),
         version: PlanVersion::File,
         content_hash: content_hash(plan),
-    }
-}
-
-pub(crate) fn search<'p>(
-    plan: &'p Plan,
-    start: &Start,
-    bounds: Bounds,
-    stop: &dyn Fn() -> bool,
-    progress: &mut dyn FnMut(usize),
-) -> Search<'p> {
-    let domains = Domains::of(plan);
-    let mut s = Search {
-        plan,
-        nodes: Vec::new(),
-        how: Vec::new(),
-        steps: Vec::new(),
-        complete: true,
-        stopped: None,
-    };
-    let Ok((chat, opening)) = Chat::open_from(plan, &Simulator, plan_ref(plan), start) else {
-        return s;
-    };
-    let mut index: HashMap<Vec<u8>, usize> = HashMap::new();
-    index.insert(key::key(&chat.session, &domains), 0);
-    s.nodes.push(Node {
-        session: chat.session,
-        parent: None,
-        depth: 0,
-        next: Vec::new(),
-        expanded: false,
-    });
-    s.how.push(effects(&opening.events));
-    let no_tools = ToolResults::new();
-    let mut at = 0;
-    while at < s.nodes.len() {
-        if stop() {
-            s.complete = false;
-            s.stopped = Some(Stopped::Asked);
-            break;
-        }
-        if s.nodes[at].session.ended.is_some() {
-            s.nodes[at].expanded = true;
-            at += 1;
-            continue;
-        }
-        if s.nodes[at].depth >= bounds.max_turns {
-            s.complete = false;
-            s.stopped.get_or_insert(Stopped::MaxTurns);
-            at += 1;
-            continue;
-        }
-        let here = s.nodes[at].session.clone();
-        // Expanded only when every move's configuration was kept: one dropped by the bound
-        // could have led on, so this one must not look like a dead end.
-        let mut whole = true;
-        for message in moves(plan, &domains, &here) {
-            let mut chat = Chat::resume(plan, &Simulator, here.clone());
-            let Ok(turn) = chat.say_with(&message, &no_tools) else {
-                continue;
-            };
-            let done = effects(&turn.events);
-            // What was said is read by no later move (a quote comes from its own message), and
-            // copying it into every configuration was most of the search's time and memory.
-            chat.session.transcript.clear();
-            chat.session.insights.clear();
-            let k = key::key(&chat.session, &domains);
-            let to = match index.get(&k) {
-                Some(&to) => to,
-                None => {
-                    if s.nodes.len() >= bounds.max_configurations {
-                        s.complete = false;
-                        s.stopped = Some(Stopped::MaxConfigurations);
-                        whole = false;
-                        continue;
-                    }
-                    let to = s.nodes.len();
-                    index.insert(k, to);
-                    let depth = s.nodes[at].depth + 1;
-                    s.nodes.push(Node {
-                        session: chat.session,
-                        parent: Some((at, message)),
-                        depth,
-                        next: Vec::new(),
-                        expanded: false,
-                    });
-                    s.how.push(done.clone());
-                    to
-                }
-            };
-            if !s.nodes[at].next.contains(&to) {
-                s.nodes[at].next.push(to);
-            }
-            s.steps.push((at, to, done));
-        }
-        s.nodes[at].expanded = whole;
-        if at % 256 == 0 {
-            progress(s.nodes.len());
-        }
-        at += 1;
-    }
-    progress(s.nodes.len());
-    s
-}
-
-impl Search<'_> {
-    /// The shortest conversation to configuration `to`, as a script.
-    pub fn script_to(&self, to: usize) -> Script {
-        script_back(to, |at| {
-            self.nodes[at]
-                .parent
-                .as_ref()
-                .map(|(p, m)| (*p, m.as_str()))
-        })
     }
 }
 

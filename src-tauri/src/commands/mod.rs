@@ -7,6 +7,7 @@
 
 pub mod conversations;
 pub mod drafts;
+pub mod explore;
 pub mod versions;
 pub mod workspace;
 

@@ -68,6 +68,25 @@ pub fn centred_on(rect: Rect, size: (f64, f64), zoom: f64) -> Viewport {
     }
 }
 
+/// The view that frames `rects` (a conversation's path, say): at the zoom of `view`, centred on
+/// them, when they all fit at that zoom; else zoomed out until they do.
+pub fn framing(rects: &[Rect], view: Viewport, size: (f64, f64)) -> Option<Viewport> {
+    let content = super::geometry::bounds(rects.iter().copied())?;
+    let kept = centred_on(content, size, view.zoom);
+    let inner = Rect::new(
+        FIT_PADDING,
+        FIT_PADDING,
+        size.0 - 2.0 * FIT_PADDING,
+        size.1 - 2.0 * FIT_PADDING,
+    );
+    let (x, y) = kept.to_screen((content.x, content.y));
+    let on_screen = Rect::new(x, y, content.w * kept.zoom, content.h * kept.zoom);
+    if inner.contains(&on_screen) {
+        return Some(kept);
+    }
+    Some(Viewport::fitting(content, size, Margins::even(FIT_PADDING)))
+}
+
 /// The canvas's view, shared by the canvas and whatever moves it (shortcuts, Find, the problem
 /// and change lists, opening a plan).
 #[derive(Clone, Copy)]
@@ -108,6 +127,14 @@ impl Camera {
             .update(|v| *v = centred_on(rect, size, v.zoom));
     }
 
+    /// Frames `rects` as [`framing`] says.
+    pub fn frame(&self, rects: &[Rect]) {
+        let size = self.size.get_untracked();
+        if let Some(v) = framing(rects, self.viewport.get_untracked(), size) {
+            self.viewport.set(v);
+        }
+    }
+
     /// Zooms in (`steps` > 0) or out around the middle of the canvas.
     pub fn zoom(&self, steps: i32) {
         let (w, h) = self.size.get_untracked();
@@ -121,6 +148,37 @@ impl Camera {
 mod tests {
     use super::*;
     use plan_core::parse_plan;
+
+    #[test]
+    fn a_path_that_fits_keeps_the_zoom_and_one_that_does_not_is_fitted() {
+        let view = Viewport {
+            x: 0.0,
+            y: 0.0,
+            zoom: 1.0,
+        };
+        let near = [
+            Rect::new(0.0, 0.0, 100.0, 50.0),
+            Rect::new(300.0, 0.0, 100.0, 50.0),
+        ];
+        let v = framing(&near, view, (800.0, 600.0)).unwrap();
+        assert_eq!(v.zoom, 1.0);
+        assert_eq!(
+            v.to_screen((200.0, 25.0)),
+            (400.0, 300.0),
+            "centred on the path"
+        );
+        let far = [
+            Rect::new(0.0, 0.0, 100.0, 50.0),
+            Rect::new(3000.0, 0.0, 100.0, 50.0),
+        ];
+        let v = framing(&far, view, (800.0, 600.0)).unwrap();
+        assert!(
+            v.zoom < 0.25,
+            "zoomed out to show the whole path: {}",
+            v.zoom
+        );
+        assert!(framing(&[], view, (800.0, 600.0)).is_none());
+    }
 
     fn scene(states: usize) -> Scene {
         let mut plan = plan_core::synthetic::plan(states);

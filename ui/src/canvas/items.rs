@@ -68,6 +68,17 @@ pub fn card_view(card: Card, editor: Editor, marks: Memo<Marks>) -> impl IntoVie
     let id_parked = card.id.clone();
     let parked =
         Memo::new(move |_| marks.with(|m| m.parked.as_deref() == Some(id_parked.as_str())));
+    let id_reach = card.id.clone();
+    // The Explore tab's coverage: how many configurations enter this state, when it is shown.
+    let reach = Memo::new(move |_| {
+        marks.with(|m| {
+            m.reach.as_ref().map(|r| {
+                let most = r.values().copied().max().unwrap_or(0);
+                let n = r.get(&id_reach).copied();
+                (crate::explore::reach_level(n, most), n.unwrap_or(0))
+            })
+        })
+    });
     let spoken = card.clone();
     let words = move || card_words(&spoken, problem.get());
     let id_focus = card.id.clone();
@@ -116,6 +127,7 @@ pub fn card_view(card: Card, editor: Editor, marks: Memo<Marks>) -> impl IntoVie
             data-current=move || current.get().then_some("true")
             data-visited=move || visited.get().then_some("true")
             data-parked=move || parked.get().then_some("true")
+            data-reach=move || reach.get().map(|(level, _)| level)
             class:parked=parked
             title=format!("{} ({})", card.title, card.id)
             style:left=format!("{}px", card.rect.x)
@@ -160,6 +172,36 @@ pub fn card_view(card: Card, editor: Editor, marks: Memo<Marks>) -> impl IntoVie
                                 {match s {
                                     Severity::Error | Severity::Warning => "!",
                                     Severity::Info => "i",
+                                }}
+                            </span>
+                        }
+                    })
+            }}
+            {move || {
+                reach
+                    .get()
+                    .map(|(level, n)| {
+                        let words = match n {
+                            0 => "entered by no conversation".to_string(),
+                            1 => "entered in 1 configuration".to_string(),
+                            n => {
+                                format!(
+                                    "entered in {} configurations",
+                                    crate::explore::thousands(n),
+                                )
+                            }
+                        };
+                        view! {
+                            <span
+                                class="reach-badge"
+                                data-testid="reach-marker"
+                                data-level=level
+                                title=words.clone()
+                            >
+                                {if n == 0 {
+                                    "never".to_string()
+                                } else {
+                                    crate::explore::thousands(n)
                                 }}
                             </span>
                         }

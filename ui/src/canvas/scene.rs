@@ -86,6 +86,8 @@ pub struct Marks {
     pub parked: Option<String>,
     pub fired: Option<(String, usize, String)>,
     pub covered: Option<HashSet<(String, usize)>>,
+    /// The Explore tab's coverage: by state, how many configurations enter it.
+    pub reach: Option<HashMap<String, usize>>,
 }
 
 impl Marks {

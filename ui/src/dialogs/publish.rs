@@ -1,12 +1,62 @@
 //! The publish dialog: a note, and before it is confirmed what the draft changes against the
 //! newest version ("first version" when there is none), or, instead, the errors that block it,
-//! each taking the author to its place; Publish is disabled while anything blocks it.
+//! each taking the author to its place; then what the draft changes for callers (every
+//! conversation of both explored: the outcomes that differ, each playable in the test chat) and
+//! the rules it newly breaks. Publish is disabled while anything blocks it, broken rules included,
+//! and, for a plan with rules, while they are checked.
 
 use leptos::prelude::*;
+use plan_api::messages::{PublishOutcomes, PublishRules};
 
 use crate::actions::Actions;
+use crate::editor::Editor;
+use crate::explore::length_words;
 use crate::lifecycle::{Dialog, Lifecycle, Publishing};
 use crate::panels::{change_mark, problem_item};
+use crate::test_chat::TestChat;
+
+/// An outcome in a sentence's past: "ended in Billing", "did not end".
+fn was(outcome: &str) -> String {
+    match outcome {
+        "not ended" => "did not end".to_string(),
+        o => o.to_string(),
+    }
+}
+
+/// An outcome in a sentence's present: "end in Hand-off", "hang up in Security".
+fn now(outcome: &str) -> String {
+    if outcome == "not ended" {
+        return "do not end".to_string();
+    }
+    for (past, present) in [
+        ("ended", "end"),
+        ("hung up", "hang up"),
+        ("handed off", "are handed off"),
+    ] {
+        if let Some(rest) = outcome.strip_prefix(past) {
+            return format!("{present}{rest}");
+        }
+    }
+    outcome.to_string()
+}
+
+/// "12 conversations that ended in Billing now end in Hand-off".
+pub fn outcome_sentence(from: &str, to: &str, count: usize) -> String {
+    let n = if count == 1 {
+        "1 conversation".to_string()
+    } else {
+        format!("{count} conversations")
+    };
+    let mut to = now(to);
+    if count == 1 {
+        to = to
+            .replacen("end", "ends", 1)
+            .replacen("hang up", "hangs up", 1)
+            .replacen("are handed", "is handed", 1)
+            .replacen("do not ends", "does not end", 1);
+    }
+    format!("{n} that {} now {to}", was(from))
+}
 
 #[component]
 pub fn PublishDialog() -> impl IntoView {
@@ -17,12 +67,24 @@ pub fn PublishDialog() -> impl IntoView {
         Some(Dialog::Publish(p)) => p,
         _ => Publishing::default(),
     };
+    let editor = expect_context::<Editor>();
+    let has_rules = move || {
+        editor
+            .plan
+            .with(|p| p.as_ref().is_some_and(|p| !p.rules.is_empty()))
+    };
     let blocked = move || {
         let s = state();
+        let rules_block = match &s.rules {
+            None => has_rules(),
+            Some(Ok(b)) => !b.rules_broken.is_empty(),
+            Some(Err(_)) => false,
+        };
         s.busy
             || s.preview
                 .as_ref()
                 .is_none_or(|p| p.unchanged || !p.errors.is_empty())
+            || rules_block
     };
     let heading = move || match state().preview {
         Some(p) => match p.newest {
@@ -93,6 +155,8 @@ pub fn PublishDialog() -> impl IntoView {
                     })
                     .collect_view()}
             </ul>
+            {rules_view(s.rules, p.newest, has_rules())}
+            {outcomes_view(s.outcomes)}
         }
         .into_any()
     };
@@ -134,8 +198,189 @@ pub fn PublishDialog() -> impl IntoView {
                 disabled=blocked
                 on:click=move |_| publish()
             >
-                {move || if state().busy { "Publishing…" } else { "Publish" }}
+                {move || {
+                    let s = state();
+                    if s.busy {
+                        "Publishing…"
+                    } else if s.preview.is_some() && s.rules.is_none() && has_rules() {
+                        "Checking the rules…"
+                    } else {
+                        "Publish"
+                    }
+                }}
             </button>
         </div>
+    }
+}
+
+/// Plays `script` in the test chat, the dialog closed.
+fn play_from_dialog(script: plan_core::runtime::script::Script) {
+    expect_context::<Lifecycle>().close_dialog();
+    expect_context::<TestChat>().play(script);
+}
+
+/// The rules the draft newly breaks: being checked, why they could not be, or each with a Play
+/// of its shortest conversation.
+fn rules_view(
+    rules: Option<Result<PublishRules, plan_api::ApiError>>,
+    newest: Option<u32>,
+    has_rules: bool,
+) -> impl IntoView {
+    if !has_rules {
+        return ().into_any();
+    }
+    let Some(rules) = rules else {
+        return view! {
+            <p class="hint" data-testid="publish-rules-checking">
+                "Checking the rules: every conversation the draft allows…"
+            </p>
+        }
+        .into_any();
+    };
+    let broken = match rules {
+        Ok(r) => r.rules_broken,
+        Err(e) => {
+            return view! {
+                <p class="hint" data-testid="publish-rules-error">
+                    {format!("The rules could not be checked: {}", e.message)}
+                </p>
+            }
+            .into_any();
+        }
+    };
+    if broken.is_empty() {
+        return view! {
+            <p class="hint" data-testid="publish-rules-hold">
+                "Every rule holds in every conversation."
+            </p>
+        }
+        .into_any();
+    }
+    view! {
+        <p class="publish-blocked">
+            {match newest {
+                Some(n) => {
+                    format!(
+                        "This draft breaks rules that version {n} kept: fix them before publishing.",
+                    )
+                }
+                None => "This draft breaks its rules: fix them before publishing.".to_string(),
+            }}
+        </p>
+        <ul class="publish-errors" data-testid="publish-rules-broken">
+            {broken
+                .into_iter()
+                .map(|f| {
+                    let length = length_words(&f).unwrap_or_default();
+                    view! {
+                        <li class="publish-rule" data-testid="publish-rule-broken">
+                            <span class="problem-message">{f.message.clone()}</span>
+                            <span class="problem-place">{length}</span>
+                            {f
+                                .script
+                                .map(|s| {
+                                    view! {
+                                        <button
+                                            data-testid="publish-play"
+                                            on:click=move |_| play_from_dialog(s.clone())
+                                        >
+                                            "Play in the test chat"
+                                        </button>
+                                    }
+                                })}
+                        </li>
+                    }
+                })
+                .collect_view()}
+        </ul>
+    }
+    .into_any()
+}
+
+/// What the draft changes for callers against the newest version: being worked out, why it could
+/// not be, or each changed outcome with a Play of its shortest conversation.
+fn outcomes_view(outcomes: Option<Result<PublishOutcomes, plan_api::ApiError>>) -> impl IntoView {
+    let Some(outcomes) = outcomes else {
+        return view! {
+            <p class="hint" data-testid="publish-outcomes-checking">
+                "Exploring what changes for callers…"
+            </p>
+        }
+        .into_any();
+    };
+    let o = match outcomes {
+        Ok(o) => o,
+        Err(e) => {
+            return view! {
+                <p class="hint" data-testid="publish-outcomes-error">
+                    {format!("What changes for callers could not be worked out: {}", e.message)}
+                </p>
+            }
+            .into_any();
+        }
+    };
+    let Some(n) = o.newest else {
+        return ().into_any();
+    };
+    if o.outcomes.is_empty() {
+        return view! {
+            <p class="hint" data-testid="publish-outcomes-same">
+                {format!("Every conversation ends as it did in version {n}.")}
+            </p>
+        }
+        .into_any();
+    }
+    view! {
+        <p>{format!("What changes for callers since version {n}:")}</p>
+        <ul class="publish-outcomes" data-testid="publish-outcomes">
+            {o
+                .outcomes
+                .into_iter()
+                .map(|c| {
+                    let script = c.script.clone();
+                    view! {
+                        <li data-testid="publish-outcome">
+                            <span>{outcome_sentence(&c.from, &c.to, c.count)}</span>
+                            <button
+                                data-testid="publish-play"
+                                on:click=move |_| play_from_dialog(script.clone())
+                            >
+                                "Play"
+                            </button>
+                        </li>
+                    }
+                })
+                .collect_view()}
+        </ul>
+    }
+    .into_any()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::outcome_sentence;
+
+    #[test]
+    fn an_outcome_that_changed_reads_as_a_sentence() {
+        assert_eq!(
+            outcome_sentence("ended in Billing", "handed off in Hand-off", 12),
+            "12 conversations that ended in Billing now are handed off in Hand-off"
+        );
+        assert_eq!(
+            outcome_sentence("not ended", "ended in Wrap-up", 1),
+            "1 conversation that did not end now ends in Wrap-up"
+        );
+        assert_eq!(
+            outcome_sentence("ended in Billing", "not ended", 3),
+            "3 conversations that ended in Billing now do not end"
+        );
+        assert_eq!(
+            outcome_sentence("ended in Billing", "not ended", 1),
+            "1 conversation that ended in Billing now does not end"
+        );
+        assert_eq!(
+            outcome_sentence("ended in A", "hung up in B", 1),
+            "1 conversation that ended in A now hangs up in B"
+        );
     }
 }

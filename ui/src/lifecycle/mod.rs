@@ -9,7 +9,9 @@ mod versions;
 mod welcome;
 
 use leptos::prelude::*;
-use plan_api::messages::{PublishPreview, Sample, TrashEntry, VersionInfo};
+use plan_api::messages::{
+    PublishOutcomes, PublishPreview, PublishRules, Sample, TrashEntry, VersionInfo,
+};
 use plan_api::ApiError;
 use plan_core::runtime::script::Script;
 use plan_core::Revision;
@@ -45,6 +47,11 @@ pub struct Publishing {
     pub error: Option<ApiError>,
     /// A publish is under way.
     pub busy: bool,
+    /// The rules the draft newly breaks (explored once the preview has no errors); none while
+    /// they are checked.
+    pub rules: Option<Result<PublishRules, ApiError>>,
+    /// What the draft changes for callers (worked out after the rules); none meanwhile.
+    pub outcomes: Option<Result<PublishOutcomes, ApiError>>,
 }
 
 /// An action to confirm.

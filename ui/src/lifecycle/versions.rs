@@ -41,9 +41,28 @@ impl Lifecycle {
                     },
                 },
             };
+            let explore = state
+                .preview
+                .as_ref()
+                .is_some_and(|p| p.errors.is_empty() && !p.unchanged);
             // Unless the author closed it meanwhile.
-            if matches!(self.dialog.get_untracked(), Some(Dialog::Publish(_))) {
-                self.dialog.set(Some(Dialog::Publish(state)));
+            if !matches!(self.dialog.get_untracked(), Some(Dialog::Publish(_))) {
+                return;
+            }
+            self.dialog.set(Some(Dialog::Publish(state)));
+            if explore {
+                let rules = ipc::publish_rules(&id).await;
+                self.dialog.update(|d| {
+                    if let Some(Dialog::Publish(p)) = d {
+                        p.rules = Some(rules);
+                    }
+                });
+                let outcomes = ipc::publish_outcomes(&id).await;
+                self.dialog.update(|d| {
+                    if let Some(Dialog::Publish(p)) = d {
+                        p.outcomes = Some(outcomes);
+                    }
+                });
             }
         });
     }

@@ -1,11 +1,12 @@
 //! The right-hand panel and its tabs: the inspector of the selection, the Problems, the Versions,
-//! the Test chat, and, while two documents are compared, their Changes.
+//! the Test chat, Explore, and, while two documents are compared, their Changes.
 
 mod agent;
 mod changes;
 mod chat;
 mod chat_begin;
 mod chat_status;
+mod explore;
 pub mod inspector;
 mod problems;
 mod suite;
@@ -20,6 +21,7 @@ use crate::lifecycle::Lifecycle;
 pub use changes::mark as change_mark;
 use changes::Changes;
 use chat::Chat;
+use explore::Explore;
 use inspector::Inspector;
 pub use problems::problem_item;
 use problems::Problems;
@@ -44,12 +46,28 @@ pub fn Panel(report: Memo<Report>) -> impl IntoView {
         })
     };
     let comparing = move || editor.mode.with(|m| matches!(m, Mode::Compare { .. }));
+    let exploring = expect_context::<crate::explore::Exploring>();
+    // The errors the last search found, beside the tab's name.
+    let explore_label = move || {
+        let errors = exploring.found.with(|f| {
+            f.as_ref().map_or(0, |f| {
+                f.findings
+                    .iter()
+                    .filter(|x| x.severity == plan_core::Severity::Error)
+                    .count()
+            })
+        });
+        match errors {
+            0 => "Explore".to_string(),
+            n => format!("Explore ({n})"),
+        }
+    };
     let on_problem = Callback::new(move |d: plan_core::Diagnostic| actions.show_problem(&d));
     let open = actions.panel_open;
     view! {
         <aside class="panel" class:folded=move || !open.get()>
-            // Five tabs in a comparison: set a little tighter, so that they keep to one row.
-            <div class="tabs" class:five=comparing>
+            // Six tabs in a comparison: set a little tighter, so that they keep to one row.
+            <div class="tabs" class:six=comparing>
                 {tab_button(tab, Tab::Inspect, "tab-inspect", || "Inspector".to_string())}
                 {tab_button(tab, Tab::Problems, "tab-problems", counts)}
                 {tab_button(
@@ -64,6 +82,7 @@ pub fn Panel(report: Memo<Report>) -> impl IntoView {
                     },
                 )}
                 {tab_button(tab, Tab::Chat, "tab-chat", || "Test chat".to_string())}
+                {tab_button(tab, Tab::Explore, "tab-explore", explore_label)}
                 {move || {
                     comparing()
                         .then(|| tab_button(
@@ -83,6 +102,7 @@ pub fn Panel(report: Memo<Report>) -> impl IntoView {
                     Tab::Versions => view! { <Versions /> }.into_any(),
                     Tab::Changes => view! { <Changes /> }.into_any(),
                     Tab::Chat => view! { <Chat /> }.into_any(),
+                    Tab::Explore => view! { <Explore /> }.into_any(),
                 }}
             </div>
         </aside>

@@ -1,0 +1,263 @@
+//! End-to-end tests of exploring in the real app (explore.md; issue 32): the Explore tab runs every
+//! conversation of the draft in the background and finds a broken rule on a copy of a sample;
+//! Show draws its conversation on the canvas; the coverage colours every state; Play in the test
+//! chat replays it turn by turn with its state lit; Save as test case keeps it. The Publish dialog
+//! lists a broken rule and keeps Publish disabled, and after a version, says what an edit changes
+//! for callers.
+//!
+//! Run by `scripts/test.sh`, or alone with `cargo test -p plan-tests --test explore_tab [-- NAME]`.
+//! Screenshots land in `target/e2e/`.
+
+use std::fs;
+use std::time::Duration;
+
+use plan_core::Plan;
+use plan_tests::chat::is_in;
+use plan_tests::page::{click, count, draft, ensure, open_plan, text_of, type_text, Outcome};
+use plan_tests::{Ctx, Harness, Test};
+use serde_json::json;
+
+/// A search of the customer-support sample takes a few seconds in the debug app.
+const SEARCH: Duration = Duration::from_secs(90);
+const WAIT: Duration = Duration::from_secs(15);
+
+fn main() {
+    std::process::exit(Harness::run(&[
+        Test {
+            name: "a_broken_rule_is_found_shown_played_and_kept_as_a_test_case",
+            run: a_broken_rule_is_found_shown_played_and_kept_as_a_test_case,
+        },
+        Test {
+            name: "the_publish_dialog_says_what_changes_for_callers_and_blocks_a_broken_rule",
+            run: the_publish_dialog_says_what_changes_for_callers_and_blocks_a_broken_rule,
+        },
+    ]));
+}
+
+fn shows(ctx: &Ctx, what: &str, css: &str, within: Duration) -> Outcome {
+    ctx.session()
+        .wait_until(what, within, || Ok(count(ctx, css)? > 0))
+}
+
+/// Whether the element `css` names is disabled.
+fn disabled(ctx: &Ctx, css: &str) -> Result<bool, String> {
+    let v = ctx.session().execute(
+        "const e = document.querySelector(arguments[0]); return e ? e.disabled : null;",
+        json!([css]),
+    )?;
+    v.as_bool().ok_or_else(|| format!("no {css}"))
+}
+
+/// The customer-support sample's draft, as the workspace holds it.
+fn sample(ctx: &Ctx) -> Result<Plan, String> {
+    plan_tests::page::plan(ctx, "customer-support")
+}
+
+/// Writes `plan` as customer-support's draft and starts the app again on it.
+fn with_draft(ctx: &Ctx, plan: &Plan) -> Outcome {
+    let text = serde_json::to_string_pretty(plan).map_err(|e| e.to_string())?;
+    fs::write(draft(ctx, "customer-support"), text).map_err(|e| e.to_string())?;
+    ctx.relaunch()?;
+    open_plan(ctx, "customer-support")?;
+    Ok(())
+}
+
+/// The rule the sample breaks: a caller who never gives a first name is moved on by the stuck
+/// safety net and can reach billing.
+fn broken_rule() -> Result<plan_core::plan::Rule, String> {
+    serde_json::from_value(json!({
+        "id": "billing-knows-the-name",
+        "title": "Billing only for a caller who gave their name",
+        "kind": "never_enters_unless",
+        "state_id": "billing-support",
+        "condition": {"condition_type": "deliverable_exists", "condition_config": {"key": "first_name"}}
+    }))
+    .map_err(|e| e.to_string())
+}
+
+fn a_broken_rule_is_found_shown_played_and_kept_as_a_test_case(ctx: &Ctx) -> Outcome {
+    let mut plan = sample(ctx)?;
+    plan.rules.push(broken_rule()?);
+    with_draft(ctx, &plan)?;
+
+    // Opened, the tab explores by itself.
+    click(ctx, "[data-testid=tab-explore]")?;
+    let finding = "[data-testid=explore-finding][data-code=explore-rule-broken]";
+    shows(ctx, "the broken rule found", finding, SEARCH)?;
+    let summary = text_of(ctx, "[data-testid=explore-summary]")?;
+    ensure(
+        summary.contains("every conversation") && summary.contains("1 error"),
+        || format!("the summary: {summary:?}"),
+    )?;
+    let message = text_of(ctx, finding)?;
+    ensure(
+        message.contains("Billing only for a caller who gave their name")
+            && message.contains("conversation of 9 turns"),
+        || format!("the finding: {message:?}"),
+    )?;
+    ensure(
+        text_of(ctx, "[data-testid=tab-explore]")? == "Explore (1)",
+        || "the tab does not count the error".into(),
+    )?;
+    ctx.screenshot("explore-found")?;
+
+    // Show: the path on the canvas, its last state lit, the states listed in order.
+    click(ctx, &format!("{finding} [data-testid=explore-show]"))?;
+    shows(
+        ctx,
+        "billing lit as the conversation's last state",
+        "[data-testid=state][data-state-id=billing-support][data-current=true]",
+        WAIT,
+    )?;
+    let path = text_of(ctx, "[data-testid=explore-path]")?;
+    ensure(
+        path.find("Greeting") < path.find("Customer Intake")
+            && path.find("Customer Intake") < path.find("Billing support")
+            && path.contains("Greeting"),
+        || format!("the path: {path:?}"),
+    )?;
+    ensure(
+        count(ctx, "[data-testid=state][data-visited=true]")? == 3,
+        || "the canvas does not mark the path's three states".into(),
+    )?;
+    ensure(
+        count(ctx, "[data-testid=transition][data-covered=true]")? == 2,
+        || "the canvas does not draw the path's two transitions".into(),
+    )?;
+    ctx.screenshot("explore-path-shown")?;
+
+    // Coverage: every state coloured by how many configurations enter it.
+    click(ctx, &format!("{finding} [data-testid=explore-show]"))?;
+    click(ctx, "[data-testid=explore-coverage]")?;
+    let states = plan.states.len();
+    ctx.session()
+        .wait_until("every state coloured by coverage", WAIT, || {
+            Ok(count(ctx, "[data-testid=state][data-reach]")? == states)
+        })?;
+    ensure(
+        count(ctx, "[data-testid=state][data-reach=never]")? == 0,
+        || "a state of the sample is marked as never entered".into(),
+    )?;
+    ctx.screenshot("explore-coverage")?;
+    click(ctx, "[data-testid=explore-coverage]")?;
+
+    // Play in the test chat: nine turns, one at a time, ending in billing, lit.
+    click(ctx, &format!("{finding} [data-testid=explore-play]"))?;
+    ctx.session()
+        .wait_until("the conversation played to its ninth turn", SEARCH, || {
+            Ok(count(ctx, "[data-testid=chat-message][data-role=user]")? == 9)
+        })?;
+    is_in(ctx, "billing-support")?;
+    shows(
+        ctx,
+        "billing lit on the canvas",
+        "[data-testid=state][data-state-id=billing-support][data-current=true]",
+        WAIT,
+    )?;
+    ctx.screenshot("explore-played")?;
+
+    // Save as test case: the dialog with its expectations, saved in tests/, passing.
+    click(ctx, "[data-testid=tab-explore]")?;
+    shows(ctx, "the finding again", finding, WAIT)?;
+    click(ctx, &format!("{finding} [data-testid=explore-save-case]"))?;
+    shows(
+        ctx,
+        "the save-as-case dialog",
+        "[data-testid=case-name]",
+        WAIT,
+    )?;
+    type_text(ctx, "[data-testid=case-name]", "nameless-caller-in-billing")?;
+    click(ctx, "[data-testid=confirm]")?;
+    let file = ctx
+        .workspace()
+        .join("customer-support/tests/nameless-caller-in-billing.json");
+    ctx.session()
+        .wait_until("the case saved in tests/", WAIT, || Ok(file.is_file()))?;
+    let saved: plan_core::runtime::script::Script =
+        serde_json::from_str(&fs::read_to_string(&file).map_err(|e| e.to_string())?)
+            .map_err(|e| e.to_string())?;
+    ensure(
+        saved.turns.len() == 9
+            && saved
+                .turns
+                .last()
+                .and_then(|t| t.expect.as_ref())
+                .and_then(|e| e.state.as_deref())
+                == Some("billing-support"),
+        || format!("the saved case: {saved:?}"),
+    )?;
+    // Listed with the plan's cases in the test chat, passing.
+    click(ctx, "[data-testid=tab-chat]")?;
+    shows(
+        ctx,
+        "the saved case listed, passing",
+        "[data-testid=case-result][data-case=nameless-caller-in-billing][data-passed=true]",
+        WAIT,
+    )
+}
+
+fn the_publish_dialog_says_what_changes_for_callers_and_blocks_a_broken_rule(ctx: &Ctx) -> Outcome {
+    let original = sample(ctx)?;
+    // A broken rule blocks publishing, listed with its conversation.
+    let mut broken = original.clone();
+    broken.rules.push(broken_rule()?);
+    with_draft(ctx, &broken)?;
+    click(ctx, "[data-testid=publish]")?;
+    shows(
+        ctx,
+        "the broken rule in the publish dialog",
+        "[data-testid=publish-rule-broken]",
+        SEARCH,
+    )?;
+    ensure(disabled(ctx, "[data-testid=publish-confirm]")?, || {
+        "Publish is enabled with a broken rule".into()
+    })?;
+    ctx.screenshot("publish-rule-broken")?;
+    click(ctx, "[data-testid=publish-cancel]")?;
+
+    // The sample as it is: its rules hold, and it is published.
+    with_draft(ctx, &original)?;
+    click(ctx, "[data-testid=publish]")?;
+    shows(
+        ctx,
+        "the rules checked and holding",
+        "[data-testid=publish-rules-hold]",
+        SEARCH,
+    )?;
+    click(ctx, "[data-testid=publish-confirm]")?;
+    ctx.session().wait_until("version 1 published", WAIT, || {
+        Ok(ctx.workspace().join("customer-support/versions").is_dir()
+            && count(ctx, "[data-testid=publish-confirm]")? == 0)
+    })?;
+
+    // Billing support leads back to the intake instead of the farewell: its callers never finish.
+    let mut edited = original.clone();
+    let billing = edited
+        .states
+        .iter_mut()
+        .find(|s| s.id == "billing-support")
+        .ok_or("no billing-support")?;
+    std::sync::Arc::make_mut(billing).transitions[0].target_state_id = "customer-intake".into();
+    with_draft(ctx, &edited)?;
+    click(ctx, "[data-testid=publish]")?;
+    shows(
+        ctx,
+        "what changes for callers",
+        "[data-testid=publish-outcomes]",
+        SEARCH,
+    )?;
+    let outcomes = text_of(ctx, "[data-testid=publish-outcomes]")?;
+    ensure(
+        outcomes.contains("that ended in Farewell now do not end"),
+        || format!("the outcomes: {outcomes:?}"),
+    )?;
+    let rules = text_of(ctx, "[data-testid=publish-rules-broken]")?;
+    ensure(rules.contains("Every call can end"), || {
+        format!("the broken rules: {rules:?}")
+    })?;
+    ensure(disabled(ctx, "[data-testid=publish-confirm]")?, || {
+        "Publish is enabled with a newly broken rule".into()
+    })?;
+    ctx.screenshot("publish-behaviour")?;
+    Ok(())
+}

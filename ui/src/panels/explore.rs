@@ -1,0 +1,241 @@
+//! The Explore tab: every conversation the draft allows, run by the shell in the background
+//! (progress, Stop), what it found with the length of the shortest conversation that shows it,
+//! and for each: Show (its path drawn on the canvas, state by state), Play in the test chat, Save
+//! as test case. A switch colours the canvas by coverage. The decisions are `crate::explore`'s.
+
+use leptos::prelude::*;
+use plan_api::messages::FindingView;
+use plan_core::Severity;
+
+use crate::editor::Editor;
+use crate::explore::{length_words, summary, thousands, Exploring};
+
+#[component]
+pub fn Explore() -> impl IntoView {
+    let exploring = expect_context::<Exploring>();
+    let running = exploring.running;
+    view! {
+        <section class="explore" data-testid="explore">
+            <p class="hint">
+                "Every conversation the draft allows, up to 40 turns, run through the simulator: what only shows when the plan runs, with the shortest conversation that shows it."
+            </p>
+            <div class="explore-head">
+                {move || {
+                    if running.get() {
+                        view! {
+                            <button data-testid="explore-stop" on:click=move |_| exploring.stop()>
+                                "Stop"
+                            </button>
+                        }
+                            .into_any()
+                    } else {
+                        view! {
+                            <button
+                                data-testid="explore-run"
+                                class:primary=move || exploring.stale.get()
+                                on:click=move |_| exploring.start()
+                            >
+                                {move || {
+                                    if exploring.found.with(Option::is_some) {
+                                        "Explore again"
+                                    } else {
+                                        "Explore"
+                                    }
+                                }}
+                            </button>
+                        }
+                            .into_any()
+                    }
+                }} <label class="explore-coverage">
+                    <input
+                        type="checkbox"
+                        data-testid="explore-coverage"
+                        prop:checked=move || exploring.coverage.get()
+                        on:change=move |e| {
+                            exploring.coverage.set(event_target_checked(&e));
+                            exploring.shown.set(None);
+                        }
+                    />
+                    "Colour the canvas by coverage"
+                </label>
+            </div>
+            {move || {
+                running
+                    .get()
+                    .then(|| {
+                        view! {
+                            <p class="hint" data-testid="explore-progress">
+                                {move || {
+                                    format!(
+                                        "Exploring… {} configurations",
+                                        thousands(exploring.progress.get()),
+                                    )
+                                }}
+                            </p>
+                        }
+                    })
+            }}
+            {move || {
+                (exploring.stale.get() && !running.get())
+                    .then(|| {
+                        view! {
+                            <p class="hint explore-stale" data-testid="explore-stale">
+                                "The draft changed since: explore again to see what holds now."
+                            </p>
+                        }
+                    })
+            }}
+            {move || {
+                exploring
+                    .error
+                    .get()
+                    .map(|e| {
+                        view! {
+                            <p class="error" data-testid="explore-error" data-code=e.code.as_str()>
+                                {e.message}
+                            </p>
+                        }
+                    })
+            }}
+            {move || exploring.found.get().map(|found| found_view(exploring, found))}
+        </section>
+    }
+}
+
+fn found_view(exploring: Exploring, found: plan_api::messages::ExploreView) -> impl IntoView {
+    let line = summary(&found);
+    let nothing = found.findings.is_empty();
+    let findings = found.findings.into_iter().enumerate();
+    view! {
+        <p
+            class="explore-summary"
+            data-testid="explore-summary"
+            data-complete=found.complete.to_string()
+        >
+            {line}
+        </p>
+        {nothing
+            .then(|| {
+                view! {
+                    <p class="hint" data-testid="explore-nothing">
+                        "Nothing found: every conversation can finish, every state is entered and every rule holds."
+                    </p>
+                }
+            })}
+        <ul class="explore-findings">
+            {findings.map(|(i, f)| finding_view(exploring, i, f)).collect_view()}
+        </ul>
+    }
+}
+
+fn finding_view(exploring: Exploring, index: usize, f: FindingView) -> impl IntoView {
+    let editor = expect_context::<Editor>();
+    let sev = f.severity.as_str();
+    let icon = match f.severity {
+        Severity::Error | Severity::Warning => "!",
+        Severity::Info => "i",
+    };
+    let shown = move || exploring.shown.get() == Some(index);
+    let has_script = f.script.is_some();
+    let has_case = f.case.is_some();
+    let length = length_words(&f);
+    let path = f.path.clone();
+    let title_of = move |id: &str| {
+        editor.plan.with_untracked(|p| {
+            p.as_ref()
+                .and_then(|p| p.state(id))
+                .map(|s| s.title.clone())
+                .filter(|t| !t.is_empty())
+                .unwrap_or_else(|| id.to_string())
+        })
+    };
+    let said: Vec<String> = f
+        .script
+        .as_ref()
+        .map(|s| s.turns.iter().map(|t| t.user.clone()).collect())
+        .unwrap_or_default();
+    let turns = said.len().to_string();
+    view! {
+        <li
+            class=format!("explore-finding sev-{sev}")
+            class:shown=shown
+            data-testid="explore-finding"
+            data-code=f.code.clone()
+            data-severity=sev
+            data-turns=turns
+        >
+            <div class="explore-finding-text">
+                <span class="problem-icon">{icon}</span>
+                <span>
+                    <span class="problem-message">{f.message.clone()}</span>
+                    <span class="problem-place">
+                        {match length {
+                            Some(l) => format!("{} · {l}", f.code),
+                            None => f.code.clone(),
+                        }}
+                    </span>
+                </span>
+            </div>
+            {has_script
+                .then(|| {
+                    view! {
+                        <div class="explore-actions">
+                            <button
+                                data-testid="explore-show"
+                                aria-pressed=move || shown().to_string()
+                                title="Draw this conversation's path on the canvas"
+                                on:click=move |_| exploring.show(index)
+                            >
+                                {move || if shown() { "Hide" } else { "Show" }}
+                            </button>
+                            <button
+                                data-testid="explore-play"
+                                title="Replay this conversation turn by turn in the test chat"
+                                on:click=move |_| exploring.play(index)
+                            >
+                                "Play in the test chat"
+                            </button>
+                            <button
+                                data-testid="explore-save-case"
+                                disabled=!has_case
+                                title="Keep this conversation as a test case of the plan"
+                                on:click=move |_| exploring.save_case(index)
+                            >
+                                "Save as test case"
+                            </button>
+                        </div>
+                    }
+                })}
+            {move || {
+                shown()
+                    .then(|| {
+                        let steps = path.clone();
+                        let said = said.clone();
+                        view! {
+                            <ol class="explore-path" data-testid="explore-path">
+                                {steps
+                                    .iter()
+                                    .map(|id| {
+                                        view! { <li data-state-id=id.clone()>{title_of(id)}</li> }
+                                    })
+                                    .collect_view()}
+                            </ol>
+                            <p class="hint">"Said, turn by turn:"</p>
+                            <ol class="explore-said">
+                                {said
+                                    .into_iter()
+                                    .map(|m| {
+                                        view! {
+                                            <li>
+                                                <code>{m}</code>
+                                            </li>
+                                        }
+                                    })
+                                    .collect_view()}
+                            </ol>
+                        }
+                    })
+            }}
+        </li>
+    }
+}
