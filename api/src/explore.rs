@@ -6,7 +6,9 @@
 use std::path::Path;
 use std::time::Instant;
 
-use plan_core::explore::{changed_outcomes_only, compare, explore, Bounds, Explored, Finding};
+use plan_core::explore::{
+    changed_outcomes_only, compare, explore_parallel, Bounds, Explored, Finding,
+};
 use plan_core::runtime::script::Script;
 use plan_core::runtime::{Chat, Simulator, Start, ToolResults, What};
 use plan_core::Revision;
@@ -18,6 +20,11 @@ use crate::target::{target_file, Target};
 use crate::Context;
 
 type Result<T> = std::result::Result<T, ApiError>;
+
+/// The threads a search uses: one per core of the machine (the answer is the same on any number).
+fn threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
 
 /// The plan a search is compared with: another file, a version of the same workspace plan, or its
 /// live version.
@@ -33,7 +40,16 @@ pub enum Older<'a> {
 /// Explores `target` and, when `older` is given, what changes for callers against it
 /// (explore.md, "Comparing two plans").
 pub fn explore_against(target: &Target, older: Option<&Target>, bounds: Bounds) -> Explored {
-    let run = |plan| explore(plan, &Start::default(), bounds, &|| false, &mut |_| {});
+    let run = |plan| {
+        explore_parallel(
+            plan,
+            &Start::default(),
+            bounds,
+            threads(),
+            &|| false,
+            &mut |_| {},
+        )
+    };
     let mut explored = run(&target.plan);
     if let Some(older) = older {
         let before = run(&older.plan);
@@ -95,10 +111,11 @@ pub fn explore_draft(
 ) -> Result<ExploreView> {
     let target = ctx.target(id, Some(Revision::Draft))?;
     let began = Instant::now();
-    let explored = explore(
+    let explored = explore_parallel(
         &target.plan,
         &Start::default(),
         WINDOW_BOUNDS,
+        threads(),
         stop,
         progress,
     );
@@ -127,10 +144,11 @@ pub fn publish_rules(ctx: &Context, id: &str) -> Result<PublishRules> {
     let newest = ctx.workspace().newest_version(id)?;
     let draft = ctx.target(id, Some(Revision::Draft))?;
     let run = |plan| {
-        explore(
+        explore_parallel(
             plan,
             &Start::default(),
             WINDOW_BOUNDS,
+            threads(),
             &|| false,
             &mut |_| {},
         )

@@ -3,7 +3,7 @@
 //! said again to the plan, ends where the finding is; rules of each kind broken and kept; bounds;
 //! and the configuration key: two sessions with one key have the same successors' keys.
 
-use plan_core::explore::{explore, keys_agree, Bounds, Explored, Finding};
+use plan_core::explore::{explore, explore_parallel, keys_agree, Bounds, Explored, Finding};
 use plan_core::plan::Plan;
 use plan_core::runtime::{Chat, Simulator, Start, ToolResults};
 use serde_json::{json, Value};
@@ -301,6 +301,36 @@ fn every_sample_plan_explores_clean() {
             "{id}: {} configurations, {} ended conversations, complete: {}",
             e.configurations, e.conversations, e.complete
         );
+    }
+}
+
+/// Several threads give exactly the one thread's answer: the same configurations, coverage,
+/// findings and shortest conversations, on every sample (the vehicle viewing cut by the turn
+/// bound as well) and on plans with findings; and when the bound on configurations cuts the
+/// search, the same cut.
+#[test]
+fn several_threads_find_exactly_what_one_thread_finds() {
+    let mut plans: Vec<Plan> = SAMPLES.iter().map(|id| sample(id)).collect();
+    plans.extend([stuck(), never()].iter().map(plan_of));
+    for plan in &plans {
+        let cut = Bounds {
+            max_turns: 40,
+            max_configurations: 3_000,
+        };
+        for (bounds, threads) in [(Bounds::default(), vec![3]), (cut, vec![2, 8])] {
+            let one = explore(plan, &Start::default(), bounds, &|| false, &mut |_| {});
+            for threads in threads {
+                let many = explore_parallel(
+                    plan,
+                    &Start::default(),
+                    bounds,
+                    threads,
+                    &|| false,
+                    &mut |_| {},
+                );
+                assert_eq!(one, many, "{} on {threads} threads", plan.id);
+            }
+        }
     }
 }
 

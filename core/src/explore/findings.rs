@@ -329,6 +329,7 @@ pub(crate) fn report(search: &Search) -> Explored {
         coverage,
         findings: out,
         compare: None,
+        cost: search.cost(),
     }
 }
 

@@ -3,8 +3,8 @@
 //! conversation found to reach a configuration is a shortest one; then what only shows when the
 //! plan runs, each finding with the shortest conversation that shows it as a script.
 //!
-//! Pure: no IO, no clock. The caller passes a `stop` question (asked between configurations,
-//! for a Stop button) and a `progress` callback.
+//! Pure: no IO, no clock. The caller passes a `stop` question (asked between batches of
+//! configurations, for a Stop button), a `progress` callback, and how many threads to use.
 
 mod compare;
 mod findings;
@@ -77,6 +77,20 @@ pub struct Explored {
     /// What changed against an older plan, when one was given.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub compare: Option<Comparison>,
+    /// How the search went, for benchmarks (not part of explore.md's document).
+    #[serde(skip)]
+    pub cost: Cost,
+}
+
+/// What a search did and kept: the moves run (each a turn through the simulator and `step`),
+/// and the bytes its stored configurations take (nodes, index, moves kept, rule facts, interned
+/// messages and effects; sessions are kept only until expanded and are not counted).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Cost {
+    /// Moves run.
+    pub moves: usize,
+    /// Bytes of the search's stored configurations.
+    pub stored_bytes: usize,
 }
 
 /// How many configurations enter each state and fire each transition.
@@ -88,7 +102,7 @@ pub struct Coverage {
     pub transitions: std::collections::BTreeMap<String, usize>,
 }
 
-/// Explores `plan` from its start (or from `start`) within `bounds`.
+/// Explores `plan` from its start (or from `start`) within `bounds`, on the calling thread.
 pub fn explore(
     plan: &Plan,
     start: &Start,
@@ -96,7 +110,22 @@ pub fn explore(
     stop: &dyn Fn() -> bool,
     progress: &mut dyn FnMut(usize),
 ) -> Explored {
-    let search = search(plan, start, bounds, stop, progress);
+    explore_parallel(plan, start, bounds, 1, stop, progress)
+}
+
+/// [`explore`] with the moves of each batch of configurations run on `threads` threads (the
+/// caller says how many: core asks nothing of the machine). The answer is the one thread's,
+/// exactly: configurations are numbered, and findings chosen, by the same serial merge. A search
+/// that is stopped may stop a batch later.
+pub fn explore_parallel(
+    plan: &Plan,
+    start: &Start,
+    bounds: Bounds,
+    threads: usize,
+    stop: &dyn Fn() -> bool,
+    progress: &mut dyn FnMut(usize),
+) -> Explored {
+    let search = search(plan, start, bounds, threads, stop, progress);
     findings::report(&search)
 }
 

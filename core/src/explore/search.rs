@@ -78,9 +78,33 @@ pub(crate) struct Search<'p> {
     pub facts_per_node: usize,
     pub complete: bool,
     pub stopped: Option<Stopped>,
+    /// Moves run.
+    pub moves: usize,
 }
 
 impl Search<'_> {
+    /// What the search did and kept (an index entry counted as its key, value and a word of the
+    /// table's own).
+    pub fn cost(&self) -> super::Cost {
+        use std::mem::size_of;
+        let strings = |list: &[String]| list.iter().map(|m| m.len() + 24).sum::<usize>();
+        let effects: usize = self
+            .effects
+            .iter()
+            .map(|e| {
+                strings(&e.entered) + strings(&e.called) + e.fired.len() * 48 + size_of::<Effects>()
+            })
+            .sum();
+        super::Cost {
+            moves: self.moves,
+            stored_bytes: self.nodes.len() * (size_of::<Node>() + 16 + 4 + 8)
+                + self.steps.len() * 12
+                + self.facts.len() * 8
+                + strings(&self.said)
+                + effects,
+        }
+    }
+
     /// Whether fact `rule` holds in configuration `node` (see [`facts`]).
     pub fn fact(&self, node: usize, rule: usize) -> bool {
         let word = self.facts[node * self.facts_per_node + rule / 64];
@@ -120,14 +144,199 @@ fn intern<T: Clone + Eq + std::hash::Hash>(
     i
 }
 
+/// Where one move from a configuration leads: what it did, its key's hash, and the session after
+/// it when that configuration was not known when the batch began (most moves lead to a known one:
+/// their sessions are dropped by the thread that made them, never sent).
+struct Moved {
+    session: Option<Session>,
+    effects: Effects,
+    key: u128,
+}
+
+/// The configurations reached so far, by key hash: read by the threads while they expand a batch,
+/// written only by the merge between two batches.
+type Index = std::sync::RwLock<HashMap<u128, u32>>;
+
+/// Whether `key` is known to `index`.
+fn known(index: &Index, key: u128) -> bool {
+    index.read().is_ok_and(|i| i.contains_key(&key))
+}
+
+/// Every move from `here`, in the order [`moves`] offers them, with where each leads (none for a
+/// move the runtime refused). A pure function of the session: the threads of a search call it on
+/// different configurations, and the merge that follows is the serial search's own.
+fn expand(
+    plan: &Plan,
+    domains: &Domains,
+    index: &Index,
+    here: &Session,
+) -> Vec<(String, Option<Moved>)> {
+    let no_tools = ToolResults::new();
+    moves(plan, domains, here)
+        .into_iter()
+        .map(|message| {
+            let mut chat = Chat::resume(plan, &Simulator, here.clone());
+            let moved = chat.say_with(&message, &no_tools).ok().map(|turn| {
+                // What was said is read by no later move (a quote comes from its own message),
+                // and copying it into every configuration was most of the search's time and
+                // memory.
+                chat.session.transcript.clear();
+                chat.session.insights.clear();
+                let key = key_hash(&chat.session, domains);
+                Moved {
+                    effects: effects(&turn.events),
+                    key,
+                    session: (!known(index, key)).then_some(chat.session),
+                }
+            });
+            (message, moved)
+        })
+        .collect()
+}
+
+/// What a batch's expansion answers: for each configuration, its moves, or none when it was not
+/// to be expanded.
+type Expanded = Vec<Option<Vec<(String, Option<Moved>)>>>;
+
+/// `expand` over each session of `batch` that `todo` marks, in order.
+fn expand_each(
+    plan: &Plan,
+    domains: &Domains,
+    index: &Index,
+    batch: &[Session],
+    todo: &[bool],
+) -> Expanded {
+    batch
+        .iter()
+        .zip(todo)
+        .map(|(s, todo)| todo.then(|| expand(plan, domains, index, s)))
+        .collect()
+}
+
+/// Threads that live as long as the search (a thread started per batch cost more than it saved:
+/// each began with a fresh heap), each expanding the part of a batch it is sent.
+struct Workers {
+    lines: Vec<(
+        std::sync::mpsc::Sender<Job>,
+        std::sync::mpsc::Receiver<Expanded>,
+    )>,
+}
+
+/// A part of a batch for one thread: the sessions, and which of them to expand.
+type Job = (Vec<Session>, Vec<bool>);
+
+impl Workers {
+    fn start<'scope>(
+        scope: &'scope std::thread::Scope<'scope, '_>,
+        plan: &'scope Plan,
+        domains: &'scope Domains,
+        index: &'scope Index,
+        threads: usize,
+    ) -> Workers {
+        use std::sync::mpsc::channel;
+        let lines = (0..threads)
+            .map(|_| {
+                let (to_worker, jobs) = channel::<Job>();
+                let (done, from_worker) = channel::<Expanded>();
+                scope.spawn(move || {
+                    for (batch, todo) in jobs {
+                        let expanded = expand_each(plan, domains, index, &batch, &todo);
+                        if done.send(expanded).is_err() {
+                            break;
+                        }
+                    }
+                });
+                (to_worker, from_worker)
+            })
+            .collect();
+        Workers { lines }
+    }
+
+    /// Expands `batch` split among the threads, answering in the batch's order.
+    fn expand(&self, mut batch: Vec<Session>, todo: Vec<bool>) -> Expanded {
+        let total = batch.len();
+        let size = total.div_ceil(self.lines.len()).max(1);
+        let mut sent = 0;
+        let mut at = 0;
+        for (to_worker, _) in &self.lines {
+            if at >= total {
+                break;
+            }
+            let end = (at + size).min(total);
+            let part: Vec<Session> = batch.drain(..end - at).collect();
+            if to_worker.send((part, todo[at..end].to_vec())).is_err() {
+                break;
+            }
+            sent += 1;
+            at = end;
+        }
+        self.lines[..sent]
+            .iter()
+            .flat_map(|(_, from_worker)| from_worker.recv().unwrap_or_default())
+            .collect()
+    }
+}
+
+/// Configurations expanded at a time on each thread: enough to keep the threads busy between
+/// two merges, few enough that a batch's sessions stay small.
+const PER_THREAD: usize = 128;
+
 pub(crate) fn search<'p>(
     plan: &'p Plan,
     start: &Start,
     bounds: Bounds,
+    threads: usize,
     stop: &dyn Fn() -> bool,
     progress: &mut dyn FnMut(usize),
 ) -> Search<'p> {
     let domains = Domains::of(plan);
+    let index = Index::default();
+    if threads <= 1 {
+        let mut serial = |batch: Vec<Session>, todo: Vec<bool>| {
+            expand_each(plan, &domains, &index, &batch, &todo)
+        };
+        let at = Place {
+            plan,
+            domains: &domains,
+            index: &index,
+        };
+        return search_with(at, start, bounds, 1, stop, progress, &mut serial);
+    }
+    std::thread::scope(|scope| {
+        let workers = Workers::start(scope, plan, &domains, &index, threads);
+        let mut parallel = |batch: Vec<Session>, todo: Vec<bool>| workers.expand(batch, todo);
+        let at = Place {
+            plan,
+            domains: &domains,
+            index: &index,
+        };
+        search_with(at, start, bounds, threads, stop, progress, &mut parallel)
+        // The workers end when `workers` is dropped: their job lines close.
+    })
+}
+
+/// What a search reads and shares: the plan, its domains, the configurations known.
+struct Place<'a, 'p> {
+    plan: &'p Plan,
+    domains: &'a Domains,
+    index: &'a Index,
+}
+
+/// The search, its batches expanded by `expand_batch`, merged here in order.
+fn search_with<'p>(
+    at_place: Place<'_, 'p>,
+    start: &Start,
+    bounds: Bounds,
+    threads: usize,
+    stop: &dyn Fn() -> bool,
+    progress: &mut dyn FnMut(usize),
+    expand_batch: &mut dyn FnMut(Vec<Session>, Vec<bool>) -> Expanded,
+) -> Search<'p> {
+    let Place {
+        plan,
+        domains,
+        index: at_index,
+    } = at_place;
     let states: HashMap<&str, u32> = plan
         .states
         .iter()
@@ -147,6 +356,7 @@ pub(crate) fn search<'p>(
         facts_per_node,
         complete: true,
         stopped: None,
+        moves: 0,
     };
     let Ok((chat, opening)) = Chat::open_from(plan, &Simulator, plan_ref(plan), start) else {
         return s;
@@ -154,9 +364,12 @@ pub(crate) fn search<'p>(
     let mut said_index: HashMap<String, u32> = HashMap::new();
     let mut effects_index: HashMap<Effects, u32> = HashMap::new();
     s.opening = intern(effects(&opening.events), &mut s.effects, &mut effects_index);
-    let mut index: HashMap<u128, u32> = HashMap::new();
-    let first = key_hash(&chat.session, &domains);
+    let first = key_hash(&chat.session, domains);
+    let Ok(mut index) = at_index.write() else {
+        return s;
+    };
     index.insert(first, 0);
+    drop(index);
     s.facts.extend(facts(plan, &chat.session, facts_per_node));
     s.nodes.push(Node {
         parent: None,
@@ -168,77 +381,84 @@ pub(crate) fn search<'p>(
     });
     // The sessions of the configurations not yet expanded: those of `at..`, in order.
     let mut pending: VecDeque<Session> = VecDeque::from([chat.session]);
-    let no_tools = ToolResults::new();
     let mut at = 0;
-    while let Some(here) = pending.pop_front() {
+    while !pending.is_empty() {
         if stop() {
             s.complete = false;
             s.stopped = Some(Stopped::Asked);
             break;
         }
-        if here.ended.is_some() {
-            s.nodes[at].expanded = true;
-            at += 1;
-            continue;
-        }
-        if s.nodes[at].depth >= bounds.max_turns {
-            s.complete = false;
-            s.stopped.get_or_insert(Stopped::MaxTurns);
-            at += 1;
-            continue;
-        }
-        // Expanded only when every move's configuration was kept: one dropped by the bound
-        // could have led on, so this one must not look like a dead end.
-        let mut whole = true;
-        let mut taken: Vec<(u32, u32)> = Vec::new();
-        for message in moves(plan, &domains, &here) {
-            let mut chat = Chat::resume(plan, &Simulator, here.clone());
-            let Ok(turn) = chat.say_with(&message, &no_tools) else {
-                continue;
-            };
-            let done = intern(effects(&turn.events), &mut s.effects, &mut effects_index);
-            // What was said is read by no later move (a quote comes from its own message), and
-            // copying it into every configuration was most of the search's time and memory.
-            chat.session.transcript.clear();
-            chat.session.insights.clear();
-            let k = key_hash(&chat.session, &domains);
-            let to = match index.get(&k) {
-                Some(&to) => to,
-                None => {
-                    if s.nodes.len() >= bounds.max_configurations {
-                        s.complete = false;
-                        s.stopped = Some(Stopped::MaxConfigurations);
-                        whole = false;
-                        continue;
-                    }
-                    let to = s.nodes.len() as u32;
-                    index.insert(k, to);
-                    let m = intern(message, &mut s.said, &mut said_index);
-                    s.facts.extend(facts(plan, &chat.session, facts_per_node));
-                    s.nodes.push(Node {
-                        parent: Some((at as u32, m)),
-                        depth: s.nodes[at].depth + 1,
-                        state: state_of(&chat.session),
-                        ended: chat.session.ended.is_some(),
-                        expanded: false,
-                        key: k,
-                    });
-                    pending.push_back(chat.session);
-                    to
+        let n = pending.len().min(threads.max(1) * PER_THREAD);
+        let batch: Vec<Session> = pending.drain(..n).collect();
+        let todo: Vec<bool> = (at..at + n)
+            .map(|i| !s.nodes[i].ended && s.nodes[i].depth < bounds.max_turns)
+            .collect();
+        let expanded = expand_batch(batch, todo);
+        // The merge writes the index: no thread reads it until the next batch.
+        let Ok(mut index) = at_index.write() else {
+            break;
+        };
+        for result in expanded {
+            s.moves += result.as_ref().map_or(0, Vec::len);
+            let Some(moved) = result else {
+                if s.nodes[at].ended {
+                    s.nodes[at].expanded = true;
+                } else {
+                    s.complete = false;
+                    s.stopped.get_or_insert(Stopped::MaxTurns);
                 }
-            };
-            let nothing = s.effects[done as usize] == Effects::default();
-            if (to as usize == at && nothing) || taken.contains(&(to, done)) {
+                at += 1;
                 continue;
+            };
+            // Expanded only when every move's configuration was kept: one dropped by the bound
+            // could have led on, so this one must not look like a dead end.
+            let mut whole = true;
+            let mut taken: Vec<(u32, u32)> = Vec::new();
+            for (message, moved) in moved {
+                let Some(moved) = moved else {
+                    continue;
+                };
+                let done = intern(moved.effects, &mut s.effects, &mut effects_index);
+                let to = match index.get(&moved.key) {
+                    Some(&to) => to,
+                    None => {
+                        // Unknown when the batch began, so the thread kept its session.
+                        let Some(session) = moved.session else {
+                            continue;
+                        };
+                        if s.nodes.len() >= bounds.max_configurations {
+                            s.complete = false;
+                            s.stopped = Some(Stopped::MaxConfigurations);
+                            whole = false;
+                            continue;
+                        }
+                        let to = s.nodes.len() as u32;
+                        index.insert(moved.key, to);
+                        let m = intern(message, &mut s.said, &mut said_index);
+                        s.facts.extend(facts(plan, &session, facts_per_node));
+                        s.nodes.push(Node {
+                            parent: Some((at as u32, m)),
+                            depth: s.nodes[at].depth + 1,
+                            state: state_of(&session),
+                            ended: session.ended.is_some(),
+                            expanded: false,
+                            key: moved.key,
+                        });
+                        pending.push_back(session);
+                        to
+                    }
+                };
+                let nothing = s.effects[done as usize] == Effects::default();
+                if (to as usize == at && nothing) || taken.contains(&(to, done)) {
+                    continue;
+                }
+                taken.push((to, done));
+                s.steps.push((at as u32, to, done));
             }
-            taken.push((to, done));
-            s.steps.push((at as u32, to, done));
+            s.nodes[at].expanded = whole;
+            at += 1;
         }
-        s.nodes[at].expanded = whole;
-        if at % 256 == 0 {
-            progress(s.nodes.len());
-        }
-        at += 1;
+        progress(s.nodes.len());
     }
     progress(s.nodes.len());
     s
