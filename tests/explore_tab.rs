@@ -1,7 +1,8 @@
 //! End-to-end tests of exploring in the real app (explore.md; issue 32): the Explore tab runs every
 //! conversation of the draft in the background and finds a broken rule on a copy of a sample;
 //! Show draws its conversation on the canvas; the coverage colours every state; Play in the test
-//! chat replays it turn by turn with its state lit; Save as test case keeps it. The Publish dialog
+//! chat replays it turn by turn with its state lit; Save as test case keeps it; a long search counts
+//! its configurations as it goes and stops when asked. The Publish dialog
 //! lists a broken rule and keeps Publish disabled, and after a version, says what an edit changes
 //! for callers.
 //!
@@ -30,6 +31,10 @@ fn main() {
         Test {
             name: "the_publish_dialog_says_what_changes_for_callers_and_blocks_a_broken_rule",
             run: the_publish_dialog_says_what_changes_for_callers_and_blocks_a_broken_rule,
+        },
+        Test {
+            name: "a_long_search_shows_its_progress_and_stops_when_asked",
+            run: a_long_search_shows_its_progress_and_stops_when_asked,
         },
     ]));
 }
@@ -196,6 +201,46 @@ fn a_broken_rule_is_found_shown_played_and_kept_as_a_test_case(ctx: &Ctx) -> Out
     )
 }
 
+/// The telecom sample has 78,028 configurations (seconds in the debug app): the tab counts them
+/// as they come, Stop ends the search, which says it stopped, claims no "never" and is said as
+/// incomplete.
+fn a_long_search_shows_its_progress_and_stops_when_asked(ctx: &Ctx) -> Outcome {
+    open_plan(ctx, "account-care")?;
+    click(ctx, "[data-testid=tab-explore]")?;
+    ctx.session()
+        .wait_until("the search to count its configurations", WAIT, || {
+            let text = text_of(ctx, "[data-testid=explore-progress]").unwrap_or_default();
+            Ok(text.starts_with("Exploring…") && !text.ends_with(" 0 configurations"))
+        })?;
+    ctx.screenshot("explore-running")?;
+    click(ctx, "[data-testid=explore-stop]")?;
+    shows(
+        ctx,
+        "the search's answer",
+        "[data-testid=explore-summary]",
+        WAIT,
+    )?;
+    let summary = text_of(ctx, "[data-testid=explore-summary]")?;
+    ensure(summary.contains("(stopped)"), || {
+        format!("the summary of a stopped search: {summary:?}")
+    })?;
+    ensure(
+        count(
+            ctx,
+            "[data-testid=explore-finding][data-code=explore-incomplete]",
+        )? == 1
+            && count(
+                ctx,
+                "[data-testid=explore-finding][data-code=explore-state-never-entered]",
+            )? == 0,
+        || "a stopped search is not said as incomplete, or claims a never".into(),
+    )?;
+    ensure(count(ctx, "[data-testid=explore-run]")? == 1, || {
+        "no Explore again after the stop".into()
+    })?;
+    Ok(())
+}
+
 fn the_publish_dialog_says_what_changes_for_callers_and_blocks_a_broken_rule(ctx: &Ctx) -> Outcome {
     let original = sample(ctx)?;
     // A broken rule blocks publishing, listed with its conversation.
@@ -248,7 +293,7 @@ fn the_publish_dialog_says_what_changes_for_callers_and_blocks_a_broken_rule(ctx
     )?;
     let outcomes = text_of(ctx, "[data-testid=publish-outcomes]")?;
     ensure(
-        outcomes.contains("that ended in Farewell now do not end"),
+        outcomes.contains("conversations that ended in Farewell now do not end"),
         || format!("the outcomes: {outcomes:?}"),
     )?;
     let rules = text_of(ctx, "[data-testid=publish-rules-broken]")?;

@@ -45,7 +45,7 @@ pub fn outcome_sentence(from: &str, to: &str, count: usize) -> String {
     let n = if count == 1 {
         "1 conversation".to_string()
     } else {
-        format!("{count} conversations")
+        format!("{} conversations", crate::explore::thousands(count))
     };
     let mut to = now(to);
     if count == 1 {
@@ -340,7 +340,12 @@ fn outcomes_view(outcomes: Option<Result<PublishOutcomes, plan_api::ApiError>>) 
                     let script = c.script.clone();
                     view! {
                         <li data-testid="publish-outcome">
-                            <span>{outcome_sentence(&c.from, &c.to, c.count)}</span>
+                            <span>
+                                {outcome_sentence(&c.from, &c.to, c.count)}
+                                <span class="problem-place">
+                                    {format!(" · the shortest in {} turns", c.script.turns.len())}
+                                </span>
+                            </span>
                             <button
                                 data-testid="publish-play"
                                 on:click=move |_| play_from_dialog(script.clone())
@@ -363,8 +368,8 @@ mod tests {
     #[test]
     fn an_outcome_that_changed_reads_as_a_sentence() {
         assert_eq!(
-            outcome_sentence("ended in Billing", "handed off in Hand-off", 12),
-            "12 conversations that ended in Billing now are handed off in Hand-off"
+            outcome_sentence("ended in Billing", "handed off in Hand-off", 12_000),
+            "12,000 conversations that ended in Billing now are handed off in Hand-off"
         );
         assert_eq!(
             outcome_sentence("not ended", "ended in Wrap-up", 1),
