@@ -153,6 +153,8 @@ pub struct Exploring {
     pub coverage: RwSignal<bool>,
     /// The draft changed since the last search.
     pub stale: RwSignal<bool>,
+    /// Edits saved since the plan opened: a search answers for the draft as it was when it began.
+    saved_edits: RwSignal<u64>,
 }
 
 impl Exploring {
@@ -174,6 +176,7 @@ impl Exploring {
             shown: RwSignal::new(None),
             coverage: RwSignal::new(false),
             stale: RwSignal::new(false),
+            saved_edits: RwSignal::new(0),
         };
         // Another plan opened: nothing found yet.
         Effect::new(move |before: Option<Option<String>>| {
@@ -186,9 +189,16 @@ impl Exploring {
         // An edit saved: what was found may no longer hold.
         Effect::new(move |before: Option<bool>| {
             let saved = editor.save.get() == SaveState::Saved;
-            if saved && before == Some(false) && exploring.found.with_untracked(Option::is_some) {
-                exploring.stale.set(true);
-                exploring.shown.set(None);
+            if saved && before == Some(false) {
+                exploring.saved_edits.update(|n| *n += 1);
+                // A plan refused for its errors is tried again after each edit (it is quick).
+                if exploring.error.with_untracked(Option::is_some) {
+                    exploring.error.set(None);
+                }
+                if exploring.found.with_untracked(Option::is_some) {
+                    exploring.stale.set(true);
+                    exploring.shown.set(None);
+                }
             }
             saved
         });
@@ -234,7 +244,10 @@ impl Exploring {
                 self.running.set(false);
                 return self.editor.say_refused(why);
             }
+            let edits = self.saved_edits.get_untracked();
             let answer = ipc::explore(&id).await;
+            // An edit saved while it ran: the answer is of the draft before it.
+            let stale = self.saved_edits.get_untracked() != edits;
             if self.editor.id.get_untracked().as_deref() != Some(id.as_str()) {
                 return;
             }
@@ -243,7 +256,7 @@ impl Exploring {
             match answer {
                 Ok(found) => {
                     self.error.set(None);
-                    self.stale.set(false);
+                    self.stale.set(stale);
                     self.found.set(Some(found));
                 }
                 Err(e) => {

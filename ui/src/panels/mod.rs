@@ -66,8 +66,8 @@ pub fn Panel(report: Memo<Report>) -> impl IntoView {
     let open = actions.panel_open;
     view! {
         <aside class="panel" class:folded=move || !open.get()>
-            // Six tabs in a comparison: set a little tighter, so that they keep to one row.
-            <div class="tabs" class:six=comparing>
+            // Five tabs: Explore (the draft's) gives way to Changes while two documents are compared.
+            <div class="tabs">
                 {tab_button(tab, Tab::Inspect, "tab-inspect", || "Inspector".to_string())}
                 {tab_button(tab, Tab::Problems, "tab-problems", counts)}
                 {tab_button(
@@ -80,9 +80,11 @@ pub fn Panel(report: Memo<Report>) -> impl IntoView {
                             None => "Versions".to_string(),
                         }
                     },
-                )}
-                {tab_button(tab, Tab::Chat, "tab-chat", || "Test chat".to_string())}
-                {tab_button(tab, Tab::Explore, "tab-explore", explore_label)}
+                )} {tab_button(tab, Tab::Chat, "tab-chat", || "Test chat".to_string())}
+                {move || {
+                    (!comparing())
+                        .then(|| tab_button(tab, Tab::Explore, "tab-explore", explore_label))
+                }}
                 {move || {
                     comparing()
                         .then(|| tab_button(
