@@ -463,6 +463,19 @@ pub struct PlansChanged {
     pub ids: Vec<String>,
 }
 
+/// A count as the window and the command line write it: `78028` → "78,028".
+pub fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
 mod chat;
 mod explore;
 pub use chat::*;

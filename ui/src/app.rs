@@ -10,7 +10,8 @@ use plan_core::Severity;
 
 use crate::actions::{plural, Actions};
 use crate::canvas::camera::Camera;
-use crate::canvas::scene::{Marks, Scene};
+use crate::canvas::marks::Marks;
+use crate::canvas::scene::Scene;
 use crate::canvas::view::Canvas;
 use crate::dialogs::Dialogs;
 use crate::editor::{Change, Editor, Mode, OnDiskChoice, SaveState};

@@ -111,17 +111,9 @@ pub fn summary(found: &ExploreView) -> String {
     )
 }
 
-/// `78028` → "78,028".
+/// `78028` → "78,028" (`plan_api::messages::thousands`, for a count of the window's).
 pub fn thousands(n: usize) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
+    plan_api::messages::thousands(n as u64)
 }
 
 /// How long a finding's conversation is: "a conversation of 3 turns", "at the opening".

@@ -11,6 +11,7 @@
 //! - [`model`]: one turn with the model (first request, goal check, step, second request), which
 //!   fails as a whole or not at all.
 
+use crate::messages::thousands;
 use serde::{Deserialize, Serialize};
 
 pub use plan_core::runtime::{AgentKind, GoalCheck, ToolCallRecord, Usage};
@@ -169,18 +170,6 @@ pub fn conversation_cost_text(
 
 fn seconds(ms: u64) -> String {
     format!("{:.1} s", ms as f64 / 1000.0)
-}
-
-fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 #[cfg(test)]

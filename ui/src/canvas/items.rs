@@ -9,7 +9,8 @@ use plan_core::diff::Change;
 use plan_core::Severity;
 
 use super::label_place::Placed;
-use super::scene::{Arrow, ArrowText, Card, Detour, Marks};
+use super::marks::Marks;
+use super::scene::{Arrow, ArrowText, Card, Detour};
 use crate::actions::Actions;
 use crate::editor::{Editor, Selection};
 use crate::tab::Tab;

@@ -14,6 +14,7 @@ pub mod key;
 pub mod label_place;
 pub mod label_places;
 pub mod legible;
+pub mod marks;
 pub mod minimap;
 pub mod mount;
 pub mod neighbour;

@@ -12,7 +12,8 @@ use plan_core::Severity;
 use wasm_bindgen::JsCast;
 
 use super::geometry::{Rect, Viewport};
-use super::scene::{Marks, Scene};
+use super::marks::Marks;
+use super::scene::Scene;
 use super::shown::Shown;
 use crate::editor::Editor;
 

@@ -1,17 +1,15 @@
 //! What the canvas draws, computed from a plan: cards with their text and arrows with their paths
 //! and labels. Pure, so it is tested without a browser; the views only copy these values into DOM.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 
 use super::key::key_of;
 pub use super::text::ArrowText;
 use super::text::{self, changes_line};
 
-use plan_core::diff::Change;
 use plan_core::layout;
 use plan_core::plan::{Ending, Plan, State, StateType};
-use plan_core::{Report, Severity};
 
 use super::detours::detours;
 pub use super::detours::Detour;
@@ -67,45 +65,6 @@ pub struct Arrow {
     /// From the middle of its card to the middle of the target's, as the overview draws it;
     /// none when the target does not exist.
     pub line: Option<((f64, f64), (f64, f64))>,
-}
-
-/// What to mark on the canvas: problems (the worst severity per state, and the transitions with
-/// one), while two documents are compared what happened to each state and transition, and the
-/// test chat's marks.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct Marks {
-    pub states: HashMap<String, Severity>,
-    pub arrows: HashSet<(String, usize)>,
-    pub diff_states: HashMap<String, Change>,
-    pub diff_arrows: HashMap<(String, usize), Change>,
-    /// The test chat's: where the conversation is, where it has been, what fired last and why,
-    /// and after a suite run which transitions it took (none before).
-    pub current: Option<String>,
-    pub visited: HashSet<String>,
-    /// The state of the task parked for a detour.
-    pub parked: Option<String>,
-    pub fired: Option<(String, usize, String)>,
-    pub covered: Option<HashSet<(String, usize)>>,
-    /// The Explore tab's coverage: by state, how many configurations enter it.
-    pub reach: Option<HashMap<String, usize>>,
-}
-
-impl Marks {
-    pub fn of(report: &Report) -> Marks {
-        let mut marks = Marks::default();
-        for d in &report.diagnostics {
-            let Some(state) = &d.location.state_id else {
-                continue;
-            };
-            let worst = marks.states.entry(state.clone()).or_insert(d.severity);
-            // Severities order from the worst: Error < Warning < Info.
-            *worst = (*worst).min(d.severity);
-            if let Some(i) = d.location.transition_index {
-                marks.arrows.insert((state.clone(), i));
-            }
-        }
-        marks
-    }
 }
 
 /// How an arrow's path is made from its cards.
