@@ -302,6 +302,12 @@ fn probe(ctx: &Ctx, states: usize) -> Outcome {
             times[opens - 1]
         );
     }
+    // PROBE_JS runs an asynchronous script in the opened page and prints what it answers (its
+    // last argument is the callback): to time something in the page without rebuilding the app.
+    if let Ok(js) = std::env::var("PROBE_JS") {
+        let v = ctx.session().execute_async(&js, json!([]))?;
+        println!("PROBE_JS: {v}");
+    }
     if std::env::var_os("PROBE_OPEN_ONLY").is_some() {
         return Ok(());
     }

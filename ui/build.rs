@@ -1,0 +1,11 @@
+//! Link options for the UI's wasm. The release build strips the function names (`strip =
+//! "symbols"` in the workspace's Cargo.toml: a third of the file, fetched and parsed at every
+//! start), but keeps the two sections wasm-bindgen reads: which wasm features the module uses,
+//! and its own description of the bindings.
+
+fn main() {
+    if std::env::var("CARGO_CFG_TARGET_ARCH").as_deref() == Ok("wasm32") {
+        println!("cargo:rustc-link-arg=--keep-section=target_features");
+        println!("cargo:rustc-link-arg=--keep-section=__wasm_bindgen_unstable");
+    }
+}
