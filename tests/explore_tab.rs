@@ -201,11 +201,16 @@ fn a_broken_rule_is_found_shown_played_and_kept_as_a_test_case(ctx: &Ctx) -> Out
     )
 }
 
-/// The telecom sample has 78,028 configurations (seconds in the debug app): the tab counts them
-/// as they come, Stop ends the search, which says it stopped, claims no "never" and is said as
-/// incomplete.
+/// A generated plan of 100 states allows millions of configurations (minutes): the tab counts
+/// them as they come, Stop ends the search, which says it stopped, claims no "never" and is said
+/// as incomplete.
 fn a_long_search_shows_its_progress_and_stops_when_asked(ctx: &Ctx) -> Outcome {
-    open_plan(ctx, "account-care")?;
+    let large = plan_core::synthetic::plan(100);
+    plan_core::store::Workspace::at(ctx.workspace())
+        .create(&large.id, large.clone(), "2026-01-01T00:00:00Z")
+        .map_err(|e| e.to_string())?;
+    ctx.relaunch()?;
+    open_plan(ctx, &large.id)?;
     click(ctx, "[data-testid=tab-explore]")?;
     ctx.session()
         .wait_until("the search to count its configurations", WAIT, || {

@@ -3,7 +3,9 @@
 //! said again to the plan, ends where the finding is; rules of each kind broken and kept; bounds;
 //! and the configuration key: two sessions with one key have the same successors' keys.
 
-use plan_core::explore::{explore, explore_parallel, keys_agree, Bounds, Explored, Finding};
+use plan_core::explore::{
+    explore, explore_parallel, explore_with_every_value, keys_agree, Bounds, Explored, Finding,
+};
 use plan_core::plan::Plan;
 use plan_core::runtime::{Chat, Simulator, Start, ToolResults};
 use serde_json::{json, Value};
@@ -332,6 +334,75 @@ fn several_threads_find_exactly_what_one_thread_finds() {
             }
         }
     }
+}
+
+/// What a search found that the keys must not change: each finding (code, place, length of its
+/// conversation), every state entered and every arrow fired, and whether it was complete.
+fn seen(e: &Explored) -> (Vec<String>, Vec<&String>, Vec<&String>, bool) {
+    let mut findings: Vec<String> = e
+        .findings
+        .iter()
+        .map(|f| format!("{} {:?} in {} turns", f.code, f.location, f.turns()))
+        .collect();
+    findings.sort();
+    (
+        findings,
+        e.coverage.states.keys().collect(),
+        e.coverage.transitions.keys().collect(),
+        e.complete,
+    )
+}
+
+/// A key forgets values nothing ahead reads and counts each state's counters only as far as that
+/// state reads them; the search must find exactly what it finds with every value kept and every
+/// counter counted to the largest threshold anywhere: the same findings with conversations as
+/// short, the same states entered and arrows fired. Over the samples and the finding plans, every
+/// search complete, with far fewer configurations.
+#[test]
+fn forgetting_what_nothing_ahead_reads_finds_the_same() {
+    let mut plans: Vec<Plan> = SAMPLES.iter().map(|id| sample(id)).collect();
+    plans.extend(
+        [
+            stuck(),
+            never(),
+            never_fixed(),
+            billing(json!({"id": "r", "kind": "can_always_end"})),
+            billing(json!({"id": "r", "kind": "visits_before",
+                "first_state_id": "identify", "then_state_id": "bill"})),
+        ]
+        .iter()
+        .map(plan_of),
+    );
+    // Generated plans with what the samples lack: session states switched by rules and changes,
+    // counters, templates that read them; interruptions from every state with return points.
+    plans.extend([
+        plan_core::synthetic::with_session_states(2, 4),
+        plan_core::synthetic::with_interruptions(2, 3),
+    ]);
+    let (mut fewer, mut every) = (0, 0);
+    for plan in &plans {
+        let forgetting = explore(
+            plan,
+            &Start::default(),
+            Bounds::default(),
+            &|| false,
+            &mut |_| {},
+        );
+        // The reference needs more turns for the same: the vehicle viewing's visits count to 4.
+        let deeper = Bounds {
+            max_turns: 100,
+            ..Bounds::default()
+        };
+        let reference = explore_with_every_value(plan, deeper);
+        assert_eq!(seen(&forgetting), seen(&reference), "{}", plan.id);
+        println!(
+            "{}: {} configurations against {}",
+            plan.id, forgetting.configurations, reference.configurations
+        );
+        fewer += forgetting.configurations;
+        every += reference.configurations;
+    }
+    assert!(fewer * 4 < every, "{fewer} configurations against {every}");
 }
 
 /// Two sessions with one configuration key have the same successors' keys: over the samples (the

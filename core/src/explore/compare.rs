@@ -12,7 +12,7 @@ use serde::Serialize;
 use super::{key, moves, plan_ref, script_back, Bounds, Domains, Explored, Finding};
 use crate::plan::Plan;
 use crate::runtime::script::Script;
-use crate::runtime::{Chat, EndKind, Session, Simulator, Start, ToolResults};
+use crate::runtime::{Chat, EndKind, Session, Simulator, Start};
 
 /// What changed between an older plan and a newer one.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
@@ -132,13 +132,7 @@ fn changed_outcomes(new: &Plan, old: &Plan, bounds: Bounds) -> Vec<Changed> {
     seen.insert((key::key_hash(&o0, &dold), key::key_hash(&n0, &dn)), 0);
     let mut groups: BTreeMap<(String, String), (usize, usize)> = BTreeMap::new();
     let mut queue = VecDeque::from([(0usize, o0, n0)]);
-    let say = |plan: &Plan, s: &Session, m: &str| {
-        let mut chat = Chat::resume(plan, &Simulator, s.clone());
-        chat.say_with(m, &ToolResults::new()).ok()?;
-        chat.session.transcript.clear();
-        chat.session.insights.clear();
-        Some(chat.session)
-    };
+    let say = |plan: &Plan, s: &Session, m: &str| moves::play(plan, s, m).ok().map(|(s, _)| s);
     while let Some((at, po, pn)) = queue.pop_front() {
         let depth = pairs[at].1;
         let settled = po.ended.is_some() || pn.ended.is_some() || depth >= bounds.max_turns;

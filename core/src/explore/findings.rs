@@ -305,11 +305,11 @@ pub(crate) fn report(search: &Search) -> Explored {
         ));
     }
     // Every conversation reported reproduces what it shows.
-    let domains = Domains::of(plan);
+    let domains = &search.domains;
     let mut out: Vec<Finding> = out
         .into_iter()
         .filter(|(f, to)| match (&f.script, to) {
-            (Some(script), Some(to)) => replays(plan, &domains, script, nodes[*to].key),
+            (Some(script), Some(to)) => replays(plan, domains, script, nodes[*to].key),
             (Some(_), None) => false,
             (None, _) => true,
         })

@@ -1,8 +1,10 @@
 //! A configuration's key (explore.md, "Configurations and bounds"): what of a session any future
 //! move can read, and nothing else, so that two sessions every future move treats alike are one.
-//! Counters are capped just above the largest threshold that reads them, visit counts likewise, a
-//! parked task's age at its `ttl_turns`; what was said, the turn's number, where and when a value
-//! was recorded and the agent's notes are left out.
+//! A visit's counters are capped at the largest threshold that reads them in its state, visit
+//! counts likewise, a parked task's age at its `ttl_turns`; a value is kept only while something
+//! ahead can compare it, and only as known while something ahead asks only that ([`Reads`]); what
+//! was said, the turn's number, where and when a value was recorded and the agent's notes are left
+//! out.
 
 use std::collections::BTreeMap;
 
@@ -10,6 +12,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::moves::Domains;
+use super::reads::{Caps, Keep, Reads};
 use crate::runtime::{Ended, Session, SessionValue, TaskProgress};
 
 #[derive(Serialize)]
@@ -34,15 +37,19 @@ struct Key<'a> {
     ended: Option<(String, &'a Option<String>, &'a str)>,
 }
 
-fn visit_key<'a>(v: &'a crate::runtime::Visit, cap: u32) -> VisitKey<'a> {
+fn visit_key<'a>(v: &'a crate::runtime::Visit, caps: Caps) -> VisitKey<'a> {
     VisitKey {
         tasks: &v.tasks,
         goal: format!("{:?}", v.goal),
-        total: v.total.min(cap),
-        without_progress: v.without_progress.min(cap),
+        total: v.total.min(caps.total),
+        without_progress: v.without_progress.min(caps.without_progress),
         tools: &v.tools,
     }
 }
+
+/// What a key writes for a value kept only as known (one meaning per key in a configuration:
+/// whether a key keeps its value depends only on the state and the parked one, both in the key).
+static KNOWN: Value = Value::Null;
 
 fn ended_key(e: &Ended) -> (String, &Option<String>, &str) {
     (format!("{:?}", e.kind), &e.to, e.state_id.as_str())
@@ -72,11 +79,15 @@ pub fn key_hash(s: &Session, domains: &Domains) -> u128 {
 }
 
 fn write_key(s: &Session, domains: &Domains, out: &mut impl std::io::Write) {
-    let cap = domains.turn_cap;
+    let reads: &Reads = &domains.reads;
+    let parked_state = s.parked.as_ref().map(|p| p.state_id.as_str());
     let mut visits: BTreeMap<&str, u32> = BTreeMap::new();
     for id in &s.path {
-        let n = visits.entry(id.as_str()).or_default();
-        *n = (*n + 1).min(domains.visit_cap);
+        let cap = reads.visit_cap(id);
+        if cap > 0 {
+            let n = visits.entry(id.as_str()).or_default();
+            *n = (*n + 1).min(cap);
+        }
     }
     let parked = s.parked.as_ref().map(|p| {
         let age = s.turn.saturating_sub(p.since_turn);
@@ -89,16 +100,22 @@ fn write_key(s: &Session, domains: &Domains, out: &mut impl std::io::Write) {
             p.state_id.as_str(),
             p.interruption.as_str(),
             age,
-            p.visit.as_ref().map(|v| visit_key(v, cap)),
+            p.visit
+                .as_ref()
+                .map(|v| visit_key(v, reads.caps(&p.state_id))),
         )
     });
     let k = Key {
         state: &s.state_id,
-        visit: visit_key(&s.visit, cap),
+        visit: visit_key(&s.visit, reads.caps(&s.state_id)),
         values: s
             .deliverables
             .iter()
-            .map(|(k, r)| (k.as_str(), &r.value))
+            .filter_map(|(k, r)| match reads.keep(&s.state_id, parked_state, k) {
+                Keep::Value => Some((k.as_str(), &r.value)),
+                Keep::Known => Some((k.as_str(), &KNOWN)),
+                Keep::Nothing => None,
+            })
             .collect(),
         session_states: &s.session_states,
         parked,

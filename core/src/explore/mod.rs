@@ -10,6 +10,7 @@ mod compare;
 mod findings;
 mod key;
 mod moves;
+mod reads;
 mod search;
 
 use std::collections::HashMap;
@@ -125,7 +126,31 @@ pub fn explore_parallel(
     stop: &dyn Fn() -> bool,
     progress: &mut dyn FnMut(usize),
 ) -> Explored {
-    let search = search(plan, start, bounds, threads, stop, progress);
+    let search = search(
+        plan,
+        Domains::of(plan),
+        start,
+        bounds,
+        threads,
+        stop,
+        progress,
+    );
+    findings::report(&search)
+}
+
+/// [`explore`] with a key that keeps every value and counts every counter up to the largest
+/// threshold anywhere, in every state: what the search did before keys forgot what nothing ahead
+/// reads. Slower, and the reference the tests hold the explorer to: both must find the same.
+pub fn explore_with_every_value(plan: &Plan, bounds: Bounds) -> Explored {
+    let search = search(
+        plan,
+        Domains::with_every_value(plan),
+        &Start::default(),
+        bounds,
+        1,
+        &|| false,
+        &mut |_| {},
+    );
     findings::report(&search)
 }
 
@@ -163,14 +188,17 @@ pub(crate) fn script_back<'a>(
     }
 }
 
-/// The keys of the configurations every move leads to from `s`, sorted.
-fn successors(plan: &Plan, domains: &Domains, s: &Session) -> Vec<Vec<u8>> {
-    let mut out: Vec<Vec<u8>> = moves(plan, domains, s)
+/// Where every move leads from `s`: the configuration's key and what the move did (the states it
+/// entered, the arrows it fired, the tools it called, the safety net), which the findings read;
+/// sorted.
+fn successors(plan: &Plan, domains: &Domains, s: &Session) -> Vec<(Vec<u8>, String)> {
+    let mut out: Vec<(Vec<u8>, String)> = moves(plan, domains, s)
         .iter()
         .filter_map(|message| {
             let mut chat = Chat::resume(plan, &Simulator, s.clone());
-            chat.say_with(message, &ToolResults::new()).ok()?;
-            Some(key::key(&chat.session, domains))
+            let turn = chat.say_with(message, &ToolResults::new()).ok()?;
+            let did = format!("{:?}", search::effects(&turn.events));
+            Some((key::key(&chat.session, domains), did))
         })
         .collect();
     out.sort();
@@ -179,8 +207,9 @@ fn successors(plan: &Plan, domains: &Domains, s: &Session) -> Vec<Vec<u8>> {
 
 /// The test of the configuration key (explore.md: "two sessions with the same key have the same
 /// successors' keys"): searches `plan` within `bounds`, and wherever a move arrives at a key
-/// already reached by another session, compares the successors of both. Answers where they
-/// differ, described; empty when the key captured everything a move reads.
+/// already reached by another session, compares the successors of both, and what each move does
+/// in both. Answers where they differ, described; empty when they agree. One step only: a key
+/// that forgets what a later turn reads is caught by [`explore_with_every_value`].
 pub fn keys_agree(plan: &Plan, bounds: Bounds) -> Vec<String> {
     let domains = Domains::of(plan);
     let Ok((chat, _)) = Chat::open_from(plan, &Simulator, plan_ref(plan), &Start::default()) else {
@@ -203,15 +232,18 @@ pub fn keys_agree(plan: &Plan, bounds: Bounds) -> Vec<String> {
             chat.session.insights.clear();
             let k = key::key(&chat.session, &domains);
             match first.get(&k) {
-                Some(earlier)
-                    if *earlier != chat.session
-                        && successors(plan, &domains, earlier)
-                            != successors(plan, &domains, &chat.session) =>
-                {
-                    wrong.push(format!(
-                        "after {message:?} in {}: one key, other successors",
-                        here.state_id
-                    ));
+                Some(earlier) if *earlier != chat.session => {
+                    let (a, b) = (
+                        successors(plan, &domains, earlier),
+                        successors(plan, &domains, &chat.session),
+                    );
+                    if a != b {
+                        let differ = a.iter().zip(&b).find(|(x, y)| x != y);
+                        wrong.push(format!(
+                            "after {message:?} in {}: one key, other successors: {differ:?}",
+                            here.state_id
+                        ));
+                    }
                 }
                 Some(_) => {}
                 None if first.len() < bounds.max_configurations => {

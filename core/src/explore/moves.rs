@@ -9,7 +9,9 @@ use serde_json::Value;
 
 use crate::condition::{Check, Condition, NumericTest, SessionTest};
 use crate::plan::{DeliverableType, Plan, StateType};
-use crate::runtime::{tools_available_now, Session, TaskStatus};
+use crate::runtime::{
+    step, tools_available_now, Event, RunError, Session, Simulator, TaskStatus, ToolResults,
+};
 
 /// The values worth trying for each deliverable key and session state, and the thresholds of the
 /// counters conditions read: what the plan's conditions compare with.
@@ -19,18 +21,15 @@ pub struct Domains {
     keys: BTreeMap<String, Vec<Value>>,
     /// Constants conditions compare each session state's value with.
     session: BTreeMap<String, Vec<Value>>,
-    /// The largest turn count any condition or the safety net reads, plus one.
-    pub turn_cap: u32,
-    /// The largest visit count any condition reads (at least 1: entered or not), plus one.
-    pub visit_cap: u32,
+    /// What each state's future reads: the values a key keeps, the counters' caps.
+    pub reads: super::reads::Reads,
 }
 
 impl Domains {
     /// The domains of `plan`'s keys, read from every condition it holds.
     pub fn of(plan: &Plan) -> Domains {
         let mut d = Domains {
-            turn_cap: plan.settings.stuck_turns + 1,
-            visit_cap: 2,
+            reads: super::reads::Reads::of(plan),
             ..Domains::default()
         };
         for c in conditions(plan) {
@@ -85,18 +84,21 @@ impl Domains {
                     }
                 }
             }
-            Check::TurnCountExceeded { turns, .. } => {
-                self.turn_cap = self.turn_cap.max(*turns as u32 + 2);
-            }
-            Check::VisitCountExceeded { visits, .. } => {
-                self.visit_cap = self.visit_cap.max(*visits as u32 + 1);
-            }
             Check::AllOf(children) | Check::AnyOf(children) => {
                 for c in children {
                     self.read(c);
                 }
             }
             _ => {}
+        }
+    }
+
+    /// [`Domains::of`] with keys that keep every value and the counters up to the largest
+    /// threshold anywhere ([`explore_with_every_value`](super::explore_with_every_value)).
+    pub fn with_every_value(plan: &Plan) -> Domains {
+        Domains {
+            reads: super::reads::Reads::every_value(plan),
+            ..Domains::of(plan)
         }
     }
 
@@ -188,6 +190,21 @@ pub fn conditions(plan: &Plan) -> Vec<Condition> {
         out.extend(r.condition.clone());
     }
     out
+}
+
+/// One move from `s`, as `plan chat` runs it: the simulator reads the message into actions, then
+/// `step` runs them. Without what only a person reads (the reply, the prompt, the transcript and
+/// the agent's notes): no later move reads them, and writing them was most of a move's time.
+/// Each finding's conversation is said again through the whole chat before it is reported.
+pub fn play(plan: &Plan, s: &Session, message: &str) -> Result<(Session, Vec<Event>), RunError> {
+    if let Some(ended) = &s.ended {
+        return Err(RunError::Ended(ended.clone()));
+    }
+    let actions = Simulator.actions(plan, s, message, &ToolResults::new());
+    let (mut next, events) = step(plan, s, message, &actions)?;
+    next.transcript.clear();
+    next.insights.clear();
+    Ok((next, events))
 }
 
 /// The moves offered where `s` is, each a message for the simulator, in a fixed order.

@@ -7,11 +7,11 @@ use std::collections::{HashMap, VecDeque};
 
 use super::findings::facts;
 use super::key::key_hash;
-use super::moves::{moves, Domains};
+use super::moves::{moves, play, Domains};
 use super::{plan_ref, script_back, Bounds, Stopped};
 use crate::plan::Plan;
 use crate::runtime::script::Script;
-use crate::runtime::{Chat, Event, Session, Simulator, Start, ToolResults};
+use crate::runtime::{Chat, Event, Session, Simulator, Start};
 
 /// One configuration reached.
 pub(crate) struct Node {
@@ -63,6 +63,8 @@ pub(crate) fn effects(events: &[Event]) -> Effects {
 /// A search's result, kept for the findings to read.
 pub(crate) struct Search<'p> {
     pub plan: &'p Plan,
+    /// The domains and reads the keys were made with.
+    pub domains: Domains,
     pub nodes: Vec<Node>,
     /// The messages said, interned.
     pub said: Vec<String>,
@@ -171,22 +173,15 @@ fn expand(
     index: &Index,
     here: &Session,
 ) -> Vec<(String, Option<Moved>)> {
-    let no_tools = ToolResults::new();
     moves(plan, domains, here)
         .into_iter()
         .map(|message| {
-            let mut chat = Chat::resume(plan, &Simulator, here.clone());
-            let moved = chat.say_with(&message, &no_tools).ok().map(|turn| {
-                // What was said is read by no later move (a quote comes from its own message),
-                // and copying it into every configuration was most of the search's time and
-                // memory.
-                chat.session.transcript.clear();
-                chat.session.insights.clear();
-                let key = key_hash(&chat.session, domains);
+            let moved = play(plan, here, &message).ok().map(|(session, events)| {
+                let key = key_hash(&session, domains);
                 Moved {
-                    effects: effects(&turn.events),
+                    effects: effects(&events),
                     key,
-                    session: (!known(index, key)).then_some(chat.session),
+                    session: (!known(index, key)).then_some(session),
                 }
             });
             (message, moved)
@@ -283,13 +278,13 @@ const PER_THREAD: usize = 128;
 
 pub(crate) fn search<'p>(
     plan: &'p Plan,
+    domains: Domains,
     start: &Start,
     bounds: Bounds,
     threads: usize,
     stop: &dyn Fn() -> bool,
     progress: &mut dyn FnMut(usize),
 ) -> Search<'p> {
-    let domains = Domains::of(plan);
     let index = Index::default();
     if threads <= 1 {
         let mut serial = |batch: Vec<Session>, todo: Vec<bool>| {
@@ -300,9 +295,11 @@ pub(crate) fn search<'p>(
             domains: &domains,
             index: &index,
         };
-        return search_with(at, start, bounds, 1, stop, progress, &mut serial);
+        let mut s = search_with(at, start, bounds, 1, stop, progress, &mut serial);
+        s.domains = domains;
+        return s;
     }
-    std::thread::scope(|scope| {
+    let mut s = std::thread::scope(|scope| {
         let workers = Workers::start(scope, plan, &domains, &index, threads);
         let mut parallel = |batch: Vec<Session>, todo: Vec<bool>| workers.expand(batch, todo);
         let at = Place {
@@ -312,7 +309,9 @@ pub(crate) fn search<'p>(
         };
         search_with(at, start, bounds, threads, stop, progress, &mut parallel)
         // The workers end when `workers` is dropped: their job lines close.
-    })
+    });
+    s.domains = domains;
+    s
 }
 
 /// What a search reads and shares: the plan, its domains, the configurations known.
@@ -347,6 +346,7 @@ fn search_with<'p>(
     let facts_per_node = plan.rules.len().div_ceil(64);
     let mut s = Search {
         plan,
+        domains: Domains::default(),
         nodes: Vec::new(),
         said: Vec::new(),
         effects: Vec::new(),
