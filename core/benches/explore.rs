@@ -4,9 +4,14 @@
 //! `max_turns`. Prints figures; asserts nothing (the tests do that).
 //!
 //! `cargo bench -p plan-core --bench explore` (release). `EXPLORE_BENCH_QUICK=1` skips the
-//! million-configuration run.
+//! million-configuration runs; `EXPLORE_BENCH_ONLY=<text>` runs only the lines whose name has it;
+//! `EXPLORE_BENCH_THREADS=N` runs each only on N threads.
 
 use std::time::Instant;
+
+// As `plan` and the app: glibc's allocator spent half the search's time in its own bookkeeping.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 use plan_core::explore::{explore_parallel, Bounds, Explored};
 use plan_core::plan::Plan;
@@ -33,6 +38,15 @@ fn run(plan: &Plan, bounds: Bounds, threads: usize) -> (Explored, f64) {
 }
 
 fn line(name: &str, plan: &Plan, bounds: Bounds, cores: usize) {
+    if std::env::var("EXPLORE_BENCH_ONLY").is_ok_and(|only| !name.contains(&only)) {
+        return;
+    }
+    // EXPLORE_BENCH_THREADS=N: only the run on N threads (to profile it alone).
+    if let Some(n) = std::env::var("EXPLORE_BENCH_THREADS").ok().and_then(|n| n.parse().ok()) {
+        let (e, t) = run(plan, bounds, n);
+        println!("{name:<28} {:>9} configurations  {n} threads {:>8.0} ms", e.configurations, t * 1e3);
+        return;
+    }
     let (one, t1) = run(plan, bounds, 1);
     let (many, tn) = run(plan, bounds, cores);
     assert_eq!(one, many, "{name}: several threads found something else");
