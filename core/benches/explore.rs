@@ -42,9 +42,16 @@ fn line(name: &str, plan: &Plan, bounds: Bounds, cores: usize) {
         return;
     }
     // EXPLORE_BENCH_THREADS=N: only the run on N threads (to profile it alone).
-    if let Some(n) = std::env::var("EXPLORE_BENCH_THREADS").ok().and_then(|n| n.parse().ok()) {
+    if let Some(n) = std::env::var("EXPLORE_BENCH_THREADS")
+        .ok()
+        .and_then(|n| n.parse().ok())
+    {
         let (e, t) = run(plan, bounds, n);
-        println!("{name:<28} {:>9} configurations  {n} threads {:>8.0} ms", e.configurations, t * 1e3);
+        println!(
+            "{name:<28} {:>9} configurations  {n} threads {:>8.0} ms",
+            e.configurations,
+            t * 1e3
+        );
         return;
     }
     let (one, t1) = run(plan, bounds, 1);

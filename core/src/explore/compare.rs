@@ -132,7 +132,12 @@ fn changed_outcomes(new: &Plan, old: &Plan, bounds: Bounds) -> Vec<Changed> {
     seen.insert((key::key_hash(&o0, &dold), key::key_hash(&n0, &dn)), 0);
     let mut groups: BTreeMap<(String, String), (usize, usize)> = BTreeMap::new();
     let mut queue = VecDeque::from([(0usize, o0, n0)]);
-    let say = |plan: &Plan, s: &Session, m: &str| moves::play(plan, s, m).ok().map(|(s, _)| s);
+    let say = |plan: &Plan, d: &Domains, s: &Session, m: &str| {
+        moves::play(plan, s, m).ok().map(|(mut s, _)| {
+            d.reads.slim(&mut s);
+            s
+        })
+    };
     while let Some((at, po, pn)) = queue.pop_front() {
         let depth = pairs[at].1;
         let settled = po.ended.is_some() || pn.ended.is_some() || depth >= bounds.max_turns;
@@ -151,7 +156,7 @@ fn changed_outcomes(new: &Plan, old: &Plan, bounds: Bounds) -> Vec<Changed> {
             }
         }
         for m in all {
-            let (Some(o), Some(n)) = (say(old, &po, &m), say(new, &pn, &m)) else {
+            let (Some(o), Some(n)) = (say(old, &dold, &po, &m), say(new, &dn, &pn, &m)) else {
                 continue;
             };
             let k = (key::key_hash(&o, &dold), key::key_hash(&n, &dn));

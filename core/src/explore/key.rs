@@ -8,68 +8,115 @@
 
 use std::collections::BTreeMap;
 
-use serde::Serialize;
 use serde_json::Value;
 
 use super::moves::Domains;
 use super::reads::{Caps, Keep, Reads};
-use crate::runtime::{Ended, Session, SessionValue, TaskProgress};
+use crate::runtime::{EndKind, GoalStatus, Session, TaskStatus, Visit};
 
-#[derive(Serialize)]
-struct VisitKey<'a> {
-    tasks: &'a [TaskProgress],
-    goal: String,
-    total: u32,
-    without_progress: u32,
-    tools: &'a BTreeMap<String, String>,
-}
+/// The key in bytes: each part written in a fixed order, every text with its length before it
+/// (so no two keys write the same bytes), with no escaping or formatting (the key's JSON was a
+/// fifth of a search).
+pub(crate) struct Bytes(pub(crate) Vec<u8>);
 
-#[derive(Serialize)]
-struct Key<'a> {
-    state: &'a str,
-    visit: VisitKey<'a>,
-    values: BTreeMap<&'a str, &'a Value>,
-    session_states: &'a BTreeMap<String, SessionValue>,
-    parked: Option<(&'a str, &'a str, u32, Option<VisitKey<'a>>)>,
-    spent: &'a [String],
-    returned_from: &'a Option<String>,
-    visits: BTreeMap<&'a str, u32>,
-    ended: Option<(String, &'a Option<String>, &'a str)>,
-}
-
-fn visit_key<'a>(v: &'a crate::runtime::Visit, caps: Caps) -> VisitKey<'a> {
-    VisitKey {
-        tasks: &v.tasks,
-        goal: format!("{:?}", v.goal),
-        total: v.total.min(caps.total),
-        without_progress: v.without_progress.min(caps.without_progress),
-        tools: &v.tools,
+impl Bytes {
+    pub(crate) fn byte(&mut self, b: u8) {
+        self.0.push(b);
     }
-}
-
-/// What a key writes for a value kept only as known (one meaning per key in a configuration:
-/// whether a key keeps its value depends only on the state and the parked one, both in the key).
-static KNOWN: Value = Value::Null;
-
-fn ended_key(e: &Ended) -> (String, &Option<String>, &str) {
-    (format!("{:?}", e.kind), &e.to, e.state_id.as_str())
+    pub(crate) fn count(&mut self, n: usize) {
+        self.0
+            .extend_from_slice(&u32::try_from(n).unwrap_or(u32::MAX).to_le_bytes());
+    }
+    pub(crate) fn text(&mut self, t: &str) {
+        self.count(t.len());
+        self.0.extend_from_slice(t.as_bytes());
+    }
+    pub(crate) fn maybe_text(&mut self, t: Option<&str>) {
+        match t {
+            Some(t) => {
+                self.byte(1);
+                self.text(t);
+            }
+            None => self.byte(0),
+        }
+    }
+    /// A value as the runtime holds it: numbers by their representation, as equality reads them.
+    pub(crate) fn value(&mut self, v: &Value) {
+        match v {
+            Value::Null => self.byte(0),
+            Value::Bool(b) => self.byte(1 + u8::from(*b)),
+            Value::Number(n) => {
+                if let Some(i) = n.as_i64() {
+                    self.byte(3);
+                    self.0.extend_from_slice(&i.to_le_bytes());
+                } else if let Some(u) = n.as_u64() {
+                    self.byte(4);
+                    self.0.extend_from_slice(&u.to_le_bytes());
+                } else {
+                    self.byte(5);
+                    let f = n.as_f64().unwrap_or_default();
+                    self.0.extend_from_slice(&f.to_bits().to_le_bytes());
+                }
+            }
+            Value::String(t) => {
+                self.byte(6);
+                self.text(t);
+            }
+            Value::Array(list) => {
+                self.byte(7);
+                self.count(list.len());
+                list.iter().for_each(|x| self.value(x));
+            }
+            Value::Object(map) => {
+                self.byte(8);
+                self.count(map.len());
+                for (k, x) in map {
+                    self.text(k);
+                    self.value(x);
+                }
+            }
+        }
+    }
+    fn visit(&mut self, v: &Visit, caps: Caps) {
+        self.count(v.tasks.len());
+        for t in &v.tasks {
+            self.text(&t.id);
+            self.byte(match t.status {
+                TaskStatus::Pending => 0,
+                TaskStatus::Completed => 1,
+                TaskStatus::Skipped => 2,
+            });
+        }
+        self.byte(match v.goal {
+            None => 0,
+            Some(GoalStatus::Open) => 1,
+            Some(GoalStatus::Closed) => 2,
+            Some(GoalStatus::GivenUp) => 3,
+            Some(GoalStatus::Skipped) => 4,
+        });
+        self.count(v.total.min(caps.total) as usize);
+        self.count(v.without_progress.min(caps.without_progress) as usize);
+        self.count(v.tools.len());
+        for (tool, code) in &v.tools {
+            self.text(tool);
+            self.text(code);
+        }
+    }
 }
 
 /// The key of the configuration `s` is in.
 pub fn key(s: &Session, domains: &Domains) -> Vec<u8> {
-    let mut out = Vec::new();
-    write_key(s, domains, &mut out);
-    out
+    let mut out = Bytes(Vec::with_capacity(256));
+    write_key(s, &domains.reads, &mut out);
+    out.0
 }
 
 /// The 128-bit hash of [`key`]: two SipHash-1-3 hashers with fixed keys (no randomness: a
-/// search is repeatable) over the key's bytes, each written once (serde's many small writes
-/// straight into a hasher cost a quarter of a search). The search stores this, not the key: two
-/// keys sharing it among a billion configurations has a chance under 10^-20.
+/// search is repeatable) over the key's bytes, each written once. The search stores this, not
+/// the key: two keys sharing it among a billion configurations has a chance under 10^-20.
 pub fn key_hash(s: &Session, domains: &Domains) -> u128 {
     use std::hash::Hasher;
-    let mut bytes = Vec::with_capacity(512);
-    write_key(s, domains, &mut bytes);
+    let bytes = key(s, domains);
     let mut first = std::hash::DefaultHasher::new();
     first.write(&bytes);
     let mut second = std::hash::DefaultHasher::new();
@@ -78,9 +125,58 @@ pub fn key_hash(s: &Session, domains: &Domains) -> u128 {
     (u128::from(first.finish()) << 64) | u128::from(second.finish())
 }
 
-fn write_key(s: &Session, domains: &Domains, out: &mut impl std::io::Write) {
-    let reads: &Reads = &domains.reads;
+fn write_key(s: &Session, reads: &Reads, out: &mut Bytes) {
     let parked_state = s.parked.as_ref().map(|p| p.state_id.as_str());
+    out.text(&s.state_id);
+    out.visit(&s.visit, reads.caps(&s.state_id));
+    // The values, in the order of their keys (a map's order): each kept, kept as known, or not.
+    for (k, r) in &s.deliverables {
+        match reads.keep(&s.state_id, parked_state, k) {
+            Keep::Value => {
+                out.byte(1);
+                out.text(k);
+                out.value(&r.value);
+            }
+            Keep::Known => {
+                out.byte(2);
+                out.text(k);
+            }
+            Keep::Nothing => {}
+        }
+    }
+    out.byte(0);
+    out.count(s.session_states.len());
+    for (id, v) in &s.session_states {
+        out.text(id);
+        out.value(&v.value);
+        out.byte(u8::from(v.active));
+    }
+    match &s.parked {
+        Some(p) => {
+            out.byte(1);
+            out.text(&p.state_id);
+            out.text(&p.interruption);
+            let age = s.turn.saturating_sub(p.since_turn);
+            let age = if p.ttl_turns > 0 {
+                age.min(p.ttl_turns + 1)
+            } else {
+                0
+            };
+            out.count(age as usize);
+            match &p.visit {
+                Some(v) => {
+                    out.byte(1);
+                    out.visit(v, reads.caps(&p.state_id));
+                }
+                None => out.byte(0),
+            }
+        }
+        None => out.byte(0),
+    }
+    out.count(s.spent_conditions.len());
+    s.spent_conditions.iter().for_each(|c| out.text(c));
+    out.maybe_text(s.returned_from.as_deref());
+    // The visits of the states some condition or rule counts, each as far as it is counted.
     let mut visits: BTreeMap<&str, u32> = BTreeMap::new();
     for id in &s.path {
         let cap = reads.visit_cap(id);
@@ -89,41 +185,23 @@ fn write_key(s: &Session, domains: &Domains, out: &mut impl std::io::Write) {
             *n = (*n + 1).min(cap);
         }
     }
-    let parked = s.parked.as_ref().map(|p| {
-        let age = s.turn.saturating_sub(p.since_turn);
-        let age = if p.ttl_turns > 0 {
-            age.min(p.ttl_turns + 1)
-        } else {
-            0
-        };
-        (
-            p.state_id.as_str(),
-            p.interruption.as_str(),
-            age,
-            p.visit
-                .as_ref()
-                .map(|v| visit_key(v, reads.caps(&p.state_id))),
-        )
-    });
-    let k = Key {
-        state: &s.state_id,
-        visit: visit_key(&s.visit, reads.caps(&s.state_id)),
-        values: s
-            .deliverables
-            .iter()
-            .filter_map(|(k, r)| match reads.keep(&s.state_id, parked_state, k) {
-                Keep::Value => Some((k.as_str(), &r.value)),
-                Keep::Known => Some((k.as_str(), &KNOWN)),
-                Keep::Nothing => None,
-            })
-            .collect(),
-        session_states: &s.session_states,
-        parked,
-        spent: &s.spent_conditions,
-        returned_from: &s.returned_from,
-        visits,
-        ended: s.ended.as_ref().map(ended_key),
-    };
-    // The key has only string map keys and finite numbers: it cannot fail to serialise.
-    let _ = serde_json::to_writer(out, &k);
+    out.count(visits.len());
+    for (id, n) in visits {
+        out.text(id);
+        out.count(n as usize);
+    }
+    match &s.ended {
+        Some(e) => {
+            out.byte(
+                1 + match e.kind {
+                    EndKind::Complete => 0,
+                    EndKind::HangUp => 1,
+                    EndKind::HandOff => 2,
+                },
+            );
+            out.maybe_text(e.to.as_deref());
+            out.text(&e.state_id);
+        }
+        None => out.byte(0),
+    }
 }

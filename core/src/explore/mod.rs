@@ -12,6 +12,7 @@ mod key;
 mod moves;
 mod reads;
 mod search;
+mod stored;
 
 use std::collections::HashMap;
 
@@ -19,7 +20,7 @@ use serde::{Deserialize, Serialize};
 
 pub use compare::{changed_outcomes_only, compare, Changed, Comparison};
 pub use findings::{Finding, Place};
-pub use moves::{moves, Domains};
+pub use moves::{moves, play, Domains};
 
 use crate::hash::content_hash;
 use crate::plan::Plan;

@@ -23,6 +23,7 @@ use serde_json::Value;
 
 use crate::condition::{Check, Condition, TurnScope};
 use crate::plan::{Plan, StateType};
+use crate::runtime::Session;
 use crate::template::{Name, Template};
 
 /// What of a deliverable a configuration keeps.
@@ -359,6 +360,34 @@ impl Reads {
             }
         }
         keep
+    }
+}
+
+impl Reads {
+    /// Drops from `s` what nothing ahead reads: the values no longer read, where each value was
+    /// recorded and in which words, the visits of states no condition or rule counts, the plan's
+    /// name and hash. The key is
+    /// the same, every move treats the session as before, and it costs less to keep and to copy
+    /// (a search holds every session it has not expanded yet). Nothing for the reference key.
+    pub fn slim(&self, s: &mut Session) {
+        if self.every_value {
+            return;
+        }
+        let state = std::mem::take(&mut s.state_id);
+        let parked = s.parked.as_ref().map(|p| p.state_id.as_str());
+        s.deliverables
+            .retain(|k, _| self.keep(&state, parked, k) != Keep::Nothing);
+        s.state_id = state;
+        for r in s.deliverables.values_mut() {
+            r.quote = None;
+            r.state_id = String::new();
+        }
+        s.path
+            .retain(|id| self.visit_caps.get(id).is_some_and(|&cap| cap > 0));
+        // Which plan it runs: the search knows (a finding's conversation is said again from the
+        // start, with the plan named).
+        s.plan.id = String::new();
+        s.plan.content_hash = String::new();
     }
 }
 

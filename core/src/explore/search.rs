@@ -8,6 +8,7 @@ use std::collections::{HashMap, VecDeque};
 use super::findings::facts;
 use super::key::key_hash;
 use super::moves::{moves, play, Domains};
+use super::stored::Stored;
 use super::{plan_ref, script_back, Bounds, Stopped};
 use crate::plan::Plan;
 use crate::runtime::script::Script;
@@ -150,7 +151,8 @@ fn intern<T: Clone + Eq + std::hash::Hash>(
 /// it when that configuration was not known when the batch began (most moves lead to a known one:
 /// their sessions are dropped by the thread that made them, never sent).
 struct Moved {
-    session: Option<Session>,
+    /// The session (packed), and what each rule reads of it.
+    session: Option<(Stored, Vec<u64>)>,
     effects: Effects,
     key: u128,
 }
@@ -176,14 +178,20 @@ fn expand(
     moves(plan, domains, here)
         .into_iter()
         .map(|message| {
-            let moved = play(plan, here, &message).ok().map(|(session, events)| {
-                let key = key_hash(&session, domains);
-                Moved {
-                    effects: effects(&events),
-                    key,
-                    session: (!known(index, key)).then_some(session),
-                }
-            });
+            let moved = play(plan, here, &message)
+                .ok()
+                .map(|(mut session, events)| {
+                    domains.reads.slim(&mut session);
+                    let key = key_hash(&session, domains);
+                    Moved {
+                        effects: effects(&events),
+                        key,
+                        session: (!known(index, key)).then(|| {
+                            let facts = facts(plan, &session, plan.rules.len().div_ceil(64));
+                            (Stored::pack(session), facts)
+                        }),
+                    }
+                });
             (message, moved)
         })
         .collect()
@@ -198,13 +206,13 @@ fn expand_each(
     plan: &Plan,
     domains: &Domains,
     index: &Index,
-    batch: &[Session],
+    batch: Vec<Stored>,
     todo: &[bool],
 ) -> Expanded {
     batch
-        .iter()
+        .into_iter()
         .zip(todo)
-        .map(|(s, todo)| todo.then(|| expand(plan, domains, index, s)))
+        .map(|(s, todo)| todo.then(|| expand(plan, domains, index, &s.unpack())))
         .collect()
 }
 
@@ -218,7 +226,7 @@ struct Workers {
 }
 
 /// A part of a batch for one thread: the sessions, and which of them to expand.
-type Job = (Vec<Session>, Vec<bool>);
+type Job = (Vec<Stored>, Vec<bool>);
 
 impl Workers {
     fn start<'scope>(
@@ -235,7 +243,7 @@ impl Workers {
                 let (done, from_worker) = channel::<Expanded>();
                 scope.spawn(move || {
                     for (batch, todo) in jobs {
-                        let expanded = expand_each(plan, domains, index, &batch, &todo);
+                        let expanded = expand_each(plan, domains, index, batch, &todo);
                         if done.send(expanded).is_err() {
                             break;
                         }
@@ -248,7 +256,7 @@ impl Workers {
     }
 
     /// Expands `batch` split among the threads, answering in the batch's order.
-    fn expand(&self, mut batch: Vec<Session>, todo: Vec<bool>) -> Expanded {
+    fn expand(&self, mut batch: Vec<Stored>, todo: Vec<bool>) -> Expanded {
         let total = batch.len();
         let size = total.div_ceil(self.lines.len()).max(1);
         let mut sent = 0;
@@ -258,7 +266,7 @@ impl Workers {
                 break;
             }
             let end = (at + size).min(total);
-            let part: Vec<Session> = batch.drain(..end - at).collect();
+            let part: Vec<Stored> = batch.drain(..end - at).collect();
             if to_worker.send((part, todo[at..end].to_vec())).is_err() {
                 break;
             }
@@ -287,9 +295,8 @@ pub(crate) fn search<'p>(
 ) -> Search<'p> {
     let index = Index::default();
     if threads <= 1 {
-        let mut serial = |batch: Vec<Session>, todo: Vec<bool>| {
-            expand_each(plan, &domains, &index, &batch, &todo)
-        };
+        let mut serial =
+            |batch: Vec<Stored>, todo: Vec<bool>| expand_each(plan, &domains, &index, batch, &todo);
         let at = Place {
             plan,
             domains: &domains,
@@ -301,7 +308,7 @@ pub(crate) fn search<'p>(
     }
     let mut s = std::thread::scope(|scope| {
         let workers = Workers::start(scope, plan, &domains, &index, threads);
-        let mut parallel = |batch: Vec<Session>, todo: Vec<bool>| workers.expand(batch, todo);
+        let mut parallel = |batch: Vec<Stored>, todo: Vec<bool>| workers.expand(batch, todo);
         let at = Place {
             plan,
             domains: &domains,
@@ -329,7 +336,7 @@ fn search_with<'p>(
     threads: usize,
     stop: &dyn Fn() -> bool,
     progress: &mut dyn FnMut(usize),
-    expand_batch: &mut dyn FnMut(Vec<Session>, Vec<bool>) -> Expanded,
+    expand_batch: &mut dyn FnMut(Vec<Stored>, Vec<bool>) -> Expanded,
 ) -> Search<'p> {
     let Place {
         plan,
@@ -342,7 +349,8 @@ fn search_with<'p>(
         .enumerate()
         .map(|(i, s)| (s.id.as_str(), i as u32))
         .collect();
-    let state_of = |s: &Session| states.get(s.state_id.as_str()).copied().unwrap_or(u32::MAX);
+    let state_of_id = |id: &str| states.get(id).copied().unwrap_or(u32::MAX);
+    let state_of = |s: &Session| state_of_id(&s.state_id);
     let facts_per_node = plan.rules.len().div_ceil(64);
     let mut s = Search {
         plan,
@@ -380,7 +388,7 @@ fn search_with<'p>(
         key: first,
     });
     // The sessions of the configurations not yet expanded: those of `at..`, in order.
-    let mut pending: VecDeque<Session> = VecDeque::from([chat.session]);
+    let mut pending: VecDeque<Stored> = VecDeque::from([Stored::pack(chat.session)]);
     let mut at = 0;
     while !pending.is_empty() {
         if stop() {
@@ -389,7 +397,7 @@ fn search_with<'p>(
             break;
         }
         let n = pending.len().min(threads.max(1) * PER_THREAD);
-        let batch: Vec<Session> = pending.drain(..n).collect();
+        let batch: Vec<Stored> = pending.drain(..n).collect();
         let todo: Vec<bool> = (at..at + n)
             .map(|i| !s.nodes[i].ended && s.nodes[i].depth < bounds.max_turns)
             .collect();
@@ -423,7 +431,7 @@ fn search_with<'p>(
                     Some(&to) => to,
                     None => {
                         // Unknown when the batch began, so the thread kept its session.
-                        let Some(session) = moved.session else {
+                        let Some((stored, node_facts)) = moved.session else {
                             continue;
                         };
                         if s.nodes.len() >= bounds.max_configurations {
@@ -435,16 +443,16 @@ fn search_with<'p>(
                         let to = s.nodes.len() as u32;
                         index.insert(moved.key, to);
                         let m = intern(message, &mut s.said, &mut said_index);
-                        s.facts.extend(facts(plan, &session, facts_per_node));
+                        s.facts.extend(node_facts);
                         s.nodes.push(Node {
                             parent: Some((at as u32, m)),
                             depth: s.nodes[at].depth + 1,
-                            state: state_of(&session),
-                            ended: session.ended.is_some(),
+                            state: state_of_id(&stored.state_id),
+                            ended: stored.ended,
                             expanded: false,
                             key: moved.key,
                         });
-                        pending.push_back(session);
+                        pending.push_back(stored);
                         to
                     }
                 };
