@@ -45,6 +45,10 @@ fn main() {
             name: "probe_test_chat_1000_states",
             run: test_chat,
         },
+        Test {
+            name: "probe_explore_1000_states",
+            run: explore_running,
+        },
     ]));
 }
 
@@ -701,6 +705,65 @@ fn save_cases(ws: &Workspace, id: &str) -> Outcome {
         std::fs::write(dir.join(format!("walk-{k:03}.json")), case.to_string())
             .map_err(|e| e.to_string())?;
     }
+    Ok(())
+}
+
+/// Panning while the Explore tab explores a 1,000-state plan whose conversations reach millions
+/// of configurations (the window's search stops at 250,000, seconds on the shell's threads, never
+/// on the page's): the same pan before the search and while it runs (it must be running when the
+/// pan begins; when it reaches its bound first, the output says so).
+fn explore_running(ctx: &Ctx) -> Outcome {
+    let ws = Workspace::at(ctx.workspace());
+    let mut plan = plan_core::synthetic::plan(1_000);
+    // Its title sorts first, so the restarted app opens it at start.
+    plan.title = "A synthetic plan of 1,000 states".into();
+    ws.create(&plan.id, plan.clone(), "2026-01-01T00:00:00Z")
+        .map_err(|e| e.to_string())?;
+    open(ctx, &plan)?;
+    let options = json!({"viewport": "[data-testid=canvas]", "node": "[data-testid=state]", "transform": ".cards",
+        "background": "[data-testid=canvas], [data-testid=overview]",
+        "zoomLog2PerDeltaY": zoom_log2_per_delta()});
+    let before = run_probe(ctx, &format!("canvasProbe.pan({options})"))?;
+    println!("{}", line("pan, nothing running (1,000 states)", &before));
+    plan_tests::page::click(ctx, "[data-testid=tab-explore]")?;
+    let progress = || text_of(ctx, "[data-testid=explore-progress]").unwrap_or_default();
+    let reached = |text: &str| -> usize {
+        text.strip_prefix("Exploring… ")
+            .and_then(|rest| rest.split(' ').next())
+            .and_then(|n| n.replace(',', "").parse().ok())
+            .unwrap_or(0)
+    };
+    // The tab's first search can be overtaken by a second one (a save right after opening marks
+    // it out of date): the pan begins once a search has gone on for a while.
+    let waited = ctx
+        .session()
+        .wait_until("the search under way", Duration::from_secs(30), || {
+            Ok(reached(&progress()) >= 3_000)
+        });
+    if let Err(e) = waited {
+        ctx.screenshot("probe-explore-1000")?;
+        let summary = text_of(ctx, "[data-testid=explore-summary]").unwrap_or_default();
+        return Err(format!("{e}: the tab shows {:?}, {summary:?}", progress()));
+    }
+    let at_start = progress();
+    let during = run_probe(ctx, &format!("canvasProbe.pan({options})"))?;
+    let at_end = progress();
+    println!("{}", line("pan while exploring", &during));
+    println!("  the search when the pan began: {at_start}; when it ended: {at_end:?}");
+    if !at_start.starts_with("Exploring…") {
+        ctx.screenshot("probe-explore-1000")?;
+        let summary = text_of(ctx, "[data-testid=explore-summary]").unwrap_or_default();
+        return Err(format!(
+            "no search when the pan began: {at_start:?} ({summary:?})"
+        ));
+    }
+    if !at_end.starts_with("Exploring…") {
+        // The search reached the window's bound during the pan: the frames after it are idle.
+        let summary = text_of(ctx, "[data-testid=explore-summary]").unwrap_or_default();
+        println!("  it ended during the pan: {summary}");
+        return Ok(());
+    }
+    plan_tests::page::click(ctx, "[data-testid=explore-stop]")?;
     Ok(())
 }
 
