@@ -405,8 +405,9 @@ fn forgetting_what_nothing_ahead_reads_finds_the_same() {
     assert!(fewer * 4 < every, "{fewer} configurations against {every}");
 }
 
-/// Two sessions with one configuration key have the same successors' keys: over the samples (the
-/// first 2,000 configurations each) and the plans above.
+/// Two sessions with one configuration key have the same successors' keys, each move doing the
+/// same in both: over the samples and generated plans (the first 2,000 configurations each) and
+/// the plans above.
 #[test]
 fn sessions_with_one_key_have_the_same_successors() {
     let bounds = Bounds {
@@ -424,6 +425,14 @@ fn sessions_with_one_key_have_the_same_successors() {
     ] {
         let wrong = keys_agree(&plan_of(&v), Bounds::default());
         assert!(wrong.is_empty(), "{wrong:#?}");
+    }
+    // Generated plans with session states (rules, changes, counters, templates) and interruptions.
+    for plan in [
+        plan_core::synthetic::with_session_states(3, 4),
+        plan_core::synthetic::with_interruptions(3, 3),
+    ] {
+        let wrong = keys_agree(&plan, bounds);
+        assert!(wrong.is_empty(), "{}: {wrong:#?}", plan.id);
     }
 }
 
