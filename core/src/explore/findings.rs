@@ -447,3 +447,63 @@ fn replays(plan: &Plan, domains: &Domains, script: &Script, target: u128) -> boo
     }
     key::key_hash(&chat.session, domains) == target
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::runtime::Start;
+
+    /// A strict state whose one task is the way out, the safety net on after two idle turns.
+    fn asking() -> Plan {
+        serde_json::from_value(serde_json::json!({
+            "id": "net", "title": "Net", "settings": {"stuck_turns": 2},
+            "states": [
+              {"id": "ask", "title": "Ask", "type": "strict",
+               "tasks": [{"id": "name", "description": "Ask the name",
+                          "deliverables": [{"key": "name", "type": "string", "description": "Name"}]}],
+               "transitions": [{"target_state_id": "done", "condition_type": "all_tasks_complete"}]},
+              {"id": "done", "title": "Done"}]
+        }))
+        .expect("the plan is well formed")
+    }
+
+    fn only_net(e: &Explored) -> Vec<&Finding> {
+        e.findings
+            .iter()
+            .filter(|f| f.code == "explore-only-safety-net")
+            .collect()
+    }
+
+    /// With the simulator a caller can always finish a task or a goal by their own answers, so no
+    /// valid plan shows this finding: the search is made to look as it would on a runtime where
+    /// the caller cannot (every move out of 'Ask' one in which the net released the task). Its
+    /// twin, the search as it is, leaves 'Ask' by an answer too.
+    #[test]
+    fn a_state_left_only_when_the_safety_net_releases_is_found_and_its_twin_is_not() {
+        let plan = asking();
+        let mut search = super::super::search::search(
+            &plan,
+            Domains::of(&plan),
+            &Start::default(),
+            super::super::Bounds::default(),
+            1,
+            &|| false,
+            &mut |_| {},
+        );
+        assert!(only_net(&report(&search)).is_empty());
+        let mut released = 0;
+        for e in &mut search.effects {
+            if e.fired.iter().any(|(from, _)| from == "ask") && !e.released {
+                e.released = true;
+                released += 1;
+            }
+        }
+        assert!(released > 0, "no move left 'Ask'");
+        let explored = report(&search);
+        let found = only_net(&explored);
+        assert_eq!(found.len(), 1, "{:#?}", explored.findings);
+        assert_eq!(found[0].location.state_id.as_deref(), Some("ask"));
+        // The shortest way out: the name given, in one turn.
+        assert_eq!(found[0].turns(), 1);
+    }
+}
