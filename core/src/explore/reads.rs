@@ -156,12 +156,17 @@ impl Reads {
             .enumerate()
             .map(|(i, s)| (s.id.clone(), i))
             .collect();
-        // What is read anywhere: everything but the states.
+        // What is read anywhere: everything but the states. A plan that cannot be written as JSON
+        // (it always can) would be read as nothing: then every value is kept instead.
         let mut anywhere = Direct::default();
-        if let Ok(Value::Object(mut whole)) = serde_json::to_value(plan) {
-            whole.remove("states");
-            whole.remove("layout");
-            anywhere.scan(&Value::Object(whole));
+        let mut unread = false;
+        match serde_json::to_value(plan) {
+            Ok(Value::Object(mut whole)) => {
+                whole.remove("states");
+                whole.remove("layout");
+                anywhere.scan(&Value::Object(whole));
+            }
+            _ => unread = true,
         }
         anywhere.caps.without_progress = anywhere
             .caps
@@ -172,8 +177,9 @@ impl Reads {
             .iter()
             .map(|s| {
                 let mut d = Direct::default();
-                if let Ok(v) = serde_json::to_value(s) {
-                    d.scan(&v);
+                match serde_json::to_value(s) {
+                    Ok(v) => d.scan(&v),
+                    Err(_) => unread = true,
                 }
                 d
             })
@@ -298,7 +304,7 @@ impl Reads {
             known,
             caps,
             visit_caps,
-            every_value: false,
+            every_value: unread,
             widest,
         }
     }
