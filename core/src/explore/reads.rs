@@ -52,6 +52,8 @@ pub struct Caps {
 pub struct Reads {
     state_at: HashMap<String, usize>,
     key_at: HashMap<String, usize>,
+    /// The keys by number (`key_at`'s other way).
+    keys: Vec<String>,
     /// The component of each state (by plan order), and each component's bitsets.
     component: Vec<usize>,
     values: Vec<Vec<u64>>,
@@ -298,6 +300,13 @@ impl Reads {
         };
         Reads {
             state_at,
+            keys: {
+                let mut keys = vec![String::new(); key_at.len()];
+                for (k, &i) in &key_at {
+                    keys[i].clone_from(k);
+                }
+                keys
+            },
             key_at,
             component,
             values,
@@ -317,6 +326,23 @@ impl Reads {
         r.widest.total += 1;
         r.widest.without_progress += 1;
         r
+    }
+
+    /// The number of deliverable key `key` among those the plan reads or collects.
+    pub fn key_number(&self, key: &str) -> Option<u32> {
+        self.key_at.get(key).and_then(|&i| u32::try_from(i).ok())
+    }
+
+    /// The key numbered `n` ([`Reads::key_number`]).
+    pub fn key_named(&self, n: u32) -> Option<&str> {
+        self.keys.get(n as usize).map(String::as_str)
+    }
+
+    /// Where state `state_id` is in the plan's order (`u32::MAX` for a state the plan lacks).
+    pub fn state_index(&self, state_id: &str) -> u32 {
+        self.state_at
+            .get(state_id)
+            .map_or(u32::MAX, |&i| u32::try_from(i).unwrap_or(u32::MAX))
     }
 
     /// The counter caps of a visit to `state_id` (the loosest for a state the plan lacks).

@@ -188,7 +188,8 @@ fn expand(
                         key,
                         session: (!known(index, key)).then(|| {
                             let facts = facts(plan, &session, plan.rules.len().div_ceil(64));
-                            (Stored::pack(session), facts)
+                            let state = domains.reads.state_index(&session.state_id);
+                            (Stored::pack(session, state, &domains.reads), facts)
                         }),
                     }
                 });
@@ -212,7 +213,13 @@ fn expand_each(
     batch
         .into_iter()
         .zip(todo)
-        .map(|(s, todo)| todo.then(|| expand(plan, domains, index, &s.unpack())))
+        .map(|(s, todo)| {
+            // A session that did not read back is left unexpanded (the search then says it is
+            // incomplete); serde always reads back what it wrote.
+            todo.then(|| s.unpack(&domains.reads))
+                .flatten()
+                .map(|s| expand(plan, domains, index, &s))
+        })
         .collect()
 }
 
@@ -349,8 +356,7 @@ fn search_with<'p>(
         .enumerate()
         .map(|(i, s)| (s.id.as_str(), i as u32))
         .collect();
-    let state_of_id = |id: &str| states.get(id).copied().unwrap_or(u32::MAX);
-    let state_of = |s: &Session| state_of_id(&s.state_id);
+    let state_of = |s: &Session| states.get(s.state_id.as_str()).copied().unwrap_or(u32::MAX);
     let facts_per_node = plan.rules.len().div_ceil(64);
     let mut s = Search {
         plan,
@@ -388,7 +394,9 @@ fn search_with<'p>(
         key: first,
     });
     // The sessions of the configurations not yet expanded: those of `at..`, in order.
-    let mut pending: VecDeque<Stored> = VecDeque::from([Stored::pack(chat.session)]);
+    let opening_state = state_of(&chat.session);
+    let mut pending: VecDeque<Stored> =
+        VecDeque::from([Stored::pack(chat.session, opening_state, &domains.reads)]);
     let mut at = 0;
     while !pending.is_empty() {
         if stop() {
@@ -447,7 +455,7 @@ fn search_with<'p>(
                         s.nodes.push(Node {
                             parent: Some((at as u32, m)),
                             depth: s.nodes[at].depth + 1,
-                            state: state_of_id(&stored.state_id),
+                            state: stored.state,
                             ended: stored.ended,
                             expanded: false,
                             key: moved.key,
