@@ -350,13 +350,7 @@ fn search_with<'p>(
         domains,
         index: at_index,
     } = at_place;
-    let states: HashMap<&str, u32> = plan
-        .states
-        .iter()
-        .enumerate()
-        .map(|(i, s)| (s.id.as_str(), i as u32))
-        .collect();
-    let state_of = |s: &Session| states.get(s.state_id.as_str()).copied().unwrap_or(u32::MAX);
+    let state_of = |s: &Session| domains.reads.state_index(&s.state_id);
     let facts_per_node = plan.rules.len().div_ceil(64);
     let mut s = Search {
         plan,
