@@ -35,6 +35,10 @@ fn main() {
             run: a_zoom_over_many_cards_draws_the_overview_until_it_rests,
         },
         Test {
+            name: "a_large_plan_opens_with_the_cards_past_the_edge_ready_for_a_pan",
+            run: a_large_plan_opens_with_the_cards_past_the_edge_ready_for_a_pan,
+        },
+        Test {
             name: "canvas_pans_and_zooms",
             run: canvas_pans_and_zooms,
         },
@@ -132,6 +136,51 @@ fn shown_text(ctx: &Ctx, css: &str) -> Result<String, String> {
         return Err(format!("{css} is not on screen"));
     }
     Ok(v["text"].as_str().unwrap_or_default().to_string())
+}
+
+/// Issue 26: the first frame of an opened plan makes elements only for what it shows (the open
+/// time is what an author waits for), and the margin around the view, there so that a pan shows
+/// no empty space before the cards come, follows right after.
+fn a_large_plan_opens_with_the_cards_past_the_edge_ready_for_a_pan(ctx: &Ctx) -> Outcome {
+    let ws = plan_core::store::Workspace::at(ctx.workspace());
+    let mut big = plan_core::synthetic::plan(300);
+    big.id = "big".into();
+    // Sorted first in the list, so the app opens it at start.
+    big.title = "A big plan".into();
+    ws.create("big", big, "2026-01-01T00:00:00Z")
+        .map_err(|e| e.to_string())?;
+    ctx.relaunch()?;
+    ctx.session()
+        .wait_until("the plan's first frame", SHORT, || {
+            Ok(ctx.session().execute(
+                "return document.querySelector('[data-testid=canvas]').dataset.openedMs || null;",
+                json!([]),
+            )? != serde_json::Value::Null)
+        })?;
+    // Cards wholly outside the canvas, and how far the nearest is from its edge (px).
+    let past_the_edge = |ctx: &Ctx| -> Result<(u64, f64), String> {
+        let v = ctx.session().execute(
+            "const c = document.querySelector('[data-testid=canvas]').getBoundingClientRect();
+             const out = [...document.querySelectorAll('[data-testid=state]')]
+                 .map(n => n.getBoundingClientRect())
+                 .filter(r => r.right < c.left || r.left > c.right || r.bottom < c.top || r.top > c.bottom)
+                 .map(r => Math.max(c.left - r.right, r.left - c.right, c.top - r.bottom, r.top - c.bottom));
+             return [out.length, out.length ? Math.min(...out) : -1];",
+            json!([]),
+        )?;
+        Ok((v[0].as_u64().unwrap_or(0), v[1].as_f64().unwrap_or(-1.0)))
+    };
+    ctx.session()
+        .wait_until("cards made just past the edge", SHORT, || {
+            Ok(past_the_edge(ctx)?.0 > 0)
+        })?;
+    let (n, nearest) = past_the_edge(ctx)?;
+    ctx.screenshot("large-plan-opened")?;
+    // Within the margin (120 px on screen), not the whole plan.
+    ensure(
+        nearest <= 120.0 && count(ctx, "[data-testid=state]")? < 300,
+        || format!("{n} cards past the edge, the nearest {nearest} px away"),
+    )
 }
 
 fn canvas_rect(ctx: &Ctx) -> Result<(f64, f64, f64, f64), String> {

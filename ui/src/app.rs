@@ -20,7 +20,7 @@ use crate::find::Find;
 use crate::fold::FoldToggles;
 use crate::help::Help;
 use crate::lifecycle::Lifecycle;
-use crate::opening::Opening;
+use crate::opening::{FirstScreen, Opening};
 use crate::panels::{Panel, Tab};
 use crate::sidebar::Sidebar;
 use crate::test_chat::TestChat;
@@ -28,8 +28,9 @@ use crate::timeline::{mark, timed};
 use crate::topbar::TopBar;
 use crate::validation::validation;
 
+/// The window, opening the first screen `first` when it arrives.
 #[component]
-pub fn App() -> impl IntoView {
+pub fn App(first: FirstScreen) -> impl IntoView {
     let editor = Editor::new();
     let camera = Camera::new();
 
@@ -75,7 +76,7 @@ pub fn App() -> impl IntoView {
     provide_context(lifecycle);
     provide_context(test_chat);
     provide_context(exploring);
-    opening.start();
+    opening.start(first);
     actions.listen_to_keys();
     actions.open_panel_on_tab_change();
 

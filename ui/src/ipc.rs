@@ -30,14 +30,41 @@ extern "C" {
         options: JsValue,
     ) -> Result<JsValue, JsValue>;
 
+    /// `invoke`, sent the moment it is called (an `async` import is sent when first polled).
+    #[wasm_bindgen(catch, js_namespace = ["window", "__TAURI__", "core"], js_name = invoke)]
+    fn tauri_invoke_now(cmd: &str, args: JsValue) -> Result<js_sys::Promise, JsValue>;
+
     #[wasm_bindgen(catch, js_namespace = ["window", "__TAURI__", "event"], js_name = listen)]
     async fn tauri_listen(event: &str, handler: &js_sys::Function) -> Result<JsValue, JsValue>;
 }
 
 /// The first screen in one round trip: the plan list and the plan to open (`remembered` when it
-/// opens). Raw bytes, like `load_plan`'s answer.
-pub async fn start(remembered: Option<String>) -> Result<Started, ApiError> {
-    call(START, &StartArgs { remembered }).await
+/// opens). Raw bytes, like `load_plan`'s answer. Asked for when called: the window asks before
+/// it makes its parts, and the answer travels meanwhile.
+pub fn start(remembered: Option<String>) -> StartAsked {
+    StartAsked(
+        arguments(&StartArgs { remembered })
+            .and_then(|args| tauri_invoke_now(START, args).map_err(error_from_js)),
+    )
+}
+
+/// The first screen's request, sent; its answer can be waited for more than once.
+#[derive(Clone)]
+pub struct StartAsked(Result<js_sys::Promise, ApiError>);
+
+impl StartAsked {
+    /// Once the answer is in, or the request failed.
+    pub async fn settled(&self) {
+        if let Ok(promise) = &self.0 {
+            let _ = wasm_bindgen_futures::JsFuture::from(promise.clone()).await;
+        }
+    }
+
+    /// The answer, read.
+    pub async fn answer(&self) -> Result<Started, ApiError> {
+        let promise = self.0.clone()?;
+        answered(START, wasm_bindgen_futures::JsFuture::from(promise).await)
+    }
 }
 
 /// Every plan the app can open.
@@ -380,9 +407,21 @@ fn listen<T: DeserializeOwned + 'static>(name: &'static str, handler: impl Fn(T)
 }
 
 async fn call<T: DeserializeOwned>(cmd: &str, args: &impl Serialize) -> Result<T, ApiError> {
+    let answer = tauri_invoke(cmd, arguments(args)?).await;
+    answered(cmd, answer)
+}
+
+/// A command's arguments as the JavaScript object `invoke` takes.
+fn arguments(args: &impl Serialize) -> Result<JsValue, ApiError> {
     let text = serde_json::to_string(args).map_err(|e| internal(e.to_string()))?;
-    let args = js_sys::JSON::parse(&text).map_err(|_| internal("arguments are not JSON".into()))?;
-    let answer = tauri_invoke(cmd, args).await;
+    js_sys::JSON::parse(&text).map_err(|_| internal("arguments are not JSON".into()))
+}
+
+/// Command `cmd`'s answer, read.
+fn answered<T: DeserializeOwned>(
+    cmd: &str,
+    answer: Result<JsValue, JsValue>,
+) -> Result<T, ApiError> {
     // The answer is in, not yet parsed (the open-time breakdown).
     crate::timeline::mark(&format!("{cmd}-answered"));
     match answer {

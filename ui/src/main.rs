@@ -35,6 +35,9 @@ mod timeline;
 mod topbar;
 mod validation;
 
+use std::cell::RefCell;
+use std::rc::Rc;
+
 fn main() {
     // A bug is logged to the console, and left on the page for the end-to-end tests to report.
     std::panic::set_hook(Box::new(|info| {
@@ -48,7 +51,29 @@ fn main() {
     }));
     // The open-time breakdown: wasm running, first screen built, first frame drawn.
     timeline::mark("main");
-    leptos::mount::mount_to_body(app::App);
+    // Asked for first: the shell's answer travels while the wasm starts. The window is made once
+    // it is in, so that the first frame shows the plan (an empty editor drawn first cost a
+    // frame and a wait for the answer behind it); a shell slow to answer gets the empty window
+    // after `FIRST_SCREEN_WAIT`, filled in when the answer comes.
+    let first = opening::FirstScreen::ask();
+    let unmade = Rc::new(RefCell::new(Some(first.clone())));
+    let made_late = Rc::clone(&unmade);
+    wasm_bindgen_futures::spawn_local(async move {
+        first.arrived().await;
+        make_window(&unmade);
+    });
+    leptos::prelude::set_timeout(move || make_window(&made_late), FIRST_SCREEN_WAIT);
+}
+
+/// How long the window waits for the first screen's answer before it is made without it.
+const FIRST_SCREEN_WAIT: std::time::Duration = std::time::Duration::from_millis(300);
+
+/// Makes the window, once.
+fn make_window(unmade: &RefCell<Option<opening::FirstScreen>>) {
+    let Some(first) = unmade.borrow_mut().take() else {
+        return;
+    };
+    leptos::mount::mount_to_body(move || leptos::view! { <app::App first /> });
     timeline::mark("mounted");
     leptos::prelude::request_animation_frame(|| timeline::mark("first-frame"));
 }

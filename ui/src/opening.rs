@@ -15,6 +15,24 @@ use crate::ipc;
 use crate::notice::Notice;
 use crate::timeline::{mark, mark_opened};
 
+/// The first screen's answer on its way: asked for before the window's parts are made, so that
+/// it travels while the page loads.
+#[derive(Clone)]
+pub struct FirstScreen(ipc::StartAsked);
+
+impl FirstScreen {
+    /// Asks the shell for the first screen now, for the plan this window showed last (a reload).
+    pub fn ask() -> FirstScreen {
+        mark("start-start");
+        FirstScreen(ipc::start(remembered_plan()))
+    }
+
+    /// Once the answer is in (or the request failed).
+    pub async fn arrived(&self) {
+        self.0.settled().await
+    }
+}
+
 /// The workspace's plans as the window knows them, and the opening of one.
 #[derive(Clone, Copy)]
 pub struct Opening {
@@ -60,13 +78,12 @@ impl Opening {
         }
     }
 
-    /// The first screen: the list and the plan to open come in one answer, read by the shell
-    /// while the page draws its first frame. Then plan-file changes are listened to.
-    pub fn start(self) {
+    /// The first screen: the list and the plan to open come in one answer (`first`), read by the
+    /// shell while the page loads. Then plan-file changes are listened to.
+    pub fn start(self, first: FirstScreen) {
         let editor = self.editor;
         spawn_local(async move {
-            mark("start-start");
-            let started = ipc::start(remembered_plan()).await;
+            let started = first.0.answer().await;
             mark("start-done");
             self.starting.set_value(false);
             match started {

@@ -120,6 +120,24 @@ pub fn Canvas(scene: Memo<Scene>, marks: Memo<Marks>) -> impl IntoView {
             .visible(size.get())
             .inflate(OVERDRAW / viewport.get().zoom.max(0.2))
     });
+    // What has elements: the window, but for the first frame of the window's first plan, which
+    // makes only what it shows (the margin is about half the elements at opening, all made
+    // before that frame could be drawn); the margin follows on the next frame.
+    let margin = RwSignal::new(0.0);
+    let drawn = Memo::new(move |_| {
+        let zoom = viewport.get().zoom.max(0.2);
+        viewport
+            .get()
+            .visible(size.get())
+            .inflate(margin.get() / zoom)
+    });
+    Effect::new(move |_| {
+        if margin.get_untracked() == 0.0 && scene.with(|s| !s.cards.is_empty()) {
+            request_animation_frame(move || {
+                request_animation_frame(move || margin.set(OVERDRAW));
+            });
+        }
+    });
     // Whether a zoom is under way: set by each ctrl+wheel step, cleared when they pause.
     let zooming = RwSignal::new(false);
     let zoom_steps = StoredValue::new(0u64);
@@ -366,7 +384,7 @@ pub fn Canvas(scene: Memo<Scene>, marks: Memo<Marks>) -> impl IntoView {
     // Which cards and arrows have elements (see `mount`); each list's last answer is what had
     // them before.
     let wanted = move || match (overview.get(), zooming.get()) {
-        (false, _) => Wanted::Within(window.get()),
+        (false, _) => Wanted::Within(drawn.get()),
         (true, true) => Wanted::AsBefore,
         (true, false) => Wanted::Nothing,
     };
