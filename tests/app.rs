@@ -142,14 +142,7 @@ fn shown_text(ctx: &Ctx, css: &str) -> Result<String, String> {
 /// time is what an author waits for), and the margin around the view, there so that a pan shows
 /// no empty space before the cards come, follows right after.
 fn a_large_plan_opens_with_the_cards_past_the_edge_ready_for_a_pan(ctx: &Ctx) -> Outcome {
-    let ws = plan_core::store::Workspace::at(ctx.workspace());
-    let mut big = plan_core::synthetic::plan(300);
-    big.id = "big".into();
-    // Sorted first in the list, so the app opens it at start.
-    big.title = "A big plan".into();
-    ws.create("big", big, "2026-01-01T00:00:00Z")
-        .map_err(|e| e.to_string())?;
-    ctx.relaunch()?;
+    opened_at_start(ctx, big_plan())?;
     ctx.session()
         .wait_until("the plan's first frame", SHORT, || {
             Ok(ctx.session().execute(
@@ -181,6 +174,23 @@ fn a_large_plan_opens_with_the_cards_past_the_edge_ready_for_a_pan(ctx: &Ctx) ->
         nearest <= 120.0 && count(ctx, "[data-testid=state]")? < 300,
         || format!("{n} cards past the edge, the nearest {nearest} px away"),
     )
+}
+
+/// A generated plan of 300 states, titled to sort first in the plan list.
+fn big_plan() -> plan_core::Plan {
+    let mut big = plan_core::synthetic::plan(300);
+    big.id = "big".into();
+    big.title = "A big plan".into();
+    big
+}
+
+/// Adds `plan` to the workspace and starts the app afresh, which opens it (it sorts first).
+fn opened_at_start(ctx: &Ctx, plan: plan_core::Plan) -> Outcome {
+    let id = plan.id.clone();
+    plan_core::store::Workspace::at(ctx.workspace())
+        .create(&id, plan, "2026-01-01T00:00:00Z")
+        .map_err(|e| e.to_string())?;
+    ctx.relaunch()
 }
 
 fn canvas_rect(ctx: &Ctx) -> Result<(f64, f64, f64, f64), String> {
@@ -342,15 +352,8 @@ fn every_sample_plan_draws_all_its_states_and_transitions(ctx: &Ctx) -> Outcome 
 /// for them (every zoom step would otherwise repaint each card's text at a new scale); the cards
 /// come back once the zoom rests.
 fn a_zoom_over_many_cards_draws_the_overview_until_it_rests(ctx: &Ctx) -> Outcome {
-    let ws = plan_core::store::Workspace::at(ctx.workspace());
     // 300 states: about 35 cards in view at 42 %.
-    let mut big = plan_core::synthetic::plan(300);
-    big.id = "big".into();
-    // Sorted first in the list, so the app opens it at start.
-    big.title = "A big plan".into();
-    ws.create("big", big, "2026-01-01T00:00:00Z")
-        .map_err(|e| e.to_string())?;
-    ctx.relaunch()?;
+    opened_at_start(ctx, big_plan())?;
     ctx.session().wait_for("[data-testid=state]", SHORT)?;
     // From the whole plan in view (it opens on its start state).
     plan_tests::page::fit(ctx)?;
@@ -625,16 +628,10 @@ fn error_dots(ctx: &Ctx) -> Result<u64, String> {
 /// Issue 6: with more than 120 cards in view the canvas draws its 2D overview, which marks the
 /// states with problems as the cards do.
 fn a_crowded_view_is_drawn_as_an_overview_with_problems_marked(ctx: &Ctx) -> Outcome {
-    let ws = plan_core::store::Workspace::at(ctx.workspace());
-    let mut big = plan_core::synthetic::plan(300);
-    big.id = "big".into();
-    // Sorted first in the list, so the app opens it at start.
-    big.title = "A big plan".into();
+    let mut big = big_plan();
     let fine = big.clone();
     std::sync::Arc::make_mut(&mut big.states[5]).transitions[0].target_state_id = "nowhere".into();
-    ws.create(&big.id, big.clone(), "2026-01-01T00:00:00Z")
-        .map_err(|e| e.to_string())?;
-    ctx.relaunch()?;
+    opened_at_start(ctx, big)?;
     // It opens on its start state at the labels' zoom; fitted, the whole plan is in view.
     ctx.session().wait_for("[data-testid=state]", SHORT)?;
     plan_tests::page::fit(ctx)?;
