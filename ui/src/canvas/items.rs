@@ -9,7 +9,7 @@ use plan_core::diff::Change;
 use plan_core::Severity;
 
 use super::label_place::Placed;
-use super::marks::Marks;
+use super::marks::{ArrowMarks, CardMarks, Marks};
 use super::scene::{Arrow, ArrowText, Card, Detour};
 use crate::actions::Actions;
 use crate::editor::{Editor, Selection};
@@ -58,30 +58,11 @@ pub fn card_view(card: Card, editor: Editor, marks: Memo<Marks>) -> impl IntoVie
     let id_sel = card.id.clone();
     let selected = Memo::new(move |_| editor.selection.with(|s| s.states.contains(&id_sel)));
     let id_mark = card.id.clone();
-    let problem = Memo::new(move |_| marks.with(|m| m.states.get(&id_mark).copied()));
-    let id_diff = card.id.clone();
-    let diff = Memo::new(move |_| marks.with(|m| m.diff_states.get(&id_diff).copied()));
-    let id_chat = card.id.clone();
-    let current =
-        Memo::new(move |_| marks.with(|m| m.current.as_deref() == Some(id_chat.as_str())));
-    let id_seen = card.id.clone();
-    let visited = Memo::new(move |_| marks.with(|m| m.visited.contains(&id_seen)));
-    let id_parked = card.id.clone();
-    let parked =
-        Memo::new(move |_| marks.with(|m| m.parked.as_deref() == Some(id_parked.as_str())));
-    let id_reach = card.id.clone();
-    // The Explore tab's coverage: how many configurations enter this state, when it is shown.
-    let reach = Memo::new(move |_| {
-        marks.with(|m| {
-            m.reach.as_ref().map(|r| {
-                let most = r.values().copied().max().unwrap_or(0);
-                let n = r.get(&id_reach).copied();
-                (crate::explore::reach_level(n, most), n.unwrap_or(0))
-            })
-        })
-    });
+    let look = Memo::new(move |_| marks.with(|m| CardMarks::of(m, &id_mark)));
+    let problem = move || look.with(|l| l.problem);
+    let parked = move || look.with(|l| l.parked);
     let spoken = card.clone();
-    let words = move || card_words(&spoken, problem.get());
+    let words = move || card_words(&spoken, problem());
     let id_focus = card.id.clone();
     let on_focus = move |e: leptos::ev::FocusEvent| {
         // Only a focus from the keyboard selects: a click selects through the canvas's gesture,
@@ -120,15 +101,15 @@ pub fn card_view(card: Card, editor: Editor, marks: Memo<Marks>) -> impl IntoVie
             class:start=card.is_start
             class:ending=card.ending.is_some()
             class:selected=selected
-            class:has-problem=move || problem.get().is_some()
+            class:has-problem=move || problem().is_some()
             data-testid="state"
             data-state-id=card.id.clone()
             data-selected=move || selected.get().then_some("true")
-            data-diff=move || diff.get().map(Change::as_str)
-            data-current=move || current.get().then_some("true")
-            data-visited=move || visited.get().then_some("true")
-            data-parked=move || parked.get().then_some("true")
-            data-reach=move || reach.get().map(|(level, _)| level)
+            data-diff=move || look.with(|l| l.diff.map(Change::as_str))
+            data-current=move || look.with(|l| l.current).then_some("true")
+            data-visited=move || look.with(|l| l.visited).then_some("true")
+            data-parked=move || parked().then_some("true")
+            data-reach=move || look.with(|l| l.reach.map(|(level, _)| level))
             class:parked=parked
             title=format!("{} ({})", card.title, card.id)
             style:left=format!("{}px", card.rect.x)
@@ -160,8 +141,7 @@ pub fn card_view(card: Card, editor: Editor, marks: Memo<Marks>) -> impl IntoVie
                     })}
             </div>
             {move || {
-                problem
-                    .get()
+                problem()
                     .map(|s| {
                         view! {
                             <span
@@ -179,8 +159,7 @@ pub fn card_view(card: Card, editor: Editor, marks: Memo<Marks>) -> impl IntoVie
                     })
             }}
             {move || {
-                reach
-                    .get()
+                look.with(|l| l.reach)
                     .map(|(level, n)| {
                         let words = match n {
                             0 => "entered by no conversation".to_string(),
@@ -209,8 +188,7 @@ pub fn card_view(card: Card, editor: Editor, marks: Memo<Marks>) -> impl IntoVie
                     })
             }}
             {move || {
-                parked
-                    .get()
+                parked()
                     .then(|| {
                         view! {
                             <span
@@ -344,12 +322,7 @@ pub fn arrow_view(arrow: Arrow, editor: Editor, marks: Memo<Marks>, texts: Texts
     let title = texts.of(&arrow, editor).title;
     let (from, index) = (arrow.from.clone(), arrow.index);
     let selected = transition_selected(editor, from.clone(), index);
-    let from_mark = from.clone();
-    let bad = Memo::new(move |_| marks.with(|m| m.arrows.contains(&(from_mark.clone(), index))));
-    let from_diff = from.clone();
-    let diff =
-        Memo::new(move |_| marks.with(|m| m.diff_arrows.get(&(from_diff.clone(), index)).copied()));
-    let (fired, covered) = chat_marks(marks, from.clone(), index);
+    let look = arrow_marks(marks, from.clone(), index);
     let marker = move || {
         if arrow.dangling {
             "url(#arrowhead-broken)"
@@ -364,15 +337,15 @@ pub fn arrow_view(arrow: Arrow, editor: Editor, marks: Memo<Marks>, texts: Texts
             class="transition"
             class:broken=arrow.dangling
             class:selected=selected
-            class:has-problem=bad
+            class:has-problem=move || look.with(|l| l.problem)
             data-testid="transition"
             data-from=arrow.from.clone()
             data-index=arrow.index.to_string()
             data-to=arrow.to.clone()
             data-selected=move || selected.get().then_some("true")
-            data-diff=move || diff.get().map(Change::as_str)
-            data-fired=move || fired.get().is_some().then_some("true")
-            data-covered=move || covered.get().map(|c| if c { "true" } else { "false" })
+            data-diff=move || look.with(|l| l.diff.map(Change::as_str))
+            data-fired=move || look.with(|l| l.fired.is_some()).then_some("true")
+            data-covered=move || look.with(|l| l.covered.map(|c| if c { "true" } else { "false" }))
         >
             <title>{title}</title>
             <path class="edge-hit" d=arrow.path.d.clone()></path>
@@ -403,10 +376,7 @@ pub fn label_view(
     let (from, index) = (arrow.from.clone(), arrow.index);
     let selected = transition_selected(editor, from.clone(), index);
     let end = arrow.path.end;
-    let from_diff = from.clone();
-    let diff =
-        Memo::new(move |_| marks.with(|m| m.diff_arrows.get(&(from_diff.clone(), index)).copied()));
-    let (fired, covered) = chat_marks(marks, from.clone(), index);
+    let look = arrow_marks(marks, from.clone(), index);
     view! {
         // The selected arrow's end, above the cards so it can be grabbed where it meets one.
         {move || {
@@ -433,9 +403,9 @@ pub fn label_view(
             data-testid="transition-label"
             data-from=arrow.from.clone()
             data-index=arrow.index.to_string()
-            data-diff=move || diff.get().map(Change::as_str)
-            data-fired=move || fired.get().is_some().then_some("true")
-            data-covered=move || covered.get().map(|c| if c { "true" } else { "false" })
+            data-diff=move || look.with(|l| l.diff.map(Change::as_str))
+            data-fired=move || look.with(|l| l.fired.is_some()).then_some("true")
+            data-covered=move || look.with(|l| l.covered.map(|c| if c { "true" } else { "false" }))
             title=title
             style:left=move || format!("{:.1}px", at.get().0.0)
             style:top=move || format!("{:.1}px", at.get().0.1)
@@ -452,8 +422,7 @@ pub fn label_view(
                 })}
             // Why the test chat's last move took this transition.
             {move || {
-                fired
-                    .get()
+                look.with(|l| l.fired.clone())
                     .map(|why| {
                         view! {
                             <span class="fired-why" data-testid="fired-why">
@@ -466,30 +435,9 @@ pub fn label_view(
     }
 }
 
-/// Whether transition `index` of `from` fired last in the test chat (why, if so), and whether the
-/// last suite run took it (none before a run).
-fn chat_marks(
-    marks: Memo<Marks>,
-    from: String,
-    index: usize,
-) -> (Memo<Option<String>>, Memo<Option<bool>>) {
-    let from_fired = from.clone();
-    let fired = Memo::new(move |_| {
-        marks.with(|m| {
-            m.fired
-                .as_ref()
-                .filter(|(f, i, _)| *f == from_fired && *i == index)
-                .map(|(_, _, why)| why.clone())
-        })
-    });
-    let covered = Memo::new(move |_| {
-        marks.with(|m| {
-            m.covered
-                .as_ref()
-                .map(|c| c.contains(&(from.clone(), index)))
-        })
-    });
-    (fired, covered)
+/// The marks of transition `index` of `from`, one memo for its arrow or its label.
+fn arrow_marks(marks: Memo<Marks>, from: String, index: usize) -> Memo<ArrowMarks> {
+    Memo::new(move |_| marks.with(|m| ArrowMarks::of(m, &from, index)))
 }
 
 /// Focuses the inspector's title field once it shows the selected state (the next frame).
