@@ -6,7 +6,8 @@
 //!
 //! - [`messages`]: the requests, answers and command names that cross between the shell and its
 //!   page (compiled into the wasm UI too, without the `store` feature), and [`error`]: the one
-//!   error every operation returns, `{code, message}`.
+//!   error every operation returns, `{code, message}`; [`reading`]: the large answers read from
+//!   their JSON bytes, as the window does.
 //! - [`context`]: the workspace an operation runs in and the clock it stamps records with.
 //! - [`workspace`]: the plans of a workspace (list, first screen, new, duplicate, rename, delete,
 //!   trash); [`drafts`]: a plan's draft (load, save, import, export); [`versions`]: publishing,
@@ -22,6 +23,7 @@
 pub mod agent;
 pub mod error;
 pub mod messages;
+pub mod reading;
 
 #[cfg(feature = "store")]
 pub mod answerer;

@@ -10,7 +10,7 @@
 use std::time::Duration;
 
 use plan_api::messages::*;
-use plan_api::{ApiError, ErrorCode};
+use plan_api::{reading, ApiError, ErrorCode};
 use plan_core::runtime::script::Script;
 use plan_core::runtime::{Start, ToolResults};
 use plan_core::Revision;
@@ -63,7 +63,11 @@ impl StartAsked {
     /// The answer, read.
     pub async fn answer(&self) -> Result<Started, ApiError> {
         let promise = self.0.clone()?;
-        answered(START, wasm_bindgen_futures::JsFuture::from(promise).await)
+        answered(
+            START,
+            wasm_bindgen_futures::JsFuture::from(promise).await,
+            reading::started,
+        )
     }
 }
 
@@ -74,7 +78,12 @@ pub async fn list_plans() -> Result<Vec<PlanSummary>, ApiError> {
 
 /// One plan, fresh from disk. The shell answers with the JSON as bytes (see its `load_plan`).
 pub async fn load_plan(id: &str) -> Result<LoadedPlan, ApiError> {
-    call(LOAD_PLAN, &PlanArgs { id: id.to_string() }).await
+    call_read(
+        LOAD_PLAN,
+        &PlanArgs { id: id.to_string() },
+        reading::loaded_plan,
+    )
+    .await
 }
 
 /// Writes the draft of plan `id` (the editor's autosave): the plan's JSON goes as raw bytes. The
@@ -112,7 +121,7 @@ pub async fn save_draft(
         .and_then(|()| set(&options, "headers", &headers))
         .map_err(|_| internal("the save request could not be made".into()))?;
     match tauri_invoke_with(SAVE_DRAFT, body.into(), options.into()).await {
-        Ok(answer) => from_js(answer).map_err(|e| internal(format!("{SAVE_DRAFT}: {e}"))),
+        Ok(answer) => from_js(answer, any_json).map_err(|e| internal(format!("{SAVE_DRAFT}: {e}"))),
         Err(error) => Err(error_from_js(error)),
     }
 }
@@ -181,7 +190,12 @@ pub async fn list_versions(id: &str) -> Result<Vec<VersionInfo>, ApiError> {
 
 /// One version, to view (raw bytes, like `load_plan`'s answer).
 pub async fn load_version(id: &str, version: u32) -> Result<LoadedVersion, ApiError> {
-    call(LOAD_VERSION, &version_args(id, version)).await
+    call_read(
+        LOAD_VERSION,
+        &version_args(id, version),
+        reading::loaded_version,
+    )
+    .await
 }
 
 pub async fn set_live(id: &str, version: u32) -> Result<LiveVersion, ApiError> {
@@ -199,7 +213,7 @@ pub async fn compare(id: &str, a: Revision, b: Revision) -> Result<Comparison, A
         a,
         b,
     };
-    call(COMPARE, &args).await
+    call_read(COMPARE, &args, reading::comparison).await
 }
 
 /// A file the author picks in the shell's native dialog, imported into `into`'s draft or as a
@@ -390,7 +404,7 @@ fn listen<T: DeserializeOwned + 'static>(name: &'static str, handler: impl Fn(T)
         let payload = js_sys::Reflect::get(&event, &JsValue::from_str("payload"));
         if let Ok(changed) = payload
             .map_err(|_| ())
-            .and_then(|p| from_js(p).map_err(|_| ()))
+            .and_then(|p| from_js(p, any_json).map_err(|_| ()))
         {
             handler(changed);
         }
@@ -407,8 +421,16 @@ fn listen<T: DeserializeOwned + 'static>(name: &'static str, handler: impl Fn(T)
 }
 
 async fn call<T: DeserializeOwned>(cmd: &str, args: &impl Serialize) -> Result<T, ApiError> {
+    call_read(cmd, args, any_json).await
+}
+
+/// How an answer's JSON is read: by `plan_api::reading` for the answers that carry whole plans
+/// (their code made at that crate's full speed), else as any JSON.
+type Reader<T> = fn(&[u8]) -> serde_json::Result<T>;
+
+async fn call_read<T>(cmd: &str, args: &impl Serialize, read: Reader<T>) -> Result<T, ApiError> {
     let answer = tauri_invoke(cmd, arguments(args)?).await;
-    answered(cmd, answer)
+    answered(cmd, answer, read)
 }
 
 /// A command's arguments as the JavaScript object `invoke` takes.
@@ -418,33 +440,41 @@ fn arguments(args: &impl Serialize) -> Result<JsValue, ApiError> {
 }
 
 /// Command `cmd`'s answer, read.
-fn answered<T: DeserializeOwned>(
+fn answered<T>(
     cmd: &str,
     answer: Result<JsValue, JsValue>,
+    read: Reader<T>,
 ) -> Result<T, ApiError> {
     // The answer is in, not yet parsed (the open-time breakdown).
     crate::timeline::mark(&format!("{cmd}-answered"));
     match answer {
-        Ok(value) => from_js(value).map_err(|e| internal(format!("{cmd}: unexpected answer: {e}"))),
+        Ok(value) => {
+            from_js(value, read).map_err(|e| internal(format!("{cmd}: unexpected answer: {e}")))
+        }
         Err(error) => Err(error_from_js(error)),
     }
 }
 
-fn from_js<T: DeserializeOwned>(value: JsValue) -> Result<T, String> {
+fn from_js<T>(value: JsValue, read: Reader<T>) -> Result<T, String> {
     // A raw answer (`load_plan`'s): JSON bytes in an ArrayBuffer. A JSON array is a JSON answer.
     if value.is_instance_of::<js_sys::ArrayBuffer>() || value.is_instance_of::<js_sys::Uint8Array>()
     {
         let bytes = js_sys::Uint8Array::new(&value).to_vec();
-        return plan_core::deep_json::from_slice(&bytes).map_err(|e| e.to_string());
+        return read(&bytes).map_err(|e| e.to_string());
     }
     let text = js_sys::JSON::stringify(&value).map_err(|_| "not JSON".to_string())?;
-    plan_core::deep_json::from_str(&String::from(text)).map_err(|e| e.to_string())
+    read(String::from(text).as_bytes()).map_err(|e| e.to_string())
+}
+
+/// Any answer's JSON.
+fn any_json<T: DeserializeOwned>(bytes: &[u8]) -> serde_json::Result<T> {
+    plan_core::deep_json::from_slice(bytes)
 }
 
 fn error_from_js(error: JsValue) -> ApiError {
     // The shell's own errors arrive as `{code, message}`; Tauri's (a command refused by the
     // capabilities, say) as plain text; a page opened outside the app has no `__TAURI__` at all.
-    if let Ok(e) = from_js::<ApiError>(error.clone()) {
+    if let Ok(e) = from_js::<ApiError>(error.clone(), any_json) {
         return e;
     }
     if let Some(text) = error.as_string() {
