@@ -113,24 +113,19 @@ pub fn Canvas(scene: Memo<Scene>, marks: Memo<Marks>) -> impl IntoView {
     );
     let shown = Shown { scene, dragged };
 
-    // Only what is on screen has elements; the rest costs nothing.
-    let window = Memo::new(move |_| {
-        viewport
-            .get()
-            .visible(size.get())
-            .inflate(OVERDRAW / viewport.get().zoom.max(0.2))
-    });
+    // Only what is on screen has elements; the rest costs nothing. The part of the plan on
+    // screen with `margin` screen pixels around it, kept so that a pan shows no empty space.
+    let around = move |margin: f64| {
+        let view = viewport.get();
+        view.visible(size.get())
+            .inflate(margin / view.zoom.max(0.2))
+    };
+    let window = Memo::new(move |_| around(OVERDRAW));
     // What has elements: the window, but for the first frame of the window's first plan, which
     // makes only what it shows (the margin is about half the elements at opening, all made
     // before that frame could be drawn); the margin follows on the next frame.
     let margin = RwSignal::new(0.0);
-    let drawn = Memo::new(move |_| {
-        let zoom = viewport.get().zoom.max(0.2);
-        viewport
-            .get()
-            .visible(size.get())
-            .inflate(margin.get() / zoom)
-    });
+    let drawn = Memo::new(move |_| around(margin.get()));
     Effect::new(move |_| {
         if margin.get_untracked() == 0.0 && scene.with(|s| !s.cards.is_empty()) {
             request_animation_frame(move || {
