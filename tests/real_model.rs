@@ -82,7 +82,7 @@ fn talk(server: &LlamaServer) -> Vec<Result<plan_core::runtime::Turn, String>> {
 /// and Test connection says that function calling works.
 #[test]
 fn a_function_calling_server_takes_every_request_and_each_turn_says_what_it_did_and_cost() {
-    let server = start(Template::FunctionCalling);
+    let mut server = start(Template::FunctionCalling);
     let turns = talk(&server);
     let log = server.log_text();
     let mut calls = 0;
@@ -136,12 +136,13 @@ fn a_function_calling_server_takes_every_request_and_each_turn_says_what_it_did_
 /// cost and the total), and Test connection does not say that function calling works.
 #[test]
 fn a_server_that_does_not_call_functions_is_recognised_in_the_chat_once_and_by_test_connection() {
-    let server = start(Template::Model);
+    let mut server = start(Template::Model);
     let turns = talk(&server);
+    let log = server.log_text();
     let facts: Vec<Option<ModelTurnCalls>> = turns
         .iter()
         .map(|t| {
-            let t = t.as_ref().unwrap_or_else(|e| panic!("{e}"));
+            let t = t.as_ref().unwrap_or_else(|e| panic!("{e}\n{log}"));
             assert!(t.ms.is_some(), "a model turn says its time");
             Some(ModelTurnCalls {
                 called: !t.calls.is_empty(),

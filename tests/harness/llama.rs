@@ -9,7 +9,7 @@
 //! - [`Template::Model`]: the model's own chat template, which ignores `tools`, as llama.cpp's
 //!   server without `--jinja` does.
 
-use std::net::TcpListener;
+use std::net::{TcpListener, TcpStream};
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -33,6 +33,7 @@ pub struct LlamaServer {
     pub base_url: String,
     /// The server's own log (a file), for a failing test to show.
     pub log: PathBuf,
+    port: u16,
 }
 
 /// The virtual environment with the server and the model.
@@ -107,6 +108,7 @@ impl LlamaServer {
             child,
             base_url: format!("http://127.0.0.1:{port}/v1"),
             log,
+            port,
         };
         let started = Instant::now();
         loop {
@@ -117,11 +119,8 @@ impl LlamaServer {
             {
                 return Ok(server);
             }
-            if let Ok(Some(status)) = server.child.try_wait() {
-                return Err(format!(
-                    "the model server stopped ({status}): {}",
-                    server.log_text()
-                ));
+            if let Ok(Some(_)) = server.child.try_wait() {
+                return Err(server.log_text());
             }
             if started.elapsed() > Duration::from_secs(90) {
                 return Err(format!(
@@ -133,11 +132,30 @@ impl LlamaServer {
         }
     }
 
-    /// The end of the server's log.
-    pub fn log_text(&self) -> String {
+    /// The end of the server's log, after how the server ended if it has: a server that dies in
+    /// a request (llama.cpp built for a processor it then misread) writes no line of its own, and
+    /// the client only sees the connection closed. A server that no longer takes connections is
+    /// given 3 s to be seen ended (a core dump takes a while); a running one costs nothing here.
+    pub fn log_text(&mut self) -> String {
         let text = std::fs::read_to_string(&self.log).unwrap_or_default();
         let lines: Vec<&str> = text.lines().collect();
-        lines[lines.len().saturating_sub(30)..].join("\n")
+        let end = lines[lines.len().saturating_sub(30)..].join("\n");
+        let gone = TcpStream::connect(("127.0.0.1", self.port)).is_err();
+        let given = Instant::now();
+        loop {
+            match self.child.try_wait() {
+                Ok(Some(status)) => {
+                    return format!("the model server has stopped ({status}); its log:\n{end}")
+                }
+                Ok(None) if gone && given.elapsed() < Duration::from_secs(3) => {
+                    std::thread::sleep(Duration::from_millis(50))
+                }
+                _ if gone => {
+                    return format!("the model server takes no connections; its log:\n{end}")
+                }
+                _ => return end,
+            }
+        }
     }
 }
 
