@@ -292,24 +292,28 @@ impl Harness {
         let mut failures = Vec::new();
         for test in &chosen {
             let t0 = Instant::now();
-            let crashes_before = webkit_crashes();
-            let said_before = harness.driver_said().len();
+            let mut crashes_before = webkit_crashes();
+            let mut said_before = harness.driver_said().len();
             let mut result = harness.run_one(test);
             // WebKitGTK's web process sometimes crashes on its own (segfaults inside
             // libjavascriptcoregtk / libwebkit2gtk, seen in the kernel log about once in 20
-            // launches here); the session is then gone. Such a run says nothing about the app:
-            // say so and run the test once more with a fresh app. A second failure stands.
-            if let Err(e) = &result {
+            // launches here; on a Xeon, Skia's "Unable to load module sksl_shared" and GLib's
+            // "getauxval () failed: Interrupted system call" at its start, twice in a row once);
+            // the session is then gone. Such a run says nothing about the app: say so and run the
+            // test again with a fresh app, up to three runs while each failure comes with a crash
+            // the kernel log shows. A failure without one stands.
+            let mut runs = 1;
+            while let Err(e) = &result {
                 // Where the kernel log can be read, only a crash it shows counts; elsewhere a lost
                 // session is the sign (which an app crash of ours would also give: hence only once).
-                let (crashed, evidence) = match (&crashes_before, webkit_crashes()) {
+                let (crashed, evidence, shown) = match (&crashes_before, webkit_crashes()) {
                     (Some(before), Some(now)) => {
                         let new: Vec<String> =
                             now.into_iter().filter(|l| !before.contains(l)).collect();
                         let seen = !new.is_empty();
-                        (new, seen)
+                        (new, seen, true)
                     }
-                    _ => (Vec::new(), e.contains("invalid session id")),
+                    _ => (Vec::new(), e.contains("invalid session id"), false),
                 };
                 // GTK under Xvfb, rarely, fails to start in a freshly launched app ("Failed to
                 // initialize GTK", seen once in a CI run, right after a test killed the app): the
@@ -318,14 +322,14 @@ impl Harness {
                     .driver_said()
                     .get(said_before..)
                     .is_some_and(|said| said.contains("Failed to initialize GTK"));
-                if gtk && !evidence {
+                let again = if gtk && !evidence && runs == 1 {
                     println!(
                         "test {} ... GTK could not start in a launched app (the driver's log says so); running it again (it had failed with: {})",
                         test.name,
                         e.lines().next().unwrap_or_default()
                     );
-                    result = harness.run_one(test);
-                } else if evidence {
+                    true
+                } else if evidence && (runs == 1 || (shown && runs < 3)) {
                     println!(
                         "test {} ... the WebKit web process crashed ({}); running it again (it had failed with: {})",
                         test.name,
@@ -334,8 +338,17 @@ impl Harness {
                             .map_or("the session was lost", String::as_str),
                         e.lines().next().unwrap_or_default()
                     );
-                    result = harness.run_one(test);
+                    true
+                } else {
+                    false
+                };
+                if !again {
+                    break;
                 }
+                crashes_before = webkit_crashes();
+                said_before = harness.driver_said().len();
+                result = harness.run_one(test);
+                runs += 1;
             }
             match result {
                 Ok(()) => println!(
