@@ -99,11 +99,14 @@ pub fn explore_plan(
 }
 
 /// The bounds of a search the window runs: explore.md's defaults but at most 250,000
-/// configurations, so that a search of a large plan stays within the window's memory (the Stop
+/// configurations, a memory ceiling of 300 MB and 10 million moves, so that a search of a large
+/// or hostile plan stays within the window's memory and ends in about a minute at most (the Stop
 /// button ends it sooner).
 pub const WINDOW_BOUNDS: Bounds = Bounds {
     max_turns: 40,
     max_configurations: 250_000,
+    max_memory: 300_000_000,
+    max_moves: 10_000_000,
 };
 
 /// Plan `id`'s draft explored for the window: search `run`, `stop` asked between configurations,

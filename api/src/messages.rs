@@ -465,15 +465,7 @@ pub struct PlansChanged {
 
 /// A count as the window and the command line write it: `78028` → "78,028".
 pub fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
+    plan_core::explore::thousands(usize::try_from(n).unwrap_or(usize::MAX))
 }
 
 mod chat;

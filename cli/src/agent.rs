@@ -58,6 +58,7 @@ pub fn choose(flags: &Flags) -> Result<Answerer, Failure> {
     .map_err(|e| Failure {
         code: 2,
         message: e.message,
+        ..Failure::default()
     })?;
     let model = LanguageModel::new(s, key);
     Ok(if flags.fallback.is_some() {

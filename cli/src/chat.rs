@@ -22,20 +22,21 @@ use plan_core::runtime::{Event, Start, ToolResults, Turn, What};
 use plan_core::{Plan, Revision};
 
 use crate::lifecycle::Failure;
-use crate::{check, Format};
+use crate::Format;
 
 fn fail(code: u8, message: String) -> Failure {
-    Failure { code, message }
+    Failure {
+        code,
+        message,
+        ..Failure::default()
+    }
 }
 
 /// A refusal to run: a plan with errors prints its diagnostics on stderr (exit 1); a conversation
 /// that ended is exit 1; everything else as the store commands' (exit 2).
 pub fn refusal(name: &str, e: ApiError) -> Failure {
     match e.code {
-        ErrorCode::HasErrors => {
-            eprint!("{}", check::render(name, &e.diagnostics));
-            fail(1, e.message)
-        }
+        ErrorCode::HasErrors => Failure::diagnosed(1, name, e, false),
         // The API's words, and how to start a new one here.
         ErrorCode::Ended => fail(1, with_hint(e.message, name)),
         ErrorCode::Stale => fail(2, with_hint(e.message, name)),
@@ -100,7 +101,7 @@ pub fn run(
                 }
             };
             crate::lifecycle::saved_work();
-            eprintln!(
+            to_stderr_line!(
                 "plan: session {name} of {}, saved in {id}/sessions/ (resume: plan chat --plan {id} --resume {name})",
                 conversation.target().name,
                 name = conversation.name(),
@@ -167,7 +168,7 @@ fn report(
     }
     let file = path.map(|p| p.display().to_string()).unwrap_or_default();
     for f in failures {
-        eprintln!("plan: {file}: {f}");
+        to_stderr_line!("plan: {file}: {f}");
     }
     u8::from(!failures.is_empty())
 }
@@ -269,7 +270,7 @@ fn interactive(
             Ok(t) => t,
             // The model failed: nothing was applied; the author can say it again.
             Err(f) if f.code == AGENT_FAILED => {
-                eprintln!(
+                to_stderr_line!(
                     "plan: {}; nothing changed: say it again to retry",
                     f.message
                 );

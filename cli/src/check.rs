@@ -29,7 +29,7 @@ pub fn run(files: &[PathBuf], format: Format) -> u8 {
         let text = match read_bytes(path) {
             Ok(text) => text,
             Err(e) => {
-                eprintln!("plan: cannot check {e}");
+                to_stderr_line!("plan: cannot check {e}");
                 code = 2;
                 continue;
             }
@@ -49,26 +49,27 @@ pub fn run(files: &[PathBuf], format: Format) -> u8 {
         all.extend(report.diagnostics.into_iter().map(|d| (name.clone(), d)));
     }
     if format == Format::Json {
-        let diagnostics: Vec<_> = all
-            .iter()
-            .map(|(file, d)| {
-                json!({
-                    "file": file,
-                    "code": d.code,
-                    "severity": d.severity,
-                    "message": d.message,
-                    "location": d.location,
-                })
-            })
-            .collect();
-        let doc = json!({ "diagnostics": diagnostics });
-        let _ = writeln!(
-            out,
-            "{}",
-            serde_json::to_string_pretty(&doc).unwrap_or_default()
-        );
+        let doc = document(all.iter().map(|(file, d)| (file.as_str(), d)));
+        let _ = writeln!(out, "{doc}");
     }
     code
+}
+
+/// The JSON document of diagnostics, each with the file it is of, pretty-printed:
+/// `{"diagnostics": [{"file", "code", "severity", "message", "location"}]}`.
+pub fn document<'d>(diagnostics: impl Iterator<Item = (&'d str, &'d Diagnostic)>) -> String {
+    let diagnostics: Vec<_> = diagnostics
+        .map(|(file, d)| {
+            json!({
+                "file": file,
+                "code": d.code,
+                "severity": d.severity,
+                "message": d.message,
+                "location": d.location,
+            })
+        })
+        .collect();
+    serde_json::to_string_pretty(&json!({ "diagnostics": diagnostics })).unwrap_or_default()
 }
 
 /// The text report of one file.

@@ -56,6 +56,7 @@ pub fn run(o: Options, format: Format) -> Result<u8, Failure> {
             return Err(Failure {
                 code: 2,
                 message: "name a plan file or --plan ID".into(),
+                ..Failure::default()
             })
         }
     };
@@ -128,6 +129,8 @@ pub fn render(e: &Explored) -> String {
     } else {
         match e.stopped {
             Some(Stopped::MaxConfigurations) => "stopped at the most configurations".into(),
+            Some(Stopped::MaxMemory) => "stopped at the memory ceiling".into(),
+            Some(Stopped::MaxMoves) => "stopped at the work ceiling".into(),
             Some(Stopped::Asked) => "stopped".into(),
             _ => "stopped at the most turns".into(),
         }

@@ -14,26 +14,84 @@ use serde_json::json;
 
 use crate::{check, Format};
 
-/// A failed command: what to say, and the exit code.
+/// A failed command: what to say, the exit code, and the diagnostics of a plan with errors.
+#[derive(Default)]
 pub struct Failure {
     pub code: u8,
     pub message: String,
+    /// The plan's diagnostics when it was refused for its errors: which file they are of, and
+    /// whether text output puts them on stdout (a refused publish: they are its result) or on
+    /// stderr (a run that could not begin).
+    pub diagnostics: Option<Diagnosed>,
+}
+
+/// Diagnostics that refused a command.
+pub struct Diagnosed {
+    pub file: String,
+    pub list: Vec<plan_core::validate::Diagnostic>,
+    pub text_on_stdout: bool,
+}
+
+impl Failure {
+    /// Says the failure. Text: the diagnostics (if any), then `plan: MESSAGE` on stderr. JSON:
+    /// every outcome that exits 1 is one JSON document on stdout, as a success is: the diagnostics
+    /// as `plan check` prints them, else `{"error": {"message"}}`; the message goes to stderr
+    /// too. Writing to a closed stdout or stderr is not an error: the exit code stands.
+    pub fn report(&self, format: Format) {
+        let mut out = std::io::stdout().lock();
+        match (format, &self.diagnostics) {
+            (Format::Text, Some(d)) if d.text_on_stdout => {
+                let _ = write!(out, "{}", check::render(&d.file, &d.list));
+            }
+            (Format::Text, Some(d)) => to_stderr!("{}", check::render(&d.file, &d.list)),
+            (Format::Json, Some(d)) => {
+                let doc = check::document(d.list.iter().map(|x| (d.file.as_str(), x)));
+                let _ = writeln!(out, "{doc}");
+            }
+            (Format::Json, None) if self.code == 1 => {
+                let doc = json!({ "error": { "message": self.message } });
+                let _ = writeln!(
+                    out,
+                    "{}",
+                    serde_json::to_string_pretty(&doc).unwrap_or_default()
+                );
+            }
+            _ => {}
+        }
+        drop(out);
+        to_stderr_line!("plan: {}", self.message);
+    }
+
+    /// A refusal for `e`'s diagnostics, of the plan read from `file`.
+    pub fn diagnosed(code: u8, file: &str, e: ApiError, text_on_stdout: bool) -> Failure {
+        Failure {
+            code,
+            message: e.message,
+            diagnostics: Some(Diagnosed {
+                file: file.to_string(),
+                list: e.diagnostics,
+                text_on_stdout,
+            }),
+        }
+    }
 }
 
 impl From<ApiError> for Failure {
     fn from(e: ApiError) -> Self {
-        let code = match e.code {
-            // The plan failed: a refused publish (its reasons are the result, on stdout) or
-            // nothing to publish.
-            ErrorCode::HasErrors | ErrorCode::Unchanged => 1,
-            _ => 2,
-        };
-        if e.code == ErrorCode::HasErrors {
-            print!("{}", check::render("draft.json", &e.diagnostics));
-        }
-        Failure {
-            code,
-            message: e.message,
+        match e.code {
+            // The plan failed: a refused publish (its reasons are the result, on stdout).
+            ErrorCode::HasErrors => Failure::diagnosed(1, "draft.json", e, true),
+            // Nothing to publish.
+            ErrorCode::Unchanged => Failure {
+                code: 1,
+                message: e.message,
+                ..Failure::default()
+            },
+            _ => Failure {
+                code: 2,
+                message: e.message,
+                ..Failure::default()
+            },
         }
     }
 }
@@ -47,7 +105,11 @@ impl From<plan_core::store::StoreError> for Failure {
 pub type Outcome = Result<(), Failure>;
 
 fn usage(message: String) -> Failure {
-    Failure { code: 2, message }
+    Failure {
+        code: 2,
+        message,
+        ..Failure::default()
+    }
 }
 
 /// The workspace: `--workspace`, else `PLAN_BUILDER_WORKSPACE`, else the default one.

@@ -5,6 +5,23 @@
 //! arguments, an unreadable file, an unknown plan or version, a corrupted version, a plan in use).
 //! Messages go to stderr, results to stdout, and no panic or backtrace ever reaches the user.
 
+/// `eprint!` that never panics: a closed stderr (`plan … 2>&1 | head -c 200`) is no reason to
+/// end in a signal; the command still ends with its own exit code.
+macro_rules! to_stderr {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = write!(std::io::stderr(), $($arg)*);
+    }};
+}
+
+/// `eprintln!` that never panics (see [`to_stderr`]).
+macro_rules! to_stderr_line {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+
 mod agent;
 mod chat;
 mod check;
@@ -149,6 +166,12 @@ enum Command {
         /// The most configurations in all.
         #[arg(long, value_name = "N", default_value_t = 1_000_000)]
         max_configurations: usize,
+        /// The memory ceiling in MB: the search stops (incomplete) before what it holds passes it.
+        #[arg(long, value_name = "MB", default_value_t = 1_000, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+        max_memory: u64,
+        /// The work ceiling: the most moves (turns tried) in all.
+        #[arg(long, value_name = "N", default_value_t = 50_000_000)]
+        max_moves: usize,
         /// What changes for callers against this older plan file.
         #[arg(long, value_name = "FILE", conflicts_with_all = ["compare_version", "compare_live"])]
         compare: Option<PathBuf>,
@@ -197,10 +220,11 @@ pub enum Format {
 fn main() -> ExitCode {
     // A bug must still end in a message, not a backtrace.
     std::panic::set_hook(Box::new(|info| {
-        eprintln!("plan: internal error: {info}. Please report this.");
+        to_stderr_line!("plan: internal error: {info}. Please report this.");
         std::process::exit(2);
     }));
     let cli = Cli::parse();
+    let format = cli.format;
     let made = lifecycle::folder_to_make(cli.workspace.as_deref());
     let result = run(cli);
     if result.is_err() && !lifecycle::has_saved_work() {
@@ -215,7 +239,7 @@ fn main() -> ExitCode {
     match result {
         Ok(code) => ExitCode::from(code),
         Err(failure) => {
-            eprintln!("plan: {}", failure.message);
+            failure.report(format);
             ExitCode::from(failure.code)
         }
     }
@@ -277,6 +301,8 @@ fn run(cli: Cli) -> Result<u8, Failure> {
             draft,
             max_turns,
             max_configurations,
+            max_memory,
+            max_moves,
             compare,
             compare_version,
             compare_live,
@@ -295,6 +321,10 @@ fn run(cli: Cli) -> Result<u8, Failure> {
                 bounds: plan_core::explore::Bounds {
                     max_turns: *max_turns,
                     max_configurations: *max_configurations,
+                    max_memory: usize::try_from(*max_memory)
+                        .unwrap_or(usize::MAX)
+                        .saturating_mul(1_000_000),
+                    max_moves: *max_moves,
                 },
                 compare_file: compare.clone(),
                 compare_version: *compare_version,

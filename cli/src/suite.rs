@@ -64,7 +64,7 @@ pub fn run(
         collect(&ws, t, &mut cases)?;
     }
     if cases.is_empty() {
-        eprintln!("plan: no test cases found in {}", targets.join(", "));
+        to_stderr_line!("plan: no test cases found in {}", targets.join(", "));
     }
     let mut plans: HashMap<PlanKey, Result<Target, String>> = HashMap::new();
     let mut outcomes = Vec::with_capacity(cases.len());
@@ -186,6 +186,7 @@ fn collect(
     Err(Failure {
         code: 2,
         message: format!("{target}: no such file, folder or plan"),
+        ..Failure::default()
     })
 }
 
@@ -236,7 +237,7 @@ fn load(key: &PlanKey, revision: Option<Revision>) -> Result<Target, String> {
     // A plan with errors fails its cases; its diagnostics go to stderr, as `plan chat`'s do.
     let said = |name: &str, e: ApiError| {
         if e.code == ErrorCode::HasErrors {
-            eprint!("{}", check::render(name, &e.diagnostics));
+            to_stderr!("{}", check::render(name, &e.diagnostics));
         }
         e.message
     };

@@ -105,6 +105,7 @@ fn main() {
         let bounds = Bounds {
             max_turns: 40,
             max_configurations: most,
+            ..Bounds::default()
         };
         line(
             &format!("synthetic, {states} states"),

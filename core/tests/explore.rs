@@ -247,6 +247,7 @@ fn a_search_cut_by_a_bound_says_so_and_claims_no_never() {
         Bounds {
             max_turns: 40,
             max_configurations: 2,
+            ..Bounds::default()
         },
         &|| false,
         &mut |_| {},
@@ -318,6 +319,7 @@ fn several_threads_find_exactly_what_one_thread_finds() {
         let cut = Bounds {
             max_turns: 40,
             max_configurations: 3_000,
+            ..Bounds::default()
         };
         for (bounds, threads) in [(Bounds::default(), vec![3]), (cut, vec![2, 8])] {
             let one = explore(plan, &Start::default(), bounds, &|| false, &mut |_| {});
@@ -413,6 +415,7 @@ fn sessions_with_one_key_have_the_same_successors() {
     let bounds = Bounds {
         max_turns: 40,
         max_configurations: 2_000,
+        ..Bounds::default()
     };
     for id in SAMPLES {
         let wrong = keys_agree(&sample(id), bounds);

@@ -100,6 +100,8 @@ pub fn summary(found: &ExploreView) -> String {
         None => "every conversation".to_string(),
         Some(Stopped::MaxTurns) => "stopped at 40 turns".to_string(),
         Some(Stopped::MaxConfigurations) => "stopped at the most configurations".to_string(),
+        Some(Stopped::MaxMemory) => "stopped at the memory ceiling".to_string(),
+        Some(Stopped::MaxMoves) => "stopped at the work ceiling".to_string(),
         Some(Stopped::Asked) => "stopped".to_string(),
     };
     format!(

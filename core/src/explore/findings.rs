@@ -285,10 +285,19 @@ pub(crate) fn report(search: &Search) -> Explored {
             }
         }
     } else {
+        let bounds = search.bounds;
         let why = match search.stopped {
-            Some(Stopped::MaxConfigurations) => "the most configurations allowed",
-            Some(Stopped::Asked) => "a stop",
-            _ => "the most turns allowed",
+            Some(Stopped::MaxConfigurations) => "the most configurations allowed".into(),
+            Some(Stopped::MaxMemory) => format!(
+                "its memory ceiling ({} MB: what it holds would pass it; a larger ceiling sees more)",
+                bounds.max_memory / 1_000_000
+            ),
+            Some(Stopped::MaxMoves) => format!(
+                "its work ceiling ({} moves; a move in a session of many tasks or values counts for more)",
+                crate::explore::thousands(bounds.max_moves)
+            ),
+            Some(Stopped::Asked) => "a stop".into(),
+            _ => "the most turns allowed".into(),
         };
         out.push((
             Finding {
@@ -296,7 +305,7 @@ pub(crate) fn report(search: &Search) -> Explored {
                 severity: Severity::Info,
                 message: format!(
                     "The search stopped at {why} after {} configurations: what it did not see is not claimed.",
-                    nodes.len()
+                    crate::explore::thousands(nodes.len())
                 ),
                 location: Place::default(),
                 script: None,

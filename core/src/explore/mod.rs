@@ -35,13 +35,27 @@ pub struct Bounds {
     pub max_turns: u32,
     /// Configurations in all.
     pub max_configurations: usize,
+    /// The memory ceiling, in bytes: what the search holds (its configurations, the sessions
+    /// waiting to be expanded, what the findings will read of them) with room for the batch
+    /// being expanded never passes it.
+    pub max_memory: usize,
+    /// The work ceiling: moves run (each a turn through the simulator and `step`).
+    pub max_moves: usize,
 }
+
+/// [`Bounds::max_memory`] of `plan explore`: 1 GB.
+pub const DEFAULT_MAX_MEMORY: usize = 1_000_000_000;
+
+/// [`Bounds::max_moves`] of `plan explore`: 50 million moves, a few minutes on two cores.
+pub const DEFAULT_MAX_MOVES: usize = 50_000_000;
 
 impl Default for Bounds {
     fn default() -> Self {
         Bounds {
             max_turns: 40,
             max_configurations: 1_000_000,
+            max_memory: DEFAULT_MAX_MEMORY,
+            max_moves: DEFAULT_MAX_MOVES,
         }
     }
 }
@@ -54,6 +68,10 @@ pub enum Stopped {
     MaxTurns,
     /// The search reached the most configurations allowed.
     MaxConfigurations,
+    /// What the search holds reached its memory ceiling.
+    MaxMemory,
+    /// The search ran the most moves allowed.
+    MaxMoves,
     /// The caller asked it to stop.
     Asked,
 }
@@ -91,6 +109,11 @@ pub struct Explored {
 pub struct Cost {
     /// Moves run.
     pub moves: usize,
+    /// Moves run, weighed as the work ceiling weighs them.
+    pub work: usize,
+    /// The most the search held at once, as the memory ceiling counts it (an upper bound of
+    /// what its configurations, pending sessions and the report's needs take).
+    pub held_bytes: usize,
     /// Bytes of the search's stored configurations.
     pub stored_bytes: usize,
 }
@@ -153,6 +176,19 @@ pub fn explore_with_every_value(plan: &Plan, bounds: Bounds) -> Explored {
         &mut |_| {},
     );
     findings::report(&search)
+}
+
+/// A count as the window and the command line write it: `78028` → "78,028".
+pub fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
 }
 
 fn plan_ref(plan: &Plan) -> PlanRef {

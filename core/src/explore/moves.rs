@@ -17,12 +17,27 @@ use crate::runtime::{
 /// counters conditions read: what the plan's conditions compare with.
 #[derive(Debug, Clone, Default)]
 pub struct Domains {
-    /// Constants conditions compare each deliverable key with.
-    keys: BTreeMap<String, Vec<Value>>,
+    /// Constants conditions compare each deliverable key with, and, for each condition that
+    /// compares it with a list (or one value), that list: values that stand in the same lists
+    /// are told apart by no condition.
+    keys: BTreeMap<String, Compared>,
     /// Constants conditions compare each session state's value with.
     session: BTreeMap<String, Vec<Value>>,
+    /// The values to try for each key, made once per search (a move's list is asked for in
+    /// every configuration).
+    tried: BTreeMap<String, Vec<String>>,
     /// What each state's future reads: the values a key keeps, the counters' caps.
     pub reads: super::reads::Reads,
+}
+
+/// What the conditions compare one key with.
+#[derive(Debug, Clone, Default)]
+struct Compared {
+    /// Every constant, in the order first met.
+    values: Vec<Value>,
+    /// The lists of `deliverable_value` (one value) and `deliverable_value_in`: a value's
+    /// membership of each is all an equality test can read of it.
+    lists: Vec<Vec<Value>>,
 }
 
 impl Domains {
@@ -37,27 +52,43 @@ impl Domains {
                 d.read(&check);
             }
         }
+        let keys: std::collections::BTreeSet<&str> = plan
+            .states
+            .iter()
+            .flat_map(|s| s.deliverables())
+            .map(|x| x.key.as_str())
+            .collect();
+        d.tried = keys
+            .into_iter()
+            .map(|key| (key.to_string(), d.values_of(plan, key)))
+            .collect();
         d
     }
 
     fn read(&mut self, check: &Check) {
-        let keep = |map: &mut BTreeMap<String, Vec<Value>>, key: &str, v: &Value| {
-            let list = map.entry(key.to_string()).or_default();
+        let keep = |list: &mut Vec<Value>, v: &Value| {
             if !list.contains(v) {
                 list.push(v.clone());
             }
         };
         match check {
-            Check::DeliverableValue { key, value } => keep(&mut self.keys, key, value),
+            Check::DeliverableValue { key, value } => {
+                let c = self.keys.entry(key.to_string()).or_default();
+                keep(&mut c.values, value);
+                c.lists.push(vec![(*value).clone()]);
+            }
             Check::DeliverableValueIn { key, values } => {
+                let c = self.keys.entry(key.to_string()).or_default();
                 for v in values.iter() {
-                    keep(&mut self.keys, key, v);
+                    keep(&mut c.values, v);
                 }
+                c.lists.push(values.iter().cloned().collect());
             }
             Check::DeliverableValueNumeric { key, test } => {
+                let c = self.keys.entry(key.to_string()).or_default();
                 for n in numbers(test) {
                     for v in [n - 1.0, n, n + 1.0] {
-                        keep(&mut self.keys, key, &number(v));
+                        keep(&mut c.values, &number(v));
                     }
                 }
             }
@@ -73,14 +104,15 @@ impl Domains {
                     #[allow(unreachable_patterns)]
                     _ => Vec::new(),
                 };
+                let list = self.session.entry(id.to_string()).or_default();
                 for v in values {
                     match v.as_f64() {
                         Some(n) => {
                             for x in [n - 1.0, n, n + 1.0] {
-                                keep(&mut self.session, id, &number(x));
+                                keep(list, &number(x));
                             }
                         }
-                        None => keep(&mut self.session, id, v),
+                        None => keep(list, v),
                     }
                 }
             }
@@ -102,26 +134,60 @@ impl Domains {
         }
     }
 
-    /// The values to try for key `key` of type `ty` (an enum's values, both booleans, the
-    /// constants compared and one other text or the number 0).
-    pub fn values(&self, plan: &Plan, key: &str) -> Vec<String> {
+    /// The values to try for key `key`: both booleans; for a number, the constants compared
+    /// (and either side of each), else 0; for an enum or a text, one value for each way the
+    /// conditions can tell values apart (the lists of `deliverable_value` and
+    /// `deliverable_value_in` each value stands in), and one for the values no condition names
+    /// (an enum's first such value; for a text, `other-than-KEY`). A 2,000-value enum read by
+    /// two conditions is three values, not 2,000 (explore.md: "one representative stands for
+    /// all").
+    pub fn values(&self, key: &str) -> &[String] {
+        self.tried.get(key).map_or(&[], Vec::as_slice)
+    }
+
+    fn values_of(&self, plan: &Plan, key: &str) -> Vec<String> {
         let declared = crate::runtime::declaration(plan, key);
         let ty = declared.map(|d| d.kind).unwrap_or_default();
         let compared = self.keys.get(key).cloned().unwrap_or_default();
+        let as_declared = |v: &Value| match declared {
+            Some(d) => crate::coerce::coerce(v, d).unwrap_or_else(|| v.clone()),
+            None => v.clone(),
+        };
+        // Which lists a value stands in: values with the same answer are told apart by nothing.
+        let lists: Vec<Vec<Value>> = compared
+            .lists
+            .iter()
+            .map(|l| l.iter().map(as_declared).collect())
+            .collect();
+        let mut seen = std::collections::HashSet::new();
+        let mut one_per_answer = |v: &Value| {
+            let answer: Vec<bool> = lists.iter().map(|l| l.contains(v)).collect();
+            seen.insert(answer)
+        };
         let mut out: Vec<String> = match ty {
             DeliverableType::Boolean => vec!["true".into(), "false".into()],
             DeliverableType::Enum => declared
-                .and_then(|d| d.enum_values.clone())
-                .unwrap_or_default(),
+                .and_then(|d| d.enum_values.as_ref())
+                .into_iter()
+                .flatten()
+                .filter(|v| one_per_answer(&Value::String((*v).clone())))
+                .cloned()
+                .collect(),
             DeliverableType::Number => {
-                let mut v: Vec<String> = compared.iter().map(text).collect();
+                let mut v: Vec<String> = compared.values.iter().map(text).collect();
                 if v.is_empty() {
                     v.push("0".into());
                 }
                 v
             }
             _ => {
-                let mut v: Vec<String> = compared.iter().map(text).collect();
+                // A text is compared by equality only: by the lists it stands in.
+                let mut v: Vec<String> = compared
+                    .values
+                    .iter()
+                    .filter(|v| one_per_answer(&as_declared(v)))
+                    .map(text)
+                    .collect();
                 v.push(format!("other-than-{key}"));
                 v
             }
@@ -237,7 +303,7 @@ pub fn moves(plan: &Plan, domains: &Domains, s: &Session) -> Vec<String> {
         }
     }
     for key in keys {
-        for value in domains.values(plan, key) {
+        for value in domains.values(key) {
             out.push(format!("/set {key} {value}"));
         }
     }
@@ -251,6 +317,11 @@ pub fn moves(plan: &Plan, domains: &Domains, s: &Session) -> Vec<String> {
             out.push(format!("/complete {}", task.id));
             if !task.required {
                 out.push(format!("/skip {}", task.id));
+            }
+            // A strict state takes its current task only (runtime.md): offering the others,
+            // each refused, cost a whole turn each (2,000 tasks: 2,000 turns per configuration).
+            if state.kind == StateType::Strict {
+                break;
             }
         }
     }

@@ -54,6 +54,9 @@ pub struct Reads {
     key_at: HashMap<String, usize>,
     /// The keys by number (`key_at`'s other way).
     keys: Vec<String>,
+    /// Each state's task ids, in order (by plan order): a packed session's visit writes its
+    /// tasks' statuses only, in this order.
+    task_ids: Vec<Vec<String>>,
     /// The component of each state (by plan order), and each component's bitsets.
     component: Vec<usize>,
     values: Vec<Vec<u64>>,
@@ -309,6 +312,11 @@ impl Reads {
                 keys
             },
             key_at,
+            task_ids: plan
+                .states
+                .iter()
+                .map(|s| s.tasks.iter().map(|t| t.id.clone()).collect())
+                .collect(),
             component,
             values,
             known,
@@ -337,6 +345,12 @@ impl Reads {
     /// The key numbered `n` ([`Reads::key_number`]).
     pub fn key_named(&self, n: u32) -> Option<&str> {
         self.keys.get(n as usize).map(String::as_str)
+    }
+
+    /// The task ids of the state at `state` in the plan's order (none for a state the plan
+    /// lacks).
+    pub fn task_ids(&self, state: u32) -> &[String] {
+        self.task_ids.get(state as usize).map_or(&[], Vec::as_slice)
     }
 
     /// Where state `state_id` is in the plan's order (`u32::MAX` for a state the plan lacks).

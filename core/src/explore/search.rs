@@ -81,8 +81,15 @@ pub(crate) struct Search<'p> {
     pub facts_per_node: usize,
     pub complete: bool,
     pub stopped: Option<Stopped>,
+    /// The bounds it ran within.
+    pub bounds: Bounds,
     /// Moves run.
     pub moves: usize,
+    /// Moves run, each weighing what its session does ([`Stored::weight`]): what the work
+    /// ceiling counts.
+    pub work: usize,
+    /// The most the search held at once, as the memory ceiling counts it.
+    pub held: usize,
 }
 
 impl Search<'_> {
@@ -91,15 +98,11 @@ impl Search<'_> {
     pub fn cost(&self) -> super::Cost {
         use std::mem::size_of;
         let strings = |list: &[String]| list.iter().map(|m| m.len() + 24).sum::<usize>();
-        let effects: usize = self
-            .effects
-            .iter()
-            .map(|e| {
-                strings(&e.entered) + strings(&e.called) + e.fired.len() * 48 + size_of::<Effects>()
-            })
-            .sum();
+        let effects: usize = self.effects.iter().map(effects_size).sum();
         super::Cost {
             moves: self.moves,
+            work: self.work,
+            held_bytes: self.held,
             stored_bytes: self.nodes.len() * (size_of::<Node>() + 16 + 4 + 8)
                 + self.steps.len() * 12
                 + self.facts.len() * 8
@@ -130,6 +133,118 @@ impl Search<'_> {
             .get(self.nodes[node].state as usize)
             .map_or("", |s| s.id.as_str())
     }
+}
+
+/// The bytes one interned effect takes.
+fn effects_size(e: &Effects) -> usize {
+    let strings = |list: &[String]| list.iter().map(|m| m.len() + 24).sum::<usize>();
+    strings(&e.entered)
+        + strings(&e.called)
+        + e.fired.iter().map(|(f, _)| f.len() + 32).sum::<usize>()
+        + std::mem::size_of::<Effects>()
+}
+
+/// What a search holds, counted as it grows (explore.md: the memory ceiling): the sessions
+/// waiting to be expanded and what is interned, in bytes; the rest is read off the search.
+#[derive(Default)]
+struct Held {
+    pending: usize,
+    interned: usize,
+}
+
+/// Bytes per configuration and per step that the findings' report reads on top of the search
+/// (which configurations can end, the steps into each, the states each enters).
+const REPORT_PER_NODE: usize = 72;
+const REPORT_PER_STEP: usize = 12;
+
+impl Held {
+    /// Everything held: configurations and their index (counted at twice their number, as a
+    /// growing table or list may be), the steps, the rules' facts, the pending sessions, the
+    /// interned messages and effects, and what the report will need.
+    fn total(&self, s: &Search) -> usize {
+        use std::mem::size_of;
+        let nodes = s.nodes.len().max(1);
+        let steps = s.steps.len();
+        2 * nodes * (size_of::<Node>() + 32)
+            + 2 * steps * 12
+            + 2 * s.facts.len() * 8
+            + nodes * REPORT_PER_NODE
+            + steps * REPORT_PER_STEP
+            + self.pending
+            + self.interned
+    }
+}
+
+/// How many configurations the next batch expands: as many as keep the threads busy, but never
+/// more than leave the batch's sessions and moves within a quarter of the memory ceiling, nor
+/// more moves than the work ceiling has left (measured on the batch before: a configuration of a
+/// plan with 2,000 tasks has 2,000 moves, each with a session).
+struct Batches {
+    most: usize,
+    room: usize,
+    max_moves: usize,
+    /// Per configuration expanded in the last batch: bytes of what its moves answered, and work.
+    bytes_each: usize,
+    work_each: usize,
+}
+
+impl Batches {
+    fn new(bounds: Bounds, threads: usize) -> Batches {
+        Batches {
+            most: threads.max(1) * PER_THREAD,
+            room: bounds.max_memory / 4,
+            max_moves: bounds.max_moves,
+            bytes_each: 0,
+            work_each: 0,
+        }
+    }
+
+    /// The memory kept free for a batch's answers.
+    fn room(&self) -> usize {
+        self.room
+    }
+
+    /// The next batch's size, `work` done so far.
+    fn next(&self, work: usize) -> usize {
+        let by_memory = self.room / self.bytes_each.max(1);
+        let work_left = self.max_moves.saturating_sub(work);
+        let by_moves = work_left / self.work_each.max(1);
+        if by_moves == 0 {
+            return 0;
+        }
+        by_memory.clamp(1, self.most).min(by_moves)
+    }
+
+    /// Reads what the last batch's configurations answered, each move weighing what its
+    /// configuration's does (`weights`, in the batch's order).
+    fn measure(&mut self, expanded: &Expanded, weights: &[usize]) {
+        let (mut bytes, mut work, mut each) = (0usize, 0usize, 0usize);
+        for (list, weight) in expanded.iter().zip(weights) {
+            let Some(list) = list else {
+                continue;
+            };
+            each += 1;
+            work += list.len() * weight;
+            for (message, moved) in list {
+                bytes += message.len() + 64;
+                if let Some(m) = moved {
+                    bytes += size_of_moved(m);
+                }
+            }
+        }
+        if each > 0 {
+            self.bytes_each = bytes.div_ceil(each);
+            self.work_each = work.div_ceil(each);
+        }
+    }
+}
+
+fn size_of_moved(m: &Moved) -> usize {
+    std::mem::size_of::<Moved>()
+        + effects_size(&m.effects)
+        + m.session
+            .as_ref()
+            .map_or(0, |(stored, facts)| stored.size() + facts.len() * 8)
 }
 
 /// Interns `value` in `list` through `index`.
@@ -364,7 +479,10 @@ fn search_with<'p>(
         facts_per_node,
         complete: true,
         stopped: None,
+        bounds,
         moves: 0,
+        work: 0,
+        held: 0,
     };
     let Ok((chat, opening)) = Chat::open_from(plan, &Simulator, plan_ref(plan), start) else {
         return s;
@@ -389,27 +507,45 @@ fn search_with<'p>(
     });
     // The sessions of the configurations not yet expanded: those of `at..`, in order.
     let opening_state = state_of(&chat.session);
-    let mut pending: VecDeque<Stored> =
-        VecDeque::from([Stored::pack(chat.session, opening_state, &domains.reads)]);
+    let opening = Stored::pack(chat.session, opening_state, &domains.reads);
+    let mut held = Held::default();
+    held.pending += opening.size();
+    let mut pending: VecDeque<Stored> = VecDeque::from([opening]);
+    let mut batches = Batches::new(bounds, threads);
     let mut at = 0;
-    while !pending.is_empty() {
+    'search: while !pending.is_empty() {
         if stop() {
             s.complete = false;
             s.stopped = Some(Stopped::Asked);
             break;
         }
-        let n = pending.len().min(threads.max(1) * PER_THREAD);
+        if s.work >= bounds.max_moves {
+            s.complete = false;
+            s.stopped = Some(Stopped::MaxMoves);
+            break;
+        }
+        let n = pending.len().min(batches.next(s.work));
+        if n == 0 {
+            // The next configuration's moves would pass the work ceiling.
+            s.complete = false;
+            s.stopped = Some(Stopped::MaxMoves);
+            break;
+        }
         let batch: Vec<Stored> = pending.drain(..n).collect();
+        held.pending -= batch.iter().map(Stored::size).sum::<usize>();
+        let weights: Vec<usize> = batch.iter().map(Stored::weight).collect();
         let todo: Vec<bool> = (at..at + n)
             .map(|i| !s.nodes[i].ended && s.nodes[i].depth < bounds.max_turns)
             .collect();
         let expanded = expand_batch(batch, todo);
+        batches.measure(&expanded, &weights);
         // The merge writes the index: no thread reads it until the next batch.
         let Ok(mut index) = at_index.write() else {
             break;
         };
-        for result in expanded {
+        for (result, weight) in expanded.into_iter().zip(weights.iter()) {
             s.moves += result.as_ref().map_or(0, Vec::len);
+            s.work += result.as_ref().map_or(0, Vec::len) * weight;
             let Some(moved) = result else {
                 if s.nodes[at].ended {
                     s.nodes[at].expanded = true;
@@ -428,7 +564,11 @@ fn search_with<'p>(
                 let Some(moved) = moved else {
                     continue;
                 };
+                let effects_before = s.effects.len();
                 let done = intern(moved.effects, &mut s.effects, &mut effects_index);
+                if s.effects.len() > effects_before {
+                    held.interned += effects_size(&s.effects[done as usize]) * 2;
+                }
                 let to = match index.get(&moved.key) {
                     Some(&to) => to,
                     None => {
@@ -442,9 +582,22 @@ fn search_with<'p>(
                             whole = false;
                             continue;
                         }
+                        held.pending += stored.size();
+                        if held.total(&s) + batches.room() > bounds.max_memory {
+                            // Stopped before the ceiling: this configuration and every one
+                            // not yet expanded stay unexpanded (so none looks like a dead end).
+                            s.complete = false;
+                            s.stopped = Some(Stopped::MaxMemory);
+                            s.nodes[at].expanded = false;
+                            break 'search;
+                        }
                         let to = s.nodes.len() as u32;
                         index.insert(moved.key, to);
+                        let said_before = s.said.len();
                         let m = intern(message, &mut s.said, &mut said_index);
+                        if s.said.len() > said_before {
+                            held.interned += s.said[m as usize].len() * 2 + 56;
+                        }
                         s.facts.extend(node_facts);
                         s.nodes.push(Node {
                             parent: Some((at as u32, m)),
@@ -468,8 +621,10 @@ fn search_with<'p>(
             s.nodes[at].expanded = whole;
             at += 1;
         }
+        s.held = s.held.max(held.total(&s));
         progress(s.nodes.len());
     }
+    s.held = s.held.max(held.total(&s));
     progress(s.nodes.len());
     s
 }

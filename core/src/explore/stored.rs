@@ -11,7 +11,7 @@ use serde_json::{Number, Value};
 
 use super::key::Bytes;
 use super::reads::Reads;
-use crate::runtime::{Recorded, Session};
+use crate::runtime::{Recorded, Session, TaskProgress, TaskStatus};
 
 /// A session with its values packed.
 pub(crate) struct Stored {
@@ -22,6 +22,9 @@ pub(crate) struct Stored {
     /// What the merge reads of it: its state (its place in the plan) and whether it ended.
     pub state: u32,
     pub ended: bool,
+    /// What one move from it costs, for the work ceiling: 1, and 1 more for every 32 tasks,
+    /// values and states visited its session holds (each move copies and reads them all).
+    weight: u32,
 }
 
 impl Stored {
@@ -29,9 +32,41 @@ impl Stored {
     /// its number in `reads` when it has one, and where and in which words it was given only when
     /// the session still says (a slimmed one does not).
     pub fn pack(mut session: Session, state: u32, reads: &Reads) -> Stored {
+        let held = session.visit.tasks.len() + session.deliverables.len() + session.path.len();
+        let weight = u32::try_from(1 + held / 32).unwrap_or(u32::MAX);
         let values = std::mem::take(&mut session.deliverables);
+        // The visit's tasks are its state's, in order, nearly always: then only their statuses
+        // are written, two bits each (a 2,000-task state: 500 bytes, not 66 KB of JSON).
+        let ids = reads.task_ids(state);
+        let same_tasks = session.visit.tasks.len() == ids.len()
+            && session
+                .visit
+                .tasks
+                .iter()
+                .zip(ids)
+                .all(|(t, id)| t.id == *id);
+        let tasks = if same_tasks {
+            std::mem::take(&mut session.visit.tasks)
+        } else {
+            Vec::new()
+        };
         let mut out = Bytes(serde_json::to_vec(&session).unwrap_or_default());
         let shell = u32::try_from(out.0.len()).unwrap_or(u32::MAX);
+        out.byte(u8::from(same_tasks));
+        if same_tasks {
+            for four in tasks.chunks(4) {
+                let mut b = 0u8;
+                for (i, t) in four.iter().enumerate() {
+                    let status = match t.status {
+                        TaskStatus::Pending => 0,
+                        TaskStatus::Completed => 1,
+                        TaskStatus::Skipped => 2,
+                    };
+                    b |= status << (2 * i);
+                }
+                out.byte(b);
+            }
+        }
         out.count(values.len());
         for (key, r) in &values {
             let number = reads.key_number(key);
@@ -57,7 +92,18 @@ impl Stored {
             shell,
             state,
             ended: session.ended.is_some(),
+            weight,
         }
+    }
+
+    /// What one move from it costs (see the field).
+    pub fn weight(&self) -> usize {
+        self.weight as usize
+    }
+
+    /// The bytes it takes, with its place in a list.
+    pub fn size(&self) -> usize {
+        self.bytes.len() + 16 + 2 * std::mem::size_of::<Stored>()
     }
 
     /// The session back (`None` only if its JSON did not read back, which a session written by
@@ -71,6 +117,28 @@ impl Stored {
             bytes: values,
             at: 0,
         };
+        if r.byte() == 1 {
+            let ids = reads.task_ids(self.state);
+            let mut statuses = Vec::with_capacity(ids.len());
+            for four in ids.chunks(4) {
+                let b = r.byte();
+                for i in 0..four.len() {
+                    statuses.push(match (b >> (2 * i)) & 3 {
+                        1 => TaskStatus::Completed,
+                        2 => TaskStatus::Skipped,
+                        _ => TaskStatus::Pending,
+                    });
+                }
+            }
+            session.visit.tasks = ids
+                .iter()
+                .zip(statuses)
+                .map(|(id, status)| TaskProgress {
+                    id: id.clone(),
+                    status,
+                })
+                .collect();
+        }
         let mut deliverables = BTreeMap::new();
         for _ in 0..r.count() {
             let flags = r.byte();
@@ -201,6 +269,30 @@ mod tests {
                 quote: None,
             },
         );
+        assert_eq!(
+            Stored::pack(s.clone(), 0, &reads).unpack(&reads),
+            Some(s.clone())
+        );
+        // Tasks by their statuses alone (two bits each), every status; and a visit whose tasks
+        // are not its state's in order keeps them whole.
+        assert!(!s.visit.tasks.is_empty());
+        let statuses = [
+            TaskStatus::Completed,
+            TaskStatus::Skipped,
+            TaskStatus::Pending,
+        ];
+        for (i, t) in s.visit.tasks.iter_mut().enumerate() {
+            t.status = statuses[i % 3];
+        }
+        let packed = Stored::pack(s.clone(), 0, &reads);
+        let packed_size = packed.size();
+        let json_tasks = serde_json::to_vec(&s.visit.tasks).unwrap().len();
+        assert_eq!(packed.unpack(&reads), Some(s.clone()));
+        let mut reordered = s.clone();
+        reordered.visit.tasks.reverse();
+        let whole = Stored::pack(reordered, 0, &reads);
+        assert!(s.visit.tasks.len() > 1 && whole.size() - packed_size > json_tasks / 2);
+        s.visit.tasks.reverse();
         assert_eq!(Stored::pack(s.clone(), 0, &reads).unpack(&reads), Some(s));
     }
 }
