@@ -151,3 +151,157 @@ fn usage_errors_exit_2_and_version_exits_0() {
     assert_eq!(v.status.code(), Some(0));
     assert!(stdout(&v).starts_with("plan "));
 }
+
+/// A scratch folder for one test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = plan_tests::target_dir()
+        .join("cli-tests")
+        .join(format!("{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Every command that exits 0 or 1 with `--format json` prints one JSON document on stdout: the
+/// plan's diagnostics when it has errors (explore, chat, test, publish), as `plan check` prints
+/// them, else what failed.
+#[test]
+fn json_means_one_json_document_for_every_outcome_that_exits_0_or_1() {
+    let dir = scratch("json-outcomes");
+    let ws = dir.join("ws");
+    let ws = ws.to_str().unwrap();
+    let broken = "tests/fixtures/broken-support.json";
+    let script = dir.join("script.json");
+    std::fs::write(&script, r#"{"turns": [{"user": "hello"}]}"#).unwrap();
+    let script = script.to_str().unwrap();
+    assert_eq!(plan(&["--workspace", ws, "list"]).status.code(), Some(0));
+    assert_eq!(
+        plan(&["--workspace", ws, "import", "customer-support", broken])
+            .status
+            .code(),
+        Some(0)
+    );
+    let runs: Vec<Vec<&str>> = vec![
+        vec!["check", broken],
+        vec!["explore", broken],
+        vec!["chat", broken, "--script", script],
+        vec!["explore", "--plan", "customer-support"],
+        vec!["chat", "--plan", "customer-support", "--script", script],
+        vec!["publish", "customer-support"],
+        vec!["publish", "medical-intake"],
+        vec!["publish", "medical-intake"],
+        vec!["explore", "plans/customer-support.json", "--max-turns", "3"],
+        vec!["list"],
+        vec!["versions", "medical-intake"],
+    ];
+    for args in runs {
+        let full: Vec<&str> = ["--workspace", ws, "--format", "json"]
+            .into_iter()
+            .chain(args.iter().copied())
+            .collect();
+        let o = plan(&full);
+        let code = o.status.code();
+        assert!(code == Some(0) || code == Some(1), "{args:?}: {code:?}");
+        let doc: Value = serde_json::from_slice(&o.stdout).unwrap_or_else(|e| {
+            panic!(
+                "{args:?} (exit {code:?}) printed no JSON document ({e}): {:?}",
+                stdout(&o)
+            )
+        });
+        if args.contains(&broken) || args.contains(&"customer-support") {
+            let diagnostics = doc["diagnostics"].as_array().expect("diagnostics");
+            assert!(
+                diagnostics
+                    .iter()
+                    .any(|d| d["severity"] == "error" && d["file"].is_string()),
+                "{args:?}: {doc}"
+            );
+            assert_eq!(code, Some(1), "{args:?}");
+        }
+    }
+    // The second publish of an unchanged draft: exit 1, said in the document.
+    let o = plan(&[
+        "--workspace",
+        ws,
+        "--format",
+        "json",
+        "publish",
+        "medical-intake",
+    ]);
+    let doc: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert!(
+        doc["error"]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("nothing to publish")),
+        "{doc}"
+    );
+}
+
+/// Writing to a closed stdout or stderr (`plan … 2>&1 | head -c 200`) ends the command with its
+/// own exit code, never a signal, however often it is tried.
+#[test]
+fn a_closed_pipe_ends_no_command_by_a_signal() {
+    use std::process::Stdio;
+    let broken = "tests/fixtures/broken-support.json";
+    for i in 0..20 {
+        for (args, code) in [
+            (vec!["check", broken], 1),
+            (vec!["explore", broken], 1),
+            (vec!["explore", "plans/customer-support.json"], 0),
+            (vec!["schema"], 0),
+            (vec!["check", "no-such-file.json"], 2),
+        ] {
+            let mut child = Command::new(plan_tests::binary("plan").unwrap())
+                .args(&args)
+                .current_dir(root())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap();
+            // Both pipes closed before the program writes (or, every other time, after a
+            // moment): every write fails with a broken pipe.
+            if i % 2 == 1 {
+                std::thread::sleep(std::time::Duration::from_millis(5));
+            }
+            drop(child.stdout.take());
+            drop(child.stderr.take());
+            let status = child.wait().unwrap();
+            use std::os::unix::process::ExitStatusExt;
+            assert_eq!(
+                status.signal(),
+                None,
+                "{args:?} ended by a signal: {status}"
+            );
+            assert_eq!(status.code(), Some(code), "{args:?}");
+        }
+    }
+}
+
+/// A key given twice inside a condition's settings is a `schema` finding at the second key, as
+/// anywhere else; so is one in a flow export refused at import.
+#[test]
+fn a_key_given_twice_inside_a_condition_is_a_finding_at_the_second_key() {
+    let dir = scratch("twice");
+    let text = std::fs::read_to_string(root().join("plans/customer-support.json")).unwrap();
+    let twice = text.replacen(
+        r#""value": "billing""#,
+        r#""value": "technical", "value": "billing""#,
+        1,
+    );
+    assert_ne!(twice, text);
+    let file = dir.join("twice.json");
+    std::fs::write(&file, twice).unwrap();
+    let o = plan(&["--format", "json", "check", file.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+    let doc: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let d = &doc["diagnostics"][0];
+    assert_eq!(d["code"], "schema");
+    assert_eq!(
+        d["location"]["path"],
+        "/states/1/transitions/0/condition_config/value"
+    );
+    assert!(d["message"]
+        .as_str()
+        .unwrap()
+        .contains("\"value\" is given a second time here"));
+}

@@ -1,6 +1,7 @@
 //! A conversation's two files as `plan chat` writes them (issue 31): a small session and a log
 //! appended one record per turn. A long conversation saves in time and space that grow with what
-//! was said; messages of a mebibyte are saved and read back; a chat killed at any moment leaves
+//! was said; messages as long as allowed are saved and read back, longer ones refused; a chat
+//! killed at any moment leaves
 //! the session and its log agreeing, and finishing it gives the conversation an uninterrupted one
 //! gives.
 
@@ -144,34 +145,67 @@ fn a_thousand_turns_save_in_time_and_space_that_grow_with_what_was_said() {
     );
 }
 
-/// Messages of a mebibyte each: saved, their log past the plans' 32 MiB limit read back, the
-/// conversation resumed and its last turn taken back.
+/// Messages as long as allowed (64 KiB) each, as insights the session keeps (25 at most):
+/// saved, read back, resumed, the last turn taken back to exactly the session before it; each
+/// turn's record holds what the turn changed, not the session's insights again (31 insights of
+/// 1 MiB made a 596 MB log before); a message past the limit is refused with the limit said, and
+/// nothing of it is saved.
 #[test]
-fn messages_of_a_mebibyte_are_saved_and_read_back() {
-    let dir = scratch("mebibyte");
+fn messages_as_long_as_allowed_are_saved_and_read_back_and_longer_ones_refused() {
+    let dir = scratch("long-messages");
     let ws = dir.join("ws");
-    let big = messages(10, 1 << 20);
-    let file = script(&dir.join("big.json"), &big);
-    let o = plan(&ws, &["chat", "--plan", "account-care", "--script", &file]);
+    let limit = plan_core::runtime::MAX_MESSAGE_BYTES;
+    let insights: Vec<String> = messages(31, limit - 9)
+        .into_iter()
+        .map(|m| format!("/insight {m}"))
+        .collect();
+    assert_eq!(insights[0].len(), limit);
+    let first = script(&dir.join("first.json"), &insights[..30]);
+    let o = plan(&ws, &["chat", "--plan", "account-care", "--script", &first]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let name = session_name(&o);
-    let (_, log) = sizes(&ws, "account-care", &name);
-    assert!(
-        log > 32 << 20,
-        "a log past 32 MiB ({log} bytes) is what this tests"
-    );
-    assert!(log < 80 << 20, "10 MiB said made a log of {log} bytes");
-    let small = script(&dir.join("small.json"), &messages(1, 20));
-    let o = resume(&ws, &name, &small);
+    let workspace = Workspace::at(&ws);
+    let (after_30, _) = workspace.read_conversation("account-care", &name).unwrap();
+    assert_eq!(after_30.insights.len(), 25);
+    let last = script(&dir.join("last.json"), &insights[30..]);
+    let o = resume(&ws, &name, &last);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let (_, log) = sizes(&ws, "account-care", &name);
+    // What each turn said, a few times over (the line, the trace), but never the 25 insights.
+    assert!(
+        (log as usize) < 31 * 6 * limit,
+        "31 messages of 64 KiB made a log of {log} bytes"
+    );
     let ctx = plan_api::Context::open(&ws, || "2026-12-04T00:00:00Z".into()).unwrap();
     let view = plan_api::conversations::step_back(&ctx, "account-care", &name).unwrap();
-    assert_eq!(view.session.turn, 10);
     assert_eq!(
-        view.session.transcript[view.session.transcript.len() - 2].text,
-        big[9],
-        "the last message said before is whole"
+        view.session, after_30,
+        "the step back is exactly the session before"
     );
+    let (read, _) = workspace.read_conversation("account-care", &name).unwrap();
+    assert_eq!(read, after_30);
+
+    let before = fs::read(
+        ws.join("account-care/sessions")
+            .join(format!("{name}.json")),
+    )
+    .unwrap();
+    let (_, log_before) = sizes(&ws, "account-care", &name);
+    let too_long = script(&dir.join("too-long.json"), &messages(1, limit + 1));
+    let o = resume(&ws, &name, &too_long);
+    assert_ne!(o.status.code(), Some(0));
+    assert!(
+        stderr(&o).contains("a message is at most 65,536 bytes (64 KiB)"),
+        "{}",
+        stderr(&o)
+    );
+    let after = fs::read(
+        ws.join("account-care/sessions")
+            .join(format!("{name}.json")),
+    )
+    .unwrap();
+    assert_eq!(before, after, "a refused message changed the session");
+    assert_eq!(sizes(&ws, "account-care", &name).1, log_before);
     let _ = fs::remove_dir_all(&dir);
 }
 
@@ -351,12 +385,12 @@ fn a_torn_last_line_is_left_out_and_a_broken_one_in_the_middle_is_said() {
 #[test]
 fn a_chat_on_a_full_disk_says_how_far_it_is_saved_and_its_files_agree() {
     let dir = scratch("full-disk");
-    let Some(disk) = plan_tests::small_disk::SmallDisk::mount(&dir.join("disk"), 16 * 1024) else {
+    let Some(disk) = plan_tests::small_disk::SmallDisk::mount(&dir.join("disk"), 4 * 1024) else {
         eprintln!("skipped: a tmpfs cannot be mounted here (it needs root)");
         return;
     };
     let ws = disk.path().join("ws");
-    let file = script(&dir.join("big.json"), &messages(24, 1 << 20));
+    let file = script(&dir.join("big.json"), &messages(100, 60_000));
     let o = plan(&ws, &["chat", "--plan", "account-care", "--script", &file]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     let said = stderr(&o);

@@ -1,10 +1,14 @@
 //! A fuzz target run for a bounded time (issue 31): the readers of what comes from outside (the
 //! plan reader with validation, the flow-export importer, the test-case script reader) are fed
 //! arbitrary bytes and every sample mutated byte by byte (flipped, cut, spliced, truncated, a
-//! byte range repeated), and must answer, never panic: a plan, or findings that say where. The
-//! number of cases bounds the time (`PLAN_FUZZ_CASES` raises it for a longer run).
+//! byte range repeated), and must answer, never panic: a plan, or findings that say where; a
+//! plan they accept is explored within small ceilings, which it must never pass (and the
+//! mutated samples reach each of them). The number of cases bounds the time (`PLAN_FUZZ_CASES`
+//! raises it for a longer run).
 
+use plan_core::explore::{explore, Bounds};
 use plan_core::runtime::script::{self, Script};
+use plan_core::runtime::Start;
 use plan_core::validate::check_bytes;
 use plan_core::Code;
 use proptest::prelude::*;
@@ -97,9 +101,39 @@ fn apply(doc: &[u8], changes: &[Mutation]) -> Vec<u8> {
     d
 }
 
+/// Small ceilings for exploring what the fuzzer makes: every one of them is met by some cases.
+const BOUNDS: Bounds = Bounds {
+    max_turns: 12,
+    max_configurations: 5_000,
+    max_memory: 2_000_000,
+    max_moves: 3_000,
+};
+
+/// A plan the readers accepted, explored within [`BOUNDS`]: it answers, never passes a ceiling,
+/// and says which one stopped it.
+fn explore_within_bounds(plan: &plan_core::Plan) {
+    let e = explore(plan, &Start::default(), BOUNDS, &|| false, &mut |_| {});
+    assert!(e.cost.work <= BOUNDS.max_moves, "{:?}", e.cost);
+    assert!(e.cost.held_bytes <= BOUNDS.max_memory, "{:?}", e.cost);
+    assert!(e.configurations <= BOUNDS.max_configurations);
+    if let Some(stopped) = e.stopped {
+        assert!(!e.complete);
+        let incomplete = e.findings.iter().find(|f| f.code == "explore-incomplete");
+        assert!(incomplete.is_some(), "stopped ({stopped:?}) but not said");
+        REACHED.lock().unwrap().insert(format!("{stopped:?}"));
+    }
+}
+
+/// Which ceilings the fuzzed plans reached.
+static REACHED: std::sync::Mutex<std::collections::BTreeSet<String>> =
+    std::sync::Mutex::new(std::collections::BTreeSet::new());
+
 /// Every reader on `bytes`: each must answer without panicking, and what it refuses it locates.
 fn read_everything(bytes: &[u8]) {
     let (plan, report) = check_bytes(bytes);
+    if let Some(plan) = plan.as_ref().filter(|_| !report.has_errors()) {
+        explore_within_bounds(plan);
+    }
     if plan.is_none() {
         assert!(
             report.has_errors(),
@@ -141,4 +175,42 @@ proptest! {
         let doc = &seeds[seed.index(seeds.len())];
         read_everything(&apply(doc, &changes));
     }
+}
+
+/// The explorer's ceilings are reached by what the fuzzer makes: the samples explored within
+/// [`BOUNDS`], and plans made to explode (many tasks, a wide enum) mutated.
+#[test]
+fn the_explorers_ceilings_are_reached_and_never_passed() {
+    for seed in seeds() {
+        read_everything(&seed);
+    }
+    let tasks: Vec<String> = (0..300)
+        .map(|i| format!(r#"{{"id":"t{i}","deliverables":[{{"key":"k{i}","type":"string"}}]}}"#))
+        .collect();
+    let many = format!(
+        r#"{{"id":"many","title":"Many","states":[{{"id":"a","title":"A","type":"loose","tasks":[{}],"transitions":[{{"target_state_id":"b","condition_type":"all_tasks_complete"}}]}},{{"id":"b","title":"B","instructions":"Bye"}}]}}"#,
+        tasks.join(",")
+    );
+    read_everything(many.as_bytes());
+    let mut loose = BOUNDS;
+    loose.max_moves = 1_000_000;
+    let e = explore(
+        &plan_core::parse_plan(&many).unwrap(),
+        &Start::default(),
+        loose,
+        &|| false,
+        &mut |_| {},
+    );
+    assert_eq!(
+        e.stopped,
+        Some(plan_core::explore::Stopped::MaxMemory),
+        "{:?}",
+        e.cost
+    );
+    assert!(e.cost.held_bytes <= loose.max_memory, "{:?}", e.cost);
+    let reached = REACHED.lock().unwrap().clone();
+    assert!(
+        reached.contains("MaxMoves"),
+        "no fuzzed plan reached the work ceiling: {reached:?}"
+    );
 }

@@ -910,3 +910,284 @@ fn a_plan_nested_to_the_documented_depth_is_imported_published_and_read_back_and
     );
     assert!(refused.contains("nested too deeply"), "{refused}");
 }
+
+/// A plan of `transitions` arrows from its first state, each with a condition nested
+/// `composites` deep: wide and deep at once (333 KB of JSON was 37.6 MB indented).
+fn wide_deep_plan(transitions: usize, composites: usize) -> String {
+    let deep = deep_plan(composites);
+    let at = deep.find(r#"{"target_state_id":"b""#).unwrap();
+    let end = deep.find("]},\n{\"id\":\"b\"").unwrap();
+    let arrow = &deep[at..end];
+    let arrows = vec![arrow; transitions].join(",");
+    format!("{}{arrows}{}", &deep[..at], &deep[end..])
+}
+
+/// A plan of about `bytes` bytes: states with long descriptions; or, `inflating`, whose states
+/// compare a number with lists of `1e9` (4 bytes read, `1000000000.0,` written: 13).
+fn wide_plan(bytes: usize, inflating: bool) -> String {
+    let condition = if inflating {
+        format!(
+            r#""condition_type":"deliverable_value_in","condition_config":{{"key":"n","values":[{}]}}"#,
+            vec!["1e9"; 20_000].join(",")
+        )
+    } else {
+        r#""condition_type":"deliverable_exists","condition_config":{"key":"n"}"#.to_string()
+    };
+    let description = "x".repeat(if inflating { 10 } else { 60_000 });
+    let state = |i: usize| {
+        format!(
+            r#"{{"id":"s{i}","title":"State {i}","type":"loose","description":"{description}","tasks":[{{"id":"t","deliverables":[{{"key":"n","type":"number"}}]}}],"transitions":[{{"target_state_id":"b",{condition}}}]}}"#
+        )
+    };
+    let one = state(0).len();
+    let states: Vec<String> = (0..bytes / one).map(state).collect();
+    format!(
+        r#"{{"id":"wide","title":"Wide","start_state_id":"s0","states":[{},{{"id":"b","title":"Done"}}]}}"#,
+        states.join(",")
+    )
+}
+
+#[test]
+fn what_an_import_accepts_is_written_so_that_it_can_be_read_back() {
+    let dir = scratch("read-back");
+    let ws = dir.join("ws");
+    // The deepest the reader takes, twenty times over: indented it would be ~40 MB.
+    let file = dir.join("wide-deep.json");
+    let text = wide_deep_plan(20, 330);
+    assert!(text.len() < 600_000);
+    fs::write(&file, &text).unwrap();
+    ok(&plan(&ws, &["import", "deep", file.to_str().unwrap()]));
+    let draft = ws.join("deep/draft.json");
+    let size = fs::metadata(&draft).unwrap().len();
+    assert!(size < 1_000_000, "the draft is {size} bytes");
+    ok(&plan(&ws, &["check", "--plan", "deep"]));
+    assert!(ok(&plan(&ws, &["list"])).contains("deep "));
+    ok(&plan(&ws, &["publish", "deep"]));
+    let exported = ok(&plan(&ws, &["export", "deep"]));
+    assert!(exported.len() < 1_000_000);
+    let again = dir.join("exported.json");
+    fs::write(&again, &exported).unwrap();
+    ok(&plan(
+        &ws,
+        &["import", "deep-again", again.to_str().unwrap()],
+    ));
+    ok(&plan(&ws, &["reopen", "deep", "1"]));
+    ok(&plan(&ws, &["check", "--plan", "deep"]));
+
+    // The widest: just under 32 MiB, read and written back within it.
+    let file = dir.join("wide.json");
+    let text = wide_plan(31 * 1024 * 1024, false);
+    assert!(text.len() > 30 * 1024 * 1024 && text.len() < 32 * 1024 * 1024);
+    fs::write(&file, &text).unwrap();
+    ok(&plan(&ws, &["import", "wide", file.to_str().unwrap()]));
+    let size = fs::metadata(ws.join("wide/draft.json")).unwrap().len();
+    assert!(size <= 32 * 1024 * 1024, "the draft is {size} bytes");
+    ok(&plan(&ws, &["check", "--plan", "wide"]));
+
+    // Accepted at the door only if it fits written out: `1e9` is written `1000000000.0`.
+    let file = dir.join("inflating.json");
+    let text = wide_plan(12 * 1024 * 1024, true);
+    fs::write(&file, &text).unwrap();
+    let before = snapshot(&ws);
+    let said = err(&plan(&ws, &["import", "wide", file.to_str().unwrap()]), 2);
+    assert!(
+        said.contains("wide/draft.json: this plan would be")
+            && said.contains("plans are limited to 32 MiB, so it could not be read back"),
+        "{said}"
+    );
+    let said = err(
+        &plan(&ws, &["import", "inflated", file.to_str().unwrap()]),
+        2,
+    );
+    assert!(said.contains("inflated/draft.json"), "{said}");
+    assert_eq!(
+        snapshot(&ws),
+        before,
+        "a refused import changed the workspace"
+    );
+    assert!(
+        !ws.join("inflated").exists(),
+        "a refused import left a plan folder"
+    );
+}
+
+/// Only canonical version files count: a copy named `01.json` is not version 1 again and a
+/// folder named `9.json` does not make the next publish version 10; both are reported by name.
+#[test]
+fn only_files_named_as_versions_are_versions_and_the_rest_is_reported() {
+    let dir = scratch("stray-versions");
+    let ws = dir.join("ws");
+    ok(&plan(&ws, &["list"]));
+    ok(&plan(&ws, &["publish", "medical-intake", "-m", "one"]));
+    let versions = ws.join("medical-intake/versions");
+    fs::copy(versions.join("1.json"), versions.join("01.json")).unwrap();
+    fs::create_dir(versions.join("9.json")).unwrap();
+    fs::write(versions.join("notes.txt"), "mine").unwrap();
+    let listed = ok(&plan(
+        &ws,
+        &["--format", "json", "versions", "medical-intake"],
+    ));
+    let doc = json(&listed);
+    let numbers: Vec<u64> = doc["versions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v["version"].as_u64().unwrap())
+        .collect();
+    assert_eq!(numbers, [1]);
+    let problems = doc["problems"].to_string();
+    for name in ["01.json", "9.json", "notes.txt"] {
+        assert!(
+            problems.contains(&format!("versions/{name}: ignored")),
+            "{problems}"
+        );
+    }
+    // The next publish is version 2, and the plan list says what is wrong.
+    let draft = ws.join("medical-intake/draft.json");
+    let text = fs::read_to_string(&draft).unwrap();
+    fs::write(
+        &draft,
+        text.replacen("Medical intake", "Medical intake 2", 1),
+    )
+    .unwrap();
+    assert_eq!(ok(&plan(&ws, &["publish", "medical-intake"])).trim(), "2");
+    assert!(versions.join("2.json").is_file());
+    let list = ok(&plan(&ws, &["list"]));
+    assert!(
+        list.contains("medical-intake: ") && list.contains("versions/9.json: ignored (not a file)"),
+        "{list}"
+    );
+}
+
+/// A `draft.json` that is a folder keeps the plan listed, with the file named; nothing writes
+/// over it, and the refusals name the file, not the plan's folder.
+#[test]
+fn a_draft_that_is_not_a_file_is_said_with_its_name_and_the_plan_stays_listed() {
+    let dir = scratch("draft-folder");
+    let ws = dir.join("ws");
+    ok(&plan(&ws, &["list"]));
+    let draft = ws.join("daily-routine/draft.json");
+    fs::remove_file(&draft).unwrap();
+    fs::create_dir(&draft).unwrap();
+    let list = ok(&plan(&ws, &["list"]));
+    assert!(
+        list.contains("daily-routine") && list.contains("unreadable"),
+        "{list}"
+    );
+    assert!(
+        list.contains(&format!("{}: not a regular file", draft.display())),
+        "{list}"
+    );
+    let said = err(&plan(&ws, &["check", "--plan", "daily-routine"]), 2);
+    assert!(said.contains(&draft.display().to_string()), "{said}");
+    let before = snapshot(&ws);
+    let said = err(
+        &plan(
+            &ws,
+            &[
+                "import",
+                "daily-routine",
+                root().join("plans/daily-routine.json").to_str().unwrap(),
+            ],
+        ),
+        2,
+    );
+    assert!(
+        said.contains(&format!("{}: not a regular file", draft.display())),
+        "{said}"
+    );
+    assert_eq!(snapshot(&ws), before);
+    assert!(draft.is_dir());
+}
+
+/// A `live.json` that names no intact version (missing, corrupted) or cannot be read is an error
+/// naming that file, not "v99" nor "version 0"; the plan stays listed with the problem, its
+/// versions are listed, and setting a live version mends it.
+#[test]
+fn a_live_marker_naming_no_intact_version_is_said_with_its_file() {
+    let dir = scratch("bad-live");
+    let ws = dir.join("ws");
+    ok(&plan(&ws, &["list"]));
+    ok(&plan(&ws, &["publish", "medical-intake"]));
+    let live = ws.join("medical-intake/live.json");
+    for (text, why) in [
+        (
+            r#"{"version": 99, "set_at": "2026-01-01T00:00:00Z"}"#,
+            "it names version 99, which does not exist",
+        ),
+        ("garbled", "it is not readable"),
+    ] {
+        fs::write(&live, text).unwrap();
+        let said = err(&plan(&ws, &["live", "medical-intake"]), 2);
+        assert!(
+            said.contains(&live.display().to_string()) && said.contains(why),
+            "{said}"
+        );
+        assert!(
+            !said.contains("v99") && !said.contains("version 0"),
+            "{said}"
+        );
+        let list = ok(&plan(&ws, &["list"]));
+        assert!(
+            list.contains(&format!("medical-intake: {}", live.display())),
+            "{list}"
+        );
+        let versions = ok(&plan(&ws, &["versions", "medical-intake"]));
+        assert!(
+            versions.contains("v1 ") && versions.contains(why),
+            "{versions}"
+        );
+        let said = err(
+            &plan(&ws, &["chat", "--plan", "medical-intake", "--live"]),
+            2,
+        );
+        assert!(said.contains(&live.display().to_string()), "{said}");
+    }
+    tamper(
+        &ws.join("medical-intake/versions/1.json"),
+        "Medical intake",
+        "Medical outtake",
+    );
+    fs::write(&live, r#"{"version": 1, "set_at": "2026-01-01T00:00:00Z"}"#).unwrap();
+    let said = err(&plan(&ws, &["live", "medical-intake"]), 2);
+    assert!(
+        said.contains("it names version 1, which is corrupted"),
+        "{said}"
+    );
+    // Setting it again mends it.
+    let draft = ws.join("medical-intake/draft.json");
+    let text = fs::read_to_string(&draft).unwrap();
+    fs::write(
+        &draft,
+        text.replacen("Medical intake", "Medical intake 2", 1),
+    )
+    .unwrap();
+    ok(&plan(&ws, &["publish", "medical-intake"]));
+    ok(&plan(&ws, &["live", "medical-intake", "2"]));
+    assert!(!ok(&plan(&ws, &["list"])).contains("note:"));
+}
+
+/// A flow export that gives one key twice is refused at import with the key's place, as a plan is.
+#[test]
+fn a_flow_export_that_gives_a_key_twice_is_refused_with_its_place() {
+    let dir = scratch("flow-twice");
+    let ws = dir.join("ws");
+    let text = fs::read_to_string(root().join("core/tests/fixtures/flow-export.json")).unwrap();
+    let twice = text.replacen(
+        r#""name": "Ausgang 1","#,
+        r#""name": "Ausgang 1", "name": "Ausgang 2","#,
+        1,
+    );
+    assert_ne!(twice, text);
+    let file = dir.join("flow.json");
+    fs::write(&file, twice).unwrap();
+    let said = err(&plan(&ws, &["import", "flow", file.to_str().unwrap()]), 2);
+    assert!(
+        said.contains("\"name\" is given a second time here"),
+        "{said}"
+    );
+    assert!(
+        said.contains("/outputs/0ee3293b-6e72-4472-9cb1-5a7f48a7b460/name"),
+        "{said}"
+    );
+}

@@ -212,6 +212,7 @@ impl Conversation {
             &mut self.log,
             events,
             prompt,
+            &self.session,
             &session,
         )?;
         self.session = session;

@@ -120,13 +120,14 @@ pub fn open_file(ctx: &Context, file: &Path) -> Result<(String, bool)> {
     Ok((import(ctx, &file, None)?.id, true))
 }
 
-/// The plan document `revision` of plan `id`, as `plan export` prints it: pretty JSON.
+/// The plan document `revision` of plan `id`, as `plan export` prints it: pretty JSON (compact
+/// past 8 MiB, as a draft is written).
 pub fn export_text(ctx: &Context, id: &str, revision: Revision) -> Result<String> {
     let plan = ctx.workspace().export(id, revision)?;
-    let mut text = serde_json::to_string_pretty(&plan)
-        .map_err(|e| ApiError::internal(format!("the plan could not be written out: {e}")))?;
-    text.push('\n');
-    Ok(text)
+    // Indented as a draft is, and compact past the same size: a file that can be imported again.
+    let bytes = plan_core::store::draft_bytes(Path::new(&format!("{id}.json")), &plan, 64 * 1024)?;
+    String::from_utf8(bytes)
+        .map_err(|e| ApiError::internal(format!("the plan could not be written out: {e}")))
 }
 
 /// Writes the plan document `revision` of plan `id` to `path` (atomically: a file that was there

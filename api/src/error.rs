@@ -122,7 +122,8 @@ impl From<RunError> for ApiError {
             | RunError::NotDeclared(_)
             | RunError::BadPreset { .. }
             | RunError::UnknownSessionState(_)
-            | RunError::BadSessionPreset { .. } => ErrorCode::Refused,
+            | RunError::BadSessionPreset { .. }
+            | RunError::MessageTooLong(_) => ErrorCode::Refused,
         };
         ApiError::new(code, e.to_string())
     }
@@ -151,9 +152,11 @@ mod store_errors {
                     Some(ProblemKind::InvalidJson) => ErrorCode::InvalidJson,
                     _ => ErrorCode::Schema,
                 },
-                StoreError::TooLarge { .. } => ErrorCode::TooLarge,
+                StoreError::TooLarge { .. } | StoreError::TooLargeToWrite { .. } => {
+                    ErrorCode::TooLarge
+                }
                 StoreError::InUse { .. } => ErrorCode::InUse,
-                StoreError::Corrupted { .. } => ErrorCode::Corrupted,
+                StoreError::Corrupted { .. } | StoreError::BadLive { .. } => ErrorCode::Corrupted,
                 StoreError::Exists { .. } => ErrorCode::Exists,
                 StoreError::PublishRefused { .. } => ErrorCode::HasErrors,
                 StoreError::Unchanged { .. } => ErrorCode::Unchanged,

@@ -191,6 +191,10 @@ pub struct PlanSummary {
     pub live_version: Option<u32>,
     /// When the plan last changed on disk (RFC 3339): the list is sorted by it, newest first.
     pub changed_at: Option<String>,
+    /// What is wrong with its files besides its draft, each naming the file (a `live.json` that
+    /// names no intact version, entries of `versions/` that are not versions).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub problems: Vec<String>,
 }
 
 /// The arguments of a command about one plan.

@@ -94,6 +94,13 @@ pub fn live(ctx: &Context, id: &str) -> Result<Option<LiveVersion>> {
     }))
 }
 
+/// What is wrong with plan `id`'s files besides its draft, each naming the file: a `live.json`
+/// that names no intact version, entries of `versions/` that are not versions (ignored).
+pub fn problems(ctx: &Context, id: &str) -> Result<Vec<String>> {
+    ctx.workspace().plan_dir(id)?;
+    Ok(ctx.workspace().problems(id))
+}
+
 /// Makes version `n` (which must be intact) the live version of plan `id`.
 pub fn set_live(ctx: &Context, id: &str, n: u32) -> Result<LiveVersion> {
     let now = ctx.now();

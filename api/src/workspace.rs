@@ -80,6 +80,7 @@ pub(crate) fn summary(
     let newest = ws.newest_version(id).ok().flatten();
     let live_version = ws.live(id).ok().flatten().map(|l| l.version);
     let changed_at = ws.changed_at(id).map(timestamp);
+    let problems = ws.problems(id);
     match draft {
         Ok(plan) => PlanSummary {
             id: id.to_string(),
@@ -91,6 +92,7 @@ pub(crate) fn summary(
             newest_version: newest,
             live_version,
             changed_at,
+            problems,
         },
         Err(e) => PlanSummary {
             id: id.to_string(),
@@ -102,6 +104,7 @@ pub(crate) fn summary(
             newest_version: newest,
             live_version,
             changed_at,
+            problems,
         },
     }
 }

@@ -217,7 +217,8 @@ pub fn list(ctx: &Context, format: Format) -> Outcome {
             .map(|p| {
                 json!({"id": p.id, "title": if p.error.is_some() { "" } else { p.title.as_str() },
                     "draft": p.draft, "newest_version": p.newest_version,
-                    "live_version": p.live_version})
+                    "live_version": p.live_version, "problems": p.problems,
+                    "error": p.error.as_ref().map(|e| &e.message)})
             })
             .collect();
         out_json(&json!({ "plans": plans }));
@@ -227,7 +228,14 @@ pub fn list(ctx: &Context, format: Format) -> Outcome {
         "{:<24} {:<36} {:<22} {:>6} {:>5}\n",
         "ID", "TITLE", "DRAFT", "NEWEST", "LIVE"
     );
+    let mut notes = String::new();
     for p in plans {
+        if let Some(e) = &p.error {
+            notes.push_str(&format!("note: {}: {}\n", p.id, e.message));
+        }
+        for problem in &p.problems {
+            notes.push_str(&format!("note: {}: {problem}\n", p.id));
+        }
         let draft = match p.draft {
             DraftStatus::Unpublished => "not published yet".to_string(),
             DraftStatus::Published => format!("same as v{}", p.newest_version.unwrap_or(0)),
@@ -245,6 +253,7 @@ pub fn list(ctx: &Context, format: Format) -> Outcome {
             v(p.live_version)
         ));
     }
+    text.push_str(&notes);
     out(&text);
     Ok(())
 }
@@ -289,8 +298,9 @@ pub fn publish(ctx: &Context, id: &str, note: &str, format: Format) -> Outcome {
 
 pub fn versions(ctx: &Context, id: &str, format: Format) -> Outcome {
     let list = versions::list(ctx, id)?;
+    let problems = versions::problems(ctx, id)?;
     if format == Format::Json {
-        out_json(&json!({ "versions": list }));
+        out_json(&json!({ "versions": list, "problems": problems }));
         return Ok(());
     }
     if list.is_empty() {
@@ -308,6 +318,9 @@ pub fn versions(ctx: &Context, id: &str, format: Format) -> Outcome {
                 v.note
             )),
         }
+    }
+    for p in problems {
+        out(&format!("note: {p}\n"));
     }
     Ok(())
 }

@@ -114,7 +114,11 @@ pub struct Condition {
     /// What kind of condition it is.
     pub condition_type: ConditionType,
     /// Its settings, as the kind reads them (docs/plan-format.md, "Conditions").
-    #[serde(default, skip_serializing_if = "Map::is_empty")]
+    #[serde(
+        default,
+        skip_serializing_if = "Map::is_empty",
+        deserialize_with = "crate::duplicate_keys::unique_map"
+    )]
     pub condition_config: Map<String, Value>,
 }
 

@@ -3,11 +3,17 @@
 //! thing to a reader and another to the runtime. One pass over the text finds the first such key
 //! and where it is (a JSON Pointer to its second occurrence); keys are compared as borrowed slices of the
 //! text, so the pass allocates only for keys written with escapes.
+//!
+//! The plan's own fields refuse a second key by themselves (serde's "duplicate field"); what the
+//! plan keeps as free JSON (a condition's `condition_config`, a session state's values) is read
+//! by [`unique_map`] and [`unique_value`], which refuse one too, at any depth, so that the fast
+//! read fails and the slow one places the key.
 
 use std::borrow::Cow;
 use std::fmt;
 
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde_json::{Map, Value};
 
 /// The first key found twice in one object: the JSON Pointer of its second occurrence, and the key.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -172,6 +178,106 @@ impl<'de> Visitor<'de> for Key {
     }
 }
 
+/// Reads a JSON object as serde_json's map, refusing a key given twice in it or in any object
+/// inside it (serde_json's own map keeps the last one silently).
+pub fn unique_map<'de, D: Deserializer<'de>>(d: D) -> Result<Map<String, Value>, D::Error> {
+    match d.deserialize_any(UniqueValue)? {
+        Value::Object(map) => Ok(map),
+        other => Err(de::Error::invalid_type(unexpected(&other), &"an object")),
+    }
+}
+
+/// Reads any JSON value, refusing a key given twice in any object inside it.
+pub fn unique_value<'de, D: Deserializer<'de>>(d: D) -> Result<Value, D::Error> {
+    d.deserialize_any(UniqueValue)
+}
+
+/// [`unique_value`] for an optional field (`null` is `None`).
+pub fn unique_optional_value<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Value>, D::Error> {
+    Ok(match unique_value(d)? {
+        Value::Null => None,
+        v => Some(v),
+    })
+}
+
+fn unexpected(v: &Value) -> de::Unexpected<'_> {
+    match v {
+        Value::Null => de::Unexpected::Unit,
+        Value::Bool(b) => de::Unexpected::Bool(*b),
+        Value::Number(_) => de::Unexpected::Other("a number"),
+        Value::String(s) => de::Unexpected::Str(s),
+        Value::Array(_) => de::Unexpected::Seq,
+        Value::Object(_) => de::Unexpected::Map,
+    }
+}
+
+/// Builds a `Value` as serde_json does, but refuses an object with a key given twice.
+struct UniqueValue;
+
+impl<'de> DeserializeSeed<'de> for UniqueValue {
+    type Value = Value;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Value, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for UniqueValue {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
+        Ok(Value::Bool(v))
+    }
+    fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+    fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+    fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
+        Ok(serde_json::Number::from_f64(v).map_or(Value::Null, Value::Number))
+    }
+    fn visit_str<E>(self, v: &str) -> Result<Value, E> {
+        Ok(Value::String(v.to_string()))
+    }
+    fn visit_string<E>(self, v: String) -> Result<Value, E> {
+        Ok(Value::String(v))
+    }
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+    fn visit_none<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        d.deserialize_any(self)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let mut out = Vec::new();
+        while let Some(v) = seq.next_element_seed(UniqueValue)? {
+            out.push(v);
+        }
+        Ok(Value::Array(out))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        let mut out = Map::new();
+        while let Some(key) = map.next_key::<String>()? {
+            if out.contains_key(&key) {
+                return Err(de::Error::custom(format_args!("duplicate field `{key}`")));
+            }
+            let value = map.next_value_seed(UniqueValue)?;
+            out.insert(key, value);
+        }
+        Ok(Value::Object(out))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -205,5 +311,28 @@ mod tests {
         assert_eq!(first_duplicate_key("not json"), None);
         let sample = include_str!("../../plans/customer-support.json");
         assert_eq!(first_duplicate_key(sample), None);
+    }
+
+    #[test]
+    fn free_json_read_strictly_refuses_a_key_given_twice_at_any_depth() {
+        let read = |text: &str| unique_value(&mut serde_json::Deserializer::from_str(text));
+        let v =
+            read(r#"{"a": [1, -2, 2.5, "x", true, null, {"b": {}}], "c": 18446744073709551615}"#);
+        assert_eq!(
+            v.unwrap(),
+            serde_json::from_str::<Value>(
+                r#"{"a": [1, -2, 2.5, "x", true, null, {"b": {}}], "c": 18446744073709551615}"#
+            )
+            .unwrap()
+        );
+        let twice = read(r#"{"key": "issue", "value": "technical", "value": "billing"}"#);
+        assert!(twice
+            .unwrap_err()
+            .to_string()
+            .contains("duplicate field `value`"));
+        let deep = read(r#"{"conditions": [{"condition_config": {"key": "a", "key": "b"}}]}"#);
+        assert!(deep.is_err());
+        let map = unique_map(&mut serde_json::Deserializer::from_str("[1]"));
+        assert!(map.is_err());
     }
 }

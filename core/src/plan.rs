@@ -405,7 +405,11 @@ pub struct Transition {
     pub priority: Priority,
     /// Parameters of the condition, kept as JSON: everything inside is checked by the validator
     /// (`invalid-condition-config`), so a mistake there never stops a plan from loading.
-    #[serde(default, skip_serializing_if = "Map::is_empty")]
+    #[serde(
+        default,
+        skip_serializing_if = "Map::is_empty",
+        deserialize_with = "crate::duplicate_keys::unique_map"
+    )]
     pub condition_config: Map<String, Value>,
     /// Shown on the edge instead of the condition when set.
     #[serde(default, skip_serializing_if = "String::is_empty")]

@@ -36,7 +36,11 @@ pub struct SessionState {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub enum_values: Option<Vec<String>>,
     /// The value every session starts with.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::duplicate_keys::unique_optional_value"
+    )]
     pub value: Option<Value>,
     /// The text added to the prompt while active; only on prompt states.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -214,7 +218,7 @@ impl SessionChange {
 /// Reads a field that is present, `null` included, as `Some`, so that `"value": null` (clear) is
 /// told apart from no `value` at all (serde's default, `None`).
 pub fn present<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Option<Value>>, D::Error> {
-    Option::<Value>::deserialize(d).map(Some)
+    crate::duplicate_keys::unique_optional_value(d).map(Some)
 }
 
 fn is_false(b: &bool) -> bool {

@@ -379,5 +379,11 @@ mod tests {
         );
         assert_eq!(thousands(1_000_000), "1,000,000");
         assert_eq!(thousands(999), "999");
+        let mut stopped = found();
+        stopped.complete = false;
+        stopped.stopped = Some(plan_core::explore::Stopped::MaxMemory);
+        assert!(summary(&stopped).contains("(stopped at the memory ceiling)"));
+        stopped.stopped = Some(plan_core::explore::Stopped::MaxMoves);
+        assert!(summary(&stopped).contains("(stopped at the work ceiling)"));
     }
 }

@@ -79,7 +79,10 @@ pub fn Switcher() -> impl IntoView {
                     class:broken=broken.is_some()
                     data-testid="plan"
                     data-plan-id=id.clone()
-                    title=broken.as_ref().map(|e| e.message.clone()).unwrap_or_else(|| id.clone())
+                    title=broken
+                        .as_ref()
+                        .map(|e| e.message.clone())
+                        .unwrap_or_else(|| tooltip(&p))
                     on:click=move |_| {
                         if !is_renaming.get_untracked() {
                             opening.open(open_id.clone(), true)
@@ -205,7 +208,7 @@ pub fn Switcher() -> impl IntoView {
                     each=listed
                     key=|p| {
                         format!(
-                            "{}\u{1f}{}\u{1f}{}\u{1f}{}\u{1f}{:?}\u{1f}{:?}\u{1f}{:?}\u{1f}{:?}",
+                            "{}\u{1f}{}\u{1f}{}\u{1f}{}\u{1f}{:?}\u{1f}{:?}\u{1f}{:?}\u{1f}{:?}\u{1f}{:?}",
                             p.id,
                             p.title,
                             p.states,
@@ -214,6 +217,7 @@ pub fn Switcher() -> impl IntoView {
                             p.draft,
                             p.newest_version,
                             p.live_version,
+                            p.problems,
                         )
                     }
                     children=row
@@ -330,7 +334,18 @@ fn describe(p: &PlanSummary) -> String {
             line.push_str(" · edited");
         }
     }
+    if !p.problems.is_empty() {
+        line.push_str(" · ⚠ files need attention");
+    }
     line
+}
+
+/// A plan's tooltip: its id, and what is wrong with its files, each on a line.
+fn tooltip(p: &PlanSummary) -> String {
+    std::iter::once(p.id.clone())
+        .chain(p.problems.iter().cloned())
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 fn problem_summary(e: &ApiError) -> String {
@@ -339,5 +354,38 @@ fn problem_summary(e: &ApiError) -> String {
         ErrorCode::Schema => "Not a valid plan".into(),
         ErrorCode::TooLarge => "File too large".into(),
         _ => "Cannot be read".into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_plan_whose_files_need_attention_says_so_and_names_them_in_its_tooltip() {
+        let mut p = PlanSummary {
+            id: "support".into(),
+            title: "Support".into(),
+            states: 3,
+            transitions: 2,
+            error: None,
+            draft: DraftStatus::Published,
+            newest_version: Some(1),
+            live_version: None,
+            changed_at: None,
+            problems: Vec::new(),
+        };
+        assert_eq!(describe(&p), "3 states · 2 transitions · v1");
+        assert_eq!(tooltip(&p), "support");
+        p.problems =
+            vec!["/ws/support/live.json: it names version 99, which does not exist".into()];
+        assert_eq!(
+            describe(&p),
+            "3 states · 2 transitions · v1 · ⚠ files need attention"
+        );
+        assert_eq!(
+            tooltip(&p),
+            "support\n/ws/support/live.json: it names version 99, which does not exist"
+        );
     }
 }

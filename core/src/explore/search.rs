@@ -544,8 +544,16 @@ fn search_with<'p>(
             break;
         };
         for (result, weight) in expanded.into_iter().zip(weights.iter()) {
+            let work = result.as_ref().map_or(0, Vec::len) * weight;
+            if s.work + work > bounds.max_moves {
+                // This configuration's moves would pass the work ceiling: it and the rest stay
+                // unexpanded (what they hold is not claimed).
+                s.complete = false;
+                s.stopped = Some(Stopped::MaxMoves);
+                break 'search;
+            }
             s.moves += result.as_ref().map_or(0, Vec::len);
-            s.work += result.as_ref().map_or(0, Vec::len) * weight;
+            s.work += work;
             let Some(moved) = result else {
                 if s.nodes[at].ended {
                     s.nodes[at].expanded = true;

@@ -194,6 +194,9 @@ impl<'a, A: Agent + ?Sized> Chat<'a, A> {
         if let Some(ended) = &self.session.ended {
             return Err(RunError::Ended(ended.clone()));
         }
+        if message.len() > super::MAX_MESSAGE_BYTES {
+            return Err(RunError::MessageTooLong(message.len()));
+        }
         let input = Input {
             message,
             tool_results,

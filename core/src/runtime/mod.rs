@@ -49,6 +49,11 @@ use crate::condition::Check;
 use crate::plan::{Plan, State, StateType};
 use evaluate::Context;
 
+/// The longest message a caller can say in one turn, in bytes (64 KiB): a message is kept in
+/// the transcript, and may be kept as an insight and as the words a value came from, so its size
+/// is what a conversation's files grow by.
+pub const MAX_MESSAGE_BYTES: usize = 64 * 1024;
+
 /// Why a turn could not be taken. The session is unchanged.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum RunError {
@@ -85,6 +90,9 @@ pub enum RunError {
         /// Why not.
         why: String,
     },
+    /// A message longer than [`MAX_MESSAGE_BYTES`]: refused before anything is done or saved.
+    #[error("this message is {0} bytes; a message is at most 65,536 bytes (64 KiB): shorten it or split it")]
+    MessageTooLong(usize),
     /// The agent could not act or reply (a language model that did not answer); the session is
     /// as it was before the turn.
     #[error("{0}")]

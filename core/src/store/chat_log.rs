@@ -2,14 +2,17 @@
 //!
 //! The session file beside it stays small: it holds where the conversation is (the state, the
 //! values, the visit) and how long its transcript and path are; the lines said and the states
-//! visited are in the log, with each turn's trace and the session (without its transcript and
-//! path) the turn started from, so that any turn can be taken back after a restart. A turn's save
-//! is one record appended and the small session rewritten: it costs what the turn added, never the
-//! whole conversation again (issue 31: 1,000 turns used to take 30 s and a 17 MB log).
+//! visited are in the log, with each turn's trace and how to go back from the session after it to
+//! the one it started from (an [`Undo`]: what the turn changed, not the session again), so that
+//! any turn can be taken back after a restart. A turn's save is one record appended and the small
+//! session rewritten: it costs what the turn added, never the whole conversation again (issue 31:
+//! 1,000 turns used to take 30 s and a 17 MB log; issue 46: a record repeated the session's
+//! insights, 596 MB for 31 turns of 1 MiB insights).
 //!
-//! The records: `{"began": {start, runs, earlier?}}` first, then `{"turn": {turn, before, said,
-//! visited}}` for each turn (the opening is turn 0), and `{"amended": {turn, events, prompt}}` when
-//! the author set a session state by hand after a turn. Each record is complete on its own; a
+//! The records: `{"began": {start, runs, earlier?}}` first, then `{"turn": {turn, undo, said,
+//! visited}}` for each turn (the opening is turn 0; logs written before undos kept `before`, the
+//! whole session, and still read), and `{"amended": {turn, events, prompt, undo}}` when the author
+//! set a session state by hand after a turn. Each record is complete on its own; a
 //! line cut short by a kill (the last one, without its newline) is dropped on reading and cut off
 //! before the next append.
 
@@ -18,6 +21,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
+use super::undo::{undo, Undo};
 use crate::runtime::{Event, Line, Session, Start, Turn};
 
 /// One line of a log. (Made and read one at a time, so the size of its largest kind costs nothing.)
@@ -38,9 +42,14 @@ pub(super) enum Record {
     /// One turn, the opening included.
     Turn {
         turn: Turn,
-        /// The session it started from, without its transcript and path; none for the opening.
-        #[serde(default)]
+        /// The session it started from, without its transcript and path, as logs written before
+        /// undos kept it; none for the opening and in newer logs.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
         before: Option<Session>,
+        /// How to go back from the session after it (without transcript and path) to the one it
+        /// started from; none for the opening.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        undo: Option<Undo>,
         /// The lines it added to the transcript.
         #[serde(default)]
         said: Vec<Line>,
@@ -54,6 +63,9 @@ pub(super) enum Record {
         turn: u32,
         events: Vec<Event>,
         prompt: String,
+        /// How to go back from the session the author changed to the one before the change.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        undo: Option<Undo>,
     },
 }
 
@@ -65,15 +77,35 @@ pub(super) struct Earlier {
     pub path: Vec<String>,
 }
 
-/// Where one turn stands in its log: how long the transcript and path were before it, the session
-/// it started from (none for the opening, or a turn from before logs kept it), and where its
-/// record begins in the file.
+/// Where one turn stands in its log: how long the transcript and path were before it, how to go
+/// back to the session it started from (none for the opening, or a turn from before logs kept
+/// it), and where its record begins in the file.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub(super) struct Mark {
     pub said_from: usize,
     pub visited_from: usize,
+    /// The session it started from, whole (logs written before undos).
     pub before: Option<Session>,
+    /// The turn's undo, then each later change by the author's: applied last first to the
+    /// session now, they give the session the turn started from.
+    pub undo: Vec<Undo>,
     pub at: u64,
+}
+
+impl Mark {
+    fn can_go_back(&self) -> bool {
+        self.before.is_some() || !self.undo.is_empty()
+    }
+}
+
+/// A session without its transcript and path, as JSON: what undos are made on.
+fn head_value(session: &Session) -> serde_json::Value {
+    serde_json::to_value(head(session)).unwrap_or_default()
+}
+
+/// How to go back from `after` to `before`, both without transcript and path.
+pub(super) fn undo_of(before: &Session, after: &Session) -> Option<Undo> {
+    undo(&head_value(before), &head_value(after))
 }
 
 /// A log as read: its records in order, the byte offset each begins at, and the length of the
@@ -158,16 +190,19 @@ pub(super) fn cut(path: &Path, length: u64) -> std::io::Result<()> {
 pub(super) fn turn_record(before: &Session, turn: &Turn, after: &Session) -> (Mark, Record) {
     let said = after.transcript[before.transcript.len().min(after.transcript.len())..].to_vec();
     let visited = after.path[before.path.len().min(after.path.len())..].to_vec();
-    let head = head(before);
+    // A turn always counts (its number changes): there is always something to undo.
+    let back = undo_of(before, after);
     let mark = Mark {
         said_from: before.transcript.len(),
         visited_from: before.path.len(),
-        before: Some(head.clone()),
+        before: None,
+        undo: back.clone().into_iter().collect(),
         at: 0,
     };
     let record = Record::Turn {
         turn: turn.clone(),
-        before: Some(head),
+        before: None,
+        undo: back,
         said,
         visited,
     };
@@ -244,13 +279,23 @@ impl ChatLog {
     /// Whether the last turn can be taken back: it is a user turn whose starting session is kept.
     pub fn can_step_back(&self) -> bool {
         self.turns.last().is_some_and(|t| t.number > 0)
-            && self.marks.last().is_some_and(|m| m.before.is_some())
+            && self.marks.last().is_some_and(Mark::can_go_back)
     }
 
     /// The session the last turn started from, whole, when `now` is where the conversation is.
     pub fn before_last(&self, now: &Session) -> Option<Session> {
         let mark = self.marks.last().filter(|_| self.can_step_back())?;
-        let mut before = mark.before.clone()?;
+        let mut before = match &mark.before {
+            Some(before) => before.clone(),
+            None => {
+                let back = mark
+                    .undo
+                    .iter()
+                    .rev()
+                    .fold(head_value(now), |value, u| u.apply(&value));
+                serde_json::from_value(back).ok()?
+            }
+        };
         before.transcript = now.transcript[..mark.said_from.min(now.transcript.len())].to_vec();
         before.path = now.path[..mark.visited_from.min(now.path.len())].to_vec();
         Some(before)
@@ -275,9 +320,11 @@ impl ChatLog {
             let next = self.marks.get(i + 1);
             let said_to = next.map_or(now.transcript.len(), |m| m.said_from);
             let visited_to = next.map_or(now.path.len(), |m| m.visited_from);
+            let mut undos = mark.undo.iter();
             out.push(Record::Turn {
                 turn: turn.clone(),
                 before: mark.before.clone(),
+                undo: undos.next().cloned(),
                 said: now.transcript
                     [mark.said_from.min(said_to)..said_to.min(now.transcript.len())]
                     .to_vec(),
@@ -285,6 +332,13 @@ impl ChatLog {
                     [mark.visited_from.min(visited_to)..visited_to.min(now.path.len())]
                     .to_vec(),
             });
+            // The author's changes after it: their events are in the turn already.
+            out.extend(undos.map(|u| Record::Amended {
+                turn: turn.number,
+                events: Vec::new(),
+                prompt: turn.prompt.clone(),
+                undo: Some(u.clone()),
+            }));
         }
         out
     }
@@ -331,6 +385,7 @@ impl ChatLog {
                 Record::Turn {
                     turn: t,
                     before,
+                    undo,
                     said,
                     visited,
                 } => {
@@ -338,6 +393,7 @@ impl ChatLog {
                         said_from: transcript.len(),
                         visited_from: path.len(),
                         before,
+                        undo: undo.into_iter().collect(),
                         at,
                     });
                     log.turns.push(t);
@@ -348,10 +404,14 @@ impl ChatLog {
                     turn: t,
                     events,
                     prompt,
+                    undo,
                 } => match log.turns.last_mut().filter(|last| last.number == t) {
                     Some(last) => {
                         last.events.extend(events);
                         last.prompt = prompt;
+                        if let Some(mark) = log.marks.last_mut() {
+                            mark.undo.extend(undo);
+                        }
                     }
                     None => {
                         return Err((

@@ -82,6 +82,22 @@ pub enum StoreError {
         /// Its size in bytes.
         size: u64,
     },
+    /// A `live.json` that cannot be read or names no intact version.
+    #[error("{}: {reason}; set a live version again (plan live ID N, or Set live in the Versions tab)", path.display())]
+    BadLive {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// A plan that would be written larger than any reader takes: nothing is written.
+    #[error("{}: this plan would be {size} bytes written out; plans are limited to 32 MiB, so it could not be read back: nothing was written", path.display())]
+    TooLargeToWrite {
+        /// The file it would have been written to.
+        path: PathBuf,
+        /// Its size written out, in bytes.
+        size: u64,
+    },
     /// Publishing a draft with errors.
     #[error("plan \"{id}\" has {} error(s); publishing is refused until they are fixed", diagnostics.iter().filter(|d| d.severity == crate::Severity::Error).count())]
     PublishRefused {

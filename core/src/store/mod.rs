@@ -25,6 +25,7 @@ mod pretty;
 mod samples;
 mod saved_chat;
 mod trash;
+mod undo;
 mod versions;
 
 use std::fs;
@@ -237,6 +238,34 @@ fn to_json(value: &impl Serialize) -> Vec<u8> {
     pretty::to_vec(value, 64 * 1024)
 }
 
+/// Refuses to write over `path` when something other than a file stands there (a folder named
+/// `draft.json`): said with the file's name, as reading it is.
+fn a_file_or_nothing(path: &Path) -> Result<()> {
+    match fs::symlink_metadata(path) {
+        Ok(m) if !m.is_file() => Err(StoreError::Io {
+            path: path.to_path_buf(),
+            source: std::io::Error::new(
+                std::io::ErrorKind::InvalidInput,
+                "not a regular file (a folder, a pipe or a device): a draft is one file; move this away to go on",
+            ),
+        }),
+        _ => Ok(()),
+    }
+}
+
+/// `plan` as the draft at `path` is written ([`pretty::plan_document`]), refused when a reader
+/// would refuse it back (over [`crate::files::MAX_PLAN_BYTES`]): what is accepted can be read.
+pub fn draft_bytes(path: &Path, plan: &Plan, capacity: usize) -> Result<Vec<u8>> {
+    let bytes = pretty::plan_document(plan, capacity);
+    if bytes.len() as u64 > crate::files::MAX_PLAN_BYTES {
+        return Err(StoreError::TooLargeToWrite {
+            path: path.to_path_buf(),
+            size: bytes.len() as u64,
+        });
+    }
+    Ok(bytes)
+}
+
 impl Workspace {
     /// Opens the workspace at `root`; a folder that does not exist yet is created and seeded with
     /// the sample plans.
@@ -303,9 +332,11 @@ impl Workspace {
         Ok(self.plan_dir(id)?.join("draft.json"))
     }
 
+    /// The folder of plan `id`, which must have a draft. A `draft.json` that is not a file (a
+    /// folder) still makes a plan: listed, its versions readable, its draft refused by name.
     fn existing(&self, id: &str) -> Result<PathBuf> {
         let dir = self.plan_dir(id)?;
-        if dir.join("draft.json").is_file() {
+        if fs::symlink_metadata(dir.join("draft.json")).is_ok() {
             sweep_once(&dir);
             Ok(dir)
         } else {
@@ -318,7 +349,8 @@ impl Workspace {
         let mut ids = Vec::new();
         for entry in fs::read_dir(&self.root).map_err(io(&self.root))?.flatten() {
             let id = entry.file_name().to_string_lossy().into_owned();
-            if is_slug(&id) && entry.path().join("draft.json").is_file() {
+            let draft = entry.path().join("draft.json");
+            if is_slug(&id) && fs::symlink_metadata(&draft).is_ok() {
                 ids.push(id);
             }
         }
@@ -331,12 +363,15 @@ impl Workspace {
         if dir.join("draft.json").exists() {
             return Err(StoreError::Exists { id: id.to_string() });
         }
+        plan.id = id.to_string();
+        // Refused before anything is made: a plan that could not be read back leaves no folder.
+        let path = dir.join("draft.json");
+        let bytes = draft_bytes(&path, &plan, 64 * 1024)?;
         for sub in ["versions", "history", "tests", "sessions"] {
             fs::create_dir_all(dir.join(sub)).map_err(io(&dir))?;
         }
         let _lock = PlanLock::take(&dir, id)?;
-        plan.id = id.to_string();
-        atomic::write(&dir.join("draft.json"), &to_json(&plan), false).map_err(io(&dir))
+        atomic::write(&path, &bytes, false).map_err(io(&dir))
     }
 
     /// The plan a path inside the workspace belongs to (`<root>/<id>/…`), read from the path
@@ -419,17 +454,18 @@ impl Workspace {
         let dir = self.existing(id)?;
         let _lock = PlanLock::take(&dir, id)?;
         atomic::remove_leftovers(&dir);
+        a_file_or_nothing(&dir.join("draft.json"))?;
         // The new draft is about as large as the old one: size the buffer once.
         let hint =
             fs::metadata(dir.join("draft.json")).map_or(64 * 1024, |m| m.len() as usize + 4096);
+        let path = dir.join("draft.json");
         let bytes = if plan.id == id {
-            pretty::to_vec(plan, hint)
+            draft_bytes(&path, plan, hint)?
         } else {
             let mut renamed = plan.clone();
             renamed.id = id.to_string();
-            pretty::to_vec(&renamed, hint)
+            draft_bytes(&path, &renamed, hint)?
         };
-        let path = dir.join("draft.json");
         let prepared = atomic::prepare(&path, &bytes, false).map_err(io(&dir))?;
         let written = prepared.metadata().map_err(io(&dir))?;
         if guard.changed_by_another(&path) {
@@ -452,7 +488,8 @@ impl Workspace {
         }
         let _lock = PlanLock::take(&dir, id)?;
         atomic::remove_leftovers(&dir);
-        let kept = self.replace_draft(&dir, "import", now, &to_json(&plan))?;
+        let bytes = draft_bytes(&dir.join("draft.json"), &plan, 64 * 1024)?;
+        let kept = self.replace_draft(&dir, "import", now, &bytes)?;
         Ok(Replaced { plan, kept })
     }
 
@@ -466,6 +503,7 @@ impl Workspace {
         now: &str,
         bytes: &[u8],
     ) -> Result<Option<PathBuf>> {
+        a_file_or_nothing(&dir.join("draft.json"))?;
         let kept = self.keep_in_history(dir, why, now)?;
         if let Err(e) = atomic::write(&dir.join("draft.json"), bytes, false) {
             if let Some(copy) = &kept {
@@ -531,6 +569,10 @@ pub fn read_import(file: &Path, id: &str) -> Result<Plan> {
         Err(_) => return crate::parse::parse_plan(&text).map_err(invalid),
     };
     if flow_import::is_flow_export(&doc) {
+        // Read as a tree, a key given twice would keep its last value unsaid.
+        if let Some(twice) = crate::unreadable::key_given_twice(&text) {
+            return Err(invalid(vec![twice]));
+        }
         flow_import::convert(&doc, id).map_err(invalid)
     } else {
         crate::parse::parse_plan(&text).map_err(invalid)

@@ -211,16 +211,19 @@ impl Workspace {
         log: &mut ChatLog,
         events: Vec<Event>,
         prompt: String,
+        before: &Session,
         session: &Session,
     ) -> Result<()> {
         self.write_session(id, name, session)?;
         let Some(last) = log.turns.last().map(|t| t.number) else {
             return Ok(());
         };
+        let back = chat_log::undo_of(before, session);
         let record = Record::Amended {
             turn: last,
             events: events.clone(),
             prompt: prompt.clone(),
+            undo: back.clone(),
         };
         match log.whole {
             Some(whole) => {
@@ -232,12 +235,18 @@ impl Workspace {
                     turn.events.extend(events);
                     turn.prompt = prompt;
                 }
+                if let Some(mark) = log.marks.last_mut() {
+                    mark.undo.extend(back);
+                }
             }
             None => {
                 let mut next = log.clone();
                 if let Some(turn) = next.turns.last_mut() {
                     turn.events.extend(events);
                     turn.prompt = prompt;
+                }
+                if let Some(mark) = next.marks.last_mut() {
+                    mark.undo.extend(back);
                 }
                 *log = self.write_whole(id, name, &next, session)?;
             }
@@ -255,10 +264,14 @@ impl Workspace {
         let mut bytes = Vec::new();
         let mut written = log.clone();
         let records = log.records(now);
-        for (i, record) in records.iter().enumerate() {
-            // The first record is how it began; each turn's follows in order.
-            if let Some(mark) = i.checked_sub(1).and_then(|t| written.marks.get_mut(t)) {
-                mark.at = bytes.len() as u64;
+        let mut marks = written.marks.iter_mut();
+        for record in &records {
+            // The first record is how it began; each turn's follows in order, the author's
+            // changes after a turn after its record.
+            if matches!(record, Record::Turn { .. }) {
+                if let Some(mark) = marks.next() {
+                    mark.at = bytes.len() as u64;
+                }
             }
             bytes.extend(chat_log::line_of(record));
         }

@@ -17,24 +17,74 @@ use crate::plan::Plan;
 use crate::validate::validate;
 
 impl Workspace {
-    /// Version numbers present, ascending.
+    /// Version numbers present, ascending: the files named `N.json` (N from 1, written as the
+    /// store writes it: no sign, no leading zero). Anything else in `versions/` is not a version
+    /// ([`Workspace::stray_in_versions`]): a copy named `01.json` is not version 1 again, and a
+    /// folder named `9.json` does not make the next publish version 10.
     fn version_numbers(&self, id: &str) -> Result<Vec<u32>> {
+        Ok(self.versions_folder(id)?.0)
+    }
+
+    /// What `versions/` holds: the version numbers, ascending, and the names of the entries that
+    /// are not versions (the store's own temporary files left out), sorted.
+    fn versions_folder(&self, id: &str) -> Result<(Vec<u32>, Vec<String>)> {
         let dir = self.existing(id)?.join("versions");
-        let mut out = Vec::new();
+        let (mut numbers, mut stray) = (Vec::new(), Vec::new());
         let Ok(entries) = fs::read_dir(&dir) else {
-            return Ok(out);
+            return Ok((numbers, stray));
         };
         for entry in entries.flatten() {
             let name = entry.file_name().to_string_lossy().into_owned();
-            if let Some(n) = name
+            if name.starts_with('.') {
+                continue;
+            }
+            let number = name
                 .strip_suffix(".json")
                 .and_then(|n| n.parse::<u32>().ok())
-            {
-                out.push(n);
+                .filter(|&n| n >= 1 && name == format!("{n}.json"));
+            let a_file = entry.file_type().is_ok_and(|t| t.is_file());
+            match number {
+                Some(n) if a_file => numbers.push(n),
+                _ => stray.push(name),
             }
         }
-        out.sort_unstable();
-        Ok(out)
+        numbers.sort_unstable();
+        stray.sort();
+        Ok((numbers, stray))
+    }
+
+    /// The entries of plan `id`'s `versions/` that are not versions, each said with why:
+    /// "01.json (not a version's name: versions are named 1.json, 2.json, …)", "9.json (a folder)".
+    pub fn stray_in_versions(&self, id: &str) -> Result<Vec<String>> {
+        let dir = self.existing(id)?.join("versions");
+        let (_, stray) = self.versions_folder(id)?;
+        Ok(stray
+            .into_iter()
+            .map(|name| {
+                let canonical = name
+                    .strip_suffix(".json")
+                    .and_then(|n| n.parse::<u32>().ok())
+                    .is_some_and(|n| n >= 1 && name == format!("{n}.json"));
+                let why = if canonical {
+                    "not a file"
+                } else {
+                    "not a version's name: versions are named 1.json, 2.json, …"
+                };
+                format!("{}: ignored ({why})", dir.join(name).display())
+            })
+            .collect())
+    }
+
+    /// What is wrong with plan `id`'s files besides its draft, in words naming each file: a
+    /// `live.json` that names no intact version, entries of `versions/` that are not versions.
+    /// The plan list shows them beside the plan.
+    pub fn problems(&self, id: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        if let Err(e) = self.live(id) {
+            out.push(e.to_string());
+        }
+        out.extend(self.stray_in_versions(id).unwrap_or_default());
+        out
     }
 
     /// The newest version's number; none before the first publish.
@@ -117,7 +167,8 @@ impl Workspace {
 
     /// Every version with its details; corrupted ones are listed as such.
     pub fn versions(&self, id: &str) -> Result<Vec<VersionInfo>> {
-        let live = self.live(id)?.map(|l| l.version);
+        // A live.json naming no intact version marks none; `problems` says why.
+        let live = self.live(id).ok().flatten().map(|l| l.version);
         let mut out = Vec::new();
         for n in self.version_numbers(id)? {
             out.push(match self.verified(id, n, false) {
@@ -238,21 +289,31 @@ impl Workspace {
             .map(|h| h.content_hash)
     }
 
-    /// The live version, if one is set.
+    /// The live version, if one is set; a `live.json` that cannot be read, or that names a version
+    /// that is missing or corrupted, is an error naming that file.
     pub fn live(&self, id: &str) -> Result<Option<Live>> {
         let path = self.existing(id)?.join("live.json");
-        match fs::read(&path) {
-            Ok(bytes) => {
-                serde_json::from_slice(&bytes)
-                    .map(Some)
-                    .map_err(|e| StoreError::Corrupted {
-                        path,
-                        version: 0,
-                        reason: format!("live.json is not readable: {e}"),
-                    })
-            }
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-            Err(source) => Err(StoreError::Io { path, source }),
+        let bad = |reason: String| StoreError::BadLive {
+            path: path.clone(),
+            reason,
+        };
+        let live: Live = match fs::read(&path) {
+            Ok(bytes) => serde_json::from_slice(&bytes)
+                .map_err(|e| bad(format!("it is not readable ({e})")))?,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(source) => return Err(StoreError::Io { path, source }),
+        };
+        match self.verified(id, live.version, false) {
+            Ok(_) => Ok(Some(live)),
+            Err(StoreError::NoVersion { .. }) => Err(bad(format!(
+                "it names version {}, which does not exist",
+                live.version
+            ))),
+            Err(StoreError::Corrupted { .. }) => Err(bad(format!(
+                "it names version {}, which is corrupted",
+                live.version
+            ))),
+            Err(e) => Err(e),
         }
     }
 
@@ -275,8 +336,8 @@ impl Workspace {
         let _lock = PlanLock::take(&dir, id)?;
         atomic::remove_leftovers(&dir);
         let version = self.read_version(id, n)?;
-        let kept =
-            self.replace_draft(&dir, &format!("reopen-v{n}"), now, &to_json(&version.plan))?;
+        let bytes = super::draft_bytes(&dir.join("draft.json"), &version.plan, 64 * 1024)?;
+        let kept = self.replace_draft(&dir, &format!("reopen-v{n}"), now, &bytes)?;
         Ok(Replaced {
             plan: version.plan,
             kept,

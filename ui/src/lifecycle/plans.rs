@@ -200,6 +200,7 @@ mod tests {
             newest_version: None,
             live_version: None,
             changed_at: None,
+            problems: Vec::new(),
         }
     }
 
