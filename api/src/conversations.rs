@@ -16,7 +16,7 @@ use std::sync::Arc;
 use plan_core::hash::run_hash;
 use plan_core::runtime::script::{self, Failure, Opening, Script, TurnRecord};
 use plan_core::runtime::{set_by_author, Chat, Preset, Session, Simulator, ToolResults, Turn};
-use plan_core::store::{ChatLog, StoreError, Workspace};
+use plan_core::store::{AuthorChange, ChatLog, StoreError, Workspace};
 
 use crate::answerer::Answerer;
 pub use crate::cases::{case_of, read_script, run_case, run_suite, save_case};
@@ -210,8 +210,7 @@ impl Conversation {
             &self.id,
             &self.name,
             &mut self.log,
-            events,
-            prompt,
+            AuthorChange { events, prompt },
             &self.session,
             &session,
         )?;

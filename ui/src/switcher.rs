@@ -79,10 +79,7 @@ pub fn Switcher() -> impl IntoView {
                     class:broken=broken.is_some()
                     data-testid="plan"
                     data-plan-id=id.clone()
-                    title=broken
-                        .as_ref()
-                        .map(|e| e.message.clone())
-                        .unwrap_or_else(|| tooltip(&p))
+                    title=broken.as_ref().map(|e| e.message.clone()).unwrap_or_else(|| tooltip(&p))
                     on:click=move |_| {
                         if !is_renaming.get_untracked() {
                             opening.open(open_id.clone(), true)

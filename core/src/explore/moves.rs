@@ -82,7 +82,7 @@ impl Domains {
                 for v in values.iter() {
                     keep(&mut c.values, v);
                 }
-                c.lists.push(values.iter().cloned().collect());
+                c.lists.push(values.to_vec());
             }
             Check::DeliverableValueNumeric { key, test } => {
                 let c = self.keys.entry(key.to_string()).or_default();

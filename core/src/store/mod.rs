@@ -41,6 +41,7 @@ pub use crate::revision::{Revision, VersionInfo};
 pub use chat_log::ChatLog;
 pub use conversations::is_session_name;
 pub use error::StoreError;
+pub use saved_chat::AuthorChange;
 
 /// What a writer of drafts besides this store knows: the editor's shell, which remembers each
 /// draft as it last read or wrote it. `()` is the guard of a caller with nothing to protect.

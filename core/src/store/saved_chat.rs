@@ -31,6 +31,15 @@ fn bad_log(path: &Path, line: usize, column: usize, message: impl Into<String>) 
     }
 }
 
+/// What the author's change to a conversation adds to its last turn's trace: the events, and the
+/// prompt the next reply will be written from.
+pub struct AuthorChange {
+    /// The events the change caused.
+    pub events: Vec<Event>,
+    /// The prompt after it.
+    pub prompt: String,
+}
+
 impl Workspace {
     /// Conversation `name` of plan `id`: its session, whole, and its log, as far as the session
     /// goes. A log that is missing is a conversation without its history; one that cannot be read,
@@ -209,11 +218,11 @@ impl Workspace {
         id: &str,
         name: &str,
         log: &mut ChatLog,
-        events: Vec<Event>,
-        prompt: String,
+        change: AuthorChange,
         before: &Session,
         session: &Session,
     ) -> Result<()> {
+        let AuthorChange { events, prompt } = change;
         self.write_session(id, name, session)?;
         let Some(last) = log.turns.last().map(|t| t.number) else {
             return Ok(());
