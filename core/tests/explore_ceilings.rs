@@ -163,6 +163,31 @@ fn a_search_stops_before_its_memory_ceiling_and_says_so() {
             "the search's resident size grew by {grew} bytes, past its ceiling of {ceiling}"
         );
     }
+    // Where a ceiling stops it does not depend on the threads: the same answer on three.
+    let parallel = plan_core::explore::explore_parallel(
+        &plan,
+        &Start::default(),
+        bounds,
+        3,
+        &|| false,
+        &mut |_| {},
+    );
+    assert_eq!(parallel, e);
+    let work = Bounds {
+        max_moves: 40_000,
+        ..Bounds::default()
+    };
+    let one = search(&plan, work);
+    assert_eq!(one.stopped, Some(Stopped::MaxMoves));
+    let three = plan_core::explore::explore_parallel(
+        &plan,
+        &Start::default(),
+        work,
+        3,
+        &|| false,
+        &mut |_| {},
+    );
+    assert_eq!(three, one);
     // A larger ceiling sees more.
     let larger = search(
         &plan,

@@ -209,10 +209,8 @@ impl Batches {
         let by_memory = self.room / self.bytes_each.max(1);
         let work_left = self.max_moves.saturating_sub(work);
         let by_moves = work_left / self.work_each.max(1);
-        if by_moves == 0 {
-            return 0;
-        }
-        by_memory.clamp(1, self.most).min(by_moves)
+        // At least one: the merge stops exactly where the work ceiling would be passed.
+        by_memory.min(by_moves).clamp(1, self.most)
     }
 
     /// Reads what the last batch's configurations answered, each move weighing what its
@@ -525,14 +523,10 @@ fn search_with<'p>(
             break;
         }
         let n = pending.len().min(batches.next(s.work));
-        if n == 0 {
-            // The next configuration's moves would pass the work ceiling.
-            s.complete = false;
-            s.stopped = Some(Stopped::MaxMoves);
-            break;
-        }
         let batch: Vec<Stored> = pending.drain(..n).collect();
-        held.pending -= batch.iter().map(Stored::size).sum::<usize>();
+        // What is held is counted as the merge goes, configuration by configuration, so that
+        // where a ceiling stops the search does not depend on the batches (nor on the threads).
+        let sizes: Vec<usize> = batch.iter().map(Stored::size).collect();
         let weights: Vec<usize> = batch.iter().map(Stored::weight).collect();
         let todo: Vec<bool> = (at..at + n)
             .map(|i| !s.nodes[i].ended && s.nodes[i].depth < bounds.max_turns)
@@ -543,7 +537,8 @@ fn search_with<'p>(
         let Ok(mut index) = at_index.write() else {
             break;
         };
-        for (result, weight) in expanded.into_iter().zip(weights.iter()) {
+        for ((result, weight), size) in expanded.into_iter().zip(&weights).zip(&sizes) {
+            held.pending -= size;
             let work = result.as_ref().map_or(0, Vec::len) * weight;
             if s.work + work > bounds.max_moves {
                 // This configuration's moves would pass the work ceiling: it and the rest stay
@@ -591,7 +586,8 @@ fn search_with<'p>(
                             continue;
                         }
                         held.pending += stored.size();
-                        if held.total(&s) + batches.room() > bounds.max_memory {
+                        let total = held.total(&s);
+                        if total + batches.room() > bounds.max_memory {
                             // Stopped before the ceiling: this configuration and every one
                             // not yet expanded stay unexpanded (so none looks like a dead end).
                             s.complete = false;
@@ -599,6 +595,7 @@ fn search_with<'p>(
                             s.nodes[at].expanded = false;
                             break 'search;
                         }
+                        s.held = s.held.max(total);
                         let to = s.nodes.len() as u32;
                         index.insert(moved.key, to);
                         let said_before = s.said.len();
@@ -629,10 +626,8 @@ fn search_with<'p>(
             s.nodes[at].expanded = whole;
             at += 1;
         }
-        s.held = s.held.max(held.total(&s));
         progress(s.nodes.len());
     }
-    s.held = s.held.max(held.total(&s));
     progress(s.nodes.len());
     s
 }
