@@ -41,6 +41,10 @@ fn main() {
             name: "plans_are_made_copied_renamed_found_deleted_and_brought_back",
             run: plans_are_made_copied_renamed_found_deleted_and_brought_back,
         },
+        Test {
+            name: "a_plan_whose_files_need_attention_says_so_in_the_list_and_still_opens",
+            run: a_plan_whose_files_need_attention_says_so_in_the_list_and_still_opens,
+        },
     ]));
 }
 
@@ -688,5 +692,52 @@ fn plans_are_made_copied_renamed_found_deleted_and_brought_back(ctx: &Ctx) -> Ou
     )?;
     ensure(plan(ctx, "refund-desk")?.title == "Refund desk", || {
         "the restored plan is not the one deleted".into()
+    })
+}
+
+/// A plan whose files need attention (a `live.json` naming a version that does not exist, a
+/// folder named like a version) says so in the plan list, each file named in the row's tooltip,
+/// and still opens; the versions it has are listed without a live marker.
+fn a_plan_whose_files_need_attention_says_so_in_the_list_and_still_opens(ctx: &Ctx) -> Outcome {
+    let dir = ctx.workspace().join("medical-intake");
+    let io = |e: std::io::Error| e.to_string();
+    fs::create_dir_all(dir.join("versions/9.json")).map_err(io)?;
+    fs::write(
+        dir.join("live.json"),
+        r#"{"version": 99, "set_at": "2026-01-01T00:00:00Z"}"#,
+    )
+    .map_err(io)?;
+    ctx.relaunch()?;
+    let row = "[data-testid=plan][data-plan-id='medical-intake']";
+    let mut said = String::new();
+    ctx.session()
+        .wait_until("the row saying its files need attention", LONG, || {
+            said = text_of(ctx, row).unwrap_or_default();
+            Ok(said.contains("⚠ files need attention"))
+        })
+        .map_err(|e| format!("{e} (the row says {said:?})"))?;
+    let tooltip = ctx.session().execute(
+        "return document.querySelector(arguments[0]).title;",
+        json!([row]),
+    )?;
+    let tooltip = tooltip.as_str().unwrap_or_default();
+    let live = dir.join("live.json");
+    let stray = dir.join("versions/9.json");
+    ensure(
+        tooltip.contains(&format!(
+            "{}: it names version 99, which does not exist",
+            live.display()
+        )) && tooltip.contains(&format!("{}: ignored (not a file)", stray.display())),
+        || format!("the tooltip says {tooltip:?}"),
+    )?;
+    // Another plan's row says nothing of the kind.
+    let other = text_of(ctx, "[data-testid=plan][data-plan-id='customer-support']")?;
+    ensure(!other.contains("attention"), || {
+        format!("another row says {other:?}")
+    })?;
+    ctx.screenshot("plan-files-need-attention")?;
+    click(ctx, row)?;
+    ctx.session().wait_until("the plan open", LONG, || {
+        Ok(text_of(ctx, "[data-testid=plan-title]")? == "Medical intake")
     })
 }
