@@ -36,6 +36,10 @@ fn main() {
             name: "a_long_search_shows_its_progress_and_stops_when_asked",
             run: a_long_search_shows_its_progress_and_stops_when_asked,
         },
+        Test {
+            name: "a_plan_built_to_explode_stops_at_a_ceiling_and_the_window_stays_responsive",
+            run: a_plan_built_to_explode_stops_at_a_ceiling_and_the_window_stays_responsive,
+        },
     ]));
 }
 
@@ -309,5 +313,80 @@ fn the_publish_dialog_says_what_changes_for_callers_and_blocks_a_broken_rule(ctx
         "Publish is enabled with a newly broken rule".into()
     })?;
     ctx.screenshot("publish-behaviour")?;
+    Ok(())
+}
+
+/// A loose state of 2,000 tasks: every order of doing them is a conversation. The window's
+/// search stops at its work ceiling and says so; meanwhile the page answers at once, and the
+/// app's memory stays within its budget (the search's ceiling in the window is 300 MB).
+fn a_plan_built_to_explode_stops_at_a_ceiling_and_the_window_stays_responsive(
+    ctx: &Ctx,
+) -> Outcome {
+    let tasks: Vec<serde_json::Value> = (0..2_000)
+        .map(|i| json!({"id": format!("t{i}"), "deliverables": [{"key": format!("k{i}"), "type": "string"}]}))
+        .collect();
+    let text = json!({
+        "schema_version": 1, "id": "many-tasks", "title": "Many tasks", "start_state_id": "a",
+        "states": [
+            {"id": "a", "title": "Every task", "type": "loose", "tasks": tasks,
+             "transitions": [{"target_state_id": "b", "condition_type": "all_tasks_complete"}]},
+            {"id": "b", "title": "Done", "instructions": "Bye"}
+        ]
+    })
+    .to_string();
+    let plan = plan_core::parse_plan(&text).map_err(|e| format!("{e:?}"))?;
+    plan_core::store::Workspace::at(ctx.workspace())
+        .create("many-tasks", plan, "2026-01-01T00:00:00Z")
+        .map_err(|e| e.to_string())?;
+    ctx.relaunch()?;
+    open_plan(ctx, "many-tasks")?;
+    click(ctx, "[data-testid=tab-explore]")?;
+    ctx.session()
+        .wait_until("the search to count its configurations", WAIT, || {
+            let text = text_of(ctx, "[data-testid=explore-progress]").unwrap_or_default();
+            Ok(text.starts_with("Exploring…") && !text.ends_with(" 0 configurations"))
+        })?;
+    // While it runs, the page answers at once.
+    let mut slowest = Duration::ZERO;
+    for _ in 0..5 {
+        let asked = std::time::Instant::now();
+        ctx.session().execute("return document.title;", json!([]))?;
+        slowest = slowest.max(asked.elapsed());
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    ensure(slowest < Duration::from_secs(1), || {
+        format!("the page took {slowest:?} to answer while exploring")
+    })?;
+    shows(
+        ctx,
+        "the search's answer",
+        "[data-testid=explore-summary]",
+        Duration::from_secs(240),
+    )?;
+    let summary = text_of(ctx, "[data-testid=explore-summary]")?;
+    ensure(summary.contains("(stopped at the work ceiling)"), || {
+        format!("the summary: {summary:?}")
+    })?;
+    let finding = text_of(
+        ctx,
+        "[data-testid=explore-finding][data-code=explore-incomplete]",
+    )?;
+    ensure(
+        finding.contains("its work ceiling (10,000,000 moves"),
+        || format!("the finding: {finding:?}"),
+    )?;
+    // The app's peak resident size: within its budget.
+    let pid = ctx.app_pid()?;
+    let status = fs::read_to_string(format!("/proc/{pid}/status")).map_err(|e| e.to_string())?;
+    let peak_kb: u64 = status
+        .lines()
+        .find(|l| l.starts_with("VmHWM:"))
+        .and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|n| n.parse().ok())
+        .ok_or("no VmHWM")?;
+    ensure(peak_kb < 700 * 1024, || {
+        format!("the app peaked at {} MB", peak_kb / 1024)
+    })?;
+    ctx.screenshot("explore-work-ceiling")?;
     Ok(())
 }
