@@ -240,7 +240,7 @@ fn a_strict_state_offers_its_current_task_only() {
     assert_eq!(e.stopped, Some(Stopped::MaxTurns));
     let each = e.cost.held_bytes / e.configurations;
     assert!(
-        each < 3_000,
+        each < 1_000,
         "{each} bytes a configuration ({} configurations, {:?})",
         e.configurations,
         e.cost

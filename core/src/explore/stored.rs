@@ -36,7 +36,8 @@ impl Stored {
         let weight = u32::try_from(1 + held / 32).unwrap_or(u32::MAX);
         let values = std::mem::take(&mut session.deliverables);
         // The visit's tasks are its state's, in order, nearly always: then only their statuses
-        // are written, two bits each (a 2,000-task state: 500 bytes, not 66 KB of JSON).
+        // are written, as runs or two bits each (a 2,000-task state: a few bytes to 500, not
+        // 66 KB of JSON).
         let ids = reads.task_ids(state);
         let same_tasks = session.visit.tasks.len() == ids.len()
             && session
@@ -52,20 +53,10 @@ impl Stored {
         };
         let mut out = Bytes(serde_json::to_vec(&session).unwrap_or_default());
         let shell = u32::try_from(out.0.len()).unwrap_or(u32::MAX);
-        out.byte(u8::from(same_tasks));
         if same_tasks {
-            for four in tasks.chunks(4) {
-                let mut b = 0u8;
-                for (i, t) in four.iter().enumerate() {
-                    let status = match t.status {
-                        TaskStatus::Pending => 0,
-                        TaskStatus::Completed => 1,
-                        TaskStatus::Skipped => 2,
-                    };
-                    b |= status << (2 * i);
-                }
-                out.byte(b);
-            }
+            write_statuses(&tasks, &mut out);
+        } else {
+            out.byte(0);
         }
         out.count(values.len());
         for (key, r) in &values {
@@ -117,20 +108,10 @@ impl Stored {
             bytes: values,
             at: 0,
         };
-        if r.byte() == 1 {
-            let ids = reads.task_ids(self.state);
-            let mut statuses = Vec::with_capacity(ids.len());
-            for four in ids.chunks(4) {
-                let b = r.byte();
-                for i in 0..four.len() {
-                    statuses.push(match (b >> (2 * i)) & 3 {
-                        1 => TaskStatus::Completed,
-                        2 => TaskStatus::Skipped,
-                        _ => TaskStatus::Pending,
-                    });
-                }
-            }
-            session.visit.tasks = ids
+        let statuses = read_statuses(&mut r, reads.task_ids(self.state).len());
+        if let Some(statuses) = statuses {
+            session.visit.tasks = reads
+                .task_ids(self.state)
                 .iter()
                 .zip(statuses)
                 .map(|(id, status)| TaskProgress {
@@ -168,6 +149,79 @@ impl Stored {
         }
         session.deliverables = deliverables;
         Some(session)
+    }
+}
+
+fn status_number(status: TaskStatus) -> u8 {
+    match status {
+        TaskStatus::Pending => 0,
+        TaskStatus::Completed => 1,
+        TaskStatus::Skipped => 2,
+    }
+}
+
+fn status_of(n: u8) -> TaskStatus {
+    match n {
+        1 => TaskStatus::Completed,
+        2 => TaskStatus::Skipped,
+        _ => TaskStatus::Pending,
+    }
+}
+
+/// A visit's task statuses, in the state's order: as runs (a status and how many in a row: a
+/// strict state's done tasks and pending ones are two runs, whatever their number), or two bits
+/// each, whichever is shorter. A flag byte first: 1 bits, 2 runs (0: the tasks are in the JSON).
+fn write_statuses(tasks: &[crate::runtime::TaskProgress], out: &mut Bytes) {
+    let mut runs: Vec<(u8, usize)> = Vec::new();
+    for t in tasks {
+        let n = status_number(t.status);
+        match runs.last_mut() {
+            Some((last, count)) if *last == n => *count += 1,
+            _ => runs.push((n, 1)),
+        }
+    }
+    if runs.len() * 5 < tasks.len().div_ceil(4) {
+        out.byte(2);
+        out.count(runs.len());
+        for (n, count) in runs {
+            out.byte(n);
+            out.count(count);
+        }
+    } else {
+        out.byte(1);
+        for four in tasks.chunks(4) {
+            let mut b = 0u8;
+            for (i, t) in four.iter().enumerate() {
+                b |= status_number(t.status) << (2 * i);
+            }
+            out.byte(b);
+        }
+    }
+}
+
+/// The statuses [`write_statuses`] wrote for `n` tasks; none when the tasks are in the JSON.
+fn read_statuses(r: &mut Reader<'_>, n: usize) -> Option<Vec<TaskStatus>> {
+    match r.byte() {
+        1 => {
+            let mut out = Vec::with_capacity(n);
+            for start in (0..n).step_by(4) {
+                let b = r.byte();
+                for i in 0..(n - start).min(4) {
+                    out.push(status_of((b >> (2 * i)) & 3));
+                }
+            }
+            Some(out)
+        }
+        2 => {
+            let mut out = Vec::with_capacity(n);
+            for _ in 0..r.count() {
+                let status = status_of(r.byte());
+                let count = r.count().min(n - out.len());
+                out.extend(std::iter::repeat_n(status, count));
+            }
+            Some(out)
+        }
+        _ => None,
     }
 }
 
@@ -288,11 +342,70 @@ mod tests {
         let packed_size = packed.size();
         let json_tasks = serde_json::to_vec(&s.visit.tasks).unwrap().len();
         assert_eq!(packed.unpack(&reads), Some(s.clone()));
+        // A strict state's statuses, done ones first: a few runs, whatever the number of tasks.
+        let mut runs = s.clone();
+        let half = runs.visit.tasks.len() / 2;
+        for (i, t) in runs.visit.tasks.iter_mut().enumerate() {
+            t.status = if i < half {
+                TaskStatus::Completed
+            } else {
+                TaskStatus::Pending
+            };
+        }
+        assert_eq!(
+            Stored::pack(runs.clone(), 0, &reads).unpack(&reads),
+            Some(runs)
+        );
         let mut reordered = s.clone();
         reordered.visit.tasks.reverse();
         let whole = Stored::pack(reordered, 0, &reads);
         assert!(s.visit.tasks.len() > 1 && whole.size() - packed_size > json_tasks / 2);
         s.visit.tasks.reverse();
+        assert_eq!(Stored::pack(s.clone(), 0, &reads).unpack(&reads), Some(s));
+    }
+
+    #[test]
+    fn many_tasks_pack_as_runs_or_bits_whichever_is_shorter_and_come_back() {
+        use crate::runtime::{Chat, Simulator, Start};
+        let tasks: Vec<serde_json::Value> = (0..401)
+            .map(|i| serde_json::json!({"id": format!("t{i}")}))
+            .collect();
+        let plan = crate::parse::parse_plan(
+            &serde_json::json!({"id": "p", "title": "P", "states": [
+                {"id": "a", "title": "A", "type": "strict", "tasks": tasks}]})
+            .to_string(),
+        )
+        .expect("a plan");
+        let (chat, _) = Chat::open_from(
+            &plan,
+            &Simulator,
+            super::super::plan_ref(&plan),
+            &Start::default(),
+        )
+        .expect("it opens");
+        let reads = Reads::of(&plan);
+        let mut s = chat.session;
+        assert_eq!(s.visit.tasks.len(), 401);
+        let size = |s: &Session| Stored::pack(s.clone(), 0, &reads).size();
+        let all_pending = size(&s);
+        for (i, t) in s.visit.tasks.iter_mut().enumerate() {
+            t.status = match i {
+                0..=199 => TaskStatus::Completed,
+                200..=209 => TaskStatus::Skipped,
+                _ => TaskStatus::Pending,
+            };
+        }
+        // Three runs: a few bytes more than one, whatever the number of tasks done.
+        assert!(size(&s) <= all_pending + 10, "{} {all_pending}", size(&s));
+        assert_eq!(
+            Stored::pack(s.clone(), 0, &reads).unpack(&reads),
+            Some(s.clone())
+        );
+        for (i, t) in s.visit.tasks.iter_mut().enumerate() {
+            t.status = status_of((i % 3) as u8);
+        }
+        // Alternating: two bits each, 101 bytes.
+        assert!(size(&s) <= all_pending + 101);
         assert_eq!(Stored::pack(s.clone(), 0, &reads).unpack(&reads), Some(s));
     }
 }
