@@ -1011,13 +1011,26 @@ fn what_an_import_accepts_is_written_so_that_it_can_be_read_back() {
     );
 }
 
+/// A fresh workspace for one test, seeded with the sample plans: the test's folder and it.
+fn seeded(name: &str) -> (PathBuf, PathBuf) {
+    let dir = scratch(name);
+    let ws = dir.join("ws");
+    ok(&plan(&ws, &["list"]));
+    (dir, ws)
+}
+
+/// Changes plan `id`'s draft title from `from` to `to` on disk, as another program would.
+fn retitle(ws: &Path, id: &str, from: &str, to: &str) {
+    let draft = ws.join(id).join("draft.json");
+    let text = fs::read_to_string(&draft).unwrap();
+    fs::write(&draft, text.replacen(from, to, 1)).unwrap();
+}
+
 /// Only canonical version files count: a copy named `01.json` is not version 1 again and a
 /// folder named `9.json` does not make the next publish version 10; both are reported by name.
 #[test]
 fn only_files_named_as_versions_are_versions_and_the_rest_is_reported() {
-    let dir = scratch("stray-versions");
-    let ws = dir.join("ws");
-    ok(&plan(&ws, &["list"]));
+    let (_, ws) = seeded("stray-versions");
     ok(&plan(&ws, &["publish", "medical-intake", "-m", "one"]));
     let versions = ws.join("medical-intake/versions");
     fs::copy(versions.join("1.json"), versions.join("01.json")).unwrap();
@@ -1043,13 +1056,7 @@ fn only_files_named_as_versions_are_versions_and_the_rest_is_reported() {
         );
     }
     // The next publish is version 2, and the plan list says what is wrong.
-    let draft = ws.join("medical-intake/draft.json");
-    let text = fs::read_to_string(&draft).unwrap();
-    fs::write(
-        &draft,
-        text.replacen("Medical intake", "Medical intake 2", 1),
-    )
-    .unwrap();
+    retitle(&ws, "medical-intake", "Medical intake", "Medical intake 2");
     assert_eq!(ok(&plan(&ws, &["publish", "medical-intake"])).trim(), "2");
     assert!(versions.join("2.json").is_file());
     let list = ok(&plan(&ws, &["list"]));
@@ -1063,9 +1070,7 @@ fn only_files_named_as_versions_are_versions_and_the_rest_is_reported() {
 /// over it, and the refusals name the file, not the plan's folder.
 #[test]
 fn a_draft_that_is_not_a_file_is_said_with_its_name_and_the_plan_stays_listed() {
-    let dir = scratch("draft-folder");
-    let ws = dir.join("ws");
-    ok(&plan(&ws, &["list"]));
+    let (_, ws) = seeded("draft-folder");
     let draft = ws.join("daily-routine/draft.json");
     fs::remove_file(&draft).unwrap();
     fs::create_dir(&draft).unwrap();
@@ -1105,9 +1110,7 @@ fn a_draft_that_is_not_a_file_is_said_with_its_name_and_the_plan_stays_listed() 
 /// versions are listed, and setting a live version mends it.
 #[test]
 fn a_live_marker_naming_no_intact_version_is_said_with_its_file() {
-    let dir = scratch("bad-live");
-    let ws = dir.join("ws");
-    ok(&plan(&ws, &["list"]));
+    let (_, ws) = seeded("bad-live");
     ok(&plan(&ws, &["publish", "medical-intake"]));
     let live = ws.join("medical-intake/live.json");
     for (text, why) in [
@@ -1155,13 +1158,7 @@ fn a_live_marker_naming_no_intact_version_is_said_with_its_file() {
         "{said}"
     );
     // Setting it again mends it.
-    let draft = ws.join("medical-intake/draft.json");
-    let text = fs::read_to_string(&draft).unwrap();
-    fs::write(
-        &draft,
-        text.replacen("Medical intake", "Medical intake 2", 1),
-    )
-    .unwrap();
+    retitle(&ws, "medical-intake", "Medical intake", "Medical intake 2");
     ok(&plan(&ws, &["publish", "medical-intake"]));
     ok(&plan(&ws, &["live", "medical-intake", "2"]));
     assert!(!ok(&plan(&ws, &["list"])).contains("note:"));
