@@ -6,6 +6,7 @@
 //! Pure: no IO, no clock. The caller passes a `stop` question (asked between batches of
 //! configurations, for a Stop button), a `progress` callback, and how many threads to use.
 
+mod ceilings;
 mod compare;
 mod findings;
 mod key;

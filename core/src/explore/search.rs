@@ -5,6 +5,7 @@
 
 use std::collections::{HashMap, VecDeque};
 
+use super::ceilings::{Batches, Held};
 use super::findings::facts;
 use super::key::key_hash;
 use super::moves::{moves, play, Domains};
@@ -136,113 +137,12 @@ impl Search<'_> {
 }
 
 /// The bytes one interned effect takes.
-fn effects_size(e: &Effects) -> usize {
+pub(crate) fn effects_size(e: &Effects) -> usize {
     let strings = |list: &[String]| list.iter().map(|m| m.len() + 24).sum::<usize>();
     strings(&e.entered)
         + strings(&e.called)
         + e.fired.iter().map(|(f, _)| f.len() + 32).sum::<usize>()
         + std::mem::size_of::<Effects>()
-}
-
-/// What a search holds, counted as it grows (explore.md: the memory ceiling): the sessions
-/// waiting to be expanded and what is interned, in bytes; the rest is read off the search.
-#[derive(Default)]
-struct Held {
-    pending: usize,
-    interned: usize,
-}
-
-/// Bytes per configuration and per step that the findings' report reads on top of the search
-/// (which configurations can end, the steps into each, the states each enters).
-const REPORT_PER_NODE: usize = 72;
-const REPORT_PER_STEP: usize = 12;
-
-impl Held {
-    /// Everything held: configurations and their index (counted at twice their number, as a
-    /// growing table or list may be), the steps, the rules' facts, the pending sessions, the
-    /// interned messages and effects, and what the report will need.
-    fn total(&self, s: &Search) -> usize {
-        use std::mem::size_of;
-        let nodes = s.nodes.len().max(1);
-        let steps = s.steps.len();
-        2 * nodes * (size_of::<Node>() + 32)
-            + 2 * steps * 12
-            + 2 * s.facts.len() * 8
-            + nodes * REPORT_PER_NODE
-            + steps * REPORT_PER_STEP
-            + self.pending
-            + self.interned
-    }
-}
-
-/// How many configurations the next batch expands: as many as keep the threads busy, but never
-/// more than leave the batch's sessions and moves within a quarter of the memory ceiling, nor
-/// more moves than the work ceiling has left (measured on the batch before: a configuration of a
-/// plan with 2,000 tasks has 2,000 moves, each with a session).
-struct Batches {
-    most: usize,
-    room: usize,
-    max_moves: usize,
-    /// Per configuration expanded in the last batch: bytes of what its moves answered, and work.
-    bytes_each: usize,
-    work_each: usize,
-}
-
-impl Batches {
-    fn new(bounds: Bounds, threads: usize) -> Batches {
-        Batches {
-            most: threads.max(1) * PER_THREAD,
-            room: bounds.max_memory / 4,
-            max_moves: bounds.max_moves,
-            bytes_each: 0,
-            work_each: 0,
-        }
-    }
-
-    /// The memory kept free for a batch's answers.
-    fn room(&self) -> usize {
-        self.room
-    }
-
-    /// The next batch's size, `work` done so far.
-    fn next(&self, work: usize) -> usize {
-        let by_memory = self.room / self.bytes_each.max(1);
-        let work_left = self.max_moves.saturating_sub(work);
-        let by_moves = work_left / self.work_each.max(1);
-        // At least one: the merge stops exactly where the work ceiling would be passed.
-        by_memory.min(by_moves).clamp(1, self.most)
-    }
-
-    /// Reads what the last batch's configurations answered, each move weighing what its
-    /// configuration's does (`weights`, in the batch's order).
-    fn measure(&mut self, expanded: &Expanded, weights: &[usize]) {
-        let (mut bytes, mut work, mut each) = (0usize, 0usize, 0usize);
-        for (list, weight) in expanded.iter().zip(weights) {
-            let Some(list) = list else {
-                continue;
-            };
-            each += 1;
-            work += list.len() * weight;
-            for (message, moved) in list {
-                bytes += message.len() + 64;
-                if let Some(m) = moved {
-                    bytes += size_of_moved(m);
-                }
-            }
-        }
-        if each > 0 {
-            self.bytes_each = bytes.div_ceil(each);
-            self.work_each = work.div_ceil(each);
-        }
-    }
-}
-
-fn size_of_moved(m: &Moved) -> usize {
-    std::mem::size_of::<Moved>()
-        + effects_size(&m.effects)
-        + m.session
-            .as_ref()
-            .map_or(0, |(stored, facts)| stored.size() + facts.len() * 8)
 }
 
 /// Interns `value` in `list` through `index`.
@@ -263,11 +163,11 @@ fn intern<T: Clone + Eq + std::hash::Hash>(
 /// Where one move from a configuration leads: what it did, its key's hash, and the session after
 /// it when that configuration was not known when the batch began (most moves lead to a known one:
 /// their sessions are dropped by the thread that made them, never sent).
-struct Moved {
+pub(crate) struct Moved {
     /// The session (packed), and what each rule reads of it.
-    session: Option<(Stored, Vec<u64>)>,
-    effects: Effects,
-    key: u128,
+    pub session: Option<(Stored, Vec<u64>)>,
+    pub effects: Effects,
+    pub key: u128,
 }
 
 /// The configurations reached so far, by key hash: read by the threads while they expand a batch,
@@ -313,7 +213,7 @@ fn expand(
 
 /// What a batch's expansion answers: for each configuration, its moves, or none when it was not
 /// to be expanded.
-type Expanded = Vec<Option<Vec<(String, Option<Moved>)>>>;
+pub(crate) type Expanded = Vec<Option<Vec<(String, Option<Moved>)>>>;
 
 /// `expand` over each session of `batch` that `todo` marks, in order.
 fn expand_each(
@@ -402,7 +302,7 @@ impl Workers {
 
 /// Configurations expanded at a time on each thread: enough to keep the threads busy between
 /// two merges, few enough that a batch's sessions stay small.
-const PER_THREAD: usize = 128;
+pub(crate) const PER_THREAD: usize = 128;
 
 pub(crate) fn search<'p>(
     plan: &'p Plan,
