@@ -48,6 +48,16 @@ fn shows(ctx: &Ctx, what: &str, css: &str, within: Duration) -> Outcome {
         .wait_until(what, within, || Ok(count(ctx, css)? > 0))
 }
 
+/// Opens the Explore tab and waits until its search counts configurations.
+fn explore_until_counting(ctx: &Ctx) -> Outcome {
+    click(ctx, "[data-testid=tab-explore]")?;
+    ctx.session()
+        .wait_until("the search to count its configurations", WAIT, || {
+            let text = text_of(ctx, "[data-testid=explore-progress]").unwrap_or_default();
+            Ok(text.starts_with("Exploring…") && !text.ends_with(" 0 configurations"))
+        })
+}
+
 /// Whether the element `css` names is disabled.
 fn disabled(ctx: &Ctx, css: &str) -> Result<bool, String> {
     let v = ctx.session().execute(
@@ -215,12 +225,7 @@ fn a_long_search_shows_its_progress_and_stops_when_asked(ctx: &Ctx) -> Outcome {
         .map_err(|e| e.to_string())?;
     ctx.relaunch()?;
     open_plan(ctx, &large.id)?;
-    click(ctx, "[data-testid=tab-explore]")?;
-    ctx.session()
-        .wait_until("the search to count its configurations", WAIT, || {
-            let text = text_of(ctx, "[data-testid=explore-progress]").unwrap_or_default();
-            Ok(text.starts_with("Exploring…") && !text.ends_with(" 0 configurations"))
-        })?;
+    explore_until_counting(ctx)?;
     ctx.screenshot("explore-running")?;
     click(ctx, "[data-testid=explore-stop]")?;
     shows(
@@ -340,12 +345,7 @@ fn a_plan_built_to_explode_stops_at_a_ceiling_and_the_window_stays_responsive(
         .map_err(|e| e.to_string())?;
     ctx.relaunch()?;
     open_plan(ctx, "many-tasks")?;
-    click(ctx, "[data-testid=tab-explore]")?;
-    ctx.session()
-        .wait_until("the search to count its configurations", WAIT, || {
-            let text = text_of(ctx, "[data-testid=explore-progress]").unwrap_or_default();
-            Ok(text.starts_with("Exploring…") && !text.ends_with(" 0 configurations"))
-        })?;
+    explore_until_counting(ctx)?;
     // While it runs, the page answers at once.
     let mut slowest = Duration::ZERO;
     for _ in 0..5 {
