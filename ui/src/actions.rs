@@ -19,7 +19,7 @@ use crate::canvas::scene::Scene;
 use crate::editor::{Editor, Selection};
 use crate::focus::focus_field_of;
 use crate::keymap::{action_for, Action, Press};
-use crate::tab::Tab;
+use crate::navigation::{Navigation, Tab};
 
 /// Copied states, for paste.
 #[derive(Clone, Default)]
@@ -39,8 +39,7 @@ pub struct Actions {
     pub finding: RwSignal<bool>,
     /// The shortcut overlay (`?`) is open.
     pub help: RwSignal<bool>,
-    /// The right panel's tab.
-    pub tab: RwSignal<Tab>,
+    navigation: Navigation,
     /// The left column (plans and palette) is open, not folded to a strip.
     pub side_open: RwSignal<bool>,
     /// The right panel is open, not folded to a strip.
@@ -48,7 +47,12 @@ pub struct Actions {
 }
 
 impl Actions {
-    pub fn new(editor: Editor, camera: Camera, scene: Memo<Scene>) -> Actions {
+    pub fn new(
+        editor: Editor,
+        camera: Camera,
+        scene: Memo<Scene>,
+        navigation: Navigation,
+    ) -> Actions {
         Actions {
             editor,
             camera,
@@ -56,7 +60,7 @@ impl Actions {
             clipboard: StoredValue::new(Clipboard::default()),
             finding: RwSignal::new(false),
             help: RwSignal::new(false),
-            tab: RwSignal::new(Tab::Inspect),
+            navigation,
             side_open: RwSignal::new(true),
             panel_open: RwSignal::new(true),
         }
@@ -66,7 +70,7 @@ impl Actions {
     /// inspector, a comparison): what was asked for is never left inside a folded panel.
     pub fn open_panel_on_tab_change(self) {
         Effect::new(move |before: Option<Tab>| {
-            let tab = self.tab.get();
+            let tab = self.navigation.tab();
             if before.is_some() {
                 self.panel_open.set(true);
             }
@@ -425,7 +429,7 @@ impl Actions {
             }
             None => self.editor.selection.set(Selection::default()),
         }
-        self.tab.set(Tab::Inspect);
+        self.navigation.show(Tab::Inspect);
         if d.location.state_id.is_some() {
             focus_field_of(&d.location.path);
         }

@@ -20,8 +20,9 @@ use crate::find::Find;
 use crate::fold::FoldToggles;
 use crate::help::Help;
 use crate::lifecycle::Lifecycle;
+use crate::navigation::{Navigation, Tab};
 use crate::opening::{FirstScreen, Opening};
-use crate::panels::{Panel, Tab};
+use crate::panels::Panel;
 use crate::sidebar::Sidebar;
 use crate::test_chat::TestChat;
 use crate::timeline::{mark, timed};
@@ -63,15 +64,17 @@ pub fn App(first: FirstScreen) -> impl IntoView {
     // The plan's names, which the inspector's pickers offer (see `names`).
     provide_context(crate::plan_names::memo(editor));
     let opening = Opening::new(editor, camera, scene);
-    let actions = Actions::new(editor, camera, scene);
-    let lifecycle = Lifecycle::new(editor, opening, actions);
-    let test_chat = TestChat::new(editor, actions, lifecycle);
-    let exploring = Exploring::new(editor, actions, lifecycle, test_chat);
+    let navigation = Navigation::new();
+    let actions = Actions::new(editor, camera, scene, navigation);
+    let lifecycle = Lifecycle::new(editor, opening, navigation);
+    let test_chat = TestChat::new(editor, actions, lifecycle, navigation);
+    let exploring = Exploring::new(editor, actions, navigation, test_chat);
     // The stores, reached by every part of the window through the context: a component takes
     // as props only what it shows.
     provide_context(editor);
     provide_context(camera);
     provide_context(opening);
+    provide_context(navigation);
     provide_context(actions);
     provide_context(lifecycle);
     provide_context(test_chat);
@@ -83,7 +86,7 @@ pub fn App(first: FirstScreen) -> impl IntoView {
     // While the Test chat is shown, the canvas marks the conversation (or a failing case) and
     // the suite's coverage.
     let chat_marks = Memo::new(move |_| {
-        (actions.tab.get() == Tab::Chat).then(|| {
+        navigation.showing(Tab::Chat).then(|| {
             test_chat.chat.with(|chat| {
                 test_chat.case.with(|case| {
                     test_chat.suite.with(|suite| {
@@ -95,7 +98,7 @@ pub fn App(first: FirstScreen) -> impl IntoView {
     });
     // While the Explore tab is shown, the canvas draws a finding's conversation or the coverage.
     let explore_marks = Memo::new(move |_| {
-        (actions.tab.get() == Tab::Explore).then(|| {
+        navigation.showing(Tab::Explore).then(|| {
             exploring.found.with(|found| {
                 found.as_ref().map(|found| {
                     crate::explore::marks(found, exploring.shown.get(), exploring.coverage.get())
@@ -147,7 +150,7 @@ pub fn App(first: FirstScreen) -> impl IntoView {
     view! {
         <div
             class="app"
-            class:wide-panel=move || matches!(actions.tab.get(), Tab::Chat | Tab::Explore)
+            class:wide-panel=move || matches!(navigation.tab(), Tab::Chat | Tab::Explore)
             class:side-folded=move || !actions.side_open.get()
             class:panel-folded=move || !actions.panel_open.get()
         >
@@ -327,7 +330,6 @@ fn StatusBar(report: Memo<plan_core::Report>) -> impl IntoView {
     let editor = expect_context::<Editor>();
     let camera = expect_context::<Camera>();
     let opening = expect_context::<Opening>();
-    let actions = expect_context::<Actions>();
     let counts = move || {
         editor.plan.with(|p| {
             p.as_ref().map_or(String::new(), |p| {
@@ -356,12 +358,13 @@ fn StatusBar(report: Memo<plan_core::Report>) -> impl IntoView {
         _ => "save saving",
     };
     let source = opening.source;
+    let navigation = expect_context::<Navigation>();
     view! {
         <footer class="statusbar">
             <button
                 class="problem-count"
                 data-testid="problem-count"
-                on:click=move |_| actions.tab.set(Tab::Problems)
+                on:click=move |_| navigation.show(Tab::Problems)
             >
                 {problem_counts}
             </button>

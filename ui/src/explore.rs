@@ -14,8 +14,7 @@ use plan_api::ApiError;
 use crate::actions::Actions;
 use crate::editor::{Editor, SaveState};
 use crate::ipc;
-use crate::lifecycle::{Dialog, Lifecycle};
-use crate::tab::Tab;
+use crate::navigation::{Dialog, Navigation, Tab};
 use crate::test_chat::TestChat;
 
 /// A search that took less than this is run again by itself after each saved edit; a longer one
@@ -132,7 +131,7 @@ pub fn length_words(f: &FindingView) -> Option<String> {
 pub struct Exploring {
     editor: Editor,
     actions: Actions,
-    lifecycle: Lifecycle,
+    navigation: Navigation,
     test_chat: TestChat,
     /// The last search's answer.
     pub found: RwSignal<Option<ExploreView>>,
@@ -155,13 +154,13 @@ impl Exploring {
     pub fn new(
         editor: Editor,
         actions: Actions,
-        lifecycle: Lifecycle,
+        navigation: Navigation,
         test_chat: TestChat,
     ) -> Exploring {
         let exploring = Exploring {
             editor,
             actions,
-            lifecycle,
+            navigation,
             test_chat,
             found: RwSignal::new(None),
             running: RwSignal::new(false),
@@ -199,7 +198,7 @@ impl Exploring {
         // The tab shown with nothing found yet, or after an edit when the last search was quick:
         // explored by itself.
         Effect::new(move |_| {
-            let on_tab = actions.tab.get() == Tab::Explore;
+            let on_tab = navigation.showing(Tab::Explore);
             let stale = exploring.stale.get();
             let nothing_yet =
                 exploring.found.with(Option::is_none) && exploring.error.with(Option::is_none);
@@ -291,7 +290,7 @@ impl Exploring {
     /// Offers finding `index`'s conversation as a test case, to trim and name before it is saved.
     pub fn save_case(self, index: usize) {
         if let Some(case) = self.finding(index).and_then(|f| f.case) {
-            self.lifecycle.dialog.set(Some(Dialog::SaveCase(case)));
+            self.navigation.open(Dialog::SaveCase(case));
         }
     }
 

@@ -17,8 +17,8 @@ use plan_core::Revision;
 use crate::actions::Actions;
 use crate::editor::{Editor, Mode, SaveState};
 use crate::ipc;
-use crate::lifecycle::{Dialog, Lifecycle};
-use crate::tab::Tab;
+use crate::lifecycle::Lifecycle;
+use crate::navigation::{Dialog, Navigation, Tab};
 
 mod agent;
 mod answering;
@@ -95,6 +95,7 @@ pub struct TestChat {
     editor: Editor,
     actions: Actions,
     lifecycle: Lifecycle,
+    navigation: Navigation,
     /// The conversation shown, if any.
     pub chat: RwSignal<Option<ChatView>>,
     /// A turn (or a start, a suite run) is under way.
@@ -124,11 +125,17 @@ pub struct TestChat {
 }
 
 impl TestChat {
-    pub fn new(editor: Editor, actions: Actions, lifecycle: Lifecycle) -> TestChat {
+    pub fn new(
+        editor: Editor,
+        actions: Actions,
+        lifecycle: Lifecycle,
+        navigation: Navigation,
+    ) -> TestChat {
         let test_chat = TestChat {
             editor,
             actions,
             lifecycle,
+            navigation,
             chat: RwSignal::new(None),
             busy: RwSignal::new(false),
             error: RwSignal::new(None),
@@ -168,7 +175,7 @@ impl TestChat {
         // The draft saved with the conversation in view (or the tab opened after edits): the
         // shell says whether the conversation can still go on in the plan as it is now.
         Effect::new(move |before: Option<bool>| {
-            let now = actions.tab.get() == Tab::Chat && editor.save.get() == SaveState::Saved;
+            let now = navigation.showing(Tab::Chat) && editor.save.get() == SaveState::Saved;
             if now && before != Some(true) {
                 test_chat.check_current();
             }
@@ -203,7 +210,7 @@ impl TestChat {
 
     /// Whether the top bar says "Testing": a conversation is shown in the Chat tab.
     pub fn is_on(&self) -> bool {
-        self.actions.tab.get() == Tab::Chat && self.chat.with(Option::is_some)
+        self.navigation.showing(Tab::Chat) && self.chat.with(Option::is_some)
     }
 
     fn forget(self) {
@@ -265,7 +272,7 @@ impl TestChat {
         };
         let (revision, from) = (self.run.get_untracked(), self.from.get_untracked());
         self.busy.set(true);
-        self.actions.tab.set(Tab::Chat);
+        self.navigation.show(Tab::Chat);
         spawn_local(async move {
             // A chat of the draft runs what the author sees: the autosave first.
             if revision == Revision::Draft {
@@ -338,7 +345,7 @@ impl TestChat {
         self.from.update(|f| f.state = Some(state));
         self.chat.set(None);
         self.case.set(None);
-        self.actions.tab.set(Tab::Chat);
+        self.navigation.show(Tab::Chat);
     }
 
     /// The conversation as a test case, for the author to trim in a dialog before it is saved.
@@ -348,7 +355,7 @@ impl TestChat {
         };
         spawn_local(async move {
             match ipc::chat_case(&view.id, &view.name).await {
-                Ok(script) => self.lifecycle.dialog.set(Some(Dialog::SaveCase(script))),
+                Ok(script) => self.navigation.open(Dialog::SaveCase(script)),
                 Err(e) => self.error.set(Some(e)),
             }
         });

@@ -11,7 +11,7 @@ use super::gesture::Target;
 use crate::actions::Actions;
 use crate::editor::{Editor, Selection};
 use crate::keymap::Action;
-use crate::tab::Tab;
+use crate::navigation::{Navigation, Tab};
 use crate::test_chat::TestChat;
 
 /// What the menu was opened on, and where (canvas pixels).
@@ -192,7 +192,7 @@ fn choose(item: Item, place: &Place, at: (f64, f64)) {
     match item {
         Item::Rename => {
             select(place);
-            actions.tab.set(Tab::Inspect);
+            expect_context::<Navigation>().show(Tab::Inspect);
             super::items::open_in_inspector();
         }
         Item::Duplicate => {
@@ -211,7 +211,7 @@ fn choose(item: Item, place: &Place, at: (f64, f64)) {
         }
         Item::EditCondition => {
             select(place);
-            actions.tab.set(Tab::Inspect);
+            expect_context::<Navigation>().show(Tab::Inspect);
         }
         Item::Add(kind) => {
             let from = match place {

@@ -11,9 +11,8 @@ use plan_core::Severity;
 use super::label_place::Placed;
 use super::marks::{ArrowMarks, CardMarks, Marks};
 use super::scene::{Arrow, ArrowText, Card, Detour};
-use crate::actions::Actions;
 use crate::editor::{Editor, Selection};
-use crate::tab::Tab;
+use crate::navigation::{Navigation, Tab};
 
 fn severity_name(s: Severity) -> &'static str {
     s.as_str()
@@ -84,8 +83,8 @@ pub fn card_view(card: Card, editor: Editor, marks: Memo<Marks>) -> impl IntoVie
         if e.key() == "Enter" {
             e.prevent_default();
             editor.selection.set(Selection::state(&id_enter));
-            if let Some(actions) = use_context::<Actions>() {
-                actions.tab.set(Tab::Inspect);
+            if let Some(navigation) = use_context::<Navigation>() {
+                navigation.show(Tab::Inspect);
             }
             open_in_inspector();
         }

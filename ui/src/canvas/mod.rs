@@ -1,5 +1,5 @@
 //! The canvas, in three layers like xyflow: pure geometry (`geometry`, and `camera` for where the
-//! view looks), what to draw for a plan (`scene`), a pure gesture state machine (`gesture`), which
+//! view looks), what to draw for a plan (`scene`), a pure gesture state machine (`gesture`) and what its effects do to the editor (`effects`), which
 //! items have elements (`mount`), and thin DOM/SVG views (`view`, and `items` for one card, arrow
 //! or label, with what an arrow says from `text`, each keyed by `key`; `shown` the scene as drawn);
 //! interruptions are drawn above the flow (`detours`).
@@ -7,6 +7,7 @@
 pub mod camera;
 pub mod context_menu;
 pub mod detours;
+pub mod effects;
 pub mod geometry;
 pub mod gesture;
 pub mod items;

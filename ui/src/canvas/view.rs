@@ -2,18 +2,16 @@
 //! that feeds pointer and wheel input to the gesture machine and carries its effects to the
 //! editor. No decisions are made here.
 
-use std::collections::BTreeMap;
-
 use leptos::ev;
 use leptos::html;
 use leptos::prelude::*;
-use plan_core::edit::{Command, NewState};
-use plan_core::plan::Position;
+use plan_core::edit::NewState;
 use wasm_bindgen::JsCast;
 
 use super::camera::{self, fitted, Camera};
 use super::context_menu::{ContextMenu, Menu, Place};
-use super::geometry::{snap, Rect};
+use super::effects::{self, Outcome};
+use super::geometry::Rect;
 use super::gesture::{self, Gesture, Input, Target, ZOOM_STEP};
 use super::items::{arrow_view, card_view, detour_arrow_view, detour_view, label_view, Texts};
 use super::label_places::label_places;
@@ -169,85 +167,28 @@ pub fn Canvas(scene: Memo<Scene>, marks: Memo<Marks>) -> impl IntoView {
         Memo::new(move |_| legible::overview_style(viewport.get().zoom, in_view.get()));
     let text_scale = Memo::new(move |_| TextScale::at(viewport.get().zoom));
     let menu = RwSignal::new(None::<Menu>);
-    let apply_effect = move |effect: gesture::Effect| match effect {
-        gesture::Effect::SelectStates { ids, additive } => editor.selection.update(|s| {
-            s.transition = None;
-            if additive {
-                for id in ids {
-                    match s.states.iter().position(|x| *x == id) {
-                        Some(i) => {
-                            s.states.remove(i);
-                        }
-                        None => s.states.push(id),
-                    }
-                }
-            } else {
-                s.states = ids;
+    let apply_effect = move |effect: gesture::Effect| {
+        let before = editor.selection.get_untracked();
+        let outcome = scene.with_untracked(|s| effects::outcome(effect, &before, s));
+        match outcome {
+            Outcome::Select(selection) => editor.selection.set(selection),
+            Outcome::Edit(command) => {
+                editor.dispatch(command);
             }
-        }),
-        gesture::Effect::SelectTransition { from, index } => editor.selection.set(Selection {
-            states: Vec::new(),
-            transition: Some((from, index)),
-        }),
-        gesture::Effect::ClearSelection => editor.selection.set(Selection::default()),
-        gesture::Effect::SelectInside { area, additive } => {
-            let inside: Vec<String> = scene.with_untracked(|s| {
-                s.cards
-                    .iter()
-                    .filter(|c| c.rect.intersects(&area))
-                    .map(|c| c.id.clone())
-                    .collect()
-            });
-            editor.selection.update(|s| {
-                if !additive {
-                    s.states.clear();
+            Outcome::Connect { command, from } => {
+                if editor.dispatch(command) {
+                    let index = editor.plan.with_untracked(|p| {
+                        p.as_ref()
+                            .and_then(|p| p.state(&from))
+                            .map_or(0, |s| s.transitions.len().saturating_sub(1))
+                    });
+                    editor.selection.set(Selection {
+                        states: Vec::new(),
+                        transition: Some((from, index)),
+                    });
                 }
-                s.transition = None;
-                for id in inside {
-                    if !s.states.contains(&id) {
-                        s.states.push(id);
-                    }
-                }
-            });
-        }
-        gesture::Effect::MoveBy { ids, dx, dy } => {
-            let moves: BTreeMap<String, Position> = scene.with_untracked(|s| {
-                s.cards
-                    .iter()
-                    .filter(|c| ids.contains(&c.id))
-                    .map(|c| {
-                        let at = Position {
-                            x: snap(c.rect.x + dx),
-                            y: snap(c.rect.y + dy),
-                        };
-                        (c.id.clone(), at)
-                    })
-                    .collect()
-            });
-            editor.dispatch(Command::MoveStates { moves });
-        }
-        gesture::Effect::Connect { from, to } => {
-            if editor.dispatch(Command::Connect {
-                from: from.clone(),
-                to,
-            }) {
-                let index = editor.plan.with_untracked(|p| {
-                    p.as_ref()
-                        .and_then(|p| p.state(&from))
-                        .map_or(0, |s| s.transitions.len().saturating_sub(1))
-                });
-                editor.selection.set(Selection {
-                    states: Vec::new(),
-                    transition: Some((from, index)),
-                });
             }
-        }
-        gesture::Effect::DroppedArrow { from, at } => menu.set(Some(Menu {
-            at,
-            on: Place::DroppedArrow { from },
-        })),
-        gesture::Effect::Retarget { from, index, to } => {
-            editor.dispatch(Command::Retarget { from, index, to });
+            Outcome::Menu(m) => menu.set(Some(m)),
         }
     };
     let feed = move |input: Input| {

@@ -6,7 +6,8 @@ use leptos::prelude::*;
 use plan_api::ApiError;
 use plan_core::runtime::script::{Expect, Script};
 
-use crate::lifecycle::{Dialog, Lifecycle};
+use crate::lifecycle::Lifecycle;
+use crate::navigation::{Dialog, Navigation};
 use crate::test_chat::TestChat;
 
 /// One expectation that can be kept or dropped: turn (0-based), what, its text.
@@ -98,7 +99,7 @@ fn trimmed(script: &Script, dropped: &[Kept]) -> Script {
 pub fn SaveCaseDialog() -> impl IntoView {
     let lifecycle = expect_context::<Lifecycle>();
     let test_chat = expect_context::<TestChat>();
-    let script = match lifecycle.dialog.get_untracked() {
+    let script = match expect_context::<Navigation>().dialog_untracked() {
         Some(Dialog::SaveCase(s)) => s,
         _ => Script::default(),
     };

@@ -9,7 +9,8 @@ mod welcome;
 use leptos::ev;
 use leptos::prelude::*;
 
-use crate::lifecycle::{Confirmation, Dialog, Lifecycle};
+use crate::lifecycle::Lifecycle;
+use crate::navigation::{Confirmation, Dialog, Navigation};
 use case::SaveCaseDialog;
 use publish::PublishDialog;
 use welcome::WelcomeDialog;
@@ -17,13 +18,13 @@ use welcome::WelcomeDialog;
 #[component]
 pub fn Dialogs() -> impl IntoView {
     let lifecycle = expect_context::<Lifecycle>();
-    let dialog = lifecycle.dialog;
+    let navigation = expect_context::<Navigation>();
     let close = move || lifecycle.close_dialog();
     // The kind of dialog shown: the dialog is made again only when that changes, not whenever
     // its state does (its fields keep what was typed).
     let kind = Memo::new(move |_| {
-        dialog.with(|d| {
-            d.as_ref().map(|d| match d {
+        navigation.with_dialog(|d| {
+            d.map(|d| match d {
                 Dialog::Publish(_) => 0,
                 Dialog::NewPlan => 1,
                 Dialog::Confirm(_) => 2,
@@ -67,7 +68,7 @@ pub fn Dialogs() -> impl IntoView {
 #[component]
 fn ConfirmDialog() -> impl IntoView {
     let lifecycle = expect_context::<Lifecycle>();
-    let asked = move || match lifecycle.dialog.get() {
+    let asked = move || match expect_context::<Navigation>().dialog() {
         Some(Dialog::Confirm(c)) => Some(c),
         _ => None,
     };

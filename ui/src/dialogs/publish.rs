@@ -2,16 +2,17 @@
 //! newest version ("first version" when there is none), or, instead, the errors that block it,
 //! each taking the author to its place; then what the draft changes for callers (every
 //! conversation of both explored: the outcomes that differ, each playable in the test chat) and
-//! the rules it newly breaks. Publish is disabled while anything blocks it, broken rules included,
-//! and, for a plan with rules, while they are checked.
+//! the rules it newly breaks. Publish is disabled while anything blocks it, as
+//! [`crate::navigation::PublishGate`] decides: broken rules included, and, for a plan with rules,
+//! while they are checked or when they could not be.
 
 use leptos::prelude::*;
 use plan_api::messages::{PublishOutcomes, PublishRules};
 
 use crate::actions::Actions;
-use crate::editor::Editor;
 use crate::explore::length_words;
-use crate::lifecycle::{Dialog, Lifecycle, Publishing};
+use crate::lifecycle::Lifecycle;
+use crate::navigation::{Dialog, Navigation, Publishing};
 use crate::panels::{change_mark, problem_item};
 use crate::test_chat::TestChat;
 
@@ -62,30 +63,15 @@ pub fn outcome_sentence(from: &str, to: &str, count: usize) -> String {
 pub fn PublishDialog() -> impl IntoView {
     let lifecycle = expect_context::<Lifecycle>();
     let actions = expect_context::<Actions>();
+    let navigation = expect_context::<Navigation>();
     let note = RwSignal::new(String::new());
-    let state = move || match lifecycle.dialog.get() {
+    let state = move || match navigation.dialog() {
         Some(Dialog::Publish(p)) => p,
         _ => Publishing::default(),
     };
-    let editor = expect_context::<Editor>();
-    let has_rules = move || {
-        editor
-            .plan
-            .with(|p| p.as_ref().is_some_and(|p| !p.rules.is_empty()))
-    };
-    let blocked = move || {
-        let s = state();
-        let rules_block = match &s.rules {
-            None => has_rules(),
-            Some(Ok(b)) => !b.rules_broken.is_empty(),
-            Some(Err(_)) => false,
-        };
-        s.busy
-            || s.preview
-                .as_ref()
-                .is_none_or(|p| p.unchanged || !p.errors.is_empty())
-            || rules_block
-    };
+    let has_rules = move || lifecycle.has_rules();
+    let gate = Memo::new(move |_| lifecycle.publish_gate());
+    let blocked = move || !gate.get().is_open();
     let heading = move || match state().preview {
         Some(p) => match p.newest {
             None => format!("Publish version {}: the first version", p.next),
@@ -160,11 +146,7 @@ pub fn PublishDialog() -> impl IntoView {
         }
         .into_any()
     };
-    let publish = move || {
-        if !blocked() {
-            lifecycle.publish(note.get_untracked());
-        }
-    };
+    let publish = move || lifecycle.publish(note.get_untracked());
     view! {
         <h3>{heading}</h3>
         {body}
@@ -198,16 +180,7 @@ pub fn PublishDialog() -> impl IntoView {
                 disabled=blocked
                 on:click=move |_| publish()
             >
-                {move || {
-                    let s = state();
-                    if s.busy {
-                        "Publishing…"
-                    } else if s.preview.is_some() && s.rules.is_none() && has_rules() {
-                        "Checking the rules…"
-                    } else {
-                        "Publish"
-                    }
-                }}
+                {move || gate.get().button()}
             </button>
         </div>
     }
@@ -242,7 +215,10 @@ fn rules_view(
         Err(e) => {
             return view! {
                 <p class="hint" data-testid="publish-rules-error">
-                    {format!("The rules could not be checked: {}", e.message)}
+                    {format!(
+                        "The rules could not be checked: {}. Publishing waits until they can be.",
+                        e.message.trim_end_matches('.'),
+                    )}
                 </p>
             }
             .into_any();

@@ -9,81 +9,27 @@ mod versions;
 mod welcome;
 
 use leptos::prelude::*;
-use plan_api::messages::{
-    PublishOutcomes, PublishPreview, PublishRules, Sample, TrashEntry, VersionInfo,
-};
+use plan_api::messages::{Sample, TrashEntry, VersionInfo};
 use plan_api::ApiError;
-use plan_core::runtime::script::Script;
 use plan_core::Revision;
 
-use crate::actions::Actions;
 use crate::editor::Editor;
+use crate::navigation::{Confirmed, Dialog, Navigation, Tab};
 use crate::notice::Notice;
 use crate::opening::Opening;
-use crate::tab::Tab;
 pub use plans::{badge, filter_plans};
-
-/// The window's dialogs (one at a time).
-#[derive(Debug, Clone, PartialEq)]
-pub enum Dialog {
-    /// Publish, with what it would do once the shell has said.
-    Publish(Publishing),
-    /// A new plan: its title and what it starts from.
-    NewPlan,
-    /// An action that replaces something, asked first.
-    Confirm(Confirmation),
-    /// A conversation as a test case, to trim and name before it is saved.
-    SaveCase(Script),
-    /// The first start's welcome: what a plan is, and three ways in.
-    Welcome,
-}
-
-/// The publish dialog's state.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct Publishing {
-    /// What publishing would do; none until the shell has answered.
-    pub preview: Option<PublishPreview>,
-    /// Why the preview or the publish failed.
-    pub error: Option<ApiError>,
-    /// A publish is under way.
-    pub busy: bool,
-    /// The rules the draft newly breaks (explored once the preview has no errors); none while
-    /// they are checked.
-    pub rules: Option<Result<PublishRules, ApiError>>,
-    /// What the draft changes for callers (worked out after the rules); none meanwhile.
-    pub outcomes: Option<Result<PublishOutcomes, ApiError>>,
-}
-
-/// An action to confirm.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Confirmation {
-    pub title: String,
-    pub text: String,
-    /// The confirm button's words.
-    pub confirm: &'static str,
-    pub action: Confirmed,
-}
-
-/// What a confirmation does.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Confirmed {
-    /// Version N becomes the draft.
-    Reopen { version: u32 },
-}
 
 #[derive(Clone, Copy)]
 pub struct Lifecycle {
     editor: Editor,
     opening: Opening,
-    actions: Actions,
+    navigation: Navigation,
     /// The open plan's versions, oldest first.
     pub versions: RwSignal<Vec<VersionInfo>>,
     /// The workspace's trash, most recently deleted first.
     pub trash: RwSignal<Vec<TrashEntry>>,
     /// The sample plans a new plan can start from.
     pub samples: RwSignal<Vec<Sample>>,
-    /// The dialog shown, if any.
-    pub dialog: RwSignal<Option<Dialog>>,
     /// What the Versions tab compares a version with.
     pub compare_with: RwSignal<Revision>,
     /// The versions are wanted outside their tab (the Export menu is open).
@@ -91,15 +37,14 @@ pub struct Lifecycle {
 }
 
 impl Lifecycle {
-    pub fn new(editor: Editor, opening: Opening, actions: Actions) -> Lifecycle {
+    pub fn new(editor: Editor, opening: Opening, navigation: Navigation) -> Lifecycle {
         let lifecycle = Lifecycle {
             editor,
             opening,
-            actions,
+            navigation,
             versions: RwSignal::new(Vec::new()),
             trash: RwSignal::new(Vec::new()),
             samples: RwSignal::new(Vec::new()),
-            dialog: RwSignal::new(None),
             compare_with: RwSignal::new(Revision::Draft),
             versions_wanted: RwSignal::new(false),
         };
@@ -110,7 +55,7 @@ impl Lifecycle {
         Effect::new(move |_| {
             let id = editor.id.get();
             opening.plans.track();
-            let wanted = actions.tab.get() == Tab::Versions || lifecycle.versions_wanted.get();
+            let wanted = navigation.showing(Tab::Versions) || lifecycle.versions_wanted.get();
             if let (Some(id), true) = (id, wanted) {
                 lifecycle.refresh_versions(id);
             }
@@ -144,18 +89,17 @@ impl Lifecycle {
     }
 
     pub fn close_dialog(&self) {
-        if self.dialog.get_untracked() == Some(Dialog::Welcome) {
+        if self.navigation.close() == Some(Dialog::Welcome) {
             self.dismiss_welcome();
         }
-        self.dialog.set(None);
     }
 
     /// The confirmed action of the confirmation dialog.
     pub fn confirm(self) {
-        let Some(Dialog::Confirm(c)) = self.dialog.get_untracked() else {
+        let Some(Dialog::Confirm(c)) = self.navigation.dialog_untracked() else {
             return;
         };
-        self.dialog.set(None);
+        self.navigation.close();
         match c.action {
             Confirmed::Reopen { version } => self.reopen(version),
         }

@@ -8,6 +8,7 @@ use plan_core::edit::{Command, PlanDetails};
 
 use super::Lifecycle;
 use crate::ipc;
+use crate::navigation::Dialog;
 use crate::notice::{Notice, Undo};
 
 /// The plans whose title or id contains `query` (any case), in the list's order.
@@ -43,7 +44,7 @@ pub fn badge(status: Option<DraftStatus>, newest: Option<u32>, live: Option<u32>
 impl Lifecycle {
     /// The samples, for the new-plan dialog (asked once).
     pub fn new_plan_dialog(self) {
-        self.dialog.set(Some(super::Dialog::NewPlan));
+        self.navigation.open(Dialog::NewPlan);
         if self.samples.with_untracked(Vec::is_empty) {
             spawn_local(async move {
                 if let Ok(list) = ipc::list_samples().await {
@@ -64,7 +65,7 @@ impl Lifecycle {
             title: Some(title).filter(|t| !t.trim().is_empty()),
             from,
         };
-        self.dialog.set(None);
+        self.navigation.close();
         spawn_local(async move {
             match ipc::new_plan(&request).await {
                 Ok(created) => {

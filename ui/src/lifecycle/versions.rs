@@ -8,10 +8,10 @@ use leptos::task::spawn_local;
 use plan_api::messages::DraftStatus;
 use plan_core::Revision;
 
-use super::{Confirmation, Confirmed, Dialog, Lifecycle, Publishing};
+use super::Lifecycle;
 use crate::editor::{Comparing, Mode};
 use crate::ipc;
-use crate::tab::Tab;
+use crate::navigation::{Confirmation, Confirmed, Dialog, PublishGate, Publishing, Tab};
 
 impl Lifecycle {
     /// Opens the publish dialog and asks what publishing would do.
@@ -22,8 +22,7 @@ impl Lifecycle {
                 .editor
                 .say_refused("Only the draft can be published: go back to the draft first.");
         }
-        self.dialog
-            .set(Some(Dialog::Publish(Publishing::default())));
+        self.navigation.open(Dialog::Publish(Publishing::default()));
         spawn_local(async move {
             let state = match self.editor.settled().await {
                 Err(why) => Publishing {
@@ -46,39 +45,46 @@ impl Lifecycle {
                 .as_ref()
                 .is_some_and(|p| p.errors.is_empty() && !p.unchanged);
             // Unless the author closed it meanwhile.
-            if !matches!(self.dialog.get_untracked(), Some(Dialog::Publish(_))) {
+            if !self.navigation.publishing() {
                 return;
             }
-            self.dialog.set(Some(Dialog::Publish(state)));
+            self.navigation.open(Dialog::Publish(state));
             if explore {
                 let rules = ipc::publish_rules(&id).await;
-                self.dialog.update(|d| {
-                    if let Some(Dialog::Publish(p)) = d {
-                        p.rules = Some(rules);
-                    }
-                });
+                self.navigation.update_publishing(|p| p.rules = Some(rules));
                 let outcomes = ipc::publish_outcomes(&id).await;
-                self.dialog.update(|d| {
-                    if let Some(Dialog::Publish(p)) = d {
-                        p.outcomes = Some(outcomes);
-                    }
-                });
+                self.navigation
+                    .update_publishing(|p| p.outcomes = Some(outcomes));
             }
         });
     }
 
-    /// Publishes the draft with `note`; the dialog closes on success and says why on refusal.
+    /// The draft has rules to check before it is published (tracked).
+    pub fn has_rules(&self) -> bool {
+        self.editor
+            .plan
+            .with(|p| p.as_ref().is_some_and(|p| !p.rules.is_empty()))
+    }
+
+    /// What the publish dialog allows now (tracked); see [`PublishGate`].
+    pub fn publish_gate(&self) -> PublishGate {
+        self.navigation.with_dialog(|d| match d {
+            Some(Dialog::Publish(p)) => PublishGate::of(p, self.has_rules()),
+            _ => PublishGate::of(&Publishing::default(), false),
+        })
+    }
+
+    fn publish_gate_untracked(&self) -> PublishGate {
+        untrack(|| self.publish_gate())
+    }
+
+    /// Publishes the draft with `note`, if the gate is open; the dialog closes on success and says why on refusal.
     pub fn publish(self, note: String) {
         let Some(id) = self.open_id() else { return };
-        let dialog = self.dialog;
-        let publishing = move |update: &dyn Fn(&mut Publishing)| {
-            dialog.update(|d| {
-                if let Some(Dialog::Publish(p)) = d {
-                    update(p);
-                }
-            })
-        };
-        publishing(&|p| p.busy = true);
+        if !self.publish_gate_untracked().is_open() {
+            return;
+        }
+        self.navigation.update_publishing(|p| p.busy = true);
         spawn_local(async move {
             let published = match self.editor.settled().await {
                 Ok(()) => ipc::publish(&id, &note).await,
@@ -86,14 +92,14 @@ impl Lifecycle {
             };
             match published {
                 Ok(p) => {
-                    self.dialog.set(None);
+                    self.navigation.close();
                     self.editor.draft_status.set(Some(DraftStatus::Published));
                     self.editor.say(format!("Published version {}.", p.version));
                     self.opening.refresh();
                 }
-                Err(e) => publishing(&|p| {
+                Err(e) => self.navigation.update_publishing(|p| {
                     p.busy = false;
-                    p.error = Some(e.clone());
+                    p.error = Some(e);
                 }),
             }
         });
@@ -149,7 +155,7 @@ impl Lifecycle {
 
     /// Asks whether version `n` should replace the draft.
     pub fn ask_reopen(self, n: u32) {
-        self.dialog.set(Some(Dialog::Confirm(Confirmation {
+        self.navigation.open(Dialog::Confirm(Confirmation {
             title: format!("Reopen version {n} as the draft?"),
             text: format!(
                 "The draft is replaced by version {n}. The draft as it is now is kept in the \
@@ -157,7 +163,7 @@ impl Lifecycle {
             ),
             confirm: "Reopen as draft",
             action: Confirmed::Reopen { version: n },
-        })));
+        }));
     }
 
     /// Version `n` becomes the draft; the replaced draft is kept in history/, and the notice says
@@ -213,7 +219,7 @@ impl Lifecycle {
                         Some(comparing),
                     );
                     self.editor.notice.set(None);
-                    self.actions.tab.set(Tab::Changes);
+                    self.navigation.show(Tab::Changes);
                 }
                 Ok(_) => {}
                 Err(e) => self.refused(&e),
@@ -224,8 +230,8 @@ impl Lifecycle {
     /// The draft back in the editor's place (read again if it changed on disk meanwhile).
     pub fn back_to_draft(self) {
         self.editor.back_to_draft();
-        if self.actions.tab.get_untracked() == Tab::Changes {
-            self.actions.tab.set(Tab::Versions);
+        if self.navigation.tab_untracked() == Tab::Changes {
+            self.navigation.show(Tab::Versions);
         }
         self.opening.draft_back();
     }

@@ -4,8 +4,9 @@
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
-use super::{Dialog, Lifecycle};
+use super::Lifecycle;
 use crate::ipc;
+use crate::navigation::Dialog;
 
 impl Lifecycle {
     /// Shows the welcome when it is due and nothing else is being asked.
@@ -19,9 +20,7 @@ impl Lifecycle {
                     self.samples.set(list);
                 }
             }
-            if self.dialog.get_untracked().is_none() {
-                self.dialog.set(Some(Dialog::Welcome));
-            }
+            self.navigation.open_if_none(Dialog::Welcome);
         });
     }
 

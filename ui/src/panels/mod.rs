@@ -27,14 +27,15 @@ pub use problems::problem_item;
 use problems::Problems;
 use versions::Versions;
 
-pub use crate::tab::Tab;
+use crate::navigation::Navigation;
+pub use crate::navigation::Tab;
 
 #[component]
 pub fn Panel(report: Memo<Report>) -> impl IntoView {
     let editor = expect_context::<Editor>();
     let actions = expect_context::<Actions>();
     let lifecycle = expect_context::<Lifecycle>();
-    let tab = actions.tab;
+    let navigation = expect_context::<Navigation>();
     let counts = move || {
         report.with(|r| {
             let e = r.count(plan_core::Severity::Error);
@@ -68,10 +69,10 @@ pub fn Panel(report: Memo<Report>) -> impl IntoView {
         <aside class="panel" class:folded=move || !open.get()>
             // Five tabs: Explore (the draft's) gives way to Changes while two documents are compared.
             <div class="tabs">
-                {tab_button(tab, Tab::Inspect, "tab-inspect", || "Inspector".to_string())}
-                {tab_button(tab, Tab::Problems, "tab-problems", counts)}
+                {tab_button(navigation, Tab::Inspect, "tab-inspect", || "Inspector".to_string())}
+                {tab_button(navigation, Tab::Problems, "tab-problems", counts)}
                 {tab_button(
-                    tab,
+                    navigation,
                     Tab::Versions,
                     "tab-versions",
                     move || {
@@ -80,23 +81,23 @@ pub fn Panel(report: Memo<Report>) -> impl IntoView {
                             None => "Versions".to_string(),
                         }
                     },
-                )} {tab_button(tab, Tab::Chat, "tab-chat", || "Test chat".to_string())}
+                )} {tab_button(navigation, Tab::Chat, "tab-chat", || "Test chat".to_string())}
                 {move || {
                     (!comparing())
-                        .then(|| tab_button(tab, Tab::Explore, "tab-explore", explore_label))
+                        .then(|| tab_button(navigation, Tab::Explore, "tab-explore", explore_label))
                 }}
                 {move || {
                     comparing()
                         .then(|| tab_button(
-                            tab,
+                            navigation,
                             Tab::Changes,
                             "tab-changes",
                             || "Changes".to_string(),
                         ))
                 }}
             </div>
-            <div class="panel-body" class:chat-body=move || tab.get() == Tab::Chat>
-                {move || match tab.get() {
+            <div class="panel-body" class:chat-body=move || navigation.showing(Tab::Chat)>
+                {move || match navigation.tab() {
                     Tab::Inspect => view! { <Inspector report=report /> }.into_any(),
                     Tab::Problems => {
                         view! { <Problems report=report on_problem=on_problem /> }.into_any()
@@ -112,16 +113,16 @@ pub fn Panel(report: Memo<Report>) -> impl IntoView {
 }
 
 fn tab_button(
-    tab: RwSignal<Tab>,
+    navigation: Navigation,
     which: Tab,
     testid: &'static str,
     label: impl Fn() -> String + Send + Sync + 'static,
 ) -> impl IntoView {
     view! {
         <button
-            class:active=move || tab.get() == which
+            class:active=move || navigation.showing(which)
             data-testid=testid
-            on:click=move |_| tab.set(which)
+            on:click=move |_| navigation.show(which)
         >
             {label}
         </button>

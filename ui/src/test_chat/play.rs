@@ -13,7 +13,7 @@ use plan_core::Revision;
 
 use super::{agent, TestChat};
 use crate::ipc;
-use crate::tab::Tab;
+use crate::navigation::Tab;
 
 /// The pause between two turns of a played conversation: long enough to see each state lit.
 const BETWEEN_TURNS: Duration = Duration::from_millis(400);
@@ -32,7 +32,7 @@ impl TestChat {
         self.run.set(Revision::Draft);
         self.from.set(Start::default());
         self.case.set(None);
-        self.actions.tab.set(Tab::Chat);
+        self.navigation.show(Tab::Chat);
         self.busy.set(true);
         spawn_local(async move {
             if let Err(why) = self.editor.settled().await {
