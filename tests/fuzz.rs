@@ -118,7 +118,10 @@ fn explore_within_bounds(plan: &plan_core::Plan) {
     assert!(e.configurations <= BOUNDS.max_configurations);
     if let Some(stopped) = e.stopped {
         assert!(!e.complete);
-        let incomplete = e.findings.iter().find(|f| f.code == "explore-incomplete");
+        let incomplete = e
+            .findings
+            .iter()
+            .find(|f| f.code.as_str() == "explore-incomplete");
         assert!(incomplete.is_some(), "stopped ({stopped:?}) but not said");
         REACHED.lock().unwrap().insert(format!("{stopped:?}"));
     }

@@ -5,12 +5,13 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use plan_core::runtime::script::{self, Coverage, Failure, Script};
+use plan_core::coverage::Coverage;
+use plan_core::runtime::script::{self, Failure, Script};
 use plan_core::runtime::{Agent, Preset, Simulator, ToolResults, What};
 use plan_core::Revision;
 
 use crate::error::ApiError;
-use crate::messages::{CaseRun, ChatView, CoverageView, SavedCase, SuiteRun};
+use crate::messages::{CaseRun, ChatView, SavedCase, SuiteRun};
 use crate::target::Target;
 use crate::Context;
 
@@ -205,13 +206,10 @@ pub fn run_suite(
         cases.push(run);
         progress(i + 1, total);
     }
-    let coverage = Coverage::of(&target.plan, &records);
+    let coverage = Coverage::of_conversations(&target.plan, &records);
     Ok(SuiteRun {
         cases,
-        coverage: CoverageView {
-            summary: coverage.summary(),
-            total: coverage.total,
-            taken: coverage.taken.into_iter().collect(),
-        },
+        coverage_summary: coverage.summary(&target.plan),
+        coverage,
     })
 }

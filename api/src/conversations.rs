@@ -21,7 +21,7 @@ use plan_core::store::{AuthorChange, ChatLog, StoreError, Workspace};
 use crate::answerer::Answerer;
 pub use crate::cases::{case_of, read_script, run_case, run_suite, save_case};
 use crate::error::{ApiError, ErrorCode};
-pub use crate::messages::{CaseRun, ChatView, CoverageView, SavedCase, StartChat, SuiteRun};
+pub use crate::messages::{CaseRun, ChatView, SavedCase, StartChat, SuiteRun};
 use crate::target::{refuse_ended, resume_target, revision_of, Target};
 use crate::Context;
 

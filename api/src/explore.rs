@@ -6,11 +6,12 @@
 use std::path::Path;
 use std::time::Instant;
 
+pub use plan_core::explore::WINDOW_BOUNDS;
 use plan_core::explore::{
-    changed_outcomes_only, compare, explore_parallel, Bounds, Explored, Finding,
+    changed_outcomes_only, compare, explore_parallel, replay, Bounds, Explored, Finding,
+    FindingCode,
 };
-use plan_core::runtime::script::Script;
-use plan_core::runtime::{Chat, Simulator, Start, ToolResults, What};
+use plan_core::runtime::Start;
 use plan_core::Revision;
 
 use crate::cases::case_of;
@@ -98,17 +99,6 @@ pub fn explore_plan(
     Ok(explore_against(&target, older.as_deref(), bounds))
 }
 
-/// The bounds of a search the window runs: explore.md's defaults but at most 250,000
-/// configurations, a memory ceiling of 300 MB and 10 million moves, so that a search of a large
-/// or hostile plan stays within the window's memory and ends in about a minute at most (the Stop
-/// button ends it sooner).
-pub const WINDOW_BOUNDS: Bounds = Bounds {
-    max_turns: 40,
-    max_configurations: 250_000,
-    max_memory: 300_000_000,
-    max_moves: 10_000_000,
-};
-
 /// Plan `id`'s draft explored for the window: search `run`, `stop` asked between configurations,
 /// `progress` told the configurations reached; each finding with the states and transitions its
 /// conversation goes through and that conversation as a test case.
@@ -132,18 +122,8 @@ pub fn explore_draft(
     let millis = began.elapsed().as_millis() as u64;
     Ok(ExploreView {
         run,
-        complete: explored.complete,
-        stopped: explored.stopped,
-        configurations: explored.configurations,
-        conversations: explored.conversations,
-        turns_max: explored.turns_max,
-        coverage: explored.coverage,
-        findings: explored
-            .findings
-            .iter()
-            .map(|f| finding_view(&target, f))
-            .collect(),
         millis,
+        explored: explored.map_findings(|f| finding_view(&target, f)),
     })
 }
 
@@ -168,7 +148,7 @@ pub fn publish_rules(ctx: &Context, id: &str) -> Result<PublishRules> {
         Some(n) => run(&ctx.target(id, Some(Revision::Version(n)))?.plan).findings,
         None => Vec::new(),
     };
-    let broken = |f: &&Finding| f.code == "explore-rule-broken";
+    let broken = |f: &&Finding| f.code == FindingCode::RuleBroken;
     let broken_before = |f: &Finding| {
         before
             .iter()
@@ -181,7 +161,7 @@ pub fn publish_rules(ctx: &Context, id: &str) -> Result<PublishRules> {
             .iter()
             .filter(broken)
             .filter(|f| !broken_before(f))
-            .map(|f| finding_view(&draft, f))
+            .map(|f| finding_view(&draft, f.clone()))
             .collect(),
     })
 }
@@ -206,58 +186,33 @@ pub fn publish_outcomes(ctx: &Context, id: &str) -> Result<PublishOutcomes> {
 
 /// A finding as the window shows it: its conversation replayed for the states it enters, the
 /// transitions it fires and the test case it makes.
-fn finding_view(target: &Target, f: &Finding) -> FindingView {
-    let replayed = f.script.as_ref().and_then(|s| replay(target, s));
-    let (path, fired, case) = match replayed {
-        Some((path, fired, case)) => (path, fired, Some(case)),
-        None => (Vec::new(), Vec::new(), None),
+fn finding_view(target: &Target, finding: Finding) -> FindingView {
+    let replayed = finding
+        .script
+        .as_ref()
+        .and_then(|s| replay(&target.plan, target.plan_ref.clone(), s));
+    let Some(replayed) = replayed else {
+        return FindingView {
+            finding,
+            path: Vec::new(),
+            fired: Vec::new(),
+            case: None,
+        };
     };
-    FindingView {
-        code: f.code.to_string(),
-        severity: f.severity,
-        message: f.message.clone(),
-        location: f.location.clone(),
-        script: f.script.clone(),
-        path,
-        fired,
-        case,
-    }
-}
-
-type Replayed = (Vec<String>, Vec<(String, usize)>, Script);
-
-/// `script` said to the simulator from the plan's start: the states entered, the transitions
-/// fired, and the test case the conversation makes.
-fn replay(target: &Target, script: &Script) -> Option<Replayed> {
-    let (mut chat, opening) = Chat::open_from(
-        &target.plan,
-        &Simulator,
-        target.plan_ref.clone(),
-        &Start::default(),
-    )
-    .ok()?;
-    let mut turns = vec![opening];
-    for t in &script.turns {
-        turns.push(chat.say_with(&t.user, &ToolResults::new()).ok()?);
-    }
-    let fired = turns
-        .iter()
-        .flat_map(|t| &t.events)
-        .filter_map(|e| match &e.what {
-            What::Transition(m) => m.index.map(|i| (m.from.clone(), i)),
-            _ => None,
-        })
-        .collect();
-    let path = chat.session.path.clone();
     let view = ChatView {
         id: target.plan.id.clone(),
         name: String::new(),
         revision: Revision::Draft,
-        session: chat.session,
+        session: replayed.session,
         start: Start::default(),
-        turns,
+        turns: replayed.turns,
         can_step_back: false,
         stale: None,
     };
-    Some((path, fired, case_of(&view)))
+    FindingView {
+        finding,
+        path: replayed.path,
+        fired: replayed.fired,
+        case: Some(case_of(&view)),
+    }
 }

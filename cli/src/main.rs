@@ -161,10 +161,10 @@ enum Command {
         #[arg(long, requires = "plan")]
         draft: bool,
         /// The most user turns in one conversation.
-        #[arg(long, value_name = "N", default_value_t = 40)]
+        #[arg(long, value_name = "N", default_value_t = plan_core::explore::DEFAULT_MAX_TURNS)]
         max_turns: u32,
         /// The most configurations in all.
-        #[arg(long, value_name = "N", default_value_t = 1_000_000)]
+        #[arg(long, value_name = "N", default_value_t = plan_core::explore::DEFAULT_MAX_CONFIGURATIONS)]
         max_configurations: usize,
         /// The memory ceiling in MB: the search stops (incomplete) before what it holds passes it.
         #[arg(long, value_name = "MB", default_value_t = 1_000, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]

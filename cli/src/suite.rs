@@ -14,7 +14,8 @@ use plan_api::answerer::Answerer;
 use plan_api::conversations::{read_script, run_case as run_one};
 use plan_api::target::{target_file, target_plan, Target};
 use plan_api::{ApiError, Context, ErrorCode};
-use plan_core::runtime::script::{ChatRecord, Coverage};
+use plan_core::coverage::Coverage;
+use plan_core::runtime::script::ChatRecord;
 use plan_core::store::Workspace;
 use plan_core::Revision;
 use serde_json::json;
@@ -97,16 +98,9 @@ pub fn run(
                     .iter()
                     .map(|(target, c)| {
                         let taken: Vec<_> = c
-                            .taken
-                            .iter()
-                            .map(|(from, i)| {
-                                let to = target
-                                    .plan
-                                    .state(from)
-                                    .and_then(|s| s.transitions.get(*i))
-                                    .map(|t| t.target_state_id.clone());
-                                json!({"from": from, "to": to, "index": i})
-                            })
+                            .taken(&target.plan)
+                            .into_iter()
+                            .map(|(from, i, to)| json!({"from": from, "to": to, "index": i}))
                             .collect();
                         let untaken: Vec<_> = c
                             .untaken(&target.plan)
@@ -114,7 +108,8 @@ pub fn run(
                             .map(|(from, i, to)| json!({"from": from, "to": to, "index": i}))
                             .collect();
                         json!({"plan": target.name, "taken": taken, "untaken": untaken,
-                            "tested": c.taken.len(), "total": c.total, "summary": c.summary()})
+                            "tested": taken.len(), "total": target.plan.transition_count(),
+                            "summary": c.summary(&target.plan)})
                     })
                     .collect();
             }
@@ -299,7 +294,7 @@ fn covered<'t>(
             .iter()
             .filter(|o| o.plan == *key)
             .filter_map(|o| o.record.as_ref());
-        out.push((target, Coverage::of(&target.plan, records)));
+        out.push((target, Coverage::of_conversations(&target.plan, records)));
     }
     out
 }
@@ -307,17 +302,12 @@ fn covered<'t>(
 /// Which transitions of a plan the cases took and never took: `from → to #index`.
 fn coverage_text(target: &Target, c: &Coverage) -> String {
     let mut s = format!("coverage of {}:\n", target.name);
-    for (from, i) in &c.taken {
-        let to = target
-            .plan
-            .state(from)
-            .and_then(|s| s.transitions.get(*i))
-            .map_or("?", |t| t.target_state_id.as_str());
+    for (from, i, to) in c.taken(&target.plan) {
         s.push_str(&format!("  taken        {from} → {to} #{i}\n"));
     }
     for (from, i, to) in c.untaken(&target.plan) {
         s.push_str(&format!("  never taken  {from} → {to} #{i}\n"));
     }
-    s.push_str(&format!("{}\n", c.summary()));
+    s.push_str(&format!("{}\n", c.summary(&target.plan)));
     s
 }

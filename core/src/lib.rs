@@ -5,6 +5,7 @@
 
 pub mod coerce;
 pub mod condition;
+pub mod coverage;
 pub mod deep_json;
 pub mod diff;
 pub mod draft_changes;

@@ -28,7 +28,10 @@ fn run(v: &Value) -> Explored {
 }
 
 fn found<'e>(e: &'e Explored, code: &str) -> Vec<&'e Finding> {
-    e.findings.iter().filter(|f| f.code == code).collect()
+    e.findings
+        .iter()
+        .filter(|f| f.code.as_str() == code)
+        .collect()
 }
 
 /// The one finding of `code` in `broken`, none in `fixed`; its conversation `turns` long.
@@ -297,7 +300,7 @@ fn every_sample_plan_explores_clean() {
         let bad: Vec<&Finding> = e
             .findings
             .iter()
-            .filter(|f| f.code != "explore-incomplete")
+            .filter(|f| f.code.as_str() != "explore-incomplete")
             .collect();
         assert!(bad.is_empty(), "{id}: {bad:#?}");
         eprintln!(
@@ -340,7 +343,14 @@ fn several_threads_find_exactly_what_one_thread_finds() {
 
 /// What a search found that the keys must not change: each finding (code, place, length of its
 /// conversation), every state entered and every arrow fired, and whether it was complete.
-fn seen(e: &Explored) -> (Vec<String>, Vec<&String>, Vec<&String>, bool) {
+fn seen(
+    e: &Explored,
+) -> (
+    Vec<String>,
+    Vec<&String>,
+    Vec<&plan_core::coverage::TransitionId>,
+    bool,
+) {
     let mut findings: Vec<String> = e
         .findings
         .iter()
@@ -469,7 +479,10 @@ fn comparing_an_edit_says_which_conversations_end_differently_and_what_is_gone()
     assert_eq!(o.script.turns[0].user, "/set ok no");
     assert_eq!(c.states_lost, ["wait"]);
     assert!(c.states_gained.is_empty());
-    assert!(c.findings_gone.iter().any(|f| f.code == "explore-dead-end"));
+    assert!(c
+        .findings_gone
+        .iter()
+        .any(|f| f.code.as_str() == "explore-dead-end"));
     assert!(c.findings_new.is_empty());
     // Against itself: nothing changes.
     let same = plan_core::explore::compare(&old, &before, &old, &before, Bounds::default());

@@ -97,7 +97,7 @@ fn incomplete_message(e: &Explored) -> String {
     let f = e
         .findings
         .iter()
-        .find(|f| f.code == "explore-incomplete")
+        .find(|f| f.code.as_str() == "explore-incomplete")
         .expect("an explore-incomplete finding");
     f.message.clone()
 }
@@ -155,7 +155,10 @@ fn a_search_stops_before_its_memory_ceiling_and_says_so() {
         e.cost
     );
     // Nothing claimed of what it did not see: no dead end, no "never".
-    assert!(e.findings.iter().all(|f| f.code == "explore-incomplete"));
+    assert!(e
+        .findings
+        .iter()
+        .all(|f| f.code.as_str() == "explore-incomplete"));
     if let (true, Some((rss, _)), Some((_, peak))) = (reset, before, after) {
         let grew = peak.saturating_sub(rss);
         assert!(

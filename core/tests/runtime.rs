@@ -1371,12 +1371,16 @@ fn coverage_counts_the_transitions_the_conversations_took() {
     .expect("a script");
     let run =
         script::run(&p, &Simulator, file_ref(&p), None, &script, &mut |_| Ok(())).expect("runs");
-    let coverage = script::Coverage::of(&p, [&run.record]);
+    let coverage = plan_core::coverage::Coverage::of_conversations(&p, [&run.record]);
     assert_eq!(
-        coverage.taken.iter().cloned().collect::<Vec<_>>(),
-        [("intake".to_string(), 1), ("technical".to_string(), 0)]
+        coverage.taken(&p),
+        [("intake", 1, "technical"), ("technical", 0, "done")]
     );
-    assert_eq!(coverage.summary(), "2 of 4 transitions tested");
+    assert_eq!(coverage.summary(&p), "2 of 4 transitions tested");
+    assert_eq!(
+        coverage.states.keys().collect::<Vec<_>>(),
+        ["done", "intake", "technical"]
+    );
     assert_eq!(
         coverage.untaken(&p),
         [("intake", 0, "billing"), ("billing", 0, "done")]

@@ -632,12 +632,12 @@ fn the_sample_plan_walks_every_rule_it_uses_in_its_saved_cases() {
         names.push(path);
         records.push(r.record);
     }
-    let coverage = script::Coverage::of(&p, &records);
+    let coverage = plan_core::coverage::Coverage::of_conversations(&p, &records);
     assert_eq!(
-        coverage.taken.len(),
-        coverage.total,
+        coverage.taken(&p).len(),
+        p.transition_count(),
         "{}",
-        coverage.summary()
+        coverage.summary(&p)
     );
     let by: std::collections::BTreeSet<&str> = records
         .iter()

@@ -10,6 +10,7 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 use plan_api::messages::{ExploreView, FindingView};
 use plan_api::ApiError;
+use plan_core::explore::{TransitionId, WINDOW_BOUNDS};
 
 use crate::actions::Actions;
 use crate::editor::{Editor, SaveState};
@@ -39,14 +40,15 @@ pub fn reach_level(count: Option<usize>, most: usize) -> &'static str {
 pub struct ExploreMarks {
     pub current: Option<String>,
     pub visited: HashSet<String>,
-    pub covered: Option<HashSet<(String, usize)>>,
+    pub covered: Option<HashSet<TransitionId>>,
     /// By state id: how many configurations enter it (coverage colouring only).
     pub reach: Option<HashMap<String, usize>>,
 }
 
 /// The marks of `found` with finding `shown` drawn, or its coverage when `coverage` is on.
 pub fn marks(found: &ExploreView, shown: Option<usize>, coverage: bool) -> ExploreMarks {
-    if let Some(f) = shown.and_then(|i| found.findings.get(i)) {
+    let explored = &found.explored;
+    if let Some(f) = shown.and_then(|i| explored.findings.get(i)) {
         return ExploreMarks {
             current: f.path.last().cloned(),
             visited: f.path.iter().cloned().collect(),
@@ -57,20 +59,17 @@ pub fn marks(found: &ExploreView, shown: Option<usize>, coverage: bool) -> Explo
     if !coverage {
         return ExploreMarks::default();
     }
-    let fired = found
+    let fired = explored
         .coverage
         .transitions
         .iter()
         .filter(|(_, n)| **n > 0)
-        .filter_map(|(k, _)| {
-            let (from, index) = k.rsplit_once('/')?;
-            Some((from.to_string(), index.parse().ok()?))
-        })
+        .map(|(id, _)| id.clone())
         .collect();
     ExploreMarks {
         covered: Some(fired),
         reach: Some(
-            found
+            explored
                 .coverage
                 .states
                 .iter()
@@ -86,7 +85,14 @@ pub fn marks(found: &ExploreView, shown: Option<usize>, coverage: bool) -> Explo
 pub fn summary(found: &ExploreView) -> String {
     use plan_core::explore::Stopped;
     use plan_core::Severity;
-    let count = |s: Severity| found.findings.iter().filter(|f| f.severity == s).count();
+    let explored = &found.explored;
+    let count = |s: Severity| {
+        explored
+            .findings
+            .iter()
+            .filter(|f| f.finding.severity == s)
+            .count()
+    };
     let (e, w) = (count(Severity::Error), count(Severity::Warning));
     let plural = |n: usize, one: &str| {
         if n == 1 {
@@ -95,9 +101,9 @@ pub fn summary(found: &ExploreView) -> String {
             format!("{n} {one}s")
         }
     };
-    let how = match found.stopped {
+    let how = match explored.stopped {
         None => "every conversation".to_string(),
-        Some(Stopped::MaxTurns) => "stopped at 40 turns".to_string(),
+        Some(Stopped::MaxTurns) => format!("stopped at {} turns", WINDOW_BOUNDS.max_turns),
         Some(Stopped::MaxConfigurations) => "stopped at the most configurations".to_string(),
         Some(Stopped::MaxMemory) => "stopped at the memory ceiling".to_string(),
         Some(Stopped::MaxMoves) => "stopped at the work ceiling".to_string(),
@@ -105,7 +111,7 @@ pub fn summary(found: &ExploreView) -> String {
     };
     format!(
         "Explored {} configurations ({how}) in {} ms: {}, {}",
-        thousands(found.configurations),
+        thousands(explored.configurations),
         found.millis,
         plural(e, "error"),
         plural(w, "warning")
@@ -119,7 +125,7 @@ pub fn thousands(n: usize) -> String {
 
 /// How long a finding's conversation is: "a conversation of 3 turns", "at the opening".
 pub fn length_words(f: &FindingView) -> Option<String> {
-    let n = f.script.as_ref()?.turns.len();
+    let n = f.finding.script.as_ref()?.turns.len();
     Some(match n {
         0 => "shown at the opening".to_string(),
         1 => "shown in a conversation of 1 turn".to_string(),
@@ -282,7 +288,7 @@ impl Exploring {
 
     /// Plays finding `index`'s conversation in the test chat.
     pub fn play(self, index: usize) {
-        if let Some(script) = self.finding(index).and_then(|f| f.script) {
+        if let Some(script) = self.finding(index).and_then(|f| f.finding.script) {
             self.test_chat.play(script);
         }
     }
@@ -295,15 +301,17 @@ impl Exploring {
     }
 
     fn finding(self, index: usize) -> Option<FindingView> {
-        self.found
-            .with_untracked(|f| f.as_ref().and_then(|f| f.findings.get(index).cloned()))
+        self.found.with_untracked(|f| {
+            f.as_ref()
+                .and_then(|f| f.explored.findings.get(index).cloned())
+        })
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use plan_core::explore::{Coverage, Place};
+    use plan_core::explore::{Coverage, Explored, Finding, FindingCode, Place};
     use plan_core::Severity;
 
     fn found() -> ExploreView {
@@ -312,28 +320,37 @@ mod tests {
         coverage.states.insert("billing".into(), 40);
         coverage.states.insert("refund".into(), 3);
         coverage.states.insert("unused".into(), 0);
-        coverage.transitions.insert("greet/0".into(), 40);
-        coverage.transitions.insert("greet/1".into(), 0);
-        coverage.transitions.insert("billing/2".into(), 3);
+        coverage.fired(TransitionId::new("greet", 0), 40);
+        coverage.fired(TransitionId::new("greet", 1), 0);
+        coverage.fired(TransitionId::new("billing", 2), 3);
         ExploreView {
             run: 1,
-            complete: true,
-            stopped: None,
-            configurations: 8119,
-            conversations: 12,
-            turns_max: 6,
-            coverage,
-            findings: vec![FindingView {
-                code: "explore-rule-broken".into(),
-                severity: Severity::Error,
-                message: "rule refund-needs-id is broken".into(),
-                location: Place::default(),
-                script: Some(plan_core::runtime::script::Script::default()),
-                path: vec!["greet".into(), "billing".into(), "refund".into()],
-                fired: vec![("greet".into(), 0), ("billing".into(), 2)],
-                case: None,
-            }],
             millis: 12,
+            explored: Explored {
+                complete: true,
+                stopped: None,
+                configurations: 8119,
+                conversations: 12,
+                turns_max: 6,
+                coverage,
+                findings: vec![FindingView {
+                    finding: Finding {
+                        code: FindingCode::RuleBroken,
+                        severity: Severity::Error,
+                        message: "rule refund-needs-id is broken".into(),
+                        location: Place::default(),
+                        script: Some(plan_core::runtime::script::Script::default()),
+                    },
+                    path: vec!["greet".into(), "billing".into(), "refund".into()],
+                    fired: vec![
+                        TransitionId::new("greet", 0),
+                        TransitionId::new("billing", 2),
+                    ],
+                    case: None,
+                }],
+                compare: None,
+                cost: Default::default(),
+            },
         }
     }
 
@@ -352,8 +369,8 @@ mod tests {
         assert_eq!(m.current.as_deref(), Some("refund"));
         assert_eq!(m.visited.len(), 3);
         let covered = m.covered.unwrap();
-        assert!(covered.contains(&("billing".to_string(), 2)));
-        assert!(!covered.contains(&("greet".to_string(), 1)));
+        assert!(covered.contains(&TransitionId::new("billing", 2)));
+        assert!(!covered.contains(&TransitionId::new("greet", 1)));
         assert!(
             m.reach.is_none(),
             "the path, not the coverage, while one is shown"
@@ -365,8 +382,8 @@ mod tests {
         let m = marks(&found(), None, true);
         assert_eq!(m.reach.as_ref().unwrap()["refund"], 3);
         let covered = m.covered.unwrap();
-        assert!(covered.contains(&("greet".to_string(), 0)));
-        assert!(!covered.contains(&("greet".to_string(), 1)));
+        assert!(covered.contains(&TransitionId::new("greet", 0)));
+        assert!(!covered.contains(&TransitionId::new("greet", 1)));
         assert_eq!(marks(&found(), None, false), ExploreMarks::default());
     }
 
@@ -379,10 +396,10 @@ mod tests {
         assert_eq!(thousands(1_000_000), "1,000,000");
         assert_eq!(thousands(999), "999");
         let mut stopped = found();
-        stopped.complete = false;
-        stopped.stopped = Some(plan_core::explore::Stopped::MaxMemory);
+        stopped.explored.complete = false;
+        stopped.explored.stopped = Some(plan_core::explore::Stopped::MaxMemory);
         assert!(summary(&stopped).contains("(stopped at the memory ceiling)"));
-        stopped.stopped = Some(plan_core::explore::Stopped::MaxMoves);
+        stopped.explored.stopped = Some(plan_core::explore::Stopped::MaxMoves);
         assert!(summary(&stopped).contains("(stopped at the work ceiling)"));
     }
 }

@@ -40,7 +40,7 @@ pub struct ChatMarks {
     pub parked: Option<String>,
     pub fired: Option<(String, usize, String)>,
     /// `(from, index)` of the transitions the suite took; none before a suite run.
-    pub covered: Option<HashSet<(String, usize)>>,
+    pub covered: Option<HashSet<plan_core::coverage::TransitionId>>,
 }
 
 /// The state a failing case was in at the turn it failed (1-based), else where it ended up.
@@ -80,7 +80,7 @@ pub fn marks(
         });
     }
     if let Some(suite) = suite {
-        m.covered = Some(suite.coverage.taken.iter().cloned().collect());
+        m.covered = Some(suite.coverage.transitions.keys().cloned().collect());
     }
     m
 }

@@ -3,6 +3,7 @@
 
 use std::path::PathBuf;
 
+use plan_core::coverage::Coverage;
 use plan_core::runtime::script::{ChatRecord, Failure, Script};
 use plan_core::runtime::{Session, Start, ToolResults, Turn};
 use plan_core::Revision;
@@ -143,17 +144,8 @@ pub struct CaseRun {
 pub struct SuiteRun {
     /// Every case, in file order.
     pub cases: Vec<CaseRun>,
-    /// Which transitions the suite took.
-    pub coverage: CoverageView,
-}
-
-/// Coverage as the app draws it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct CoverageView {
-    /// `(from, index)` of each transition some case took.
-    pub taken: Vec<(String, usize)>,
-    /// How many transitions the plan has.
-    pub total: usize,
+    /// The states the cases entered and the transitions they took.
+    pub coverage: Coverage,
     /// "9 of 11 transitions tested".
-    pub summary: String,
+    pub coverage_summary: String,
 }

@@ -2,9 +2,8 @@
 //! the shell in the background (its progress sent as events, a Stop), and what it found, each
 //! finding with the states its conversation goes through and that conversation as a test case.
 
-use plan_core::explore::{Changed, Coverage, Place, Stopped};
+use plan_core::explore::{Changed, Explored, Finding, TransitionId};
 use plan_core::runtime::script::Script;
-use plan_core::Severity;
 use serde::{Deserialize, Serialize};
 
 /// Payload of [`super::EXPLORE_PROGRESS`]: how many configurations the running search has
@@ -17,47 +16,30 @@ pub struct ExploreProgress {
     pub configurations: usize,
 }
 
-/// A search of a plan's draft, as the window shows it.
+/// A search of a plan's draft, as the window shows it: core's answer, each finding with its
+/// conversation replayed.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ExploreView {
     /// Which search of this window it was, counted from 1.
     pub run: u64,
-    /// Whether every configuration within the bounds was expanded.
-    pub complete: bool,
-    /// What stopped it, if something did (the Stop button: `asked`).
-    pub stopped: Option<Stopped>,
-    /// Configurations reached.
-    pub configurations: usize,
-    /// Conversations that ended.
-    pub conversations: usize,
-    /// The longest shortest conversation, in user turns.
-    pub turns_max: u32,
-    /// How many configurations enter each state and fire each transition.
-    pub coverage: Coverage,
-    /// What it found, errors first.
-    pub findings: Vec<FindingView>,
     /// How long the search took, in milliseconds (the window explores again by itself after an
     /// edit only when this was short).
     pub millis: u64,
+    /// What it found.
+    #[serde(flatten)]
+    pub explored: Explored<FindingView>,
 }
 
 /// One finding, with what the window needs to show and replay it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct FindingView {
-    /// Its stable code (`explore-rule-broken`, …).
-    pub code: String,
-    /// Error, warning or information.
-    pub severity: Severity,
-    /// What it is, in the author's words.
-    pub message: String,
-    /// Where it is.
-    pub location: Place,
-    /// The shortest conversation that shows it; none for a finding no conversation shows.
-    pub script: Option<Script>,
-    /// The states that conversation enters, in order, from the opening.
+    /// The finding.
+    #[serde(flatten)]
+    pub finding: Finding,
+    /// The states its conversation enters, in order, from the opening.
     pub path: Vec<String>,
-    /// The transitions it fires, as `(from, index)`, in order.
-    pub fired: Vec<(String, usize)>,
+    /// The transitions it fires, in order.
+    pub fired: Vec<TransitionId>,
     /// The conversation as a test case: each turn's message with what holds after it.
     pub case: Option<Script>,
 }

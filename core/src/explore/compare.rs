@@ -15,7 +15,7 @@ use crate::runtime::script::Script;
 use crate::runtime::{Chat, EndKind, Session, Simulator, Start};
 
 /// What changed between an older plan and a newer one.
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, serde::Deserialize)]
 pub struct Comparison {
     /// Outcomes that changed: the older plan's, the newer one's, how many configurations, the
     /// shortest conversation.

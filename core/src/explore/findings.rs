@@ -7,7 +7,8 @@ use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use serde::{Deserialize, Serialize};
 
 use super::search::Search;
-use super::{key, Coverage, Domains, Explored, Stopped};
+use super::{key, Domains, Explored, Stopped};
+use crate::coverage::{Coverage, TransitionId};
 use crate::plan::{Plan, Rule, RuleKind};
 use crate::runtime::script::Script;
 use crate::runtime::{Chat, Session, Simulator, ToolResults};
@@ -27,11 +28,58 @@ pub struct Place {
     pub rule: Option<String>,
 }
 
+/// What a finding is (explore.md, "Findings"), serialized as the spec's code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum FindingCode {
+    /// A conversation can never finish.
+    #[serde(rename = "explore-dead-end")]
+    DeadEnd,
+    /// A state validation finds reachable is entered by no conversation.
+    #[serde(rename = "explore-state-never-entered")]
+    StateNeverEntered,
+    /// A transition fires in no conversation.
+    #[serde(rename = "explore-transition-never-fires")]
+    TransitionNeverFires,
+    /// An ending no conversation reaches.
+    #[serde(rename = "explore-ending-never-reached")]
+    EndingNeverReached,
+    /// Conversations leave a state only through the stuck safety net.
+    #[serde(rename = "explore-only-safety-net")]
+    OnlySafetyNet,
+    /// A conversation breaks one of the plan's rules.
+    #[serde(rename = "explore-rule-broken")]
+    RuleBroken,
+    /// A bound stopped the search.
+    #[serde(rename = "explore-incomplete")]
+    Incomplete,
+}
+
+impl FindingCode {
+    /// The spec's code, as JSON writes it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FindingCode::DeadEnd => "explore-dead-end",
+            FindingCode::StateNeverEntered => "explore-state-never-entered",
+            FindingCode::TransitionNeverFires => "explore-transition-never-fires",
+            FindingCode::EndingNeverReached => "explore-ending-never-reached",
+            FindingCode::OnlySafetyNet => "explore-only-safety-net",
+            FindingCode::RuleBroken => "explore-rule-broken",
+            FindingCode::Incomplete => "explore-incomplete",
+        }
+    }
+}
+
+impl std::fmt::Display for FindingCode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 /// One finding.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Finding {
-    /// Its stable code (`explore-dead-end`, …).
-    pub code: &'static str,
+    /// Its stable code.
+    pub code: FindingCode,
     /// Error, warning or information.
     pub severity: Severity,
     /// What it is, in the author's words.
@@ -124,12 +172,10 @@ pub(crate) fn report(search: &Search) -> Explored {
         }
     }
     for (id, set) in &entered {
-        coverage.states.insert(id.to_string(), set.len());
+        coverage.entered(id, set.len());
     }
     for ((from, i), set) in &fired {
-        coverage
-            .transitions
-            .insert(format!("{from}/{i}"), set.len());
+        coverage.fired(TransitionId::new(*from, *i), set.len());
     }
     // Each finding with the configuration its conversation leads to.
     let mut out: Vec<(Finding, Option<usize>)> = Vec::new();
@@ -165,7 +211,7 @@ pub(crate) fn report(search: &Search) -> Explored {
         let state = search.state_id(d);
         out.push((
             Finding {
-                code: "explore-dead-end",
+                code: FindingCode::DeadEnd,
                 severity: Severity::Error,
                 message: format!(
                     "A conversation can get stuck in '{}': from there nothing the caller says leads to an ending.",
@@ -183,7 +229,7 @@ pub(crate) fn report(search: &Search) -> Explored {
         if let Some((to, why)) = broken(search, i, rule, dead) {
             out.push((
                 Finding {
-                    code: "explore-rule-broken",
+                    code: FindingCode::RuleBroken,
                     severity: Severity::Error,
                     message: format!("The rule '{}' ({}) is broken: {why}.", rule.name(), rule.id),
                     location: at_rule(rule),
@@ -211,7 +257,7 @@ pub(crate) fn report(search: &Search) -> Explored {
         if only {
             out.push((
                 Finding {
-                    code: "explore-only-safety-net",
+                    code: FindingCode::OnlySafetyNet,
                     severity: Severity::Warning,
                     message: format!(
                         "Conversations leave '{}' only when the safety net releases what the caller was stuck on: no answer leads on from there.",
@@ -238,9 +284,9 @@ pub(crate) fn report(search: &Search) -> Explored {
                 continue;
             }
             let (code, what) = if state.is_ending() {
-                ("explore-ending-never-reached", "No conversation ends in")
+                (FindingCode::EndingNeverReached, "No conversation ends in")
             } else {
-                ("explore-state-never-entered", "No conversation enters")
+                (FindingCode::StateNeverEntered, "No conversation enters")
             };
             out.push((
                 Finding {
@@ -264,7 +310,7 @@ pub(crate) fn report(search: &Search) -> Explored {
                 if !fired.contains_key(&(state.id.as_str(), i)) {
                     out.push((
                         Finding {
-                            code: "explore-transition-never-fires",
+                            code: FindingCode::TransitionNeverFires,
                             severity: Severity::Warning,
                             message: format!(
                                 "The arrow {} of '{}' to '{}' is never taken: an earlier arrow always goes first, or its condition never comes true there.",
@@ -301,7 +347,7 @@ pub(crate) fn report(search: &Search) -> Explored {
         };
         out.push((
             Finding {
-                code: "explore-incomplete",
+                code: FindingCode::Incomplete,
                 severity: Severity::Info,
                 message: format!(
                     "The search stopped at {why} after {} configurations: what it did not see is not claimed.",
@@ -479,7 +525,7 @@ mod tests {
     fn only_net(e: &Explored) -> Vec<&Finding> {
         e.findings
             .iter()
-            .filter(|f| f.code == "explore-only-safety-net")
+            .filter(|f| f.code == FindingCode::OnlySafetyNet)
             .collect()
     }
 

@@ -11,22 +11,27 @@ mod compare;
 mod findings;
 mod key;
 mod moves;
+#[cfg(any(test, feature = "oracles"))]
+mod oracles;
 mod reads;
+mod replay;
 mod search;
 mod stored;
 
-use std::collections::HashMap;
-
 use serde::{Deserialize, Serialize};
 
+pub use crate::coverage::{Coverage, TransitionId};
 pub use compare::{changed_outcomes_only, compare, Changed, Comparison};
-pub use findings::{Finding, Place};
+pub use findings::{Finding, FindingCode, Place};
 pub use moves::{moves, play, Domains};
+#[cfg(any(test, feature = "oracles"))]
+pub use oracles::{explore_with_every_value, keys_agree};
+pub use replay::{replay, Replayed};
 
 use crate::hash::content_hash;
 use crate::plan::Plan;
 use crate::runtime::script::{Script, ScriptTurn};
-use crate::runtime::{Chat, PlanRef, PlanVersion, Session, Simulator, Start, ToolResults};
+use crate::runtime::{PlanRef, PlanVersion, Start, ToolResults};
 use search::search;
 
 /// How far a search goes.
@@ -44,6 +49,23 @@ pub struct Bounds {
     pub max_moves: usize,
 }
 
+/// [`Bounds::max_turns`] of `plan explore` and of the window: 40 user turns.
+pub const DEFAULT_MAX_TURNS: u32 = 40;
+
+/// [`Bounds::max_configurations`] of `plan explore`.
+pub const DEFAULT_MAX_CONFIGURATIONS: usize = 1_000_000;
+
+/// The bounds of a search the window runs: the command line's turns but at most 250,000
+/// configurations, a memory ceiling of 300 MB and 10 million moves, so that a search of a large
+/// or hostile plan stays within the window's memory and ends in about a minute at most (the Stop
+/// button ends it sooner).
+pub const WINDOW_BOUNDS: Bounds = Bounds {
+    max_turns: DEFAULT_MAX_TURNS,
+    max_configurations: 250_000,
+    max_memory: 300_000_000,
+    max_moves: 10_000_000,
+};
+
 /// [`Bounds::max_memory`] of `plan explore`: 1 GB.
 pub const DEFAULT_MAX_MEMORY: usize = 1_000_000_000;
 
@@ -53,8 +75,8 @@ pub const DEFAULT_MAX_MOVES: usize = 50_000_000;
 impl Default for Bounds {
     fn default() -> Self {
         Bounds {
-            max_turns: 40,
-            max_configurations: 1_000_000,
+            max_turns: DEFAULT_MAX_TURNS,
+            max_configurations: DEFAULT_MAX_CONFIGURATIONS,
             max_memory: DEFAULT_MAX_MEMORY,
             max_moves: DEFAULT_MAX_MOVES,
         }
@@ -77,9 +99,10 @@ pub enum Stopped {
     Asked,
 }
 
-/// What a search found.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Explored {
+/// What a search found: each finding a [`Finding`], or what a reader makes of one (the window's,
+/// with its conversation replayed: [`Explored::map_findings`]).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Explored<F = Finding> {
     /// Whether every configuration within the bounds was expanded.
     pub complete: bool,
     /// What stopped it, if something did.
@@ -90,17 +113,33 @@ pub struct Explored {
     pub conversations: usize,
     /// The longest shortest conversation, in user turns.
     pub turns_max: u32,
-    /// How many configurations enter each state (by id) and fire each transition
-    /// (`"<from>/<index>"`).
+    /// How many configurations enter each state and fire each transition.
     pub coverage: Coverage,
     /// What it found, errors first.
-    pub findings: Vec<Finding>,
+    pub findings: Vec<F>,
     /// What changed against an older plan, when one was given.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub compare: Option<Comparison>,
     /// How the search went, for benchmarks (not part of explore.md's document).
-    #[serde(skip)]
+    #[serde(skip, default)]
     pub cost: Cost,
+}
+
+impl<F> Explored<F> {
+    /// The same search, each finding made into what a reader needs of it.
+    pub fn map_findings<G>(self, each: impl FnMut(F) -> G) -> Explored<G> {
+        Explored {
+            complete: self.complete,
+            stopped: self.stopped,
+            configurations: self.configurations,
+            conversations: self.conversations,
+            turns_max: self.turns_max,
+            coverage: self.coverage,
+            findings: self.findings.into_iter().map(each).collect(),
+            compare: self.compare,
+            cost: self.cost,
+        }
+    }
 }
 
 /// What a search did and kept: the moves run (each a turn through the simulator and `step`),
@@ -117,15 +156,6 @@ pub struct Cost {
     pub held_bytes: usize,
     /// Bytes of the search's stored configurations.
     pub stored_bytes: usize,
-}
-
-/// How many configurations enter each state and fire each transition.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct Coverage {
-    /// By state id: the configurations that enter it.
-    pub states: std::collections::BTreeMap<String, usize>,
-    /// By `"<from>/<index>"`: the configurations a transition's firing leads to.
-    pub transitions: std::collections::BTreeMap<String, usize>,
 }
 
 /// Explores `plan` from its start (or from `start`) within `bounds`, on the calling thread.
@@ -163,22 +193,6 @@ pub fn explore_parallel(
     findings::report(&search)
 }
 
-/// [`explore`] with a key that keeps every value and counts every counter up to the largest
-/// threshold anywhere, in every state: what the search did before keys forgot what nothing ahead
-/// reads. Slower, and the reference the tests hold the explorer to: both must find the same.
-pub fn explore_with_every_value(plan: &Plan, bounds: Bounds) -> Explored {
-    let search = search(
-        plan,
-        Domains::with_every_value(plan),
-        &Start::default(),
-        bounds,
-        1,
-        &|| false,
-        &mut |_| {},
-    );
-    findings::report(&search)
-}
-
 /// A count as the window and the command line write it: `78028` → "78,028".
 pub fn thousands(n: usize) -> String {
     let digits = n.to_string();
@@ -192,7 +206,7 @@ pub fn thousands(n: usize) -> String {
     out
 }
 
-fn plan_ref(plan: &Plan) -> PlanRef {
+pub(crate) fn plan_ref(plan: &Plan) -> PlanRef {
     PlanRef {
         id: plan.id.clone(),
         version: PlanVersion::File,
@@ -224,73 +238,4 @@ pub(crate) fn script_back<'a>(
             .collect(),
         ..Script::default()
     }
-}
-
-/// Where every move leads from `s`: the configuration's key and what the move did (the states it
-/// entered, the arrows it fired, the tools it called, the safety net), which the findings read;
-/// sorted.
-fn successors(plan: &Plan, domains: &Domains, s: &Session) -> Vec<(Vec<u8>, String)> {
-    let mut out: Vec<(Vec<u8>, String)> = moves(plan, domains, s)
-        .iter()
-        .filter_map(|message| {
-            let mut chat = Chat::resume(plan, &Simulator, s.clone());
-            let turn = chat.say_with(message, &ToolResults::new()).ok()?;
-            let did = format!("{:?}", search::effects(&turn.events));
-            Some((key::key(&chat.session, domains), did))
-        })
-        .collect();
-    out.sort();
-    out
-}
-
-/// The test of the configuration key (explore.md: "two sessions with the same key have the same
-/// successors' keys"): searches `plan` within `bounds`, and wherever a move arrives at a key
-/// already reached by another session, compares the successors of both, and what each move does
-/// in both. Answers where they differ, described; empty when they agree. One step only: a key
-/// that forgets what a later turn reads is caught by [`explore_with_every_value`].
-pub fn keys_agree(plan: &Plan, bounds: Bounds) -> Vec<String> {
-    let domains = Domains::of(plan);
-    let Ok((chat, _)) = Chat::open_from(plan, &Simulator, plan_ref(plan), &Start::default()) else {
-        return vec!["the plan does not open".into()];
-    };
-    let mut first: HashMap<Vec<u8>, Session> = HashMap::new();
-    let mut queue = std::collections::VecDeque::from([(chat.session, 0u32)]);
-    let mut wrong = Vec::new();
-    first.insert(key::key(&queue[0].0, &domains), queue[0].0.clone());
-    while let Some((here, depth)) = queue.pop_front() {
-        if here.ended.is_some() || depth >= bounds.max_turns {
-            continue;
-        }
-        for message in moves(plan, &domains, &here) {
-            let mut chat = Chat::resume(plan, &Simulator, here.clone());
-            if chat.say_with(&message, &ToolResults::new()).is_err() {
-                continue;
-            }
-            chat.session.transcript.clear();
-            chat.session.insights.clear();
-            let k = key::key(&chat.session, &domains);
-            match first.get(&k) {
-                Some(earlier) if *earlier != chat.session => {
-                    let (a, b) = (
-                        successors(plan, &domains, earlier),
-                        successors(plan, &domains, &chat.session),
-                    );
-                    if a != b {
-                        let differ = a.iter().zip(&b).find(|(x, y)| x != y);
-                        wrong.push(format!(
-                            "after {message:?} in {}: one key, other successors: {differ:?}",
-                            here.state_id
-                        ));
-                    }
-                }
-                Some(_) => {}
-                None if first.len() < bounds.max_configurations => {
-                    first.insert(k, chat.session.clone());
-                    queue.push_back((chat.session, depth + 1));
-                }
-                None => {}
-            }
-        }
-    }
-    wrong
 }

@@ -126,7 +126,8 @@ impl Domains {
     }
 
     /// [`Domains::of`] with keys that keep every value and the counters up to the largest
-    /// threshold anywhere ([`explore_with_every_value`](super::explore_with_every_value)).
+    /// threshold anywhere (`explore_with_every_value`, a test oracle).
+    #[cfg(any(test, feature = "oracles"))]
     pub fn with_every_value(plan: &Plan) -> Domains {
         Domains {
             reads: super::reads::Reads::every_value(plan),

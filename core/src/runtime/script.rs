@@ -2,7 +2,7 @@
 //! against a plan with an agent. The result is the record `plan chat --script` prints (the JSON
 //! shape of `docs/cli.md`) and the list of failed expectations.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -454,58 +454,4 @@ pub fn check(plan: &Plan, session: &Session, expect: &Expect, turn: u32) -> Vec<
         }
     }
     out
-}
-
-/// Which transitions of a plan some conversations took: `(from, index)` of each taken, and how
-/// many the plan has (`plan test --coverage`, the app's suite run). A goal state's fall-through to
-/// the next state is not a transition of the plan and does not count.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
-pub struct Coverage {
-    /// The transitions taken, as (state, index among its transitions).
-    pub taken: BTreeSet<(String, usize)>,
-    /// How many transitions the plan has.
-    pub total: usize,
-}
-
-impl Coverage {
-    /// The coverage of `plan` by the conversations `records`.
-    pub fn of<'r>(plan: &Plan, records: impl IntoIterator<Item = &'r ChatRecord>) -> Coverage {
-        let exists =
-            |from: &str, i: usize| plan.state(from).is_some_and(|s| i < s.transitions.len());
-        let taken = records
-            .into_iter()
-            .flat_map(|r| &r.turns)
-            .filter_map(|t| t.turn.transition.as_ref())
-            .filter_map(|m| Some((m.from.clone(), m.index?)))
-            .filter(|(from, i)| exists(from, *i))
-            .collect();
-        Coverage {
-            taken,
-            total: plan.transition_count(),
-        }
-    }
-
-    /// The transitions no conversation took, in plan order: `(from, index, to)`.
-    pub fn untaken<'p>(&self, plan: &'p Plan) -> Vec<(&'p str, usize, &'p str)> {
-        plan.states
-            .iter()
-            .flat_map(|s| {
-                s.transitions
-                    .iter()
-                    .enumerate()
-                    .map(move |(i, t)| (s.id.as_str(), i, t.target_state_id.as_str()))
-            })
-            .filter(|(from, i, _)| !self.taken.contains(&(from.to_string(), *i)))
-            .collect()
-    }
-
-    /// "9 of 11 transitions tested".
-    pub fn summary(&self) -> String {
-        let word = if self.total == 1 {
-            "transition"
-        } else {
-            "transitions"
-        };
-        format!("{} of {} {word} tested", self.taken.len(), self.total)
-    }
 }

@@ -4,6 +4,7 @@
 
 use std::collections::{HashMap, HashSet};
 
+use plan_core::coverage::TransitionId;
 use plan_core::diff::Change;
 use plan_core::{Report, Severity};
 
@@ -23,7 +24,7 @@ pub struct Marks {
     /// The state of the task parked for a detour.
     pub parked: Option<String>,
     pub fired: Option<(String, usize, String)>,
-    pub covered: Option<HashSet<(String, usize)>>,
+    pub covered: Option<HashSet<TransitionId>>,
     /// The Explore tab's coverage: by state, how many configurations enter it.
     pub reach: Option<HashMap<String, usize>>,
 }
@@ -105,7 +106,10 @@ impl ArrowMarks {
                 .as_ref()
                 .filter(|(f, i, _)| f == from && *i == index)
                 .map(|(_, _, why)| why.clone()),
-            covered: marks.covered.as_ref().map(|c| c.contains(&key)),
+            covered: marks
+                .covered
+                .as_ref()
+                .map(|c| c.contains(&TransitionId::new(from, index))),
         }
     }
 }
@@ -145,7 +149,7 @@ mod tests {
         marks.arrows.insert(("greet".into(), 1));
         marks.diff_arrows.insert(("greet".into(), 0), Change::Added);
         marks.fired = Some(("greet".into(), 0, "asked to book".into()));
-        marks.covered = Some(HashSet::from([("greet".into(), 0)]));
+        marks.covered = Some(HashSet::from([TransitionId::new("greet", 0)]));
         let first = ArrowMarks::of(&marks, "greet", 0);
         assert!(!first.problem);
         assert_eq!(first.diff, Some(Change::Added));

@@ -250,9 +250,10 @@ fn rules_view(
                     let length = length_words(&f).unwrap_or_default();
                     view! {
                         <li class="publish-rule" data-testid="publish-rule-broken">
-                            <span class="problem-message">{f.message.clone()}</span>
+                            <span class="problem-message">{f.finding.message.clone()}</span>
                             <span class="problem-place">{length}</span>
                             {f
+                                .finding
                                 .script
                                 .map(|s| {
                                     view! {

@@ -17,7 +17,10 @@ pub fn Explore() -> impl IntoView {
     view! {
         <section class="explore" data-testid="explore">
             <p class="hint">
-                "Every conversation the draft allows, up to 40 turns, run through the simulator: what only shows when the plan runs, with the shortest conversation that shows it."
+                {format!(
+                    "Every conversation the draft allows, up to {} turns, run through the simulator: what only shows when the plan runs, with the shortest conversation that shows it.",
+                    plan_core::explore::WINDOW_BOUNDS.max_turns,
+                )}
             </p>
             <div class="explore-head">
                 {move || {
@@ -104,14 +107,11 @@ pub fn Explore() -> impl IntoView {
 
 fn found_view(exploring: Exploring, found: plan_api::messages::ExploreView) -> impl IntoView {
     let line = summary(&found);
-    let nothing = found.findings.is_empty();
-    let findings = found.findings.into_iter().enumerate();
+    let nothing = found.explored.findings.is_empty();
+    let complete = found.explored.complete;
+    let findings = found.explored.findings.into_iter().enumerate();
     view! {
-        <p
-            class="explore-summary"
-            data-testid="explore-summary"
-            data-complete=found.complete.to_string()
-        >
+        <p class="explore-summary" data-testid="explore-summary" data-complete=complete.to_string()>
             {line}
         </p>
         {nothing
@@ -130,13 +130,13 @@ fn found_view(exploring: Exploring, found: plan_api::messages::ExploreView) -> i
 
 fn finding_view(exploring: Exploring, index: usize, f: FindingView) -> impl IntoView {
     let editor = expect_context::<Editor>();
-    let sev = f.severity.as_str();
-    let icon = match f.severity {
+    let sev = f.finding.severity.as_str();
+    let icon = match f.finding.severity {
         Severity::Error | Severity::Warning => "!",
         Severity::Info => "i",
     };
     let shown = move || exploring.shown.get() == Some(index);
-    let has_script = f.script.is_some();
+    let has_script = f.finding.script.is_some();
     let has_case = f.case.is_some();
     let length = length_words(&f);
     let path = f.path.clone();
@@ -150,6 +150,7 @@ fn finding_view(exploring: Exploring, index: usize, f: FindingView) -> impl Into
         })
     };
     let said: Vec<String> = f
+        .finding
         .script
         .as_ref()
         .map(|s| s.turns.iter().map(|t| t.user.clone()).collect())
@@ -160,18 +161,18 @@ fn finding_view(exploring: Exploring, index: usize, f: FindingView) -> impl Into
             class=format!("explore-finding sev-{sev}")
             class:shown=shown
             data-testid="explore-finding"
-            data-code=f.code.clone()
+            data-code=f.finding.code.as_str()
             data-severity=sev
             data-turns=turns
         >
             <div class="explore-finding-text">
                 <span class="problem-icon">{icon}</span>
                 <span>
-                    <span class="problem-message">{f.message.clone()}</span>
+                    <span class="problem-message">{f.finding.message.clone()}</span>
                     <span class="problem-place">
                         {match length {
-                            Some(l) => format!("{} · {l}", f.code),
-                            None => f.code.clone(),
+                            Some(l) => format!("{} · {l}", f.finding.code),
+                            None => f.finding.code.to_string(),
                         }}
                     </span>
                 </span>

@@ -52,9 +52,10 @@ pub fn Panel(report: Memo<Report>) -> impl IntoView {
     let explore_label = move || {
         let errors = exploring.found.with(|f| {
             f.as_ref().map_or(0, |f| {
-                f.findings
+                f.explored
+                    .findings
                     .iter()
-                    .filter(|x| x.severity == plan_core::Severity::Error)
+                    .filter(|x| x.finding.severity == plan_core::Severity::Error)
                     .count()
             })
         });

@@ -60,7 +60,7 @@ pub fn Suite() -> impl IntoView {
                                 {format!("{passed} passed, {failed} failed")}
                             </p>
                             <p class="hint" data-testid="coverage-summary">
-                                {run.coverage.summary.clone()}
+                                {run.coverage_summary.clone()}
                             </p>
                             <ul class="case-results">
                                 {run
