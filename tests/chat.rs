@@ -2,48 +2,11 @@
 //! interactive terminal, sessions saved and resumed, saved test cases and their counts.
 
 use std::fs;
-use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::path::Path;
+use std::process::Output;
 
+use plan_tests::cli::{plan, plan_with_input as plan_with, scratch};
 use serde_json::{json, Value};
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = plan_tests::target_dir()
-        .join("chat-tests")
-        .join(format!("{name}-{}", std::process::id()));
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-/// Runs `plan` in the repository with `input` on standard input.
-fn plan_with(args: &[&str], input: &str) -> Output {
-    let mut child = Command::new(plan_tests::binary("plan").unwrap_or_else(|e| panic!("{e}")))
-        .args(args)
-        .current_dir(root())
-        .env_remove("PLAN_BUILDER_WORKSPACE")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the plan binary runs");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
-}
-
-fn plan(args: &[&str]) -> Output {
-    plan_with(args, "")
-}
 
 fn code(o: &Output, expected: i32) -> (String, String) {
     let (out, err) = (

@@ -1,26 +1,10 @@
 //! `plan check` as a user runs it: output, exit codes, JSON shape.
 //! The text output is kept in insta snapshots, so a change in wording is reviewed.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 
+use plan_tests::cli::{plan, root, scratch, stdout};
 use serde_json::Value;
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-fn plan(args: &[&str]) -> Output {
-    Command::new(plan_tests::binary("plan").unwrap_or_else(|e| panic!("{e}")))
-        .args(args)
-        .current_dir(root())
-        .output()
-        .expect("the plan binary runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
 
 fn sample_plans() -> Vec<String> {
     let mut files: Vec<String> = std::fs::read_dir(root().join("plans"))
@@ -150,16 +134,6 @@ fn usage_errors_exit_2_and_version_exits_0() {
     let v = plan(&["--version"]);
     assert_eq!(v.status.code(), Some(0));
     assert!(stdout(&v).starts_with("plan "));
-}
-
-/// A scratch folder for one test.
-fn scratch(name: &str) -> PathBuf {
-    let dir = plan_tests::target_dir()
-        .join("cli-tests")
-        .join(format!("{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
 }
 
 /// Every command that exits 0 or 1 with `--format json` prints one JSON document on stdout: the

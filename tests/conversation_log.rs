@@ -11,31 +11,8 @@ use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use plan_core::store::Workspace;
+use plan_tests::cli::{bin, plan_in as plan, scratch};
 use serde_json::{json, Value};
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = plan_tests::target_dir()
-        .join("conversation-log-tests")
-        .join(format!("{name}-{}", std::process::id()));
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn bin() -> PathBuf {
-    plan_tests::binary("plan").unwrap_or_else(|e| panic!("{e}"))
-}
-
-fn plan(ws: &Path, args: &[&str]) -> Output {
-    Command::new(bin())
-        .arg("--workspace")
-        .arg(ws)
-        .args(args)
-        .env_remove("PLAN_BUILDER_WORKSPACE")
-        .stdin(Stdio::null())
-        .output()
-        .expect("the plan binary runs")
-}
 
 /// `plan chat --resume NAME --script FILE` on the account-care plan of `ws`.
 fn resume(ws: &Path, name: &str, script: &str) -> Output {

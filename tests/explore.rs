@@ -4,27 +4,10 @@
 //! workspace explored clean (exit 0); a plan with errors refused with its diagnostics.
 
 use std::fs;
-use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::Output;
 
+use plan_tests::cli::{plan, scratch};
 use serde_json::{json, Value};
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = plan_tests::target_dir()
-        .join("explore-tests")
-        .join(format!("{name}-{}", std::process::id()));
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn plan(args: &[&str]) -> Output {
-    Command::new(plan_tests::binary("plan").unwrap_or_else(|e| panic!("{e}")))
-        .args(args)
-        .env_remove("PLAN_BUILDER_WORKSPACE")
-        .output()
-        .expect("the plan binary runs")
-}
 
 fn text(o: &Output) -> (String, String) {
     (

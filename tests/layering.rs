@@ -8,11 +8,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use plan_tests::cli::root;
 use serde_json::Value;
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
 
 /// Each workspace package's dependencies: name → the features asked for (`default` among them
 /// when the dependency's default features are on).

@@ -6,24 +6,12 @@
 
 use std::fs;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
+use plan_tests::cli::{root, scratch};
 use plan_tests::model_server::{calls, text, ModelServer};
 use serde_json::{json, Value};
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = plan_tests::target_dir()
-        .join("model-chat-tests")
-        .join(format!("{name}-{}", std::process::id()));
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 /// `plan` with a config folder of its own (no saved settings) and none of the user's variables.
 fn plan(args: &[&str], config: &Path) -> Output {

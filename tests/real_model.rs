@@ -8,19 +8,15 @@
 //! and nothing panics. The scripted server of `model_chat.rs` and `api/tests/agent.rs` stays for
 //! exact assertions.
 
-use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use plan_api::agent::model::LanguageModel;
 use plan_api::agent::{uncalled_notice_at, AgentSettings, ModelTurnCalls};
 use plan_core::runtime::{Chat, PlanRef, PlanVersion, RunError};
 use plan_core::Plan;
+use plan_tests::cli::root;
 use plan_tests::llama::{LlamaServer, Template, MODEL};
 use serde_json::Value;
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
 
 fn support() -> Plan {
     let text = std::fs::read_to_string(root().join("plans/customer-support.json")).unwrap();

@@ -4,14 +4,10 @@
 //! (boon) would change the features of crates the app shares, and make every test run build the
 //! Tauri tree twice.
 
-use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use plan_tests::cli::root;
 use serde_json::Value;
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
 
 #[test]
 fn every_sample_plan_validates_against_the_printed_schema() {

@@ -9,35 +9,8 @@ use std::time::Duration;
 
 use plan_core::hash::content_hash;
 use plan_core::parse_plan;
+use plan_tests::cli::{bin, plan_in as plan, root, scratch};
 use serde_json::Value;
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-fn bin() -> PathBuf {
-    plan_tests::binary("plan").unwrap_or_else(|e| panic!("{e}"))
-}
-
-/// A fresh, empty folder for one test.
-fn scratch(name: &str) -> PathBuf {
-    let dir = plan_tests::target_dir()
-        .join("store-tests")
-        .join(format!("{name}-{}", std::process::id()));
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn plan(ws: &Path, args: &[&str]) -> Output {
-    Command::new(bin())
-        .arg("--workspace")
-        .arg(ws)
-        .args(args)
-        .env_remove("PLAN_BUILDER_WORKSPACE")
-        .output()
-        .unwrap()
-}
 
 fn ok(o: &Output) -> String {
     assert_eq!(

@@ -10,6 +10,7 @@
 //! If the app does not start, the tests fail; they never skip.
 
 pub mod chat;
+pub mod cli;
 pub mod llama;
 pub mod model_server;
 pub mod native;
