@@ -24,17 +24,8 @@ say "cross-crate tests: the plan command, its store, chat and test; the JSON Sch
 cargo test -p plan-tests --test layering --test cli --test chat --test schema --test store --test model_chat --test properties --test fuzz --test conversation_log --test explore < /dev/null
 say "the language-model agent against a real server and model (llama-cpp-python, SmolLM2-135M)"
 timeout 600 cargo test -p plan-tests --test real_model < /dev/null
-say "end-to-end tests of the real app: viewing, editing, then a plan's lifecycle, then the test chat"
-timeout 900 cargo test -p plan-tests --test app < /dev/null
-timeout 900 cargo test -p plan-tests --test editor < /dev/null
-timeout 900 cargo test -p plan-tests --test first_hour < /dev/null
-timeout 900 cargo test -p plan-tests --test readable < /dev/null
-timeout 900 cargo test -p plan-tests --test lifecycle < /dev/null
-timeout 900 cargo test -p plan-tests --test testchat < /dev/null
-timeout 900 cargo test -p plan-tests --test detours < /dev/null
-timeout 900 cargo test -p plan-tests --test rules < /dev/null
-timeout 900 cargo test -p plan-tests --test explore_tab < /dev/null
-timeout 900 cargo test -p plan-tests --test agents < /dev/null
+say "end-to-end tests of the real app: viewing, editing, the first hour, a plan's lifecycle, the test chat, explore (one binary, every test registered once in tests/e2e/)"
+timeout 3000 cargo test -p plan-tests --test e2e < /dev/null
 say "the Debian package: built from the release UI, app and plan command, checked (lintian, desktop-file-validate), installed, tried end to end, removed"
 bash scripts/package.sh
 bash scripts/try-package.sh

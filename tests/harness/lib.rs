@@ -77,7 +77,17 @@ pub struct Ctx<'a> {
     shots: std::cell::Cell<usize>,
 }
 
+/// End-to-end tests named by their functions, each registered once:
+/// `pub const TESTS: &[Test] = plan_tests::tests![opens_a_plan, publishes_it];`.
+#[macro_export]
+macro_rules! tests {
+    ($($test:ident),* $(,)?) => {
+        &[$($crate::Test { name: stringify!($test), run: $test }),*]
+    };
+}
+
 /// A named end-to-end test.
+#[derive(Clone, Copy)]
 pub struct Test {
     /// The test's name.
     pub name: &'static str,

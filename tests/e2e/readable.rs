@@ -4,35 +4,22 @@
 //! screen), Fit and Auto-layout keep that rule, and folding a side panel gives the canvas its room
 //! and keeps the canvas's middle where it was.
 //!
-//! Run by `scripts/test.sh`, or alone with `cargo test -p plan-tests --test readable [-- NAME]`.
+//! Run by `scripts/test.sh`, or alone with `cargo test -p plan-tests --test e2e [-- NAME]`.
 //! Screenshots land in `target/e2e/`.
 
 use std::time::Duration;
 
 use plan_tests::page::{click, count, ensure, plan, text_of, view_transform, Outcome};
-use plan_tests::{Ctx, Harness, Test, SHORT};
+use plan_tests::{Ctx, Test, SHORT};
 use serde_json::{json, Value};
 
-fn main() {
-    std::process::exit(Harness::run(&[
-        Test {
-            name: "every_sample_opens_whole_and_readable",
-            run: every_sample_opens_whole_and_readable,
-        },
-        Test {
-            name: "fit_and_auto_layout_keep_the_text_readable",
-            run: fit_and_auto_layout_keep_the_text_readable,
-        },
-        Test {
-            name: "folding_a_side_panel_gives_the_canvas_room_and_keeps_its_middle",
-            run: folding_a_side_panel_gives_the_canvas_room_and_keeps_its_middle,
-        },
-        Test {
-            name: "the_smallest_window_keeps_everything_on_screen_and_apart",
-            run: the_smallest_window_keeps_everything_on_screen_and_apart,
-        },
-    ]));
-}
+/// This suite's tests, in the order they run.
+pub const TESTS: &[Test] = plan_tests::tests![
+    every_sample_opens_whole_and_readable,
+    fit_and_auto_layout_keep_the_text_readable,
+    folding_a_side_panel_gives_the_canvas_room_and_keeps_its_middle,
+    the_smallest_window_keeps_everything_on_screen_and_apart,
+];
 
 /// The sample plans, as the workspace is seeded with them.
 const SAMPLES: &[&str] = &[

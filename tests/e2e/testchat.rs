@@ -4,7 +4,7 @@
 //! flow export to its hang-up, "test from here" with a value known and a turn taken back, and a
 //! conversation continued after the app was killed.
 //!
-//! Run by `scripts/test.sh`, or alone with `cargo test -p plan-tests --test testchat [-- NAME]`.
+//! Run by `scripts/test.sh`, or alone with `cargo test -p plan-tests --test e2e [-- NAME]`.
 //! Screenshots land in `target/e2e/`.
 
 use std::fs;
@@ -16,41 +16,19 @@ use plan_tests::page::{
     arrow_middle, click, click_at, count, ensure, open_plan, plan, set_value, text_of, type_text,
     Outcome,
 };
-use plan_tests::{Ctx, Harness, Test, SHORT};
+use plan_tests::{Ctx, Test, SHORT};
 use serde_json::json;
 
-fn main() {
-    std::process::exit(Harness::run(&[
-        Test {
-            name: "a_chat_reaches_billing_is_saved_as_a_case_and_fails_after_a_priority_swap",
-            run: a_chat_reaches_billing_is_saved_as_a_case_and_fails_after_a_priority_swap,
-        },
-        Test {
-            name: "the_seed_flow_export_is_talked_through_with_the_tool_buttons_to_the_hang_up",
-            run: the_seed_flow_export_is_talked_through_with_the_tool_buttons_to_the_hang_up,
-        },
-        Test {
-            name: "a_chat_begun_in_technical_support_with_a_value_known_takes_a_turn_back",
-            run: a_chat_begun_in_technical_support_with_a_value_known_takes_a_turn_back,
-        },
-        Test {
-            name: "a_chat_killed_half_way_is_continued_after_the_app_starts_again",
-            run: a_chat_killed_half_way_is_continued_after_the_app_starts_again,
-        },
-        Test {
-            name: "a_published_version_is_tested_read_only_and_the_draft_again_after",
-            run: a_published_version_is_tested_read_only_and_the_draft_again_after,
-        },
-        Test {
-            name: "a_gated_tool_and_an_automatic_prompt_built_in_the_editor_appear_as_the_chat_goes_on",
-            run: a_gated_tool_and_an_automatic_prompt_built_in_the_editor_appear_as_the_chat_goes_on,
-        },
-        Test {
-            name: "the_session_states_sample_is_chatted_with_presets_and_switched_by_hand",
-            run: the_session_states_sample_is_chatted_with_presets_and_switched_by_hand,
-        },
-    ]));
-}
+/// This suite's tests, in the order they run.
+pub const TESTS: &[Test] = plan_tests::tests![
+    a_chat_reaches_billing_is_saved_as_a_case_and_fails_after_a_priority_swap,
+    the_seed_flow_export_is_talked_through_with_the_tool_buttons_to_the_hang_up,
+    a_chat_begun_in_technical_support_with_a_value_known_takes_a_turn_back,
+    a_chat_killed_half_way_is_continued_after_the_app_starts_again,
+    a_published_version_is_tested_read_only_and_the_draft_again_after,
+    a_gated_tool_and_an_automatic_prompt_built_in_the_editor_appear_as_the_chat_goes_on,
+    the_session_states_sample_is_chatted_with_presets_and_switched_by_hand,
+];
 
 /// Session states (issue 17), built in the editor on the support sample: a prompt state that
 /// switches itself on once the account number is known, and a refund tool that exists only while

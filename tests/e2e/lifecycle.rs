@@ -3,7 +3,7 @@
 //! export through the real GTK file dialogs, and the plan switcher (new, duplicate, rename,
 //! search, delete and its Undo, the trash).
 //!
-//! Run by `scripts/test.sh`, or alone with `cargo test -p plan-tests --test lifecycle [-- NAME]`.
+//! Run by `scripts/test.sh`, or alone with `cargo test -p plan-tests --test e2e [-- NAME]`.
 //! Screenshots land in `target/e2e/`.
 
 use std::collections::BTreeMap;
@@ -16,37 +16,18 @@ use plan_tests::native::choose_file;
 use plan_tests::page::{
     click, count, draft, ensure, open_plan, plan, set_value, text_of, type_text, Outcome, DELETE,
 };
-use plan_tests::{Ctx, Harness, Test, SHORT};
+use plan_tests::{Ctx, Test, SHORT};
 use serde_json::json;
 
-fn main() {
-    std::process::exit(Harness::run(&[
-        Test {
-            name: "publish_set_live_edit_publish_again_compare_view_and_reopen",
-            run: publish_set_live_edit_publish_again_compare_view_and_reopen,
-        },
-        Test {
-            name: "a_draft_with_an_error_is_not_published_and_the_error_leads_to_its_state",
-            run: a_draft_with_an_error_is_not_published_and_the_error_leads_to_its_state,
-        },
-        Test {
-            name: "the_seed_flow_export_is_imported_and_exported_through_the_file_dialogs",
-            run: the_seed_flow_export_is_imported_and_exported_through_the_file_dialogs,
-        },
-        Test {
-            name: "a_bad_file_is_refused_by_name_and_place_and_changes_nothing",
-            run: a_bad_file_is_refused_by_name_and_place_and_changes_nothing,
-        },
-        Test {
-            name: "plans_are_made_copied_renamed_found_deleted_and_brought_back",
-            run: plans_are_made_copied_renamed_found_deleted_and_brought_back,
-        },
-        Test {
-            name: "a_plan_whose_files_need_attention_says_so_in_the_list_and_still_opens",
-            run: a_plan_whose_files_need_attention_says_so_in_the_list_and_still_opens,
-        },
-    ]));
-}
+/// This suite's tests, in the order they run.
+pub const TESTS: &[Test] = plan_tests::tests![
+    publish_set_live_edit_publish_again_compare_view_and_reopen,
+    a_draft_with_an_error_is_not_published_and_the_error_leads_to_its_state,
+    the_seed_flow_export_is_imported_and_exported_through_the_file_dialogs,
+    a_bad_file_is_refused_by_name_and_place_and_changes_nothing,
+    plans_are_made_copied_renamed_found_deleted_and_brought_back,
+    a_plan_whose_files_need_attention_says_so_in_the_list_and_still_opens,
+];
 
 /// How long an operation that reads and writes files gets to show its result.
 const LONG: Duration = Duration::from_secs(10);

@@ -2,7 +2,7 @@
 //! states land beside the work and never on another card, no gesture paints a text selection, the
 //! first start welcomes once, and a plan file opened from the file manager shows its plan.
 //!
-//! Run by `scripts/test.sh`, or alone with `cargo test -p plan-tests --test first_hour [-- NAME]`.
+//! Run by `scripts/test.sh`, or alone with `cargo test -p plan-tests --test e2e [-- NAME]`.
 //! Screenshots land in `target/e2e/`.
 
 use std::time::Duration;
@@ -10,53 +10,22 @@ use std::time::Duration;
 use plan_tests::page::{
     arrow_middle, centre, click, count, ensure, open_plan, reachable_point, text_of, Outcome,
 };
-use plan_tests::{Ctx, Harness, Test, SHORT};
+use plan_tests::{Ctx, Test, SHORT};
 use serde_json::{json, Value};
 
-fn main() {
-    std::process::exit(Harness::run(&[
-        Test {
-            name: "new_states_land_beside_the_work_never_on_a_card_and_wholly_on_screen",
-            run: new_states_land_beside_the_work_never_on_a_card_and_wholly_on_screen,
-        },
-        Test {
-            name: "an_arrow_let_go_on_the_empty_canvas_offers_a_connected_state_there",
-            run: an_arrow_let_go_on_the_empty_canvas_offers_a_connected_state_there,
-        },
-        Test {
-            name: "a_problem_is_said_and_marked_at_its_field_and_the_problems_list_leads_there",
-            run: a_problem_is_said_and_marked_at_its_field_and_the_problems_list_leads_there,
-        },
-        Test {
-            name: "a_new_state_takes_its_id_from_its_first_title_and_the_id_waits_under_advanced",
-            run: a_new_state_takes_its_id_from_its_first_title_and_the_id_waits_under_advanced,
-        },
-        Test {
-            name: "moving_connecting_and_panning_select_no_text",
-            run: moving_connecting_and_panning_select_no_text,
-        },
-        Test {
-            name: "the_right_button_opens_a_menu_of_what_can_be_done_there",
-            run: the_right_button_opens_a_menu_of_what_can_be_done_there,
-        },
-        Test {
-            name: "tab_reaches_every_card_and_enter_opens_it_in_the_inspector",
-            run: tab_reaches_every_card_and_enter_opens_it_in_the_inspector,
-        },
-        Test {
-            name: "ctrl_and_an_arrow_go_to_the_nearest_card_that_way",
-            run: ctrl_and_an_arrow_go_to_the_nearest_card_that_way,
-        },
-        Test {
-            name: "the_first_start_welcomes_with_three_ways_in_and_never_again_once_dismissed",
-            run: the_first_start_welcomes_with_three_ways_in_and_never_again_once_dismissed,
-        },
-        Test {
-            name: "a_plan_file_opened_from_outside_the_app_shows_its_plan",
-            run: a_plan_file_opened_from_outside_the_app_shows_its_plan,
-        },
-    ]));
-}
+/// This suite's tests, in the order they run.
+pub const TESTS: &[Test] = plan_tests::tests![
+    new_states_land_beside_the_work_never_on_a_card_and_wholly_on_screen,
+    an_arrow_let_go_on_the_empty_canvas_offers_a_connected_state_there,
+    a_problem_is_said_and_marked_at_its_field_and_the_problems_list_leads_there,
+    a_new_state_takes_its_id_from_its_first_title_and_the_id_waits_under_advanced,
+    moving_connecting_and_panning_select_no_text,
+    the_right_button_opens_a_menu_of_what_can_be_done_there,
+    tab_reaches_every_card_and_enter_opens_it_in_the_inspector,
+    ctrl_and_an_arrow_go_to_the_nearest_card_that_way,
+    the_first_start_welcomes_with_three_ways_in_and_never_again_once_dismissed,
+    a_plan_file_opened_from_outside_the_app_shows_its_plan,
+];
 
 fn state_css(id: &str) -> String {
     format!("[data-testid=state][data-state-id=\"{id}\"]")

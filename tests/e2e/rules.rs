@@ -2,19 +2,16 @@
 //! plan inspector with pickers, not JSON, and it is kept in the draft, checked like everything
 //! else (a state it names that is renamed follows; one removed is a problem at the rule).
 //!
-//! Run by `scripts/test.sh`, or alone with `cargo test -p plan-tests --test rules [-- NAME]`.
+//! Run by `scripts/test.sh`, or alone with `cargo test -p plan-tests --test e2e [-- NAME]`.
 //! Screenshots land in `target/e2e/`.
 
 use plan_core::plan::RuleKind;
 use plan_tests::page::{click, ensure, open_plan, plan, set_value, wait_saved, Outcome};
-use plan_tests::{Ctx, Harness, Test, SHORT};
+use plan_tests::{Ctx, Test, SHORT};
 
-fn main() {
-    std::process::exit(Harness::run(&[Test {
-        name: "a_rule_is_written_with_pickers_and_kept_in_the_draft",
-        run: a_rule_is_written_with_pickers_and_kept_in_the_draft,
-    }]));
-}
+/// This suite's tests, in the order they run.
+pub const TESTS: &[Test] =
+    plan_tests::tests![a_rule_is_written_with_pickers_and_kept_in_the_draft,];
 
 /// On the telecom sample, beside its own two rules: "Billing only after identity is verified",
 /// written as a kind in words,

@@ -2,28 +2,20 @@
 //! inspector, sees it on the canvas, chats into the detour and back, and sees the parked task lit
 //! and then resumed.
 //!
-//! Run by `scripts/test.sh`, or alone with `cargo test -p plan-tests --test detours [-- NAME]`.
+//! Run by `scripts/test.sh`, or alone with `cargo test -p plan-tests --test e2e [-- NAME]`.
 //! Screenshots land in `target/e2e/`.
 
 use plan_tests::chat::{is_in, say, start_chat, LONG};
 use plan_tests::page::{
     by_testid, click, count, ensure, open_plan, plan, set_value, text_of, wait_saved, Outcome, CTRL,
 };
-use plan_tests::{Ctx, Harness, Test, SHORT};
+use plan_tests::{Ctx, Test, SHORT};
 
-fn main() {
-    std::process::exit(Harness::run(&[
-        Test {
-            name:
-                "an_interruption_added_in_the_editor_parks_the_task_and_the_chat_comes_back_to_it",
-            run: an_interruption_added_in_the_editor_parks_the_task_and_the_chat_comes_back_to_it,
-        },
-        Test {
-            name: "states_say_whether_they_can_be_interrupted_and_find_finds_interruptions",
-            run: states_say_whether_they_can_be_interrupted_and_find_finds_interruptions,
-        },
-    ]));
-}
+/// This suite's tests, in the order they run.
+pub const TESTS: &[Test] = plan_tests::tests![
+    an_interruption_added_in_the_editor_parks_the_task_and_the_chat_comes_back_to_it,
+    states_say_whether_they_can_be_interrupted_and_find_finds_interruptions,
+];
 
 /// On the vehicle-viewing sample: a new side question ("directions") that goes to the parking
 /// state, only while booking. It is drawn above the flow with a dashed arrow to its target; in the

@@ -6,7 +6,7 @@
 //! real server and model (`harness/llama.rs`): the cost of each turn, and a model that calls no
 //! functions said so.
 //!
-//! Run by `scripts/test.sh`, or alone with `cargo test -p plan-tests --test agents [-- NAME]`.
+//! Run by `scripts/test.sh`, or alone with `cargo test -p plan-tests --test e2e [-- NAME]`.
 //! Screenshots land in `target/e2e/`.
 
 use std::time::{Duration, Instant};
@@ -15,21 +15,14 @@ use plan_tests::chat::{agent_lines, is_in, say, start_chat, LONG};
 use plan_tests::llama::{LlamaServer, Template, MODEL};
 use plan_tests::model_server::{calls, ModelServer, Scripted};
 use plan_tests::page::{click, count, ensure, open_plan, set_value, text_of, Outcome};
-use plan_tests::{Ctx, Harness, Test, SHORT};
+use plan_tests::{Ctx, Test, SHORT};
 use serde_json::json;
 
-fn main() {
-    std::process::exit(Harness::run(&[
-        Test {
-            name: "the_app_chats_with_a_language_model_to_billing_and_a_failed_turn_is_answered_by_the_simulator",
-            run: the_app_chats_with_a_language_model_to_billing_and_a_failed_turn_is_answered_by_the_simulator,
-        },
-        Test {
-            name: "a_real_model_that_calls_no_functions_is_said_once_and_every_turn_says_its_cost",
-            run: a_real_model_that_calls_no_functions_is_said_once_and_every_turn_says_its_cost,
-        },
-    ]));
-}
+/// This suite's tests, in the order they run.
+pub const TESTS: &[Test] = plan_tests::tests![
+    the_app_chats_with_a_language_model_to_billing_and_a_failed_turn_is_answered_by_the_simulator,
+    a_real_model_that_calls_no_functions_is_said_once_and_every_turn_says_its_cost,
+];
 
 /// The app against a real server and model (llama-cpp-python's server with SmolLM2, started with
 /// the model's own template, which calls no functions): Test connection says that function

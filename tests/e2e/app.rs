@@ -1,7 +1,7 @@
 //! End-to-end tests of the real app: what an author sees and does, through WebDriver.
 //!
 //! Run by `scripts/test.sh` (which builds the UI and the app first), or alone with
-//! `cargo test -p plan-tests --test app [-- NAME]`. Screenshots land in `target/e2e/`.
+//! `cargo test -p plan-tests --test e2e [-- NAME]`. Screenshots land in `target/e2e/`.
 
 use std::fs;
 use std::path::Path;
@@ -9,57 +9,23 @@ use std::path::Path;
 use plan_tests::page::{
     centre, count, draft, ensure, open_plan, plan, text_of, view_transform, Outcome,
 };
-use plan_tests::{Ctx, Harness, Test, SHORT};
+use plan_tests::{Ctx, Test, SHORT};
 use serde_json::json;
 
-fn main() {
-    std::process::exit(Harness::run(&[
-        Test {
-            name: "plan_list_shows_every_sample_plan",
-            run: plan_list_shows_every_sample_plan,
-        },
-        Test {
-            name: "support_plan_shows_its_states_and_arrows_labelled_with_conditions",
-            run: support_plan_shows_its_states_and_arrows_labelled_with_conditions,
-        },
-        Test {
-            name: "every_sample_plan_draws_all_its_states_and_transitions",
-            run: every_sample_plan_draws_all_its_states_and_transitions,
-        },
-        Test {
-            name: "a_crowded_view_is_drawn_as_an_overview_with_problems_marked",
-            run: a_crowded_view_is_drawn_as_an_overview_with_problems_marked,
-        },
-        Test {
-            name: "a_zoom_over_many_cards_draws_the_overview_until_it_rests",
-            run: a_zoom_over_many_cards_draws_the_overview_until_it_rests,
-        },
-        Test {
-            name: "a_large_plan_opens_with_the_cards_past_the_edge_ready_for_a_pan",
-            run: a_large_plan_opens_with_the_cards_past_the_edge_ready_for_a_pan,
-        },
-        Test {
-            name: "canvas_pans_and_zooms",
-            run: canvas_pans_and_zooms,
-        },
-        Test {
-            name: "a_plan_changed_on_disk_is_redrawn_where_it_was",
-            run: a_plan_changed_on_disk_is_redrawn_where_it_was,
-        },
-        Test {
-            name: "a_broken_plan_file_is_listed_with_its_problem",
-            run: a_broken_plan_file_is_listed_with_its_problem,
-        },
-        Test {
-            name: "a_workspace_that_cannot_be_opened_is_explained_in_a_window",
-            run: a_workspace_that_cannot_be_opened_is_explained_in_a_window,
-        },
-        Test {
-            name: "a_plan_opens_where_its_arrow_labels_can_be_read",
-            run: a_plan_opens_where_its_arrow_labels_can_be_read,
-        },
-    ]));
-}
+/// This suite's tests, in the order they run.
+pub const TESTS: &[Test] = plan_tests::tests![
+    plan_list_shows_every_sample_plan,
+    support_plan_shows_its_states_and_arrows_labelled_with_conditions,
+    every_sample_plan_draws_all_its_states_and_transitions,
+    a_crowded_view_is_drawn_as_an_overview_with_problems_marked,
+    a_zoom_over_many_cards_draws_the_overview_until_it_rests,
+    a_large_plan_opens_with_the_cards_past_the_edge_ready_for_a_pan,
+    canvas_pans_and_zooms,
+    a_plan_changed_on_disk_is_redrawn_where_it_was,
+    a_broken_plan_file_is_listed_with_its_problem,
+    a_workspace_that_cannot_be_opened_is_explained_in_a_window,
+    a_plan_opens_where_its_arrow_labels_can_be_read,
+];
 
 /// Issue 15, then issue 29: a plan opens fitted, and never below the zoom at which arrow labels
 /// show (30 % for a small plan: titles and labels grow as the view zooms out, see

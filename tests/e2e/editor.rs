@@ -1,7 +1,7 @@
 //! End-to-end tests of the editor (issue 6): an author builds and changes plans with the mouse and
 //! keyboard in the real app, and the draft on disk follows.
 //!
-//! Run by `scripts/test.sh`, or alone with `cargo test -p plan-tests --test editor [-- NAME]`.
+//! Run by `scripts/test.sh`, or alone with `cargo test -p plan-tests --test e2e [-- NAME]`.
 //! Screenshots land in `target/e2e/`.
 
 use std::process::Command;
@@ -14,53 +14,22 @@ use plan_tests::page::{
     arrow_middle, by_testid, centre, click, click_at, count, draft, ensure, open_plan, plan,
     reachable_point, set_value, text_of, type_text, wait_saved, Outcome, CTRL, DELETE, SHIFT,
 };
-use plan_tests::{Ctx, Harness, Test, SHORT};
+use plan_tests::{Ctx, Test, SHORT};
 use serde_json::json;
 
-fn main() {
-    std::process::exit(Harness::run(&[
-        Test {
-            name: "an_author_builds_the_support_flow_from_an_empty_plan",
-            run: an_author_builds_the_support_flow_from_an_empty_plan,
-        },
-        Test {
-            name: "rename_undo_redo_delete_undo_and_paste",
-            run: rename_undo_redo_delete_undo_and_paste,
-        },
-        Test {
-            name: "three_mistakes_are_shown_where_they_are_and_go_away_when_fixed",
-            run: three_mistakes_are_shown_where_they_are_and_go_away_when_fixed,
-        },
-        Test {
-            name: "killing_the_app_while_typing_keeps_what_was_typed_a_second_before",
-            run: killing_the_app_while_typing_keeps_what_was_typed_a_second_before,
-        },
-        Test {
-            name: "a_change_on_disk_during_unsaved_edits_asks_the_author",
-            run: a_change_on_disk_during_unsaved_edits_asks_the_author,
-        },
-        Test {
-            name: "moving_cards_find_and_the_help_overlay",
-            run: moving_cards_find_and_the_help_overlay,
-        },
-        Test {
-            name: "a_draft_saved_mid_edit_or_broken_on_disk_never_closes_the_plan",
-            run: a_draft_saved_mid_edit_or_broken_on_disk_never_closes_the_plan,
-        },
-        Test {
-            name: "a_crashed_web_view_comes_back_on_the_plan_that_was_open",
-            run: a_crashed_web_view_comes_back_on_the_plan_that_was_open,
-        },
-        Test {
-            name: "renaming_a_key_or_a_task_rewires_every_use_and_a_taken_name_is_refused",
-            run: renaming_a_key_or_a_task_rewires_every_use_and_a_taken_name_is_refused,
-        },
-        Test {
-            name: "quick_presses_after_connecting_or_on_the_palette_add_no_stray_state",
-            run: quick_presses_after_connecting_or_on_the_palette_add_no_stray_state,
-        },
-    ]));
-}
+/// This suite's tests, in the order they run.
+pub const TESTS: &[Test] = plan_tests::tests![
+    an_author_builds_the_support_flow_from_an_empty_plan,
+    rename_undo_redo_delete_undo_and_paste,
+    three_mistakes_are_shown_where_they_are_and_go_away_when_fixed,
+    killing_the_app_while_typing_keeps_what_was_typed_a_second_before,
+    a_change_on_disk_during_unsaved_edits_asks_the_author,
+    moving_cards_find_and_the_help_overlay,
+    a_draft_saved_mid_edit_or_broken_on_disk_never_closes_the_plan,
+    a_crashed_web_view_comes_back_on_the_plan_that_was_open,
+    renaming_a_key_or_a_task_rewires_every_use_and_a_taken_name_is_refused,
+    quick_presses_after_connecting_or_on_the_palette_add_no_stray_state,
+];
 
 const LONG: Duration = Duration::from_secs(10);
 

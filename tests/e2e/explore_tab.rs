@@ -6,7 +6,7 @@
 //! lists a broken rule and keeps Publish disabled, and after a version, says what an edit changes
 //! for callers.
 //!
-//! Run by `scripts/test.sh`, or alone with `cargo test -p plan-tests --test explore_tab [-- NAME]`.
+//! Run by `scripts/test.sh`, or alone with `cargo test -p plan-tests --test e2e [-- NAME]`.
 //! Screenshots land in `target/e2e/`.
 
 use std::fs;
@@ -15,33 +15,20 @@ use std::time::Duration;
 use plan_core::Plan;
 use plan_tests::chat::is_in;
 use plan_tests::page::{click, count, draft, ensure, open_plan, text_of, type_text, Outcome};
-use plan_tests::{Ctx, Harness, Test};
+use plan_tests::{Ctx, Test};
 use serde_json::json;
 
 /// A search of the customer-support sample takes a few seconds in the debug app.
 const SEARCH: Duration = Duration::from_secs(90);
 const WAIT: Duration = Duration::from_secs(15);
 
-fn main() {
-    std::process::exit(Harness::run(&[
-        Test {
-            name: "a_broken_rule_is_found_shown_played_and_kept_as_a_test_case",
-            run: a_broken_rule_is_found_shown_played_and_kept_as_a_test_case,
-        },
-        Test {
-            name: "the_publish_dialog_says_what_changes_for_callers_and_blocks_a_broken_rule",
-            run: the_publish_dialog_says_what_changes_for_callers_and_blocks_a_broken_rule,
-        },
-        Test {
-            name: "a_long_search_shows_its_progress_and_stops_when_asked",
-            run: a_long_search_shows_its_progress_and_stops_when_asked,
-        },
-        Test {
-            name: "a_plan_built_to_explode_stops_at_a_ceiling_and_the_window_stays_responsive",
-            run: a_plan_built_to_explode_stops_at_a_ceiling_and_the_window_stays_responsive,
-        },
-    ]));
-}
+/// This suite's tests, in the order they run.
+pub const TESTS: &[Test] = plan_tests::tests![
+    a_broken_rule_is_found_shown_played_and_kept_as_a_test_case,
+    the_publish_dialog_says_what_changes_for_callers_and_blocks_a_broken_rule,
+    a_long_search_shows_its_progress_and_stops_when_asked,
+    a_plan_built_to_explode_stops_at_a_ceiling_and_the_window_stays_responsive,
+];
 
 fn shows(ctx: &Ctx, what: &str, css: &str, within: Duration) -> Outcome {
     ctx.session()

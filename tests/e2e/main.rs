@@ -1,0 +1,34 @@
+//! The end-to-end tests of the real app, one binary: the harness starts Xvfb and tauri-driver
+//! once, and every test gets a fresh app on its own workspace (see `plan_tests::Harness`). A test
+//! is registered once, in its suite's `TESTS`; a suite is a module here.
+//!
+//! Run by `scripts/test.sh`, or alone with `cargo test -p plan-tests --test e2e [-- NAME…]`
+//! (a test runs when its name contains one of the NAMEs). Screenshots land in `target/e2e/`.
+
+mod agents;
+mod app;
+mod detours;
+mod editor;
+mod explore_tab;
+mod first_hour;
+mod lifecycle;
+mod readable;
+mod rules;
+mod testchat;
+
+fn main() {
+    // Viewing, editing, the first hour, then a plan's lifecycle, the test chat and explore.
+    let suites = [
+        app::TESTS,
+        editor::TESTS,
+        first_hour::TESTS,
+        readable::TESTS,
+        lifecycle::TESTS,
+        testchat::TESTS,
+        detours::TESTS,
+        rules::TESTS,
+        explore_tab::TESTS,
+        agents::TESTS,
+    ];
+    std::process::exit(plan_tests::Harness::run(&suites.concat()));
+}
