@@ -16,7 +16,9 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 sudo=""
 if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
 
-say() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
+# Each phase's line says when it began (minutes:seconds since the script started): a run's log tells
+# what each phase cost.
+say() { printf '\033[1m==> [%d:%02d] %s\033[0m\n' $((SECONDS / 60)) $((SECONDS % 60)) "$*" >&2; }
 
 apt_packages=(
   build-essential pkg-config file curl ca-certificates

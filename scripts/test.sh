@@ -18,6 +18,9 @@ bash scripts/build.sh
 say "lints"
 cargo clippy --all-targets -- -D warnings
 cargo clippy -p plan-tests --all-targets -- -D warnings
+say "the code's documentation: a link to nothing, or to what a reader cannot see, fails"
+RUSTDOCFLAGS="-D rustdoc::broken_intra_doc_links -D rustdoc::private_intra_doc_links" \
+  cargo doc --no-deps --quiet -p plan-core -p plan-api -p plan-cli -p plan-ui
 say "unit and integration tests of every crate"
 cargo test < /dev/null
 say "cross-crate tests: the plan command, its store, chat and test; the JSON Schema; properties; the readers fuzzed"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Checks the Debian package that scripts/package.sh built, as CI does: lintian (no errors; the
-# warnings it gives are explained in the README), desktop-file-validate on its desktop entry, then
+# Checks the Debian package that scripts/package.sh built, as CI does: lintian (no errors and
+# no warnings), desktop-file-validate on its desktop entry, then
 # installs it (apt, as root), runs the end-to-end test of the installed app (tests/installed.rs),
 # and removes it again, leaving the machine as it was. Needs root or sudo.
 #

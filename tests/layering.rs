@@ -2,7 +2,8 @@
 //! `cargo metadata`), which outside crates each must never use, and what the sources of the pure
 //! layers must not do (core reads no clock and touches no file outside its `fs` store; only the UI's
 //! `ipc.rs` talks to the shell; the CLI and the shell run conversations only through the API). A new
-//! import that breaks a layer fails here, naming it.
+//! import that breaks a layer fails here, naming it; so does a module ARCHITECTURE.md does not name,
+//! or a file it cites that is gone.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -325,5 +326,61 @@ fn no_modules_of_the_ui_import_each_other_in_a_circle() {
         found.is_empty(),
         "modules that import each other in a circle:\n{}",
         found.join("\n")
+    );
+}
+
+/// Every Rust source file of the five crates, relative to the repository's root.
+fn modules() -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    for krate in ["core", "api", "cli", "src-tauri", "ui"] {
+        let src = root().join(krate).join("src");
+        for (path, _) in sources(&src) {
+            let rel = path.strip_prefix(root()).unwrap_or(&path);
+            out.insert(rel.to_string_lossy().replace('\\', "/"));
+        }
+    }
+    out
+}
+
+/// ARCHITECTURE.md cannot drift from the code: its Modules section names every module of the five
+/// crates (one row each), and every source file it cites anywhere exists.
+#[test]
+fn the_architecture_names_every_module_and_cites_only_files_that_exist() {
+    let text = std::fs::read_to_string(root().join("ARCHITECTURE.md")).unwrap();
+    let crates = ["core/", "api/", "cli/", "src-tauri/", "ui/"];
+    // Every `path.rs` (or `path.rs::item`) it cites, anywhere.
+    let cited: BTreeSet<String> = text
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .map(|quoted| quoted.split("::").next().unwrap_or(quoted))
+        .filter(|p| crates.iter().any(|c| p.starts_with(c)) && p.ends_with(".rs"))
+        .filter(|p| !p.contains('<'))
+        .map(str::to_string)
+        .collect();
+    let gone: Vec<&String> = cited.iter().filter(|p| !root().join(p).is_file()).collect();
+    assert!(
+        gone.is_empty(),
+        "ARCHITECTURE.md cites files that do not exist: {gone:?}"
+    );
+    // The rows of its module tables: "| `path.rs` | what it is |".
+    let rows: Vec<&str> = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("| `"))
+        .filter_map(|l| l.split('`').next())
+        .filter(|p| p.ends_with(".rs"))
+        .collect();
+    let named: BTreeSet<String> = rows.iter().map(|p| p.to_string()).collect();
+    assert_eq!(rows.len(), named.len(), "a module is named twice");
+    let modules = modules();
+    let unnamed: Vec<&String> = modules.difference(&named).collect();
+    assert!(
+        unnamed.is_empty(),
+        "modules ARCHITECTURE.md does not name (add a row: | `path` | what it is |): {unnamed:?}"
+    );
+    let extra: Vec<&String> = named.difference(&modules).collect();
+    assert!(
+        extra.is_empty(),
+        "ARCHITECTURE.md names modules that do not exist: {extra:?}"
     );
 }

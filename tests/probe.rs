@@ -9,7 +9,7 @@
 //!
 //! `scripts/bench-app.sh` builds the release app and runs this (`PLAN_BUILDER_APP` names the
 //! binary); it prints one line per phase, and what the page's own timed parts took
-//! (`timeline::timed` in the UI). The figures to compare with are React Flow's in the README's
+//! (`timeline::timed` in the UI). The figures to compare with are React Flow's in docs/performance.md's
 //! performance table, measured with the same probe (`bench/probe.js`) in the same engine on this
 //! kind of machine. `scripts/test.sh` runs the 5,000-state probe and fails on a freeze
 //! ([`Freezes`]).

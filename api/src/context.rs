@@ -84,7 +84,7 @@ impl Context {
         self.workspace.root()
     }
 
-    /// Plan `id`'s `revision`, ready to run (see [`Targets`]).
+    /// Plan `id`'s `revision`, ready to run (see `Targets`).
     pub fn target(&self, id: &str, revision: Option<Revision>) -> Result<Arc<Target>, ApiError> {
         self.targets.get(&self.workspace, id, revision)
     }

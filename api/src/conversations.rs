@@ -1,7 +1,7 @@
 //! Test conversations: a conversation started (from any state, with values already known), one
 //! turn, one turn taken back, the last conversation of a plan found again. Which plan a chat runs
 //! is [`crate::target`]'s, who answers [`crate::answerer`]'s, saved cases and the suite
-//! [`crate::cases`]'. The app's Chat tab and `plan chat` / `plan test` share all of it.
+//! `cases`'. The app's Chat tab and `plan chat` / `plan test` share all of it.
 //!
 //! A conversation of a workspace plan is saved after every turn: the session in
 //! `<plan>/sessions/<name>.json` (what `plan chat --resume` reads), small, and beside it, in

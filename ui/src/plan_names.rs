@@ -1,7 +1,7 @@
 //! The names a plan declares, as the inspector's pickers offer them: its states (id and title),
 //! its deliverable keys (each once, as first declared), its tools and its session states.
 //!
-//! One `Memo` for the whole window ([`names`]), found through the context. It follows the plan
+//! One `Memo` for the whole window ([`memo()`]), found through the context. It follows the plan
 //! without reading it whole: states an edit did not touch are the very states of the plan before
 //! (shared, see `Plan::states`), so only the states an edit made anew are compared, and when
 //! their names did not change the names are the same as before and nothing that shows them is

@@ -23,7 +23,7 @@ pub struct StartChat {
     pub start: Start,
 }
 
-/// Arguments of [`CHAT_SAY`].
+/// Arguments of [`CHAT_SAY`](super::CHAT_SAY).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ChatSay {
     /// The plan's id.
@@ -40,7 +40,7 @@ pub struct ChatSay {
     pub agent: AgentChoice,
 }
 
-/// Arguments of [`CHAT_SET_STATE`]: the session state `state` of conversation `name` set as
+/// Arguments of [`CHAT_SET_STATE`](super::CHAT_SET_STATE): the session state `state` of conversation `name` set as
 /// `preset` says (`by: author`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ChatSetState {
@@ -54,7 +54,7 @@ pub struct ChatSetState {
     pub preset: plan_core::runtime::Preset,
 }
 
-/// One conversation of a plan: arguments of [`CHAT_STEP_BACK`] and [`CHAT_CASE`].
+/// One conversation of a plan: arguments of [`CHAT_STEP_BACK`](super::CHAT_STEP_BACK) and [`CHAT_CASE`](super::CHAT_CASE).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ChatRef {
     /// The plan's id.
@@ -63,7 +63,7 @@ pub struct ChatRef {
     pub name: String,
 }
 
-/// Arguments of [`SAVE_CASE`].
+/// Arguments of [`SAVE_CASE`](super::SAVE_CASE).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SaveCase {
     /// The plan's id.
@@ -74,7 +74,7 @@ pub struct SaveCase {
     pub script: Script,
 }
 
-/// Arguments of [`RUN_SUITE`].
+/// Arguments of [`RUN_SUITE`](super::RUN_SUITE).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RunSuite {
     /// The plan's id.
@@ -83,7 +83,7 @@ pub struct RunSuite {
     pub revision: Option<Revision>,
 }
 
-/// Payload of [`SUITE_PROGRESS`].
+/// Payload of [`SUITE_PROGRESS`](super::SUITE_PROGRESS).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SuiteProgress {
     /// Cases run so far.

@@ -1,3 +1,5 @@
+//! The edit commands' tests: each command on a small plan, and what undo gives back.
+
 use super::*;
 use crate::parse_plan;
 use crate::validate;

@@ -33,7 +33,7 @@ pub struct Input<'a> {
 }
 
 /// Whoever plays the agent's part: reads the user, has the runtime apply the actions it asks for
-/// (the pure [`step`]), writes the reply.
+/// (the pure [`step`](super::step)), writes the reply.
 pub trait Agent {
     /// Who it is, as the transcript records it.
     fn kind(&self) -> AgentKind;

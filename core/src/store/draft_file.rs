@@ -26,7 +26,7 @@ pub(super) fn a_file_or_nothing(path: &Path) -> Result<()> {
     }
 }
 
-/// `plan` as the draft at `path` is written ([`pretty::plan_document`]), refused when a reader
+/// `plan` as the draft at `path` is written (`pretty::plan_document`), refused when a reader
 /// would refuse it back (over [`crate::files::MAX_PLAN_BYTES`]): what is accepted can be read.
 pub fn draft_bytes(path: &Path, plan: &Plan, capacity: usize) -> Result<Vec<u8>> {
     let bytes = pretty::plan_document(plan, capacity);

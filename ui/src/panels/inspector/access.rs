@@ -1,7 +1,8 @@
 //! How the inspector reads and changes the plan: one state (read tracked, changed through one
 //! `ReplaceState`), or the plan's own fields (read tracked, changed through one
-//! `SetPlanDetails`). Every part of the inspector reads and edits through these, so none needs
-//! another part's module.
+//! `SetPlanDetails`), or any other typed command (a rename, a retarget, a delete). Every part of the
+//! inspector reads and edits through these, so none needs another part's module and none calls
+//! the editor's dispatch itself.
 
 use leptos::prelude::*;
 use plan_core::edit::{Command, PlanDetails};
@@ -29,10 +30,16 @@ pub fn edit_state(editor: Editor, id: &str, burst: Option<String>, f: impl FnOnc
         id: id.to_string(),
         state: Box::new(s),
     };
+    run(editor, command, burst.as_deref());
+}
+
+/// Carries out `command`: one undo step, or one per burst of typing in the field `burst`. Says
+/// whether the editor took it (a refused rename changes nothing).
+pub fn run(editor: Editor, command: Command, burst: Option<&str>) -> bool {
     match burst {
-        Some(key) => editor.dispatch_typing(command, &key),
+        Some(key) => editor.dispatch_typing(command, key),
         None => editor.dispatch(command),
-    };
+    }
 }
 
 /// Changes the plan's own fields through one `SetPlanDetails` (one undo step, or one per burst of
@@ -45,11 +52,8 @@ pub fn change_plan(editor: Editor, burst: Option<&str>, f: impl FnOnce(&mut Plan
         return;
     };
     f(&mut d);
-    let command = Command::SetPlanDetails(d);
-    match burst {
-        Some(k) => editor.dispatch_typing(command, &format!("plan:{k}")),
-        None => editor.dispatch(command),
-    };
+    let burst = burst.map(|k| format!("plan:{k}"));
+    run(editor, Command::SetPlanDetails(d), burst.as_deref());
 }
 
 /// Reads something of the plan (tracked, so the view follows it).

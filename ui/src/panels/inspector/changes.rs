@@ -7,7 +7,7 @@ use plan_core::edit::Command;
 use plan_core::plan::{Plan, SessionChange};
 use serde_json::Value;
 
-use super::access::read_plan;
+use super::access::{read_plan, run};
 use super::fields::choice;
 use super::session_states::{value_from_text, value_text};
 use crate::editor::Editor;
@@ -136,10 +136,14 @@ fn changes_write(editor: Editor, at: &ChangesOf, f: impl FnOnce(&Plan, &mut Vec<
     };
     let Some(list) = list else { return };
     f(&plan, list);
-    editor.dispatch(Command::ReplaceState {
-        id: state.id.clone(),
-        state: Box::new(state),
-    });
+    run(
+        editor,
+        Command::ReplaceState {
+            id: state.id.clone(),
+            state: Box::new(state),
+        },
+        None,
+    );
 }
 
 /// The changes a transition or a state entry makes to session states, one row each.

@@ -12,7 +12,7 @@ use plan_core::edit::{Command, PlanDetails};
 use plan_core::plan::{DeliverableType, SessionType};
 use serde_json::Value;
 
-use super::access::edit_state;
+use super::access::{edit_state, run};
 use super::fields::choice;
 use crate::editor::Editor;
 
@@ -82,10 +82,7 @@ pub fn ConditionEditor(root: Root, path: Vec<usize>) -> AnyView {
                 apply_change(&plan, &mut ty, &mut cfg, &change);
                 set_rule(c, &path.get_value(), ty, cfg);
                 let command = Command::SetPlanDetails(details);
-                match key {
-                    Some(k) => editor.dispatch_typing(command, &k),
-                    None => editor.dispatch(command),
-                };
+                run(editor, command, key.as_deref());
             }
         }
     };

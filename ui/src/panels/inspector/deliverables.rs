@@ -4,16 +4,17 @@
 
 use leptos::prelude::*;
 use plan_core::edit::{Command, Renamed};
-use plan_core::plan::{Deliverable, DeliverableType, State};
+use plan_core::plan::{Deliverable, DeliverableType, Plan, State};
 
-use super::access::{edit_state, read_state};
+use super::access::{read_state, run};
 use super::field_problem::{field_problems, field_refusal, problems_at, FieldPath};
 use super::fields::{check, choice, text, type_word};
+use super::list::{add_button, fresh_id, op_button, Items, ListOp};
 use super::names::{key_edit, KeyEdit};
 use crate::editor::Editor;
 use crate::plan_names::PlanNames;
 
-/// The deliverables of task `task` of state `id`, or of its goal (`None`).
+/// The deliverables of task `task` of a state, or of its goal (`None`).
 fn deliverables_mut(s: &mut State, task: Option<usize>) -> Option<&mut Vec<Deliverable>> {
     match task {
         Some(i) => s.tasks.get_mut(i).map(|t| &mut t.deliverables),
@@ -28,47 +29,36 @@ fn deliverables(s: &State, task: Option<usize>) -> Option<&Vec<Deliverable>> {
     }
 }
 
+/// The deliverables of task `task` of state `id` (of its goal: `None`), as the inspector edits
+/// them.
+fn deliverable_items(editor: Editor, id: String, task: Option<usize>) -> Items<Deliverable> {
+    Items::of_state(editor, id, task, "d", deliverables, deliverables_mut)
+}
+
+/// A new value to collect beside `list`: `value_N`, a required string.
+fn fresh(_plan: &Plan, list: &[Deliverable]) -> Deliverable {
+    Deliverable {
+        key: fresh_id("value_", list.len() + 1, |k| {
+            list.iter().any(|d| d.key == k)
+        }),
+        kind: DeliverableType::String,
+        enum_values: None,
+        required: true,
+        description: String::new(),
+    }
+}
+
 #[component]
 pub fn DeliverableList(id: String, task: Option<usize>) -> impl IntoView {
     let editor = expect_context::<Editor>();
-    let sid = StoredValue::new(id);
-    let count = move || {
-        read_state(editor, &sid.get_value(), |s| {
-            deliverables(s, task).map_or(0, Vec::len)
-        })
-        .unwrap_or(0)
-    };
-    let add = move |_| {
-        let id = sid.get_value();
-        edit_state(editor, &id, None, |s| {
-            if let Some(list) = deliverables_mut(s, task) {
-                let mut n = list.len() + 1;
-                while list.iter().any(|d| d.key == format!("value_{n}")) {
-                    n += 1;
-                }
-                list.push(Deliverable {
-                    key: format!("value_{n}"),
-                    kind: DeliverableType::String,
-                    enum_values: None,
-                    required: true,
-                    description: String::new(),
-                });
-            }
-        });
-    };
+    let sid = StoredValue::new(id.clone());
+    let list = deliverable_items(editor, id, task);
     view! {
         <div class="deliverables">
-            <For each=move || 0..count() key=|i| *i let:i>
+            <For each=move || 0..list.len() key=|i| *i let:i>
                 <DeliverableFields id=sid.get_value() task=task index=i />
             </For>
-            <button
-                class="add"
-                data-testid="add-deliverable"
-                data-task-index=task.map_or("goal".to_string(), |t| t.to_string())
-                on:click=add
-            >
-                "+ Add value to collect"
-            </button>
+            {add_button(list, "add-deliverable", "+ Add value to collect", fresh)}
         </div>
     }
 }
@@ -86,26 +76,11 @@ fn type_name(k: DeliverableType) -> &'static str {
 fn DeliverableFields(id: String, task: Option<usize>, index: usize) -> impl IntoView {
     let editor = expect_context::<Editor>();
     let names = expect_context::<Memo<PlanNames>>();
-    let sid = StoredValue::new(id);
-    let read_d = move |f: fn(&Deliverable) -> String| {
-        move || {
-            read_state(editor, &sid.get_value(), |s| {
-                deliverables(s, task)
-                    .and_then(|l| l.get(index))
-                    .map(f)
-                    .unwrap_or_default()
-            })
-            .unwrap_or_default()
-        }
-    };
+    let sid = StoredValue::new(id.clone());
+    let list = deliverable_items(editor, id, task);
+    let read_d = move |f: fn(&Deliverable) -> String| list.text(index, f);
     let edit_d = move |burst: Option<&'static str>, f: Box<dyn FnOnce(&mut Deliverable)>| {
-        let id = sid.get_value();
-        let key = burst.map(|b| format!("{id}:d:{task:?}:{index}:{b}"));
-        edit_state(editor, &id, key, |s| {
-            if let Some(d) = deliverables_mut(s, task).and_then(|l| l.get_mut(index)) {
-                f(d);
-            }
-        });
+        list.edit(index, burst, f)
     };
     // Suggestions exist only while the key is being edited, and only those that match what is
     // typed: a list of every key of the plan in every deliverable row, rebuilt on every change,
@@ -123,11 +98,15 @@ fn DeliverableFields(id: String, task: Option<usize>, index: usize) -> impl Into
         });
         let ok = match edit {
             None | Some(KeyEdit::Nothing) => true,
-            Some(KeyEdit::Rename { from, to }) => editor.dispatch(Command::Rename {
-                what: Renamed::DeliverableKey,
-                from,
-                to,
-            }),
+            Some(KeyEdit::Rename { from, to }) => run(
+                editor,
+                Command::Rename {
+                    what: Renamed::DeliverableKey,
+                    from,
+                    to,
+                },
+                None,
+            ),
             Some(KeyEdit::Reuse(to)) => {
                 edit_d(None, Box::new(move |d| d.key = to));
                 true
@@ -244,28 +223,14 @@ fn DeliverableFields(id: String, task: Option<usize>, index: usize) -> impl Into
                         }),
                     ),
                 )}
-                <button
-                    class="remove"
-                    title="Remove"
-                    data-testid="remove-deliverable"
-                    on:click=move |_| {
-                        let id = sid.get_value();
-                        edit_state(
-                            editor,
-                            &id,
-                            None,
-                            |s| {
-                                if let Some(l) = deliverables_mut(s, task) {
-                                    if index < l.len() {
-                                        l.remove(index);
-                                    }
-                                }
-                            },
-                        );
-                    }
-                >
-                    "✕"
-                </button>
+                {op_button(
+                    list,
+                    index,
+                    ListOp::Remove,
+                    "remove-deliverable",
+                    "✕",
+                    Some("Remove"),
+                )}
             </div>
             {move || {
                 is_enum

@@ -8,6 +8,7 @@ use wasm_bindgen::JsCast;
 
 use plan_core::edit::Command;
 
+use super::access::run;
 use super::field_problem::field_refusal;
 use crate::editor::Editor;
 
@@ -57,7 +58,7 @@ pub fn name_field(
             refused.set(None);
             return;
         };
-        if editor.dispatch(cmd) {
+        if run(editor, cmd, None) {
             refused.set(None);
         } else {
             refused.set(editor.notice.get_untracked().map(|n| n.text));

@@ -7,31 +7,21 @@ use leptos::prelude::*;
 use plan_core::condition::{Condition, ConditionType};
 use plan_core::plan::{Interruption, InterruptionKind, Plan, Priority};
 
-use super::access::{change_plan, read_plan};
 use super::condition::{ConditionEditor, Root};
 use super::fields::{area, choice, state_picker, text};
+use super::list::{add_button, first_state_after_start, fresh_id, op_button, Items, ListOp};
 use crate::editor::Editor;
 
 /// A new interruption for `plan`: a fresh id, a side question that goes to the first state that is
 /// not the start (the start state, when it is the only one).
-pub fn fresh(plan: &Plan) -> Interruption {
-    let mut n = plan.interruptions.len() + 1;
-    while plan.interruption(&format!("interruption-{n}")).is_some() {
-        n += 1;
-    }
-    let start = plan.start_state_id().unwrap_or_default();
-    let target = plan
-        .states
-        .iter()
-        .find(|s| s.id != start)
-        .or(plan.states.first())
-        .map(|s| s.id.clone())
-        .unwrap_or_default();
+pub fn fresh(plan: &Plan, list: &[Interruption]) -> Interruption {
     Interruption {
-        id: format!("interruption-{n}"),
+        id: fresh_id("interruption-", list.len() + 1, |id| {
+            list.iter().any(|x| x.id == id)
+        }),
         title: String::new(),
         kind: InterruptionKind::Yield,
-        target_state_id: target,
+        target_state_id: first_state_after_start(plan),
         description: String::new(),
         phrases: Vec::new(),
         condition: None,
@@ -64,46 +54,30 @@ pub fn set_kind(x: &mut Interruption, kind: &str) {
         x.ttl_turns = 0;
     }
 }
-/// Changes the plan's interruptions (one undo step, or one per burst of typing under `burst`).
-fn change(editor: Editor, burst: Option<String>, f: impl FnOnce(&mut Vec<Interruption>)) {
-    let burst = burst.map(|k| format!("interruption:{k}"));
-    change_plan(editor, burst.as_deref(), |d| f(&mut d.interruptions));
-}
-
-fn with(editor: Editor, i: usize, burst: Option<String>, f: impl FnOnce(&mut Interruption)) {
-    change(editor, burst, |list| {
-        if let Some(x) = list.get_mut(i) {
-            f(x);
-        }
-    });
+/// The plan's interruptions, as the inspector edits them.
+fn interruptions(editor: Editor) -> Items<Interruption> {
+    Items::of_plan(
+        editor,
+        "interruption",
+        |p| &p.interruptions,
+        |d| &mut d.interruptions,
+    )
 }
 
 /// The plan's interruptions.
 #[component]
 pub fn InterruptionsSection() -> impl IntoView {
-    let editor = expect_context::<Editor>();
-    let count = move || read_plan(editor, |p| p.interruptions.len());
+    let xs = interruptions(expect_context::<Editor>());
     view! {
         <div class="subsection" data-testid="interruptions">
             <h4>"Interruptions"</h4>
             <p class="hint">
                 "What may set the open task aside: a side question parks it and comes back to it at a state that returns to the parked task; \"never mind\" drops it; an urgent request takes over even where the task cannot be interrupted."
             </p>
-            <For each=move || 0..count() key=|i| *i let:i>
+            <For each=move || 0..xs.len() key=|i| *i let:i>
                 <InterruptionForm i=i />
             </For>
-            <button
-                class="add"
-                data-testid="add-interruption"
-                on:click=move |_| {
-                    let Some(x) = editor.plan.with_untracked(|p| p.as_ref().map(fresh)) else {
-                        return
-                    };
-                    change(editor, None, |list| list.push(x));
-                }
-            >
-                "+ Add interruption"
-            </button>
+            {add_button(xs, "add-interruption", "+ Add interruption", fresh)}
         </div>
     }
 }
@@ -111,31 +85,12 @@ pub fn InterruptionsSection() -> impl IntoView {
 #[component]
 fn InterruptionForm(i: usize) -> impl IntoView {
     let editor = expect_context::<Editor>();
-    let get = move |f: fn(&Interruption) -> String| {
-        move || {
-            read_plan(editor, |p| {
-                p.interruptions.get(i).map(f).unwrap_or_default()
-            })
-        }
-    };
-    let set = move |field: &'static str, f: fn(&mut Interruption, String)| {
-        move |v: String| with(editor, i, Some(format!("{i}{field}")), |x| f(x, v))
-    };
+    let xs = interruptions(editor);
+    let get = move |f: fn(&Interruption) -> String| xs.text(i, f);
+    let set = move |field: &'static str, f: fn(&mut Interruption, String)| xs.set_text(i, field, f);
     let id = get(|x| x.id.clone());
-    let is_yield = move || {
-        read_plan(editor, |p| {
-            p.interruptions
-                .get(i)
-                .is_some_and(|x| x.kind == InterruptionKind::Yield)
-        })
-    };
-    let has_condition = move || {
-        read_plan(editor, |p| {
-            p.interruptions
-                .get(i)
-                .is_some_and(|x| x.condition.is_some())
-        })
-    };
+    let is_yield = xs.flag(i, |x| x.kind == InterruptionKind::Yield);
+    let has_condition = xs.flag(i, |x| x.condition.is_some());
     view! {
         <div class="interruption" data-testid="interruption-fields" data-interruption-id=id>
             <label class="field">
@@ -146,7 +101,7 @@ fn InterruptionForm(i: usize) -> impl IntoView {
                     prop:value=id
                     on:change=move |e| {
                         let v = event_target_value(&e).trim().to_string();
-                        with(editor, i, None, |x| x.id = v)
+                        xs.edit(i, None, |x| x.id = v)
                     }
                 />
             </label>
@@ -172,13 +127,13 @@ fn InterruptionForm(i: usize) -> impl IntoView {
                     ]
                 },
                 get(|x| x.kind.as_str().to_string()),
-                move |v: String| with(editor, i, None, |x| set_kind(x, &v)),
+                move |v: String| xs.edit(i, None, |x| set_kind(x, &v)),
             )}
             {state_picker(
                 "Goes to",
                 "x-target",
                 get(|x| x.target_state_id.clone()),
-                move |v: String| with(editor, i, None, |x| x.target_state_id = v),
+                move |v: String| xs.edit(i, None, |x| x.target_state_id = v),
             )}
             {area(
                 editor,
@@ -197,7 +152,7 @@ fn InterruptionForm(i: usize) -> impl IntoView {
                     prop:value=get(|x| x.phrases.join(", "))
                     on:change=move |e| {
                         let v = items(&event_target_value(&e));
-                        with(editor, i, None, |x| x.phrases = v)
+                        xs.edit(i, None, |x| x.phrases = v)
                     }
                 />
             </label>
@@ -209,7 +164,7 @@ fn InterruptionForm(i: usize) -> impl IntoView {
                     prop:value=get(|x| x.priority.to_string())
                     on:change=move |e| {
                         if let Ok(n) = event_target_value(&e).parse::<f64>() {
-                            with(editor, i, None, |x| x.priority = Priority(n))
+                            xs.edit(i, None, |x| x.priority = Priority(n))
                         }
                     }
                 />
@@ -226,7 +181,7 @@ fn InterruptionForm(i: usize) -> impl IntoView {
                         prop:value=get(|x| x.ttl_turns.to_string())
                         on:change=move |e| {
                             if let Ok(n) = event_target_value(&e).parse::<i64>() {
-                                with(editor, i, None, |x| x.ttl_turns = n)
+                                xs.edit(i, None, |x| x.ttl_turns = n)
                             }
                         }
                     />
@@ -242,7 +197,7 @@ fn InterruptionForm(i: usize) -> impl IntoView {
                     prop:value=get(|x| x.only_in.join(", "))
                     on:change=move |e| {
                         let v = items(&event_target_value(&e));
-                        with(editor, i, None, |x| x.only_in = v)
+                        xs.edit(i, None, |x| x.only_in = v)
                     }
                 />
             </label>
@@ -255,17 +210,18 @@ fn InterruptionForm(i: usize) -> impl IntoView {
                             <button
                                 class="add"
                                 data-testid="add-x-condition"
-                                on:click=move |_| with(
-                                    editor,
-                                    i,
-                                    None,
-                                    |x| {
-                                        x.condition = Some(Condition {
-                                            condition_type: ConditionType::DeliverableExists,
-                                            condition_config: Default::default(),
-                                        });
-                                    },
-                                )
+                                on:click=move |_| {
+                                    xs.edit(
+                                        i,
+                                        None,
+                                        |x| {
+                                            x.condition = Some(Condition {
+                                                condition_type: ConditionType::DeliverableExists,
+                                                condition_config: Default::default(),
+                                            });
+                                        },
+                                    )
+                                }
                             >
                                 "+ Add a condition"
                             </button>
@@ -273,36 +229,19 @@ fn InterruptionForm(i: usize) -> impl IntoView {
                     }
                 >
                     {move || {
-                        let id = read_plan(
-                            editor,
-                            |p| p.interruptions.get(i).map(|x| x.id.clone()).unwrap_or_default(),
-                        );
+                        let id = xs.read(i, |x| x.id.clone());
                         view! { <ConditionEditor root=Root::Interruption { id } path=Vec::new() /> }
                     }}
                     <button
                         class="remove"
                         data-testid="remove-x-condition"
-                        on:click=move |_| with(editor, i, None, |x| x.condition = None)
+                        on:click=move |_| xs.edit(i, None, |x| x.condition = None)
                     >
                         "Remove the condition"
                     </button>
                 </Show>
             </div>
-            <button
-                class="remove"
-                data-testid="remove-interruption"
-                on:click=move |_| change(
-                    editor,
-                    None,
-                    |list| {
-                        if i < list.len() {
-                            list.remove(i);
-                        }
-                    },
-                )
-            >
-                "Remove interruption"
-            </button>
+            {op_button(xs, i, ListOp::Remove, "remove-interruption", "Remove interruption", None)}
         </div>
     }
 }
@@ -324,7 +263,8 @@ mod tests {
 
     #[test]
     fn a_new_interruption_has_a_fresh_id_and_goes_to_a_state_other_than_the_start() {
-        let x = fresh(&plan());
+        let p = plan();
+        let x = fresh(&p, &p.interruptions);
         assert_eq!(x.id, "interruption-2");
         assert_eq!(x.target_state_id, "b");
         assert_eq!(x.kind, InterruptionKind::Yield);
@@ -340,7 +280,8 @@ mod tests {
 
     #[test]
     fn a_kind_other_than_yield_drops_the_ttl() {
-        let mut x = fresh(&plan());
+        let p = plan();
+        let mut x = fresh(&p, &p.interruptions);
         x.ttl_turns = 3;
         set_kind(&mut x, "preempt");
         assert_eq!((x.kind, x.ttl_turns), (InterruptionKind::Preempt, 0));

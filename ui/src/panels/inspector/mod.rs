@@ -10,6 +10,7 @@ mod deliverables;
 mod field_problem;
 mod fields;
 mod interruptions;
+mod list;
 mod names;
 mod plan;
 mod rules;
@@ -24,6 +25,7 @@ use plan_core::Report;
 
 use crate::editor::Editor;
 use crate::test_chat::TestChat;
+use access::run;
 
 #[component]
 pub fn Inspector(report: Memo<Report>) -> impl IntoView {
@@ -98,7 +100,7 @@ fn Several(count: usize) -> impl IntoView {
                 data-testid="delete-selection"
                 on:click=move |_| {
                     let ids = editor.selection.get_untracked().states;
-                    editor.dispatch(Command::DeleteStates { ids });
+                    run(editor, Command::DeleteStates { ids }, None);
                     editor.selection.set(Default::default());
                 }
             >

@@ -7,9 +7,10 @@ use leptos::prelude::*;
 use plan_core::condition::{Condition, ConditionType};
 use plan_core::plan::{Plan, Rule, RuleKind};
 
-use super::access::{change_plan, read_plan};
+use super::access::read_plan;
 use super::condition::{ConditionEditor, Root};
 use super::fields::{choice, state_picker, text};
+use super::list::{add_button, first_state_after_start, fresh_id, op_button, Items, ListOp};
 use crate::editor::Editor;
 
 /// The kinds of rule, in the author's words.
@@ -21,14 +22,12 @@ pub const KINDS: [(RuleKind, &str); 5] = [
     (RuleKind::CanAlwaysEnd, "Every conversation can end"),
 ];
 
-/// A new rule for `plan`: a fresh id; every conversation can still end.
-pub fn fresh(plan: &Plan) -> Rule {
-    let mut n = plan.rules.len() + 1;
-    while plan.rules.iter().any(|r| r.id == format!("rule-{n}")) {
-        n += 1;
-    }
+/// A new rule beside `rules`: a fresh id; every conversation can still end.
+pub fn fresh(_plan: &Plan, rules: &[Rule]) -> Rule {
     Rule {
-        id: format!("rule-{n}"),
+        id: fresh_id("rule-", rules.len() + 1, |id| {
+            rules.iter().any(|r| r.id == id)
+        }),
         title: String::new(),
         kind: RuleKind::CanAlwaysEnd,
         state_id: None,
@@ -45,13 +44,7 @@ pub fn fresh(plan: &Plan) -> Rule {
 pub fn set_kind(plan: &Plan, rule: &mut Rule, kind: RuleKind) {
     rule.kind = kind;
     let start = plan.start_state_id().unwrap_or_default();
-    let other = plan
-        .states
-        .iter()
-        .find(|s| s.id != start)
-        .or(plan.states.first())
-        .map(|s| s.id.clone())
-        .unwrap_or_default();
+    let other = first_state_after_start(plan);
     let uses = |field: &str| kind.fields().contains(&field);
     let keep = |value: &mut Option<String>, field: &str, fill: &str| {
         if !uses(field) {
@@ -79,46 +72,25 @@ pub fn set_kind(plan: &Plan, rule: &mut Rule, kind: RuleKind) {
     }
 }
 
-/// Changes the plan's rules (one undo step, or one per burst of typing under `burst`).
-fn change(editor: Editor, burst: Option<String>, f: impl FnOnce(&mut Vec<Rule>)) {
-    let burst = burst.map(|k| format!("plan-rule:{k}"));
-    change_plan(editor, burst.as_deref(), |d| f(&mut d.rules));
-}
-
-fn with(editor: Editor, i: usize, burst: Option<String>, f: impl FnOnce(&mut Rule)) {
-    change(editor, burst, |list| {
-        if let Some(x) = list.get_mut(i) {
-            f(x);
-        }
-    });
+/// The plan's rules, as the inspector edits them.
+fn items(editor: Editor) -> Items<Rule> {
+    Items::of_plan(editor, "plan-rule", |p| &p.rules, |d| &mut d.rules)
 }
 
 /// The plan's rules.
 #[component]
 pub fn RulesSection() -> impl IntoView {
-    let editor = expect_context::<Editor>();
-    let count = move || read_plan(editor, |p| p.rules.len());
+    let rules = items(expect_context::<Editor>());
     view! {
         <div class="subsection" data-testid="rules">
             <h4>"Rules"</h4>
             <p class="hint">
                 "What you want guaranteed of every conversation this plan allows, such as \"Refund is never entered unless the caller is verified\"."
             </p>
-            <For each=move || 0..count() key=|i| *i let:i>
+            <For each=move || 0..rules.len() key=|i| *i let:i>
                 <RuleForm i=i />
             </For>
-            <button
-                class="add"
-                data-testid="add-rule"
-                on:click=move |_| {
-                    let Some(x) = editor.plan.with_untracked(|p| p.as_ref().map(fresh)) else {
-                        return
-                    };
-                    change(editor, None, |list| list.push(x));
-                }
-            >
-                "+ Add rule"
-            </button>
+            {add_button(rules, "add-rule", "+ Add rule", fresh)}
         </div>
     }
 }
@@ -126,21 +98,13 @@ pub fn RulesSection() -> impl IntoView {
 #[component]
 fn RuleForm(i: usize) -> impl IntoView {
     let editor = expect_context::<Editor>();
-    let get = move |f: fn(&Rule) -> String| {
-        move || read_plan(editor, |p| p.rules.get(i).map(f).unwrap_or_default())
-    };
-    let uses = move |field: &'static str| {
-        move || {
-            read_plan(editor, |p| {
-                p.rules
-                    .get(i)
-                    .is_some_and(|r| r.kind.fields().contains(&field))
-            })
-        }
-    };
+    let rules = items(editor);
+    let get = move |f: fn(&Rule) -> String| rules.text(i, f);
+    let uses =
+        move |field: &'static str| move || rules.read(i, |r| r.kind.fields().contains(&field));
     let id = get(|r| r.id.clone());
     let pick = move |field: fn(&mut Rule) -> &mut Option<String>| {
-        move |v: String| with(editor, i, None, |r| *field(r) = Some(v))
+        move |v: String| rules.edit(i, None, |r| *field(r) = Some(v))
     };
     view! {
         <div class="plan-rule" data-testid="rule-fields" data-rule-id=id>
@@ -149,7 +113,7 @@ fn RuleForm(i: usize) -> impl IntoView {
                 "What it guarantees, in your words",
                 "rule-title",
                 get(|r| r.title.clone()),
-                move |v: String| with(editor, i, Some(format!("{i}title")), |r| r.title = v),
+                rules.set_text(i, "title", |r, v| r.title = v),
             )}
             {choice(
                 "Kind",
@@ -167,7 +131,7 @@ fn RuleForm(i: usize) -> impl IntoView {
                         return;
                     };
                     let Some(plan) = editor.plan.get_untracked() else { return };
-                    with(editor, i, None, |r| set_kind(&plan, r, kind));
+                    rules.edit(i, None, |r| set_kind(&plan, r, kind));
                 },
             )}
             <Show when=uses(
@@ -215,29 +179,12 @@ fn RuleForm(i: usize) -> impl IntoView {
                 <div class="rule" data-testid="rule-condition">
                     <span class="field-label">"Only when"</span>
                     {move || {
-                        let id = read_plan(
-                            editor,
-                            |p| p.rules.get(i).map(|r| r.id.clone()).unwrap_or_default(),
-                        );
+                        let id = rules.read(i, |r| r.id.clone());
                         view! { <ConditionEditor root=Root::PlanRule { id } path=Vec::new() /> }
                     }}
                 </div>
             </Show>
-            <button
-                class="remove"
-                data-testid="remove-rule"
-                on:click=move |_| change(
-                    editor,
-                    None,
-                    |list| {
-                        if i < list.len() {
-                            list.remove(i);
-                        }
-                    },
-                )
-            >
-                "Remove rule"
-            </button>
+            {op_button(rules, i, ListOp::Remove, "remove-rule", "Remove rule", None)}
         </div>
     }
 }
@@ -260,7 +207,8 @@ mod tests {
 
     #[test]
     fn a_new_rule_has_a_fresh_id_and_asks_only_that_every_conversation_can_end() {
-        let r = fresh(&plan());
+        let p = plan();
+        let r = fresh(&p, &p.rules);
         assert_eq!(r.id, "rule-2");
         assert_eq!(r.kind, RuleKind::CanAlwaysEnd);
         assert!(r.fields_given().is_empty());
@@ -269,7 +217,7 @@ mod tests {
     #[test]
     fn a_kind_chosen_gets_exactly_the_fields_it_uses() {
         let p = plan();
-        let mut r = fresh(&p);
+        let mut r = fresh(&p, &p.rules);
         for (kind, _) in KINDS {
             set_kind(&p, &mut r, kind);
             let mut given = r.fields_given();

@@ -8,14 +8,15 @@
 use leptos::prelude::*;
 use plan_core::coerce::coerce_session;
 use plan_core::condition::{Condition, ConditionType};
-use plan_core::edit::{Command, PlanDetails, Renamed};
+use plan_core::edit::{Command, Renamed};
 use plan_core::plan::{Activation, SessionState, SessionType};
 use plan_core::template::{Name, Template};
 use serde_json::Value;
 
-use super::access::{change_plan, read_plan};
+use super::access::{change_plan, read_plan, run};
 use super::condition::{ConditionEditor, Root};
 use super::fields::{area, check, choice, text, type_word};
+use super::list::{add_button, fresh_id, op_button, Items, ListOp};
 use crate::editor::Editor;
 use crate::plan_names::PlanNames;
 
@@ -93,18 +94,21 @@ pub fn value_text(v: Option<&Value>) -> String {
     out
 }
 
-/// Changes the plan's session states (one undo step, or one per burst of typing under `burst`).
-fn change(editor: Editor, burst: Option<String>, f: impl FnOnce(&mut Vec<SessionState>)) {
-    let burst = burst.map(|k| format!("session:{k}"));
-    change_plan(editor, burst.as_deref(), |d| f(&mut d.session_states));
+/// The plan's session states, as the inspector edits them.
+fn session_states(editor: Editor) -> Items<SessionState> {
+    Items::of_plan(
+        editor,
+        "session",
+        |p| &p.session_states,
+        |d| &mut d.session_states,
+    )
 }
 
-fn with_state(editor: Editor, i: usize, burst: Option<String>, f: impl FnOnce(&mut SessionState)) {
-    change(editor, burst, |list| {
-        if let Some(st) = list.get_mut(i) {
-            f(st);
-        }
-    });
+/// A new session state beside `list`, named `state_N`.
+fn fresh(_plan: &plan_core::plan::Plan, list: &[SessionState]) -> SessionState {
+    SessionState::new(&fresh_id("state_", list.len() + 1, |id| {
+        list.iter().any(|s| s.id == id)
+    }))
 }
 
 /// A template text field: the names to insert, and what is wrong with the text, inline.
@@ -179,7 +183,7 @@ pub fn template_area(
 #[component]
 pub fn SessionStatesSection() -> impl IntoView {
     let editor = expect_context::<Editor>();
-    let count = move || read_plan(editor, |p| p.session_states.len());
+    let sts = session_states(editor);
     view! {
         <div class="subsection" data-testid="session-states">
             <h4>"Instructions for every turn"</h4>
@@ -189,37 +193,17 @@ pub fn SessionStatesSection() -> impl IntoView {
                 "plan-instructions",
                 move || read_plan(editor, |p| p.instructions.clone()),
                 move |v| {
-                    let Some(mut d) = editor
-                        .plan
-                        .with_untracked(|p| p.as_ref().map(PlanDetails::of)) else { return };
-                    d.instructions = v;
-                    editor.dispatch_typing(Command::SetPlanDetails(d), "plan:instructions");
+                    change_plan(editor, Some("instructions"), |d| d.instructions = v);
                 },
             )}
             <h4>"Session states"</h4>
             <p class="hint">
                 "Named conditions the conversation is in, each with a value and an on/off switch. Prompt states add their text to the agent's prompt while on."
             </p>
-            <For each=move || 0..count() key=|i| *i let:i>
+            <For each=move || 0..sts.len() key=|i| *i let:i>
                 <SessionStateForm i=i />
             </For>
-            <button
-                class="add"
-                data-testid="add-session-state"
-                on:click=move |_| change(
-                    editor,
-                    None,
-                    |list| {
-                        let mut n = list.len() + 1;
-                        while list.iter().any(|s| s.id == format!("state_{n}")) {
-                            n += 1;
-                        }
-                        list.push(SessionState::new(&format!("state_{n}")));
-                    },
-                )
-            >
-                "+ Add session state"
-            </button>
+            {add_button(sts, "add-session-state", "+ Add session state", fresh)}
         </div>
     }
 }
@@ -227,57 +211,35 @@ pub fn SessionStatesSection() -> impl IntoView {
 #[component]
 fn SessionStateForm(i: usize) -> impl IntoView {
     let editor = expect_context::<Editor>();
-    let get = move |f: fn(&SessionState) -> String| {
-        move || {
-            read_plan(editor, |p| {
-                p.session_states.get(i).map(f).unwrap_or_default()
-            })
-        }
-    };
-    let flag = move |f: fn(&SessionState) -> bool| {
-        move || read_plan(editor, |p| p.session_states.get(i).is_some_and(f))
-    };
+    let sts = session_states(editor);
+    let get = move |f: fn(&SessionState) -> String| sts.text(i, f);
+    let flag = move |f: fn(&SessionState) -> bool| sts.flag(i, f);
     let id = get(|s| s.id.clone());
     let rename_error = RwSignal::new(None::<String>);
     let rename = move |to: String| {
-        let from = read_plan(editor, |p| {
-            p.session_states
-                .get(i)
-                .map(|s| s.id.clone())
-                .unwrap_or_default()
-        });
-        let ok = editor.dispatch(Command::Rename {
-            what: Renamed::SessionState,
-            from,
-            to: to.trim().to_string(),
-        });
+        let from = untrack(|| sts.read(i, |s| s.id.clone()));
+        let ok = run(
+            editor,
+            Command::Rename {
+                what: Renamed::SessionState,
+                from,
+                to: to.trim().to_string(),
+            },
+            None,
+        );
         rename_error.set((!ok).then(|| "That id cannot be used: it must be new, start with a letter or '_', and hold only letters, digits and '_'.".to_string()));
     };
     let kind = get(|s| s.kind.as_str().to_string());
-    let is_prompt = move || {
-        read_plan(editor, |p| {
-            p.session_states
-                .get(i)
-                .is_some_and(|s| s.kind == SessionType::Prompt)
-        })
-    };
-    let is_enum = move || {
-        read_plan(editor, |p| {
-            p.session_states
-                .get(i)
-                .is_some_and(|s| s.kind == SessionType::Enum)
-        })
-    };
+    let is_prompt = flag(|s| s.kind == SessionType::Prompt);
+    let is_enum = flag(|s| s.kind == SessionType::Enum);
     let rule = move |deactivate: bool| {
         let present = move || {
-            read_plan(editor, |p| {
-                p.session_states.get(i).is_some_and(|s| {
-                    if deactivate {
-                        s.auto_deactivate.is_some()
-                    } else {
-                        s.auto_activate.is_some()
-                    }
-                })
+            sts.read(i, |s| {
+                if deactivate {
+                    s.auto_deactivate.is_some()
+                } else {
+                    s.auto_activate.is_some()
+                }
             })
         };
         let label = if deactivate {
@@ -300,22 +262,23 @@ fn SessionStateForm(i: usize) -> impl IntoView {
                             <button
                                 class="add"
                                 data-testid=format!("add-{testid}")
-                                on:click=move |_| with_state(
-                                    editor,
-                                    i,
-                                    None,
-                                    |s| {
-                                        let c = Some(Condition {
-                                            condition_type: ConditionType::DeliverableExists,
-                                            condition_config: Default::default(),
-                                        });
-                                        if deactivate {
-                                            s.auto_deactivate = c
-                                        } else {
-                                            s.auto_activate = c
-                                        }
-                                    },
-                                )
+                                on:click=move |_| {
+                                    sts.edit(
+                                        i,
+                                        None,
+                                        |s| {
+                                            let c = Some(Condition {
+                                                condition_type: ConditionType::DeliverableExists,
+                                                condition_config: Default::default(),
+                                            });
+                                            if deactivate {
+                                                s.auto_deactivate = c
+                                            } else {
+                                                s.auto_activate = c
+                                            }
+                                        },
+                                    )
+                                }
                             >
                                 "+ Add a rule"
                             </button>
@@ -323,10 +286,7 @@ fn SessionStateForm(i: usize) -> impl IntoView {
                     }
                 >
                     {move || {
-                        let session_state = read_plan(
-                            editor,
-                            |p| p.session_states.get(i).map(|s| s.id.clone()).unwrap_or_default(),
-                        );
+                        let session_state = sts.read(i, |s| s.id.clone());
                         view! {
                             <ConditionEditor
                                 root=Root::Rule {
@@ -340,18 +300,19 @@ fn SessionStateForm(i: usize) -> impl IntoView {
                     <button
                         class="remove"
                         data-testid=format!("remove-{testid}")
-                        on:click=move |_| with_state(
-                            editor,
-                            i,
-                            None,
-                            |s| {
-                                if deactivate {
-                                    s.auto_deactivate = None
-                                } else {
-                                    s.auto_activate = None
-                                }
-                            },
-                        )
+                        on:click=move |_| {
+                            sts.edit(
+                                i,
+                                None,
+                                |s| {
+                                    if deactivate {
+                                        s.auto_deactivate = None
+                                    } else {
+                                        s.auto_activate = None
+                                    }
+                                },
+                            )
+                        }
                     >
                         "Remove the rule"
                     </button>
@@ -383,14 +344,14 @@ fn SessionStateForm(i: usize) -> impl IntoView {
                 "Title",
                 "ss-title",
                 get(|s| s.title.clone()),
-                move |v| with_state(editor, i, Some(format!("{i}title")), |s| s.title = v),
+                move |v| sts.edit(i, Some("title"), |s| s.title = v),
             )}
             {text(
                 editor,
                 "What it stands for",
                 "ss-description",
                 get(|s| s.description.clone()),
-                move |v| with_state(editor, i, Some(format!("{i}desc")), |s| s.description = v),
+                move |v| sts.edit(i, Some("desc"), |s| s.description = v),
             )}
             {choice(
                 "Type",
@@ -403,25 +364,26 @@ fn SessionStateForm(i: usize) -> impl IntoView {
                         .collect()
                 },
                 kind,
-                move |v: String| with_state(
-                    editor,
-                    i,
-                    None,
-                    |s| {
-                        let Some(t) = SessionType::ALL.into_iter().find(|t| t.as_str() == v) else {
-                            return
-                        };
-                        s.kind = t;
-                        s.value = None;
-                        s.enum_values = (t == SessionType::Enum).then(|| vec!["first".to_string()]);
-                        if t == SessionType::Prompt {
-                            s.list = false;
-                            s.prompt = Some(s.prompt.take().unwrap_or_default());
-                        } else {
-                            s.prompt = None;
-                        }
-                    },
-                ),
+                move |v: String| {
+                    sts.edit(
+                        i,
+                        None,
+                        |s| {
+                            let Some(t) = SessionType::ALL.into_iter().find(|t| t.as_str() == v)
+                            else { return };
+                            s.kind = t;
+                            s.value = None;
+                            s.enum_values = (t == SessionType::Enum)
+                                .then(|| vec!["first".to_string()]);
+                            if t == SessionType::Prompt {
+                                s.list = false;
+                                s.prompt = Some(s.prompt.take().unwrap_or_default());
+                            } else {
+                                s.prompt = None;
+                            }
+                        },
+                    )
+                },
             )}
             <Show when=move || {
                 !is_prompt()
@@ -430,15 +392,16 @@ fn SessionStateForm(i: usize) -> impl IntoView {
                     "Holds a list of values",
                     "ss-list",
                     flag(|s| s.list),
-                    move |on| with_state(
-                        editor,
-                        i,
-                        None,
-                        |s| {
-                            s.list = on;
-                            s.value = None;
-                        },
-                    ),
+                    move |on| {
+                        sts.edit(
+                            i,
+                            None,
+                            |s| {
+                                s.list = on;
+                                s.value = None;
+                            },
+                        )
+                    },
                 )} <label class="field">
                     <span class="field-label">
                         "Starts with (a list: comma-separated; empty: no value)"
@@ -452,7 +415,7 @@ fn SessionStateForm(i: usize) -> impl IntoView {
                         )
                         on:change=move |e| {
                             let t = event_target_value(&e);
-                            with_state(editor, i, None, |s| s.value = value_from_text(s, &t))
+                            sts.edit(i, None, |s| s.value = value_from_text(s, &t))
                         }
                     />
                 </label>
@@ -479,7 +442,7 @@ fn SessionStateForm(i: usize) -> impl IntoView {
                                 .map(|v| v.trim().to_string())
                                 .filter(|v| !v.is_empty())
                                 .collect();
-                            with_state(editor, i, None, |s| s.enum_values = Some(values));
+                            sts.edit(i, None, |s| s.enum_values = Some(values));
                         }
                     />
                 </label>
@@ -498,19 +461,14 @@ fn SessionStateForm(i: usize) -> impl IntoView {
                                 .unwrap_or_default()
                         },
                     ),
-                    move |v| with_state(
-                        editor,
-                        i,
-                        Some(format!("{i}prompt")),
-                        |s| s.prompt = Some(v),
-                    ),
+                    move |v| sts.edit(i, Some("prompt"), |s| s.prompt = Some(v)),
                 )}
             </Show>
             {check(
                 "On at the start of every conversation",
                 "ss-initially-active",
                 flag(|s| s.initially_active),
-                move |on| with_state(editor, i, None, |s| s.initially_active = on),
+                move |on| sts.edit(i, None, |s| s.initially_active = on),
             )}
             {choice(
                 "Nested under",
@@ -535,12 +493,7 @@ fn SessionStateForm(i: usize) -> impl IntoView {
                     options
                 },
                 get(|s| s.parent.clone().unwrap_or_default()),
-                move |v: String| with_state(
-                    editor,
-                    i,
-                    None,
-                    |s| s.parent = (!v.is_empty()).then_some(v),
-                ),
+                move |v: String| sts.edit(i, None, |s| s.parent = (!v.is_empty()).then_some(v)),
             )}
             {choice(
                 "Switching it on",
@@ -559,58 +512,31 @@ fn SessionStateForm(i: usize) -> impl IntoView {
                         "independent".into()
                     }
                 }),
-                move |v: String| with_state(
-                    editor,
-                    i,
-                    None,
-                    |s| {
-                        s.activation = if v == "exclusive" {
-                            Activation::Exclusive
-                        } else {
-                            Activation::Independent
-                        };
-                    },
-                ),
+                move |v: String| {
+                    sts.edit(
+                        i,
+                        None,
+                        |s| {
+                            s.activation = if v == "exclusive" {
+                                Activation::Exclusive
+                            } else {
+                                Activation::Independent
+                            };
+                        },
+                    )
+                },
             )}
             {check(
                 "The agent may change it",
                 "ss-agent-can-change",
                 flag(|s| s.agent_can_change),
-                move |on| with_state(editor, i, None, |s| s.agent_can_change = on),
+                move |on| sts.edit(i, None, |s| s.agent_can_change = on),
             )}
             {rule(false)}
             {rule(true)}
             <div class="row-actions">
-                <button
-                    data-testid="move-session-state-up"
-                    disabled=move || i == 0
-                    on:click=move |_| change(
-                        editor,
-                        None,
-                        |list| {
-                            if i > 0 && i < list.len() {
-                                list.swap(i - 1, i)
-                            }
-                        },
-                    )
-                >
-                    "Move up"
-                </button>
-                <button
-                    class="remove"
-                    data-testid="remove-session-state"
-                    on:click=move |_| change(
-                        editor,
-                        None,
-                        |list| {
-                            if i < list.len() {
-                                list.remove(i);
-                            }
-                        },
-                    )
-                >
-                    "Remove"
-                </button>
+                {op_button(sts, i, ListOp::Up, "move-session-state-up", "Move up", Some("Move up"))}
+                {op_button(sts, i, ListOp::Remove, "remove-session-state", "Remove", None)}
             </div>
         </div>
     }

@@ -6,7 +6,7 @@ use leptos::prelude::*;
 use plan_core::edit::{id_from_title, is_placeholder_id, unique_id, Command};
 use plan_core::plan::{Ending, Goal, State, StateType};
 
-use super::access::{edit_state, read_state};
+use super::access::{edit_state, read_state, run};
 use super::changes::{ChangesEditor, ChangesOf};
 use super::deliverables::DeliverableList;
 use super::field_problem::field_refusal;
@@ -42,10 +42,14 @@ pub fn StateInspector(id: String) -> impl IntoView {
     let rename = move |e: leptos::ev::Event| {
         let to = event_target_value(&e);
         let from = sid.get_value();
-        if editor.dispatch(Command::RenameState {
-            from: from.clone(),
-            to: to.trim().to_string(),
-        }) {
+        if run(
+            editor,
+            Command::RenameState {
+                from: from.clone(),
+                to: to.trim().to_string(),
+            },
+            None,
+        ) {
             rename_error.set(None);
         } else {
             rename_error.set(editor.notice.get_untracked().map(|n| n.text));
@@ -72,7 +76,7 @@ pub fn StateInspector(id: String) -> impl IntoView {
         });
         if let Some(to) = to {
             editor.end_typing();
-            editor.dispatch(Command::RenameState { from, to });
+            run(editor, Command::RenameState { from, to }, None);
         }
     };
     // Parts of the form that appear or go away are keyed on memos, so that typing elsewhere never

@@ -4,7 +4,7 @@ use leptos::prelude::*;
 use plan_core::edit::Command;
 use plan_core::plan::{Priority, Transition};
 
-use super::access::{edit_state, read_state};
+use super::access::{edit_state, read_state, run};
 use super::changes::{ChangesEditor, ChangesOf};
 use super::condition::{ConditionEditor, Root};
 use super::fields::{state_picker, text};
@@ -35,12 +35,15 @@ pub fn TransitionInspector(from: String, index: usize) -> impl IntoView {
                 "target",
                 get(|t| t.target_state_id.clone()),
                 move |to: String| {
-                    editor
-                        .dispatch(Command::Retarget {
+                    run(
+                        editor,
+                        Command::Retarget {
                             from: sid.get_value(),
                             index,
                             to,
-                        });
+                        },
+                        None,
+                    );
                 },
             )}
             <label class="field">
@@ -101,12 +104,14 @@ pub fn TransitionInspector(from: String, index: usize) -> impl IntoView {
                 class="danger"
                 data-testid="delete-transition"
                 on:click=move |_| {
-                    if editor
-                        .dispatch(Command::DeleteTransition {
+                    if run(
+                        editor,
+                        Command::DeleteTransition {
                             from: sid.get_value(),
                             index,
-                        })
-                    {
+                        },
+                        None,
+                    ) {
                         editor.selection.set(Default::default());
                     }
                 }

@@ -1,0 +1,298 @@
+//! One list the inspector edits, whatever its items (the plan's rules, interruptions and session
+//! states; a state's tasks; a task's or a goal's deliverables): where the list lives (a lens into
+//! the plan's details or into one state), each item read tracked and changed through the access
+//! module in one edit (one undo step, or one per burst of typing in a field), and the buttons
+//! that add, remove and move items. What a button does to the list is a pure function, tested
+//! natively.
+
+use leptos::prelude::*;
+use plan_core::edit::PlanDetails;
+use plan_core::plan::{Plan, State};
+
+use super::access::{change_plan, edit_state, read_plan, read_state};
+use crate::editor::Editor;
+
+/// What a button does to one item of a list.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ListOp {
+    Up,
+    Down,
+    Remove,
+}
+
+/// Item `i` of `list` moved or removed; an index past the end changes nothing.
+pub fn apply_op<T>(list: &mut Vec<T>, i: usize, op: ListOp) {
+    match op {
+        ListOp::Up if i > 0 && i < list.len() => list.swap(i, i - 1),
+        ListOp::Down if i + 1 < list.len() => list.swap(i, i + 1),
+        ListOp::Remove if i < list.len() => {
+            list.remove(i);
+        }
+        _ => {}
+    }
+}
+
+/// The first of `prefix1`, `prefix2`, … (counting from `start`) that `taken` does not hold: the
+/// id of a new item.
+pub fn fresh_id(prefix: &str, start: usize, taken: impl Fn(&str) -> bool) -> String {
+    let mut n = start.max(1);
+    while taken(&format!("{prefix}{n}")) {
+        n += 1;
+    }
+    format!("{prefix}{n}")
+}
+
+/// The first state that is not the start (the start, when it is the only one): where a new
+/// interruption goes and what a new rule is about.
+pub fn first_state_after_start(plan: &Plan) -> String {
+    let start = plan.start_state_id().unwrap_or_default();
+    plan.states
+        .iter()
+        .find(|s| s.id != start)
+        .or(plan.states.first())
+        .map(|s| s.id.clone())
+        .unwrap_or_default()
+}
+
+/// The list inside the plan's own details, or inside state `id` (at `at`: a task's index, or
+/// none for a goal's).
+enum Owner<T: 'static> {
+    Plan {
+        read: fn(&Plan) -> &Vec<T>,
+        write: fn(&mut PlanDetails) -> &mut Vec<T>,
+    },
+    State {
+        id: StoredValue<String>,
+        at: Option<usize>,
+        read: fn(&State, Option<usize>) -> Option<&Vec<T>>,
+        write: fn(&mut State, Option<usize>) -> Option<&mut Vec<T>>,
+    },
+}
+
+impl<T> Clone for Owner<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<T> Copy for Owner<T> {}
+
+/// A list of the plan that the inspector edits.
+pub struct Items<T: 'static> {
+    editor: Editor,
+    owner: Owner<T>,
+    /// What names this list's bursts of typing.
+    burst: &'static str,
+}
+
+impl<T> Clone for Items<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<T> Copy for Items<T> {}
+
+impl<T: Send + Sync + 'static> Items<T> {
+    /// A list of the plan's own details (rules, interruptions, session states).
+    pub fn of_plan(
+        editor: Editor,
+        burst: &'static str,
+        read: fn(&Plan) -> &Vec<T>,
+        write: fn(&mut PlanDetails) -> &mut Vec<T>,
+    ) -> Items<T> {
+        Items {
+            editor,
+            owner: Owner::Plan { read, write },
+            burst,
+        }
+    }
+
+    /// A list of state `id` (its tasks; a task's or its goal's deliverables, `at` saying which).
+    pub fn of_state(
+        editor: Editor,
+        id: String,
+        at: Option<usize>,
+        burst: &'static str,
+        read: fn(&State, Option<usize>) -> Option<&Vec<T>>,
+        write: fn(&mut State, Option<usize>) -> Option<&mut Vec<T>>,
+    ) -> Items<T> {
+        Items {
+            editor,
+            owner: Owner::State {
+                id: StoredValue::new(id),
+                at,
+                read,
+                write,
+            },
+            burst,
+        }
+    }
+
+    /// Reads the list (tracked).
+    pub fn with<R: Default>(self, f: impl FnOnce(&[T]) -> R) -> R {
+        match self.owner {
+            Owner::Plan { read, .. } => read_plan(self.editor, |p| f(read(p))),
+            Owner::State { id, at, read, .. } => {
+                read_state(self.editor, &id.get_value(), |s| read(s, at).map(|l| f(l)))
+                    .flatten()
+                    .unwrap_or_default()
+            }
+        }
+    }
+
+    /// Changes the list in one edit; `field` names a burst of typing (one undo step for it).
+    pub fn change(self, field: Option<String>, f: impl FnOnce(&mut Vec<T>)) {
+        let burst = field.map(|k| format!("{}:{k}", self.burst));
+        match self.owner {
+            Owner::Plan { write, .. } => {
+                change_plan(self.editor, burst.as_deref(), |d| f(write(d)));
+            }
+            Owner::State { id, at, write, .. } => {
+                let id = id.get_value();
+                let burst = burst.map(|b| format!("{id}:{b}"));
+                edit_state(self.editor, &id, burst, |s| {
+                    if let Some(list) = write(s, at) {
+                        f(list);
+                    }
+                });
+            }
+        }
+    }
+
+    /// How many items it has (tracked).
+    pub fn len(self) -> usize {
+        self.with(|l| l.len())
+    }
+
+    /// Reads item `i` (tracked); the default when there is none.
+    pub fn read<R: Default>(self, i: usize, f: impl FnOnce(&T) -> R) -> R {
+        self.with(|l| l.get(i).map(f).unwrap_or_default())
+    }
+
+    /// Changes item `i`; `field` names a burst of typing.
+    pub fn edit(self, i: usize, field: Option<&str>, f: impl FnOnce(&mut T)) {
+        self.change(field.map(|k| format!("{i}:{k}")), |l| {
+            if let Some(x) = l.get_mut(i) {
+                f(x);
+            }
+        });
+    }
+
+    /// Item `i`'s text, for a field to show (tracked).
+    pub fn text(self, i: usize, f: fn(&T) -> String) -> impl Fn() -> String + Copy + Send + Sync {
+        move || self.read(i, f)
+    }
+
+    /// Item `i`'s text as typed into field `field`: one undo step per burst.
+    pub fn set_text(
+        self,
+        i: usize,
+        field: &'static str,
+        f: fn(&mut T, String),
+    ) -> impl Fn(String) + Copy + Send + Sync {
+        move |v: String| self.edit(i, Some(field), |x| f(x, v))
+    }
+
+    /// Item `i`'s switch, for a check box to show (tracked).
+    pub fn flag(self, i: usize, f: fn(&T) -> bool) -> impl Fn() -> bool + Copy + Send + Sync {
+        move || self.read(i, f)
+    }
+
+    /// Item `i`'s switch turned: one undo step.
+    pub fn set_flag(self, i: usize, f: fn(&mut T, bool)) -> impl Fn(bool) + Copy + Send + Sync {
+        move |on: bool| self.edit(i, None, |x| f(x, on))
+    }
+
+    /// A new item at the end, made from the plan and the list as they are: one undo step.
+    pub fn push(self, make: fn(&Plan, &[T]) -> T) {
+        let item = self.editor.plan.with_untracked(|p| {
+            let p = p.as_ref()?;
+            let list: &[T] = match self.owner {
+                Owner::Plan { read, .. } => read(p),
+                Owner::State { id, at, read, .. } => p
+                    .state(&id.get_value())
+                    .and_then(|s| read(s, at))
+                    .map_or(&[], |l| l.as_slice()),
+            };
+            Some(make(p, list))
+        });
+        if let Some(item) = item {
+            self.change(None, |l| l.push(item));
+        }
+    }
+
+    /// Item `i` moved or removed: one undo step.
+    pub fn apply(self, i: usize, op: ListOp) {
+        self.change(None, |l| apply_op(l, i, op));
+    }
+}
+
+/// The button that adds an item made by `make`.
+pub fn add_button<T: Send + Sync + 'static>(
+    items: Items<T>,
+    testid: &'static str,
+    label: &'static str,
+    make: fn(&Plan, &[T]) -> T,
+) -> impl IntoView {
+    view! {
+        <button class="add" data-testid=testid on:click=move |_| items.push(make)>
+            {label}
+        </button>
+    }
+}
+
+/// A button that moves or removes item `i`: `words` on it, `title` its tooltip (none: the words
+/// say it).
+pub fn op_button<T: Send + Sync + 'static>(
+    items: Items<T>,
+    i: usize,
+    op: ListOp,
+    testid: &'static str,
+    words: &'static str,
+    title: Option<&'static str>,
+) -> impl IntoView {
+    view! {
+        <button
+            class=(op == ListOp::Remove && title.is_none()).then_some("remove")
+            title=title
+            disabled=move || match op {
+                ListOp::Up => i == 0,
+                ListOp::Down => i + 1 >= items.len(),
+                ListOp::Remove => false,
+            }
+            data-testid=testid
+            on:click=move |_| items.apply(i, op)
+        >
+            {words}
+        </button>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_item_moves_up_and_down_within_the_list_and_is_removed() {
+        let mut l = vec!["a", "b", "c"];
+        apply_op(&mut l, 1, ListOp::Up);
+        assert_eq!(l, ["b", "a", "c"]);
+        apply_op(&mut l, 0, ListOp::Up);
+        assert_eq!(l, ["b", "a", "c"], "the first cannot go higher");
+        apply_op(&mut l, 1, ListOp::Down);
+        assert_eq!(l, ["b", "c", "a"]);
+        apply_op(&mut l, 2, ListOp::Down);
+        assert_eq!(l, ["b", "c", "a"], "the last cannot go lower");
+        apply_op(&mut l, 0, ListOp::Remove);
+        assert_eq!(l, ["c", "a"]);
+        apply_op(&mut l, 5, ListOp::Remove);
+        assert_eq!(l, ["c", "a"], "an index past the end changes nothing");
+    }
+
+    #[test]
+    fn a_new_id_is_the_first_free_one_from_the_count() {
+        let taken = ["task-1", "task-3"];
+        assert_eq!(fresh_id("task-", 3, |id| taken.contains(&id)), "task-4");
+        assert_eq!(fresh_id("task-", 1, |id| taken.contains(&id)), "task-2");
+        assert_eq!(fresh_id("rule-", 0, |_| false), "rule-1");
+    }
+}
