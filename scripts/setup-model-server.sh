@@ -17,7 +17,7 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 sudo=""
 if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
-say() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
+declare -F say >/dev/null || say() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
 
 llm_venv="$root/target/llm-venv"
 wheels="${XDG_CACHE_HOME:-$HOME/.cache}/plan-builder/wheels-avx2"

@@ -61,11 +61,10 @@ impl Navigation {
         self.tab.with(|t| *t == tab)
     }
 
-    /// Shows `tab`.
+    /// Shows `tab`. Asked for even when it already shows: asking for a tab is what opens a folded
+    /// panel (`Actions::open_panel_on_tab_change` follows every ask).
     pub fn show(&self, tab: Tab) {
-        if self.tab.get_untracked() != tab {
-            self.tab.set(tab);
-        }
+        self.tab.set(tab);
     }
 
     /// The dialog open (tracked).
