@@ -21,26 +21,13 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use plan_api::{versions, Context};
 use plan_core::{synthetic, Revision};
 
-fn median(mut runs: Vec<Duration>) -> Duration {
-    runs.sort();
-    runs[runs.len() / 2]
-}
-
 fn ms(d: Duration) -> String {
     format!("{:.1} ms", d.as_secs_f64() * 1000.0)
 }
 
-fn time<T>(reps: usize, mut f: impl FnMut(usize) -> T) -> Duration {
-    median(
-        (0..reps)
-            .map(|i| {
-                let t = Instant::now();
-                std::hint::black_box(f(i));
-                t.elapsed()
-            })
-            .collect(),
-    )
-}
+#[path = "../../tests/harness/timing.rs"]
+mod timing;
+use timing::{median, time};
 
 fn main() {
     let dir = std::env::temp_dir().join(format!("plan-lifecycle-bench-{}", std::process::id()));
@@ -89,7 +76,7 @@ fn main() {
             ws.publish_plan(id, &plan, "bench", "2026-01-01T00:00:00Z")
                 .expect("published");
         }
-        let listed = time(11, |_| versions::list(&ctx, id).expect("listed").len());
+        let listed = time(11, || versions::list(&ctx, id).expect("listed").len());
         println!(
             "versions list of 500 versions, {} states: {}",
             plan.states.len(),
@@ -118,17 +105,17 @@ fn main() {
     ws.publish_plan("compared", &b, "b", "2026-01-01T00:00:00Z")
         .expect("v2");
     let (v1, v2) = (Revision::Version(1), Revision::Version(2));
-    let compared = time(7, |_| {
+    let compared = time(7, || {
         versions::compare(&ctx, "compared", v1, v2).expect("compared")
     });
     let answer = versions::compare(&ctx, "compared", v1, v2).expect("compared");
-    let sent = time(7, |_| serde_json::to_vec(&answer).expect("json").len());
-    let read_one = time(7, |_| ws.read_version("compared", 1).expect("read"));
+    let sent = time(7, || serde_json::to_vec(&answer).expect("json").len());
+    let read_one = time(7, || ws.read_version("compared", 1).expect("read"));
     let (old, new) = (
         ws.read_version("compared", 1).expect("v1").plan,
         ws.read_version("compared", 2).expect("v2").plan,
     );
-    let diffed = time(7, |_| plan_core::diff::overlay(&old, new.clone()));
+    let diffed = time(7, || plan_core::diff::overlay(&old, new.clone()));
     println!(
         "compare two 5,000-state versions ({} changes): {} in all; of it, reading and verifying one version {}, the diff and its marks {}; the answer's JSON ({:.1} MiB) {}",
         answer.changes.len(),

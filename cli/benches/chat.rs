@@ -10,17 +10,16 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 use std::path::Path;
 use std::process::Command;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use plan_core::runtime::script::Script;
 use plan_core::runtime::{step, Chat, PlanRef, PlanVersion, Simulator};
 use plan_core::store::Workspace;
 use serde_json::json;
 
-fn median(mut runs: Vec<Duration>) -> Duration {
-    runs.sort();
-    runs[runs.len() / 2]
-}
+#[path = "../../tests/harness/timing.rs"]
+mod timing;
+use timing::median;
 
 /// Conversation `i`: ten turns down the GP route, with its own age, duration and risk score.
 fn conversation(i: usize) -> Script {

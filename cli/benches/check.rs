@@ -11,7 +11,7 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use std::process::Command;
 use std::time::Duration;
 
-#[path = "common/timing.rs"]
+#[path = "../../tests/harness/timing.rs"]
 mod timing;
 use timing::time;
 

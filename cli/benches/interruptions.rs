@@ -9,7 +9,7 @@
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-#[path = "common/timing.rs"]
+#[path = "../../tests/harness/timing.rs"]
 mod timing;
 use timing::{interleaved, per_call};
 

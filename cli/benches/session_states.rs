@@ -11,7 +11,7 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 use std::hint::black_box;
 
-#[path = "common/timing.rs"]
+#[path = "../../tests/harness/timing.rs"]
 mod timing;
 use timing::{interleaved, per_call, time};
 

@@ -14,10 +14,9 @@ use std::time::{Duration, Instant};
 use plan_core::store::Workspace;
 use plan_core::synthetic;
 
-fn median(mut runs: Vec<Duration>) -> Duration {
-    runs.sort();
-    runs[runs.len() / 2]
-}
+#[path = "../../tests/harness/timing.rs"]
+mod timing;
+use timing::median;
 
 fn ms(d: Duration) -> String {
     format!("{:.2} ms", d.as_secs_f64() * 1000.0)

@@ -12,6 +12,7 @@
 use std::time::{Duration, Instant};
 
 use plan_tests::chat::{agent_lines, is_in, say, start_chat, LONG};
+use plan_tests::hooks;
 use plan_tests::llama::{LlamaServer, Template, MODEL};
 use plan_tests::model_server::{calls, ModelServer, Scripted};
 use plan_tests::page::{click, count, ensure, open_plan, set_value, text_of, Outcome};
@@ -35,28 +36,28 @@ fn a_real_model_that_calls_no_functions_is_said_once_and_every_turn_says_its_cos
     // The agent's settings start unset (the welcome's mark beside them stays).
     let _ = std::fs::remove_file(ctx.harness.config_dir().join("plan-builder/agent.json"));
     open_plan(ctx, "customer-support")?;
-    click(ctx, "[data-testid=tab-chat]")?;
+    click(ctx, hooks::TAB_CHAT)?;
     click(ctx, "[data-testid=chat-agent][data-agent=llm]")?;
     ctx.session()
         .wait_for("[data-testid=agent-settings][open]", SHORT)?;
-    set_value(ctx, "[data-testid=agent-base-url]", &server.base_url)?;
-    set_value(ctx, "[data-testid=agent-model]", MODEL)?;
-    click(ctx, "[data-testid=agent-test]")?;
+    set_value(ctx, hooks::AGENT_BASE_URL, &server.base_url)?;
+    set_value(ctx, hooks::AGENT_MODEL, MODEL)?;
+    click(ctx, hooks::AGENT_TEST)?;
     wait_text(ctx, "agent-note", "--jinja")?;
     ctx.screenshot("real-model-settings")?;
-    click(ctx, "[data-testid=agent-save]")?;
+    click(ctx, hooks::AGENT_SAVE)?;
     wait_text(ctx, "agent-note", "Saved: smollm2")?;
     start_chat(ctx)?;
     say(ctx, "Hi, I was charged twice on my last bill.")?;
-    ensure(count(ctx, "[data-testid=chat-no-functions]")? == 0, || {
+    ensure(count(ctx, hooks::CHAT_NO_FUNCTIONS)? == 0, || {
         "the notice came after one turn: a model may greet first".into()
     })?;
     say(ctx, "My name is Ann Lee, account 12345.")?;
     is_in(ctx, "greeting")?;
-    ensure(count(ctx, "[data-testid=chat-no-functions]")? == 1, || {
+    ensure(count(ctx, hooks::CHAT_NO_FUNCTIONS)? == 1, || {
         "the chat does not say, once, that the model calls no functions".into()
     })?;
-    let notice = text_of(ctx, "[data-testid=chat-no-functions]")?;
+    let notice = text_of(ctx, hooks::CHAT_NO_FUNCTIONS)?;
     ensure(notice.contains("--jinja"), || {
         format!("the notice says {notice:?}")
     })?;
@@ -94,22 +95,22 @@ fn the_app_chats_with_a_language_model_to_billing_and_a_failed_turn_is_answered_
     // The agent's settings start unset (the welcome's mark beside them stays).
     let _ = std::fs::remove_file(ctx.harness.config_dir().join("plan-builder/agent.json"));
     open_plan(ctx, "customer-support")?;
-    click(ctx, "[data-testid=tab-chat]")?;
+    click(ctx, hooks::TAB_CHAT)?;
     click(ctx, "[data-testid=chat-agent][data-agent=llm]")?;
     ctx.session()
         .wait_for("[data-testid=agent-settings][open]", SHORT)?;
-    set_value(ctx, "[data-testid=agent-base-url]", &server.base_url)?;
-    set_value(ctx, "[data-testid=agent-model]", "test-model")?;
+    set_value(ctx, hooks::AGENT_BASE_URL, &server.base_url)?;
+    set_value(ctx, hooks::AGENT_MODEL, "test-model")?;
     // A short timeout, so that the turn the server sits on fails within the test.
-    set_value(ctx, "[data-testid=agent-timeout]", "2")?;
-    click(ctx, "[data-testid=agent-test]")?;
+    set_value(ctx, hooks::AGENT_TIMEOUT, "2")?;
+    click(ctx, hooks::AGENT_TEST)?;
     wait_text(
         ctx,
         "agent-note",
         "it has 1 model(s), test-model among them",
     )?;
     ctx.screenshot("agent-settings")?;
-    click(ctx, "[data-testid=agent-save]")?;
+    click(ctx, hooks::AGENT_SAVE)?;
     wait_text(ctx, "agent-note", "Saved: test-model")?;
     let kept = std::fs::read_to_string(ctx.harness.config_dir().join("plan-builder/agent.json"))
         .map_err(|e| format!("the settings were not kept: {e}"))?;
@@ -178,7 +179,7 @@ fn the_app_chats_with_a_language_model_to_billing_and_a_failed_turn_is_answered_
         Scripted::Status(503, r#"{"error":{"message":"model is loading"}}"#.into()),
     ]);
     let lines = agent_lines(ctx)?;
-    let el = ctx.session().wait_for("[data-testid=chat-input]", SHORT)?;
+    let el = ctx.session().wait_for(hooks::CHAT_INPUT, SHORT)?;
     ctx.session().click(&el)?;
     ctx.session().send_keys(&el, "it is about billing")?;
     ctx.session().send_keys(&el, "\u{E007}")?;
@@ -218,23 +219,23 @@ fn the_app_chats_with_a_language_model_to_billing_and_a_failed_turn_is_answered_
     })?;
     wait_text(ctx, "chat-failed", "did not answer within 2 s")?;
     ensure(
-        text_of(ctx, "[data-testid=chat-failed]")?.contains("it is about billing"),
+        text_of(ctx, hooks::CHAT_FAILED)?.contains("it is about billing"),
         || "the failed turn does not keep the message".into(),
     )?;
     ensure(agent_lines(ctx)? == lines, || {
         "a failed turn added a reply".into()
     })?;
     is_in(ctx, "customer-intake")?;
-    click(ctx, "[data-testid=chat-retry]")?;
+    click(ctx, hooks::CHAT_RETRY)?;
     wait_text(ctx, "chat-failed", "answered HTTP 503 (model is loading)")?;
     ctx.screenshot("agent-failed-turn")?;
-    click(ctx, "[data-testid=chat-fallback]")?;
+    click(ctx, hooks::CHAT_FALLBACK)?;
     ctx.session()
         .wait_until("the simulator's reply", LONG, || {
             Ok(agent_lines(ctx)? == lines + 1)
         })?;
     is_in(ctx, "billing-support")?;
-    ensure(count(ctx, "[data-testid=chat-failed]")? == 0, || {
+    ensure(count(ctx, hooks::CHAT_FAILED)? == 0, || {
         "the failed turn is still shown".into()
     })?;
     let by = text_of(

@@ -6,6 +6,7 @@
 use std::fs;
 use std::path::Path;
 
+use plan_tests::hooks;
 use plan_tests::page::{
     centre, count, draft, ensure, open_plan, plan, text_of, view_transform, Outcome,
 };
@@ -42,7 +43,7 @@ fn a_plan_opens_where_its_arrow_labels_can_be_read(ctx: &Ctx) -> Outcome {
     plan_tests::page::click(ctx, "[data-testid=plan][data-plan-id='customer-support']")?;
     ctx.session()
         .wait_until("the support plan open", SHORT, || {
-            Ok(text_of(ctx, "[data-testid=plan-title]")? == "Customer support")
+            Ok(text_of(ctx, hooks::PLAN_TITLE)? == "Customer support")
         })?;
     ctx.session()
         .wait_until("its arrows labelled", SHORT, || Ok(labels_shown(ctx)? == 7))?;
@@ -136,10 +137,9 @@ fn a_large_plan_opens_with_the_cards_past_the_edge_ready_for_a_pan(ctx: &Ctx) ->
     let (n, nearest) = past_the_edge(ctx)?;
     ctx.screenshot("large-plan-opened")?;
     // Within the margin (120 px on screen), not the whole plan.
-    ensure(
-        nearest <= 120.0 && count(ctx, "[data-testid=state]")? < 300,
-        || format!("{n} cards past the edge, the nearest {nearest} px away"),
-    )
+    ensure(nearest <= 120.0 && count(ctx, hooks::STATE)? < 300, || {
+        format!("{n} cards past the edge, the nearest {nearest} px away")
+    })
 }
 
 /// A generated plan of 300 states, titled to sort first in the plan list.
@@ -174,10 +174,10 @@ fn plan_list_shows_every_sample_plan(ctx: &Ctx) -> Outcome {
         format!("only {expected:?} in plans/")
     })?;
     ctx.session().wait_until("the plan list", SHORT, || {
-        Ok(count(ctx, "[data-testid=plan]")? == expected.len())
+        Ok(count(ctx, hooks::PLAN)? == expected.len())
     })?;
     let mut shown = Vec::new();
-    for item in ctx.session().find_all("[data-testid=plan]")? {
+    for item in ctx.session().find_all(hooks::PLAN)? {
         let id = ctx
             .session()
             .attribute(&item, "data-plan-id")?
@@ -258,7 +258,7 @@ fn support_plan_shows_its_states_and_arrows_labelled_with_conditions(ctx: &Ctx) 
         || format!("intake → general is labelled {general:?}"),
     )?;
     ensure(
-        count(ctx, "[data-testid=transition]")? == p.transition_count(),
+        count(ctx, hooks::TRANSITION)? == p.transition_count(),
         || "not every transition is drawn".into(),
     )?;
     ctx.screenshot("customer-support").map(|_| ())
@@ -267,7 +267,7 @@ fn support_plan_shows_its_states_and_arrows_labelled_with_conditions(ctx: &Ctx) 
 fn every_sample_plan_draws_all_its_states_and_transitions(ctx: &Ctx) -> Outcome {
     for id in sample_ids(ctx.workspace()) {
         let p = open_plan(ctx, &id)?;
-        let arrows = count(ctx, "[data-testid=transition]")?;
+        let arrows = count(ctx, hooks::TRANSITION)?;
         ensure(arrows == p.transition_count(), || {
             format!(
                 "{id}: {arrows} arrows drawn for {} transitions",
@@ -309,7 +309,7 @@ fn every_sample_plan_draws_all_its_states_and_transitions(ctx: &Ctx) -> Outcome 
     ensure(stuck.contains("after 4 turns without progress"), || {
         format!("a turn guard reads {stuck:?}")
     })?;
-    ensure(p.states.len() == count(ctx, "[data-testid=state]")?, || {
+    ensure(p.states.len() == count(ctx, hooks::STATE)?, || {
         "medical intake lost states on reopening".into()
     })
 }
@@ -320,10 +320,10 @@ fn every_sample_plan_draws_all_its_states_and_transitions(ctx: &Ctx) -> Outcome 
 fn a_zoom_over_many_cards_draws_the_overview_until_it_rests(ctx: &Ctx) -> Outcome {
     // 300 states: about 35 cards in view at 42 %.
     opened_at_start(ctx, big_plan())?;
-    ctx.session().wait_for("[data-testid=state]", SHORT)?;
+    ctx.session().wait_for(hooks::STATE, SHORT)?;
     // From the whole plan in view (it opens on its start state).
     plan_tests::page::fit(ctx)?;
-    ctx.session().wait_for("[data-testid=overview]", SHORT)?;
+    ctx.session().wait_for(hooks::OVERVIEW, SHORT)?;
     let (left, top, w, h) = canvas_rect(ctx)?;
     let at = (left + w / 2.0, top + h / 2.0);
     // One ctrl+wheel step to the given zoom, around the middle of the canvas.
@@ -339,7 +339,7 @@ fn a_zoom_over_many_cards_draws_the_overview_until_it_rests(ctx: &Ctx) -> Outcom
         Ok(())
     };
     let cards_back = |ctx: &Ctx| -> Result<bool, String> {
-        Ok(count(ctx, "[data-testid=state]")? > 24 && count(ctx, "[data-testid=overview]")? == 0)
+        Ok(count(ctx, hooks::STATE)? > 24 && count(ctx, hooks::OVERVIEW)? == 0)
     };
     zoom_to(0.42)?;
     let rested = ctx
@@ -349,7 +349,7 @@ fn a_zoom_over_many_cards_draws_the_overview_until_it_rests(ctx: &Ctx) -> Outcom
         });
     ctx.screenshot("zoom-start")?;
     rested.map_err(|e| {
-        let n = count(ctx, "[data-testid=state]").unwrap_or_default();
+        let n = count(ctx, hooks::STATE).unwrap_or_default();
         format!("{e} ({n} card elements at {:?})", view_transform(ctx))
     })?;
 
@@ -372,7 +372,7 @@ fn a_zoom_over_many_cards_draws_the_overview_until_it_rests(ctx: &Ctx) -> Outcom
         json!([]),
     )?;
     let during = (
-        count(ctx, "[data-testid=overview]")?,
+        count(ctx, hooks::OVERVIEW)?,
         shown_cards.as_u64().unwrap_or(u64::MAX),
     );
     ctx.screenshot("zoom-under-way")?;
@@ -410,16 +410,16 @@ fn canvas_pans_and_zooms(ctx: &Ctx) -> Outcome {
     )?;
 
     // Zoom buttons step the zoom, and the status bar says so.
-    let before = text_of(ctx, "[data-testid=zoom]")?;
+    let before = text_of(ctx, hooks::ZOOM)?;
     ctx.session()
-        .click(&ctx.session().wait_for("[data-testid=zoom-in]", SHORT)?)?;
+        .click(&ctx.session().wait_for(hooks::ZOOM_IN, SHORT)?)?;
     let (_, _, z2) = view_transform(ctx)?;
     ensure((z2 / z1 - 1.2).abs() < 1e-3, || {
         format!("zoom in went from {z1} to {z2}")
     })?;
     ctx.session()
         .wait_until("the zoom readout to change", SHORT, || {
-            Ok(text_of(ctx, "[data-testid=zoom]")? != before)
+            Ok(text_of(ctx, hooks::ZOOM)? != before)
         })?;
 
     // Ctrl+wheel zooms around the pointer; a plain wheel scrolls.
@@ -447,7 +447,7 @@ fn canvas_pans_and_zooms(ctx: &Ctx) -> Outcome {
 
     // Fit brings the whole plan back.
     ctx.session()
-        .click(&ctx.session().wait_for("[data-testid=fit-view]", SHORT)?)?;
+        .click(&ctx.session().wait_for(hooks::FIT_VIEW, SHORT)?)?;
     let fitted = view_transform(ctx)?;
     ensure(
         (fitted.0 - x0).abs() < 1.0 && (fitted.1 - y0).abs() < 1.0 && (fitted.2 - z0).abs() < 1e-9,
@@ -485,7 +485,7 @@ fn a_plan_changed_on_disk_is_redrawn_where_it_was(ctx: &Ctx) -> Outcome {
 }
 
 fn a_broken_plan_file_is_listed_with_its_problem(ctx: &Ctx) -> Outcome {
-    ctx.session().wait_for("[data-testid=plan]", SHORT)?;
+    ctx.session().wait_for(hooks::PLAN, SHORT)?;
     // A plan folder whose draft is not JSON, as a bad merge or a stray editor could leave it.
     let folder = ctx.workspace().join("broken");
     fs::create_dir_all(&folder).map_err(|e| e.to_string())?;
@@ -504,7 +504,7 @@ fn a_broken_plan_file_is_listed_with_its_problem(ctx: &Ctx) -> Outcome {
             format!("the broken plan is listed as {text:?}")
         })?;
         ctx.session().click(&item)?;
-        let error = ctx.session().wait_for("[data-testid=load-error]", SHORT)?;
+        let error = ctx.session().wait_for(hooks::LOAD_ERROR, SHORT)?;
         let code = ctx.session().attribute(&error, "data-code")?;
         let message = ctx.session().text(&error)?;
         ensure(code.as_deref() == Some("invalid-json"), || {
@@ -599,11 +599,11 @@ fn a_crowded_view_is_drawn_as_an_overview_with_problems_marked(ctx: &Ctx) -> Out
     std::sync::Arc::make_mut(&mut big.states[5]).transitions[0].target_state_id = "nowhere".into();
     opened_at_start(ctx, big)?;
     // It opens on its start state at the labels' zoom; fitted, the whole plan is in view.
-    ctx.session().wait_for("[data-testid=state]", SHORT)?;
+    ctx.session().wait_for(hooks::STATE, SHORT)?;
     plan_tests::page::fit(ctx)?;
     ctx.session()
-        .wait_for("[data-testid=overview]", std::time::Duration::from_secs(30))?;
-    ensure(count(ctx, "[data-testid=state]")? == 0, || {
+        .wait_for(hooks::OVERVIEW, std::time::Duration::from_secs(30))?;
+    ensure(count(ctx, hooks::STATE)? == 0, || {
         "cards are drawn as elements in the overview".into()
     })?;
     let dots =

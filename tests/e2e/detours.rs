@@ -6,6 +6,7 @@
 //! Screenshots land in `target/e2e/`.
 
 use plan_tests::chat::{is_in, say, start_chat, LONG};
+use plan_tests::hooks;
 use plan_tests::page::{
     by_testid, click, count, ensure, open_plan, plan, set_value, text_of, wait_saved, Outcome, CTRL,
 };
@@ -25,13 +26,12 @@ fn an_interruption_added_in_the_editor_parks_the_task_and_the_chat_comes_back_to
     ctx: &Ctx,
 ) -> Outcome {
     open_plan(ctx, "vehicle-viewing")?;
-    click(ctx, "[data-testid=tab-inspect]")?;
-    ctx.session()
-        .wait_for("[data-testid=plan-inspector]", SHORT)?;
-    ensure(count(ctx, "[data-testid=interruption]")? == 3, || {
+    click(ctx, hooks::TAB_INSPECT)?;
+    ctx.session().wait_for(hooks::PLAN_INSPECTOR, SHORT)?;
+    ensure(count(ctx, hooks::INTERRUPTION)? == 3, || {
         "the sample's three interruptions are not drawn".into()
     })?;
-    click(ctx, "[data-testid=add-interruption]")?;
+    click(ctx, hooks::ADD_INTERRUPTION)?;
     let form = "[data-testid=interruption-fields][data-interruption-id='interruption-4']";
     ctx.session().wait_for(form, SHORT)?;
     set_value(
@@ -105,7 +105,7 @@ fn an_interruption_added_in_the_editor_parks_the_task_and_the_chat_comes_back_to
         "[data-testid=state][data-state-id=booking][data-parked=true]",
         LONG,
     )?;
-    let said = text_of(ctx, "[data-testid=chat-parked]")?;
+    let said = text_of(ctx, hooks::CHAT_PARKED)?;
     ensure(
         said.contains("Booking a viewing, parked at turn 2 for Asks for directions")
             && said.contains("kept until the detour ends"),
@@ -114,14 +114,14 @@ fn an_interruption_added_in_the_editor_parks_the_task_and_the_chat_comes_back_to
     ctx.screenshot("interruption-parked")?;
     say(ctx, "by bike")?;
     is_in(ctx, "booking")?;
-    ensure(count(ctx, "[data-testid=chat-parked]")? == 0, || {
+    ensure(count(ctx, hooks::CHAT_PARKED)? == 0, || {
         "the parked task is still shown".into()
     })?;
     ensure(
         count(ctx, "[data-testid=state][data-parked=true]")? == 0,
         || "a card is still lit as parked".into(),
     )?;
-    let transcript = text_of(ctx, "[data-testid=chat-transcript]")?;
+    let transcript = text_of(ctx, hooks::CHAT_TRANSCRIPT)?;
     ensure(
         transcript.contains("back to Booking a viewing")
             && transcript.contains("parked Booking a viewing to answer Asks for directions"),
@@ -138,7 +138,7 @@ fn select_state(ctx: &Ctx, id: &str) -> Outcome {
     )?;
     ctx.session()
         .wait_until(&format!("{id} selected"), SHORT, || {
-            Ok(count(ctx, "[data-testid=advanced-toggle]")? == 1)
+            Ok(count(ctx, hooks::ADVANCED_TOGGLE)? == 1)
         })
 }
 
@@ -155,21 +155,21 @@ fn checked(ctx: &Ctx, css: &str) -> Result<bool, String> {
 /// and Find finds an interruption by its phrase, showing the state it goes to.
 fn states_say_whether_they_can_be_interrupted_and_find_finds_interruptions(ctx: &Ctx) -> Outcome {
     open_plan(ctx, "vehicle-viewing")?;
-    click(ctx, "[data-testid=tab-inspect]")?;
+    click(ctx, hooks::TAB_INSPECT)?;
     select_state(ctx, "confirm")?;
-    ensure(!checked(ctx, "[data-testid=field-interruptible]")?, || {
+    ensure(!checked(ctx, hooks::FIELD_INTERRUPTIBLE)?, || {
         "the confirmation says it can be interrupted".into()
     })?;
-    ensure(checked(ctx, "[data-testid=field-task-ask-again]")?, || {
+    ensure(checked(ctx, hooks::FIELD_TASK_ASK_AGAIN)?, || {
         "the confirmation's task does not ask afresh".into()
     })?;
     select_state(ctx, "booking")?;
-    ensure(checked(ctx, "[data-testid=field-interruptible]")?, || {
+    ensure(checked(ctx, hooks::FIELD_INTERRUPTIBLE)?, || {
         "the booking says it cannot be interrupted".into()
     })?;
-    click(ctx, "[data-testid=field-interruptible]")?;
+    click(ctx, hooks::FIELD_INTERRUPTIBLE)?;
     select_state(ctx, "booked")?;
-    set_value(ctx, "[data-testid=field-ending]", "resume")?;
+    set_value(ctx, hooks::FIELD_ENDING, "resume")?;
     ctx.session().wait_for(
         "[data-testid=state][data-state-id=booked] [data-testid=return-marker]",
         SHORT,
@@ -184,7 +184,7 @@ fn states_say_whether_they_can_be_interrupted_and_find_finds_interruptions(ctx: 
         || "the draft did not follow the fields".into(),
     )?;
     // The checker says what that did: a return point reached without a detour.
-    click(ctx, "[data-testid=tab-problems]")?;
+    click(ctx, hooks::TAB_PROBLEMS)?;
     ctx.session().wait_for(
         "[data-testid=problem][data-code=resume-outside-detour]",
         LONG,

@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 use plan_core::condition::ConditionType;
 use plan_core::plan::{DeliverableType, Ending, Plan, StateType};
 use plan_core::{validate, Severity};
+use plan_tests::hooks;
 use plan_tests::page::{
     arrow_middle, by_testid, centre, click, click_at, count, draft, ensure, open_plan, plan,
     reachable_point, set_value, text_of, type_text, wait_saved, Outcome, CTRL, DELETE, SHIFT,
@@ -47,7 +48,7 @@ fn select_state(ctx: &Ctx, id: &str) -> Outcome {
         .wait_until(&format!("{id} selected"), SHORT, || {
             Ok(
                 count(ctx, &format!("{}[data-selected=true]", state_css(id)))? == 1
-                    && count(ctx, "[data-testid=advanced-toggle]")? == 1,
+                    && count(ctx, hooks::ADVANCED_TOGGLE)? == 1,
             )
         })
 }
@@ -90,7 +91,7 @@ fn connect(ctx: &Ctx, from: &str, to: &str) -> Outcome {
             "{e}; dragged from the handle at {handle:?} to {target:?}; {to} is now reachable at {now:?}"
         ));
     }
-    let n = count(ctx, "[data-testid=state]")?;
+    let n = count(ctx, hooks::STATE)?;
     let stray = count(ctx, &state_css("new-state"))?;
     ensure(stray == 0, || {
         format!("connecting {from} to {to} (from {handle:?} to {target:?}) left {n} states, a stray among them")
@@ -176,12 +177,10 @@ fn plan_cli(ctx: &Ctx, args: &[&str]) -> Outcome {
 
 /// Opens the state inspector's Advanced part, where its id is.
 fn open_advanced(ctx: &Ctx) -> Outcome {
-    if count(ctx, "[data-testid=field-id]")? == 0 {
-        click(ctx, "[data-testid=advanced-toggle]")?;
+    if count(ctx, hooks::FIELD_ID)? == 0 {
+        click(ctx, hooks::ADVANCED_TOGGLE)?;
     }
-    ctx.session()
-        .wait_for("[data-testid=field-id]", SHORT)
-        .map(|_| ())
+    ctx.session().wait_for(hooks::FIELD_ID, SHORT).map(|_| ())
 }
 
 /// Sets state `id`'s id, title and mode in the inspector (the state is selected).
@@ -193,8 +192,7 @@ fn name_state(ctx: &Ctx, from: &str, id: &str, title: &str, mode: &str) -> Outco
     type_text(ctx, &field("id"), id)?;
     ctx.session()
         .wait_until(&format!("state {id}"), SHORT, || {
-            Ok(count(ctx, &state_css(id))? == 1
-                && count(ctx, "[data-testid=advanced-toggle]")? == 1)
+            Ok(count(ctx, &state_css(id))? == 1 && count(ctx, hooks::ADVANCED_TOGGLE)? == 1)
         })?;
     type_text(ctx, &field("title"), title)?;
     ctx.session()
@@ -205,7 +203,7 @@ fn name_state(ctx: &Ctx, from: &str, id: &str, title: &str, mode: &str) -> Outco
 
 /// Adds a task with one deliverable to the selected state.
 fn add_task(ctx: &Ctx, index: usize, task: &str, keys: &[(&str, &str)]) -> Outcome {
-    click(ctx, "[data-testid=add-task]")?;
+    click(ctx, hooks::ADD_TASK)?;
     let task_css = format!("[data-testid=task][data-task-index='{index}']");
     ctx.session().wait_for(&task_css, SHORT)?;
     type_text(ctx, &format!("{task_css} {}", field("task-id")), task)?;
@@ -334,7 +332,7 @@ fn an_author_builds_the_support_flow_from_an_empty_plan(ctx: &Ctx) -> Outcome {
                 Ok(count(ctx, &state_css(new_id))? == 1)
             })?;
         name_state(ctx, new_id, id, title, mode)?;
-        click(ctx, "[data-testid=auto-layout]")?;
+        click(ctx, hooks::AUTO_LAYOUT)?;
         states_are(
             ctx,
             &format!("adding {id}"),
@@ -380,7 +378,7 @@ fn an_author_builds_the_support_flow_from_an_empty_plan(ctx: &Ctx) -> Outcome {
             Ok(count(ctx, &state_css("new-state"))? == 1)
         })?;
     name_state(ctx, "new-state", "farewell", "Farewell", "loose")?;
-    click(ctx, "[data-testid=auto-layout]")?;
+    click(ctx, hooks::AUTO_LAYOUT)?;
     let all = ["greeting", "intake", "billing", "general", "farewell"];
     states_are(ctx, "adding farewell", &all)?;
 
@@ -390,7 +388,7 @@ fn an_author_builds_the_support_flow_from_an_empty_plan(ctx: &Ctx) -> Outcome {
     connect(ctx, "billing", "farewell")?;
     connect(ctx, "general", "farewell")?;
     states_are(ctx, "connecting", &all)?;
-    click(ctx, "[data-testid=auto-layout]")?;
+    click(ctx, hooks::AUTO_LAYOUT)?;
 
     // intake → billing when issue_type = billing, priority 1.
     select_arrow(ctx, "intake", 0)?;
@@ -494,8 +492,8 @@ fn an_author_builds_the_support_flow_from_an_empty_plan(ctx: &Ctx) -> Outcome {
         format!("the plan list says {listed:?}")
     })?;
     ensure(
-        text_of(ctx, "[data-testid=problem-count]")?.starts_with("0 errors")
-            || text_of(ctx, "[data-testid=problem-count]")? == "No problems",
+        text_of(ctx, hooks::PROBLEM_COUNT)?.starts_with("0 errors")
+            || text_of(ctx, hooks::PROBLEM_COUNT)? == "No problems",
         || "the status bar shows errors".into(),
     )
 }
@@ -549,8 +547,8 @@ fn renaming_a_key_or_a_task_rewires_every_use_and_a_taken_name_is_refused(ctx: &
             .is_some_and(|s| s.tasks[1].id == "sort")
     })?;
 
-    click(ctx, "[data-testid=undo]")?;
-    click(ctx, "[data-testid=undo]")?;
+    click(ctx, hooks::UNDO)?;
+    click(ctx, hooks::UNDO)?;
     wait_for_draft(ctx, "customer-support", "both renames undone", |p| {
         routes_on(p, "issue_type")
             && p.state("customer-intake")
@@ -579,7 +577,7 @@ fn rename_undo_redo_delete_undo_and_paste(ctx: &Ctx) -> Outcome {
         p.state("intake").is_some() && p.states[0].transitions[0].target_state_id == "intake"
     })?;
 
-    click(ctx, "[data-testid=undo]")?;
+    click(ctx, hooks::UNDO)?;
     ctx.session().wait_until("the rename undone", SHORT, || {
         Ok(count(ctx, &state_css("customer-intake"))? == 1)
     })?;
@@ -597,7 +595,7 @@ fn rename_undo_redo_delete_undo_and_paste(ctx: &Ctx) -> Outcome {
     ctx.session().wait_until("farewell deleted", SHORT, || {
         Ok(count(ctx, &state_css("farewell"))? == 0)
     })?;
-    let notice = text_of(ctx, "[data-testid=notice]")?;
+    let notice = text_of(ctx, hooks::NOTICE)?;
     ensure(notice.contains("1 state and 3 transitions"), || {
         format!("the notice says {notice:?}")
     })?;
@@ -650,7 +648,7 @@ fn rename_undo_redo_delete_undo_and_paste(ctx: &Ctx) -> Outcome {
 
 /// Clicks the problem with `code` and checks that it selects `css` (a card or an arrow).
 fn open_problem(ctx: &Ctx, code: &str, selected: &str) -> Outcome {
-    click(ctx, "[data-testid=tab-problems]")?;
+    click(ctx, hooks::TAB_PROBLEMS)?;
     click(ctx, &format!("[data-testid=problem][data-code={code}]"))?;
     ctx.session().wait_until(
         &format!("the {code} problem's element selected"),
@@ -660,12 +658,12 @@ fn open_problem(ctx: &Ctx, code: &str, selected: &str) -> Outcome {
 }
 
 fn problem_gone(ctx: &Ctx, code: &str) -> Outcome {
-    click(ctx, "[data-testid=tab-problems]")?;
+    click(ctx, hooks::TAB_PROBLEMS)?;
     ctx.session()
         .wait_until(&format!("{code} gone"), SHORT, || {
             Ok(count(ctx, &format!("[data-testid=problem][data-code={code}]"))? == 0)
         })?;
-    click(ctx, "[data-testid=tab-inspect]")
+    click(ctx, hooks::TAB_INSPECT)
 }
 
 fn three_mistakes_are_shown_where_they_are_and_go_away_when_fixed(ctx: &Ctx) -> Outcome {
@@ -679,7 +677,7 @@ fn three_mistakes_are_shown_where_they_are_and_go_away_when_fixed(ctx: &Ctx) -> 
         ctx,
         "[data-testid=task][data-task-index='1'] [data-testid=remove-task]",
     )?;
-    click(ctx, "[data-testid=tab-problems]")?;
+    click(ctx, hooks::TAB_PROBLEMS)?;
     ctx.session()
         .wait_until("unknown-deliverable-key listed", SHORT, || {
             Ok(count(
@@ -715,10 +713,9 @@ fn three_mistakes_are_shown_where_they_are_and_go_away_when_fixed(ctx: &Ctx) -> 
         "enum-value-not-allowed",
         &arrow_css("customer-intake", 0),
     )?;
-    ensure(
-        count(ctx, "[data-testid=transition-inspector]")? == 1,
-        || "the transition is not in the inspector".into(),
-    )?;
+    ensure(count(ctx, hooks::TRANSITION_INSPECTOR)? == 1, || {
+        "the transition is not in the inspector".into()
+    })?;
     select_state(ctx, "customer-intake")?;
     set_value(
         ctx,
@@ -805,7 +802,7 @@ fn a_change_on_disk_during_unsaved_edits_asks_the_author(ctx: &Ctx) -> Outcome {
     write_draft(ctx, "daily-routine", &p)?;
     ctx.session()
         .wait_until("the outside change shown", LONG, || {
-            Ok(text_of(ctx, "[data-testid=plan-title]")? == "Changed outside")
+            Ok(text_of(ctx, hooks::PLAN_TITLE)? == "Changed outside")
         })?;
     // Undo takes it back, like any change.
     ensure(
@@ -823,36 +820,35 @@ fn a_change_on_disk_during_unsaved_edits_asks_the_author(ctx: &Ctx) -> Outcome {
         .spawn()
         .map_err(|e| format!("flock: {e}"))?;
     std::thread::sleep(Duration::from_millis(300));
-    click(ctx, "[data-testid=tab-inspect]")?;
+    click(ctx, hooks::TAB_INSPECT)?;
     type_text(ctx, &field("plan-title"), "Mine")?;
     ctx.session().wait_until("the save refused", SHORT, || {
-        Ok(text_of(ctx, "[data-testid=save-status]")?.contains("in use"))
+        Ok(text_of(ctx, hooks::SAVE_STATUS)?.contains("in use"))
     })?;
     let mut theirs = plan(ctx, "daily-routine")?;
     theirs.title = "Theirs".into();
     write_draft(ctx, "daily-routine", &theirs)?;
-    ctx.session().wait_for("[data-testid=conflict]", LONG)?;
-    ensure(
-        text_of(ctx, "[data-testid=save-status]")? == "Conflict",
-        || "the status bar does not say Conflict".into(),
-    )?;
+    ctx.session().wait_for(hooks::CONFLICT, LONG)?;
+    ensure(text_of(ctx, hooks::SAVE_STATUS)? == "Conflict", || {
+        "the status bar does not say Conflict".into()
+    })?;
     ensure(plan(ctx, "daily-routine")?.title == "Theirs", || {
         "their file was overwritten".into()
     })?;
     ctx.screenshot("conflict")?;
     // Opening another plan now would leave the author's edit behind: the app asks to settle first.
     click(ctx, "[data-testid=plan][data-plan-id=customer-support]")?;
-    ctx.session().wait_for("[data-testid=notice]", SHORT)?;
+    ctx.session().wait_for(hooks::NOTICE, SHORT)?;
     ensure(
-        text_of(ctx, "[data-testid=notice]")?.contains("choose which version to keep"),
+        text_of(ctx, hooks::NOTICE)?.contains("choose which version to keep"),
         || "no word on why the other plan did not open".into(),
     )?;
     std::thread::sleep(Duration::from_millis(300));
-    ensure(text_of(ctx, "[data-testid=plan-title]")? == "Mine", || {
+    ensure(text_of(ctx, hooks::PLAN_TITLE)? == "Mine", || {
         "another plan opened over the unsettled conflict".into()
     })?;
     ctx.screenshot("conflict-switch-refused")?;
-    click(ctx, "[data-testid=conflict-mine]")?;
+    click(ctx, hooks::CONFLICT_MINE)?;
     let _ = holder.wait();
     wait_for_draft(ctx, "daily-routine", "the author's version", |p| {
         p.title == "Mine"
@@ -876,7 +872,7 @@ fn moving_cards_find_and_the_help_overlay(ctx: &Ctx) -> Outcome {
         format!("moved the wrong way: {was:?} → {now:?}")
     })?;
     // One drag is one undo step.
-    click(ctx, "[data-testid=undo]")?;
+    click(ctx, hooks::UNDO)?;
     wait_for_draft(ctx, "customer-support", "the move undone", |p| {
         p.layout["farewell"] == was
     })?;
@@ -888,8 +884,8 @@ fn moving_cards_find_and_the_help_overlay(ctx: &Ctx) -> Outcome {
     })?;
 
     // A state dragged from the palette lands where it is dropped.
-    let palette = centre(ctx, "[data-testid=palette-goal]")?;
-    let canvas = centre(ctx, "[data-testid=canvas]")?;
+    let palette = centre(ctx, hooks::PALETTE_GOAL)?;
+    let canvas = centre(ctx, hooks::CANVAS)?;
     let drop_at = (canvas.0, canvas.1 - 120);
     ctx.session().drag(palette, drop_at, 10)?;
     ctx.session()
@@ -938,16 +934,15 @@ fn moving_cards_find_and_the_help_overlay(ctx: &Ctx) -> Outcome {
         })?;
     click(ctx, "[data-testid=canvas] .minimap")?;
     ctx.session().chord(&["?"])?;
-    ctx.session()
-        .wait_for("[data-testid=help-overlay]", SHORT)?;
+    ctx.session().wait_for(hooks::HELP_OVERLAY, SHORT)?;
     ensure(
-        text_of(ctx, "[data-testid=help-overlay]")?.contains("Ctrl+Z"),
+        text_of(ctx, hooks::HELP_OVERLAY)?.contains("Ctrl+Z"),
         || "the help lists no undo".into(),
     )?;
     ctx.screenshot("help-overlay")?;
     ctx.session().chord(&["\u{E00C}"])?;
     ctx.session().wait_until("help closed", SHORT, || {
-        Ok(count(ctx, "[data-testid=help-overlay]")? == 0)
+        Ok(count(ctx, hooks::HELP_OVERLAY)? == 0)
     })
 }
 
@@ -958,8 +953,8 @@ fn moving_cards_find_and_the_help_overlay(ctx: &Ctx) -> Outcome {
 /// followed by a click on a card. A real double-click on the empty canvas still adds a state.
 fn quick_presses_after_connecting_or_on_the_palette_add_no_stray_state(ctx: &Ctx) -> Outcome {
     open_plan(ctx, "customer-support")?;
-    let states = count(ctx, "[data-testid=state]")?;
-    let arrows = count(ctx, "[data-testid=transition]")?;
+    let states = count(ctx, hooks::STATE)?;
+    let arrows = count(ctx, hooks::TRANSITION)?;
     let handle = reachable_point(ctx, &format!("{} .handle", state_css("greeting")))?;
     let target = reachable_point(ctx, &state_css("farewell"))?;
     let other = reachable_point(ctx, &format!("{} .handle", state_css("billing-support")))?;
@@ -976,18 +971,18 @@ fn quick_presses_after_connecting_or_on_the_palette_add_no_stray_state(ctx: &Ctx
     }
     ctx.session().actions(json!([{"type": "pointer", "id": "mouse", "parameters": {"pointerType": "mouse"}, "actions": seq}]))?;
     ctx.session().wait_until("the two new arrows", SHORT, || {
-        Ok(count(ctx, "[data-testid=transition]")? >= arrows + 2)
+        Ok(count(ctx, hooks::TRANSITION)? >= arrows + 2)
     })?;
     std::thread::sleep(Duration::from_millis(600));
     let loops = "[data-testid=transition][data-from=billing-support][data-to=billing-support]";
     ensure(count(ctx, loops)? == 0, || {
         "a click on a handle drew a loop".into()
     })?;
-    ensure(count(ctx, "[data-testid=state]")? == states, || {
+    ensure(count(ctx, hooks::STATE)? == states, || {
         "a press right after connecting added a state".into()
     })?;
     // A palette press released somewhere else, then a click on a card.
-    let palette = centre(ctx, "[data-testid=palette-loose]")?;
+    let palette = centre(ctx, hooks::PALETTE_LOOSE)?;
     let title = centre(ctx, &format!("{} .card-title", state_css("farewell")))?;
     ctx.session().actions(json!([{"type": "pointer", "id": "mouse", "parameters": {"pointerType": "mouse"}, "actions": [
         at(palette, 0), down.clone(), at((palette.0, palette.1 - 60), 20), up.clone(),
@@ -995,19 +990,19 @@ fn quick_presses_after_connecting_or_on_the_palette_add_no_stray_state(ctx: &Ctx
     ]}]))?;
     std::thread::sleep(Duration::from_millis(600));
     ctx.screenshot("no-stray-state")?;
-    let now = count(ctx, "[data-testid=state]")?;
+    let now = count(ctx, hooks::STATE)?;
     ensure(now == states, || {
         format!("{states} states before, {now} after: a press added a state")
     })?;
     // A real double-click on the empty canvas still adds one.
-    let empty = centre(ctx, "[data-testid=canvas]")?;
+    let empty = centre(ctx, hooks::CANVAS)?;
     let empty = (empty.0, empty.1 + 220);
     ctx.session().actions(json!([{"type": "pointer", "id": "mouse", "parameters": {"pointerType": "mouse"}, "actions": [
         at(empty, 0), down.clone(), up.clone(), down, up
     ]}]))?;
     ctx.session()
         .wait_until("a state made by double-click", SHORT, || {
-            Ok(count(ctx, "[data-testid=state]")? == states + 1)
+            Ok(count(ctx, hooks::STATE)? == states + 1)
         })
 }
 
@@ -1039,19 +1034,19 @@ fn a_draft_saved_mid_edit_or_broken_on_disk_never_closes_the_plan(ctx: &Ctx) -> 
     })?;
     // Long enough for the watcher to report the save back.
     std::thread::sleep(Duration::from_millis(1_000));
-    ensure(count(ctx, "[data-testid=load-error]")? == 0, || {
+    ensure(count(ctx, hooks::LOAD_ERROR)? == 0, || {
         "the app could not reopen its own save".into()
     })?;
-    ensure(count(ctx, "[data-testid=state]")? == states, || {
+    ensure(count(ctx, hooks::STATE)? == states, || {
         "the plan is no longer shown".into()
     })?;
-    ensure(count(ctx, "[data-testid=conflict]")? == 0, || {
+    ensure(count(ctx, hooks::CONFLICT)? == 0, || {
         "its own save was taken for someone else's".into()
     })?;
-    click(ctx, "[data-testid=tab-problems]")?;
+    click(ctx, hooks::TAB_PROBLEMS)?;
     ctx.session()
         .wait_for("[data-testid=problem][data-code=schema]", SHORT)?;
-    click(ctx, "[data-testid=tab-inspect]")?;
+    click(ctx, hooks::TAB_INSPECT)?;
     select_state(ctx, &state)?;
     set_value(ctx, &format!("{key} {}", field("enum-values")), "a, b")?;
     wait_for_draft(ctx, "customer-support", "the enum's values", |p| {
@@ -1086,10 +1081,10 @@ fn a_draft_saved_mid_edit_or_broken_on_disk_never_closes_the_plan(ctx: &Ctx) -> 
     ensure(on_disk == broken, || {
         "the broken file was overwritten unasked".into()
     })?;
-    ensure(count(ctx, "[data-testid=state]")? == states, || {
+    ensure(count(ctx, hooks::STATE)? == states, || {
         "the plan left the editor".into()
     })?;
-    click(ctx, "[data-testid=conflict-mine]")?;
+    click(ctx, hooks::CONFLICT_MINE)?;
     wait_for_draft(
         ctx,
         "customer-support",
@@ -1109,7 +1104,7 @@ fn a_draft_saved_mid_edit_or_broken_on_disk_never_closes_the_plan(ctx: &Ctx) -> 
 /// (checked with a reload through WebDriver, which the session survives).
 fn a_crashed_web_view_comes_back_on_the_plan_that_was_open(ctx: &Ctx) -> Outcome {
     open_plan(ctx, "daily-routine")?;
-    click(ctx, "[data-testid=tab-inspect]")?;
+    click(ctx, hooks::TAB_INSPECT)?;
     type_text(ctx, &field("plan-title"), "Before the crash")?;
     wait_for_draft(ctx, "daily-routine", "the new title", |p| {
         p.title == "Before the crash"
@@ -1118,12 +1113,12 @@ fn a_crashed_web_view_comes_back_on_the_plan_that_was_open(ctx: &Ctx) -> Outcome
     ctx.session().refresh()?;
     ctx.session()
         .wait_until("the page loaded again on the open plan", LONG, || {
-            Ok(text_of(ctx, "[data-testid=plan-title]")? == "Before the crash")
+            Ok(text_of(ctx, hooks::PLAN_TITLE)? == "Before the crash")
         })?;
     // It opens on its start state at the labels' zoom; fitted, all its states are drawn.
     plan_tests::page::fit(ctx)?;
     ctx.session().wait_until("the whole plan drawn", LONG, || {
-        Ok(count(ctx, "[data-testid=state]")? == 6)
+        Ok(count(ctx, hooks::STATE)? == 6)
     })?;
     ensure(
         count(ctx, "[data-testid=plan].active[data-plan-id=daily-routine]")? == 1,

@@ -14,6 +14,7 @@ use std::time::Duration;
 
 use plan_core::Plan;
 use plan_tests::chat::is_in;
+use plan_tests::hooks;
 use plan_tests::page::{click, count, draft, ensure, open_plan, text_of, type_text, Outcome};
 use plan_tests::{Ctx, Test};
 use serde_json::json;
@@ -37,10 +38,10 @@ fn shows(ctx: &Ctx, what: &str, css: &str, within: Duration) -> Outcome {
 
 /// Opens the Explore tab and waits until its search counts configurations.
 fn explore_until_counting(ctx: &Ctx) -> Outcome {
-    click(ctx, "[data-testid=tab-explore]")?;
+    click(ctx, hooks::TAB_EXPLORE)?;
     ctx.session()
         .wait_until("the search to count its configurations", WAIT, || {
-            let text = text_of(ctx, "[data-testid=explore-progress]").unwrap_or_default();
+            let text = text_of(ctx, hooks::EXPLORE_PROGRESS).unwrap_or_default();
             Ok(text.starts_with("Exploring…") && !text.ends_with(" 0 configurations"))
         })
 }
@@ -87,10 +88,10 @@ fn a_broken_rule_is_found_shown_played_and_kept_as_a_test_case(ctx: &Ctx) -> Out
     with_draft(ctx, &plan)?;
 
     // Opened, the tab explores by itself.
-    click(ctx, "[data-testid=tab-explore]")?;
+    click(ctx, hooks::TAB_EXPLORE)?;
     let finding = "[data-testid=explore-finding][data-code=explore-rule-broken]";
     shows(ctx, "the broken rule found", finding, SEARCH)?;
-    let summary = text_of(ctx, "[data-testid=explore-summary]")?;
+    let summary = text_of(ctx, hooks::EXPLORE_SUMMARY)?;
     ensure(
         summary.contains("every conversation") && summary.contains("1 error"),
         || format!("the summary: {summary:?}"),
@@ -101,10 +102,9 @@ fn a_broken_rule_is_found_shown_played_and_kept_as_a_test_case(ctx: &Ctx) -> Out
             && message.contains("conversation of 9 turns"),
         || format!("the finding: {message:?}"),
     )?;
-    ensure(
-        text_of(ctx, "[data-testid=tab-explore]")? == "Explore (1)",
-        || "the tab does not count the error".into(),
-    )?;
+    ensure(text_of(ctx, hooks::TAB_EXPLORE)? == "Explore (1)", || {
+        "the tab does not count the error".into()
+    })?;
     ctx.screenshot("explore-found")?;
 
     // Show: the path on the canvas, its last state lit, the states listed in order.
@@ -115,7 +115,7 @@ fn a_broken_rule_is_found_shown_played_and_kept_as_a_test_case(ctx: &Ctx) -> Out
         "[data-testid=state][data-state-id=billing-support][data-current=true]",
         WAIT,
     )?;
-    let path = text_of(ctx, "[data-testid=explore-path]")?;
+    let path = text_of(ctx, hooks::EXPLORE_PATH)?;
     ensure(
         path.find("Greeting") < path.find("Customer Intake")
             && path.find("Customer Intake") < path.find("Billing support")
@@ -134,7 +134,7 @@ fn a_broken_rule_is_found_shown_played_and_kept_as_a_test_case(ctx: &Ctx) -> Out
 
     // Coverage: every state coloured by how many configurations enter it.
     click(ctx, &format!("{finding} [data-testid=explore-show]"))?;
-    click(ctx, "[data-testid=explore-coverage]")?;
+    click(ctx, hooks::EXPLORE_COVERAGE)?;
     let states = plan.states.len();
     ctx.session()
         .wait_until("every state coloured by coverage", WAIT, || {
@@ -145,7 +145,7 @@ fn a_broken_rule_is_found_shown_played_and_kept_as_a_test_case(ctx: &Ctx) -> Out
         || "a state of the sample is marked as never entered".into(),
     )?;
     ctx.screenshot("explore-coverage")?;
-    click(ctx, "[data-testid=explore-coverage]")?;
+    click(ctx, hooks::EXPLORE_COVERAGE)?;
 
     // Play in the test chat: nine turns, one at a time, ending in billing, lit.
     click(ctx, &format!("{finding} [data-testid=explore-play]"))?;
@@ -163,17 +163,12 @@ fn a_broken_rule_is_found_shown_played_and_kept_as_a_test_case(ctx: &Ctx) -> Out
     ctx.screenshot("explore-played")?;
 
     // Save as test case: the dialog with its expectations, saved in tests/, passing.
-    click(ctx, "[data-testid=tab-explore]")?;
+    click(ctx, hooks::TAB_EXPLORE)?;
     shows(ctx, "the finding again", finding, WAIT)?;
     click(ctx, &format!("{finding} [data-testid=explore-save-case]"))?;
-    shows(
-        ctx,
-        "the save-as-case dialog",
-        "[data-testid=case-name]",
-        WAIT,
-    )?;
-    type_text(ctx, "[data-testid=case-name]", "nameless-caller-in-billing")?;
-    click(ctx, "[data-testid=confirm]")?;
+    shows(ctx, "the save-as-case dialog", hooks::CASE_NAME, WAIT)?;
+    type_text(ctx, hooks::CASE_NAME, "nameless-caller-in-billing")?;
+    click(ctx, hooks::CONFIRM)?;
     let file = ctx
         .workspace()
         .join("customer-support/tests/nameless-caller-in-billing.json");
@@ -193,7 +188,7 @@ fn a_broken_rule_is_found_shown_played_and_kept_as_a_test_case(ctx: &Ctx) -> Out
         || format!("the saved case: {saved:?}"),
     )?;
     // Listed with the plan's cases in the test chat, passing.
-    click(ctx, "[data-testid=tab-chat]")?;
+    click(ctx, hooks::TAB_CHAT)?;
     shows(
         ctx,
         "the saved case listed, passing",
@@ -214,14 +209,9 @@ fn a_long_search_shows_its_progress_and_stops_when_asked(ctx: &Ctx) -> Outcome {
     open_plan(ctx, &large.id)?;
     explore_until_counting(ctx)?;
     ctx.screenshot("explore-running")?;
-    click(ctx, "[data-testid=explore-stop]")?;
-    shows(
-        ctx,
-        "the search's answer",
-        "[data-testid=explore-summary]",
-        WAIT,
-    )?;
-    let summary = text_of(ctx, "[data-testid=explore-summary]")?;
+    click(ctx, hooks::EXPLORE_STOP)?;
+    shows(ctx, "the search's answer", hooks::EXPLORE_SUMMARY, WAIT)?;
+    let summary = text_of(ctx, hooks::EXPLORE_SUMMARY)?;
     ensure(summary.contains("(stopped)"), || {
         format!("the summary of a stopped search: {summary:?}")
     })?;
@@ -236,7 +226,7 @@ fn a_long_search_shows_its_progress_and_stops_when_asked(ctx: &Ctx) -> Outcome {
             )? == 0,
         || "a stopped search is not said as incomplete, or claims a never".into(),
     )?;
-    ensure(count(ctx, "[data-testid=explore-run]")? == 1, || {
+    ensure(count(ctx, hooks::EXPLORE_RUN)? == 1, || {
         "no Explore again after the stop".into()
     })?;
     Ok(())
@@ -248,32 +238,32 @@ fn the_publish_dialog_says_what_changes_for_callers_and_blocks_a_broken_rule(ctx
     let mut broken = original.clone();
     broken.rules.push(broken_rule()?);
     with_draft(ctx, &broken)?;
-    click(ctx, "[data-testid=publish]")?;
+    click(ctx, hooks::PUBLISH)?;
     shows(
         ctx,
         "the broken rule in the publish dialog",
-        "[data-testid=publish-rule-broken]",
+        hooks::PUBLISH_RULE_BROKEN,
         SEARCH,
     )?;
-    ensure(disabled(ctx, "[data-testid=publish-confirm]")?, || {
+    ensure(disabled(ctx, hooks::PUBLISH_CONFIRM)?, || {
         "Publish is enabled with a broken rule".into()
     })?;
     ctx.screenshot("publish-rule-broken")?;
-    click(ctx, "[data-testid=publish-cancel]")?;
+    click(ctx, hooks::PUBLISH_CANCEL)?;
 
     // The sample as it is: its rules hold, and it is published.
     with_draft(ctx, &original)?;
-    click(ctx, "[data-testid=publish]")?;
+    click(ctx, hooks::PUBLISH)?;
     shows(
         ctx,
         "the rules checked and holding",
-        "[data-testid=publish-rules-hold]",
+        hooks::PUBLISH_RULES_HOLD,
         SEARCH,
     )?;
-    click(ctx, "[data-testid=publish-confirm]")?;
+    click(ctx, hooks::PUBLISH_CONFIRM)?;
     ctx.session().wait_until("version 1 published", WAIT, || {
         Ok(ctx.workspace().join("customer-support/versions").is_dir()
-            && count(ctx, "[data-testid=publish-confirm]")? == 0)
+            && count(ctx, hooks::PUBLISH_CONFIRM)? == 0)
     })?;
 
     // Billing support leads back to the intake instead of the farewell: its callers never finish.
@@ -285,23 +275,23 @@ fn the_publish_dialog_says_what_changes_for_callers_and_blocks_a_broken_rule(ctx
         .ok_or("no billing-support")?;
     std::sync::Arc::make_mut(billing).transitions[0].target_state_id = "customer-intake".into();
     with_draft(ctx, &edited)?;
-    click(ctx, "[data-testid=publish]")?;
+    click(ctx, hooks::PUBLISH)?;
     shows(
         ctx,
         "what changes for callers",
-        "[data-testid=publish-outcomes]",
+        hooks::PUBLISH_OUTCOMES,
         SEARCH,
     )?;
-    let outcomes = text_of(ctx, "[data-testid=publish-outcomes]")?;
+    let outcomes = text_of(ctx, hooks::PUBLISH_OUTCOMES)?;
     ensure(
         outcomes.contains("conversations that ended in Farewell now do not end"),
         || format!("the outcomes: {outcomes:?}"),
     )?;
-    let rules = text_of(ctx, "[data-testid=publish-rules-broken]")?;
+    let rules = text_of(ctx, hooks::PUBLISH_RULES_BROKEN)?;
     ensure(rules.contains("Every call can end"), || {
         format!("the broken rules: {rules:?}")
     })?;
-    ensure(disabled(ctx, "[data-testid=publish-confirm]")?, || {
+    ensure(disabled(ctx, hooks::PUBLISH_CONFIRM)?, || {
         "Publish is enabled with a newly broken rule".into()
     })?;
     ctx.screenshot("publish-behaviour")?;
@@ -347,10 +337,10 @@ fn a_plan_built_to_explode_stops_at_a_ceiling_and_the_window_stays_responsive(
     shows(
         ctx,
         "the search's answer",
-        "[data-testid=explore-summary]",
+        hooks::EXPLORE_SUMMARY,
         Duration::from_secs(240),
     )?;
-    let summary = text_of(ctx, "[data-testid=explore-summary]")?;
+    let summary = text_of(ctx, hooks::EXPLORE_SUMMARY)?;
     ensure(summary.contains("(stopped at the work ceiling)"), || {
         format!("the summary: {summary:?}")
     })?;

@@ -7,6 +7,7 @@
 
 use std::time::Duration;
 
+use plan_tests::hooks;
 use plan_tests::page::{
     arrow_middle, centre, click, count, ensure, open_plan, reachable_point, text_of, Outcome,
 };
@@ -101,9 +102,9 @@ fn new_states_land_beside_the_work_never_on_a_card_and_wholly_on_screen(ctx: &Ct
     // Three from the palette with a card selected: each goes right of the one before it.
     click(ctx, &format!("{} .card-title", state_css("greeting")))?;
     for n in 1..=3 {
-        click(ctx, "[data-testid=palette-loose]")?;
+        click(ctx, hooks::PALETTE_LOOSE)?;
         ctx.session().wait_until("the new state", SHORT, || {
-            Ok(count(ctx, "[data-testid=state]")? == before.len() + n)
+            Ok(count(ctx, hooks::STATE)? == before.len() + n)
         })?;
     }
     // Two by double-click: one near the canvas's right edge, one on the middle of the view.
@@ -125,7 +126,7 @@ fn new_states_land_beside_the_work_never_on_a_card_and_wholly_on_screen(ctx: &Ct
         )?;
         ctx.session()
             .wait_until("a state made by double-click", SHORT, || {
-                Ok(count(ctx, "[data-testid=state]")? == before.len() + n)
+                Ok(count(ctx, hooks::STATE)? == before.len() + n)
             })?;
     }
     std::thread::sleep(Duration::from_millis(300));
@@ -184,9 +185,9 @@ fn an_arrow_let_go_on_the_empty_canvas_offers_a_connected_state_there(ctx: &Ctx)
         || "the menu does not offer a state of each of the six modes".into(),
     )?;
     ctx.screenshot("dropped-arrow-menu")?;
-    click(ctx, "[data-testid=menu-add-goal]")?;
+    click(ctx, hooks::MENU_ADD_GOAL)?;
     ctx.session().wait_until("the new state", SHORT, || {
-        Ok(count(ctx, "[data-testid=state]")? == before.len() + 1)
+        Ok(count(ctx, hooks::STATE)? == before.len() + 1)
     })?;
     std::thread::sleep(Duration::from_millis(200));
     let now = card_boxes(ctx)?;
@@ -230,10 +231,10 @@ fn an_arrow_let_go_on_the_empty_canvas_offers_a_connected_state_there(ctx: &Ctx)
         || "the new state is not a goal state".into(),
     )?;
     ctx.screenshot("dropped-arrow-state")?;
-    click(ctx, "[data-testid=undo]")?;
+    click(ctx, hooks::UNDO)?;
     ctx.session()
         .wait_until("one undo taking it all back", SHORT, || {
-            Ok(count(ctx, "[data-testid=state]")? == before.len())
+            Ok(count(ctx, hooks::STATE)? == before.len())
         })?;
     plan_tests::page::wait_saved(ctx)?;
     let plan = plan_tests::page::plan(ctx, "customer-support")?;
@@ -278,8 +279,8 @@ fn a_problem_is_said_and_marked_at_its_field_and_the_problems_list_leads_there(
         || "another value's field is marked too".into(),
     )?;
     // From the Problems tab, the problem leads to that very field, focused.
-    click(ctx, "[data-testid=tab-problems]")?;
-    click(ctx, "[data-testid=problem]")?;
+    click(ctx, hooks::TAB_PROBLEMS)?;
+    click(ctx, hooks::PROBLEM)?;
     ctx.session()
         .wait_until("the choices field focused", SHORT, || {
             Ok(ctx
@@ -307,7 +308,7 @@ fn a_new_state_takes_its_id_from_its_first_title_and_the_id_waits_under_advanced
 ) -> Outcome {
     open_plan(ctx, "customer-support")?;
     click(ctx, &format!("{} .card-title", state_css("farewell")))?;
-    click(ctx, "[data-testid=palette-strict]")?;
+    click(ctx, hooks::PALETTE_STRICT)?;
     ctx.session()
         .wait_until("the new state selected", SHORT, || {
             Ok(count(
@@ -330,13 +331,13 @@ fn a_new_state_takes_its_id_from_its_first_title_and_the_id_waits_under_advanced
     ensure(!id_shown(ctx)?, || {
         "the id field shows before Advanced is opened".into()
     })?;
-    plan_tests::page::type_text(ctx, "[data-testid=field-title]", "Order details?")?;
+    plan_tests::page::type_text(ctx, hooks::FIELD_TITLE, "Order details?")?;
     ctx.session()
         .wait_until("the state renamed after its title", SHORT, || {
             Ok(count(ctx, &state_css("order-details"))? == 1
                 && count(ctx, &state_css("new-state"))? == 0)
         })?;
-    click(ctx, "[data-testid=advanced-toggle]")?;
+    click(ctx, hooks::ADVANCED_TOGGLE)?;
     ctx.session()
         .wait_until("the id under Advanced", SHORT, || id_shown(ctx))?;
     ensure(
@@ -348,7 +349,7 @@ fn a_new_state_takes_its_id_from_its_first_title_and_the_id_waits_under_advanced
     )?;
     ctx.screenshot("id-from-title")?;
     // A second title leaves the id alone: references to it stay as they are.
-    plan_tests::page::type_text(ctx, "[data-testid=field-title]", "Order")?;
+    plan_tests::page::type_text(ctx, hooks::FIELD_TITLE, "Order")?;
     std::thread::sleep(Duration::from_millis(400));
     ensure(count(ctx, &state_css("order-details"))? == 1, || {
         "a second title changed the id".into()
@@ -442,13 +443,13 @@ fn right_click(ctx: &Ctx, at: (i64, i64)) -> Outcome {
         ]}]),
     )?;
     ctx.session().wait_until("the context menu", SHORT, || {
-        Ok(count(ctx, "[data-testid=context-menu]")? == 1)
+        Ok(count(ctx, hooks::CONTEXT_MENU)? == 1)
     })
 }
 
 fn the_right_button_opens_a_menu_of_what_can_be_done_there(ctx: &Ctx) -> Outcome {
     open_plan(ctx, "customer-support")?;
-    let states = count(ctx, "[data-testid=state]")?;
+    let states = count(ctx, hooks::STATE)?;
     // On a card: rename, duplicate, test from here, delete.
     right_click(
         ctx,
@@ -458,17 +459,17 @@ fn the_right_button_opens_a_menu_of_what_can_be_done_there(ctx: &Ctx) -> Outcome
         )?,
     )?;
     ctx.screenshot("context-menu-card")?;
-    let words = text_of(ctx, "[data-testid=context-menu]")?;
+    let words = text_of(ctx, hooks::CONTEXT_MENU)?;
     for item in ["Rename", "Duplicate", "Test from here", "Delete"] {
         ensure(words.contains(item), || {
             format!("the card's menu lacks {item}: {words:?}")
         })?;
     }
-    click(ctx, "[data-testid=menu-duplicate]")?;
+    click(ctx, hooks::MENU_DUPLICATE)?;
     ctx.session().wait_until("the duplicate", SHORT, || {
-        Ok(count(ctx, "[data-testid=state]")? == states + 1)
+        Ok(count(ctx, hooks::STATE)? == states + 1)
     })?;
-    ensure(count(ctx, "[data-testid=context-menu]")? == 0, || {
+    ensure(count(ctx, hooks::CONTEXT_MENU)? == 0, || {
         "the menu stayed open".into()
     })?;
     // On the background: a state of each mode here, then Fit.
@@ -477,10 +478,10 @@ fn the_right_button_opens_a_menu_of_what_can_be_done_there(ctx: &Ctx) -> Outcome
     let _ = top;
     right_click(ctx, empty)?;
     ctx.screenshot("context-menu-background")?;
-    click(ctx, "[data-testid=menu-add-goal]")?;
+    click(ctx, hooks::MENU_ADD_GOAL)?;
     ctx.session()
         .wait_until("the goal state added there", SHORT, || {
-            Ok(count(ctx, "[data-testid=state]")? == states + 2)
+            Ok(count(ctx, hooks::STATE)? == states + 2)
         })?;
     let modes = ctx.session().execute(
         "return [...document.querySelectorAll('[data-testid=state].mode-goal')].length",
@@ -493,21 +494,21 @@ fn the_right_button_opens_a_menu_of_what_can_be_done_there(ctx: &Ctx) -> Outcome
         "the menu's state covers a card".into()
     })?;
     // On an arrow: edit its condition, delete it.
-    let arrows = count(ctx, "[data-testid=transition]")?;
+    let arrows = count(ctx, hooks::TRANSITION)?;
     right_click(ctx, arrow_middle(ctx, "greeting", 0)?)?;
-    let words = text_of(ctx, "[data-testid=context-menu]")?;
+    let words = text_of(ctx, hooks::CONTEXT_MENU)?;
     ensure(words.contains("Edit condition"), || {
         format!("the arrow's menu: {words:?}")
     })?;
-    click(ctx, "[data-testid=menu-delete]")?;
+    click(ctx, hooks::MENU_DELETE)?;
     ctx.session().wait_until("the arrow deleted", SHORT, || {
-        Ok(count(ctx, "[data-testid=transition]")? == arrows - 1)
+        Ok(count(ctx, hooks::TRANSITION)? == arrows - 1)
     })?;
     // Escape closes an open menu, and nothing happens.
     right_click(ctx, empty)?;
     ctx.session().chord(&["\u{E00C}"])?;
     ctx.session().wait_until("the menu closed", SHORT, || {
-        Ok(count(ctx, "[data-testid=context-menu]")? == 0)
+        Ok(count(ctx, hooks::CONTEXT_MENU)? == 0)
     })
 }
 
@@ -577,13 +578,13 @@ fn the_first_start_welcomes_with_three_ways_in_and_never_again_once_dismissed(
     std::fs::remove_file(&mark).map_err(|e| format!("{}: {e}", mark.display()))?;
     let outcome = (|| {
         ctx.relaunch()?;
-        ctx.session().wait_for("[data-testid=welcome]", SHORT)?;
-        let text = text_of(ctx, "[data-testid=welcome]")?;
+        ctx.session().wait_for(hooks::WELCOME, SHORT)?;
+        let text = text_of(ctx, hooks::WELCOME)?;
         ensure(
             text.contains("A plan is how an AI agent holds a conversation"),
             || format!("the welcome does not say what a plan is: {text}"),
         )?;
-        let samples = count(ctx, "[data-testid=welcome-sample]")?;
+        let samples = count(ctx, hooks::WELCOME_SAMPLE)?;
         ensure(samples == 6, || format!("{samples} samples offered, not 6"))?;
         for way in ["welcome-blank", "welcome-import", "welcome-close"] {
             ensure(count(ctx, &format!("[data-testid={way}]"))? == 1, || {
@@ -593,8 +594,8 @@ fn the_first_start_welcomes_with_three_ways_in_and_never_again_once_dismissed(
         ctx.screenshot("welcome")?;
         click(ctx, "[data-testid=welcome-sample][data-id=vehicle-viewing]")?;
         ctx.session().wait_until("the sample to open", SHORT, || {
-            Ok(count(ctx, "[data-testid=welcome]")? == 0
-                && text_of(ctx, "[data-testid=plan-title]")?.contains("viewing"))
+            Ok(count(ctx, hooks::WELCOME)? == 0
+                && text_of(ctx, hooks::PLAN_TITLE)?.contains("viewing"))
         })?;
         ctx.session()
             .wait_until("the welcome to be kept as dismissed", SHORT, || {
@@ -602,7 +603,7 @@ fn the_first_start_welcomes_with_three_ways_in_and_never_again_once_dismissed(
             })?;
         ctx.relaunch()?;
         std::thread::sleep(Duration::from_millis(1500));
-        ensure(count(ctx, "[data-testid=welcome]")? == 0, || {
+        ensure(count(ctx, hooks::WELCOME)? == 0, || {
             "the welcome came back after it was dismissed".into()
         })
     })();
@@ -633,11 +634,11 @@ fn a_plan_file_opened_from_outside_the_app_shows_its_plan(ctx: &Ctx) -> Outcome 
         ctx.relaunch_with(&["--workspace", &workspace, &file])?;
         ctx.session()
             .wait_until("the opened file's plan to show", SHORT, || {
-                Ok(text_of(ctx, "[data-testid=plan-title]")?.starts_with("Pizza order"))
+                Ok(text_of(ctx, hooks::PLAN_TITLE)?.starts_with("Pizza order"))
             })
             .map_err(|e| {
                 // Why the file was not shown, if the window said it.
-                let told = text_of(ctx, "[data-testid=notice]").unwrap_or_default();
+                let told = text_of(ctx, hooks::NOTICE).unwrap_or_default();
                 format!("{e}; the window's notice: {told:?}")
             })?;
         let copies = std::fs::read_dir(ctx.workspace())
@@ -657,9 +658,9 @@ fn a_plan_file_opened_from_outside_the_app_shows_its_plan(ctx: &Ctx) -> Outcome 
     ctx.relaunch_with(&["--workspace", &workspace, &broken])?;
     ctx.session()
         .wait_until("the window to say why the file is not shown", SHORT, || {
-            Ok(text_of(ctx, "[data-testid=notice]")?.contains("notes.plan.json"))
+            Ok(text_of(ctx, hooks::NOTICE)?.contains("notes.plan.json"))
         })?;
-    ensure(count(ctx, "[data-testid=state]")? > 0, || {
+    ensure(count(ctx, hooks::STATE)? > 0, || {
         "no plan shown beside the notice".into()
     })?;
     ctx.screenshot("unopened-file-told")?;

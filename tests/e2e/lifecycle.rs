@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
+use plan_tests::hooks;
 use plan_tests::native::choose_file;
 use plan_tests::page::{
     click, count, draft, ensure, open_plan, plan, set_value, text_of, type_text, Outcome, DELETE,
@@ -54,7 +55,7 @@ fn notice_with(ctx: &Ctx, part: &str) -> Result<String, String> {
     let mut seen = String::new();
     ctx.session()
         .wait_until(&format!("a notice saying {part:?}"), LONG, || {
-            seen = text_of(ctx, "[data-testid=notice]").unwrap_or_default();
+            seen = text_of(ctx, hooks::NOTICE).unwrap_or_default();
             Ok(seen.contains(part))
         })
         .map_err(|e| format!("{e} (the notice says {seen:?})"))?;
@@ -63,13 +64,13 @@ fn notice_with(ctx: &Ctx, part: &str) -> Result<String, String> {
 
 /// Opens the publish dialog and waits for what it has to say (changes or errors).
 fn open_publish(ctx: &Ctx) -> Outcome {
-    click(ctx, "[data-testid=publish]")?;
+    click(ctx, hooks::PUBLISH)?;
     ctx.session()
         .wait_until("the publish dialog's answer", LONG, || {
-            Ok(count(ctx, "[data-testid=publish-diff]")?
-                + count(ctx, "[data-testid=publish-errors]")?
-                + count(ctx, "[data-testid=publish-unchanged]")?
-                + count(ctx, "[data-testid=publish-error]")?
+            Ok(count(ctx, hooks::PUBLISH_DIFF)?
+                + count(ctx, hooks::PUBLISH_ERRORS)?
+                + count(ctx, hooks::PUBLISH_UNCHANGED)?
+                + count(ctx, hooks::PUBLISH_ERROR)?
                 > 0)
         })
 }
@@ -88,17 +89,17 @@ fn confirm_publish(ctx: &Ctx) -> Outcome {
             Ok(disabled == json!(false))
         },
     )?;
-    click(ctx, "[data-testid=publish-confirm]")
+    click(ctx, hooks::PUBLISH_CONFIRM)
 }
 
 /// Publishes the draft with `note` through the dialog, which must list `listed`.
 fn publish(ctx: &Ctx, note: &str, listed: &str) -> Result<u32, String> {
     open_publish(ctx)?;
-    let diff = text_of(ctx, "[data-testid=publish-diff]")?;
+    let diff = text_of(ctx, hooks::PUBLISH_DIFF)?;
     ensure(diff.contains(listed), || {
         format!("the publish dialog lists {diff:?}, not {listed:?}")
     })?;
-    type_text(ctx, "[data-testid=publish-note]", note)?;
+    type_text(ctx, hooks::PUBLISH_NOTE, note)?;
     confirm_publish(ctx)?;
     let text = notice_with(ctx, "Published version")?;
     text.trim_start_matches(|c: char| !c.is_ascii_digit())
@@ -110,12 +111,12 @@ fn publish(ctx: &Ctx, note: &str, listed: &str) -> Result<u32, String> {
 
 /// Clicks the Versions tab and waits for version `n` in it.
 fn versions_tab_shows(ctx: &Ctx, n: u32) -> Outcome {
-    click(ctx, "[data-testid=tab-versions]")?;
+    click(ctx, hooks::TAB_VERSIONS)?;
     shows(ctx, &format!("version {n} listed"), &version_css(n))
 }
 
 fn mode(ctx: &Ctx) -> Result<String, String> {
-    text_of(ctx, "[data-testid=mode]")
+    text_of(ctx, hooks::MODE)
 }
 
 /// Every file under `dir` with its bytes (to check that nothing changed).
@@ -176,7 +177,7 @@ fn seed_export(ctx: &Ctx) -> PathBuf {
 fn publish_set_live_edit_publish_again_compare_view_and_reopen(ctx: &Ctx) -> Outcome {
     open_plan(ctx, "customer-support")?;
     ensure(
-        text_of(ctx, "[data-testid=version-badge]")? == "Not published yet",
+        text_of(ctx, hooks::VERSION_BADGE)? == "Not published yet",
         || "the badge of a plan never published".into(),
     )?;
 
@@ -191,7 +192,7 @@ fn publish_set_live_edit_publish_again_compare_view_and_reopen(ctx: &Ctx) -> Out
         format!("{listed} new things listed for 6 states")
     })?;
     ctx.screenshot("publish-first-version")?;
-    type_text(ctx, "[data-testid=publish-note]", "first cut")?;
+    type_text(ctx, hooks::PUBLISH_NOTE, "first cut")?;
     confirm_publish(ctx)?;
     notice_with(ctx, "Published version 1")?;
     versions_tab_shows(ctx, 1)?;
@@ -211,20 +212,20 @@ fn publish_set_live_edit_publish_again_compare_view_and_reopen(ctx: &Ctx) -> Out
     )?;
     ctx.session()
         .wait_until("the badge saying live", LONG, || {
-            Ok(text_of(ctx, "[data-testid=version-badge]")? == "v1 · live")
+            Ok(text_of(ctx, hooks::VERSION_BADGE)? == "v1 · live")
         })?;
 
     // An edit to the draft: Publish lists it.
-    click(ctx, "[data-testid=tab-inspect]")?;
+    click(ctx, hooks::TAB_INSPECT)?;
     click(
         ctx,
         &format!("{} .card-title", state_css("billing-support")),
     )?;
-    type_text(ctx, "[data-testid=field-title]", "Billing and refunds")?;
+    type_text(ctx, hooks::FIELD_TITLE, "Billing and refunds")?;
     plan_tests::page::wait_saved(ctx)?;
     ctx.session()
         .wait_until("the badge saying changed", LONG, || {
-            Ok(text_of(ctx, "[data-testid=version-badge]")?.contains("changed since v1"))
+            Ok(text_of(ctx, hooks::VERSION_BADGE)?.contains("changed since v1"))
         })?;
     let v2 = publish(
         ctx,
@@ -235,7 +236,7 @@ fn publish_set_live_edit_publish_again_compare_view_and_reopen(ctx: &Ctx) -> Out
     versions_tab_shows(ctx, 2)?;
 
     // Compare 1 with 2: the renamed state is coloured, and its change listed and clickable.
-    set_value(ctx, "[data-testid=compare-with]", "2")?;
+    set_value(ctx, hooks::COMPARE_WITH, "2")?;
     click(
         ctx,
         &format!("{} [data-testid=version-compare]", version_css(1)),
@@ -277,18 +278,18 @@ fn publish_set_live_edit_publish_again_compare_view_and_reopen(ctx: &Ctx) -> Out
         || format!("the comparison's tabs: {rows}"),
     )?;
     ctx.screenshot("compare-v1-v2")?;
-    click(ctx, "[data-testid=back-to-draft]")?;
+    click(ctx, hooks::BACK_TO_DRAFT)?;
     ctx.session().wait_until("the draft back", LONG, || {
-        Ok(mode(ctx)? == "Editing draft" && count(ctx, "[data-testid=readonly-banner]")? == 0)
+        Ok(mode(ctx)? == "Editing draft" && count(ctx, hooks::READONLY_BANNER)? == 0)
     })?;
 
     // View version 1: read-only, with the old title, and an edit is refused.
-    click(ctx, "[data-testid=tab-versions]")?;
+    click(ctx, hooks::TAB_VERSIONS)?;
     click(
         ctx,
         &format!("{} [data-testid=version-view]", version_css(1)),
     )?;
-    shows(ctx, "the read-only banner", "[data-testid=readonly-banner]")?;
+    shows(ctx, "the read-only banner", hooks::READONLY_BANNER)?;
     ensure(mode(ctx)? == "Viewing version 1, read-only", || {
         format!("the mode reads {:?}", mode(ctx))
     })?;
@@ -312,7 +313,7 @@ fn publish_set_live_edit_publish_again_compare_view_and_reopen(ctx: &Ctx) -> Out
         fs::read(draft(ctx, "customer-support")).map_err(|e| e.to_string())? == on_disk,
         || "viewing a version changed the draft".into(),
     )?;
-    click(ctx, "[data-testid=back-to-draft]")?;
+    click(ctx, hooks::BACK_TO_DRAFT)?;
     ctx.session()
         .wait_until("the draft's title back", LONG, || {
             Ok(text_of(
@@ -322,13 +323,13 @@ fn publish_set_live_edit_publish_again_compare_view_and_reopen(ctx: &Ctx) -> Out
         })?;
 
     // Reopen 1 as the draft: asked first; the replaced draft is kept in history/.
-    click(ctx, "[data-testid=tab-versions]")?;
+    click(ctx, hooks::TAB_VERSIONS)?;
     click(
         ctx,
         &format!("{} [data-testid=version-reopen]", version_css(1)),
     )?;
-    shows(ctx, "the confirmation", "[data-testid=confirm]")?;
-    click(ctx, "[data-testid=confirm]")?;
+    shows(ctx, "the confirmation", hooks::CONFIRM)?;
+    click(ctx, hooks::CONFIRM)?;
     let said = notice_with(ctx, "is now the draft")?;
     ensure(said.contains("history/"), || {
         format!("the reopen does not say where the old draft went: {said:?}")
@@ -384,7 +385,7 @@ fn a_draft_with_an_error_is_not_published_and_the_error_leads_to_its_state(ctx: 
     ctx.session().wait_until("the error shown", LONG, || {
         Ok(
             count(ctx, "[data-testid=problem-badge][data-severity=error]")? > 0
-                || text_of(ctx, "[data-testid=problem-count]")?.starts_with("1 error"),
+                || text_of(ctx, hooks::PROBLEM_COUNT)?.starts_with("1 error"),
         )
     })?;
     open_publish(ctx)?;
@@ -396,13 +397,13 @@ fn a_draft_with_an_error_is_not_published_and_the_error_leads_to_its_state(ctx: 
         json!([]),
     )?;
     ensure(disabled == json!(true), || "Publish is enabled".into())?;
-    ensure(count(ctx, "[data-testid=publish-diff]")? == 0, || {
+    ensure(count(ctx, hooks::PUBLISH_DIFF)? == 0, || {
         "the changes are listed beside the error".into()
     })?;
     ctx.screenshot("publish-blocked")?;
     click(ctx, error)?;
     ctx.session().wait_until("the dialog gone", SHORT, || {
-        Ok(count(ctx, "[data-testid=dialog]")? == 0)
+        Ok(count(ctx, hooks::DIALOG)? == 0)
     })?;
     ctx.session()
         .wait_until("the transition selected", SHORT, || {
@@ -423,8 +424,8 @@ fn the_seed_flow_export_is_imported_and_exported_through_the_file_dialogs(ctx: &
     let files = scratch(ctx)?;
     let export = files.join("flow-export.json");
     fs::copy(seed_export(ctx), &export).map_err(|e| e.to_string())?;
-    click(ctx, "[data-testid=import]")?;
-    click(ctx, "[data-testid=import-new]")?;
+    click(ctx, hooks::IMPORT)?;
+    click(ctx, hooks::IMPORT_NEW)?;
     choose_file(ctx, IMPORT_DIALOG, &export.display().to_string(), false)?;
     let said = notice_with(ctx, "Imported 4 states")?;
     ensure(said.contains("flow-export.json"), || {
@@ -435,15 +436,14 @@ fn the_seed_flow_export_is_imported_and_exported_through_the_file_dialogs(ctx: &
     for s in &p.states {
         shows(ctx, &format!("state {}", s.id), &state_css(&s.id))?;
     }
-    ensure(
-        text_of(ctx, "[data-testid=plan-title]")? == "flow-export",
-        || "the imported plan's title is not the id it was imported as".into(),
-    )?;
+    ensure(text_of(ctx, hooks::PLAN_TITLE)? == "flow-export", || {
+        "the imported plan's title is not the id it was imported as".into()
+    })?;
     ctx.screenshot("imported-seed-export")?;
 
     let out = files.join("exported.json");
-    click(ctx, "[data-testid=export]")?;
-    click(ctx, "[data-testid=export-draft]")?;
+    click(ctx, hooks::EXPORT)?;
+    click(ctx, hooks::EXPORT_DRAFT)?;
     choose_file(ctx, EXPORT_DIALOG, &out.display().to_string(), true)?;
     notice_with(ctx, "Exported the draft")?;
     let deadline = Instant::now() + LONG;
@@ -498,13 +498,13 @@ fn a_bad_file_is_refused_by_name_and_place_and_changes_nothing(ctx: &Ctx) -> Out
             format!("/flow/states/{first}/outputs/{output}/transitionTo"),
         ),
     ] {
-        click(ctx, "[data-testid=import]")?;
+        click(ctx, hooks::IMPORT)?;
         click(
             ctx,
             if into {
-                "[data-testid=import-into]"
+                hooks::IMPORT_INTO
             } else {
-                "[data-testid=import-new]"
+                hooks::IMPORT_NEW
             },
         )?;
         choose_file(ctx, IMPORT_DIALOG, &file.display().to_string(), false)?;
@@ -537,21 +537,21 @@ fn a_bad_file_is_refused_by_name_and_place_and_changes_nothing(ctx: &Ctx) -> Out
 fn plans_are_made_copied_renamed_found_deleted_and_brought_back(ctx: &Ctx) -> Outcome {
     let plan_css = |id: &str| format!("[data-testid=plan][data-plan-id='{id}']");
     // New, from a sample.
-    click(ctx, "[data-testid=plan-new]")?;
-    shows(ctx, "the new-plan dialog", "[data-testid=new-plan-title]")?;
-    type_text(ctx, "[data-testid=new-plan-title]", "Refund desk")?;
+    click(ctx, hooks::PLAN_NEW)?;
+    shows(ctx, "the new-plan dialog", hooks::NEW_PLAN_TITLE)?;
+    type_text(ctx, hooks::NEW_PLAN_TITLE, "Refund desk")?;
     ctx.session().wait_until("the samples offered", LONG, || {
         Ok(count(
             ctx,
             "[data-testid=new-plan-from] option[value='customer-support']",
         )? == 1)
     })?;
-    set_value(ctx, "[data-testid=new-plan-from]", "customer-support")?;
+    set_value(ctx, hooks::NEW_PLAN_FROM, "customer-support")?;
     ctx.screenshot("new-plan-dialog")?;
-    click(ctx, "[data-testid=confirm]")?;
+    click(ctx, hooks::CONFIRM)?;
     shows(ctx, "the new plan listed", &plan_css("refund-desk"))?;
     ctx.session().wait_until("the new plan open", LONG, || {
-        Ok(text_of(ctx, "[data-testid=plan-title]")? == "Refund desk")
+        Ok(text_of(ctx, hooks::PLAN_TITLE)? == "Refund desk")
     })?;
     let made = plan(ctx, "refund-desk")?;
     ensure(
@@ -589,10 +589,8 @@ fn plans_are_made_copied_renamed_found_deleted_and_brought_back(ctx: &Ctx) -> Ou
         ctx,
         "[data-testid=plan-rename][data-plan-id='daily-routine']",
     )?;
-    shows(ctx, "the title field", "[data-testid=plan-rename-input]")?;
-    let input = ctx
-        .session()
-        .wait_for("[data-testid=plan-rename-input]", SHORT)?;
+    shows(ctx, "the title field", hooks::PLAN_RENAME_INPUT)?;
+    let input = ctx.session().wait_for(hooks::PLAN_RENAME_INPUT, SHORT)?;
     ctx.session().chord(&[plan_tests::page::CTRL, "a"])?;
     ctx.session()
         .send_keys(&input, "Morning check-in\u{E007}")?;
@@ -613,18 +611,17 @@ fn plans_are_made_copied_renamed_found_deleted_and_brought_back(ctx: &Ctx) -> Ou
     })?;
 
     // Search by title or id.
-    type_text(ctx, "[data-testid=plan-search]", "medical")?;
+    type_text(ctx, hooks::PLAN_SEARCH, "medical")?;
     ctx.session()
         .wait_until("only the medical plans", SHORT, || {
-            Ok(count(ctx, "[data-testid=plan]")? == 2)
+            Ok(count(ctx, hooks::PLAN)? == 2)
         })?;
-    type_text(ctx, "[data-testid=plan-search]", "check-in")?;
+    type_text(ctx, hooks::PLAN_SEARCH, "check-in")?;
     ctx.session()
         .wait_until("the renamed plan found by its title", SHORT, || {
-            Ok(count(ctx, "[data-testid=plan]")? == 1
-                && count(ctx, &plan_css("daily-routine"))? == 1)
+            Ok(count(ctx, hooks::PLAN)? == 1 && count(ctx, &plan_css("daily-routine"))? == 1)
         })?;
-    set_value(ctx, "[data-testid=plan-search]", "")?;
+    set_value(ctx, hooks::PLAN_SEARCH, "")?;
 
     // Delete (its button shows under the pointer), then Undo in the notice.
     plan_tests::page::hover(ctx, &plan_css("medical-intake-copy"))?;
@@ -641,7 +638,7 @@ fn plans_are_made_copied_renamed_found_deleted_and_brought_back(ctx: &Ctx) -> Ou
     )?;
     notice_with(ctx, "Moved “Medical intake (copy)” to the trash")?;
     ctx.screenshot("deleted-with-undo")?;
-    click(ctx, "[data-testid=notice-undo]")?;
+    click(ctx, hooks::NOTICE_UNDO)?;
     shows(ctx, "the copy back", &plan_css("medical-intake-copy"))?;
     ensure(
         plan(ctx, "medical-intake-copy")?.title == "Medical intake (copy)",
@@ -653,9 +650,9 @@ fn plans_are_made_copied_renamed_found_deleted_and_brought_back(ctx: &Ctx) -> Ou
     click(ctx, "[data-testid=plan-delete][data-plan-id='refund-desk']")?;
     ctx.session().wait_until("another plan open", LONG, || {
         Ok(count(ctx, &plan_css("refund-desk"))? == 0
-            && text_of(ctx, "[data-testid=plan-title]")? != "Refund desk")
+            && text_of(ctx, hooks::PLAN_TITLE)? != "Refund desk")
     })?;
-    click(ctx, "[data-testid=trash-toggle]")?;
+    click(ctx, hooks::TRASH_TOGGLE)?;
     shows(
         ctx,
         "the deleted plan in the trash",
@@ -719,6 +716,6 @@ fn a_plan_whose_files_need_attention_says_so_in_the_list_and_still_opens(ctx: &C
     ctx.screenshot("plan-files-need-attention")?;
     click(ctx, row)?;
     ctx.session().wait_until("the plan open", LONG, || {
-        Ok(text_of(ctx, "[data-testid=plan-title]")? == "Medical intake")
+        Ok(text_of(ctx, hooks::PLAN_TITLE)? == "Medical intake")
     })
 }

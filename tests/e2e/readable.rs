@@ -9,6 +9,7 @@
 
 use std::time::Duration;
 
+use plan_tests::hooks;
 use plan_tests::page::{click, count, ensure, plan, text_of, view_transform, Outcome};
 use plan_tests::{Ctx, Test, SHORT};
 use serde_json::{json, Value};
@@ -147,8 +148,8 @@ fn open_as_an_author(ctx: &Ctx, id: &str) -> Outcome {
     click(ctx, &format!("[data-testid=plan][data-plan-id='{id}']"))?;
     ctx.session()
         .wait_until(&format!("plan {id} open"), SHORT, || {
-            Ok(text_of(ctx, "[data-testid=plan-title]")? == p.title
-                && count(ctx, "[data-testid=state]")? == p.states.len())
+            Ok(text_of(ctx, hooks::PLAN_TITLE)? == p.title
+                && count(ctx, hooks::STATE)? == p.states.len())
         })?;
     settle(ctx)
 }
@@ -185,12 +186,12 @@ fn fit_and_auto_layout_keep_the_text_readable(ctx: &Ctx) -> Outcome {
         open_as_an_author(ctx, id)?;
         // Zoomed in, then Fit: the whole plan again, still readable.
         for _ in 0..4 {
-            click(ctx, "[data-testid=zoom-in]")?;
+            click(ctx, hooks::ZOOM_IN)?;
         }
-        click(ctx, "[data-testid=fit-view]")?;
+        click(ctx, hooks::FIT_VIEW)?;
         settle(ctx)?;
         check_readable(ctx, id, "after Fit")?;
-        click(ctx, "[data-testid=auto-layout]")?;
+        click(ctx, hooks::AUTO_LAYOUT)?;
         settle(ctx)?;
         ctx.screenshot(&format!("auto-layout-{id}"))?;
         check_readable(ctx, id, "after Auto-layout")?;
@@ -222,17 +223,17 @@ fn folding_a_side_panel_gives_the_canvas_room_and_keeps_its_middle(ctx: &Ctx) ->
             || format!("{what}: the middle of the canvas moved from {before:?} to {after:?}"),
         )
     };
-    click(ctx, "[data-testid=fold-panel]")?;
+    click(ctx, hooks::FOLD_PANEL)?;
     settle(ctx)?;
     let (after, wider) = middle(ctx)?;
     ensure(wider > width + 250.0, || {
         format!("the folded panel left the canvas {wider} px wide (was {width})")
     })?;
-    ensure(!shown(ctx, "[data-testid=tab-inspect]")?, || {
+    ensure(!shown(ctx, hooks::TAB_INSPECT)?, || {
         "the folded panel still shows its tabs".into()
     })?;
     kept("the panel folded", centre, after)?;
-    click(ctx, "[data-testid=fold-side]")?;
+    click(ctx, hooks::FOLD_SIDE)?;
     settle(ctx)?;
     let (after, widest) = middle(ctx)?;
     ensure(widest > wider + 150.0, || {
@@ -242,7 +243,7 @@ fn folding_a_side_panel_gives_the_canvas_room_and_keeps_its_middle(ctx: &Ctx) ->
     ctx.screenshot("both-panels-folded")?;
     // Fit now uses the room: the plan is larger on screen than as it opened.
     let opened_zoom = measure(ctx)?["zoom"].as_f64().unwrap_or(0.0);
-    click(ctx, "[data-testid=fit-view]")?;
+    click(ctx, hooks::FIT_VIEW)?;
     settle(ctx)?;
     let fitted_zoom = measure(ctx)?["zoom"].as_f64().unwrap_or(0.0);
     ensure(fitted_zoom > opened_zoom * 1.3, || {
@@ -252,14 +253,13 @@ fn folding_a_side_panel_gives_the_canvas_room_and_keeps_its_middle(ctx: &Ctx) ->
     // The keyboard unfolds them, and asking for a tab opens the panel.
     ctx.session().chord(&["\u{E009}", "b"])?;
     ctx.session().wait_until("the sidebar back", SHORT, || {
-        Ok(count(ctx, "[data-testid=palette-strict]")? == 1
-            && shown(ctx, "[data-testid=palette-strict]")?)
+        Ok(count(ctx, hooks::PALETTE_STRICT)? == 1 && shown(ctx, hooks::PALETTE_STRICT)?)
     })?;
     click(ctx, "[data-testid=state][data-state-id='greeting']")?;
     ctx.session().chord(&["\u{E007}"])?;
     ctx.session()
         .wait_until("the inspector open again", SHORT, || {
-            shown(ctx, "[data-testid=field-title]")
+            shown(ctx, hooks::FIELD_TITLE)
         })?;
     Ok(())
 }
@@ -291,7 +291,7 @@ fn the_smallest_window_keeps_everything_on_screen_and_apart(ctx: &Ctx) -> Outcom
     // Not all of the plan is drawn where it opens in so small a canvas: its title is enough.
     click(ctx, "[data-testid=plan][data-plan-id='customer-support']")?;
     ctx.session().wait_until("the plan open", SHORT, || {
-        Ok(text_of(ctx, "[data-testid=plan-title]")? == "Customer support")
+        Ok(text_of(ctx, hooks::PLAN_TITLE)? == "Customer support")
     })?;
     settle(ctx)?;
     let found = ctx.session().execute(
@@ -334,7 +334,7 @@ fn the_smallest_window_keeps_everything_on_screen_and_apart(ctx: &Ctx) -> Outcom
         )
     })?;
     // Every state reachable: the plan is on screen where it opens, and Fit shows it whole.
-    click(ctx, "[data-testid=fit-view]")?;
+    click(ctx, hooks::FIT_VIEW)?;
     settle(ctx)?;
     let m = measure(ctx)?;
     let cards = m["cards"].as_array().cloned().unwrap_or_default();

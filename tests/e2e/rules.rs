@@ -6,6 +6,7 @@
 //! Screenshots land in `target/e2e/`.
 
 use plan_core::plan::RuleKind;
+use plan_tests::hooks;
 use plan_tests::page::{click, ensure, open_plan, plan, set_value, wait_saved, Outcome};
 use plan_tests::{Ctx, Test, SHORT};
 
@@ -20,10 +21,9 @@ pub const TESTS: &[Test] =
 /// another" keeps only what that kind uses.
 fn a_rule_is_written_with_pickers_and_kept_in_the_draft(ctx: &Ctx) -> Outcome {
     open_plan(ctx, "account-care")?;
-    click(ctx, "[data-testid=tab-inspect]")?;
-    ctx.session()
-        .wait_for("[data-testid=plan-inspector]", SHORT)?;
-    click(ctx, "[data-testid=add-rule]")?;
+    click(ctx, hooks::TAB_INSPECT)?;
+    ctx.session().wait_for(hooks::PLAN_INSPECTOR, SHORT)?;
+    click(ctx, hooks::ADD_RULE)?;
     let form = "[data-testid=rule-fields][data-rule-id='rule-3']";
     ctx.session().wait_for(form, SHORT)?;
     set_value(

@@ -11,6 +11,7 @@ use std::fs;
 use std::process::Command;
 
 use plan_tests::chat::{agent_lines, is_in, say, start_chat, LONG};
+use plan_tests::hooks;
 use plan_tests::native::choose_file;
 use plan_tests::page::{
     arrow_middle, click, click_at, count, ensure, open_plan, plan, set_value, text_of, type_text,
@@ -38,45 +39,40 @@ fn a_gated_tool_and_an_automatic_prompt_built_in_the_editor_appear_as_the_chat_g
     ctx: &Ctx,
 ) -> Outcome {
     open_plan(ctx, "customer-support")?;
-    click(ctx, "[data-testid=tab-inspect]")?;
-    ctx.session()
-        .wait_for("[data-testid=plan-inspector]", SHORT)?;
+    click(ctx, hooks::TAB_INSPECT)?;
+    ctx.session().wait_for(hooks::PLAN_INSPECTOR, SHORT)?;
     // The prompt state with its automatic rule.
-    click(ctx, "[data-testid=add-session-state]")?;
-    set_value(ctx, "[data-testid=field-ss-id]", "vip_care")?;
+    click(ctx, hooks::ADD_SESSION_STATE)?;
+    set_value(ctx, hooks::FIELD_SS_ID, "vip_care")?;
     ctx.session().wait_for(
         "[data-testid=session-state][data-session-id=vip_care]",
         SHORT,
     )?;
-    set_value(ctx, "[data-testid=field-ss-type]", "prompt")?;
+    set_value(ctx, hooks::FIELD_SS_TYPE, "prompt")?;
     set_value(
         ctx,
-        "[data-testid=field-ss-prompt]",
+        hooks::FIELD_SS_PROMPT,
         "Treat {{deliverable.customer_name}} as a VIP.",
     )?;
-    click(ctx, "[data-testid=add-auto-activate]")?;
+    click(ctx, hooks::ADD_AUTO_ACTIVATE)?;
     set_value(
         ctx,
         "[data-testid=auto-activate] [data-testid=field-key]",
         "account_number",
     )?;
     // The tool, first under another name, available only while vip_care is on.
-    click(ctx, "[data-testid=add-tool]")?;
-    set_value(ctx, "[data-testid=field-tool-name]", "payout")?;
-    set_value(ctx, "[data-testid=field-tool-add-codes]", "OK, REFUSED")?;
+    click(ctx, hooks::ADD_TOOL)?;
+    set_value(ctx, hooks::FIELD_TOOL_NAME, "payout")?;
+    set_value(ctx, hooks::FIELD_TOOL_ADD_CODES, "OK, REFUSED")?;
     click(
         ctx,
         "[data-testid=available-when-option][data-session-id=vip_care]",
     )?;
     // A template problem is said inline, under the field.
-    set_value(
-        ctx,
-        "[data-testid=field-plan-instructions]",
-        "Be kind. {{if}}",
-    )?;
+    set_value(ctx, hooks::FIELD_PLAN_INSTRUCTIONS, "Be kind. {{if}}")?;
     ctx.session()
-        .wait_for("[data-testid=problem-plan-instructions]", SHORT)?;
-    set_value(ctx, "[data-testid=field-plan-instructions]", "Be kind.")?;
+        .wait_for(hooks::PROBLEM_PLAN_INSTRUCTIONS, SHORT)?;
+    set_value(ctx, hooks::FIELD_PLAN_INSTRUCTIONS, "Be kind.")?;
     // Allowed in the intake, where the account number is asked for.
     click(
         ctx,
@@ -89,7 +85,7 @@ fn a_gated_tool_and_an_automatic_prompt_built_in_the_editor_appear_as_the_chat_g
         "document.dispatchEvent(new KeyboardEvent('keydown', {key: 'Escape', bubbles: true}));",
         json!([]),
     )?;
-    set_value(ctx, "[data-testid=field-tool-name]", "refund")?;
+    set_value(ctx, hooks::FIELD_TOOL_NAME, "refund")?;
     set_value(
         ctx,
         "[data-testid=tool-code]:nth-of-type(2) [data-testid=field-tool-code]",
@@ -177,7 +173,7 @@ fn a_gated_tool_and_an_automatic_prompt_built_in_the_editor_appear_as_the_chat_g
     )?;
     ctx.session()
         .wait_until("the refund call in the trace", LONG, || {
-            Ok(text_of(ctx, "[data-testid=chat-transcript]")?.contains("/tool refund OK"))
+            Ok(text_of(ctx, hooks::CHAT_TRANSCRIPT)?.contains("/tool refund OK"))
         })?;
     ctx.screenshot("session-states-gated-tool")?;
     Ok(())
@@ -188,15 +184,15 @@ fn a_gated_tool_and_an_automatic_prompt_built_in_the_editor_appear_as_the_chat_g
 /// hides the line test.
 fn the_session_states_sample_is_chatted_with_presets_and_switched_by_hand(ctx: &Ctx) -> Outcome {
     open_plan(ctx, "account-care")?;
-    click(ctx, "[data-testid=tab-chat]")?;
-    set_value(ctx, "[data-testid=chat-begin-state]", "technical")?;
+    click(ctx, hooks::TAB_CHAT)?;
+    set_value(ctx, hooks::CHAT_BEGIN_STATE, "technical")?;
     set_value(ctx, "[data-testid=chat-ss-preset][data-id=identity_verified] [data-testid=chat-ss-preset-active]", "on")?;
     set_value(
         ctx,
         "[data-testid=chat-ss-preset][data-id=technical_mode] [data-testid=chat-ss-preset-active]",
         "on",
     )?;
-    click(ctx, "[data-testid=chat-start]")?;
+    click(ctx, hooks::CHAT_START)?;
     ctx.session()
         .wait_until("the opening reply", LONG, || Ok(agent_lines(ctx)? >= 1))?;
     is_in(ctx, "technical")?;
@@ -281,7 +277,7 @@ fn a_chat_reaches_billing_is_saved_as_a_case_and_fails_after_a_priority_swap(ctx
     open_plan(ctx, "customer-support")?;
     start_chat(ctx)?;
     is_in(ctx, "greeting")?;
-    let mode = text_of(ctx, "[data-testid=mode]")?;
+    let mode = text_of(ctx, hooks::MODE)?;
     ensure(mode == "Testing the draft", || {
         format!("the top bar says {mode:?}")
     })?;
@@ -294,7 +290,7 @@ fn a_chat_reaches_billing_is_saved_as_a_case_and_fails_after_a_priority_swap(ctx
         say(ctx, message)?;
         is_in(ctx, state)?;
     }
-    let why = text_of(ctx, "[data-testid=fired-why]")?;
+    let why = text_of(ctx, hooks::FIRED_WHY)?;
     ensure(
         why == "moved to Billing support because issue_type = billing (priority 1)",
         || format!("the canvas says {why:?}"),
@@ -336,14 +332,14 @@ fn a_chat_reaches_billing_is_saved_as_a_case_and_fails_after_a_priority_swap(ctx
     })?;
     ctx.screenshot("chat-reached-billing")?;
 
-    click(ctx, "[data-testid=chat-save-case]")?;
-    shows(ctx, "the save-as-case dialog", "[data-testid=case-name]")?;
-    ensure(count(ctx, "[data-testid=case-expect]")? >= 5, || {
+    click(ctx, hooks::CHAT_SAVE_CASE)?;
+    shows(ctx, "the save-as-case dialog", hooks::CASE_NAME)?;
+    ensure(count(ctx, hooks::CASE_EXPECT)? >= 5, || {
         "the dialog lists no expectations to trim".into()
     })?;
-    type_text(ctx, "[data-testid=case-name]", "billing-by-chat")?;
+    type_text(ctx, hooks::CASE_NAME, "billing-by-chat")?;
     ctx.screenshot("chat-save-case")?;
-    click(ctx, "[data-testid=confirm]")?;
+    click(ctx, hooks::CONFIRM)?;
     let file = ctx
         .workspace()
         .join("customer-support/tests/billing-by-chat.json");
@@ -362,36 +358,32 @@ fn a_chat_reaches_billing_is_saved_as_a_case_and_fails_after_a_priority_swap(ctx
     )?;
 
     // The priority swap, in the inspector: billing 10, the fall-through to general 1.
-    click(ctx, "[data-testid=tab-inspect]")?;
+    click(ctx, hooks::TAB_INSPECT)?;
     select_arrow(ctx, "customer-intake", 0)?;
-    type_text(ctx, "[data-testid=field-priority]", "10")?;
+    type_text(ctx, hooks::FIELD_PRIORITY, "10")?;
     select_arrow(ctx, "customer-intake", 2)?;
-    type_text(ctx, "[data-testid=field-priority]", "1")?;
+    type_text(ctx, hooks::FIELD_PRIORITY, "1")?;
     ctx.session().wait_until("the swap saved", LONG, || {
         let p = plan(ctx, "customer-support")?;
         let t = &p.state("customer-intake").ok_or("no intake")?.transitions;
         Ok(t[0].priority.0 == 10.0 && t[2].priority.0 == 1.0)
     })?;
 
-    click(ctx, "[data-testid=tab-chat]")?;
-    shows(
-        ctx,
-        "the chat offering a restart",
-        "[data-testid=chat-stale]",
-    )?;
-    click(ctx, "[data-testid=chat-run-suite]")?;
+    click(ctx, hooks::TAB_CHAT)?;
+    shows(ctx, "the chat offering a restart", hooks::CHAT_STALE)?;
+    click(ctx, hooks::CHAT_RUN_SUITE)?;
     let case = "[data-testid=case-result][data-case=billing-by-chat]";
     shows(
         ctx,
         "the case failing after the swap",
         &format!("{case}[data-passed=false]"),
     )?;
-    let summary = text_of(ctx, "[data-testid=suite-summary]")?;
+    let summary = text_of(ctx, hooks::SUITE_SUMMARY)?;
     ensure(
         summary.ends_with("failed") && !summary.contains(" 0 failed"),
         || format!("the summary says {summary:?}"),
     )?;
-    let coverage = text_of(ctx, "[data-testid=coverage-summary]")?;
+    let coverage = text_of(ctx, hooks::COVERAGE_SUMMARY)?;
     ensure(coverage.ends_with("of 7 transitions tested"), || {
         format!("the coverage says {coverage:?}")
     })?;
@@ -408,7 +400,7 @@ fn a_chat_reaches_billing_is_saved_as_a_case_and_fails_after_a_priority_swap(ctx
         "the failing case opened",
         "[data-testid=case-opened][data-turn='4']",
     )?;
-    let differs = text_of(ctx, "[data-testid=case-differs]")?;
+    let differs = text_of(ctx, hooks::CASE_DIFFERS)?;
     ensure(
         differs.contains("expected state 'billing-support'")
             && differs.contains("in 'general-support'"),
@@ -435,8 +427,8 @@ fn the_seed_flow_export_is_talked_through_with_the_tool_buttons_to_the_hang_up(
         .harness
         .root()
         .join("core/tests/fixtures/flow-export.json");
-    click(ctx, "[data-testid=import]")?;
-    click(ctx, "[data-testid=import-new]")?;
+    click(ctx, hooks::IMPORT)?;
+    click(ctx, hooks::IMPORT_NEW)?;
     choose_file(ctx, "Import a plan", &export.display().to_string(), false)?;
     shows(
         ctx,
@@ -472,7 +464,7 @@ fn the_seed_flow_export_is_talked_through_with_the_tool_buttons_to_the_hang_up(
             || format!("the button sent {sent}"),
         )?;
     }
-    let ended = text_of(ctx, "[data-testid=chat-ended]")?;
+    let ended = text_of(ctx, hooks::CHAT_ENDED)?;
     ensure(ended.contains("hung up"), || {
         format!("the chat says {ended:?}")
     })?;
@@ -491,8 +483,8 @@ fn the_seed_flow_export_is_talked_through_with_the_tool_buttons_to_the_hang_up(
 fn a_chat_begun_in_technical_support_with_a_value_known_takes_a_turn_back(ctx: &Ctx) -> Outcome {
     open_plan(ctx, "customer-support")?;
     click(ctx, &state_css("technical-support"))?;
-    click(ctx, "[data-testid=chat-from-here]")?;
-    shows(ctx, "the Chat tab", "[data-testid=chat-begin-state]")?;
+    click(ctx, hooks::CHAT_FROM_HERE)?;
+    shows(ctx, "the Chat tab", hooks::CHAT_BEGIN_STATE)?;
     let begin = ctx.session().execute(
         "return document.querySelector('[data-testid=chat-begin-state]').value;",
         json!([]),
@@ -500,15 +492,15 @@ fn a_chat_begun_in_technical_support_with_a_value_known_takes_a_turn_back(ctx: &
     ensure(begin == json!("technical-support"), || {
         format!("the chat begins in {begin}")
     })?;
-    set_value(ctx, "[data-testid=chat-preset-key]", "issue_type")?;
-    set_value(ctx, "[data-testid=chat-preset-value]", "technical")?;
-    click(ctx, "[data-testid=chat-preset-add]")?;
+    set_value(ctx, hooks::CHAT_PRESET_KEY, "issue_type")?;
+    set_value(ctx, hooks::CHAT_PRESET_VALUE, "technical")?;
+    click(ctx, hooks::CHAT_PRESET_ADD)?;
     shows(
         ctx,
         "the preset",
         "[data-testid=chat-preset][data-key=issue_type]",
     )?;
-    click(ctx, "[data-testid=chat-start]")?;
+    click(ctx, hooks::CHAT_START)?;
     ctx.session()
         .wait_until("the opening reply", LONG, || Ok(agent_lines(ctx)? >= 1))?;
     is_in(ctx, "technical-support")?;
@@ -523,7 +515,7 @@ fn a_chat_begun_in_technical_support_with_a_value_known_takes_a_turn_back(ctx: &
         "the device was not recorded".into()
     })?;
     let users = count(ctx, "[data-testid=chat-message][data-role=user]")?;
-    click(ctx, "[data-testid=chat-step-back]")?;
+    click(ctx, hooks::CHAT_STEP_BACK)?;
     ctx.session().wait_until("the turn taken back", LONG, || {
         Ok(
             count(ctx, "[data-testid=chat-message][data-role=user]")? == users - 1
@@ -540,9 +532,9 @@ fn a_chat_begun_in_technical_support_with_a_value_known_takes_a_turn_back(ctx: &
     ctx.screenshot("chat-from-technical-support")?;
 
     // Restart: the same beginning, a new conversation.
-    click(ctx, "[data-testid=chat-restart]")?;
+    click(ctx, hooks::CHAT_RESTART)?;
     ctx.session().wait_until("a new conversation", LONG, || {
-        Ok(count(ctx, "[data-testid=chat-message]")? == 1)
+        Ok(count(ctx, hooks::CHAT_MESSAGE)? == 1)
     })?;
     is_in(ctx, "technical-support")?;
     ensure(
@@ -569,7 +561,7 @@ fn a_chat_killed_half_way_is_continued_after_the_app_starts_again(ctx: &Ctx) -> 
 
     ctx.relaunch()?;
     open_plan(ctx, "customer-support")?;
-    click(ctx, "[data-testid=tab-chat]")?;
+    click(ctx, hooks::TAB_CHAT)?;
     ctx.session()
         .wait_until("the conversation shown again", LONG, || {
             Ok(agent_lines(ctx)? == 3)
@@ -599,7 +591,7 @@ fn a_chat_killed_half_way_is_continued_after_the_app_starts_again(ctx: &Ctx) -> 
     std::fs::write(&log, b"{\"turns\": [").map_err(|e| e.to_string())?;
     ctx.relaunch()?;
     open_plan(ctx, "customer-support")?;
-    click(ctx, "[data-testid=tab-chat]")?;
+    click(ctx, hooks::TAB_CHAT)?;
     let error = ctx
         .session()
         .wait_for("[data-testid=chat-error][data-code=invalid-json]", LONG)?;
@@ -624,22 +616,18 @@ fn a_published_version_is_tested_read_only_and_the_draft_again_after(ctx: &Ctx) 
     ensure(out.status.success(), || {
         format!("plan publish: {}", String::from_utf8_lossy(&out.stderr))
     })?;
-    click(ctx, "[data-testid=tab-chat]")?;
+    click(ctx, hooks::TAB_CHAT)?;
     shows(
         ctx,
         "version 1 offered",
         "[data-testid=chat-run] option[value='1']",
     )?;
-    set_value(ctx, "[data-testid=chat-run]", "1")?;
-    click(ctx, "[data-testid=chat-start]")?;
+    set_value(ctx, hooks::CHAT_RUN, "1")?;
+    click(ctx, hooks::CHAT_START)?;
     ctx.session()
         .wait_until("the opening reply", LONG, || Ok(agent_lines(ctx)? >= 1))?;
-    shows(
-        ctx,
-        "version 1 shown read-only",
-        "[data-testid=readonly-banner]",
-    )?;
-    let mode = text_of(ctx, "[data-testid=mode]")?;
+    shows(ctx, "version 1 shown read-only", hooks::READONLY_BANNER)?;
+    let mode = text_of(ctx, hooks::MODE)?;
     ensure(mode == "Testing version 1", || {
         format!("the top bar says {mode:?}")
     })?;
@@ -647,13 +635,13 @@ fn a_published_version_is_tested_read_only_and_the_draft_again_after(ctx: &Ctx) 
     is_in(ctx, "customer-intake")?;
     ctx.screenshot("chat-version-1")?;
 
-    set_value(ctx, "[data-testid=chat-run]", "draft")?;
-    click(ctx, "[data-testid=chat-start]")?;
+    set_value(ctx, hooks::CHAT_RUN, "draft")?;
+    click(ctx, hooks::CHAT_START)?;
     ctx.session()
         .wait_until("the draft shown again", LONG, || {
-            Ok(count(ctx, "[data-testid=readonly-banner]")? == 0
-                && text_of(ctx, "[data-testid=mode]")? == "Testing the draft"
-                && count(ctx, "[data-testid=chat-message]")? == 1)
+            Ok(count(ctx, hooks::READONLY_BANNER)? == 0
+                && text_of(ctx, hooks::MODE)? == "Testing the draft"
+                && count(ctx, hooks::CHAT_MESSAGE)? == 1)
         })?;
     is_in(ctx, "greeting")
 }

@@ -11,6 +11,7 @@
 
 pub mod chat;
 pub mod cli;
+pub mod hooks;
 pub mod llama;
 pub mod model_server;
 pub mod native;

@@ -1,5 +1,6 @@
-//! What the benchmarks share: medians of timed runs, run by run or interleaved (this machine's
-//! speed drifts from one minute to the next, so two things compared are timed in turn).
+//! What the benchmarks share, the one timing helper of the project's benches (each includes this
+//! file by its path): medians of timed runs, run by run or interleaved (this machine's speed
+//! drifts from one minute to the next, so two things compared are timed in turn).
 
 #![allow(dead_code)]
 

@@ -1,0 +1,258 @@
+//! The app's test hooks (the `data-testid` attributes of docs/editor.md), as the end-to-end tests
+//! select them: each named once here. A selector that narrows one (`[data-testid=task][data-task-index='1']`)
+//! is written where it is used.
+
+/// `[data-testid=add-auto-activate]`.
+pub const ADD_AUTO_ACTIVATE: &str = "[data-testid=add-auto-activate]";
+/// `[data-testid=add-interruption]`.
+pub const ADD_INTERRUPTION: &str = "[data-testid=add-interruption]";
+/// `[data-testid=add-rule]`.
+pub const ADD_RULE: &str = "[data-testid=add-rule]";
+/// `[data-testid=add-session-state]`.
+pub const ADD_SESSION_STATE: &str = "[data-testid=add-session-state]";
+/// `[data-testid=add-task]`.
+pub const ADD_TASK: &str = "[data-testid=add-task]";
+/// `[data-testid=add-tool]`.
+pub const ADD_TOOL: &str = "[data-testid=add-tool]";
+/// `[data-testid=advanced-toggle]`.
+pub const ADVANCED_TOGGLE: &str = "[data-testid=advanced-toggle]";
+/// `[data-testid=agent-base-url]`.
+pub const AGENT_BASE_URL: &str = "[data-testid=agent-base-url]";
+/// `[data-testid=agent-model]`.
+pub const AGENT_MODEL: &str = "[data-testid=agent-model]";
+/// `[data-testid=agent-save]`.
+pub const AGENT_SAVE: &str = "[data-testid=agent-save]";
+/// `[data-testid=agent-test]`.
+pub const AGENT_TEST: &str = "[data-testid=agent-test]";
+/// `[data-testid=agent-timeout]`.
+pub const AGENT_TIMEOUT: &str = "[data-testid=agent-timeout]";
+/// `[data-testid=auto-layout]`.
+pub const AUTO_LAYOUT: &str = "[data-testid=auto-layout]";
+/// `[data-testid=back-to-draft]`.
+pub const BACK_TO_DRAFT: &str = "[data-testid=back-to-draft]";
+/// `[data-testid=canvas]`.
+pub const CANVAS: &str = "[data-testid=canvas]";
+/// `[data-testid=case-differs]`.
+pub const CASE_DIFFERS: &str = "[data-testid=case-differs]";
+/// `[data-testid=case-expect]`.
+pub const CASE_EXPECT: &str = "[data-testid=case-expect]";
+/// `[data-testid=case-name]`.
+pub const CASE_NAME: &str = "[data-testid=case-name]";
+/// `[data-testid=chat-begin-state]`.
+pub const CHAT_BEGIN_STATE: &str = "[data-testid=chat-begin-state]";
+/// `[data-testid=chat-ended]`.
+pub const CHAT_ENDED: &str = "[data-testid=chat-ended]";
+/// `[data-testid=chat-failed]`.
+pub const CHAT_FAILED: &str = "[data-testid=chat-failed]";
+/// `[data-testid=chat-fallback]`.
+pub const CHAT_FALLBACK: &str = "[data-testid=chat-fallback]";
+/// `[data-testid=chat-from-here]`.
+pub const CHAT_FROM_HERE: &str = "[data-testid=chat-from-here]";
+/// `[data-testid=chat-input]`.
+pub const CHAT_INPUT: &str = "[data-testid=chat-input]";
+/// `[data-testid=chat-message]`.
+pub const CHAT_MESSAGE: &str = "[data-testid=chat-message]";
+/// `[data-testid=chat-no-functions]`.
+pub const CHAT_NO_FUNCTIONS: &str = "[data-testid=chat-no-functions]";
+/// `[data-testid=chat-parked]`.
+pub const CHAT_PARKED: &str = "[data-testid=chat-parked]";
+/// `[data-testid=chat-preset-add]`.
+pub const CHAT_PRESET_ADD: &str = "[data-testid=chat-preset-add]";
+/// `[data-testid=chat-preset-key]`.
+pub const CHAT_PRESET_KEY: &str = "[data-testid=chat-preset-key]";
+/// `[data-testid=chat-preset-value]`.
+pub const CHAT_PRESET_VALUE: &str = "[data-testid=chat-preset-value]";
+/// `[data-testid=chat-restart]`.
+pub const CHAT_RESTART: &str = "[data-testid=chat-restart]";
+/// `[data-testid=chat-retry]`.
+pub const CHAT_RETRY: &str = "[data-testid=chat-retry]";
+/// `[data-testid=chat-run]`.
+pub const CHAT_RUN: &str = "[data-testid=chat-run]";
+/// `[data-testid=chat-run-suite]`.
+pub const CHAT_RUN_SUITE: &str = "[data-testid=chat-run-suite]";
+/// `[data-testid=chat-save-case]`.
+pub const CHAT_SAVE_CASE: &str = "[data-testid=chat-save-case]";
+/// `[data-testid=chat-stale]`.
+pub const CHAT_STALE: &str = "[data-testid=chat-stale]";
+/// `[data-testid=chat-start]`.
+pub const CHAT_START: &str = "[data-testid=chat-start]";
+/// `[data-testid=chat-step-back]`.
+pub const CHAT_STEP_BACK: &str = "[data-testid=chat-step-back]";
+/// `[data-testid=chat-transcript]`.
+pub const CHAT_TRANSCRIPT: &str = "[data-testid=chat-transcript]";
+/// `[data-testid=compare-with]`.
+pub const COMPARE_WITH: &str = "[data-testid=compare-with]";
+/// `[data-testid=confirm]`.
+pub const CONFIRM: &str = "[data-testid=confirm]";
+/// `[data-testid=conflict]`.
+pub const CONFLICT: &str = "[data-testid=conflict]";
+/// `[data-testid=conflict-mine]`.
+pub const CONFLICT_MINE: &str = "[data-testid=conflict-mine]";
+/// `[data-testid=context-menu]`.
+pub const CONTEXT_MENU: &str = "[data-testid=context-menu]";
+/// `[data-testid=coverage-summary]`.
+pub const COVERAGE_SUMMARY: &str = "[data-testid=coverage-summary]";
+/// `[data-testid=dialog]`.
+pub const DIALOG: &str = "[data-testid=dialog]";
+/// `[data-testid=explore-coverage]`.
+pub const EXPLORE_COVERAGE: &str = "[data-testid=explore-coverage]";
+/// `[data-testid=explore-path]`.
+pub const EXPLORE_PATH: &str = "[data-testid=explore-path]";
+/// `[data-testid=explore-progress]`.
+pub const EXPLORE_PROGRESS: &str = "[data-testid=explore-progress]";
+/// `[data-testid=explore-run]`.
+pub const EXPLORE_RUN: &str = "[data-testid=explore-run]";
+/// `[data-testid=explore-stop]`.
+pub const EXPLORE_STOP: &str = "[data-testid=explore-stop]";
+/// `[data-testid=explore-summary]`.
+pub const EXPLORE_SUMMARY: &str = "[data-testid=explore-summary]";
+/// `[data-testid=export]`.
+pub const EXPORT: &str = "[data-testid=export]";
+/// `[data-testid=export-draft]`.
+pub const EXPORT_DRAFT: &str = "[data-testid=export-draft]";
+/// `[data-testid=field-ending]`.
+pub const FIELD_ENDING: &str = "[data-testid=field-ending]";
+/// `[data-testid=field-id]`.
+pub const FIELD_ID: &str = "[data-testid=field-id]";
+/// `[data-testid=field-interruptible]`.
+pub const FIELD_INTERRUPTIBLE: &str = "[data-testid=field-interruptible]";
+/// `[data-testid=field-plan-instructions]`.
+pub const FIELD_PLAN_INSTRUCTIONS: &str = "[data-testid=field-plan-instructions]";
+/// `[data-testid=field-priority]`.
+pub const FIELD_PRIORITY: &str = "[data-testid=field-priority]";
+/// `[data-testid=field-ss-id]`.
+pub const FIELD_SS_ID: &str = "[data-testid=field-ss-id]";
+/// `[data-testid=field-ss-prompt]`.
+pub const FIELD_SS_PROMPT: &str = "[data-testid=field-ss-prompt]";
+/// `[data-testid=field-ss-type]`.
+pub const FIELD_SS_TYPE: &str = "[data-testid=field-ss-type]";
+/// `[data-testid=field-task-ask-again]`.
+pub const FIELD_TASK_ASK_AGAIN: &str = "[data-testid=field-task-ask-again]";
+/// `[data-testid=field-title]`.
+pub const FIELD_TITLE: &str = "[data-testid=field-title]";
+/// `[data-testid=field-tool-add-codes]`.
+pub const FIELD_TOOL_ADD_CODES: &str = "[data-testid=field-tool-add-codes]";
+/// `[data-testid=field-tool-name]`.
+pub const FIELD_TOOL_NAME: &str = "[data-testid=field-tool-name]";
+/// `[data-testid=fired-why]`.
+pub const FIRED_WHY: &str = "[data-testid=fired-why]";
+/// `[data-testid=fit-view]`.
+pub const FIT_VIEW: &str = "[data-testid=fit-view]";
+/// `[data-testid=fold-panel]`.
+pub const FOLD_PANEL: &str = "[data-testid=fold-panel]";
+/// `[data-testid=fold-side]`.
+pub const FOLD_SIDE: &str = "[data-testid=fold-side]";
+/// `[data-testid=help-overlay]`.
+pub const HELP_OVERLAY: &str = "[data-testid=help-overlay]";
+/// `[data-testid=import]`.
+pub const IMPORT: &str = "[data-testid=import]";
+/// `[data-testid=import-into]`.
+pub const IMPORT_INTO: &str = "[data-testid=import-into]";
+/// `[data-testid=import-new]`.
+pub const IMPORT_NEW: &str = "[data-testid=import-new]";
+/// `[data-testid=interruption]`.
+pub const INTERRUPTION: &str = "[data-testid=interruption]";
+/// `[data-testid=load-error]`.
+pub const LOAD_ERROR: &str = "[data-testid=load-error]";
+/// `[data-testid=menu-add-goal]`.
+pub const MENU_ADD_GOAL: &str = "[data-testid=menu-add-goal]";
+/// `[data-testid=menu-delete]`.
+pub const MENU_DELETE: &str = "[data-testid=menu-delete]";
+/// `[data-testid=menu-duplicate]`.
+pub const MENU_DUPLICATE: &str = "[data-testid=menu-duplicate]";
+/// `[data-testid=mode]`.
+pub const MODE: &str = "[data-testid=mode]";
+/// `[data-testid=new-plan-from]`.
+pub const NEW_PLAN_FROM: &str = "[data-testid=new-plan-from]";
+/// `[data-testid=new-plan-title]`.
+pub const NEW_PLAN_TITLE: &str = "[data-testid=new-plan-title]";
+/// `[data-testid=notice]`.
+pub const NOTICE: &str = "[data-testid=notice]";
+/// `[data-testid=notice-undo]`.
+pub const NOTICE_UNDO: &str = "[data-testid=notice-undo]";
+/// `[data-testid=overview]`.
+pub const OVERVIEW: &str = "[data-testid=overview]";
+/// `[data-testid=palette-goal]`.
+pub const PALETTE_GOAL: &str = "[data-testid=palette-goal]";
+/// `[data-testid=palette-loose]`.
+pub const PALETTE_LOOSE: &str = "[data-testid=palette-loose]";
+/// `[data-testid=palette-strict]`.
+pub const PALETTE_STRICT: &str = "[data-testid=palette-strict]";
+/// `[data-testid=plan]`.
+pub const PLAN: &str = "[data-testid=plan]";
+/// `[data-testid=plan-inspector]`.
+pub const PLAN_INSPECTOR: &str = "[data-testid=plan-inspector]";
+/// `[data-testid=plan-new]`.
+pub const PLAN_NEW: &str = "[data-testid=plan-new]";
+/// `[data-testid=plan-rename-input]`.
+pub const PLAN_RENAME_INPUT: &str = "[data-testid=plan-rename-input]";
+/// `[data-testid=plan-search]`.
+pub const PLAN_SEARCH: &str = "[data-testid=plan-search]";
+/// `[data-testid=plan-title]`.
+pub const PLAN_TITLE: &str = "[data-testid=plan-title]";
+/// `[data-testid=problem]`.
+pub const PROBLEM: &str = "[data-testid=problem]";
+/// `[data-testid=problem-count]`.
+pub const PROBLEM_COUNT: &str = "[data-testid=problem-count]";
+/// `[data-testid=problem-plan-instructions]`.
+pub const PROBLEM_PLAN_INSTRUCTIONS: &str = "[data-testid=problem-plan-instructions]";
+/// `[data-testid=publish]`.
+pub const PUBLISH: &str = "[data-testid=publish]";
+/// `[data-testid=publish-cancel]`.
+pub const PUBLISH_CANCEL: &str = "[data-testid=publish-cancel]";
+/// `[data-testid=publish-confirm]`.
+pub const PUBLISH_CONFIRM: &str = "[data-testid=publish-confirm]";
+/// `[data-testid=publish-diff]`.
+pub const PUBLISH_DIFF: &str = "[data-testid=publish-diff]";
+/// `[data-testid=publish-error]`.
+pub const PUBLISH_ERROR: &str = "[data-testid=publish-error]";
+/// `[data-testid=publish-errors]`.
+pub const PUBLISH_ERRORS: &str = "[data-testid=publish-errors]";
+/// `[data-testid=publish-note]`.
+pub const PUBLISH_NOTE: &str = "[data-testid=publish-note]";
+/// `[data-testid=publish-outcomes]`.
+pub const PUBLISH_OUTCOMES: &str = "[data-testid=publish-outcomes]";
+/// `[data-testid=publish-rule-broken]`.
+pub const PUBLISH_RULE_BROKEN: &str = "[data-testid=publish-rule-broken]";
+/// `[data-testid=publish-rules-broken]`.
+pub const PUBLISH_RULES_BROKEN: &str = "[data-testid=publish-rules-broken]";
+/// `[data-testid=publish-rules-hold]`.
+pub const PUBLISH_RULES_HOLD: &str = "[data-testid=publish-rules-hold]";
+/// `[data-testid=publish-unchanged]`.
+pub const PUBLISH_UNCHANGED: &str = "[data-testid=publish-unchanged]";
+/// `[data-testid=readonly-banner]`.
+pub const READONLY_BANNER: &str = "[data-testid=readonly-banner]";
+/// `[data-testid=save-status]`.
+pub const SAVE_STATUS: &str = "[data-testid=save-status]";
+/// `[data-testid=state]`.
+pub const STATE: &str = "[data-testid=state]";
+/// `[data-testid=suite-summary]`.
+pub const SUITE_SUMMARY: &str = "[data-testid=suite-summary]";
+/// `[data-testid=tab-chat]`.
+pub const TAB_CHAT: &str = "[data-testid=tab-chat]";
+/// `[data-testid=tab-explore]`.
+pub const TAB_EXPLORE: &str = "[data-testid=tab-explore]";
+/// `[data-testid=tab-inspect]`.
+pub const TAB_INSPECT: &str = "[data-testid=tab-inspect]";
+/// `[data-testid=tab-problems]`.
+pub const TAB_PROBLEMS: &str = "[data-testid=tab-problems]";
+/// `[data-testid=tab-versions]`.
+pub const TAB_VERSIONS: &str = "[data-testid=tab-versions]";
+/// `[data-testid=transition]`.
+pub const TRANSITION: &str = "[data-testid=transition]";
+/// `[data-testid=transition-inspector]`.
+pub const TRANSITION_INSPECTOR: &str = "[data-testid=transition-inspector]";
+/// `[data-testid=trash-toggle]`.
+pub const TRASH_TOGGLE: &str = "[data-testid=trash-toggle]";
+/// `[data-testid=undo]`.
+pub const UNDO: &str = "[data-testid=undo]";
+/// `[data-testid=version-badge]`.
+pub const VERSION_BADGE: &str = "[data-testid=version-badge]";
+/// `[data-testid=welcome]`.
+pub const WELCOME: &str = "[data-testid=welcome]";
+/// `[data-testid=welcome-sample]`.
+pub const WELCOME_SAMPLE: &str = "[data-testid=welcome-sample]";
+/// `[data-testid=zoom]`.
+pub const ZOOM: &str = "[data-testid=zoom]";
+/// `[data-testid=zoom-in]`.
+pub const ZOOM_IN: &str = "[data-testid=zoom-in]";
