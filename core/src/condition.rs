@@ -7,14 +7,18 @@
 //! where (a JSON Pointer relative to the condition), to any depth.
 
 pub mod change;
+mod operators;
 mod read;
 mod session_states;
+mod settings;
 mod visit;
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+pub use operators::{Combine, NumericOperator, SessionOperator};
 pub use session_states::SessionTest;
+pub use settings::{joined, Settings};
 pub use visit::{visit, Node};
 
 /// The condition types of the plan format.
@@ -198,9 +202,10 @@ impl NumericTest {
 }
 
 /// Which counter `turn_count_exceeded` reads.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum TurnScope {
-    /// Consecutive turns in this visit with no progress.
+    /// Consecutive turns in this visit with no progress (when a condition does not say).
+    #[default]
     WithoutProgress,
     /// All user turns in this visit.
     Total,

@@ -3,7 +3,7 @@
 //! with, and each keeps what still fits and drops what no longer does.
 
 use plan_core::condition::change::{apply, settings_for, ConditionChange as C, NumberField};
-use plan_core::condition::ConditionType;
+use plan_core::condition::{Combine, ConditionType, NumericOperator, SessionOperator, TurnScope};
 use plan_core::{validate, Code, Plan};
 use serde_json::{json, Map, Value};
 
@@ -88,18 +88,18 @@ fn offered(ty: ConditionType) -> Vec<C> {
         ],
         T::DeliverableValueNumeric => vec![
             C::Key("age".into()),
-            C::Operator("lt".into()),
+            C::Operator(NumericOperator::Lt),
             num(NumberField::Value, "18"),
-            C::Operator("between".into()),
+            C::Operator(NumericOperator::Between),
             num(NumberField::Min, "3"),
             num(NumberField::Max, "7.5"),
             num(NumberField::Max, "not a number"),
-            C::Operator("gte".into()),
+            C::Operator(NumericOperator::Gte),
         ],
         T::TurnCountExceeded => vec![
             num(NumberField::Turns, "5"),
-            C::Scope("total".into()),
-            C::Scope("without_progress".into()),
+            C::Scope(TurnScope::Total),
+            C::Scope(TurnScope::WithoutProgress),
         ],
         T::VisitCountExceeded => vec![
             num(NumberField::Visits, "4"),
@@ -116,16 +116,16 @@ fn offered(ty: ConditionType) -> Vec<C> {
         T::SessionStateValue => vec![
             C::SessionState("tries".into()),
             C::SessionValue("3".into()),
-            C::SessionOperator("gt".into()),
-            C::SessionOperator("in".into()),
+            C::SessionOperator(SessionOperator::Gt),
+            C::SessionOperator(SessionOperator::In),
             C::SessionValue("1, 2".into()),
-            C::SessionOperator("eq".into()),
+            C::SessionOperator(SessionOperator::Eq),
             C::SessionState("tags".into()),
-            C::SessionOperator("contains".into()),
+            C::SessionOperator(SessionOperator::Contains),
             C::SessionValue("gold".into()),
         ],
         T::AllOf | T::AnyOf => vec![C::AddChild, C::AddChild, C::RemoveChild(0)],
-        T::Compound => vec![C::Combine("or".into()), C::AddChild, C::RemoveChild(1)],
+        T::Compound => vec![C::Combine(Combine::Or), C::AddChild, C::RemoveChild(1)],
     });
     changes
 }
@@ -174,12 +174,15 @@ fn each_change_keeps_what_fits_and_drops_what_does_not() {
     // `between` takes `min` and `max` for `value`, and gives them back.
     let (_, between) = run(
         ConditionType::DeliverableValueNumeric,
-        &[C::Operator("between".into())],
+        &[C::Operator(NumericOperator::Between)],
     );
     assert!(between.get("value").is_none() && between["min"] == 0 && between["max"] == 10);
     let (_, back) = run(
         ConditionType::DeliverableValueNumeric,
-        &[C::Operator("between".into()), C::Operator("lt".into())],
+        &[
+            C::Operator(NumericOperator::Between),
+            C::Operator(NumericOperator::Lt),
+        ],
     );
     assert!(back.get("min").is_none() && back.get("max").is_none() && back["value"] == 0);
     // A key of another type starts its value over; a number typed whole stays whole.
@@ -218,7 +221,7 @@ fn each_change_keeps_what_fits_and_drops_what_does_not() {
         ConditionType::SessionStateValue,
         &[
             C::SessionState("tries".into()),
-            C::SessionOperator("in".into()),
+            C::SessionOperator(SessionOperator::In),
             C::SessionValue("1, 2".into()),
         ],
     );
@@ -227,9 +230,9 @@ fn each_change_keeps_what_fits_and_drops_what_does_not() {
         ConditionType::SessionStateValue,
         &[
             C::SessionState("tries".into()),
-            C::SessionOperator("in".into()),
+            C::SessionOperator(SessionOperator::In),
             C::SessionValue("5, 6".into()),
-            C::SessionOperator("eq".into()),
+            C::SessionOperator(SessionOperator::Eq),
         ],
     );
     assert_eq!(single["value"], 5);

@@ -53,7 +53,7 @@ fn select_state(ctx: &Ctx, id: &str) -> Outcome {
         })
 }
 
-fn select_arrow(ctx: &Ctx, from: &str, index: usize) -> Outcome {
+pub(super) fn select_arrow(ctx: &Ctx, from: &str, index: usize) -> Outcome {
     let at = arrow_middle(ctx, from, index)?;
     click_at(ctx, at)?;
     ctx.session().wait_until(
@@ -126,7 +126,7 @@ fn field(name: &str) -> String {
     format!("[data-testid=field-{name}]")
 }
 
-fn nested(name: &str, path: &str) -> String {
+pub(super) fn nested(name: &str, path: &str) -> String {
     format!("[data-testid=field-{name}][data-path='{path}']")
 }
 
@@ -137,7 +137,7 @@ fn write_draft(ctx: &Ctx, id: &str, plan: &Plan) -> Outcome {
 }
 
 /// Waits until the draft on disk satisfies `check`.
-fn wait_for_draft(
+pub(super) fn wait_for_draft(
     ctx: &Ctx,
     id: &str,
     what: &str,

@@ -7,6 +7,7 @@
 
 mod agents;
 mod app;
+mod conditions;
 mod detours;
 mod editor;
 mod explore_tab;
@@ -21,6 +22,7 @@ fn main() {
     let suites = [
         app::TESTS,
         editor::TESTS,
+        conditions::TESTS,
         first_hour::TESTS,
         readable::TESTS,
         lifecycle::TESTS,

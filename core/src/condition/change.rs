@@ -8,7 +8,8 @@
 
 use serde_json::{json, Map, Value};
 
-use super::ConditionType;
+use super::operators::{Combine, NumericOperator, SessionOperator};
+use super::{ConditionType, TurnScope};
 use crate::coerce::coerce_session;
 use crate::plan::{DeliverableType, Plan, SessionState, SessionType};
 
@@ -33,7 +34,7 @@ pub enum ConditionChange {
     /// The values of "is one of" as typed: comma-separated.
     Choices(String),
     /// A number comparison's operator; `between` takes `min` and `max` instead of `value`.
-    Operator(String),
+    Operator(NumericOperator),
     /// A number setting (`value`, `min`, `max`, `turns`, `visits`), as typed; text that is not a
     /// number changes nothing.
     Number {
@@ -43,7 +44,7 @@ pub enum ConditionChange {
         typed: String,
     },
     /// What turns count: `without_progress` or `total`.
-    Scope(String),
+    Scope(TurnScope),
     /// The state whose visits count; none: the state the condition is in.
     VisitedState(Option<String>),
     /// The tool whose result is tested; its first response code with it.
@@ -55,11 +56,11 @@ pub enum ConditionChange {
     /// The session state tested; a value comparison starts over with `=` and its default.
     SessionState(String),
     /// A session state value comparison's operator; `in` takes a list, the others one value.
-    SessionOperator(String),
+    SessionOperator(SessionOperator),
     /// A session state's value as typed (comma-separated for `in`).
     SessionValue(String),
     /// `and` or `or` of a compound condition.
-    Combine(String),
+    Combine(Combine),
     /// One more condition inside a composite: "a value is known" of the first key.
     AddChild,
     /// The composite's condition at this place removed.
@@ -143,7 +144,7 @@ pub fn apply(
             cfg.insert("values".into(), Value::Array(list));
         }
         C::Operator(op) => {
-            if op == "between" {
+            if *op == NumericOperator::Between {
                 cfg.remove("value");
                 cfg.entry("min").or_insert(json!(0));
                 cfg.entry("max").or_insert(json!(10));
@@ -153,7 +154,7 @@ pub fn apply(
                 cfg.remove("inclusive");
                 cfg.entry("value").or_insert(json!(0));
             }
-            cfg.insert("operator".into(), text(op));
+            cfg.insert("operator".into(), text(op.as_str()));
         }
         C::Number { field, typed } => {
             let number = match field {
@@ -168,7 +169,7 @@ pub fn apply(
             }
         }
         C::Scope(scope) => {
-            cfg.insert("scope".into(), text(scope));
+            cfg.insert("scope".into(), text(scope.as_str()));
         }
         C::VisitedState(state) => match state {
             Some(id) => {
@@ -207,7 +208,7 @@ pub fn apply(
                 .unwrap_or_default()
                 .to_string();
             let list_state = plan.session_state(&id).is_some_and(|s| s.list);
-            if op == "in" {
+            if *op == SessionOperator::In {
                 let first = cfg
                     .remove("value")
                     .unwrap_or_else(|| session_default(plan, &id));
@@ -221,22 +222,24 @@ pub fn apply(
             }
             // `contains` tests one element of a list state; the other tests the whole value.
             let value = cfg.remove("value");
-            let value = match (op.as_str(), value) {
-                ("in", v) => v,
-                ("contains", Some(Value::Array(items))) => Some(
+            let value = match (op, value) {
+                (SessionOperator::In, v) => v,
+                (SessionOperator::Contains, Some(Value::Array(items))) => Some(
                     items
                         .into_iter()
                         .next()
                         .unwrap_or_else(|| element_default(plan, &id)),
                 ),
-                ("contains", v) => Some(v.unwrap_or_else(|| element_default(plan, &id))),
+                (SessionOperator::Contains, v) => {
+                    Some(v.unwrap_or_else(|| element_default(plan, &id)))
+                }
                 (_, Some(v)) if list_state && !v.is_array() => Some(json!([v])),
                 (_, v) => Some(v.unwrap_or_else(|| session_default(plan, &id))),
             };
             if let Some(v) = value {
                 cfg.insert("value".into(), v);
             }
-            cfg.insert("operator".into(), text(op));
+            cfg.insert("operator".into(), text(op.as_str()));
         }
         C::SessionValue(typed) => {
             let id = cfg
@@ -247,8 +250,8 @@ pub fn apply(
             let op = cfg
                 .get("operator")
                 .and_then(Value::as_str)
-                .unwrap_or("eq")
-                .to_string();
+                .and_then(SessionOperator::from_name)
+                .unwrap_or(SessionOperator::Eq);
             // One value of the state's type (a list state's element, for `in` and `contains`).
             let one = |t: &str| {
                 let mut single = plan.session_state(&id).cloned();
@@ -258,17 +261,17 @@ pub fn apply(
                 let v = text(t.trim());
                 single.and_then(|s| coerce_session(&v, &s)).unwrap_or(v)
             };
-            if op == "in" {
+            if op == SessionOperator::In {
                 let list = items(typed).map(one).collect();
                 cfg.insert("values".into(), Value::Array(list));
-            } else if op == "contains" {
+            } else if op == SessionOperator::Contains {
                 cfg.insert("value".into(), one(typed));
             } else {
                 cfg.insert("value".into(), session_value_from_text(plan, &id, typed));
             }
         }
         C::Combine(op) => {
-            cfg.insert("operator".into(), text(op));
+            cfg.insert("operator".into(), text(op.as_str()));
         }
         C::AddChild => {
             let leaf = json!({

@@ -5,7 +5,6 @@
 mod access;
 mod changes;
 mod condition;
-mod condition_model;
 mod deliverables;
 mod field_problem;
 mod fields;

@@ -208,19 +208,6 @@ pub(super) fn label(ty: ConditionType) -> &'static str {
     }
 }
 
-/// Values as an author types them: `a, b, 3`.
-pub(super) fn joined(values: &[Value]) -> String {
-    let shown: Vec<String> = values
-        .iter()
-        .map(|v| {
-            v.as_str()
-                .map(str::to_string)
-                .unwrap_or_else(|| v.to_string())
-        })
-        .collect();
-    shown.join(", ")
-}
-
 /// What decides the form of one condition.
 #[derive(Debug, Clone, PartialEq)]
 pub(super) struct Shape {
