@@ -87,9 +87,9 @@ pub fn App(first: FirstScreen) -> impl IntoView {
     // the suite's coverage.
     let chat_marks = Memo::new(move |_| {
         navigation.showing(Tab::Chat).then(|| {
-            test_chat.chat.with(|chat| {
-                test_chat.case.with(|case| {
-                    test_chat.suite.with(|suite| {
+            test_chat.chat().with(|chat| {
+                test_chat.case().with(|case| {
+                    test_chat.suite().with(|suite| {
                         crate::test_chat::marks(chat.as_ref(), case.as_ref(), suite.as_ref())
                     })
                 })

@@ -4,14 +4,12 @@
 //! from here, a conversation saved as a test case, and the plan's suite run with its coverage.
 //! The decisions are here; `panels::chat` shows them.
 
-use std::collections::HashSet;
-
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use plan_api::messages::{AgentKind, AgentSettings, CaseRun, ChatView, SuiteProgress, SuiteRun};
 use plan_api::{ApiError, ErrorCode};
 use plan_core::runtime::script::Script;
-use plan_core::runtime::{Preset, Start, ToolResults, What};
+use plan_core::runtime::{Preset, Start, ToolResults};
 use plan_core::Revision;
 
 use crate::actions::Actions;
@@ -22,68 +20,17 @@ use crate::navigation::{Dialog, Navigation, Tab};
 
 mod agent;
 mod answering;
+mod beginning;
 mod conversation_status;
+mod marks;
 mod play;
 pub use agent::{
     call_lines, conversation_cost, cost_line, model_takes_part, no_functions_turn, writer_label,
     CallLine, FailedTurn, SettingsForm,
 };
+pub use beginning::{preset_rows, run_of_word, run_word, summary, BeginChange, PresetRow};
 pub use conversation_status::{parked_text, session_rows, SessionRow};
-
-/// What the canvas marks for the test chat: the current state, the states visited, the
-/// transition that fired last (with why), and after a suite run the transitions it took.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct ChatMarks {
-    pub current: Option<String>,
-    pub visited: HashSet<String>,
-    /// The state of the task parked for a detour, lit beside the current one.
-    pub parked: Option<String>,
-    pub fired: Option<(String, usize, String)>,
-    /// `(from, index)` of the transitions the suite took; none before a suite run.
-    pub covered: Option<HashSet<plan_core::coverage::TransitionId>>,
-}
-
-/// The state a failing case was in at the turn it failed (1-based), else where it ended up.
-pub fn state_at(case: &CaseRun, turn: u32) -> Option<String> {
-    let record = case.record.as_ref()?;
-    record
-        .turns
-        .iter()
-        .find(|t| t.turn.number == turn)
-        .or(record.turns.last())
-        .map(|t| t.state.clone())
-        .or_else(|| Some(record.opening.state.clone()))
-}
-
-/// What the canvas marks for `chat` (and, when one is open, a failing case at its turn) and
-/// `suite`.
-pub fn marks(
-    chat: Option<&ChatView>,
-    case: Option<&CaseRun>,
-    suite: Option<&SuiteRun>,
-) -> ChatMarks {
-    let mut m = ChatMarks::default();
-    if let Some(case) = case {
-        let turn = case.failures.first().map_or(0, |f| f.turn);
-        m.current = state_at(case, turn);
-    } else if let Some(chat) = chat {
-        m.current = Some(chat.session.state_id.clone());
-        m.visited = chat.session.path.iter().cloned().collect();
-        m.parked = chat.session.parked.as_ref().map(|p| p.state_id.clone());
-        // The why in the trace's own words: "moved to Billing support because issue_type =
-        // billing (priority 1)".
-        m.fired = chat.turns.last().and_then(|t| {
-            t.events.iter().find_map(|e| match &e.what {
-                What::Transition(mv) => Some((mv.from.clone(), mv.index?, e.text.clone())),
-                _ => None,
-            })
-        });
-    }
-    if let Some(suite) = suite {
-        m.covered = Some(suite.coverage.transitions.keys().cloned().collect());
-    }
-    m
-}
+pub use marks::{marks, state_at};
 
 /// What the top bar says while a conversation is on: "Testing the draft", "Testing version 2".
 pub fn label(revision: Revision) -> String {
@@ -97,31 +44,31 @@ pub struct TestChat {
     lifecycle: Lifecycle,
     navigation: Navigation,
     /// The conversation shown, if any.
-    pub chat: RwSignal<Option<ChatView>>,
+    chat: RwSignal<Option<ChatView>>,
     /// A turn (or a start, a suite run) is under way.
-    pub busy: RwSignal<bool>,
+    busy: RwSignal<bool>,
     /// Why the last request failed.
-    pub error: RwSignal<Option<ApiError>>,
+    error: RwSignal<Option<ApiError>>,
     /// What a new conversation runs: the draft, the live version or a version.
-    pub run: RwSignal<Revision>,
+    run: RwSignal<Revision>,
     /// Where a new conversation begins, and what is known from the start.
-    pub from: RwSignal<Start>,
+    from: RwSignal<Start>,
     /// The last suite run, and how far the running one is.
-    pub suite: RwSignal<Option<SuiteRun>>,
-    pub progress: RwSignal<Option<SuiteProgress>>,
+    suite: RwSignal<Option<SuiteRun>>,
+    progress: RwSignal<Option<SuiteProgress>>,
     /// A failing case opened from the suite's results.
-    pub case: RwSignal<Option<CaseRun>>,
+    case: RwSignal<Option<CaseRun>>,
     /// Who answers the turns: the simulator or the language model (docs/agents.md).
-    pub agent: RwSignal<AgentKind>,
+    agent: RwSignal<AgentKind>,
     /// What each tool returns when the agent calls it without a code (the tool switches).
-    pub tool_results: RwSignal<ToolResults>,
+    tool_results: RwSignal<ToolResults>,
     /// The turn the language model failed, kept for Retry or the simulator.
-    pub failed: RwSignal<Option<FailedTurn>>,
+    failed: RwSignal<Option<FailedTurn>>,
     /// The language model's settings as kept (none: not set up yet), and the form's state.
-    pub settings: RwSignal<Option<AgentSettings>>,
-    pub settings_note: RwSignal<Option<Result<String, String>>>,
+    settings: RwSignal<Option<AgentSettings>>,
+    settings_note: RwSignal<Option<Result<String, String>>>,
     /// The models the server listed in the last "Test connection".
-    pub models: RwSignal<Vec<String>>,
+    models: RwSignal<Vec<String>>,
 }
 
 impl TestChat {
@@ -183,6 +130,89 @@ impl TestChat {
         });
         ipc::on_suite_progress(move |p| test_chat.progress.set(Some(p)));
         test_chat
+    }
+
+    /// The conversation shown, if any.
+    pub fn chat(&self) -> ReadSignal<Option<ChatView>> {
+        self.chat.read_only()
+    }
+
+    /// Whether a turn (or a start, a suite run) is under way.
+    pub fn busy(&self) -> ReadSignal<bool> {
+        self.busy.read_only()
+    }
+
+    /// What a new conversation runs.
+    pub fn run(&self) -> ReadSignal<Revision> {
+        self.run.read_only()
+    }
+
+    /// Where a new conversation begins, and what is known from the start.
+    pub fn from(&self) -> ReadSignal<Start> {
+        self.from.read_only()
+    }
+
+    /// The last suite run.
+    pub fn suite(&self) -> ReadSignal<Option<SuiteRun>> {
+        self.suite.read_only()
+    }
+
+    /// The failing case opened from the suite's results.
+    pub fn case(&self) -> ReadSignal<Option<CaseRun>> {
+        self.case.read_only()
+    }
+
+    /// Who answers the turns.
+    pub fn agent(&self) -> ReadSignal<AgentKind> {
+        self.agent.read_only()
+    }
+
+    /// The turn the language model failed, kept for Retry or the simulator.
+    pub fn failed(&self) -> ReadSignal<Option<FailedTurn>> {
+        self.failed.read_only()
+    }
+
+    /// The language model's settings as kept (none: not set up yet).
+    pub fn settings(&self) -> ReadSignal<Option<AgentSettings>> {
+        self.settings.read_only()
+    }
+
+    /// Why the last request failed.
+    pub fn error(&self) -> ReadSignal<Option<ApiError>> {
+        self.error.read_only()
+    }
+
+    /// How far the running suite is.
+    pub fn progress(&self) -> ReadSignal<Option<SuiteProgress>> {
+        self.progress.read_only()
+    }
+
+    /// What each tool returns when the agent calls it without a code.
+    pub fn tool_results(&self) -> ReadSignal<ToolResults> {
+        self.tool_results.read_only()
+    }
+
+    /// The models the server listed in the last "Test connection".
+    pub fn models(&self) -> ReadSignal<Vec<String>> {
+        self.models.read_only()
+    }
+
+    /// What the last "Test connection" or "Save" of the settings said.
+    pub fn settings_note(&self) -> ReadSignal<Option<Result<String, String>>> {
+        self.settings_note.read_only()
+    }
+
+    /// Changes how a new conversation begins (the one in view goes on as it began).
+    pub fn change_beginning(self, change: BeginChange) {
+        match change {
+            BeginChange::Run(run) => self.run.set(run),
+            other => self.from.update(|start| beginning::apply(start, other)),
+        }
+    }
+
+    /// Closes the failing case opened from the suite's results; the conversation shows again.
+    pub fn close_case(self) {
+        self.case.set(None);
     }
 
     /// Asks again whether the shown conversation of the draft can go on (its plan may have

@@ -255,12 +255,12 @@ pub fn TopBar() -> impl IntoView {
                 class:read-only=move || !draft_shown()
                 class:testing=move || test_chat.is_on()
                 data-testid="mode"
-                title=move || match test_chat.chat.with(|c| c.as_ref().map(|c| c.revision)) {
+                title=move || match test_chat.chat().with(|c| c.as_ref().map(|c| c.revision)) {
                     Some(revision) if test_chat.is_on() => crate::test_chat::label(revision),
                     _ => editor.mode.with(Mode::label),
                 }
             >
-                {move || match test_chat.chat.with(|c| c.as_ref().map(|c| c.revision)) {
+                {move || match test_chat.chat().with(|c| c.as_ref().map(|c| c.revision)) {
                     Some(revision) if test_chat.is_on() => crate::test_chat::label(revision),
                     _ => editor.mode.with(Mode::label),
                 }}

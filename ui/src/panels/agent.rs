@@ -11,7 +11,7 @@ use crate::test_chat::{SettingsForm, TestChat};
 #[component]
 pub fn AgentSwitch() -> impl IntoView {
     let test_chat = expect_context::<TestChat>();
-    let agent = test_chat.agent;
+    let agent = test_chat.agent();
     let option = move |kind: AgentKind, hint: &'static str| {
         view! {
             <button
@@ -50,10 +50,10 @@ fn Settings() -> impl IntoView {
     let form = RwSignal::new(SettingsForm::default());
     // The kept settings fill the form when they arrive (and after a save).
     Effect::new(move |_| {
-        let kept = test_chat.settings.get().unwrap_or_default();
+        let kept = test_chat.settings().get().unwrap_or_default();
         form.set(SettingsForm::of(&kept));
     });
-    let set_up = move || test_chat.settings.with(Option::is_some);
+    let set_up = move || test_chat.settings().with(Option::is_some);
     let field = move |label: &'static str,
                       id: &'static str,
                       hint: &'static str,
@@ -81,7 +81,7 @@ fn Settings() -> impl IntoView {
             <summary>
                 {move || {
                     test_chat
-                        .settings
+                        .settings()
                         .with(|s| match s {
                             Some(s) => format!("Model: {} at {}", s.model, s.base_url),
                             None => "Set up the language model".to_string(),
@@ -99,7 +99,7 @@ fn Settings() -> impl IntoView {
             <datalist id="agent-models">
                 {move || {
                     test_chat
-                        .models
+                        .models()
                         .get()
                         .into_iter()
                         .map(|m| view! { <option value=m></option> })
@@ -156,7 +156,7 @@ fn Settings() -> impl IntoView {
             </div>
             {move || {
                 test_chat
-                    .settings_note
+                    .settings_note()
                     .get()
                     .map(|note| match note {
                         Ok(text) => {
@@ -187,7 +187,7 @@ fn Settings() -> impl IntoView {
 pub fn FailedTurn() -> impl IntoView {
     let test_chat = expect_context::<TestChat>();
     move || {
-        test_chat.failed.get().map(|f| {
+        test_chat.failed().get().map(|f| {
             view! {
                 <div class="chat-failed" data-testid="chat-failed" role="alert">
                     <p>
@@ -204,14 +204,14 @@ pub fn FailedTurn() -> impl IntoView {
                         <button
                             class="primary"
                             data-testid="chat-retry"
-                            disabled=move || test_chat.busy.get()
+                            disabled=move || test_chat.busy().get()
                             on:click=move |_| test_chat.retry()
                         >
                             "Retry"
                         </button>
                         <button
                             data-testid="chat-fallback"
-                            disabled=move || test_chat.busy.get()
+                            disabled=move || test_chat.busy().get()
                             title="This one turn is answered by the simulator; the trace says so"
                             on:click=move |_| test_chat.answer_with_simulator()
                         >

@@ -21,11 +21,11 @@ use crate::test_chat::{
 #[component]
 pub fn Chat() -> impl IntoView {
     let test_chat = expect_context::<TestChat>();
-    let chat = test_chat.chat;
+    let chat = test_chat.chat();
     // Memos: the views below are made once per conversation shown, not once per turn.
     let has_chat = Memo::new(move |_| chat.with(Option::is_some));
     // A failing case opened from the suite takes the conversation's place until it is closed.
-    let case_open = Memo::new(move |_| test_chat.case.with(Option::is_some));
+    let case_open = Memo::new(move |_| test_chat.case().with(Option::is_some));
     // While a conversation runs, the window is laid out as any chat's: what it runs and its state
     // on top (scrolling on its own), the transcript filling the middle, the message box fixed at
     // the panel's foot; it never moves down as the conversation grows.
@@ -36,7 +36,7 @@ pub fn Chat() -> impl IntoView {
                 <Begin />
                 {move || {
                     test_chat
-                        .error
+                        .error()
                         .get()
                         .map(|e| {
                             view! {
@@ -87,8 +87,8 @@ pub fn Chat() -> impl IntoView {
 fn Transcript() -> impl IntoView {
     let test_chat = expect_context::<TestChat>();
     let lines = move || {
-        let agent = test_chat.agent.get();
-        test_chat.chat.with(|c| {
+        let agent = test_chat.agent().get();
+        test_chat.chat().with(|c| {
             c.as_ref()
                 .map(|c: &ChatView| {
                     let mixed = model_takes_part(&c.turns, agent);
@@ -129,11 +129,11 @@ fn Transcript() -> impl IntoView {
     };
     let cost = move || {
         test_chat
-            .chat
+            .chat()
             .with(|c| c.as_ref().and_then(|c| conversation_cost(&c.turns)))
     };
     let ended = move || {
-        test_chat.chat.with(|c| {
+        test_chat.chat().with(|c| {
             c.as_ref()
                 .and_then(|c| c.session.ended.as_ref().map(|e| e.describe()))
         })
@@ -141,7 +141,7 @@ fn Transcript() -> impl IntoView {
     // The newest line in view after each turn, as in any chat window (the DOM is the outside world).
     let list = NodeRef::<leptos::html::Ol>::new();
     Effect::new(move |_| {
-        test_chat.chat.track();
+        test_chat.chat().track();
         if let Some(ol) = list.get() {
             request_animation_frame(move || ol.set_scroll_top(ol.scroll_height()));
         }
@@ -325,14 +325,14 @@ fn Say() -> impl IntoView {
         }
     };
     let ended = move || {
-        test_chat.chat.with(|c| {
+        test_chat.chat().with(|c| {
             c.as_ref()
                 .is_some_and(|c| c.session.ended.is_some() || c.stale.is_some())
         })
     };
     let can_step_back = move || {
         test_chat
-            .chat
+            .chat()
             .with(|c| c.as_ref().is_some_and(|c| c.can_step_back))
     };
     view! {
@@ -354,7 +354,7 @@ fn Say() -> impl IntoView {
             <button
                 class="primary"
                 data-testid="chat-send"
-                disabled=move || ended() || test_chat.busy.get()
+                disabled=move || ended() || test_chat.busy().get()
                 on:click=move |_| send()
             >
                 "Send"
@@ -364,7 +364,7 @@ fn Say() -> impl IntoView {
             <button
                 data-testid="chat-step-back"
                 title="Take the last turn back, to answer differently"
-                disabled=move || !can_step_back() || test_chat.busy.get()
+                disabled=move || !can_step_back() || test_chat.busy().get()
                 on:click=move |_| test_chat.step_back()
             >
                 "↶ Step back"

@@ -15,7 +15,7 @@ pub fn Now() -> impl IntoView {
     let test_chat = expect_context::<TestChat>();
     let session = Memo::new(move |_| {
         test_chat
-            .chat
+            .chat()
             .with(|c| c.as_ref().map(|c| c.session.clone()))
     });
     let with = move |f: fn(&Session, &plan_core::Plan) -> String| {
@@ -142,7 +142,7 @@ pub fn Now() -> impl IntoView {
     };
     let ended = move || session.with(|s| s.as_ref().is_some_and(|s| s.ended.is_some()));
     let session_states = move || {
-        test_chat.chat.with(|c| {
+        test_chat.chat().with(|c| {
             editor.plan.with(|p| match (c, p) {
                 (Some(c), Some(p)) => {
                     let last = c
@@ -243,7 +243,7 @@ pub fn Now() -> impl IntoView {
                                                                     data-testid="chat-tool-code"
                                                                     data-tool=name.clone()
                                                                     data-code=code.clone()
-                                                                    disabled=move || ended() || test_chat.busy.get()
+                                                                    disabled=move || ended() || test_chat.busy().get()
                                                                     on:click=move |_| test_chat.say(message.clone())
                                                                 >
                                                                     {code.clone()}
@@ -302,7 +302,7 @@ pub fn Now() -> impl IntoView {
                                                     class="chat-ss-toggle"
                                                     data-testid="chat-ss-toggle"
                                                     title="Switch it by hand"
-                                                    disabled=move || ended() || test_chat.busy.get()
+                                                    disabled=move || ended() || test_chat.busy().get()
                                                     on:click=move |_| {
                                                         test_chat
                                                             .set_session_state(
@@ -325,7 +325,7 @@ pub fn Now() -> impl IntoView {
                                                                 class="chat-ss-value"
                                                                 data-testid="chat-ss-value"
                                                                 prop:value=value.clone()
-                                                                disabled=move || ended() || test_chat.busy.get()
+                                                                disabled=move || ended() || test_chat.busy().get()
                                                                 on:change=move |e| {
                                                                     let text = event_target_value(&e);
                                                                     let value = if text.trim().is_empty() {
@@ -408,7 +408,7 @@ fn ToolSwitch(tool: String, codes: Vec<String>) -> impl IntoView {
     let key = tool.clone();
     let chosen = move || {
         test_chat
-            .tool_results
+            .tool_results()
             .with(|t| t.get(&key).cloned().unwrap_or_default())
     };
     (!codes.is_empty()).then(|| {

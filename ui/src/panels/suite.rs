@@ -9,11 +9,11 @@ use crate::test_chat::TestChat;
 #[component]
 pub fn Suite() -> impl IntoView {
     let test_chat = expect_context::<TestChat>();
-    let suite = test_chat.suite;
+    let suite = test_chat.suite();
     let running = move || {
-        test_chat.busy.get()
+        test_chat.busy().get()
             && test_chat
-                .progress
+                .progress()
                 .get()
                 .is_some_and(|p| p.total == 0 || p.done < p.total)
     };
@@ -24,7 +24,7 @@ pub fn Suite() -> impl IntoView {
                 <button
                     data-testid="chat-run-suite"
                     title="Run every saved test case of this plan"
-                    disabled=move || test_chat.busy.get()
+                    disabled=move || test_chat.busy().get()
                     on:click=move |_| test_chat.run_suite()
                 >
                     "Run the suite"
@@ -34,7 +34,7 @@ pub fn Suite() -> impl IntoView {
                 running()
                     .then(|| {
                         test_chat
-                            .progress
+                            .progress()
                             .get()
                             .map(|p| {
                                 view! {
@@ -108,7 +108,7 @@ pub fn OpenedCase() -> impl IntoView {
     // Opened from the list below: brought into view (the DOM is the outside world).
     let here = NodeRef::<leptos::html::Div>::new();
     Effect::new(move |_| {
-        test_chat.case.track();
+        test_chat.case().track();
         if let Some(el) = here.get() {
             request_animation_frame(move || el.scroll_into_view());
         }
@@ -117,7 +117,7 @@ pub fn OpenedCase() -> impl IntoView {
         <div node_ref=here>
             {move || {
                 test_chat
-                    .case
+                    .case()
                     .get()
                     .map(|case| {
                         let failed_at = case.failures.first().map_or(0, |f| f.turn);
@@ -171,7 +171,7 @@ pub fn OpenedCase() -> impl IntoView {
                                 </ol>
                                 <button
                                     data-testid="case-close"
-                                    on:click=move |_| test_chat.case.set(None)
+                                    on:click=move |_| test_chat.close_case()
                                 >
                                     "Back to the conversation"
                                 </button>
