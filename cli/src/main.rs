@@ -36,7 +36,7 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{Args, Parser, Subcommand, ValueEnum};
 use lifecycle::{revision, Failure};
 use plan_core::Revision;
 
@@ -113,22 +113,8 @@ enum Command {
     /// A test conversation with the simulator (or a language model: --agent llm): interactive,
     /// or scripted with --script..
     Chat {
-        /// A plan file, run as is (nothing is saved).
-        #[arg(
-            value_name = "FILE",
-            required_unless_present = "plan",
-            conflicts_with = "plan"
-        )]
-        file: Option<PathBuf>,
-        /// A plan of the workspace: its live version, else its draft (its session is saved).
-        #[arg(long, value_name = "ID")]
-        plan: Option<String>,
-        #[arg(long, value_name = "N", requires = "plan", conflicts_with_all = ["live", "draft"])]
-        version: Option<u32>,
-        #[arg(long, requires = "plan", conflicts_with = "draft")]
-        live: bool,
-        #[arg(long, requires = "plan")]
-        draft: bool,
+        #[command(flatten)]
+        target: Target,
         /// Run the turns of a script (JSON) instead of reading the terminal.
         #[arg(long, value_name = "FILE")]
         script: Option<PathBuf>,
@@ -144,22 +130,8 @@ enum Command {
     /// Every conversation a plan allows, up to bounds: what only shows when it runs (a dead end, a
     /// state or transition never reached, a broken rule), each with its shortest conversation.
     Explore {
-        /// A plan file, explored as it is.
-        #[arg(
-            value_name = "FILE",
-            required_unless_present = "plan",
-            conflicts_with = "plan"
-        )]
-        file: Option<PathBuf>,
-        /// A plan of the workspace: its live version, else its draft.
-        #[arg(long, value_name = "ID")]
-        plan: Option<String>,
-        #[arg(long, value_name = "N", requires = "plan", conflicts_with_all = ["live", "draft"])]
-        version: Option<u32>,
-        #[arg(long, requires = "plan", conflicts_with = "draft")]
-        live: bool,
-        #[arg(long, requires = "plan")]
-        draft: bool,
+        #[command(flatten)]
+        target: Target,
         /// The most user turns in one conversation.
         #[arg(long, value_name = "N", default_value_t = plan_core::explore::DEFAULT_MAX_TURNS)]
         max_turns: u32,
@@ -206,6 +178,43 @@ enum Command {
     },
     /// Print the JSON Schema of the plan format.
     Schema,
+}
+
+/// Which plan a command runs: a file as it is, or a plan of the workspace (its live version,
+/// else its draft, unless one is named).
+#[derive(Args)]
+struct Target {
+    /// A plan file, run as is (nothing is saved).
+    #[arg(
+        value_name = "FILE",
+        required_unless_present = "plan",
+        conflicts_with = "plan"
+    )]
+    file: Option<PathBuf>,
+    /// A plan of the workspace: its live version, else its draft.
+    #[arg(long, value_name = "ID")]
+    plan: Option<String>,
+    /// This version of --plan.
+    #[arg(long, value_name = "N", requires = "plan", conflicts_with_all = ["live", "draft"])]
+    version: Option<u32>,
+    /// The live version of --plan.
+    #[arg(long, requires = "plan", conflicts_with = "draft")]
+    live: bool,
+    /// The draft of --plan.
+    #[arg(long, requires = "plan")]
+    draft: bool,
+}
+
+impl Target {
+    /// The revision named by --version, --live or --draft; none: live, else draft.
+    fn revision(&self) -> Option<Revision> {
+        match (self.version, self.live, self.draft) {
+            (Some(n), _, _) => Some(Revision::Version(n)),
+            (None, true, _) => Some(Revision::Live),
+            (None, false, true) => Some(Revision::Draft),
+            _ => None,
+        }
+    }
 }
 
 /// Output format.
@@ -265,27 +274,17 @@ fn run(cli: Cli) -> Result<u8, Failure> {
             return lifecycle::check_plan(&ws()?, id, w, format);
         }
         Command::Chat {
-            file,
-            plan,
-            version,
-            live,
-            draft,
+            target,
             script,
             resume,
             from,
             agent,
         } => {
             let agent = agent::choose(agent)?;
-            let revision = match (version, live, draft) {
-                (Some(n), _, _) => Some(Revision::Version(*n)),
-                (None, true, _) => Some(Revision::Live),
-                (None, false, true) => Some(Revision::Draft),
-                _ => None,
-            };
             let options = chat::Options {
-                file: file.clone(),
-                plan: plan.clone(),
-                revision,
+                file: target.file.clone(),
+                plan: target.plan.clone(),
+                revision: target.revision(),
                 script: script.clone(),
                 resume: resume.clone(),
                 from: from.clone(),
@@ -294,11 +293,7 @@ fn run(cli: Cli) -> Result<u8, Failure> {
             return chat::run(ws, options, format);
         }
         Command::Explore {
-            file,
-            plan,
-            version,
-            live,
-            draft,
+            target,
             max_turns,
             max_configurations,
             max_memory,
@@ -307,16 +302,10 @@ fn run(cli: Cli) -> Result<u8, Failure> {
             compare_version,
             compare_live,
         } => {
-            let revision = match (version, live, draft) {
-                (Some(n), _, _) => Some(Revision::Version(*n)),
-                (None, true, _) => Some(Revision::Live),
-                (None, false, true) => Some(Revision::Draft),
-                _ => None,
-            };
             let options = explore::Options {
-                file: file.clone(),
-                plan: plan.clone(),
-                revision,
+                file: target.file.clone(),
+                plan: target.plan.clone(),
+                revision: target.revision(),
                 workspace: cli.workspace.clone(),
                 bounds: plan_core::explore::Bounds {
                     max_turns: *max_turns,

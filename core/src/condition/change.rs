@@ -202,11 +202,7 @@ pub fn apply(
             }
         }
         C::SessionOperator(op) => {
-            let id = cfg
-                .get("session_state")
-                .and_then(Value::as_str)
-                .unwrap_or_default()
-                .to_string();
+            let id = word(cfg, "session_state").to_string();
             let list_state = plan.session_state(&id).is_some_and(|s| s.list);
             if *op == SessionOperator::In {
                 let first = cfg
@@ -242,11 +238,7 @@ pub fn apply(
             cfg.insert("operator".into(), text(op.as_str()));
         }
         C::SessionValue(typed) => {
-            let id = cfg
-                .get("session_state")
-                .and_then(Value::as_str)
-                .unwrap_or_default()
-                .to_string();
+            let id = word(cfg, "session_state").to_string();
             let op = cfg
                 .get("operator")
                 .and_then(Value::as_str)
@@ -293,6 +285,11 @@ pub fn apply(
             }
         }
     }
+}
+
+/// A setting that is a word, as written; empty when it is not.
+fn word<'c>(cfg: &'c Map<String, Value>, field: &str) -> &'c str {
+    cfg.get(field).and_then(Value::as_str).unwrap_or_default()
 }
 
 /// The items of a list as typed: comma-separated, trimmed, empty ones left out.

@@ -432,39 +432,9 @@ pub fn Canvas(scene: Memo<Scene>, marks: Memo<Marks>) -> impl IntoView {
         >
             <svg class="arrows" aria-hidden="true">
                 <defs>
-                    <marker
-                        id="arrowhead"
-                        viewBox="0 0 10 10"
-                        refX="9"
-                        refY="5"
-                        markerWidth="8"
-                        markerHeight="8"
-                        orient="auto-start-reverse"
-                    >
-                        <path d="M0,1 L10,5 L0,9 z" class="arrowhead"></path>
-                    </marker>
-                    <marker
-                        id="arrowhead-broken"
-                        viewBox="0 0 10 10"
-                        refX="9"
-                        refY="5"
-                        markerWidth="8"
-                        markerHeight="8"
-                        orient="auto-start-reverse"
-                    >
-                        <path d="M0,1 L10,5 L0,9 z" class="arrowhead broken"></path>
-                    </marker>
-                    <marker
-                        id="arrowhead-selected"
-                        viewBox="0 0 10 10"
-                        refX="9"
-                        refY="5"
-                        markerWidth="8"
-                        markerHeight="8"
-                        orient="auto-start-reverse"
-                    >
-                        <path d="M0,1 L10,5 L0,9 z" class="arrowhead selected"></path>
-                    </marker>
+                    {arrowhead("arrowhead", "arrowhead")}
+                    {arrowhead("arrowhead-broken", "arrowhead broken")}
+                    {arrowhead("arrowhead-selected", "arrowhead selected")}
                 </defs>
                 <g transform=svg_transform>
                     <For each=move || arrows_now.get() key=|a| a.key children=arrow />
@@ -530,5 +500,22 @@ pub fn Canvas(scene: Memo<Scene>, marks: Memo<Marks>) -> impl IntoView {
                 </button>
             </div>
         </div>
+    }
+}
+
+/// An arrow's head, drawn where a line with `marker-end: url(#id)` ends.
+fn arrowhead(id: &'static str, class: &'static str) -> impl IntoView {
+    view! {
+        <marker
+            id=id
+            viewBox="0 0 10 10"
+            refX="9"
+            refY="5"
+            markerWidth="8"
+            markerHeight="8"
+            orient="auto-start-reverse"
+        >
+            <path d="M0,1 L10,5 L0,9 z" class=class></path>
+        </marker>
     }
 }

@@ -110,6 +110,23 @@ pub(super) fn set_below(
     }
 }
 
+/// Replaces the condition at `path` below a root whose settings are `config`; an empty path
+/// replaces the root itself, whose type `set_type` takes.
+fn replace(
+    config: &mut Map<String, Value>,
+    set_type: impl FnOnce(ConditionType),
+    path: &[usize],
+    ty: ConditionType,
+    cfg: Map<String, Value>,
+) {
+    if path.is_empty() {
+        set_type(ty);
+        *config = cfg;
+    } else {
+        set_below(config, path, ty, cfg);
+    }
+}
+
 /// Replaces the condition at `path` of a transition.
 pub(super) fn set_node(
     t: &mut Transition,
@@ -117,12 +134,8 @@ pub(super) fn set_node(
     ty: ConditionType,
     cfg: Map<String, Value>,
 ) {
-    if path.is_empty() {
-        t.condition_type = Some(ty);
-        t.condition_config = cfg;
-    } else {
-        set_below(&mut t.condition_config, path, ty, cfg);
-    }
+    let set_type = |ty| t.condition_type = Some(ty);
+    replace(&mut t.condition_config, set_type, path, ty, cfg);
 }
 
 /// Replaces the condition at `path` of an automatic rule.
@@ -132,12 +145,8 @@ pub(super) fn set_rule(
     ty: ConditionType,
     cfg: Map<String, Value>,
 ) {
-    if path.is_empty() {
-        c.condition_type = ty;
-        c.condition_config = cfg;
-    } else {
-        set_below(&mut c.condition_config, path, ty, cfg);
-    }
+    let set_type = |ty| c.condition_type = ty;
+    replace(&mut c.condition_config, set_type, path, ty, cfg);
 }
 
 /// The condition of a root that stands alone (a session state's rule, an interruption's
