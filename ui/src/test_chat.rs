@@ -29,7 +29,10 @@ pub use agent::{
     CallLine, FailedTurn, SettingsForm,
 };
 pub use beginning::{preset_rows, run_of_word, run_word, summary, BeginChange, PresetRow};
-pub use conversation_status::{parked_text, session_rows, SessionRow};
+pub use conversation_status::{
+    counters, goal_words, known_rows, parked_text, session_rows, task_rows, KnownRow, SessionRow,
+    TaskRow,
+};
 pub use marks::{marks, state_at};
 
 /// What the top bar says while a conversation is on: "Testing the draft", "Testing version 2".

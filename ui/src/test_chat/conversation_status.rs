@@ -1,7 +1,7 @@
 //! What the test chat's live panel shows of the session, decided here and tested without a
 //! browser: each session state's row, and the parked task.
 
-use plan_core::runtime::{ChangedBy, Session, What};
+use plan_core::runtime::{ChangedBy, GoalStatus, Session, TaskStatus, What};
 
 /// The parked task as the test chat says it: its state, since which turn, for which interruption,
 /// and when it will be forgotten; none when nothing is parked.
@@ -72,4 +72,134 @@ pub fn session_rows(
             })
         })
         .collect()
+}
+
+/// The counters beside the state: turns, turns here, turns without progress, and the plan's
+/// stuck-turn limit when it has one.
+pub fn counters(plan: &plan_core::Plan, session: &Session) -> String {
+    let stuck = plan.settings.stuck_turns;
+    let limit = if stuck > 0 {
+        format!(" (released at {stuck})")
+    } else {
+        String::new()
+    };
+    format!(
+        "Turn {} · {} in this state · {} without progress{limit}",
+        session.turn, session.visit.total, session.visit.without_progress
+    )
+}
+
+/// One task of the visit: its id, its status's word, and the mark shown before it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TaskRow {
+    pub id: String,
+    pub status: &'static str,
+    pub mark: &'static str,
+}
+
+/// The tasks of the current visit, in order.
+pub fn task_rows(session: &Session) -> Vec<TaskRow> {
+    session
+        .visit
+        .tasks
+        .iter()
+        .map(|t| {
+            let (status, mark) = match t.status {
+                TaskStatus::Pending => ("pending", "○"),
+                TaskStatus::Completed => ("completed", "✓"),
+                TaskStatus::Skipped => ("skipped", "–"),
+            };
+            TaskRow {
+                id: t.id.clone(),
+                status,
+                mark,
+            }
+        })
+        .collect()
+}
+
+/// The goal of the current visit in words, when the state has one.
+pub fn goal_words(session: &Session) -> Option<&'static str> {
+    session.visit.goal.map(|g| match g {
+        GoalStatus::Open => "open",
+        GoalStatus::Closed => "closed",
+        GoalStatus::GivenUp => "given up",
+        GoalStatus::Skipped => "released (skipped)",
+    })
+}
+
+/// One value known: its key, the value shown, and where and when it was recorded (with the
+/// caller's words when they were kept).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct KnownRow {
+    pub key: String,
+    pub value: String,
+    pub recorded: String,
+}
+
+/// Every value known, by key.
+pub fn known_rows(session: &Session) -> Vec<KnownRow> {
+    session
+        .deliverables
+        .iter()
+        .map(|(k, r)| {
+            let said = r
+                .quote
+                .as_ref()
+                .map(|q| format!(" · “{q}”"))
+                .unwrap_or_default();
+            let when = if r.turn == 0 {
+                format!("known from the start, in {}", r.state_id)
+            } else {
+                format!("in {} at turn {}", r.state_id, r.turn)
+            };
+            KnownRow {
+                key: k.clone(),
+                value: plan_core::runtime::show(&r.value),
+                recorded: format!("{when}{said}"),
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use plan_core::runtime::{Chat, PlanRef, PlanVersion, Simulator};
+
+    /// A conversation of the sample with session states, a few turns in.
+    fn talked() -> (plan_core::Plan, Session) {
+        let plan = plan_core::parse_plan(include_str!("../../../plans/account-care.json")).unwrap();
+        let plan_ref = PlanRef {
+            id: "account-care".into(),
+            version: PlanVersion::File,
+            content_hash: String::new(),
+        };
+        let (mut chat, _) = Chat::open(&plan, &Simulator, plan_ref).unwrap();
+        for said in ["/set customer_name Ann", "/set issue billing"] {
+            chat.say(said).unwrap();
+        }
+        let session = chat.session.clone();
+        (plan, session)
+    }
+
+    #[test]
+    fn the_panel_says_what_the_session_holds() {
+        let (plan, session) = talked();
+        let known = known_rows(&session);
+        let name = known.iter().find(|r| r.key == "customer_name").unwrap();
+        assert_eq!(name.value, "Ann");
+        assert!(
+            name.recorded.starts_with("in welcome at turn 1"),
+            "{name:?}"
+        );
+        assert!(counters(&plan, &session).starts_with(&format!("Turn {}", session.turn)));
+        let tasks = task_rows(&session);
+        assert!(tasks
+            .iter()
+            .all(|t| ["pending", "completed", "skipped"].contains(&t.status)));
+        assert_eq!(goal_words(&session).is_some(), session.visit.goal.is_some());
+        assert!(parked_text(&plan, &session).is_none(), "nothing is parked");
+        assert!(!session_rows(&plan, &session, &[]).is_empty());
+    }
 }
