@@ -13,6 +13,7 @@ mod list;
 mod names;
 mod plan;
 mod rules;
+mod session_state_form;
 mod session_states;
 mod state;
 mod tasks;
