@@ -24,6 +24,7 @@ mod beginning;
 mod conversation_status;
 mod marks;
 mod play;
+mod transcript;
 pub use agent::{
     call_lines, conversation_cost, cost_line, model_takes_part, no_functions_turn, writer_label,
     CallLine, FailedTurn, SettingsForm,
@@ -34,6 +35,7 @@ pub use conversation_status::{
     TaskRow,
 };
 pub use marks::{marks, state_at};
+pub use transcript::{transcript_lines, TranscriptLine};
 
 /// What the top bar says while a conversation is on: "Testing the draft", "Testing version 2".
 pub fn label(revision: Revision) -> String {
@@ -499,6 +501,30 @@ mod tests {
             turns,
             can_step_back: true,
             stale: None,
+        }
+    }
+
+    #[test]
+    fn the_transcript_folds_each_turns_trace_and_prompt_under_the_agents_reply() {
+        let chat = billing_chat();
+        let lines = transcript_lines(&chat, AgentKind::Simulator);
+        assert_eq!(lines.len(), chat.session.transcript.len());
+        let said: Vec<&str> = lines
+            .iter()
+            .filter(|l| l.role == "user")
+            .map(|l| l.text.as_str())
+            .collect();
+        assert_eq!(
+            said,
+            ["Chloe", "Chloe Martin", "CM-1", "it is about billing"]
+        );
+        for l in &lines {
+            let agent = l.role == "agent";
+            assert_eq!(!l.trace.is_empty(), agent, "{l:?}");
+            assert_eq!(
+                l.by, None,
+                "only the simulator answered: nothing to tell apart"
+            );
         }
     }
 

@@ -6,17 +6,12 @@
 
 use leptos::ev;
 use leptos::prelude::*;
-use plan_api::messages::ChatView;
-use plan_core::runtime::Role;
 
 use super::agent::{AgentSwitch, FailedTurn};
 use super::chat_begin::Begin;
 use super::chat_status::Now;
 use super::suite::{OpenedCase, Suite};
-use crate::test_chat::{
-    call_lines, conversation_cost, cost_line, model_takes_part, no_functions_turn, writer_label,
-    CallLine, TestChat,
-};
+use crate::test_chat::{conversation_cost, transcript_lines, CallLine, TestChat, TranscriptLine};
 
 #[component]
 pub fn Chat() -> impl IntoView {
@@ -90,40 +85,7 @@ fn Transcript() -> impl IntoView {
         let agent = test_chat.agent().get();
         test_chat.chat().with(|c| {
             c.as_ref()
-                .map(|c: &ChatView| {
-                    let mixed = model_takes_part(&c.turns, agent);
-                    let notice_at = no_functions_turn(&c.turns);
-                    c.session
-                        .transcript
-                        .iter()
-                        .map(|l| {
-                            let logged = (l.role == Role::Agent)
-                                .then(|| c.turns.iter().find(|t| t.number == l.turn))
-                                .flatten();
-                            let trace = logged
-                                .map(|t| {
-                                    t.events.iter().map(|e| e.text.clone()).collect::<Vec<_>>()
-                                })
-                                .unwrap_or_default();
-                            let prompt = logged.map(|t| t.prompt.clone()).unwrap_or_default();
-                            Line {
-                                by: logged.and_then(|t| writer_label(t, mixed)),
-                                calls: logged.map(call_lines).unwrap_or_default(),
-                                cost: logged.and_then(cost_line),
-                                no_functions: logged.is_some() && notice_at == Some(l.turn),
-                                conversation: c.name.clone(),
-                                role: match l.role {
-                                    Role::User => "user",
-                                    Role::Agent => "agent",
-                                },
-                                turn: l.turn,
-                                text: l.text.clone(),
-                                trace,
-                                prompt,
-                            }
-                        })
-                        .collect::<Vec<_>>()
-                })
+                .map(|c| transcript_lines(c, agent))
                 .unwrap_or_default()
         })
     };
@@ -164,110 +126,7 @@ fn Transcript() -> impl IntoView {
     // differently is a new line.
     view! {
         <ol class="transcript" data-testid="chat-transcript" node_ref=list on:scroll=on_scroll>
-            <For
-                each=lines
-                key=|l| l.clone()
-                children=|l: Line| {
-                    let Line {
-                        role,
-                        turn,
-                        text,
-                        trace,
-                        prompt,
-                        by,
-                        calls,
-                        cost,
-                        no_functions,
-                        ..
-                    } = l;
-                    view! {
-                        <li
-                            class=format!("chat-message {role}")
-                            data-testid="chat-message"
-                            data-role=role
-                            data-turn=turn.to_string()
-                            data-by=by.unwrap_or_default()
-                        >
-                            {by
-                                .map(|by| {
-                                    view! {
-                                        <span class="chat-by" data-testid="chat-by">
-                                            {by}
-                                        </span>
-                                    }
-                                })}
-                            <p class="chat-text">{text}</p>
-                            {cost
-                                .map(|c| {
-                                    view! {
-                                        <p class="chat-cost" data-testid="chat-turn-cost">
-                                            {c}
-                                        </p>
-                                    }
-                                })}
-                            {no_functions
-                                .then(|| {
-                                    view! {
-                                        <p class="chat-notice" data-testid="chat-no-functions">
-                                            {plan_api::agent::no_functions_notice()}
-                                        </p>
-                                    }
-                                })}
-                            {(!calls.is_empty())
-                                .then(|| {
-                                    view! {
-                                        <details class="chat-calls" data-testid="chat-calls">
-                                            <summary>
-                                                {format!("What the model did ({})", calls.len())}
-                                            </summary>
-                                            <ul>
-                                                {calls
-                                                    .into_iter()
-                                                    .map(|c| {
-                                                        view! {
-                                                            <li
-                                                                class="chat-call"
-                                                                class:rejected=!c.accepted
-                                                                data-testid="chat-call"
-                                                                data-function=c.function
-                                                                data-accepted=if c.accepted { "true" } else { "false" }
-                                                            >
-                                                                {c.text}
-                                                            </li>
-                                                        }
-                                                    })
-                                                    .collect_view()}
-                                            </ul>
-                                        </details>
-                                    }
-                                })}
-                            {(!trace.is_empty())
-                                .then(|| {
-                                    view! {
-                                        <details class="chat-trace" data-testid="chat-trace">
-                                            <summary>{format!("What happened in turn {turn}")}</summary>
-                                            <ul>
-                                                {trace
-                                                    .into_iter()
-                                                    .map(|t| view! { <li>{t}</li> })
-                                                    .collect_view()}
-                                            </ul>
-                                        </details>
-                                    }
-                                })}
-                            {(!prompt.is_empty())
-                                .then(|| {
-                                    view! {
-                                        <details class="chat-prompt" data-testid="chat-prompt">
-                                            <summary>"What the agent was told"</summary>
-                                            <pre>{prompt}</pre>
-                                        </details>
-                                    }
-                                })}
-                        </li>
-                    }
-                }
-            />
+            <For each=lines key=|l| l.clone() children=message />
         </ol>
         {move || {
             ended()
@@ -292,24 +151,97 @@ fn Transcript() -> impl IntoView {
     }
 }
 
-/// A line of the transcript with its turn's trace (an agent's), as the list keys it.
-#[derive(Clone, PartialEq, Eq, Hash)]
-struct Line {
-    conversation: String,
-    role: &'static str,
-    turn: u32,
-    text: String,
-    trace: Vec<String>,
-    /// The prompt the agent wrote this reply with (docs/session-states.md).
-    prompt: String,
-    /// Who wrote an agent's reply, when it is worth saying.
-    by: Option<&'static str>,
-    /// The model's calls and goal checks of the turn.
-    calls: Vec<CallLine>,
-    /// What the model's turn cost ("312 + 40 tokens, 1.8 s").
-    cost: Option<String>,
-    /// Under this reply the chat says that the model does not call functions.
-    no_functions: bool,
+/// One message of the transcript, with what is folded under an agent's reply: the model's calls,
+/// the turn's trace, the prompt.
+fn message(line: TranscriptLine) -> impl IntoView {
+    let TranscriptLine {
+        role,
+        turn,
+        text,
+        trace,
+        prompt,
+        by,
+        calls,
+        cost,
+        no_functions,
+        ..
+    } = line;
+    let calls = (!calls.is_empty()).then(|| {
+        let count = calls.len();
+        let call = |c: CallLine| {
+            view! {
+                <li
+                    class="chat-call"
+                    class:rejected=!c.accepted
+                    data-testid="chat-call"
+                    data-function=c.function
+                    data-accepted=if c.accepted { "true" } else { "false" }
+                >
+                    {c.text}
+                </li>
+            }
+        };
+        view! {
+            <details class="chat-calls" data-testid="chat-calls">
+                <summary>{format!("What the model did ({count})")}</summary>
+                <ul>{calls.into_iter().map(call).collect_view()}</ul>
+            </details>
+        }
+    });
+    let trace = (!trace.is_empty()).then(|| {
+        view! {
+            <details class="chat-trace" data-testid="chat-trace">
+                <summary>{format!("What happened in turn {turn}")}</summary>
+                <ul>{trace.into_iter().map(|t| view! { <li>{t}</li> }).collect_view()}</ul>
+            </details>
+        }
+    });
+    let prompt = (!prompt.is_empty()).then(|| {
+        view! {
+            <details class="chat-prompt" data-testid="chat-prompt">
+                <summary>"What the agent was told"</summary>
+                <pre>{prompt}</pre>
+            </details>
+        }
+    });
+    let notice = no_functions.then(|| {
+        view! {
+            <p class="chat-notice" data-testid="chat-no-functions">
+                {plan_api::agent::no_functions_notice()}
+            </p>
+        }
+    });
+    view! {
+        <li
+            class=format!("chat-message {role}")
+            data-testid="chat-message"
+            data-role=role
+            data-turn=turn.to_string()
+            data-by=by.unwrap_or_default()
+        >
+            {by
+                .map(|by| {
+                    view! {
+                        <span class="chat-by" data-testid="chat-by">
+                            {by}
+                        </span>
+                    }
+                })}
+            <p class="chat-text">{text}</p>
+            {cost
+                .map(|c| {
+                    view! {
+                        <p class="chat-cost" data-testid="chat-turn-cost">
+                            {c}
+                        </p>
+                    }
+                })}
+            {notice}
+            {calls}
+            {trace}
+            {prompt}
+        </li>
+    }
 }
 
 /// The message field (Enter sends, Shift+Enter starts a new line) and the conversation's actions.
