@@ -23,12 +23,29 @@ fn mode_name(k: StateType) -> &'static str {
     }
 }
 
+/// Makes `state` a state of mode `to`: a goal state gets an empty goal to fill in, and a goal
+/// left empty goes when the state stops being one.
+pub fn change_mode(state: &mut State, to: StateType) {
+    state.kind = to;
+    if to == StateType::Goal && state.goal.is_none() {
+        state.goal = Some(Goal {
+            objective: String::new(),
+            success_description: String::new(),
+            deliverables: Vec::new(),
+        });
+    }
+    let empty_goal = state
+        .goal
+        .as_ref()
+        .is_some_and(|g| g.objective.is_empty() && g.deliverables.is_empty());
+    if to != StateType::Goal && empty_goal {
+        state.goal = None;
+    }
+}
+
 #[component]
 pub fn StateInspector(id: String) -> impl IntoView {
     let editor = expect_context::<Editor>();
-    let rename_error = RwSignal::new(None::<String>);
-    // The Advanced part (the id) is folded until the author opens it.
-    let advanced = RwSignal::new(false);
     let sid = StoredValue::new(id.clone());
     let get = move |f: fn(&State) -> String| {
         move || read_state(editor, &sid.get_value(), f).unwrap_or_default()
@@ -37,29 +54,6 @@ pub fn StateInspector(id: String) -> impl IntoView {
         move |v: String| {
             let id = sid.get_value();
             edit_state(editor, &id, Some(format!("{id}:{field}")), |s| f(s, v));
-        }
-    };
-    let rename = move |e: leptos::ev::Event| {
-        let to = event_target_value(&e);
-        let from = sid.get_value();
-        if run(
-            editor,
-            Command::RenameState {
-                from: from.clone(),
-                to: to.trim().to_string(),
-            },
-            None,
-        ) {
-            rename_error.set(None);
-        } else {
-            rename_error.set(editor.notice.get_untracked().map(|n| n.text));
-            // Show the id the state still has.
-            if let Some(input) = e
-                .target()
-                .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlInputElement>(t).ok())
-            {
-                input.set_value(&from);
-            }
         }
     };
     // A new state takes its id from its first title ("Order details" → `order-details`), one
@@ -87,14 +81,6 @@ pub fn StateInspector(id: String) -> impl IntoView {
     let has_transitions = Memo::new(move |_| {
         read_state(editor, &sid.get_value(), |s| !s.transitions.is_empty()).unwrap_or(false)
     });
-    let tools = Memo::new(move |_| {
-        editor.plan.with(|p| {
-            p.as_ref()
-                .map(|p| p.tools.iter().map(|t| t.name.clone()).collect::<Vec<_>>())
-                .unwrap_or_default()
-        })
-    });
-
     view! {
         <div class="inspector-section" data-testid="state-inspector">
             <h3>"State"</h3>
@@ -108,54 +94,7 @@ pub fn StateInspector(id: String) -> impl IntoView {
                     set("title", |s, v| s.title = v),
                 )}
             </div>
-            {choice(
-                "Mode",
-                "type",
-                String::new(),
-                || {
-                    vec![
-                        ("strict".into(), "Strict: one task at a time, in order".into()),
-                        ("loose".into(), "Loose: tasks in any order".into()),
-                        ("goal".into(), "Goal: an objective, no task list".into()),
-                    ]
-                },
-                move || {
-                    read_state(editor, &sid.get_value(), |s| mode_name(s.kind).to_string())
-                        .unwrap_or_default()
-                },
-                move |v| {
-                    let id = sid.get_value();
-                    edit_state(
-                        editor,
-                        &id,
-                        None,
-                        |s| {
-                            s.kind = match v.as_str() {
-                                "strict" => StateType::Strict,
-                                "goal" => StateType::Goal,
-                                _ => StateType::Loose,
-                            };
-                            if s.kind == StateType::Goal && s.goal.is_none() {
-                                s.goal = Some(Goal {
-                                    objective: String::new(),
-                                    success_description: String::new(),
-                                    deliverables: Vec::new(),
-                                });
-                            }
-                            if s.kind != StateType::Goal
-                                && s
-                                    .goal
-                                    .as_ref()
-                                    .is_some_and(|g| {
-                                        g.objective.is_empty() && g.deliverables.is_empty()
-                                    })
-                            {
-                                s.goal = None;
-                            }
-                        },
-                    );
-                },
-            )}
+            <ModePicker id=sid.get_value() />
             {area(
                 editor,
                 "Description",
@@ -183,58 +122,7 @@ pub fn StateInspector(id: String) -> impl IntoView {
                     edit_state(editor, &id, None, |s| s.interruptible = on);
                 },
             )}
-            {move || {
-                let names = tools.get();
-                (!names.is_empty())
-                    .then(|| {
-                        view! {
-                            <div class="field">
-                                <span class="field-label">"Allowed tools"</span>
-                                {names
-                                    .into_iter()
-                                    .map(|name| {
-                                        let n = name.clone();
-                                        let n2 = name.clone();
-                                        view! {
-                                            <label class="field check">
-                                                <input
-                                                    type="checkbox"
-                                                    data-testid="field-allowed-tool"
-                                                    data-tool=name.clone()
-                                                    prop:checked=move || {
-                                                        read_state(
-                                                                editor,
-                                                                &sid.get_value(),
-                                                                |s| s.allowed_tools.contains(&n),
-                                                            )
-                                                            .unwrap_or(false)
-                                                    }
-                                                    on:change=move |e| {
-                                                        let on = event_target_checked(&e);
-                                                        let id = sid.get_value();
-                                                        let name = n2.clone();
-                                                        edit_state(
-                                                            editor,
-                                                            &id,
-                                                            None,
-                                                            |s| {
-                                                                s.allowed_tools.retain(|t| *t != name);
-                                                                if on {
-                                                                    s.allowed_tools.push(name);
-                                                                }
-                                                            },
-                                                        );
-                                                    }
-                                                />
-                                                <span>{name}</span>
-                                            </label>
-                                        }
-                                    })
-                                    .collect_view()}
-                            </div>
-                        }
-                    })
-            }}
+            <AllowedTools id=sid.get_value() />
             {move || {
                 (!has_transitions.get()).then(|| view! { <EndingFields id=sid.get_value() /> })
             }}
@@ -247,36 +135,157 @@ pub fn StateInspector(id: String) -> impl IntoView {
             }}
             // The id is the format's name for the state: made from its first title, changed here
             // only when the author means to (a rename rewires every reference).
-            <div class="advanced" data-testid="advanced">
-                <button
-                    class="advanced-toggle"
-                    data-testid="advanced-toggle"
-                    aria-expanded=move || advanced.get().to_string()
-                    on:click=move |_| advanced.update(|open| *open = !*open)
-                >
-                    {move || if advanced.get() { "▾ Advanced" } else { "▸ Advanced" }}
-                </button>
-                {move || {
-                    advanced
-                        .get()
-                        .then(|| {
-                            view! {
-                                <label class="field">
-                                    <span class="field-label">
-                                        "Id (renaming rewires every reference)"
-                                    </span>
-                                    <input
-                                        type="text"
-                                        data-testid="field-id"
-                                        prop:value=move || sid.get_value()
-                                        on:change=rename
-                                    />
-                                </label>
-                            }
-                        })
-                }}
-                {field_refusal(rename_error)}
-            </div>
+            <AdvancedId id=sid.get_value() />
+        </div>
+    }
+}
+
+/// The state's mode: strict, loose or goal.
+#[component]
+fn ModePicker(id: String) -> impl IntoView {
+    let editor = expect_context::<Editor>();
+    let sid = StoredValue::new(id);
+    let modes = || {
+        vec![
+            (
+                "strict".into(),
+                "Strict: one task at a time, in order".into(),
+            ),
+            ("loose".into(), "Loose: tasks in any order".into()),
+            ("goal".into(), "Goal: an objective, no task list".into()),
+        ]
+    };
+    let mode = move || {
+        read_state(editor, &sid.get_value(), |s| mode_name(s.kind).to_string()).unwrap_or_default()
+    };
+    let set_mode = move |v: String| {
+        let to = match v.as_str() {
+            "strict" => StateType::Strict,
+            "goal" => StateType::Goal,
+            _ => StateType::Loose,
+        };
+        edit_state(editor, &sid.get_value(), None, |s| change_mode(s, to));
+    };
+    choice("Mode", "type", String::new(), modes, mode, set_mode)
+}
+
+/// A checkbox per tool of the plan: whether the agent may call it here.
+#[component]
+fn AllowedTools(id: String) -> impl IntoView {
+    let editor = expect_context::<Editor>();
+    let sid = StoredValue::new(id);
+    let tools = Memo::new(move |_| {
+        editor.plan.with(|p| {
+            p.as_ref()
+                .map(|p| p.tools.iter().map(|t| t.name.clone()).collect::<Vec<_>>())
+                .unwrap_or_default()
+        })
+    });
+    let tool = move |name: String| {
+        let (held, toggled) = (name.clone(), name.clone());
+        let allowed = move || {
+            read_state(editor, &sid.get_value(), |s| {
+                s.allowed_tools.contains(&held)
+            })
+            .unwrap_or(false)
+        };
+        let toggle = move |e: leptos::ev::Event| {
+            let on = event_target_checked(&e);
+            let name = toggled.clone();
+            edit_state(editor, &sid.get_value(), None, |s| {
+                s.allowed_tools.retain(|t| *t != name);
+                if on {
+                    s.allowed_tools.push(name);
+                }
+            });
+        };
+        view! {
+            <label class="field check">
+                <input
+                    type="checkbox"
+                    data-testid="field-allowed-tool"
+                    data-tool=name.clone()
+                    prop:checked=allowed
+                    on:change=toggle
+                />
+                <span>{name}</span>
+            </label>
+        }
+    };
+    move || {
+        let names = tools.get();
+        (!names.is_empty()).then(|| {
+            view! {
+                <div class="field">
+                    <span class="field-label">"Allowed tools"</span>
+                    {names.into_iter().map(tool).collect_view()}
+                </div>
+            }
+        })
+    }
+}
+
+/// The folded Advanced part: the state's id, renamed everywhere it is used when the author
+/// means to; a refusal said below, the field showing the id the state still has.
+#[component]
+fn AdvancedId(id: String) -> impl IntoView {
+    let editor = expect_context::<Editor>();
+    let sid = StoredValue::new(id);
+    let rename_error = RwSignal::new(None::<String>);
+    let advanced = RwSignal::new(false);
+    let rename = move |e: leptos::ev::Event| {
+        let to = event_target_value(&e);
+        let from = sid.get_value();
+        if run(
+            editor,
+            Command::RenameState {
+                from: from.clone(),
+                to: to.trim().to_string(),
+            },
+            None,
+        ) {
+            rename_error.set(None);
+        } else {
+            rename_error.set(editor.notice.get_untracked().map(|n| n.text));
+            // Show the id the state still has.
+            if let Some(input) = e
+                .target()
+                .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlInputElement>(t).ok())
+            {
+                input.set_value(&from);
+            }
+        }
+    };
+    view! {
+        <div class="advanced" data-testid="advanced">
+            <button
+                class="advanced-toggle"
+                data-testid="advanced-toggle"
+                aria-expanded=move || advanced.get().to_string()
+                on:click=move |_| advanced.update(|open| *open = !*open)
+            >
+                {move || if advanced.get() { "▾ Advanced" } else { "▸ Advanced" }}
+            </button>
+            {move || {
+                advanced
+                    .get()
+                    .then(|| {
+                        view! {
+                            <label class="field">
+                                <span class="field-label">
+                                    "Id (renaming rewires every reference)"
+                                </span>
+                                <input
+                                    type="text"
+                                    data-testid="field-id"
+                                    prop:value=move || sid.get_value()
+                                    on:change=rename
+                                />
+                            </label>
+                        }
+                    })
+            }}
+            {field_refusal(rename_error)}
         </div>
     }
 }
@@ -421,5 +430,23 @@ fn GoalFields(id: String) -> impl IntoView {
             )}
             <DeliverableList id=sid.get_value() task=None />
         </div>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_goal_state_gets_a_goal_to_fill_in_and_an_empty_one_goes_with_the_mode() {
+        let mut s: State = serde_json::from_str(r#"{"id": "ask", "title": "Ask"}"#).unwrap();
+        change_mode(&mut s, StateType::Goal);
+        assert!(s.goal.is_some());
+        change_mode(&mut s, StateType::Strict);
+        assert_eq!((s.kind, s.goal.is_none()), (StateType::Strict, true));
+        change_mode(&mut s, StateType::Goal);
+        s.goal.as_mut().unwrap().objective = "Book a viewing".into();
+        change_mode(&mut s, StateType::Loose);
+        assert!(s.goal.is_some(), "a goal the author wrote is kept");
     }
 }
