@@ -21,7 +21,6 @@ pub fn Switcher() -> impl IntoView {
     let query = RwSignal::new(String::new());
     // The plan whose title is being edited in the list.
     let renaming = RwSignal::new(None::<String>);
-    let show_trash = RwSignal::new(false);
     let listed = move || -> Vec<PlanSummary> {
         let list: Vec<PlanSummary> = opening
             .plans
@@ -31,142 +30,8 @@ pub fn Switcher() -> impl IntoView {
             .collect();
         query.with(|q| filter_plans(&list, q))
     };
-    let row = move |p: PlanSummary| {
-        let id = p.id.clone();
-        let active = Memo::new({
-            let id = id.clone();
-            move |_| editor.id.get().as_deref() == Some(id.as_str())
-        });
-        let broken = p.error.clone();
-        let is_renaming = Memo::new({
-            let id = id.clone();
-            move |_| renaming.get().as_deref() == Some(id.as_str())
-        });
-        let name = {
-            let (id, title) = (id.clone(), p.title.clone());
-            move || {
-                if is_renaming.get() {
-                    let commit_id = id.clone();
-                    view! {
-                        <input
-                            class="rename-input"
-                            data-testid="plan-rename-input"
-                            prop:value=title.clone()
-                            on:keydown=move |e: ev::KeyboardEvent| match e.key().as_str() {
-                                "Enter" => {
-                                    renaming.set(None);
-                                    lifecycle.rename(commit_id.clone(), event_target_value(&e));
-                                }
-                                "Escape" => renaming.set(None),
-                                _ => {}
-                            }
-                            on:blur=move |_| renaming.set(None)
-                        />
-                    }
-                    .into_any()
-                } else {
-                    view! { <span class="plan-name">{title.clone()}</span> }.into_any()
-                }
-            }
-        };
-        let (open_id, rename_id, copy_id, delete_id) =
-            (id.clone(), id.clone(), id.clone(), id.clone());
-        view! {
-            <li class="plan-row" class:active=active>
-                <button
-                    class="plan-item"
-                    class:active=active
-                    class:broken=broken.is_some()
-                    data-testid="plan"
-                    data-plan-id=id.clone()
-                    title=broken.as_ref().map(|e| e.message.clone()).unwrap_or_else(|| tooltip(&p))
-                    on:click=move |_| {
-                        if !is_renaming.get_untracked() {
-                            opening.open(open_id.clone(), true)
-                        }
-                    }
-                >
-                    {name}
-                    <span class="plan-meta">{describe(&p)}</span>
-                </button>
-                <div class="plan-actions">
-                    <button
-                        data-testid="plan-rename"
-                        data-plan-id=id.clone()
-                        title="Rename"
-                        disabled=broken.is_some()
-                        on:click=move |_| renaming.set(Some(rename_id.clone()))
-                    >
-                        "✎"
-                    </button>
-                    <button
-                        data-testid="plan-duplicate"
-                        data-plan-id=id.clone()
-                        title="Duplicate (the draft, as a new plan)"
-                        disabled=broken.is_some()
-                        on:click=move |_| lifecycle.duplicate(copy_id.clone())
-                    >
-                        <svg viewBox="0 0 16 16" width="13" height="13" aria-hidden="true">
-                            <rect
-                                x="5"
-                                y="5"
-                                width="9"
-                                height="9"
-                                rx="1.5"
-                                fill="none"
-                                stroke="currentColor"
-                                stroke-width="1.5"
-                            ></rect>
-                            <path
-                                d="M3 11V3.5A1.5 1.5 0 0 1 4.5 2H11"
-                                fill="none"
-                                stroke="currentColor"
-                                stroke-width="1.5"
-                            ></path>
-                        </svg>
-                    </button>
-                    <button
-                        data-testid="plan-delete"
-                        data-plan-id=id.clone()
-                        title="Delete (to the trash; Undo brings it back)"
-                        on:click=move |_| lifecycle.delete(delete_id.clone())
-                    >
-                        <svg viewBox="0 0 16 16" width="13" height="13" aria-hidden="true">
-                            <path
-                                d="M2.5 4h11M6 4V2.5h4V4M4 4l.8 9.5h6.4L12 4"
-                                fill="none"
-                                stroke="currentColor"
-                                stroke-width="1.5"
-                                stroke-linejoin="round"
-                            ></path>
-                        </svg>
-                    </button>
-                </div>
-            </li>
-        }
-    };
-    // Focus the title as soon as its field appears.
-    Effect::new(move |_| {
-        if renaming.get().is_some() {
-            request_animation_frame(|| {
-                if let Some(input) = web_sys::window()
-                    .and_then(|w| w.document())
-                    .and_then(|d| {
-                        d.query_selector("[data-testid=plan-rename-input]")
-                            .ok()
-                            .flatten()
-                    })
-                    .and_then(|el| {
-                        wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlInputElement>(el).ok()
-                    })
-                {
-                    let _ = input.focus();
-                    input.select();
-                }
-            });
-        }
-    });
-    let trash = lifecycle.trash;
+    let row = move |p: PlanSummary| view! { <PlanRow p renaming /> };
+    focus_the_title_being_renamed(renaming);
     view! {
         <div class="switcher">
             <div class="switcher-head">
@@ -224,69 +89,7 @@ pub fn Switcher() -> impl IntoView {
                 (listed().is_empty() && !query.with(String::is_empty))
                     .then(|| view! { <p class="hint sidebar-hint">"No plan matches."</p> })
             }}
-            {move || {
-                (!trash.with(Vec::is_empty))
-                    .then(|| {
-                        view! {
-                            <div class="trash" data-testid="trash">
-                                <button
-                                    class="trash-toggle"
-                                    data-testid="trash-toggle"
-                                    on:click=move |_| show_trash.update(|s| *s = !*s)
-                                >
-                                    {move || {
-                                        format!(
-                                            "{} Trash ({})",
-                                            if show_trash.get() { "▾" } else { "▸" },
-                                            trash.with(Vec::len),
-                                        )
-                                    }}
-                                </button>
-                                {move || {
-                                    show_trash
-                                        .get()
-                                        .then(|| {
-                                            view! {
-                                                <ul>
-                                                    {move || {
-                                                        trash
-                                                            .get()
-                                                            .into_iter()
-                                                            .map(|t| {
-                                                                let entry = t.entry.clone();
-                                                                view! {
-                                                                    <li
-                                                                        class="trash-entry"
-                                                                        data-testid="trash-entry"
-                                                                        data-entry=t.entry.clone()
-                                                                        data-plan-id=t.id.clone()
-                                                                    >
-                                                                        <span class="plan-name">{t.title.clone()}</span>
-                                                                        <span class="plan-meta">
-                                                                            {format!(
-                                                                                "deleted {}",
-                                                                                t.deleted_at.replace('T', " ").trim_end_matches('Z'),
-                                                                            )}
-                                                                        </span>
-                                                                        <button
-                                                                            data-testid="trash-restore"
-                                                                            on:click=move |_| lifecycle.restore(entry.clone())
-                                                                        >
-                                                                            "Restore"
-                                                                        </button>
-                                                                    </li>
-                                                                }
-                                                            })
-                                                            .collect_view()
-                                                    }}
-                                                </ul>
-                                            }
-                                        })
-                                }}
-                            </div>
-                        }
-                    })
-            }}
+            <Trash />
         </div>
     }
 }
@@ -384,5 +187,234 @@ mod tests {
             tooltip(&p),
             "support\n/ws/support/live.json: it names version 99, which does not exist"
         );
+    }
+}
+
+/// One plan of the list: its title (edited in place while `renaming` names it), what it holds, and
+/// its actions.
+#[component]
+fn PlanRow(p: PlanSummary, renaming: RwSignal<Option<String>>) -> impl IntoView {
+    let editor = expect_context::<Editor>();
+    let opening = expect_context::<Opening>();
+    let lifecycle = expect_context::<Lifecycle>();
+    let id = p.id.clone();
+    let active = Memo::new({
+        let id = id.clone();
+        move |_| editor.id.get().as_deref() == Some(id.as_str())
+    });
+    let broken = p.error.clone();
+    let is_renaming = Memo::new({
+        let id = id.clone();
+        move |_| renaming.get().as_deref() == Some(id.as_str())
+    });
+    let name = {
+        let (id, title) = (id.clone(), p.title.clone());
+        move || {
+            if is_renaming.get() {
+                let commit_id = id.clone();
+                view! {
+                    <input
+                        class="rename-input"
+                        data-testid="plan-rename-input"
+                        prop:value=title.clone()
+                        on:keydown=move |e: ev::KeyboardEvent| match e.key().as_str() {
+                            "Enter" => {
+                                renaming.set(None);
+                                lifecycle.rename(commit_id.clone(), event_target_value(&e));
+                            }
+                            "Escape" => renaming.set(None),
+                            _ => {}
+                        }
+                        on:blur=move |_| renaming.set(None)
+                    />
+                }
+                .into_any()
+            } else {
+                view! { <span class="plan-name">{title.clone()}</span> }.into_any()
+            }
+        }
+    };
+    let (open_id, rename_id, copy_id, delete_id) = (id.clone(), id.clone(), id.clone(), id.clone());
+    view! {
+        <li class="plan-row" class:active=active>
+            <button
+                class="plan-item"
+                class:active=active
+                class:broken=broken.is_some()
+                data-testid="plan"
+                data-plan-id=id.clone()
+                title=broken.as_ref().map(|e| e.message.clone()).unwrap_or_else(|| tooltip(&p))
+                on:click=move |_| {
+                    if !is_renaming.get_untracked() {
+                        opening.open(open_id.clone(), true)
+                    }
+                }
+            >
+                {name}
+                <span class="plan-meta">{describe(&p)}</span>
+            </button>
+            <div class="plan-actions">
+                <button
+                    data-testid="plan-rename"
+                    data-plan-id=id.clone()
+                    title="Rename"
+                    disabled=broken.is_some()
+                    on:click=move |_| renaming.set(Some(rename_id.clone()))
+                >
+                    "✎"
+                </button>
+                <button
+                    data-testid="plan-duplicate"
+                    data-plan-id=id.clone()
+                    title="Duplicate (the draft, as a new plan)"
+                    disabled=broken.is_some()
+                    on:click=move |_| lifecycle.duplicate(copy_id.clone())
+                >
+                    {duplicate_icon()}
+                </button>
+                <button
+                    data-testid="plan-delete"
+                    data-plan-id=id.clone()
+                    title="Delete (to the trash; Undo brings it back)"
+                    on:click=move |_| lifecycle.delete(delete_id.clone())
+                >
+                    {delete_icon()}
+                </button>
+            </div>
+        </li>
+    }
+}
+
+/// The icon of Duplicate: two sheets.
+fn duplicate_icon() -> impl IntoView {
+    view! {
+        <svg viewBox="0 0 16 16" width="13" height="13" aria-hidden="true">
+            <rect
+                x="5"
+                y="5"
+                width="9"
+                height="9"
+                rx="1.5"
+                fill="none"
+                stroke="currentColor"
+                stroke-width="1.5"
+            ></rect>
+            <path
+                d="M3 11V3.5A1.5 1.5 0 0 1 4.5 2H11"
+                fill="none"
+                stroke="currentColor"
+                stroke-width="1.5"
+            ></path>
+        </svg>
+    }
+}
+
+/// The icon of Delete: a bin.
+fn delete_icon() -> impl IntoView {
+    view! {
+        <svg viewBox="0 0 16 16" width="13" height="13" aria-hidden="true">
+            <path
+                d="M2.5 4h11M6 4V2.5h4V4M4 4l.8 9.5h6.4L12 4"
+                fill="none"
+                stroke="currentColor"
+                stroke-width="1.5"
+                stroke-linejoin="round"
+            ></path>
+        </svg>
+    }
+}
+
+/// Puts the caret in a plan's title as soon as its field appears.
+fn focus_the_title_being_renamed(renaming: RwSignal<Option<String>>) {
+    Effect::new(move |_| {
+        if renaming.get().is_some() {
+            request_animation_frame(|| {
+                if let Some(input) = web_sys::window()
+                    .and_then(|w| w.document())
+                    .and_then(|d| {
+                        d.query_selector("[data-testid=plan-rename-input]")
+                            .ok()
+                            .flatten()
+                    })
+                    .and_then(|el| {
+                        wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlInputElement>(el).ok()
+                    })
+                {
+                    let _ = input.focus();
+                    input.select();
+                }
+            });
+        }
+    });
+}
+
+/// The deleted plans, folded; each comes back with Restore.
+#[component]
+fn Trash() -> impl IntoView {
+    let lifecycle = expect_context::<Lifecycle>();
+    let trash = lifecycle.trash;
+    let show_trash = RwSignal::new(false);
+    move || {
+        (!trash.with(Vec::is_empty))
+                    .then(|| {
+                        view! {
+                            <div class="trash" data-testid="trash">
+                                <button
+                                    class="trash-toggle"
+                                    data-testid="trash-toggle"
+                                    on:click=move |_| show_trash.update(|s| *s = !*s)
+                                >
+                                    {move || {
+                                        format!(
+                                            "{} Trash ({})",
+                                            if show_trash.get() { "▾" } else { "▸" },
+                                            trash.with(Vec::len),
+                                        )
+                                    }}
+                                </button>
+                                {move || {
+                                    show_trash
+                                        .get()
+                                        .then(|| {
+                                            view! {
+                                                <ul>
+                                                    {move || {
+                                                        trash
+                                                            .get()
+                                                            .into_iter()
+                                                            .map(|t| {
+                                                                let entry = t.entry.clone();
+                                                                view! {
+                                                                    <li
+                                                                        class="trash-entry"
+                                                                        data-testid="trash-entry"
+                                                                        data-entry=t.entry.clone()
+                                                                        data-plan-id=t.id.clone()
+                                                                    >
+                                                                        <span class="plan-name">{t.title.clone()}</span>
+                                                                        <span class="plan-meta">
+                                                                            {format!(
+                                                                                "deleted {}",
+                                                                                t.deleted_at.replace('T', " ").trim_end_matches('Z'),
+                                                                            )}
+                                                                        </span>
+                                                                        <button
+                                                                            data-testid="trash-restore"
+                                                                            on:click=move |_| lifecycle.restore(entry.clone())
+                                                                        >
+                                                                            "Restore"
+                                                                        </button>
+                                                                    </li>
+                                                                }
+                                                            })
+                                                            .collect_view()
+                                                    }}
+                                                </ul>
+                                            }
+                                        })
+                                }}
+                            </div>
+                        }
+                    })
     }
 }

@@ -4,10 +4,9 @@
 //! dispatch.
 
 use leptos::prelude::*;
-use plan_core::condition::{Condition, ConditionType};
 use plan_core::plan::{Interruption, InterruptionKind, Plan, Priority};
 
-use super::condition::{ConditionEditor, Root};
+use super::condition::{optional_condition, OptionalWords, Root};
 use super::fields::{area, choice, state_picker, text};
 use super::list::{add_button, first_state_after_start, fresh_id, op_button, Items, ListOp};
 use crate::editor::Editor;
@@ -201,46 +200,19 @@ fn InterruptionForm(i: usize) -> impl IntoView {
                     }
                 />
             </label>
-            <div class="rule" data-testid="x-condition">
-                <span class="field-label">"Fires by itself when"</span>
-                <Show
-                    when=has_condition
-                    fallback=move || {
-                        view! {
-                            <button
-                                class="add"
-                                data-testid="add-x-condition"
-                                on:click=move |_| {
-                                    xs.edit(
-                                        i,
-                                        None,
-                                        |x| {
-                                            x.condition = Some(Condition {
-                                                condition_type: ConditionType::DeliverableExists,
-                                                condition_config: Default::default(),
-                                            });
-                                        },
-                                    )
-                                }
-                            >
-                                "+ Add a condition"
-                            </button>
-                        }
-                    }
-                >
-                    {move || {
-                        let id = xs.read(i, |x| x.id.clone());
-                        view! { <ConditionEditor root=Root::Interruption { id } path=Vec::new() /> }
-                    }}
-                    <button
-                        class="remove"
-                        data-testid="remove-x-condition"
-                        on:click=move |_| xs.edit(i, None, |x| x.condition = None)
-                    >
-                        "Remove the condition"
-                    </button>
-                </Show>
-            </div>
+            {optional_condition(
+                OptionalWords {
+                    label: "Fires by itself when",
+                    testid: "x-condition",
+                    add: "+ Add a condition",
+                    remove: "Remove the condition",
+                },
+                has_condition,
+                move || Root::Interruption {
+                    id: xs.read(i, |x| x.id.clone()),
+                },
+                move |c| xs.edit(i, None, |x| x.condition = c),
+            )}
             {op_button(xs, i, ListOp::Remove, "remove-interruption", "Remove interruption", None)}
         </div>
     }

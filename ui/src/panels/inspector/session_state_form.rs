@@ -3,14 +3,14 @@
 //! What a typed value means is decided by the pure functions here and in `session_states`.
 
 use leptos::prelude::*;
-use plan_core::condition::{Condition, ConditionType};
+use plan_core::condition::Condition;
 use plan_core::edit::{Command, Renamed};
 use plan_core::plan::{Activation, SessionState, SessionType};
 
 use super::access::{read_plan, run};
-use super::condition::{ConditionEditor, Root};
+use super::condition::{optional_condition, OptionalWords, Root};
 use super::fields::{check, choice, text, type_word};
-use super::list::{op_button, Items, ListOp};
+use super::list::{op_button, ListOp};
 use super::session_states::{session_states, template_area, value_from_text, value_text};
 use crate::editor::Editor;
 
@@ -271,21 +271,27 @@ fn NestingFields(i: usize) -> impl IntoView {
     }
 }
 
-/// The rule that switches a session state off (`deactivate`) or on.
-fn rule_of(state: &mut SessionState, deactivate: bool) -> &mut Option<Condition> {
-    if deactivate {
-        &mut state.auto_deactivate
-    } else {
-        &mut state.auto_activate
-    }
-}
-
 /// The rule that switches it on (or off, `deactivate`) by itself: added, edited in the
 /// condition builder, removed.
 #[component]
 fn AutomaticRule(i: usize, deactivate: bool) -> impl IntoView {
     let editor = expect_context::<Editor>();
-    let sts: Items<SessionState> = session_states(editor);
+    let sts = session_states(editor);
+    let words = if deactivate {
+        OptionalWords {
+            label: "Switch off automatically when",
+            testid: "auto-deactivate",
+            add: "+ Add a rule",
+            remove: "Remove the rule",
+        }
+    } else {
+        OptionalWords {
+            label: "Switch on automatically when",
+            testid: "auto-activate",
+            add: "+ Add a rule",
+            remove: "Remove the rule",
+        }
+    };
     let present = move || {
         sts.read(i, |s| {
             if deactivate {
@@ -295,47 +301,20 @@ fn AutomaticRule(i: usize, deactivate: bool) -> impl IntoView {
             }
         })
     };
-    let (label, testid) = if deactivate {
-        ("Switch off automatically when", "auto-deactivate")
-    } else {
-        ("Switch on automatically when", "auto-activate")
+    let root = move || Root::Rule {
+        session_state: sts.read(i, |s| s.id.clone()),
+        deactivate,
     };
-    let add = move |_| {
-        let first = Condition {
-            condition_type: ConditionType::DeliverableExists,
-            condition_config: Default::default(),
-        };
-        sts.edit(i, None, |s| *rule_of(s, deactivate) = Some(first));
+    let set = move |c: Option<Condition>| {
+        sts.edit(i, None, |s| {
+            if deactivate {
+                s.auto_deactivate = c
+            } else {
+                s.auto_activate = c
+            }
+        })
     };
-    let remove = move |_| sts.edit(i, None, |s| *rule_of(s, deactivate) = None);
-    let editor_view = move || {
-        let session_state = sts.read(i, |s| s.id.clone());
-        let root = Root::Rule {
-            session_state,
-            deactivate,
-        };
-        view! { <ConditionEditor root path=Vec::new() /> }
-    };
-    view! {
-        <div class="rule" data-testid=testid>
-            <span class="field-label">{label}</span>
-            <Show
-                when=present
-                fallback=move || {
-                    view! {
-                        <button class="add" data-testid=format!("add-{testid}") on:click=add>
-                            "+ Add a rule"
-                        </button>
-                    }
-                }
-            >
-                {editor_view}
-                <button class="remove" data-testid=format!("remove-{testid}") on:click=remove>
-                    "Remove the rule"
-                </button>
-            </Show>
-        </div>
-    }
+    optional_condition(words, present, root, set)
 }
 
 #[cfg(test)]

@@ -9,6 +9,7 @@
 mod composite;
 mod counts;
 pub(super) mod model;
+mod optional;
 mod references;
 mod values;
 
@@ -26,6 +27,7 @@ pub use model::Root;
 use model::{
     descend, label, node, path_name, set_node, set_rule, standalone, standalone_mut, Shape,
 };
+pub use optional::{optional_condition, OptionalWords};
 
 /// One condition being edited: where it lives, what it says now, and the one way to change it.
 #[derive(Clone, Copy)]
@@ -143,10 +145,9 @@ pub fn ConditionEditor(root: Root, path: Vec<usize>) -> AnyView {
                         .collect()
                 },
                 move || {
-                    read
-                        .with(|r| {
-                            r.as_ref().map(|(t, _)| t.as_str().to_string()).unwrap_or_default()
-                        })
+                    read.with(|r| {
+                        r.as_ref().map(|(t, _)| t.as_str().to_string()).unwrap_or_default()
+                    })
                 },
                 move |v: String| {
                     if let Some(ty) = ConditionType::from_name(&v) {

@@ -112,14 +112,13 @@ pub(super) fn ValueIn(node: Node, key: Option<KeyName>) -> impl IntoView {
                                         data-path=path.clone()
                                         prop:checked=move || node.with(|s| s.values.contains(&held))
                                         on:change=move |e| {
-                                            node
-                                                .change(
-                                                    None,
-                                                    ConditionChange::Choice {
-                                                        value: toggled.clone(),
-                                                        on: event_target_checked(&e),
-                                                    },
-                                                )
+                                            node.change(
+                                                None,
+                                                ConditionChange::Choice {
+                                                    value: toggled.clone(),
+                                                    on: event_target_checked(&e),
+                                                },
+                                            )
                                         }
                                     />
                                     {option}
@@ -208,14 +207,13 @@ pub(super) fn NumberInput(
                 data-path=node.path_name()
                 prop:value=node.shown(move |s| s.number(field).to_string())
                 on:input=move |e| {
-                    node
-                        .change(
-                            Some(field.name()),
-                            ConditionChange::Number {
-                                field,
-                                typed: event_target_value(&e),
-                            },
-                        )
+                    node.change(
+                        Some(field.name()),
+                        ConditionChange::Number {
+                            field,
+                            typed: event_target_value(&e),
+                        },
+                    )
                 }
             />
         </label>
