@@ -110,7 +110,7 @@ impl Actions {
         });
     }
 
-    /// Does `action` as its shortcut would, for the canvas's context menu.
+    /// Does `action` as its shortcut would, for a button or the canvas's context menu.
     pub fn perform(self, action: Action) {
         let press = Press {
             key: "",
