@@ -159,19 +159,11 @@ fn out_json(value: &serde_json::Value) {
 
 /// `A`/`B` of `plan diff`, or `--version`: a number, `draft` or `live`.
 pub fn revision(text: &str) -> Result<Revision, Failure> {
-    match text {
-        "draft" => Ok(Revision::Draft),
-        "live" => Ok(Revision::Live),
-        n => n
-            .trim_start_matches('v')
-            .parse()
-            .map(Revision::Version)
-            .map_err(|_| {
-                usage(format!(
-                    "\"{n}\" is not a version: use a number, draft or live"
-                ))
-            }),
-    }
+    Revision::from_word(text).ok_or_else(|| {
+        usage(format!(
+            "\"{text}\" is not a version: use a number, draft or live"
+        ))
+    })
 }
 
 pub fn new(

@@ -16,6 +16,30 @@ pub enum Revision {
     Live,
 }
 
+impl Revision {
+    /// The word that names it where an author picks one: `draft`, `live`, or the version's number.
+    pub fn word(self) -> String {
+        match self {
+            Revision::Draft => "draft".into(),
+            Revision::Live => "live".into(),
+            Revision::Version(n) => n.to_string(),
+        }
+    }
+
+    /// The revision a word names: `draft`, `live`, a number (`3` or `v3`); none for anything else.
+    pub fn from_word(word: &str) -> Option<Revision> {
+        match word {
+            "draft" => Some(Revision::Draft),
+            "live" => Some(Revision::Live),
+            n => n
+                .trim_start_matches('v')
+                .parse()
+                .ok()
+                .map(Revision::Version),
+        }
+    }
+}
+
 impl std::fmt::Display for Revision {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
@@ -41,4 +65,18 @@ pub struct VersionInfo {
     pub live: bool,
     /// Why the version cannot be used, when it is corrupted.
     pub corrupted: Option<String>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_revision_reads_back_from_its_word() {
+        for r in [Revision::Draft, Revision::Live, Revision::Version(12)] {
+            assert_eq!(Revision::from_word(&r.word()), Some(r));
+        }
+        assert_eq!(Revision::from_word("v3"), Some(Revision::Version(3)));
+        assert_eq!(Revision::from_word("newest"), None);
+    }
 }

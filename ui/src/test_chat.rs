@@ -29,7 +29,7 @@ pub use agent::{
     call_lines, conversation_cost, cost_line, model_takes_part, no_functions_turn, writer_label,
     CallLine, FailedTurn, SettingsForm,
 };
-pub use beginning::{preset_rows, run_of_word, run_word, summary, BeginChange, PresetRow};
+pub use beginning::{preset_rows, summary, BeginChange, PresetRow};
 pub use conversation_status::{
     counters, goal_words, known_rows, parked_text, session_rows, task_rows, KnownRow, SessionRow,
     TaskRow,

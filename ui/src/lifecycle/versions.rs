@@ -192,6 +192,11 @@ impl Lifecycle {
         });
     }
 
+    /// Chooses what a version's Compare compares it with.
+    pub fn compare_with_revision(self, with: Revision) {
+        self.compare_with.set(with);
+    }
+
     /// Shows `b` compared with `a` on the canvas (read-only), with the list of changes.
     pub fn compare(self, a: Revision, b: Revision) {
         let Some(id) = self.open_id() else { return };

@@ -9,7 +9,8 @@ use plan_core::runtime::show;
 use crate::editor::Editor;
 use crate::lifecycle::Lifecycle;
 use crate::plan_names::PlanNames;
-use crate::test_chat::{preset_rows, run_of_word, run_word, summary, BeginChange, TestChat};
+use crate::test_chat::{preset_rows, summary, BeginChange, TestChat};
+use plan_core::Revision;
 
 /// What a new conversation runs and where it begins: the document, the state, the values known.
 #[component]
@@ -89,10 +90,15 @@ fn RunPicker() -> impl IntoView {
             <span class="field-label">"Run"</span>
             <select
                 data-testid="chat-run"
-                prop:value=move || run_word(test_chat.run().get())
+                prop:value=move || test_chat.run().get().word()
                 on:change=move |e| {
                     test_chat
-                        .change_beginning(BeginChange::Run(run_of_word(&event_target_value(&e))))
+                        .change_beginning(
+                            BeginChange::Run(
+                                Revision::from_word(&event_target_value(&e))
+                                    .unwrap_or(Revision::Draft),
+                            ),
+                        )
                 }
             >
                 <option value="draft">"the draft"</option>

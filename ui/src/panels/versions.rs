@@ -18,12 +18,6 @@ pub fn Versions() -> impl IntoView {
     let editor = expect_context::<Editor>();
     let lifecycle = expect_context::<Lifecycle>();
     let versions = lifecycle.versions;
-    let compare_with = lifecycle.compare_with;
-    let with_value = move || match compare_with.get() {
-        Revision::Version(n) => n.to_string(),
-        Revision::Live => "live".into(),
-        Revision::Draft => "draft".into(),
-    };
     let viewing = Memo::new(move |_| match editor.mode.get() {
         Mode::Version(n) => Some(n),
         _ => None,
@@ -49,72 +43,7 @@ pub fn Versions() -> impl IntoView {
         let n = drawn.get();
         versions.with(|list| list.iter().rev().take(n).cloned().collect::<Vec<_>>())
     };
-    let row = move |v: VersionInfo| {
-        let n = v.version;
-        let corrupted = v.corrupted.clone();
-        let intact = corrupted.is_none();
-        let shown = move || viewing.get() == Some(n);
-        let compared_to_itself = move || compare_with.get() == Revision::Version(n);
-        view! {
-            <li
-                class="version"
-                class:live=v.live
-                class:shown=shown
-                data-testid="version"
-                data-version=n.to_string()
-                data-live=v.live.then_some("true")
-            >
-                <div class="version-head">
-                    <strong>{format!("v{n}")}</strong>
-                    {v.live.then(|| view! { <span class="live-chip">"live"</span> })}
-                    <span class="version-date">{published(&v.published_at)}</span>
-                </div>
-                {match &corrupted {
-                    Some(why) => {
-                        view! { <p class="version-corrupted">{format!("Corrupted: {why}")}</p> }
-                            .into_any()
-                    }
-                    None if v.note.is_empty() => {
-                        view! { <p class="version-note hint">"No note"</p> }.into_any()
-                    }
-                    None => view! { <p class="version-note">{v.note.clone()}</p> }.into_any(),
-                }}
-                <div class="version-actions">
-                    <button
-                        data-testid="version-view"
-                        disabled=!intact
-                        on:click=move |_| lifecycle.view(n)
-                    >
-                        "View"
-                    </button>
-                    <button
-                        data-testid="version-compare"
-                        disabled=move || !intact || compared_to_itself()
-                        title="Compare this version with the choice above"
-                        on:click=move |_| {
-                            lifecycle.compare(Revision::Version(n), compare_with.get_untracked())
-                        }
-                    >
-                        "Compare"
-                    </button>
-                    <button
-                        data-testid="version-set-live"
-                        disabled=!intact || v.live
-                        on:click=move |_| lifecycle.set_live(n)
-                    >
-                        "Set live"
-                    </button>
-                    <button
-                        data-testid="version-reopen"
-                        disabled=!intact
-                        on:click=move |_| lifecycle.ask_reopen(n)
-                    >
-                        "Reopen as draft"
-                    </button>
-                </div>
-            </li>
-        }
-    };
+    let row = move |v: VersionInfo| view! { <VersionRow v viewing /> };
     view! {
         <div class="versions" data-testid="versions">
             {move || {
@@ -128,48 +57,7 @@ pub fn Versions() -> impl IntoView {
                         }
                     })
             }}
-            {move || {
-                (!versions.with(Vec::is_empty))
-                    .then(|| {
-                        view! {
-                            <label class="field compare-with">
-                                <span class="field-label">"Compare with"</span>
-                                <select
-                                    data-testid="compare-with"
-                                    prop:value=with_value
-                                    on:change=move |e| {
-                                        let v = event_target_value(&e);
-                                        compare_with
-                                            .set(
-                                                match v.as_str() {
-                                                    "draft" => Revision::Draft,
-                                                    n => {
-                                                        n.parse().map(Revision::Version).unwrap_or(Revision::Draft)
-                                                    }
-                                                },
-                                            );
-                                    }
-                                >
-                                    <option value="draft">"the draft"</option>
-                                    {move || {
-                                        versions
-                                            .get()
-                                            .into_iter()
-                                            .rev()
-                                            .map(|v| {
-                                                view! {
-                                                    <option value=v
-                                                        .version
-                                                        .to_string()>{format!("version {}", v.version)}</option>
-                                                }
-                                            })
-                                            .collect_view()
-                                    }}
-                                </select>
-                            </label>
-                        }
-                    })
-            }}
+            {move || (!versions.with(Vec::is_empty)).then(|| view! { <CompareWith /> })}
             <ul class="version-list">
                 <For
                     each=rows
@@ -182,6 +70,111 @@ pub fn Versions() -> impl IntoView {
                     .then(|| view! { <p class="hint">"Listing older versions…"</p> })
             }}
         </div>
+    }
+}
+
+/// One version: its number, date, note (or why it is corrupted), and its actions.
+#[component]
+fn VersionRow(v: VersionInfo, viewing: Memo<Option<u32>>) -> impl IntoView {
+    let lifecycle = expect_context::<Lifecycle>();
+    let compare_with = lifecycle.compare_with;
+    let n = v.version;
+    let corrupted = v.corrupted.clone();
+    let intact = corrupted.is_none();
+    let shown = move || viewing.get() == Some(n);
+    let compared_to_itself = move || compare_with.get() == Revision::Version(n);
+    view! {
+        <li
+            class="version"
+            class:live=v.live
+            class:shown=shown
+            data-testid="version"
+            data-version=n.to_string()
+            data-live=v.live.then_some("true")
+        >
+            <div class="version-head">
+                <strong>{format!("v{n}")}</strong>
+                {v.live.then(|| view! { <span class="live-chip">"live"</span> })}
+                <span class="version-date">{published(&v.published_at)}</span>
+            </div>
+            {match &corrupted {
+                Some(why) => {
+                    view! { <p class="version-corrupted">{format!("Corrupted: {why}")}</p> }
+                        .into_any()
+                }
+                None if v.note.is_empty() => {
+                    view! { <p class="version-note hint">"No note"</p> }.into_any()
+                }
+                None => view! { <p class="version-note">{v.note.clone()}</p> }.into_any(),
+            }}
+            <div class="version-actions">
+                <button
+                    data-testid="version-view"
+                    disabled=!intact
+                    on:click=move |_| lifecycle.view(n)
+                >
+                    "View"
+                </button>
+                <button
+                    data-testid="version-compare"
+                    disabled=move || !intact || compared_to_itself()
+                    title="Compare this version with the choice above"
+                    on:click=move |_| {
+                        lifecycle.compare(Revision::Version(n), compare_with.get_untracked())
+                    }
+                >
+                    "Compare"
+                </button>
+                <button
+                    data-testid="version-set-live"
+                    disabled=!intact || v.live
+                    on:click=move |_| lifecycle.set_live(n)
+                >
+                    "Set live"
+                </button>
+                <button
+                    data-testid="version-reopen"
+                    disabled=!intact
+                    on:click=move |_| lifecycle.ask_reopen(n)
+                >
+                    "Reopen as draft"
+                </button>
+            </div>
+        </li>
+    }
+}
+
+/// What Compare compares a version with: the draft or another version.
+#[component]
+fn CompareWith() -> impl IntoView {
+    let lifecycle = expect_context::<Lifecycle>();
+    let versions = lifecycle.versions;
+    let options = move || {
+        versions
+            .get()
+            .into_iter()
+            .rev()
+            .map(|v| {
+                let n = v.version;
+                view! { <option value=n.to_string()>{format!("version {n}")}</option> }
+            })
+            .collect_view()
+    };
+    view! {
+        <label class="field compare-with">
+            <span class="field-label">"Compare with"</span>
+            <select
+                data-testid="compare-with"
+                prop:value=move || lifecycle.compare_with.get().word()
+                on:change=move |e| {
+                    let chosen = Revision::from_word(&event_target_value(&e));
+                    lifecycle.compare_with_revision(chosen.unwrap_or(Revision::Draft));
+                }
+            >
+                <option value="draft">"the draft"</option>
+                {options}
+            </select>
+        </label>
     }
 }
 

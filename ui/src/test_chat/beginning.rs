@@ -63,23 +63,6 @@ fn forget_unset(start: &mut Start, id: &str) {
     }
 }
 
-/// The run picker's word for a revision: `draft`, `live`, a version's number.
-pub fn run_word(run: Revision) -> String {
-    match run {
-        Revision::Draft => "draft".into(),
-        Revision::Live => "live".into(),
-        Revision::Version(n) => n.to_string(),
-    }
-}
-
-/// The revision a word of the run picker names (the draft for anything else).
-pub fn run_of_word(word: &str) -> Revision {
-    match word {
-        "live" => Revision::Live,
-        n => n.parse().map(Revision::Version).unwrap_or(Revision::Draft),
-    }
-}
-
 /// One session state's row of presets: whether it is set on or off (`"on"`, `"off"`, `""` as the
 /// plan says), its value as typed, and whether it is a prompt state (which holds no value).
 #[derive(Debug, Clone, PartialEq)]
@@ -200,10 +183,7 @@ mod tests {
     }
 
     #[test]
-    fn the_run_picker_reads_back_what_it_shows() {
-        for run in [Revision::Draft, Revision::Live, Revision::Version(3)] {
-            assert_eq!(run_of_word(&run_word(run)), run);
-        }
+    fn the_folded_beginning_names_the_version_and_the_states_title() {
         let start = Start {
             state: Some("billing".into()),
             ..Start::default()
