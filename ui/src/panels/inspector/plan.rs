@@ -8,7 +8,7 @@ use plan_core::plan::Tool;
 use super::access::{change_plan, read_plan};
 use super::fields::{area, name_field, state_picker, text};
 use super::names::{added_codes, gated, gates};
-use super::{interruptions, rules, session_states};
+use super::{interruptions, rules, session_state_form};
 use crate::editor::Editor;
 
 fn tool_name(editor: Editor, i: usize) -> String {
@@ -248,7 +248,7 @@ pub fn PlanInspector() -> impl IntoView {
                     />
                 </label>
             </div>
-            <session_states::SessionStatesSection />
+            <session_state_form::SessionStatesSection />
             <interruptions::InterruptionsSection />
             <rules::RulesSection />
             <div class="subsection">

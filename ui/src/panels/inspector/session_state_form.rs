@@ -1,4 +1,5 @@
-//! One session state's form in the inspector: its id (renaming rewires every use), words, type and
+//! The plan's session states in the inspector (the base instructions above them), and one session
+//! state's form: its id (renaming rewires every use), words, type and
 //! value, nesting, and the automatic rules that switch it on or off (the condition builder).
 //! What a typed value means is decided by the pure functions here and in `session_states`.
 
@@ -7,10 +8,10 @@ use plan_core::condition::Condition;
 use plan_core::edit::{Command, Renamed};
 use plan_core::plan::{Activation, SessionState, SessionType};
 
-use super::access::{read_plan, run};
+use super::access::{change_plan, read_plan, run};
 use super::condition::{optional_condition, OptionalWords, Root};
 use super::fields::{check, choice, text, type_word};
-use super::list::{op_button, ListOp};
+use super::list::{add_button, fresh_id, op_button, ListOp};
 use super::session_states::{session_states, template_area, value_from_text, value_text};
 use crate::editor::Editor;
 
@@ -34,6 +35,42 @@ pub fn values_from_text(text: &str) -> Vec<String> {
         .map(|v| v.trim().to_string())
         .filter(|v| !v.is_empty())
         .collect()
+}
+
+/// A new session state beside `list`, named `state_N`.
+fn fresh(_plan: &plan_core::plan::Plan, list: &[SessionState]) -> SessionState {
+    SessionState::new(&fresh_id("state_", list.len() + 1, |id| {
+        list.iter().any(|s| s.id == id)
+    }))
+}
+
+/// The plan's base instructions and its session states.
+#[component]
+pub fn SessionStatesSection() -> impl IntoView {
+    let editor = expect_context::<Editor>();
+    let sts = session_states(editor);
+    view! {
+        <div class="subsection" data-testid="session-states">
+            <h4>"Instructions for every turn"</h4>
+            {template_area(
+                editor,
+                "Base instructions (templates allowed)",
+                "plan-instructions",
+                move || read_plan(editor, |p| p.instructions.clone()),
+                move |v| {
+                    change_plan(editor, Some("instructions"), |d| d.instructions = v);
+                },
+            )}
+            <h4>"Session states"</h4>
+            <p class="hint">
+                "Named conditions the conversation is in, each with a value and an on/off switch. Prompt states add their text to the agent's prompt while on."
+            </p>
+            <For each=move || 0..sts.len() key=|i| *i let:i>
+                <SessionStateForm i=i />
+            </For>
+            {add_button(sts, "add-session-state", "+ Add session state", fresh)}
+        </div>
+    }
 }
 
 /// The session state at `i` of the plan's list.

@@ -1,9 +1,10 @@
-//! Session states in the inspector: the plan's list of them (every field of docs/session-states.md,
-//! the condition builder for the automatic rules), and the template fields that offer the names
-//! to insert and say what is wrong inline. The lists of changes are `changes`.
+//! What session states offer the inspector's other fields: the template fields that offer the
+//! names to insert and say what is wrong inline, a value typed read as a state holds it, and the
+//! lens over the plan's list. The list and each state's form are `session_state_form`; the lists
+//! of changes `changes`.
 //!
-//! What a form value means is decided by the pure functions at the top, tested natively; the
-//! views only show and dispatch.
+//! What a form value means is decided by the pure functions here, tested natively; the views only
+//! show and dispatch.
 
 use leptos::prelude::*;
 use plan_core::coerce::coerce_session;
@@ -11,10 +12,8 @@ use plan_core::plan::{SessionState, SessionType};
 use plan_core::template::{Name, Template};
 use serde_json::Value;
 
-use super::access::{change_plan, read_plan};
 use super::fields::area;
-use super::list::{add_button, fresh_id, Items};
-use super::session_state_form::SessionStateForm;
+use super::list::Items;
 use crate::editor::Editor;
 use crate::plan_names::PlanNames;
 
@@ -102,13 +101,6 @@ pub(super) fn session_states(editor: Editor) -> Items<SessionState> {
     )
 }
 
-/// A new session state beside `list`, named `state_N`.
-fn fresh(_plan: &plan_core::plan::Plan, list: &[SessionState]) -> SessionState {
-    SessionState::new(&fresh_id("state_", list.len() + 1, |id| {
-        list.iter().any(|s| s.id == id)
-    }))
-}
-
 /// A template text field: the names to insert, and what is wrong with the text, inline.
 pub fn template_area(
     editor: Editor,
@@ -173,35 +165,6 @@ pub fn template_area(
                     }
                 </p>
             </Show>
-        </div>
-    }
-}
-
-/// The plan's base instructions and its session states.
-#[component]
-pub fn SessionStatesSection() -> impl IntoView {
-    let editor = expect_context::<Editor>();
-    let sts = session_states(editor);
-    view! {
-        <div class="subsection" data-testid="session-states">
-            <h4>"Instructions for every turn"</h4>
-            {template_area(
-                editor,
-                "Base instructions (templates allowed)",
-                "plan-instructions",
-                move || read_plan(editor, |p| p.instructions.clone()),
-                move |v| {
-                    change_plan(editor, Some("instructions"), |d| d.instructions = v);
-                },
-            )}
-            <h4>"Session states"</h4>
-            <p class="hint">
-                "Named conditions the conversation is in, each with a value and an on/off switch. Prompt states add their text to the agent's prompt while on."
-            </p>
-            <For each=move || 0..sts.len() key=|i| *i let:i>
-                <SessionStateForm i=i />
-            </For>
-            {add_button(sts, "add-session-state", "+ Add session state", fresh)}
         </div>
     }
 }
