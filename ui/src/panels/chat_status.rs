@@ -305,9 +305,7 @@ fn SessionStatesNow(session: Shown) -> impl IntoView {
     move || {
         (!rows().is_empty()).then(|| {
             view! {
-                <span class="field-label">
-                    "Session states (set one by hand: by the author)"
-                </span>
+                <span class="field-label">"Session states (set one by hand: by the author)"</span>
                 <ul class="chat-session-states">
                     <For each=rows key=|row| row.clone() children=row />
                 </ul>
