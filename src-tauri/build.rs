@@ -1,5 +1,5 @@
-//! Reads `tauri.conf.json` (beside this file) and declares the app's own commands, so that the
-//! capability file can allow exactly them and nothing else.
+//! Reads `tauri.conf.json` (the top level's, through the link beside this file) and declares the
+//! app's own commands, so that the capability file can allow exactly them and nothing else.
 
 // The command names the page may call: plan_api::messages::COMMANDS, which a build script cannot
 // import. A unit test of the shell checks that the two lists agree.

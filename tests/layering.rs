@@ -384,3 +384,42 @@ fn the_architecture_names_every_module_and_cites_only_files_that_exist() {
         "ARCHITECTURE.md names modules that do not exist: {extra:?}"
     );
 }
+
+/// The project's layout as the card that founded it draws it: the workspace, the shell, the UI, the
+/// sample plans, the icons, the tests and the Tauri configuration at the top level. The shell's
+/// folder holds only a link to that configuration (Tauri's tools open it there), never a copy.
+#[test]
+fn the_top_level_holds_the_founding_cards_layout_and_one_tauri_configuration() {
+    let top = root();
+    for entry in [
+        "Cargo.toml",
+        "src-tauri",
+        "ui",
+        "plans",
+        "icons",
+        "tests",
+        "tauri.conf.json",
+    ] {
+        assert!(
+            top.join(entry).exists(),
+            "{entry} is missing at the top level"
+        );
+    }
+    let config = top.join("tauri.conf.json");
+    assert!(
+        config.symlink_metadata().unwrap().file_type().is_file(),
+        "tauri.conf.json at the top level is the file itself"
+    );
+    let beside_shell = top.join("src-tauri/tauri.conf.json");
+    let link = std::fs::read_link(&beside_shell)
+        .expect("src-tauri/tauri.conf.json is a link to the top level's file, not a copy");
+    assert_eq!(
+        beside_shell
+            .parent()
+            .unwrap()
+            .join(link)
+            .canonicalize()
+            .unwrap(),
+        config.canonicalize().unwrap()
+    );
+}

@@ -277,7 +277,7 @@ fn shown(ctx: &Ctx, css: &str) -> Result<bool, String> {
         .unwrap_or(false))
 }
 
-/// The window's smallest size (src-tauri/tauri.conf.json's minWidth × minHeight): the top bar's controls,
+/// The window's smallest size (tauri.conf.json's minWidth × minHeight): the top bar's controls,
 /// the tabs, the zoom buttons and the minimap all on screen, none over another.
 fn the_smallest_window_keeps_everything_on_screen_and_apart(ctx: &Ctx) -> Outcome {
     ctx.session().set_window_size(1024, 640)?;
