@@ -5,7 +5,7 @@ use std::fs;
 use std::path::Path;
 use std::process::Output;
 
-use plan_tests::cli::{plan, plan_with_input as plan_with, scratch};
+use plan_tests::cli::{chat_script, plan, plan_with_input as plan_with, scratch};
 use serde_json::{json, Value};
 
 fn code(o: &Output, expected: i32) -> (String, String) {
@@ -102,19 +102,13 @@ fn a_scripted_chat_prints_the_documented_json_shape() {
 fn a_failed_expectation_names_the_turn_and_what_differed() {
     let dir = scratch("failed-expectation");
     let script = dir.join("wrong.json");
-    fs::write(
-        &script,
-        json!({"turns": [{"user": "Anna"}, {"user": "Anna Smith", "expect": {
-            "state": "billing-support", "deliverables": {"customer_name": "Bob"}, "ended": true}}]})
-        .to_string(),
-    )
-    .unwrap();
-    let o = plan(&[
-        "chat",
+    let o = chat_script(
         "plans/customer-support.json",
-        "--script",
-        script.to_str().unwrap(),
-    ]);
+        &script,
+        &json!({"turns": [{"user": "Anna"}, {"user": "Anna Smith", "expect": {
+            "state": "billing-support", "deliverables": {"customer_name": "Bob"}, "ended": true}}]}),
+        &[],
+    );
     let (out, err) = code(&o, 1);
     assert!(out.contains("you> Anna Smith"), "{out}");
     assert!(err.contains("turn 2: expected state 'billing-support', but the conversation is in 'customer-intake'"), "{err}");
@@ -126,20 +120,12 @@ fn a_failed_expectation_names_the_turn_and_what_differed() {
 fn a_script_that_runs_past_the_end_of_its_session_fails() {
     let dir = scratch("past-the-end");
     let script = dir.join("long.json");
-    fs::write(
-        &script,
-        json!({"turns": [{"user": "/tool verify_customer NOT_FOUND"}, {"user": "hello?"}]})
-            .to_string(),
-    )
-    .unwrap();
-    let o = plan(&[
-        "chat",
+    let o = chat_script(
         "plans/collections.json",
-        "--script",
-        script.to_str().unwrap(),
-        "--format",
-        "json",
-    ]);
+        &script,
+        &json!({"turns": [{"user": "/tool verify_customer NOT_FOUND"}, {"user": "hello?"}]}),
+        &["--format", "json"],
+    );
     let (out, err) = code(&o, 1);
     let doc: Value = serde_json::from_str(&out).unwrap();
     assert_eq!(
@@ -209,18 +195,20 @@ fn a_workspace_chat_saves_its_session_every_turn_and_resumes_it() {
         .unwrap()
         .starts_with("sha256:"));
 
-    let o = plan_with(
-        &[
+    // The saved conversation `session` resumed in a terminal, `input` typed.
+    let resume = |session: &str, input: &str| {
+        let args = [
             "chat",
             "--plan",
             "customer-support",
             "--resume",
-            &name,
+            session,
             "--workspace",
             ws_arg,
-        ],
-        "AC-778\n",
-    );
+        ];
+        plan_with(&args, input)
+    };
+    let o = resume(&name, "AC-778\n");
     let (out, _) = code(&o, 0);
     assert!(out.contains("recorded account_number = AC-778"), "{out}");
     let saved: Value = serde_json::from_str(&fs::read_to_string(&file).unwrap()).unwrap();
@@ -246,18 +234,7 @@ fn a_workspace_chat_saves_its_session_every_turn_and_resumes_it() {
     ]);
     code(&o, 0);
     let before = fs::read(&file).unwrap();
-    let o = plan_with(
-        &[
-            "chat",
-            "--plan",
-            "customer-support",
-            "--resume",
-            &name,
-            "--workspace",
-            ws_arg,
-        ],
-        "billing\n",
-    );
+    let o = resume(&name, "billing\n");
     let (_, err) = code(&o, 2);
     // Said in the author's words: the plan and what to do, no session file name, no hashes.
     assert!(
@@ -266,15 +243,7 @@ fn a_workspace_chat_saves_its_session_every_turn_and_resumes_it() {
     );
     assert!(!err.contains(&name) && !err.contains("sha256"), "{err}");
     assert_eq!(fs::read(&file).unwrap(), before, "the session is untouched");
-    let o = plan(&[
-        "chat",
-        "--plan",
-        "customer-support",
-        "--resume",
-        "nope",
-        "--workspace",
-        ws_arg,
-    ]);
+    let o = resume("nope", "");
     let (_, err) = code(&o, 2);
     assert!(err.contains("has no saved session \"nope\""), "{err}");
 }
@@ -411,17 +380,12 @@ fn a_script_part_written_as_a_list_is_refused_at_its_place() {
     }
     // The same expectation as an object runs.
     let file = dir.join("fixed.json");
-    fs::write(
-        &file,
-        json!({"turns": [{"user": "hi", "expect": {"state": "customer-intake"}}]}).to_string(),
-    )
-    .unwrap();
-    let o = plan(&[
-        "chat",
+    let o = chat_script(
         "plans/customer-support.json",
-        "--script",
-        file.to_str().unwrap(),
-    ]);
+        &file,
+        &json!({"turns": [{"user": "hi", "expect": {"state": "customer-intake"}}]}),
+        &[],
+    );
     code(&o, 0);
 }
 
@@ -457,9 +421,10 @@ fn a_test_that_cannot_run_fails_with_its_reason_and_a_missing_target_is_a_usage_
 fn a_chat_can_begin_anywhere_with_values_known_and_tools_answer_as_the_script_says() {
     let dir = scratch("from-here");
     let script = dir.join("from-balance.json");
-    fs::write(
+    let o = chat_script(
+        "plans/collections.json",
         &script,
-        json!({
+        &json!({
             "start": {"state": "balance"},
             "tool_results": {"classify": "Sofortzahlung"},
             "turns": [
@@ -467,18 +432,9 @@ fn a_chat_can_begin_anywhere_with_values_known_and_tools_answer_as_the_script_sa
                 {"user": "/tool classify", "tool_results": {"classify": "Rückfrage"},
                  "expect": {"state": "forward", "ended": "hand_off"}}
             ]
-        })
-        .to_string(),
-    )
-    .unwrap();
-    let o = plan(&[
-        "chat",
-        "plans/collections.json",
-        "--script",
-        script.to_str().unwrap(),
-        "--format",
-        "json",
-    ]);
+        }),
+        &["--format", "json"],
+    );
     let (out, err) = code(&o, 0);
     let doc: Value = serde_json::from_str(&out).expect("one JSON document");
     assert_eq!(doc["opening"]["state"], "balance", "{err}");
@@ -500,23 +456,15 @@ fn a_chat_can_begin_anywhere_with_values_known_and_tools_answer_as_the_script_sa
 
     // Values known from the start: recorded at turn 0, without a quote, and said in the opening.
     let preset = dir.join("technical-from-here.json");
-    fs::write(
+    let o = chat_script(
+        "plans/customer-support.json",
         &preset,
-        json!({
+        &json!({
             "start": {"state": "technical-support", "deliverables": {"issue_type": "Technical"}},
             "turns": [{"user": "the router blinks red", "expect": {"state": "technical-support"}}]
-        })
-        .to_string(),
-    )
-    .unwrap();
-    let o = plan(&[
-        "chat",
-        "plans/customer-support.json",
-        "--script",
-        preset.to_str().unwrap(),
-        "--format",
-        "json",
-    ]);
+        }),
+        &["--format", "json"],
+    );
     let (out, err) = code(&o, 0);
     let doc: Value = serde_json::from_str(&out).expect("one JSON document");
     let known = &doc["opening"]["deliverables"]["issue_type"];

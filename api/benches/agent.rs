@@ -27,6 +27,10 @@ use plan_core::runtime::{Chat, PlanRef, PlanVersion, Session, Start, ToolResults
 use plan_core::Plan;
 use serde_json::json;
 
+#[path = "../../tests/harness/timing.rs"]
+mod timing;
+use timing::ms;
+
 fn plan(name: &str) -> Plan {
     let path = format!("{}/../plans/{name}.json", env!("CARGO_MANIFEST_DIR"));
     plan_core::parse_plan(&std::fs::read_to_string(path).unwrap()).unwrap()
@@ -39,10 +43,6 @@ fn percentile(runs: &mut [Duration], p: f64) -> Duration {
 
 fn us(d: Duration) -> String {
     format!("{:.1} µs", d.as_secs_f64() * 1e6)
-}
-
-fn ms(d: Duration) -> String {
-    format!("{:.2} ms", d.as_secs_f64() * 1e3)
 }
 
 /// A session of `plan` in `state`, `turns` simulator turns in.

@@ -22,9 +22,9 @@ use plan_core::runtime::{Start, ToolResults};
 use plan_core::{synthetic, Revision};
 use serde_json::json;
 
-fn ms(d: Duration) -> String {
-    format!("{:.1} ms", d.as_secs_f64() * 1000.0)
-}
+#[path = "../../tests/harness/timing.rs"]
+mod timing;
+use timing::ms;
 
 fn percentile(runs: &mut [Duration], p: f64) -> Duration {
     runs.sort();

@@ -12,7 +12,7 @@
 //! Targets (issue 15): publish ≤ 50 ms; the versions list of 500 versions ≤ 100 ms; compare of
 //! two 5,000-state versions, diff and colouring, ≤ 150 ms.
 
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 // The shell's allocator, so the figures are the app's.
 #[global_allocator]
@@ -21,13 +21,9 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use plan_api::{versions, Context};
 use plan_core::{synthetic, Revision};
 
-fn ms(d: Duration) -> String {
-    format!("{:.1} ms", d.as_secs_f64() * 1000.0)
-}
-
 #[path = "../../tests/harness/timing.rs"]
 mod timing;
-use timing::{median, time};
+use timing::{median, ms, time};
 
 fn main() {
     let dir = std::env::temp_dir().join(format!("plan-lifecycle-bench-{}", std::process::id()));

@@ -20,74 +20,69 @@ pub struct ApiError {
     pub diagnostics: Vec<Diagnostic>,
 }
 
-/// What kind of failure, for the front ends to act on.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum ErrorCode {
-    /// No plan, version, live version, session or trash entry by that name.
-    NotFound,
-    /// The id is not a plan id (`^[a-z0-9][a-z0-9_-]{0,63}$`).
-    BadId,
-    /// The file is not JSON.
-    InvalidJson,
-    /// The file is JSON but not a plan (or not a session).
-    Schema,
-    /// The file is over the size limit.
-    TooLarge,
-    /// A file or folder could not be read or written.
-    Io,
-    /// Another writer holds the plan.
-    InUse,
-    /// A version file does not match its content hash.
-    Corrupted,
-    /// A plan with that id exists already.
-    Exists,
-    /// The draft is what the newest version holds: nothing to publish.
-    Unchanged,
-    /// The plan has validation errors: publishing (or running it) is refused until they are fixed.
-    HasErrors,
-    /// The plan a conversation runs changed since it began: it cannot go on (start a new one).
-    Stale,
-    /// The conversation has ended: it takes no more turns.
-    Ended,
-    /// The agent of a test conversation failed (a language model that did not answer).
-    Agent,
-    /// The operation was refused as asked: an edit that cannot apply, a file that changed on
-    /// disk since it was read.
-    Refused,
-    /// The app itself failed: a command that is not allowed, a window not connected to the app.
-    Internal,
-    /// A draft's changes were told against a draft the app no longer holds (another program
-    /// wrote the file, the app restarted): the page sends the whole draft instead.
-    UnknownBase,
-    /// A link inside the workspace leads outside it (or nowhere): nothing goes through it.
-    OutsideWorkspace,
+/// Declares the codes once: each variant with its word (serde's name, `as_str`, the UI's
+/// `data-code`), and the list of them all.
+macro_rules! error_codes {
+    ($($(#[doc = $doc:literal])* $name:ident = $word:literal,)*) => {
+        /// What kind of failure, for the front ends to act on.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+        pub enum ErrorCode {
+            $($(#[doc = $doc])* #[serde(rename = $word)] $name,)*
+        }
+
+        impl ErrorCode {
+            /// Every code.
+            pub const ALL: &[ErrorCode] = &[$(ErrorCode::$name),*];
+
+            /// The code as it is written (`not-found`): the UI's `data-code`.
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $(ErrorCode::$name => $word,)*
+                }
+            }
+        }
+    };
 }
 
-impl ErrorCode {
-    /// The code as it is written (`not-found`): the UI's `data-code`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ErrorCode::NotFound => "not-found",
-            ErrorCode::BadId => "bad-id",
-            ErrorCode::InvalidJson => "invalid-json",
-            ErrorCode::Schema => "schema",
-            ErrorCode::TooLarge => "too-large",
-            ErrorCode::Io => "io",
-            ErrorCode::OutsideWorkspace => "outside-workspace",
-            ErrorCode::InUse => "in-use",
-            ErrorCode::Corrupted => "corrupted",
-            ErrorCode::Exists => "exists",
-            ErrorCode::Unchanged => "unchanged",
-            ErrorCode::HasErrors => "has-errors",
-            ErrorCode::Stale => "stale",
-            ErrorCode::Ended => "ended",
-            ErrorCode::Agent => "agent",
-            ErrorCode::Refused => "refused",
-            ErrorCode::Internal => "internal",
-            ErrorCode::UnknownBase => "unknown-base",
-        }
-    }
+error_codes! {
+    /// No plan, version, live version, session or trash entry by that name.
+    NotFound = "not-found",
+    /// The id is not a plan id (`^[a-z0-9][a-z0-9_-]{0,63}$`).
+    BadId = "bad-id",
+    /// The file is not JSON.
+    InvalidJson = "invalid-json",
+    /// The file is JSON but not a plan (or not a session).
+    Schema = "schema",
+    /// The file is over the size limit.
+    TooLarge = "too-large",
+    /// A file or folder could not be read or written.
+    Io = "io",
+    /// Another writer holds the plan.
+    InUse = "in-use",
+    /// A version file does not match its content hash.
+    Corrupted = "corrupted",
+    /// A plan with that id exists already.
+    Exists = "exists",
+    /// The draft is what the newest version holds: nothing to publish.
+    Unchanged = "unchanged",
+    /// The plan has validation errors: publishing (or running it) is refused until they are fixed.
+    HasErrors = "has-errors",
+    /// The plan a conversation runs changed since it began: it cannot go on (start a new one).
+    Stale = "stale",
+    /// The conversation has ended: it takes no more turns.
+    Ended = "ended",
+    /// The agent of a test conversation failed (a language model that did not answer).
+    Agent = "agent",
+    /// The operation was refused as asked: an edit that cannot apply, a file that changed on
+    /// disk since it was read.
+    Refused = "refused",
+    /// The app itself failed: a command that is not allowed, a window not connected to the app.
+    Internal = "internal",
+    /// A draft's changes were told against a draft the app no longer holds (another program
+    /// wrote the file, the app restarted): the page sends the whole draft instead.
+    UnknownBase = "unknown-base",
+    /// A link inside the workspace leads outside it (or nowhere): nothing goes through it.
+    OutsideWorkspace = "outside-workspace",
 }
 
 impl ApiError {
@@ -186,31 +181,12 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_code_is_written_as_serde_writes_it() {
-        use ErrorCode::*;
-        for code in [
-            NotFound,
-            BadId,
-            InvalidJson,
-            Schema,
-            TooLarge,
-            Io,
-            InUse,
-            Corrupted,
-            Exists,
-            Unchanged,
-            HasErrors,
-            Stale,
-            Ended,
-            Agent,
-            Refused,
-            Internal,
-            UnknownBase,
-        ] {
-            assert_eq!(
-                serde_json::to_value(code).unwrap(),
-                serde_json::json!(code.as_str())
-            );
+    fn every_code_is_written_as_serde_writes_it_and_read_back() {
+        assert_eq!(ErrorCode::ALL.len(), 18);
+        for &code in ErrorCode::ALL {
+            let written = serde_json::to_value(code).unwrap();
+            assert_eq!(written, serde_json::json!(code.as_str()));
+            assert_eq!(serde_json::from_value::<ErrorCode>(written).unwrap(), code);
         }
     }
 }

@@ -25,31 +25,24 @@ pub mod error;
 pub mod messages;
 pub mod reading;
 
-#[cfg(feature = "store")]
-pub mod answerer;
-#[cfg(feature = "store")]
-mod cases;
-#[cfg(feature = "store")]
-pub mod context;
-#[cfg(feature = "store")]
-pub mod conversations;
-#[cfg(feature = "store")]
-pub mod drafts;
-#[cfg(feature = "store")]
-pub mod explore;
-#[cfg(feature = "store")]
-pub mod file_chat;
-#[cfg(feature = "store")]
-pub mod target;
-#[cfg(feature = "store")]
-mod targets;
-#[cfg(feature = "store")]
-pub mod versions;
-#[cfg(feature = "store")]
-pub mod welcome;
-#[cfg(feature = "store")]
-pub mod workspace;
+/// Items that reach the disk: built only with the `store` feature (the UI's wasm build has none).
+macro_rules! with_store {
+    ($($item:item)*) => { $(#[cfg(feature = "store")] $item)* };
+}
 
-#[cfg(feature = "store")]
-pub use context::Context;
+with_store! {
+    pub mod answerer;
+    mod cases;
+    pub mod context;
+    pub mod conversations;
+    pub mod drafts;
+    pub mod explore;
+    pub mod file_chat;
+    pub mod target;
+    mod targets;
+    pub mod versions;
+    pub mod welcome;
+    pub mod workspace;
+    pub use context::Context;
+}
 pub use error::{ApiError, ErrorCode};

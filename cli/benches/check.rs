@@ -9,17 +9,12 @@
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 use std::process::Command;
-use std::time::Duration;
 
 #[path = "../../tests/harness/timing.rs"]
 mod timing;
-use timing::time;
+use timing::{ms, time};
 
 use plan_core::{parse_plan, synthetic, validate};
-
-fn ms(d: Duration) -> String {
-    format!("{:.2} ms", d.as_secs_f64() * 1000.0)
-}
 
 fn main() {
     let dir = std::env::temp_dir().join(format!("plan-bench-{}", std::process::id()));

@@ -9,18 +9,14 @@
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use plan_core::store::Workspace;
 use plan_core::synthetic;
 
 #[path = "../../tests/harness/timing.rs"]
 mod timing;
-use timing::median;
-
-fn ms(d: Duration) -> String {
-    format!("{:.2} ms", d.as_secs_f64() * 1000.0)
-}
+use timing::{median, ms};
 
 fn main() {
     let dir = std::env::temp_dir().join(format!("plan-store-bench-{}", std::process::id()));

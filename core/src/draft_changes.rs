@@ -183,36 +183,28 @@ mod tests {
     #[test]
     fn every_kind_of_edit_comes_out_as_the_plan_it_made() {
         let mut before = crate::synthetic::with_session_states(300, 10);
-        let edits = [
-            Command::MoveStates {
-                moves: [("s3".to_string(), Position { x: 5.0, y: 7.0 })].into(),
-            },
-            Command::DeleteStates {
-                ids: vec!["s10".into(), "s11".into()],
-            },
-            Command::ReorderState {
-                id: "s0".into(),
-                to: 40,
-            },
-            Command::RenameState {
-                from: "s5".into(),
-                to: "five".into(),
-            },
-            Command::AddState {
-                kind: crate::edit::NewState::Loose,
-                at: Position { x: 1.0, y: 2.0 },
-                from: None,
-            },
-            Command::AddState {
-                kind: crate::edit::NewState::Goal,
-                at: Position { x: 500.0, y: 2.0 },
-                from: Some("s1".into()),
-            },
-            Command::AutoLayout {
-                only_overlaps: false,
-            },
-        ];
-        for edit in &edits {
+        let moved = Command::MoveStates {
+            moves: [("s3".to_string(), Position { x: 5.0, y: 7.0 })].into(),
+        };
+        let edits = [moved]
+            .into_iter()
+            .chain(crate::synthetic::list_edits())
+            .chain([
+                Command::AddState {
+                    kind: crate::edit::NewState::Loose,
+                    at: Position { x: 1.0, y: 2.0 },
+                    from: None,
+                },
+                Command::AddState {
+                    kind: crate::edit::NewState::Goal,
+                    at: Position { x: 500.0, y: 2.0 },
+                    from: Some("s1".into()),
+                },
+                Command::AutoLayout {
+                    only_overlaps: false,
+                },
+            ]);
+        for edit in &edits.collect::<Vec<_>>() {
             let now = apply(&before, edit).unwrap().plan;
             round_trip(&before, &now);
             before = now;

@@ -86,6 +86,26 @@ impl SessionState {
         }
     }
 
+    /// Its automatic rule: the one that switches it off when `deactivate`, else the one that
+    /// switches it on.
+    pub fn automatic(&self, deactivate: bool) -> Option<&Condition> {
+        if deactivate {
+            self.auto_deactivate.as_ref()
+        } else {
+            self.auto_activate.as_ref()
+        }
+    }
+
+    /// [`SessionState::automatic`], to change.
+    pub fn automatic_mut(&mut self, deactivate: bool) -> Option<&mut Condition> {
+        let rule = if deactivate {
+            &mut self.auto_deactivate
+        } else {
+            &mut self.auto_activate
+        };
+        rule.as_mut()
+    }
+
     /// The type of one value as a deliverable of that type would hold it; `None` for prompt states.
     pub fn value_type(&self) -> Option<DeliverableType> {
         self.kind.value_type()

@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 
 use serde_json::json;
 
+use crate::edit::Command;
 use crate::plan::{Plan, Position};
 
 /// A plan of `states` states laid out on a grid; each state has 3 tasks and up to 3 transitions
@@ -160,6 +161,24 @@ pub fn with_interruptions(states: usize, count: usize) -> Plan {
     p.interruptions = serde_json::from_value(serde_json::Value::Array(list))
         .expect("the synthetic interruptions are well formed");
     p
+}
+
+/// Edits that change the list of states of a synthetic plan of at least 41 states: two states
+/// deleted, the first moved to place 40, `s5` renamed `five`.
+pub fn list_edits() -> [Command; 3] {
+    [
+        Command::DeleteStates {
+            ids: vec!["s10".into(), "s11".into()],
+        },
+        Command::ReorderState {
+            id: "s0".into(),
+            to: 40,
+        },
+        Command::RenameState {
+            from: "s5".into(),
+            to: "five".into(),
+        },
+    ]
 }
 
 #[cfg(test)]

@@ -87,3 +87,17 @@ pub fn stdout(o: &Output) -> String {
 pub fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
+
+/// `plan chat PLAN --script FILE EXTRA…`, run to the end, after writing `script` to `file`.
+pub fn chat_script(
+    plan_file: &str,
+    file: &Path,
+    script: &serde_json::Value,
+    extra: &[&str],
+) -> Output {
+    std::fs::write(file, script.to_string()).unwrap();
+    let file = file.to_str().expect("a scratch path is UTF-8");
+    let mut args = vec!["chat", plan_file, "--script", file];
+    args.extend_from_slice(extra);
+    plan(&args)
+}

@@ -7,6 +7,11 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
+/// A duration in milliseconds, two decimals: how the benches print their figures.
+pub fn ms(d: Duration) -> String {
+    format!("{:.2} ms", d.as_secs_f64() * 1000.0)
+}
+
 pub fn median(mut runs: Vec<Duration>) -> Duration {
     runs.sort();
     runs[runs.len() / 2]

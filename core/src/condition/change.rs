@@ -334,17 +334,16 @@ fn first_declared_key(plan: &Plan, kind: Option<DeliverableType>) -> Option<Stri
         .map(|d| d.key.clone())
 }
 
+/// An enum's first choice, or empty text when it has none.
+fn first_choice(choices: Option<&[String]>) -> Value {
+    json!(choices.and_then(|c| c.first()).cloned().unwrap_or_default())
+}
+
 /// A value that fits `key`: an enum key's first choice, yes, 0, or empty text.
 pub fn default_value(plan: &Plan, key: &str) -> Value {
     match declared(plan, key) {
         Some(d) => match d.kind {
-            DeliverableType::Enum => json!(d
-                .enum_values
-                .as_deref()
-                .unwrap_or_default()
-                .first()
-                .cloned()
-                .unwrap_or_default()),
+            DeliverableType::Enum => first_choice(d.enum_values.as_deref()),
             DeliverableType::Boolean => json!(true),
             DeliverableType::Number => json!(0),
             DeliverableType::String => json!(""),
@@ -383,13 +382,7 @@ fn default_of(st: &SessionState, list: bool) -> Value {
     match st.kind {
         SessionType::Number => json!(0),
         SessionType::Boolean => json!(true),
-        SessionType::Enum => json!(st
-            .enum_values
-            .as_deref()
-            .unwrap_or_default()
-            .first()
-            .cloned()
-            .unwrap_or_default()),
+        SessionType::Enum => first_choice(st.enum_values.as_deref()),
         _ => json!(""),
     }
 }

@@ -6,7 +6,7 @@ use leptos::prelude::*;
 use plan_api::ApiError;
 use plan_core::runtime::script::{Expect, Script};
 
-use crate::lifecycle::Lifecycle;
+use super::cancel_and_act;
 use crate::navigation::{Dialog, Navigation};
 use crate::test_chat::TestChat;
 
@@ -97,7 +97,6 @@ fn trimmed(script: &Script, dropped: &[Kept]) -> Script {
 
 #[component]
 pub fn SaveCaseDialog() -> impl IntoView {
-    let lifecycle = expect_context::<Lifecycle>();
     let test_chat = expect_context::<TestChat>();
     let script = match expect_context::<Navigation>().dialog_untracked() {
         Some(Dialog::SaveCase(s)) => s,
@@ -189,19 +188,7 @@ pub fn SaveCaseDialog() -> impl IntoView {
                     }
                 })
         }}
-        <div class="dialog-buttons">
-            <button data-testid="cancel" on:click=move |_| lifecycle.close_dialog()>
-                "Cancel"
-            </button>
-            <button
-                class="primary"
-                data-testid="confirm"
-                disabled=move || name.with(|n| n.trim().is_empty())
-                on:click=move |_| save()
-            >
-                "Save"
-            </button>
-        </div>
+        {cancel_and_act("", "Save", move || name.with(|n| n.trim().is_empty()), save)}
     }
 }
 

@@ -15,6 +15,32 @@ use case::SaveCaseDialog;
 use publish::PublishDialog;
 use welcome::WelcomeDialog;
 
+/// A dialog's two buttons: Cancel, which closes it, and its one action (`words` on it; disabled
+/// while `blocked`). `hook` begins their test hooks (`cancel`, `confirm`).
+pub(crate) fn cancel_and_act(
+    hook: &'static str,
+    words: impl IntoView + 'static,
+    blocked: impl Fn() -> bool + Send + Sync + 'static,
+    act: impl Fn() + 'static,
+) -> impl IntoView {
+    let lifecycle = expect_context::<Lifecycle>();
+    view! {
+        <div class="dialog-buttons">
+            <button data-testid=format!("{hook}cancel") on:click=move |_| lifecycle.close_dialog()>
+                "Cancel"
+            </button>
+            <button
+                class="primary"
+                data-testid=format!("{hook}confirm")
+                disabled=blocked
+                on:click=move |_| act()
+            >
+                {words}
+            </button>
+        </div>
+    }
+}
+
 #[component]
 pub fn Dialogs() -> impl IntoView {
     let lifecycle = expect_context::<Lifecycle>();
@@ -83,18 +109,7 @@ fn ConfirmDialog() -> impl IntoView {
                 view! {
                     <h3>{title}</h3>
                     <p>{text}</p>
-                    <div class="dialog-buttons">
-                        <button data-testid="cancel" on:click=move |_| lifecycle.close_dialog()>
-                            "Cancel"
-                        </button>
-                        <button
-                            class="primary"
-                            data-testid="confirm"
-                            on:click=move |_| lifecycle.confirm()
-                        >
-                            {confirm}
-                        </button>
-                    </div>
+                    {cancel_and_act("", confirm, || false, move || lifecycle.confirm())}
                 }
             },
         )
@@ -140,34 +155,18 @@ fn NewPlanDialog() -> impl IntoView {
                 on:change=move |e| from.set(event_target_value(&e))
             >
                 <option value="">"A blank plan (one start state)"</option>
-                {move || {
-                    lifecycle
-                        .samples
-                        .get()
-                        .into_iter()
-                        .map(|s| {
-                            view! {
-                                <option value=s
-                                    .id
-                                    .clone()>
-                                    {format!("The sample “{}” ({} states)", s.title, s.states)}
-                                </option>
-                            }
-                        })
-                        .collect_view()
-                }}
+                <For each=move || lifecycle.samples.get() key=|s| s.id.clone() let:s>
+                    <option value=s
+                        .id
+                        .clone()>
+                        {format!("The sample “{}” ({} states)", s.title, s.states)}
+                    </option>
+                </For>
             </select>
         </label>
         <p class="hint">
             "The plan's id is made from its title; you can change the title any time."
         </p>
-        <div class="dialog-buttons">
-            <button data-testid="cancel" on:click=move |_| lifecycle.close_dialog()>
-                "Cancel"
-            </button>
-            <button class="primary" data-testid="confirm" on:click=move |_| create()>
-                "Create"
-            </button>
-        </div>
+        {cancel_and_act("", "Create", || false, create)}
     }
 }

@@ -9,6 +9,7 @@
 use leptos::prelude::*;
 use plan_api::messages::{PublishOutcomes, PublishRules};
 
+use super::cancel_and_act;
 use crate::actions::Actions;
 use crate::explore::length_words;
 use crate::lifecycle::Lifecycle;
@@ -170,19 +171,7 @@ pub fn PublishDialog() -> impl IntoView {
                 on:input=move |e| note.set(event_target_value(&e))
             ></textarea>
         </label>
-        <div class="dialog-buttons">
-            <button data-testid="publish-cancel" on:click=move |_| lifecycle.close_dialog()>
-                "Cancel"
-            </button>
-            <button
-                class="primary"
-                data-testid="publish-confirm"
-                disabled=blocked
-                on:click=move |_| publish()
-            >
-                {move || gate.get().button()}
-            </button>
-        </div>
+        {cancel_and_act("publish-", move || gate.get().button(), blocked, publish)}
     }
 }
 

@@ -20,29 +20,20 @@ pub fn WelcomeDialog() -> impl IntoView {
             </p>
             <h4>"Open a sample"</h4>
             <div class="welcome-samples">
-                {move || {
-                    lifecycle
-                        .samples
-                        .get()
-                        .into_iter()
-                        .map(|s| {
+                <For each=move || lifecycle.samples.get() key=|s| s.id.clone() let:s>
+                    <button
+                        class="welcome-sample"
+                        data-testid="welcome-sample"
+                        data-id=s.id.clone()
+                        on:click={
                             let (id, title) = (s.id.clone(), s.title.clone());
-                            view! {
-                                <button
-                                    class="welcome-sample"
-                                    data-testid="welcome-sample"
-                                    data-id=s.id.clone()
-                                    on:click=move |_| {
-                                        lifecycle.open_sample(id.clone(), title.clone())
-                                    }
-                                >
-                                    <span class="welcome-sample-title">{s.title.clone()}</span>
-                                    <span class="hint">{format!("{} states", s.states)}</span>
-                                </button>
-                            }
-                        })
-                        .collect_view()
-                }}
+                            move |_| lifecycle.open_sample(id.clone(), title.clone())
+                        }
+                    >
+                        <span class="welcome-sample-title">{s.title.clone()}</span>
+                        <span class="hint">{format!("{} states", s.states)}</span>
+                    </button>
+                </For>
             </div>
             <h4>"Or"</h4>
             <div class="dialog-buttons welcome-ways">

@@ -283,15 +283,12 @@ pub fn ChangesEditor(at: ChangesOf, label: &'static str) -> impl IntoView {
 
 #[cfg(test)]
 mod tests {
+    use super::super::list::fixtures::account_care;
     use super::*;
-
-    fn sample() -> Plan {
-        plan_core::parse_plan(include_str!("../../../../plans/account-care.json")).unwrap()
-    }
 
     #[test]
     fn a_changes_row_makes_the_change_its_choices_say() {
-        let p = sample();
+        let p = account_care();
         let c = change_of(&p, "verify_attempts", "add", "2", "");
         assert_eq!(c.add, Some(2.into()));
         assert_eq!(c.active, None);
@@ -312,7 +309,7 @@ mod tests {
 
     #[test]
     fn a_row_shows_the_change_it_makes() {
-        let p = sample();
+        let p = account_care();
         let c = change_of(&p, "verify_attempts", "add", "2", "off");
         assert_eq!(
             RowFields::of(&c),

@@ -8,8 +8,8 @@ use plan_core::plan::{Deliverable, DeliverableType, Plan, State};
 
 use super::access::{read_state, run};
 use super::field_problem::{field_problems, field_refusal, problems_at, FieldPath};
-use super::fields::{check, choice, text, type_word};
-use super::list::{add_button, fresh_id, op_button, Items, ListOp};
+use super::fields::{check, choice, type_word, typed, Extent};
+use super::list::{fresh_id, list_items, op_button, Adder, Items, ListOp};
 use super::names::{key_edit, KeyEdit};
 use crate::editor::Editor;
 use crate::plan_names::PlanNames;
@@ -55,10 +55,15 @@ pub fn DeliverableList(id: String, task: Option<usize>) -> impl IntoView {
     let list = deliverable_items(editor, id, task);
     view! {
         <div class="deliverables">
-            <For each=move || 0..list.len() key=|i| *i let:i>
-                <DeliverableFields id=sid.get_value() task=task index=i />
-            </For>
-            {add_button(list, "add-deliverable", "+ Add value to collect", fresh)}
+            {list_items(
+                list,
+                move |i| view! { <DeliverableFields id=sid.get_value() task=task index=i /> },
+                Adder {
+                    testid: "add-deliverable",
+                    label: "+ Add value to collect",
+                    make: fresh,
+                },
+            )}
         </div>
     }
 }
@@ -160,8 +165,9 @@ fn DeliverableFields(id: String, task: Option<usize>, index: usize) -> impl Into
             {move || {
                 is_enum.get().then(|| view! { <ChoicesField id=choices_id.clone() task index /> })
             }}
-            {text(
+            {typed(
                 editor,
+                Extent::Line,
                 "How to ask for it",
                 "deliverable-description",
                 read_d(|d| d.description.clone()),

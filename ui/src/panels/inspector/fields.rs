@@ -16,24 +16,45 @@ fn input_value(e: &ev::Event) -> String {
     event_target_value(e)
 }
 
-/// A one-line text field; every keystroke is an edit (one undo step per burst).
-pub fn text(
+/// How much a typed field holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Extent {
+    /// One line (a title, a phrase).
+    Line,
+    /// A few lines (instructions, descriptions).
+    Lines,
+}
+
+/// A field typed into; every keystroke is an edit (one undo step per burst).
+pub fn typed(
     editor: Editor,
+    extent: Extent,
     label: &'static str,
     testid: &'static str,
     value: impl Fn() -> String + Send + Sync + 'static,
     on_input: impl Fn(String) + 'static,
 ) -> impl IntoView {
+    let testid = format!("field-{testid}");
+    let input = move |e: ev::Event| on_input(input_value(&e));
+    let blur = move |_: ev::FocusEvent| editor.end_typing();
+    let control = match extent {
+        Extent::Line => view! { <input type="text" data-testid=testid prop:value=value on:input=input on:blur=blur /> }
+        .into_any(),
+        Extent::Lines => view! {
+            <textarea
+                rows="3"
+                data-testid=testid
+                prop:value=value
+                on:input=input
+                on:blur=blur
+            ></textarea>
+        }
+        .into_any(),
+    };
     view! {
         <label class="field">
             <span class="field-label">{label}</span>
-            <input
-                type="text"
-                data-testid=format!("field-{testid}")
-                prop:value=value
-                on:input=move |e| on_input(input_value(&e))
-                on:blur=move |_| editor.end_typing()
-            />
+            {control}
         </label>
     }
 }
@@ -81,28 +102,6 @@ pub fn name_field(
             />
         </label>
         {field_refusal(refused)}
-    }
-}
-
-/// A text area for longer texts (instructions, descriptions).
-pub fn area(
-    editor: Editor,
-    label: &'static str,
-    testid: &'static str,
-    value: impl Fn() -> String + Send + Sync + 'static,
-    on_input: impl Fn(String) + 'static,
-) -> impl IntoView {
-    view! {
-        <label class="field">
-            <span class="field-label">{label}</span>
-            <textarea
-                rows="3"
-                data-testid=format!("field-{testid}")
-                prop:value=value
-                on:input=move |e| on_input(input_value(&e))
-                on:blur=move |_| editor.end_typing()
-            ></textarea>
-        </label>
     }
 }
 

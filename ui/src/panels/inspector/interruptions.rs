@@ -7,8 +7,8 @@ use leptos::prelude::*;
 use plan_core::plan::{Interruption, InterruptionKind, Plan, Priority};
 
 use super::condition::{optional_condition, OptionalWords, Root};
-use super::fields::{area, choice, state_picker, text};
-use super::list::{add_button, first_state_after_start, fresh_id, op_button, Items, ListOp};
+use super::fields::{choice, state_picker, typed, Extent};
+use super::list::{first_state_after_start, fresh_id, list_items, op_button, Adder, Items, ListOp};
 use crate::editor::Editor;
 
 /// A new interruption for `plan`: a fresh id, a side question that goes to the first state that is
@@ -73,10 +73,15 @@ pub fn InterruptionsSection() -> impl IntoView {
             <p class="hint">
                 "What may set the open task aside: a side question parks it and comes back to it at a state that returns to the parked task; \"never mind\" drops it; an urgent request takes over even where the task cannot be interrupted."
             </p>
-            <For each=move || 0..xs.len() key=|i| *i let:i>
-                <InterruptionForm i=i />
-            </For>
-            {add_button(xs, "add-interruption", "+ Add interruption", fresh)}
+            {list_items(
+                xs,
+                |i| view! { <InterruptionForm i=i /> },
+                Adder {
+                    testid: "add-interruption",
+                    label: "+ Add interruption",
+                    make: fresh,
+                },
+            )}
         </div>
     }
 }
@@ -104,8 +109,9 @@ fn InterruptionForm(i: usize) -> impl IntoView {
                     }
                 />
             </label>
-            {text(
+            {typed(
                 editor,
+                Extent::Line,
                 "Title",
                 "x-title",
                 get(|x| x.title.clone()),
@@ -134,8 +140,9 @@ fn InterruptionForm(i: usize) -> impl IntoView {
                 get(|x| x.target_state_id.clone()),
                 move |v: String| xs.edit(i, None, |x| x.target_state_id = v),
             )}
-            {area(
+            {typed(
                 editor,
+                Extent::Lines,
                 "When it applies, in words (what a language model is told)",
                 "x-description",
                 get(|x| x.description.clone()),
@@ -220,17 +227,12 @@ fn InterruptionForm(i: usize) -> impl IntoView {
 
 #[cfg(test)]
 mod tests {
+    use super::super::list::fixtures::two_state_plan;
     use super::*;
 
     fn plan() -> Plan {
-        plan_core::parse_plan(
-            &serde_json::json!({"id": "p", "title": "P", "start_state_id": "a",
-                "states": [{"id": "a", "title": "A", "transitions": [{"target_state_id": "b"}]},
-                           {"id": "b", "title": "B"}],
-                "interruptions": [{"id": "interruption-1", "target_state_id": "b"}]})
-            .to_string(),
-        )
-        .unwrap()
+        two_state_plan(serde_json::json!({
+            "interruptions": [{"id": "interruption-1", "target_state_id": "b"}]}))
     }
 
     #[test]

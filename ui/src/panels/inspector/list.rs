@@ -226,14 +226,30 @@ impl<T: Send + Sync + 'static> Items<T> {
     }
 }
 
-/// The button that adds an item made by `make`.
-pub fn add_button<T: Send + Sync + 'static>(
+/// How a list adds an item: the button's test hook and words, and the fresh item it makes.
+pub struct Adder<T: 'static> {
+    pub testid: &'static str,
+    pub label: &'static str,
+    pub make: fn(&Plan, &[T]) -> T,
+}
+
+/// Each item of `items`, drawn by `item` with its index, then the button that adds a fresh one.
+pub fn list_items<T, V>(
     items: Items<T>,
-    testid: &'static str,
-    label: &'static str,
-    make: fn(&Plan, &[T]) -> T,
-) -> impl IntoView {
+    item: impl Fn(usize) -> V + Clone + Send + Sync + 'static,
+    adder: Adder<T>,
+) -> impl IntoView
+where
+    T: Send + Sync + 'static,
+    V: IntoView + 'static,
+{
+    let Adder {
+        testid,
+        label,
+        make,
+    } = adder;
     view! {
+        <For each=move || 0..items.len() key=|i| *i children=item />
         <button class="add" data-testid=testid on:click=move |_| items.push(make)>
             {label}
         </button>
@@ -264,6 +280,29 @@ pub fn op_button<T: Send + Sync + 'static>(
         >
             {words}
         </button>
+    }
+}
+
+/// Plans the lists' tests add items to.
+#[cfg(test)]
+pub mod fixtures {
+    use plan_core::plan::Plan;
+
+    /// A plan of two states, `a` (the start) with one arrow to `b`, and the plan's other fields
+    /// `details` (rules, interruptions, tools…): what the lists' tests add items to.
+    pub fn two_state_plan(details: serde_json::Value) -> Plan {
+        let mut doc = serde_json::json!({"id": "p", "title": "P", "start_state_id": "a",
+            "states": [{"id": "a", "title": "A", "transitions": [{"target_state_id": "b"}]},
+                       {"id": "b", "title": "B"}]});
+        if let (Some(doc), Some(details)) = (doc.as_object_mut(), details.as_object()) {
+            doc.extend(details.clone());
+        }
+        plan_core::parse_plan(&doc.to_string()).unwrap()
+    }
+
+    /// The account-care sample plan, which has session states of every type.
+    pub fn account_care() -> Plan {
+        plan_core::parse_plan(include_str!("../../../../plans/account-care.json")).unwrap()
     }
 }
 

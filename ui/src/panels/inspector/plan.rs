@@ -6,7 +6,7 @@ use plan_core::edit::{Command, Renamed};
 use plan_core::plan::Tool;
 
 use super::access::{change_plan, read_plan};
-use super::fields::{area, name_field, state_picker, text};
+use super::fields::{name_field, state_picker, typed, Extent};
 use super::names::{added_codes, gated, gates};
 use super::{interruptions, rules, session_state_form};
 use crate::editor::Editor;
@@ -188,15 +188,17 @@ pub fn PlanInspector() -> impl IntoView {
     view! {
         <div class="inspector-section" data-testid="plan-inspector">
             <h3>"Plan"</h3>
-            {text(
+            {typed(
                 editor,
+                Extent::Line,
                 "Title",
                 "plan-title",
                 move || read_plan(editor, |p| p.title.clone()),
                 move |v| change_plan(editor, Some("title"), |d| d.title = v),
             )}
-            {area(
+            {typed(
                 editor,
+                Extent::Lines,
                 "Description",
                 "plan-description",
                 move || read_plan(editor, |p| p.description.clone()),
@@ -266,8 +268,9 @@ pub fn PlanInspector() -> impl IntoView {
                                 to: to.trim().to_string(),
                             }),
                         )}
-                        {text(
+                        {typed(
                             editor,
+                            Extent::Line,
                             "What it does",
                             "tool-description",
                             move || read_plan(

@@ -9,8 +9,8 @@ use plan_core::plan::{Plan, Rule, RuleKind};
 
 use super::access::read_plan;
 use super::condition::{ConditionEditor, Root};
-use super::fields::{choice, state_picker, text};
-use super::list::{add_button, first_state_after_start, fresh_id, op_button, Items, ListOp};
+use super::fields::{choice, state_picker, typed, Extent};
+use super::list::{first_state_after_start, fresh_id, list_items, op_button, Adder, Items, ListOp};
 use crate::editor::Editor;
 
 /// The kinds of rule, in the author's words.
@@ -87,10 +87,15 @@ pub fn RulesSection() -> impl IntoView {
             <p class="hint">
                 "What you want guaranteed of every conversation this plan allows, such as \"Refund is never entered unless the caller is verified\"."
             </p>
-            <For each=move || 0..rules.len() key=|i| *i let:i>
-                <RuleForm i=i />
-            </For>
-            {add_button(rules, "add-rule", "+ Add rule", fresh)}
+            {list_items(
+                rules,
+                |i| view! { <RuleForm i=i /> },
+                Adder {
+                    testid: "add-rule",
+                    label: "+ Add rule",
+                    make: fresh,
+                },
+            )}
         </div>
     }
 }
@@ -108,8 +113,9 @@ fn RuleForm(i: usize) -> impl IntoView {
     };
     view! {
         <div class="plan-rule" data-testid="rule-fields" data-rule-id=id>
-            {text(
+            {typed(
                 editor,
+                Extent::Line,
                 "What it guarantees, in your words",
                 "rule-title",
                 get(|r| r.title.clone()),
@@ -191,18 +197,13 @@ fn RuleForm(i: usize) -> impl IntoView {
 
 #[cfg(test)]
 mod tests {
+    use super::super::list::fixtures::two_state_plan;
     use super::*;
 
     fn plan() -> Plan {
-        plan_core::parse_plan(
-            &serde_json::json!({"id": "p", "title": "P", "start_state_id": "a",
-                "states": [{"id": "a", "title": "A", "transitions": [{"target_state_id": "b"}]},
-                           {"id": "b", "title": "B"}],
-                "tools": [{"name": "refund", "response_codes": ["OK"]}],
-                "rules": [{"id": "rule-1", "kind": "can_always_end"}]})
-            .to_string(),
-        )
-        .unwrap()
+        two_state_plan(serde_json::json!({
+            "tools": [{"name": "refund", "response_codes": ["OK"]}],
+            "rules": [{"id": "rule-1", "kind": "can_always_end"}]}))
     }
 
     #[test]

@@ -10,8 +10,8 @@ use plan_core::plan::{Activation, SessionState, SessionType};
 
 use super::access::{change_plan, read_plan, run};
 use super::condition::{optional_condition, OptionalWords, Root};
-use super::fields::{check, choice, text, type_word};
-use super::list::{add_button, fresh_id, op_button, ListOp};
+use super::fields::{check, choice, type_word, typed, Extent};
+use super::list::{fresh_id, list_items, op_button, Adder, ListOp};
 use super::session_states::{session_states, template_area, value_from_text, value_text};
 use crate::editor::Editor;
 
@@ -65,10 +65,15 @@ pub fn SessionStatesSection() -> impl IntoView {
             <p class="hint">
                 "Named conditions the conversation is in, each with a value and an on/off switch. Prompt states add their text to the agent's prompt while on."
             </p>
-            <For each=move || 0..sts.len() key=|i| *i let:i>
-                <SessionStateForm i=i />
-            </For>
-            {add_button(sts, "add-session-state", "+ Add session state", fresh)}
+            {list_items(
+                sts,
+                |i| view! { <SessionStateForm i=i /> },
+                Adder {
+                    testid: "add-session-state",
+                    label: "+ Add session state",
+                    make: fresh,
+                },
+            )}
         </div>
     }
 }
@@ -89,15 +94,17 @@ pub fn SessionStateForm(i: usize) -> impl IntoView {
             data-session-id=id
         >
             <SessionStateId i />
-            {text(
+            {typed(
                 editor,
+                Extent::Line,
                 "Title",
                 "ss-title",
                 get(|s| s.title.clone()),
                 move |v| sts.edit(i, Some("title"), |s| s.title = v),
             )}
-            {text(
+            {typed(
                 editor,
+                Extent::Line,
                 "What it stands for",
                 "ss-description",
                 get(|s| s.description.clone()),

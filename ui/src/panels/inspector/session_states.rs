@@ -12,7 +12,7 @@ use plan_core::plan::{SessionState, SessionType};
 use plan_core::template::{Name, Template};
 use serde_json::Value;
 
-use super::fields::area;
+use super::fields::{typed, Extent};
 use super::list::Items;
 use crate::editor::Editor;
 use crate::plan_names::PlanNames;
@@ -132,7 +132,7 @@ pub fn template_area(
     };
     view! {
         <div class="template-field">
-            {area(editor, label, testid, value, on_input)}
+            {typed(editor, Extent::Lines, label, testid, value, on_input)}
             <select
                 class="insert"
                 data-testid=format!("insert-{testid}")
@@ -171,16 +171,12 @@ pub fn template_area(
 
 #[cfg(test)]
 mod tests {
+    use super::super::list::fixtures::account_care;
     use super::*;
-    use plan_core::plan::Plan;
-
-    fn sample() -> Plan {
-        plan_core::parse_plan(include_str!("../../../../plans/account-care.json")).unwrap()
-    }
 
     #[test]
     fn template_fields_offer_every_name_and_say_what_is_wrong() {
-        let p = sample();
+        let p = account_care();
         let n = PlanNames::of(&p);
         let names: Vec<String> = insertable(&n).into_iter().map(|(t, _)| t).collect();
         assert!(names.contains(&"{{session.state.verify_attempts}}".to_string()));

@@ -10,7 +10,7 @@ use super::access::{edit_state, read_state, run};
 use super::changes::{ChangesEditor, ChangesOf};
 use super::deliverables::DeliverableList;
 use super::field_problem::field_refusal;
-use super::fields::{area, check, choice, text};
+use super::fields::{check, choice, typed, Extent};
 use super::session_states::template_area;
 use super::tasks::TaskList;
 use crate::editor::Editor;
@@ -86,8 +86,9 @@ pub fn StateInspector(id: String) -> impl IntoView {
             <h3>"State"</h3>
             // The title is committed when the author leaves the field (a change event).
             <div on:change=title_done>
-                {text(
+                {typed(
                     editor,
+                    Extent::Line,
                     "Title",
                     "title",
                     get(|s| s.title.clone()),
@@ -95,8 +96,9 @@ pub fn StateInspector(id: String) -> impl IntoView {
                 )}
             </div>
             <ModePicker id=sid.get_value() />
-            {area(
+            {typed(
                 editor,
+                Extent::Lines,
                 "Description",
                 "description",
                 get(|s| s.description.clone()),
@@ -377,8 +379,22 @@ fn EndingFields(id: String) -> impl IntoView {
                     .get()
                     .then(|| {
                         view! {
-                            {text(editor, "Hand off to", "ending-to", part(0), set_part(0))}
-                            {text(editor, "Reason", "ending-reason", part(1), set_part(1))}
+                            {typed(
+                                editor,
+                                Extent::Line,
+                                "Hand off to",
+                                "ending-to",
+                                part(0),
+                                set_part(0),
+                            )}
+                            {typed(
+                                editor,
+                                Extent::Line,
+                                "Reason",
+                                "ending-reason",
+                                part(1),
+                                set_part(1),
+                            )}
                         }
                     })
             }}

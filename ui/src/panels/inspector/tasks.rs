@@ -7,8 +7,8 @@ use plan_core::plan::{Plan, Task};
 
 use super::access::read_state;
 use super::deliverables::DeliverableList;
-use super::fields::{check, name_field, text};
-use super::list::{add_button, fresh_id, op_button, Items, ListOp};
+use super::fields::{check, name_field, typed, Extent};
+use super::list::{fresh_id, list_items, op_button, Adder, Items, ListOp};
 use super::session_states::template_area;
 use crate::editor::Editor;
 
@@ -46,10 +46,15 @@ pub fn TaskList(id: String) -> impl IntoView {
     view! {
         <div class="subsection">
             <h4>"Tasks"</h4>
-            <For each=move || 0..list.len() key=|i| *i let:i>
-                <TaskFields id=sid.get_value() index=i />
-            </For>
-            {add_button(list, "add-task", "+ Add task", fresh)}
+            {list_items(
+                list,
+                move |i| view! { <TaskFields id=sid.get_value() index=i /> },
+                Adder {
+                    testid: "add-task",
+                    label: "+ Add task",
+                    make: fresh,
+                },
+            )}
         </div>
     }
 }
@@ -89,8 +94,9 @@ fn TaskFields(id: String, index: usize) -> impl IntoView {
                     })
                 },
             )}
-            {text(
+            {typed(
                 editor,
+                Extent::Line,
                 "Description",
                 "task-description",
                 get(|t| t.description.clone()),

@@ -7,7 +7,7 @@ use plan_core::plan::{Priority, Transition};
 use super::access::{edit_state, read_state, run};
 use super::changes::{ChangesEditor, ChangesOf};
 use super::condition::{ConditionEditor, Root};
-use super::fields::{state_picker, text};
+use super::fields::{state_picker, typed, Extent};
 use crate::editor::Editor;
 
 #[component]
@@ -70,8 +70,9 @@ pub fn TransitionInspector(from: String, index: usize) -> impl IntoView {
                     on:blur=move |_| editor.end_typing()
                 />
             </label>
-            {text(
+            {typed(
                 editor,
+                Extent::Line,
                 "Label on the arrow",
                 "label",
                 get(|t| t.label.clone()),

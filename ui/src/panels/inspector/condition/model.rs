@@ -157,14 +157,7 @@ pub(super) fn standalone<'p>(plan: &'p Plan, root: &Root) -> Option<&'p Conditio
         Root::Rule {
             session_state,
             deactivate,
-        } => {
-            let st = plan.session_state(session_state)?;
-            if *deactivate {
-                st.auto_deactivate.as_ref()
-            } else {
-                st.auto_activate.as_ref()
-            }
-        }
+        } => plan.session_state(session_state)?.automatic(*deactivate),
         Root::Interruption { id } => plan.interruption(id)?.condition.as_ref(),
         Root::PlanRule { id } => plan.rules.iter().find(|r| r.id == *id)?.condition.as_ref(),
     }
@@ -173,21 +166,6 @@ pub(super) fn standalone<'p>(plan: &'p Plan, root: &Root) -> Option<&'p Conditio
 /// [`standalone`] in the plan's details, to change and dispatch.
 pub(super) fn standalone_mut<'d>(d: &'d mut PlanDetails, root: &Root) -> Option<&'d mut Condition> {
     match root {
-        Root::Transition { .. } => None,
-        Root::Rule {
-            session_state,
-            deactivate,
-        } => {
-            let st = d
-                .session_states
-                .iter_mut()
-                .find(|s| s.id == *session_state)?;
-            if *deactivate {
-                st.auto_deactivate.as_mut()
-            } else {
-                st.auto_activate.as_mut()
-            }
-        }
         Root::Interruption { id } => d
             .interruptions
             .iter_mut()
@@ -195,6 +173,15 @@ pub(super) fn standalone_mut<'d>(d: &'d mut PlanDetails, root: &Root) -> Option<
             .condition
             .as_mut(),
         Root::PlanRule { id } => d.rules.iter_mut().find(|r| r.id == *id)?.condition.as_mut(),
+        Root::Rule {
+            session_state,
+            deactivate,
+        } => d
+            .session_states
+            .iter_mut()
+            .find(|s| s.id == *session_state)?
+            .automatic_mut(*deactivate),
+        Root::Transition { .. } => None,
     }
 }
 
