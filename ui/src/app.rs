@@ -10,11 +10,10 @@ use plan_core::Severity;
 
 use crate::actions::{plural, Actions};
 use crate::canvas::camera::Camera;
-use crate::canvas::marks::Marks;
-use crate::canvas::scene::Scene;
 use crate::canvas::view::Canvas;
+use crate::derived;
 use crate::dialogs::Dialogs;
-use crate::editor::{Change, Editor, Mode, OnDiskChoice, SaveState};
+use crate::editor::{Editor, Mode, OnDiskChoice, SaveState};
 use crate::explore::Exploring;
 use crate::find::Find;
 use crate::fold::FoldToggles;
@@ -25,7 +24,6 @@ use crate::opening::{FirstScreen, Opening};
 use crate::panels::Panel;
 use crate::sidebar::Sidebar;
 use crate::test_chat::TestChat;
-use crate::timeline::{mark, timed};
 use crate::topbar::TopBar;
 use crate::validation::validation;
 
@@ -35,31 +33,7 @@ pub fn App(first: FirstScreen) -> impl IntoView {
     let editor = Editor::new();
     let camera = Camera::new();
 
-    // Typing in the inspector changes one state: only its card and arrows are made again.
-    let scene = Memo::new(move |before: Option<&Scene>| {
-        let change = editor.take_change();
-        editor.plan.with(|p| {
-            let Some(p) = p else {
-                return Scene::default();
-            };
-            let redrawn = match (before, &change) {
-                (Some(before), Change::OneState(id)) => {
-                    timed("scene: one state", || before.with_state_redrawn(p, id))
-                }
-                (Some(before), Change::Moved(ids)) => {
-                    timed("scene: moved", || before.with_states_moved(p, ids))
-                }
-                _ => None,
-            };
-            if let Some(s) = redrawn {
-                return s;
-            }
-            mark("scene-start");
-            let s = timed("scene: build", || Scene::build(p));
-            mark("scene-done");
-            s
-        })
-    });
+    let scene = derived::scene(editor);
     let report = validation(editor);
     // The plan's names, which the inspector's pickers offer (see `names`).
     provide_context(crate::plan_names::memo(editor));
@@ -83,70 +57,10 @@ pub fn App(first: FirstScreen) -> impl IntoView {
     actions.listen_to_keys();
     actions.open_panel_on_tab_change();
 
-    // While the Test chat is shown, the canvas marks the conversation (or a failing case) and
-    // the suite's coverage.
-    let chat_marks = Memo::new(move |_| {
-        navigation.showing(Tab::Chat).then(|| {
-            test_chat.chat().with(|chat| {
-                test_chat.case().with(|case| {
-                    test_chat.suite().with(|suite| {
-                        crate::test_chat::marks(chat.as_ref(), case.as_ref(), suite.as_ref())
-                    })
-                })
-            })
-        })
-    });
-    // While the Explore tab is shown, the canvas draws a finding's conversation or the coverage.
-    let explore_marks = Memo::new(move |_| {
-        navigation.showing(Tab::Explore).then(|| {
-            exploring.found.with(|found| {
-                found.as_ref().map(|found| {
-                    crate::explore::marks(found, exploring.shown.get(), exploring.coverage.get())
-                })
-            })
-        })
-    });
-    let marks = Memo::new(move |_| {
-        let mut marks = timed("marks", || report.with(Marks::of));
-        editor.comparing.with(|c| {
-            if let Some(c) = c {
-                marks.diff_states = c.states.clone();
-                marks.diff_arrows = c.transitions.clone();
-            }
-        });
-        if let Some(chat) = chat_marks.get() {
-            marks.current = chat.current;
-            marks.visited = chat.visited;
-            marks.parked = chat.parked;
-            marks.fired = chat.fired;
-            marks.covered = chat.covered;
-        }
-        if let Some(Some(found)) = explore_marks.get() {
-            marks.current = found.current;
-            marks.visited = found.visited;
-            marks.covered = found.covered;
-            marks.reach = found.reach;
-        }
-        marks
-    });
-    // The canvas follows the conversation: a current state out of view is brought to the middle.
-    Effect::new(move |_| {
-        let current = chat_marks.with(|m| m.as_ref().and_then(|m| m.current.clone()));
-        if let Some(id) = current {
-            let rect =
-                scene.with_untracked(|s| s.cards.iter().find(|c| c.id == id).map(|c| c.rect));
-            let view = camera
-                .viewport
-                .get_untracked()
-                .visible(camera.size.get_untracked());
-            if rect.is_some_and(|r| !view.contains(&r)) {
-                actions.centre_on(&id);
-            }
-        }
-    });
+    let chat_marks = derived::chat_marks();
+    let marks = derived::marks(report, chat_marks);
+    derived::follow_the_conversation(scene, chat_marks);
 
-    let finding = actions.finding;
-    let help = actions.help;
     view! {
         <div
             class="app"
@@ -160,49 +74,56 @@ pub fn App(first: FirstScreen) -> impl IntoView {
                 <Canvas scene=scene marks=marks />
                 <FoldToggles />
                 <ReadOnlyBanner />
-                {move || {
-                    opening
-                        .load_error
-                        .get()
-                        .map(|e| {
-                            view! {
-                                <div
-                                    class="load-error"
-                                    data-testid="load-error"
-                                    data-code=e.code.as_str()
-                                >
-                                    <h3>"This plan cannot be opened"</h3>
-                                    <p>{e.message.clone()}</p>
-                                    <p class="hint">"Fix the file and it opens again by itself."</p>
-                                </div>
-                            }
-                        })
-                }}
+                <LoadError />
                 <OnDiskConflict load_error=opening.load_error />
                 <Notice />
-                {move || {
-                    finding
-                        .get()
-                        .then(|| {
-                            view! {
-                                <Find
-                                    open=finding
-                                    on_pick=Callback::new(move |id: String| {
-                                        actions.go_to(&id, None)
-                                    })
-                                />
-                            }
-                        })
-                }}
-                {move || {
-                    help.get()
-                        .then(|| view! { <Help close=Callback::new(move |()| help.set(false)) /> })
-                }}
+                <FindAndHelp />
             </main>
             <Panel report=report />
             <StatusBar report=report />
             <Dialogs />
         </div>
+    }
+}
+
+/// Over the canvas when the plan cannot be opened: why, and that it opens again once fixed.
+#[component]
+fn LoadError() -> impl IntoView {
+    let load_error = expect_context::<Opening>().load_error;
+    move || {
+        load_error.get().map(|e| {
+            view! {
+                <div class="load-error" data-testid="load-error" data-code=e.code.as_str()>
+                    <h3>"This plan cannot be opened"</h3>
+                    <p>{e.message.clone()}</p>
+                    <p class="hint">"Fix the file and it opens again by itself."</p>
+                </div>
+            }
+        })
+    }
+}
+
+/// Find (Ctrl+F) and the shortcuts overlay (?), while open.
+#[component]
+fn FindAndHelp() -> impl IntoView {
+    let actions = expect_context::<Actions>();
+    let (finding, help) = (actions.finding, actions.help);
+    view! {
+        {move || {
+            finding
+                .get()
+                .then(|| {
+                    view! {
+                        <Find
+                            open=finding
+                            on_pick=Callback::new(move |id: String| actions.go_to(&id, None))
+                        />
+                    }
+                })
+        }}
+        {move || {
+            help.get().then(|| view! { <Help close=Callback::new(move |()| help.set(false)) /> })
+        }}
     }
 }
 

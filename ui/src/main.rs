@@ -13,6 +13,7 @@
 mod actions;
 mod app;
 mod canvas;
+mod derived;
 mod dialogs;
 mod editor;
 mod explore;

@@ -34,7 +34,7 @@ pub use conversation_status::{
     counters, goal_words, known_rows, parked_text, session_rows, task_rows, KnownRow, SessionRow,
     TaskRow,
 };
-pub use marks::{marks, state_at};
+pub use marks::{marks, state_at, ChatMarks};
 pub use transcript::{transcript_lines, TranscriptLine};
 
 /// What the top bar says while a conversation is on: "Testing the draft", "Testing version 2".

@@ -1,12 +1,15 @@
 //! The canvas, in three layers like xyflow: pure geometry (`geometry`, and `camera` for where the
-//! view looks), what to draw for a plan (`scene`), a pure gesture state machine (`gesture`) and what its effects do to the editor (`effects`), which
-//! items have elements (`mount`), and thin DOM/SVG views (`view`, and `items` for one card, arrow
-//! or label, with what an arrow says from `text`, each keyed by `key`; `shown` the scene as drawn);
-//! interruptions are drawn above the flow (`detours`).
+//! view looks), what to draw for a plan (`scene`), a pure gesture state machine (`gesture`) and
+//! what its effects do to the editor (`effects`), which items have elements (`mount`, `drawn`),
+//! and thin DOM/SVG views (`view` composing them; `pointer` feeding the gesture machine;
+//! `sizing`, `overlays`; `items` for one card, arrow or label, with what an arrow says from
+//! `text`, each keyed by `key`; `shown` the scene as drawn); interruptions are drawn above the
+//! flow (`detours`).
 
 pub mod camera;
 pub mod context_menu;
 pub mod detours;
+pub mod drawn;
 pub mod effects;
 pub mod geometry;
 pub mod gesture;
@@ -19,9 +22,12 @@ pub mod marks;
 pub mod minimap;
 pub mod mount;
 pub mod neighbour;
+pub mod overlays;
 pub mod overview;
+pub mod pointer;
 pub mod scene;
 pub mod shown;
+pub mod sizing;
 pub mod text;
 pub mod text_selection;
 pub mod under_pointer;

@@ -17,6 +17,7 @@ mod session_state_form;
 mod session_states;
 mod state;
 mod tasks;
+mod tools;
 mod transition;
 
 use leptos::prelude::*;

@@ -1,0 +1,121 @@
+//! What the canvas draws over the plan: the arrow being drawn out of a handle (or an arrow's end
+//! being dragged), the selection box, the zoom buttons, and the arrowheads the arrows end in.
+
+use leptos::ev;
+use leptos::prelude::*;
+
+use super::camera::Camera;
+use super::gesture::{Gesture, ZOOM_STEP};
+use super::scene::Scene;
+
+/// The line from the card an arrow is drawn out of to the pointer.
+#[component]
+pub fn RubberLine(gesture: RwSignal<Gesture>, scene: Memo<Scene>) -> impl IntoView {
+    let viewport = expect_context::<Camera>().viewport;
+    let line = move || {
+        let v = viewport.get();
+        let (from, at) = gesture.with(|g| match g {
+            Gesture::Connecting { from, at, .. } | Gesture::Retargeting { from, at, .. } => {
+                Some((from.clone(), *at))
+            }
+            _ => None,
+        })?;
+        let rect =
+            scene.with_untracked(|s| s.cards.iter().find(|c| c.id == from).map(|c| c.rect))?;
+        let (sx, sy) = v.to_screen((rect.right(), rect.y + rect.h / 2.0));
+        Some(
+            view! { <line class="rubber" x1=sx y1=sy x2=at.0 y2=at.1 marker-end="url(#arrowhead)"></line> },
+        )
+    };
+    view! {
+        <svg class="rubber-layer" aria-hidden="true">
+            {line}
+        </svg>
+    }
+}
+
+/// The box a drag on the empty canvas selects cards with.
+#[component]
+pub fn RubberBox(gesture: RwSignal<Gesture>) -> impl IntoView {
+    move || {
+        gesture
+            .with(|g| match g {
+                Gesture::Boxing { from, at } => Some(format!(
+                    "left: {}px; top: {}px; width: {}px; height: {}px",
+                    from.0.min(at.0),
+                    from.1.min(at.1),
+                    (from.0 - at.0).abs(),
+                    (from.1 - at.1).abs()
+                )),
+                _ => None,
+            })
+            .map(|style| view! { <div class="select-box" style=style></div> })
+    }
+}
+
+/// Zoom out, zoom in (about the canvas's middle) and fit the whole plan.
+#[component]
+pub fn ZoomControls(fit: impl Fn() + Copy + Send + Sync + 'static) -> impl IntoView {
+    let Camera { viewport, size, .. } = expect_context::<Camera>();
+    let zoom_by = move |factor: f64| {
+        let (w, h) = size.get_untracked();
+        viewport.update(|v| *v = v.zoomed_at((w / 2.0, h / 2.0), factor));
+    };
+    view! {
+        <div
+            class="zoom-controls"
+            on:pointerdown=|e: ev::PointerEvent| e.stop_propagation()
+            on:dblclick=|e: ev::MouseEvent| e.stop_propagation()
+        >
+            <button
+                title="Zoom out (Ctrl+-)"
+                data-testid="zoom-out"
+                on:click=move |_| zoom_by(1.0 / ZOOM_STEP)
+            >
+                "−"
+            </button>
+            <button
+                title="Zoom in (Ctrl+=)"
+                data-testid="zoom-in"
+                on:click=move |_| zoom_by(ZOOM_STEP)
+            >
+                "+"
+            </button>
+            <button
+                title="Fit the whole plan (Ctrl+0)"
+                data-testid="fit-view"
+                on:click=move |_| fit()
+            >
+                "Fit"
+            </button>
+        </div>
+    }
+}
+
+/// The arrowheads: plain, of a broken arrow, of the selected arrow.
+pub fn arrowheads() -> impl IntoView {
+    view! {
+        <defs>
+            {arrowhead("arrowhead", "arrowhead")}
+            {arrowhead("arrowhead-broken", "arrowhead broken")}
+            {arrowhead("arrowhead-selected", "arrowhead selected")}
+        </defs>
+    }
+}
+
+/// An arrow's head, drawn where a line with `marker-end: url(#id)` ends.
+fn arrowhead(id: &'static str, class: &'static str) -> impl IntoView {
+    view! {
+        <marker
+            id=id
+            viewBox="0 0 10 10"
+            refX="9"
+            refY="5"
+            markerWidth="8"
+            markerHeight="8"
+            orient="auto-start-reverse"
+        >
+            <path d="M0,1 L10,5 L0,9 z" class=class></path>
+        </marker>
+    }
+}
