@@ -9,6 +9,9 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source scripts/setup.sh
 source scripts/setup-model-server.sh
+# Every crate is built once per profile here, never edited in between: incremental compilation
+# would only write caches nobody reads (slower from a fresh clone).
+export CARGO_INCREMENTAL=0
 
 say "formatting (rustfmt, and leptosfmt for the view macros)"
 cargo fmt --all -- --check

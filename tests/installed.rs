@@ -11,19 +11,13 @@ use std::time::SystemTime;
 
 use plan_tests::chat::LONG;
 use plan_tests::page::{click, count, ensure, text_of, type_text, Outcome};
-use plan_tests::{Ctx, Harness, Test, SHORT};
+use plan_tests::{Ctx, Harness, SHORT};
 
-fn main() {
-    std::process::exit(Harness::run(&[
-        Test {
-            name: "the_installed_app_starts_in_the_data_folder_greets_opens_a_sample_and_publishes",
-            run: the_installed_app_starts_in_the_data_folder_greets_opens_a_sample_and_publishes,
-        },
-        Test {
-            name: "the_package_registers_the_app_the_plan_command_and_the_plan_file_type",
-            run: the_package_registers_the_app_the_plan_command_and_the_plan_file_type,
-        },
-    ]));
+fn main() -> std::process::ExitCode {
+    Harness::run(plan_tests::tests![
+        the_installed_app_starts_in_the_data_folder_greets_opens_a_sample_and_publishes,
+        the_package_registers_the_app_the_plan_command_and_the_plan_file_type,
+    ])
 }
 
 /// What `program --version` prints, trimmed.

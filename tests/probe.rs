@@ -23,8 +23,8 @@ use plan_tests::page::{text_of, Outcome};
 use plan_tests::{Ctx, Harness, Test};
 use serde_json::{json, Value};
 
-fn main() {
-    std::process::exit(Harness::run(&[
+fn main() -> std::process::ExitCode {
+    Harness::run(&[
         Test {
             name: "probe_1000_states",
             run: |ctx| probe(ctx, 1_000),
@@ -49,7 +49,7 @@ fn main() {
             name: "probe_explore_1000_states",
             run: explore_running,
         },
-    ]));
+    ])
 }
 
 /// A plan-like plan of `states` states with 1.5 transitions per state.

@@ -2,8 +2,9 @@
 //! once, and every test gets a fresh app on its own workspace (see `plan_tests::Harness`). A test
 //! is registered once, in its suite's `TESTS`; a suite is a module here.
 //!
-//! Run by `scripts/test.sh`, or alone with `cargo test -p plan-tests --test e2e [-- NAME…]`
-//! (a test runs when its name contains one of the NAMEs). Screenshots land in `target/e2e/`.
+//! Run by `scripts/test.sh`, or alone with `cargo test -p plan-tests --test e2e [-- NAME]`, with
+//! cargo test's own options (`--exact`, `--list`, `--skip`; libtest-mimic runs them).
+//! Screenshots land in `target/e2e/`.
 
 mod agents;
 mod app;
@@ -17,7 +18,7 @@ mod readable;
 mod rules;
 mod testchat;
 
-fn main() {
+fn main() -> std::process::ExitCode {
     // Viewing, editing, the first hour, then a plan's lifecycle, the test chat and explore.
     let suites = [
         app::TESTS,
@@ -32,5 +33,5 @@ fn main() {
         explore_tab::TESTS,
         agents::TESTS,
     ];
-    std::process::exit(plan_tests::Harness::run(&suites.concat()));
+    plan_tests::Harness::run(&suites.concat())
 }

@@ -25,6 +25,7 @@ use std::net::TcpListener;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 use serde_json::json;
@@ -273,127 +274,95 @@ impl Harness {
         Ok(session)
     }
 
-    /// Runs `tests` one by one, prints a `cargo test`-style report, stops everything, and
-    /// returns the process exit code.
-    pub fn run(tests: &[Test]) -> i32 {
-        let filter: Vec<String> = std::env::args()
-            .skip(1)
-            .filter(|a| !a.starts_with('-'))
-            .collect();
-        let chosen: Vec<&Test> = tests
+    /// Runs `tests` as `cargo test` runs tests (its filter, options and report, by
+    /// libtest-mimic), one at a time: one display and one driver serve them all, started before
+    /// the first test runs and stopped after the last. Returns the process's exit code.
+    pub fn run(tests: &[Test]) -> std::process::ExitCode {
+        let mut args = libtest_mimic::Arguments::from_args();
+        // One app at a time: the tests share one display and one driver.
+        args.test_threads = Some(1);
+        let harness = Arc::new(OnceLock::<Result<Harness, String>>::new());
+        let trials = tests
             .iter()
-            .filter(|t| filter.is_empty() || filter.iter().any(|f| t.name.contains(f.as_str())))
+            .map(|&test| {
+                let harness = Arc::clone(&harness);
+                libtest_mimic::Trial::test(test.name, move || {
+                    let started = harness.get_or_init(Harness::start);
+                    let harness = started
+                        .as_ref()
+                        .map_err(|e| format!("the harness failed to start: {e}"))?;
+                    Ok(harness.run_again_after_a_crash(&test)?)
+                })
+            })
             .collect();
-        println!("\nrunning {} tests", chosen.len());
-        let started = Instant::now();
-        let harness = match Harness::start() {
-            Ok(h) => h,
-            Err(e) => {
-                println!("harness failed to start: {e}");
-                for t in &chosen {
-                    println!("test {} ... FAILED", t.name);
-                }
-                println!(
-                    "\ntest result: FAILED. 0 passed; {} failed; 0 ignored; 0 measured; 0 filtered out; finished in {:.2}s",
-                    chosen.len(),
-                    started.elapsed().as_secs_f64()
-                );
-                return 101;
-            }
-        };
-        let mut failures = Vec::new();
-        for test in &chosen {
-            let t0 = Instant::now();
-            let mut crashes_before = webkit_crashes();
-            let mut said_before = harness.driver_said().len();
-            let mut result = harness.run_one(test);
-            // WebKitGTK's web process sometimes crashes on its own (segfaults inside
-            // libjavascriptcoregtk / libwebkit2gtk, seen in the kernel log about once in 20
-            // launches here; on a Xeon, Skia's "Unable to load module sksl_shared" and GLib's
-            // "getauxval () failed: Interrupted system call" at its start, twice in a row once);
-            // the session is then gone. Such a run says nothing about the app: say so and run the
-            // test again with a fresh app, up to three runs while each failure comes with a crash
-            // the kernel log shows. A failure without one stands.
-            let mut runs = 1;
-            while let Err(e) = &result {
-                // Where the kernel log can be read, only a crash it shows counts; elsewhere a lost
-                // session is the sign (which an app crash of ours would also give: hence only once).
-                let (crashed, evidence, shown) = match (&crashes_before, webkit_crashes()) {
-                    (Some(before), Some(now)) => {
-                        let new: Vec<String> =
-                            now.into_iter().filter(|l| !before.contains(l)).collect();
-                        let seen = !new.is_empty();
-                        (new, seen, true)
-                    }
-                    _ => (Vec::new(), e.contains("invalid session id"), false),
-                };
-                // GTK under Xvfb, rarely, fails to start in a freshly launched app ("Failed to
-                // initialize GTK", seen once in a CI run, right after a test killed the app): the
-                // driver then times out. Not the app's doing: the same once-more rule.
-                let gtk = harness
-                    .driver_said()
-                    .get(said_before..)
-                    .is_some_and(|said| said.contains("Failed to initialize GTK"));
-                let again = if gtk && !evidence && runs == 1 {
-                    println!(
-                        "test {} ... GTK could not start in a launched app (the driver's log says so); running it again (it had failed with: {})",
-                        test.name,
-                        e.lines().next().unwrap_or_default()
-                    );
-                    true
-                } else if evidence && (runs == 1 || (shown && runs < 3)) {
-                    println!(
-                        "test {} ... the WebKit web process crashed ({}); running it again (it had failed with: {})",
-                        test.name,
-                        crashed
-                            .first()
-                            .map_or("the session was lost", String::as_str),
-                        e.lines().next().unwrap_or_default()
-                    );
-                    true
-                } else {
-                    false
-                };
-                if !again {
-                    break;
-                }
-                crashes_before = webkit_crashes();
-                said_before = harness.driver_said().len();
-                result = harness.run_one(test);
-                runs += 1;
-            }
-            match result {
-                Ok(()) => println!(
-                    "test {} ... ok ({:.1}s)",
-                    test.name,
-                    t0.elapsed().as_secs_f64()
-                ),
-                Err(e) => {
-                    println!("test {} ... FAILED", test.name);
-                    failures.push((test.name, e));
-                }
-            }
-        }
+        let conclusion = libtest_mimic::run(&args, trials);
+        // The display and the driver stop here, whatever the tests did.
         drop(harness);
-        if !failures.is_empty() {
-            println!("\nfailures:");
-            for (name, e) in &failures {
-                println!("\n---- {name} ----\n{e}");
+        conclusion.exit_code()
+    }
+
+    /// Runs `test` with a fresh app; again when its failure came with a crash that is not the
+    /// app's (see below).
+    fn run_again_after_a_crash(&self, test: &Test) -> Result<(), String> {
+        let mut crashes_before = webkit_crashes();
+        let mut said_before = self.driver_said().len();
+        let mut result = self.run_one(test);
+        // WebKitGTK's web process sometimes crashes on its own (segfaults inside
+        // libjavascriptcoregtk / libwebkit2gtk, seen in the kernel log about once in 20
+        // launches here; on a Xeon, Skia's "Unable to load module sksl_shared" and GLib's
+        // "getauxval () failed: Interrupted system call" at its start, twice in a row once);
+        // the session is then gone. Such a run says nothing about the app: say so and run the
+        // test again with a fresh app, up to three runs while each failure comes with a crash
+        // the kernel log shows. A failure without one stands.
+        let mut runs = 1;
+        while let Err(e) = &result {
+            // Where the kernel log can be read, only a crash it shows counts; elsewhere a lost
+            // session is the sign (which an app crash of ours would also give: hence only once).
+            let (crashed, evidence, shown) = match (&crashes_before, webkit_crashes()) {
+                (Some(before), Some(now)) => {
+                    let new: Vec<String> =
+                        now.into_iter().filter(|l| !before.contains(l)).collect();
+                    let seen = !new.is_empty();
+                    (new, seen, true)
+                }
+                _ => (Vec::new(), e.contains("invalid session id"), false),
+            };
+            // GTK under Xvfb, rarely, fails to start in a freshly launched app ("Failed to
+            // initialize GTK", seen once in a CI run, right after a test killed the app): the
+            // driver then times out. Not the app's doing: the same once-more rule.
+            let gtk = self
+                .driver_said()
+                .get(said_before..)
+                .is_some_and(|said| said.contains("Failed to initialize GTK"));
+            let again = if gtk && !evidence && runs == 1 {
+                println!(
+                    "test {} ... GTK could not start in a launched app (the driver's log says so); running it again (it had failed with: {})",
+                    test.name,
+                    e.lines().next().unwrap_or_default()
+                );
+                true
+            } else if evidence && (runs == 1 || (shown && runs < 3)) {
+                println!(
+                    "test {} ... the WebKit web process crashed ({}); running it again (it had failed with: {})",
+                    test.name,
+                    crashed
+                        .first()
+                        .map_or("the session was lost", String::as_str),
+                    e.lines().next().unwrap_or_default()
+                );
+                true
+            } else {
+                false
+            };
+            if !again {
+                break;
             }
+            crashes_before = webkit_crashes();
+            said_before = self.driver_said().len();
+            result = self.run_one(test);
+            runs += 1;
         }
-        let passed = chosen.len() - failures.len();
-        println!(
-            "\ntest result: {}. {passed} passed; {} failed; 0 ignored; 0 measured; {} filtered out; finished in {:.2}s\n",
-            if failures.is_empty() { "ok" } else { "FAILED" },
-            failures.len(),
-            tests.len() - chosen.len(),
-            started.elapsed().as_secs_f64()
-        );
-        if failures.is_empty() {
-            0
-        } else {
-            101
-        }
+        result
     }
 
     fn run_one(&self, test: &Test) -> Result<(), String> {

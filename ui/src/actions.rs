@@ -36,14 +36,14 @@ pub struct Actions {
     scene: Memo<Scene>,
     clipboard: StoredValue<Clipboard>,
     /// Find (Ctrl+F) is open.
-    pub finding: RwSignal<bool>,
+    finding: RwSignal<bool>,
     /// The shortcut overlay (`?`) is open.
-    pub help: RwSignal<bool>,
+    help: RwSignal<bool>,
     navigation: Navigation,
     /// The left column (plans and palette) is open, not folded to a strip.
-    pub side_open: RwSignal<bool>,
+    side_open: RwSignal<bool>,
     /// The right panel is open, not folded to a strip.
-    pub panel_open: RwSignal<bool>,
+    panel_open: RwSignal<bool>,
 }
 
 impl Actions {
@@ -121,6 +121,32 @@ impl Actions {
         self.run(action, press);
     }
 
+    /// Whether Find (Ctrl+F) is open (tracked).
+    pub fn finding(self) -> bool {
+        self.finding.get()
+    }
+
+    /// Whether the shortcut overlay is open (tracked).
+    pub fn showing_help(self) -> bool {
+        self.help.get()
+    }
+
+    /// Whether the left column (plans and palette) is open, not folded to a strip (tracked).
+    pub fn side_open(self) -> bool {
+        self.side_open.get()
+    }
+
+    /// Whether the right panel is open, not folded to a strip (tracked).
+    pub fn panel_open(self) -> bool {
+        self.panel_open.get()
+    }
+
+    /// Closes Find and the shortcut overlay.
+    pub fn close_overlays(self) {
+        self.help.set(false);
+        self.finding.set(false);
+    }
+
     /// Whether states were copied (Paste has something to paste).
     pub fn has_copied(self) -> bool {
         self.clipboard.with_value(|c| !c.states.is_empty())
@@ -146,8 +172,7 @@ impl Actions {
             Action::Delete => self.delete_selection(),
             Action::Escape => {
                 if self.help.get_untracked() || self.finding.get_untracked() {
-                    self.help.set(false);
-                    self.finding.set(false);
+                    self.close_overlays();
                 } else if !press.typing {
                     editor.selection.set(Selection::default());
                 }

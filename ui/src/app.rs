@@ -5,7 +5,6 @@
 //! happens lives in `opening`, `actions` and `lifecycle`.
 
 use leptos::prelude::*;
-use plan_api::ApiError;
 use plan_core::Severity;
 
 use crate::actions::{plural, Actions};
@@ -65,8 +64,8 @@ pub fn App(first: FirstScreen) -> impl IntoView {
         <div
             class="app"
             class:wide-panel=move || matches!(navigation.tab(), Tab::Chat | Tab::Explore)
-            class:side-folded=move || !actions.side_open.get()
-            class:panel-folded=move || !actions.panel_open.get()
+            class:side-folded=move || !actions.side_open()
+            class:panel-folded=move || !actions.panel_open()
         >
             <TopBar />
             <Sidebar />
@@ -75,7 +74,7 @@ pub fn App(first: FirstScreen) -> impl IntoView {
                 <FoldToggles />
                 <ReadOnlyBanner />
                 <LoadError />
-                <OnDiskConflict load_error=opening.load_error />
+                <OnDiskConflict />
                 <Notice />
                 <FindAndHelp />
             </main>
@@ -89,9 +88,9 @@ pub fn App(first: FirstScreen) -> impl IntoView {
 /// Over the canvas when the plan cannot be opened: why, and that it opens again once fixed.
 #[component]
 fn LoadError() -> impl IntoView {
-    let load_error = expect_context::<Opening>().load_error;
+    let opening = expect_context::<Opening>();
     move || {
-        load_error.get().map(|e| {
+        opening.load_error().map(|e| {
             view! {
                 <div class="load-error" data-testid="load-error" data-code=e.code.as_str()>
                     <h3>"This plan cannot be opened"</h3>
@@ -107,23 +106,21 @@ fn LoadError() -> impl IntoView {
 #[component]
 fn FindAndHelp() -> impl IntoView {
     let actions = expect_context::<Actions>();
-    let (finding, help) = (actions.finding, actions.help);
+    let close = Callback::new(move |()| actions.close_overlays());
     view! {
         {move || {
-            finding
-                .get()
+            actions
+                .finding()
                 .then(|| {
                     view! {
                         <Find
-                            open=finding
+                            close=close
                             on_pick=Callback::new(move |id: String| actions.go_to(&id, None))
                         />
                     }
                 })
         }}
-        {move || {
-            help.get().then(|| view! { <Help close=Callback::new(move |()| help.set(false)) /> })
-        }}
+        {move || { actions.showing_help().then(|| view! { <Help close=close /> }) }}
     }
 }
 
@@ -154,8 +151,9 @@ fn ReadOnlyBanner() -> impl IntoView {
 /// The draft changed on disk under unsaved edits, or can no longer be read: both choices, and
 /// nothing overwritten until the author picks one.
 #[component]
-fn OnDiskConflict(load_error: RwSignal<Option<ApiError>>) -> impl IntoView {
+fn OnDiskConflict() -> impl IntoView {
     let editor = expect_context::<Editor>();
+    let opening = expect_context::<Opening>();
     move || {
         editor.on_disk_choice.get().map(|choice| match choice {
             OnDiskChoice::Plan(_) => view! {
@@ -187,10 +185,7 @@ fn OnDiskConflict(load_error: RwSignal<Option<ApiError>>) -> impl IntoView {
                         <span class="conflict-why">{e.message.clone()}</span>
                         <button
                             data-testid="conflict-theirs"
-                            on:click=move |_| {
-                                editor.resolve_conflict(true);
-                                load_error.set(Some(why.clone()));
-                            }
+                            on:click=move |_| opening.close_unreadable(why.clone())
                         >
                             "Close it"
                         </button>

@@ -286,6 +286,12 @@ impl Exploring {
         }
     }
 
+    /// Colours the canvas by coverage (`on`) or not; either way no finding is drawn.
+    pub fn show_coverage(self, on: bool) {
+        self.coverage.set(on);
+        self.shown.set(None);
+    }
+
     /// Plays finding `index`'s conversation in the test chat.
     pub fn play(self, index: usize) {
         if let Some(script) = self.finding(index).and_then(|f| f.finding.script) {

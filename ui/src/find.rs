@@ -68,7 +68,7 @@ pub fn search(plan: &Plan, query: &str) -> Vec<(String, String, String)> {
 }
 
 #[component]
-pub fn Find(open: RwSignal<bool>, on_pick: Callback<String>) -> impl IntoView {
+pub fn Find(close: Callback<()>, on_pick: Callback<String>) -> impl IntoView {
     let editor = expect_context::<Editor>();
     let query = RwSignal::new(String::new());
     let input = NodeRef::<html::Input>::new();
@@ -85,7 +85,7 @@ pub fn Find(open: RwSignal<bool>, on_pick: Callback<String>) -> impl IntoView {
     };
     let pick = move |id: String| {
         on_pick.run(id);
-        open.set(false);
+        close.run(());
     };
     view! {
         <div class="find" data-testid="find-box">

@@ -6,6 +6,7 @@ use leptos::ev;
 use leptos::prelude::*;
 
 use crate::actions::Actions;
+use crate::keymap::Action;
 
 /// The fold buttons, placed over the canvas's top corners.
 #[component]
@@ -13,14 +14,16 @@ pub fn FoldToggles() -> impl IntoView {
     let actions = expect_context::<Actions>();
     view! {
         {toggle(
-            actions.side_open,
+            move || actions.side_open(),
+            Action::ToggleSide,
             "fold-toggle side",
             "fold-side",
             ("«", "»"),
             ("Hide the plans and the palette (Ctrl+B)", "Show the plans and the palette (Ctrl+B)"),
         )}
         {toggle(
-            actions.panel_open,
+            move || actions.panel_open(),
+            Action::TogglePanel,
             "fold-toggle panel-side",
             "fold-panel",
             ("»", "«"),
@@ -31,24 +34,26 @@ pub fn FoldToggles() -> impl IntoView {
 
 /// One fold button: `marks` and `titles` as (open, folded).
 fn toggle(
-    open: RwSignal<bool>,
+    open: impl Fn() -> bool + Copy + Send + Sync + 'static,
+    action: Action,
     class: &'static str,
     testid: &'static str,
     marks: (&'static str, &'static str),
     titles: (&'static str, &'static str),
 ) -> impl IntoView {
+    let actions = expect_context::<Actions>();
     view! {
         <button
             class=class
             data-testid=testid
-            aria-expanded=move || open.get().to_string()
-            title=move || if open.get() { titles.0 } else { titles.1 }
+            aria-expanded=move || open().to_string()
+            title=move || if open() { titles.0 } else { titles.1 }
             // Not a press on the canvas below (no pan, no deselect).
             on:pointerdown=|e: ev::PointerEvent| e.stop_propagation()
             on:dblclick=|e: ev::MouseEvent| e.stop_propagation()
-            on:click=move |_| open.update(|o| *o = !*o)
+            on:click=move |_| actions.perform(action)
         >
-            {move || if open.get() { marks.0 } else { marks.1 }}
+            {move || if open() { marks.0 } else { marks.1 }}
         </button>
     }
 }

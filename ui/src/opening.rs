@@ -44,7 +44,7 @@ pub struct Opening {
     /// Why the list could not be read.
     pub list_error: RwSignal<Option<ApiError>>,
     /// Why the plan asked for could not be opened.
-    pub load_error: RwSignal<Option<ApiError>>,
+    load_error: RwSignal<Option<ApiError>>,
     /// Where the open plan's draft is on disk.
     pub source: RwSignal<String>,
     /// The plan being opened, until it is: a reload for it meanwhile (the watcher) waits for that
@@ -222,6 +222,18 @@ impl Opening {
                 }
             }
         });
+    }
+
+    /// Why the plan asked for cannot be opened, if it cannot (tracked).
+    pub fn load_error(self) -> Option<ApiError> {
+        self.load_error.get()
+    }
+
+    /// The open plan's file can no longer be read and the author chose to close the plan: the
+    /// editor lets it go, and the canvas says why it cannot be opened.
+    pub fn close_unreadable(self, why: ApiError) {
+        self.editor.resolve_conflict(true);
+        self.load_error.set(Some(why));
     }
 
     /// Asks for the plan list again; with no plan open, the first that opens is opened.

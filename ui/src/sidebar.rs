@@ -80,9 +80,8 @@ pub fn Sidebar() -> impl IntoView {
             }
         };
 
-    let open = actions.side_open;
     view! {
-        <aside class="sidebar" class:folded=move || !open.get()>
+        <aside class="sidebar" class:folded=move || !actions.side_open()>
             <Switcher />
             <h2>"Add a state"</h2>
             <div class="palette">

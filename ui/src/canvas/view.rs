@@ -33,15 +33,6 @@ pub fn Canvas(scene: Memo<Scene>, marks: Memo<Marks>) -> impl IntoView {
     let gesture = RwSignal::new(Gesture::Idle);
     let fit = watch_size(root, scene, camera);
     let drawn = Drawn::new(scene, gesture, camera);
-    let Drawn {
-        shown,
-        overview,
-        titles_only,
-        text_scale,
-        cards,
-        arrows,
-        ..
-    } = drawn;
     let menu = RwSignal::new(None::<Menu>);
     let pointer = Pointer {
         root,
@@ -58,13 +49,22 @@ pub fn Canvas(scene: Memo<Scene>, marks: Memo<Marks>) -> impl IntoView {
     let texts = Texts::new();
     let card = move |c: Card| card_view(c, editor, marks);
     let arrow = move |a: Arrow| arrow_view(a, editor, marks, texts);
-    let places = label_places(arrows, cards, text_scale, titles_only, editor, texts);
+    let (overview, text_scale, arrows) = (drawn.overview, drawn.text_scale, drawn.arrows);
+    let places = label_places(
+        arrows,
+        drawn.cards,
+        text_scale,
+        drawn.titles_only,
+        editor,
+        texts,
+    );
     let label = move |a: Arrow| label_view(a, editor, marks, texts, places);
+    let shown = drawn.shown;
     let interruptions = move || shown.with(|s| s.interruptions.clone());
     view! {
         <div
             class="canvas"
-            class:overview=titles_only
+            class:overview=drawn.titles_only
             class:small-print-hidden=move || text_scale.get().hides_small_print
             class:drawn=overview
             class:dragging=move || gesture.with(|g| g.moving(1.0).is_some())
@@ -114,7 +114,7 @@ pub fn Canvas(scene: Memo<Scene>, marks: Memo<Marks>) -> impl IntoView {
                 style:--label-scale=move || text_scale.get().label.to_string()
             >
                 <For each=move || arrows.get() key=|a| a.key children=label />
-                <For each=move || cards.get() key=|c| c.key children=card />
+                <For each=move || drawn.cards.get() key=|c| c.key children=card />
                 <For each=interruptions key=|d| d.key children=detour_view />
             </div>
             <RubberLine gesture=gesture scene=scene />

@@ -55,8 +55,7 @@ pub fn Explore() -> impl IntoView {
                         data-testid="explore-coverage"
                         prop:checked=move || exploring.coverage.get()
                         on:change=move |e| {
-                            exploring.coverage.set(event_target_checked(&e));
-                            exploring.shown.set(None);
+                            exploring.show_coverage(event_target_checked(&e));
                         }
                     />
                     "Colour the canvas by coverage"

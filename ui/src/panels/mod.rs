@@ -65,9 +65,8 @@ pub fn Panel(report: Memo<Report>) -> impl IntoView {
         }
     };
     let on_problem = Callback::new(move |d: plan_core::Diagnostic| actions.show_problem(&d));
-    let open = actions.panel_open;
     view! {
-        <aside class="panel" class:folded=move || !open.get()>
+        <aside class="panel" class:folded=move || !actions.panel_open()>
             // Five tabs: Explore (the draft's) gives way to Changes while two documents are compared.
             <div class="tabs">
                 {tab_button(navigation, Tab::Inspect, "tab-inspect", || "Inspector".to_string())}
