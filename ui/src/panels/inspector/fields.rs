@@ -153,6 +153,54 @@ pub fn choice(
     }
 }
 
+/// A number field: `min` where fewer makes no sense, `path` where the field lives in a nested
+/// condition; every keystroke hands the text typed to `on_input`.
+pub fn number(
+    label: &'static str,
+    testid: String,
+    min: Option<&'static str>,
+    path: Option<String>,
+    value: impl Fn() -> String + Send + Sync + 'static,
+    on_input: impl Fn(String) + 'static,
+) -> impl IntoView {
+    view! {
+        <label class="field">
+            <span class="field-label">{label}</span>
+            <input
+                type="number"
+                min=min
+                data-testid=format!("field-{testid}")
+                data-path=path
+                prop:value=value
+                on:input=move |e| on_input(event_target_value(&e))
+            />
+        </label>
+    }
+}
+
+/// A count typed in (0 or more); each keystroke that makes a whole number is an edit (one undo
+/// step per burst), anything else is left for the author to finish.
+pub fn whole_number(
+    label: &'static str,
+    testid: &'static str,
+    value: impl Fn() -> u32 + Send + Sync + 'static,
+    on_input: impl Fn(u32) + 'static,
+) -> impl IntoView {
+    let typed = move |text: String| {
+        if let Ok(n) = text.parse() {
+            on_input(n)
+        }
+    };
+    number(
+        label,
+        testid.to_string(),
+        Some("0"),
+        None,
+        move || value().to_string(),
+        typed,
+    )
+}
+
 /// A checkbox.
 pub fn check(
     label: &'static str,

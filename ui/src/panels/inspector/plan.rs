@@ -4,7 +4,7 @@
 use leptos::prelude::*;
 
 use super::access::{change_plan, read_plan};
-use super::fields::{state_picker, typed, Extent};
+use super::fields::{state_picker, typed, whole_number, Extent};
 use super::{interruptions, rules, session_state_form, tools};
 use crate::editor::Editor;
 
@@ -52,36 +52,18 @@ fn PlanSettings() -> impl IntoView {
     view! {
         <div class="subsection">
             <h4>"Settings"</h4>
-            <label class="field">
-                <span class="field-label">
-                    "Release a stuck task after this many turns without progress (0: never)"
-                </span>
-                <input
-                    type="number"
-                    min="0"
-                    data-testid="field-stuck-turns"
-                    prop:value=move || read_plan(editor, |p| p.settings.stuck_turns.to_string())
-                    on:input=move |e| {
-                        if let Ok(n) = event_target_value(&e).parse() {
-                            change_plan(editor, Some("stuck"), |d| d.settings.stuck_turns = n)
-                        }
-                    }
-                />
-            </label>
-            <label class="field">
-                <span class="field-label">"Insights kept per conversation"</span>
-                <input
-                    type="number"
-                    min="0"
-                    data-testid="field-max-insights"
-                    prop:value=move || read_plan(editor, |p| p.settings.max_insights.to_string())
-                    on:input=move |e| {
-                        if let Ok(n) = event_target_value(&e).parse() {
-                            change_plan(editor, Some("insights"), |d| d.settings.max_insights = n)
-                        }
-                    }
-                />
-            </label>
+            {whole_number(
+                "Release a stuck task after this many turns without progress (0: never)",
+                "stuck-turns",
+                move || read_plan(editor, |p| p.settings.stuck_turns),
+                move |n| change_plan(editor, Some("stuck"), |d| d.settings.stuck_turns = n),
+            )}
+            {whole_number(
+                "Insights kept per conversation",
+                "max-insights",
+                move || read_plan(editor, |p| p.settings.max_insights),
+                move |n| change_plan(editor, Some("insights"), |d| d.settings.max_insights = n),
+            )}
         </div>
     }
 }

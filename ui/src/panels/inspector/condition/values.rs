@@ -7,7 +7,7 @@ use plan_core::condition::change::{ConditionChange, NumberField};
 use plan_core::condition::NumericOperator;
 use plan_core::plan::DeliverableType;
 
-use super::super::fields::choice;
+use super::super::fields::{choice, number};
 use super::Node;
 use crate::plan_names::{KeyName, PlanNames};
 
@@ -197,25 +197,12 @@ pub(super) fn NumberInput(
     label: &'static str,
     #[prop(optional)] min: Option<&'static str>,
 ) -> impl IntoView {
-    view! {
-        <label class="field">
-            <span class="field-label">{label}</span>
-            <input
-                type="number"
-                min=min
-                data-testid=format!("field-{}", field.name())
-                data-path=node.path_name()
-                prop:value=node.shown(move |s| s.number(field).to_string())
-                on:input=move |e| {
-                    node.change(
-                        Some(field.name()),
-                        ConditionChange::Number {
-                            field,
-                            typed: event_target_value(&e),
-                        },
-                    )
-                }
-            />
-        </label>
-    }
+    number(
+        label,
+        field.name().to_string(),
+        min,
+        Some(node.path_name()),
+        node.shown(move |s| s.number(field).to_string()),
+        move |typed| node.change(Some(field.name()), ConditionChange::Number { field, typed }),
+    )
 }
