@@ -7,13 +7,18 @@
 #
 # Install it with `sudo apt install ./target/package/plan-builder_*.deb` (apt pulls in WebKitGTK
 # and GTK), remove it with `sudo apt remove plan-builder` (your plans stay where they are).
+#
+#   scripts/package.sh --built   bundles the release build already made (scripts/build.sh
+#                                --release), without building again: what the test command does
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source scripts/setup.sh
 cargo_tool tauri-cli 2.12.4 --locked
 
-say "building the release UI, app and plan command"
-bash scripts/build.sh --release
+if [ "${1:-}" != "--built" ]; then
+  say "building the release UI, app and plan command"
+  bash scripts/build.sh --release
+fi
 say "bundling the Debian package"
 # The manual pages, compressed as Debian wants them (the bundler copies them from here).
 mkdir -p target/package/man

@@ -2,9 +2,10 @@
 # Installs what is missing, then runs every test: formatting and lints, the unit and integration
 # tests of every crate, the cross-crate tests in tests/ (the plan command as a user runs it, the
 # JSON Schema, property tests), the language-model agent against a real model server, the
-# end-to-end tests of the real app under Xvfb (screenshots in target/e2e/), the Debian package
-# (built, checked, installed, tried, removed: needs root or sudo), and the canvas probe at 5,000
-# states on the release app (fails on a freeze). Exits non-zero on the first failure.
+# end-to-end tests of the release app an author runs, under Xvfb (screenshots in target/e2e/),
+# the Debian package made of that same build (checked, installed, tried, removed: needs root or
+# sudo), and the canvas probe at 5,000 states (fails on a freeze). Exits non-zero on the first
+# failure.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source scripts/setup.sh
@@ -16,8 +17,11 @@ export CARGO_INCREMENTAL=0
 say "formatting (rustfmt, and leptosfmt for the view macros)"
 cargo fmt --all -- --check
 leptosfmt --check ui/src
-say "building the UI and the app"
-bash scripts/build.sh
+# One build of the UI and the app, the release one: the end-to-end tests, the package and the
+# probe all run what an author installs (a debug UI and app beside it cost 4 more minutes cold and
+# a rebuild of each whenever the other was built last).
+say "building the release UI, app and plan command"
+bash scripts/build.sh --release
 say "lints"
 cargo clippy --all-targets -- -D warnings
 cargo clippy -p plan-tests --all-targets -- -D warnings
@@ -26,16 +30,16 @@ RUSTDOCFLAGS="-D rustdoc::broken_intra_doc_links -D rustdoc::private_intra_doc_l
   cargo doc --no-deps --quiet -p plan-core -p plan-api -p plan-cli -p plan-ui
 say "unit and integration tests of every crate"
 cargo test < /dev/null
+# The debug plan command the cross-crate tests run (target/debug/plan).
+cargo build --quiet -p plan-cli
 say "cross-crate tests: the plan command, its store, chat and test; the JSON Schema; properties; the readers fuzzed"
 cargo test -p plan-tests --test layering --test cli --test chat --test schema --test store --test model_chat --test properties --test fuzz --test conversation_log --test explore < /dev/null
 say "the language-model agent against a real server and model (llama-cpp-python, SmolLM2-135M)"
 timeout 600 cargo test -p plan-tests --test real_model < /dev/null
 say "end-to-end tests of the real app: viewing, editing, the first hour, a plan's lifecycle, the test chat, explore (one binary, every test registered once in tests/e2e/)"
-timeout 3000 cargo test -p plan-tests --test e2e < /dev/null
-say "the Debian package: built from the release UI, app and plan command, checked (lintian, desktop-file-validate), installed, tried end to end, removed"
-bash scripts/package.sh
+PLAN_BUILDER_APP="$PWD/target/release/plan-builder" timeout 3000 cargo test -p plan-tests --test e2e < /dev/null
+say "the Debian package: bundled from the release build the tests ran, checked (lintian, desktop-file-validate), installed, tried end to end, removed"
+bash scripts/package.sh --built
 bash scripts/try-package.sh
 say "the canvas at 5,000 states in the release app: fails on a freeze (a frame over 1 s, typing p95 over 250 ms)"
 PLAN_BUILDER_APP="$PWD/target/release/plan-builder" timeout 900 cargo test -p plan-tests --test probe -- --nocapture probe_5000_states < /dev/null
-# The debug UI again, for the debug app that the tests use.
-(cd ui && trunk build --quiet)

@@ -3,23 +3,9 @@
 
 use std::fs;
 use std::path::Path;
-use std::process::Output;
 
-use plan_tests::cli::{chat_script, plan, plan_with_input as plan_with, scratch};
+use plan_tests::cli::{chat_script, exits, plan, plan_json, plan_with_input as plan_with, scratch};
 use serde_json::{json, Value};
-
-fn code(o: &Output, expected: i32) -> (String, String) {
-    let (out, err) = (
-        String::from_utf8_lossy(&o.stdout).into_owned(),
-        String::from_utf8_lossy(&o.stderr).into_owned(),
-    );
-    assert_eq!(
-        o.status.code(),
-        Some(expected),
-        "stdout: {out}\nstderr: {err}"
-    );
-    (out, err)
-}
 
 fn keys(v: &Value) -> Vec<&str> {
     let mut k: Vec<&str> = v
@@ -34,16 +20,15 @@ fn keys(v: &Value) -> Vec<&str> {
 
 #[test]
 fn a_scripted_chat_prints_the_documented_json_shape() {
-    let o = plan(&[
-        "chat",
-        "plans/customer-support.json",
-        "--script",
-        "plans/tests/customer-support/billing-refund.json",
-        "--format",
-        "json",
-    ]);
-    let (out, _) = code(&o, 0);
-    let doc: Value = serde_json::from_str(&out).expect("one JSON document");
+    let doc = plan_json(
+        &[
+            "chat",
+            "plans/customer-support.json",
+            "--script",
+            "plans/tests/customer-support/billing-refund.json",
+        ],
+        0,
+    );
     assert_eq!(keys(&doc), ["ended", "opening", "turns"]);
     assert_eq!(doc["opening"]["state"], "greeting");
     assert!(doc["opening"]["agent"]
@@ -109,7 +94,7 @@ fn a_failed_expectation_names_the_turn_and_what_differed() {
             "state": "billing-support", "deliverables": {"customer_name": "Bob"}, "ended": true}}]}),
         &[],
     );
-    let (out, err) = code(&o, 1);
+    let (out, err) = exits(&o, 1);
     assert!(out.contains("you> Anna Smith"), "{out}");
     assert!(err.contains("turn 2: expected state 'billing-support', but the conversation is in 'customer-intake'"), "{err}");
     assert!(err.contains("turn 2: expected customer_name = Bob, but it is Anna Smith"));
@@ -126,7 +111,7 @@ fn a_script_that_runs_past_the_end_of_its_session_fails() {
         &json!({"turns": [{"user": "/tool verify_customer NOT_FOUND"}, {"user": "hello?"}]}),
         &["--format", "json"],
     );
-    let (out, err) = code(&o, 1);
+    let (out, err) = exits(&o, 1);
     let doc: Value = serde_json::from_str(&out).unwrap();
     assert_eq!(
         doc["turns"].as_array().unwrap().len(),
@@ -144,14 +129,14 @@ fn a_script_that_runs_past_the_end_of_its_session_fails() {
 #[test]
 fn a_chat_on_a_plan_with_errors_is_refused() {
     let o = plan(&["chat", "tests/fixtures/broken-support.json"]);
-    let (_, err) = code(&o, 1);
+    let (_, err) = exits(&o, 1);
     assert!(err.contains("error[unknown-target-state]"), "{err}");
     assert!(err.contains("fix them before a test conversation"));
     let o = plan(&["chat", "tests/fixtures/not-json.json"]);
-    let (_, err) = code(&o, 1);
+    let (_, err) = exits(&o, 1);
     assert!(err.contains("invalid-json"), "{err}");
     let o = plan(&["chat", "no/such/file.json"]);
-    code(&o, 2);
+    exits(&o, 2);
 }
 
 #[test]
@@ -159,7 +144,7 @@ fn an_interactive_chat_reads_messages_from_standard_input() {
     // A line ending in a backslash continues the message: two commands in one turn.
     let input = "/tool verify_customer CUSTOMER_VERIFIED\n/tool get_balance 100 EUR\\\n/tool classify Sofortzahlung\n";
     let o = plan_with(&["chat", "plans/collections.json"], input);
-    let (out, _) = code(&o, 0);
+    let (out, _) = exits(&o, 0);
     assert!(
         out.contains("you> /tool verify_customer CUSTOMER_VERIFIED"),
         "{out}"
@@ -178,7 +163,7 @@ fn a_workspace_chat_saves_its_session_every_turn_and_resumes_it() {
         &["chat", "--plan", "customer-support", "--workspace", ws_arg],
         "Anna\nAnna Smith\n",
     );
-    let (_, err) = code(&o, 0);
+    let (_, err) = exits(&o, 0);
     let name = err
         .split("--resume ")
         .nth(1)
@@ -209,7 +194,7 @@ fn a_workspace_chat_saves_its_session_every_turn_and_resumes_it() {
         plan_with(&args, input)
     };
     let o = resume(&name, "AC-778\n");
-    let (out, _) = code(&o, 0);
+    let (out, _) = exits(&o, 0);
     assert!(out.contains("recorded account_number = AC-778"), "{out}");
     let saved: Value = serde_json::from_str(&fs::read_to_string(&file).unwrap()).unwrap();
     assert_eq!(saved["turn"], 3);
@@ -232,10 +217,10 @@ fn a_workspace_chat_saves_its_session_every_turn_and_resumes_it() {
         "--workspace",
         ws_arg,
     ]);
-    code(&o, 0);
+    exits(&o, 0);
     let before = fs::read(&file).unwrap();
     let o = resume(&name, "billing\n");
-    let (_, err) = code(&o, 2);
+    let (_, err) = exits(&o, 2);
     // Said in the author's words: the plan and what to do, no session file name, no hashes.
     assert!(
         err.contains("this conversation ran customer-support (draft) as it was then, and the plan has changed since"),
@@ -244,7 +229,7 @@ fn a_workspace_chat_saves_its_session_every_turn_and_resumes_it() {
     assert!(!err.contains(&name) && !err.contains("sha256"), "{err}");
     assert_eq!(fs::read(&file).unwrap(), before, "the session is untouched");
     let o = resume("nope", "");
-    let (_, err) = code(&o, 2);
+    let (_, err) = exits(&o, 2);
     assert!(err.contains("has no saved session \"nope\""), "{err}");
 }
 
@@ -252,11 +237,11 @@ fn a_workspace_chat_saves_its_session_every_turn_and_resumes_it() {
 fn a_workspace_chat_runs_the_live_version_unless_told_otherwise() {
     let ws = scratch("live").join("ws");
     let ws_arg = ws.to_str().unwrap();
-    code(
+    exits(
         &plan(&["publish", "daily-routine", "--workspace", ws_arg]),
         0,
     );
-    code(
+    exits(
         &plan(&["live", "daily-routine", "1", "--workspace", ws_arg]),
         0,
     );
@@ -274,7 +259,7 @@ fn a_workspace_chat_runs_the_live_version_unless_told_otherwise() {
         ];
         args.extend_from_slice(extra);
         let o = plan(&args);
-        let (_, err) = code(&o, 0);
+        let (_, err) = exits(&o, 0);
         err
     };
     assert!(run(&[]).contains("of daily-routine (version 1)"));
@@ -287,7 +272,7 @@ fn plan_test_runs_a_plans_saved_cases_and_ends_with_the_counts() {
     let ws = scratch("suite").join("ws");
     let ws_arg = ws.to_str().unwrap();
     let o = plan(&["test", "customer-support", "--workspace", ws_arg]);
-    let (out, _) = code(&o, 0);
+    let (out, _) = exits(&o, 0);
     assert!(
         out.contains("PASS customer-support/billing-refund (8 turns)"),
         "{out}"
@@ -302,7 +287,7 @@ fn plan_test_runs_a_plans_saved_cases_and_ends_with_the_counts() {
     )
     .unwrap();
     let o = plan(&["test", "customer-support", "--workspace", ws_arg]);
-    let (out, _) = code(&o, 1);
+    let (out, _) = exits(&o, 1);
     assert!(
         out.contains("FAIL customer-support/wrong-route (4 turns)"),
         "{out}"
@@ -312,16 +297,7 @@ fn plan_test_runs_a_plans_saved_cases_and_ends_with_the_counts() {
     ));
     assert_eq!(out.lines().last(), Some("3 passed, 1 failed"));
 
-    let o = plan(&[
-        "test",
-        "customer-support",
-        "--workspace",
-        ws_arg,
-        "--format",
-        "json",
-    ]);
-    let (out, _) = code(&o, 1);
-    let doc: Value = serde_json::from_str(&out).unwrap();
+    let doc = plan_json(&["test", "customer-support", "--workspace", ws_arg], 1);
     assert_eq!(
         (doc["passed"].clone(), doc["failed"].clone()),
         (json!(3), json!(1))
@@ -330,11 +306,11 @@ fn plan_test_runs_a_plans_saved_cases_and_ends_with_the_counts() {
     // The plan folder and a test file inside it work as well.
     let folder = ws.join("customer-support");
     let o = plan(&["test", folder.to_str().unwrap()]);
-    let (out, _) = code(&o, 1);
+    let (out, _) = exits(&o, 1);
     assert_eq!(out.lines().last(), Some("3 passed, 1 failed"));
     let one = folder.join("tests/general-question.json");
     let o = plan(&["test", one.to_str().unwrap()]);
-    let (out, _) = code(&o, 0);
+    let (out, _) = exits(&o, 0);
     assert_eq!(out.lines().last(), Some("1 passed, 0 failed"));
 }
 
@@ -347,7 +323,7 @@ fn plan_test_runs_the_repositorys_sample_cases_from_their_folders() {
         "plans/tests/daily-routine",
         "plans/tests/collections",
     ]);
-    let (out, _) = code(&o, 0);
+    let (out, _) = exits(&o, 0);
     assert_eq!(out.lines().last(), Some("17 passed, 0 failed"), "{out}");
 }
 
@@ -372,7 +348,7 @@ fn a_script_part_written_as_a_list_is_refused_at_its_place() {
             "--script",
             file.to_str().unwrap(),
         ]);
-        let (_, err) = code(&o, 2);
+        let (_, err) = exits(&o, 2);
         assert!(
             err.contains("not a script: invalid type: sequence, expected an object"),
             "{name}: {err}"
@@ -386,7 +362,7 @@ fn a_script_part_written_as_a_list_is_refused_at_its_place() {
         &json!({"turns": [{"user": "hi", "expect": {"state": "customer-intake"}}]}),
         &[],
     );
-    code(&o, 0);
+    exits(&o, 0);
 }
 
 #[test]
@@ -399,7 +375,7 @@ fn a_test_that_cannot_run_fails_with_its_reason_and_a_missing_target_is_a_usage_
     .unwrap();
     fs::write(dir.join("broken.json"), "{\"turns\": [").unwrap();
     let o = plan(&["test", dir.to_str().unwrap()]);
-    let (out, _) = code(&o, 1);
+    let (out, _) = exits(&o, 1);
     assert!(
         out.contains("cannot tell which plan this test runs"),
         "{out}"
@@ -407,7 +383,7 @@ fn a_test_that_cannot_run_fails_with_its_reason_and_a_missing_target_is_a_usage_
     assert!(out.contains("not a script"), "{out}");
     assert_eq!(out.lines().last(), Some("0 passed, 2 failed"));
     let o = plan(&["test", "no/such/dir"]);
-    let (_, err) = code(&o, 2);
+    let (_, err) = exits(&o, 2);
     assert!(
         err.contains("no/such/dir: no such file, folder or plan"),
         "{err}"
@@ -435,7 +411,7 @@ fn a_chat_can_begin_anywhere_with_values_known_and_tools_answer_as_the_script_sa
         }),
         &["--format", "json"],
     );
-    let (out, err) = code(&o, 0);
+    let (out, err) = exits(&o, 0);
     let doc: Value = serde_json::from_str(&out).expect("one JSON document");
     assert_eq!(doc["opening"]["state"], "balance", "{err}");
     assert_eq!(
@@ -465,7 +441,7 @@ fn a_chat_can_begin_anywhere_with_values_known_and_tools_answer_as_the_script_sa
         }),
         &["--format", "json"],
     );
-    let (out, err) = code(&o, 0);
+    let (out, err) = exits(&o, 0);
     let doc: Value = serde_json::from_str(&out).expect("one JSON document");
     let known = &doc["opening"]["deliverables"]["issue_type"];
     assert_eq!(
@@ -485,28 +461,27 @@ fn a_chat_can_begin_anywhere_with_values_known_and_tools_answer_as_the_script_sa
     );
 
     // `--from` wins over the script's start state, and names a state or is a usage error.
-    let o = plan(&[
-        "chat",
-        "plans/collections.json",
-        "--from",
-        "identify",
-        "--script",
-        script.to_str().unwrap(),
-        "--format",
-        "json",
-    ]);
-    let (out, _) = code(&o, 1);
-    let doc: Value = serde_json::from_str(&out).expect("one JSON document");
+    let doc = plan_json(
+        &[
+            "chat",
+            "plans/collections.json",
+            "--from",
+            "identify",
+            "--script",
+            script.to_str().unwrap(),
+        ],
+        1,
+    );
     assert_eq!(doc["opening"]["state"], "identify");
     let o = plan(&["chat", "plans/collections.json", "--from", "nowhere"]);
-    let (_, err) = code(&o, 2);
+    let (_, err) = exits(&o, 2);
     assert!(err.contains("no state 'nowhere'"), "{err}");
     // Interactively too, with a bare /tool returning the tool's first code.
     let o = plan_with(
         &["chat", "plans/collections.json", "--from", "identify"],
         "/tool verify_customer\n",
     );
-    let (out, _) = code(&o, 0);
+    let (out, _) = exits(&o, 0);
     assert!(out.contains("verify_customer"), "{out}");
     assert!(out.contains("→ moved to"), "{out}");
 }
@@ -516,7 +491,7 @@ fn a_chat_can_begin_anywhere_with_values_known_and_tools_answer_as_the_script_sa
 #[test]
 fn plan_test_coverage_names_the_transitions_taken_and_never_taken() {
     let o = plan(&["test", "plans/tests/customer-support", "--coverage"]);
-    let (out, _) = code(&o, 0);
+    let (out, _) = exits(&o, 0);
     assert!(
         out.contains("coverage of ") && out.contains("customer-support.json"),
         "{out}"
@@ -529,15 +504,14 @@ fn plan_test_coverage_names_the_transitions_taken_and_never_taken() {
         out.lines().last().unwrap().ends_with("transitions tested"),
         "{out}"
     );
-    let o = plan(&[
-        "test",
-        "plans/tests/customer-support/billing-refund.json",
-        "--coverage",
-        "--format",
-        "json",
-    ]);
-    let (out, _) = code(&o, 0);
-    let doc: Value = serde_json::from_str(&out).expect("one JSON document");
+    let doc = plan_json(
+        &[
+            "test",
+            "plans/tests/customer-support/billing-refund.json",
+            "--coverage",
+        ],
+        0,
+    );
     let c = &doc["coverage"][0];
     assert_eq!(c["total"], json!(7));
     let untaken: Vec<&str> = c["untaken"]
@@ -563,16 +537,15 @@ fn a_chat_prints_the_parked_task_and_the_interruption_cases_pass() {
     )
     .unwrap();
     let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("../plans/vehicle-viewing.json");
-    let o = plan(&[
-        "chat",
-        sample.to_str().unwrap(),
-        "--script",
-        script.to_str().unwrap(),
-        "--format",
-        "json",
-    ]);
-    let (out, _) = code(&o, 0);
-    let doc: Value = serde_json::from_str(&out).expect("one JSON document");
+    let doc = plan_json(
+        &[
+            "chat",
+            sample.to_str().unwrap(),
+            "--script",
+            script.to_str().unwrap(),
+        ],
+        0,
+    );
     let parked: Vec<&Value> = doc["turns"]
         .as_array()
         .unwrap()
@@ -583,7 +556,7 @@ fn a_chat_prints_the_parked_task_and_the_interruption_cases_pass() {
     assert_eq!(doc["turns"][2]["state"], "booking");
     let cases = Path::new(env!("CARGO_MANIFEST_DIR")).join("../plans/tests/vehicle-viewing");
     let o = plan(&["test", cases.to_str().unwrap()]);
-    let (out, _) = code(&o, 0);
+    let (out, _) = exits(&o, 0);
     assert!(out.contains("4 passed, 0 failed"), "{out}");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -16,19 +16,14 @@ fn text(o: &Output) -> (String, String) {
     )
 }
 
-/// Asks yes or no; "no" leads to a state that only a "yes" leaves, which can no longer be given.
+/// Asks yes or no; "no" leads to a state that only a "yes" leaves, which can no longer be given
+/// (plan-core's explorer tests use the same plan), with a rule that every call can end.
 fn stuck() -> Value {
-    json!({"id": "stuck", "title": "Stuck", "settings": {"stuck_turns": 0},
-    "states": [
-      {"id": "ask", "title": "Ask", "type": "strict",
-       "tasks": [{"id": "answer", "deliverables": [{"key": "ok", "type": "enum", "enum_values": ["yes", "no"]}]}],
-       "transitions": [
-         {"target_state_id": "wrap", "condition_type": "deliverable_value", "condition_config": {"key": "ok", "value": "yes"}},
-         {"target_state_id": "wait", "condition_type": "deliverable_value", "condition_config": {"key": "ok", "value": "no"}}]},
-      {"id": "wait", "title": "Waiting", "type": "loose", "instructions": "Wait.",
-       "transitions": [{"target_state_id": "wrap", "condition_type": "deliverable_value", "condition_config": {"key": "ok", "value": "yes"}}]},
-      {"id": "wrap", "title": "Wrap-up"}],
-    "rules": [{"id": "ends", "title": "Every call can end", "kind": "can_always_end"}]})
+    let mut plan: Value =
+        serde_json::from_str(include_str!("../core/tests/fixtures/stuck.json")).unwrap();
+    plan["rules"] =
+        json!([{"id": "ends", "title": "Every call can end", "kind": "can_always_end"}]);
+    plan
 }
 
 #[test]

@@ -112,6 +112,16 @@ pub fn coerce_session(value: &Value, s: &crate::plan::SessionState) -> Option<Va
         .map(Value::Array)
 }
 
+/// A value as an author reads it in a sentence: yes or no for a boolean, a text as it is.
+pub fn in_words(value: &Value) -> String {
+    match value {
+        Value::Bool(true) => "yes".into(),
+        Value::Bool(false) => "no".into(),
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

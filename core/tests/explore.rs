@@ -76,16 +76,7 @@ fn replays_to(plan: &Plan, f: &Finding) {
 /// leaves, which can no longer be given there. (The safety net is off: released, the question
 /// would leave a second dead end in "Ask", further away.)
 fn stuck() -> Value {
-    json!({"id": "stuck", "title": "Stuck", "settings": {"stuck_turns": 0},
-    "states": [
-      {"id": "ask", "title": "Ask", "type": "strict",
-       "tasks": [{"id": "answer", "deliverables": [{"key": "ok", "type": "enum", "enum_values": ["yes", "no"]}]}],
-       "transitions": [
-         {"target_state_id": "wrap", "condition_type": "deliverable_value", "condition_config": {"key": "ok", "value": "yes"}},
-         {"target_state_id": "wait", "condition_type": "deliverable_value", "condition_config": {"key": "ok", "value": "no"}}]},
-      {"id": "wait", "title": "Waiting", "type": "loose", "instructions": "Wait.",
-       "transitions": [{"target_state_id": "wrap", "condition_type": "deliverable_value", "condition_config": {"key": "ok", "value": "yes"}}]},
-      {"id": "wrap", "title": "Wrap-up"}]})
+    serde_json::from_str(include_str!("fixtures/stuck.json")).expect("the fixture is JSON")
 }
 
 #[test]
@@ -96,6 +87,46 @@ fn a_state_no_answer_leads_on_from_is_a_dead_end_one_turn_away() {
     let f = twin(&broken, &fixed, "explore-dead-end", Some(1));
     assert_eq!(f.location.state_id.as_deref(), Some("wait"));
     assert_eq!(f.script.unwrap().turns[0].user, "/set ok no");
+}
+
+/// Confirm asks yes or no and moves on only on "yes": a caller who says "no" waits there until
+/// they change their mind (a loose state: they can; in a strict one the answer, once given, is
+/// the task done, and the same plan is a dead end). `on_no`: what the fixed twin adds.
+fn confirm(on_no: Option<Value>) -> Value {
+    let mut transitions = vec![
+        json!({"target_state_id": "done", "condition_type": "deliverable_value",
+        "condition_config": {"key": "confirmed", "value": true}}),
+    ];
+    transitions.extend(on_no);
+    json!({"id": "confirm", "title": "Confirm",
+    "states": [
+      {"id": "ask", "title": "Confirm", "type": "loose", "instructions": "Read the order back.",
+       "tasks": [{"id": "confirm", "deliverables": [{"key": "confirmed", "type": "boolean"}]}],
+       "transitions": transitions},
+      {"id": "back", "title": "Start again", "type": "loose", "instructions": "Start again.",
+       "transitions": [{"target_state_id": "done"}]},
+      {"id": "done", "title": "Done"}]})
+}
+
+#[test]
+fn an_answer_that_leaves_no_arrow_until_the_caller_changes_their_mind_is_a_stall() {
+    let no = json!({"target_state_id": "back", "condition_type": "deliverable_value",
+        "condition_config": {"key": "confirmed", "value": false}});
+    let f = twin(
+        &confirm(None),
+        &confirm(Some(no)),
+        "explore-stalls-on-value",
+        Some(1),
+    );
+    assert_eq!(f.location.state_id.as_deref(), Some("ask"));
+    assert_eq!(f.severity, plan_core::validate::Severity::Warning);
+    assert!(f.message.contains("'no' for confirmed"), "{}", f.message);
+    assert_eq!(f.script.unwrap().turns[0].user, "/set confirmed false");
+    // A fallback (all tasks done) moves the caller on whatever they answer.
+    let fallback = json!({"target_state_id": "back", "priority": 9});
+    assert!(found(&run(&confirm(Some(fallback))), "explore-stalls-on-value").is_empty());
+    // A dead end is said as one, not as a stall: "wait" can no longer be left.
+    assert!(found(&run(&stuck()), "explore-stalls-on-value").is_empty());
 }
 
 /// A number that routes to "special" only when both above 100 and below 50: never.

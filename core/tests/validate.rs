@@ -792,6 +792,125 @@ fn shadowed_transition_compares_conditions_after_defaults() {
     assert_eq!(d.location.transition_index, Some(1));
 }
 
+/// Intake routes "billing" on, and "other" nowhere: a caller who says "other" is stuck there.
+fn routes(transitions: Value) -> Value {
+    with(move |p| p["states"][0]["transitions"] = transitions)
+}
+
+#[test]
+fn an_answer_no_arrow_handles_is_named_and_an_arrow_or_a_fallback_handles_it() {
+    let billing = cond(
+        "deliverable_value",
+        json!({"key": "kind", "value": "billing"}),
+    );
+    let other = cond(
+        "deliverable_value",
+        json!({"key": "kind", "value": "Other"}),
+    );
+    let d = case(
+        &routes(json!([billing])),
+        &routes(json!([billing, other])),
+        "unhandled-value",
+        Severity::Warning,
+        "/states/0/tasks/0/deliverables/0",
+    );
+    assert!(d.message.contains("'other'"), "{}", d.message);
+    assert_eq!(d.location.state_id.as_deref(), Some("a"));
+    assert_eq!(d.location.task_id.as_deref(), Some("t"));
+    // A fallback (all tasks done, the default) handles every answer.
+    let fallback = json!({"target_state_id": "b", "priority": 9});
+    assert!(report(&routes(json!([billing, fallback])))
+        .iter()
+        .all(|d| d.code.as_str() != "unhandled-value"));
+    // A list that names both, or a check that any value passes, handles both.
+    for handles in [
+        cond(
+            "deliverable_value_in",
+            json!({"key": "kind", "values": ["billing", "other"]}),
+        ),
+        cond("deliverable_exists", json!({"key": "kind"})),
+    ] {
+        assert!(report(&routes(json!([billing, handles])))
+            .iter()
+            .all(|d| d.code.as_str() != "unhandled-value"));
+    }
+}
+
+#[test]
+fn an_unhandled_yes_or_no_is_said_in_words_and_an_interruption_on_it_handles_it() {
+    let plan = |interruption: Option<Value>| {
+        with(|p| {
+            p["states"][0]["tasks"][0]["deliverables"] =
+                json!([{"key": "confirmed", "type": "boolean"}]);
+            p["states"][0]["transitions"] = json!([cond(
+                "deliverable_value",
+                json!({"key": "confirmed", "value": true})
+            )]);
+            if let Some(x) = interruption {
+                p["interruptions"] = json!([x]);
+            }
+        })
+    };
+    let found = report(&plan(None));
+    let unhandled: Vec<_> = found
+        .iter()
+        .filter(|d| d.code.as_str() == "unhandled-value")
+        .collect();
+    assert_eq!(unhandled.len(), 1, "{found:#?}");
+    assert!(
+        unhandled[0].message.contains("'no' for confirmed"),
+        "{}",
+        unhandled[0].message
+    );
+    // Condition on something else: the answer still goes unhandled.
+    let elsewhere = json!({"id": "human", "target_state_id": "b", "kind": "abandon",
+        "condition": {"condition_type": "turn_count_exceeded", "condition_config": {"turns": 3}}});
+    assert!(report(&plan(Some(elsewhere)))
+        .iter()
+        .any(|d| d.code.as_str() == "unhandled-value"));
+    let on_no = json!({"id": "declined", "target_state_id": "b", "kind": "abandon",
+        "condition": {"condition_type": "deliverable_value",
+                      "condition_config": {"key": "confirmed", "value": false}}});
+    assert!(report(&plan(Some(on_no)))
+        .iter()
+        .all(|d| d.code.as_str() != "unhandled-value"));
+}
+
+/// Three-valued: an arrow that needs "billing" and something else can still fire for billing; an
+/// arrow that needs "billing" and "other" at once fires for neither.
+#[test]
+fn an_answer_is_unhandled_only_where_every_arrow_is_false_whatever_else_holds() {
+    let and = |a: Value, b: Value| {
+        json!({"target_state_id": "b", "condition_type": "all_of",
+               "condition_config": {"conditions": [a, b]}})
+    };
+    let leaf =
+        |kind: &str, config: Value| json!({"condition_type": kind, "condition_config": config});
+    let billing = leaf(
+        "deliverable_value",
+        json!({"key": "kind", "value": "billing"}),
+    );
+    let other = leaf(
+        "deliverable_value",
+        json!({"key": "kind", "value": "other"}),
+    );
+    let later = leaf("turn_count_exceeded", json!({"turns": 2}));
+    let count = |transitions: Value| {
+        report(&routes(transitions))
+            .iter()
+            .filter(|d| d.code.as_str() == "unhandled-value")
+            .count()
+    };
+    assert_eq!(
+        count(json!([
+            and(billing.clone(), later.clone()),
+            and(other.clone(), later)
+        ])),
+        0
+    );
+    assert_eq!(count(json!([and(billing, other)])), 2);
+}
+
 #[test]
 fn key_not_collected_before() {
     // Done reads "kind", which only Intake collects: fine, Intake leads to Done.

@@ -15,7 +15,9 @@ use plan_tests::chat::{agent_lines, is_in, say, start_chat, LONG};
 use plan_tests::hooks;
 use plan_tests::llama::{LlamaServer, Template, MODEL};
 use plan_tests::model_server::{calls, ModelServer, Scripted};
-use plan_tests::page::{click, count, ensure, open_plan, set_value, text_of, Outcome};
+use plan_tests::page::{
+    click, count, ensure, ensure_count, open_plan, set_value, text_of, Outcome,
+};
 use plan_tests::{Ctx, Test, SHORT};
 use serde_json::json;
 
@@ -33,14 +35,7 @@ fn a_real_model_that_calls_no_functions_is_said_once_and_every_turn_says_its_cos
     ctx: &Ctx,
 ) -> Outcome {
     let server = LlamaServer::start(Template::Model)?;
-    // The agent's settings start unset (the welcome's mark beside them stays).
-    let _ = std::fs::remove_file(ctx.harness.config_dir().join("plan-builder/agent.json"));
-    open_plan(ctx, "customer-support")?;
-    click(ctx, hooks::TAB_CHAT)?;
-    click(ctx, "[data-testid=chat-agent][data-agent=llm]")?;
-    ctx.session()
-        .wait_for("[data-testid=agent-settings][open]", SHORT)?;
-    set_value(ctx, hooks::AGENT_BASE_URL, &server.base_url)?;
+    language_model_at(ctx, &server.base_url)?;
     set_value(ctx, hooks::AGENT_MODEL, MODEL)?;
     click(ctx, hooks::AGENT_TEST)?;
     wait_text(ctx, "agent-note", "--jinja")?;
@@ -92,14 +87,7 @@ fn the_app_chats_with_a_language_model_to_billing_and_a_failed_turn_is_answered_
     ctx: &Ctx,
 ) -> Outcome {
     let server = ModelServer::start();
-    // The agent's settings start unset (the welcome's mark beside them stays).
-    let _ = std::fs::remove_file(ctx.harness.config_dir().join("plan-builder/agent.json"));
-    open_plan(ctx, "customer-support")?;
-    click(ctx, hooks::TAB_CHAT)?;
-    click(ctx, "[data-testid=chat-agent][data-agent=llm]")?;
-    ctx.session()
-        .wait_for("[data-testid=agent-settings][open]", SHORT)?;
-    set_value(ctx, hooks::AGENT_BASE_URL, &server.base_url)?;
+    language_model_at(ctx, &server.base_url)?;
     set_value(ctx, hooks::AGENT_MODEL, "test-model")?;
     // A short timeout, so that the turn the server sits on fails within the test.
     set_value(ctx, hooks::AGENT_TIMEOUT, "2")?;
@@ -154,16 +142,17 @@ fn the_app_chats_with_a_language_model_to_billing_and_a_failed_turn_is_answered_
     ensure(first.system().contains("Greet the customer warmly"), || {
         format!("the system prompt is {:?}", first.system())
     })?;
-    ensure(
-        count(
-            ctx,
-            "[data-testid=chat-call][data-function=record_deliverable][data-accepted=true]",
-        )? == 3,
-        || "the model's three accepted calls are not folded under its replies".into(),
+    ensure_count(
+        ctx,
+        "[data-testid=chat-call][data-function=record_deliverable][data-accepted=true]",
+        3,
+        "the model's three accepted calls are not folded under its replies",
     )?;
-    ensure(
-        count(ctx, "[data-testid=chat-message][data-by='Language model']")? == 2,
-        || "the model's replies do not say who wrote them".into(),
+    ensure_count(
+        ctx,
+        "[data-testid=chat-message][data-by='Language model']",
+        2,
+        "the model's replies do not say who wrote them",
     )?;
     let opening = text_of(
         ctx,
@@ -282,4 +271,16 @@ fn the_app_chats_with_a_language_model_to_billing_and_a_failed_turn_is_answered_
         format!("{} completion requests", server.completions().len())
     })?;
     ctx.screenshot("agent-chat").map(drop)
+}
+
+/// Opens the support sample's test chat with the language model chosen, its settings unset (the
+/// welcome's mark beside them stays) and then pointed at `base_url`.
+fn language_model_at(ctx: &Ctx, base_url: &str) -> Outcome {
+    let _ = std::fs::remove_file(ctx.harness.config_dir().join("plan-builder/agent.json"));
+    open_plan(ctx, "customer-support")?;
+    click(ctx, hooks::TAB_CHAT)?;
+    click(ctx, "[data-testid=chat-agent][data-agent=llm]")?;
+    ctx.session()
+        .wait_for("[data-testid=agent-settings][open]", SHORT)?;
+    set_value(ctx, hooks::AGENT_BASE_URL, base_url)
 }

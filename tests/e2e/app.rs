@@ -8,7 +8,7 @@ use std::path::Path;
 
 use plan_tests::hooks;
 use plan_tests::page::{
-    centre, count, draft, ensure, open_plan, plan, text_of, view_transform, Outcome,
+    centre, count, draft, ensure, ensure_count, open_plan, plan, text_of, view_transform, Outcome,
 };
 use plan_tests::{Ctx, Test, SHORT};
 use serde_json::json;
@@ -220,9 +220,11 @@ fn support_plan_shows_its_states_and_arrows_labelled_with_conditions(ctx: &Ctx) 
         intake.contains("Strict") && intake.contains("2 tasks") && intake.contains("issue_type"),
         || format!("the intake card lacks mode, task count or keys: {intake:?}"),
     )?;
-    ensure(
-        count(ctx, "[data-state-id='greeting'] [data-testid=start-marker]")? == 1,
-        || "the greeting card has no start marker".into(),
+    ensure_count(
+        ctx,
+        "[data-state-id='greeting'] [data-testid=start-marker]",
+        1,
+        "the greeting card has no start marker",
     )?;
     ensure(
         text_of(

@@ -3,7 +3,7 @@
 
 use plan_core::condition::ConditionType;
 use plan_core::plan::Plan;
-use plan_tests::page::{click, count, ensure, open_plan, set_value, Outcome};
+use plan_tests::page::{click, count, ensure, ensure_count, open_plan, set_value, Outcome};
 use plan_tests::{Ctx, Test};
 use serde_json::{json, Value};
 
@@ -68,12 +68,11 @@ fn each_kind_of_condition_is_built_in_its_own_fields(ctx: &Ctx) -> Outcome {
     )?;
     // A list state holds one value; it is offered no ordering.
     pick("session-state", "topics")?;
-    ensure(
-        count(
-            ctx,
-            "[data-testid=field-session-operator] option[value=gte]",
-        )? == 0,
-        || "a list state is offered ≥".into(),
+    ensure_count(
+        ctx,
+        "[data-testid=field-session-operator] option[value=gte]",
+        0,
+        "a list state is offered ≥",
     )?;
     pick("session-operator", "contains")?;
     pick("session-value", "roaming")?;

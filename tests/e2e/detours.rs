@@ -8,7 +8,8 @@
 use plan_tests::chat::{is_in, say, start_chat, LONG};
 use plan_tests::hooks;
 use plan_tests::page::{
-    by_testid, click, count, ensure, open_plan, plan, set_value, text_of, wait_saved, Outcome, CTRL,
+    by_testid, click, count, ensure, ensure_count, open_plan, plan, select_state, set_value,
+    text_of, wait_saved, Outcome, CTRL,
 };
 use plan_tests::{Ctx, Test, SHORT};
 
@@ -81,19 +82,17 @@ fn an_interruption_added_in_the_editor_parks_the_task_and_the_chat_comes_back_to
         "[data-testid=interruption][data-id=directions][data-target=parking]",
         SHORT,
     )?;
-    ensure(
-        count(
-            ctx,
-            "[data-testid=interruption-arrow][data-id=directions][data-to=parking]",
-        )? == 1,
-        || "no dashed arrow to the target".into(),
+    ensure_count(
+        ctx,
+        "[data-testid=interruption-arrow][data-id=directions][data-to=parking]",
+        1,
+        "no dashed arrow to the target",
     )?;
-    ensure(
-        count(
-            ctx,
-            "[data-testid=state][data-state-id=back-to-booking] [data-testid=return-marker]",
-        )? == 1,
-        || "the return point is not marked".into(),
+    ensure_count(
+        ctx,
+        "[data-testid=state][data-state-id=back-to-booking] [data-testid=return-marker]",
+        1,
+        "the return point is not marked",
     )?;
 
     start_chat(ctx)?;
@@ -117,9 +116,11 @@ fn an_interruption_added_in_the_editor_parks_the_task_and_the_chat_comes_back_to
     ensure(count(ctx, hooks::CHAT_PARKED)? == 0, || {
         "the parked task is still shown".into()
     })?;
-    ensure(
-        count(ctx, "[data-testid=state][data-parked=true]")? == 0,
-        || "a card is still lit as parked".into(),
+    ensure_count(
+        ctx,
+        "[data-testid=state][data-parked=true]",
+        0,
+        "a card is still lit as parked",
     )?;
     let transcript = text_of(ctx, hooks::CHAT_TRANSCRIPT)?;
     ensure(
@@ -129,17 +130,6 @@ fn an_interruption_added_in_the_editor_parks_the_task_and_the_chat_comes_back_to
     )?;
     ctx.screenshot("interruption-resumed")?;
     Ok(())
-}
-
-fn select_state(ctx: &Ctx, id: &str) -> Outcome {
-    click(
-        ctx,
-        &format!("[data-testid=state][data-state-id='{id}'] .card-title"),
-    )?;
-    ctx.session()
-        .wait_until(&format!("{id} selected"), SHORT, || {
-            Ok(count(ctx, hooks::ADVANCED_TOGGLE)? == 1)
-        })
 }
 
 fn checked(ctx: &Ctx, css: &str) -> Result<bool, String> {

@@ -12,8 +12,9 @@ use plan_core::plan::{DeliverableType, Ending, Plan, StateType};
 use plan_core::{validate, Severity};
 use plan_tests::hooks;
 use plan_tests::page::{
-    arrow_middle, by_testid, centre, click, click_at, count, draft, ensure, open_plan, plan,
-    reachable_point, set_value, text_of, type_text, wait_saved, Outcome, CTRL, DELETE, SHIFT,
+    arrow_middle, by_testid, centre, click, click_at, count, draft, ensure, ensure_count,
+    open_plan, plan, plan_cli, reachable_point, select_state, set_value, text_of, type_text,
+    wait_saved, Outcome, CTRL, DELETE, SHIFT,
 };
 use plan_tests::{Ctx, Test, SHORT};
 use serde_json::json;
@@ -34,25 +35,6 @@ pub const TESTS: &[Test] = plan_tests::tests![
 
 const LONG: Duration = Duration::from_secs(10);
 
-fn state_css(id: &str) -> String {
-    format!("[data-testid=state][data-state-id='{id}']")
-}
-
-fn arrow_css(from: &str, index: usize) -> String {
-    format!("[data-testid=transition][data-from='{from}'][data-index='{index}']")
-}
-
-fn select_state(ctx: &Ctx, id: &str) -> Outcome {
-    click(ctx, &format!("{} .card-title", state_css(id)))?;
-    ctx.session()
-        .wait_until(&format!("{id} selected"), SHORT, || {
-            Ok(
-                count(ctx, &format!("{}[data-selected=true]", state_css(id)))? == 1
-                    && count(ctx, hooks::ADVANCED_TOGGLE)? == 1,
-            )
-        })
-}
-
 pub(super) fn select_arrow(ctx: &Ctx, from: &str, index: usize) -> Outcome {
     let at = arrow_middle(ctx, from, index)?;
     click_at(ctx, at)?;
@@ -62,7 +44,7 @@ pub(super) fn select_arrow(ctx: &Ctx, from: &str, index: usize) -> Outcome {
         || {
             Ok(count(
                 ctx,
-                &format!("{}[data-selected=true]", arrow_css(from, index)),
+                &format!("{}[data-selected=true]", hooks::arrow(from, index)),
             )? == 1)
         },
     )
@@ -72,12 +54,12 @@ pub(super) fn select_arrow(ctx: &Ctx, from: &str, index: usize) -> Outcome {
 fn connect(ctx: &Ctx, from: &str, to: &str) -> Outcome {
     let before = plan_in_app_transitions(ctx, from)?;
     // Hovering the card shows its handle.
-    let card = centre(ctx, &state_css(from))?;
+    let card = centre(ctx, &hooks::state(from))?;
     ctx.session().actions(json!([{"type": "pointer", "id": "mouse", "parameters": {"pointerType": "mouse"},
         "actions": [{"type": "pointerMove", "duration": 0, "x": card.0, "y": card.1, "origin": "viewport"}]}]))?;
     // Points a press really reaches: an arrow or a label over part of a card must not eat the drag.
-    let handle = reachable_point(ctx, &format!("{} .handle", state_css(from)))?;
-    let target = reachable_point(ctx, &state_css(to))?;
+    let handle = reachable_point(ctx, &format!("{} .handle", hooks::state(from)))?;
+    let target = reachable_point(ctx, &hooks::state(to))?;
     ctx.session().drag(handle, target, 8)?;
     let made = ctx
         .session()
@@ -86,13 +68,13 @@ fn connect(ctx: &Ctx, from: &str, to: &str) -> Outcome {
         });
     if let Err(e) = made {
         ctx.screenshot(&format!("connect-{from}-{to}-failed"))?;
-        let now = reachable_point(ctx, &state_css(to)).map(|p| format!("{p:?}"));
+        let now = reachable_point(ctx, &hooks::state(to)).map(|p| format!("{p:?}"));
         return Err(format!(
             "{e}; dragged from the handle at {handle:?} to {target:?}; {to} is now reachable at {now:?}"
         ));
     }
     let n = count(ctx, hooks::STATE)?;
-    let stray = count(ctx, &state_css("new-state"))?;
+    let stray = count(ctx, &hooks::state("new-state"))?;
     ensure(stray == 0, || {
         format!("connecting {from} to {to} (from {handle:?} to {target:?}) left {n} states, a stray among them")
     })
@@ -162,19 +144,6 @@ pub(super) fn wait_for_draft(
     }
 }
 
-fn plan_cli(ctx: &Ctx, args: &[&str]) -> Outcome {
-    let bin = plan_tests::binary("plan")?;
-    let out = Command::new(bin)
-        .args(args)
-        .arg("--workspace")
-        .arg(ctx.workspace())
-        .output()
-        .map_err(|e| e.to_string())?;
-    ensure(out.status.success(), || {
-        format!("plan {args:?}: {}", String::from_utf8_lossy(&out.stderr))
-    })
-}
-
 /// Opens the state inspector's Advanced part, where its id is.
 fn open_advanced(ctx: &Ctx) -> Outcome {
     if count(ctx, hooks::FIELD_ID)? == 0 {
@@ -192,12 +161,12 @@ fn name_state(ctx: &Ctx, from: &str, id: &str, title: &str, mode: &str) -> Outco
     type_text(ctx, &field("id"), id)?;
     ctx.session()
         .wait_until(&format!("state {id}"), SHORT, || {
-            Ok(count(ctx, &state_css(id))? == 1 && count(ctx, hooks::ADVANCED_TOGGLE)? == 1)
+            Ok(count(ctx, &hooks::state(id))? == 1 && count(ctx, hooks::ADVANCED_TOGGLE)? == 1)
         })?;
     type_text(ctx, &field("title"), title)?;
     ctx.session()
         .wait_until(&format!("state {id} titled"), SHORT, || {
-            Ok(text_of(ctx, &format!("{} .card-title", state_css(id)))? == title)
+            Ok(text_of(ctx, &format!("{} .card-title", hooks::state(id)))? == title)
         })
 }
 
@@ -227,7 +196,7 @@ fn add_task(ctx: &Ctx, index: usize, task: &str, keys: &[(&str, &str)]) -> Outco
 fn edits_of_one_state_show_on_its_card_and_arrows(ctx: &Ctx) -> Outcome {
     select_state(ctx, "customer-intake")?;
     type_text(ctx, &field("title"), "Who is calling")?;
-    let title = format!("{} .card-title", state_css("customer-intake"));
+    let title = format!("{} .card-title", hooks::state("customer-intake"));
     ctx.session()
         .wait_until("the card's new title", SHORT, || {
             Ok(text_of(ctx, &title)? == "Who is calling")
@@ -329,7 +298,7 @@ fn an_author_builds_the_support_flow_from_an_empty_plan(ctx: &Ctx) -> Outcome {
         click(ctx, &format!("[data-testid={testid}]"))?;
         ctx.session()
             .wait_until(&format!("{new_id} added"), SHORT, || {
-                Ok(count(ctx, &state_css(new_id))? == 1)
+                Ok(count(ctx, &hooks::state(new_id))? == 1)
             })?;
         name_state(ctx, new_id, id, title, mode)?;
         click(ctx, hooks::AUTO_LAYOUT)?;
@@ -375,7 +344,7 @@ fn an_author_builds_the_support_flow_from_an_empty_plan(ctx: &Ctx) -> Outcome {
     )?;
     ctx.session()
         .wait_until("a state made by double-click", SHORT, || {
-            Ok(count(ctx, &state_css("new-state"))? == 1)
+            Ok(count(ctx, &hooks::state("new-state"))? == 1)
         })?;
     name_state(ctx, "new-state", "farewell", "Farewell", "loose")?;
     click(ctx, hooks::AUTO_LAYOUT)?;
@@ -518,7 +487,7 @@ fn renaming_a_key_or_a_task_rewires_every_use_and_a_taken_name_is_refused(ctx: &
     wait_for_draft(ctx, "customer-support", "the key renamed everywhere", |p| {
         routes_on(p, "topic")
     })?;
-    let label = text_of(ctx, &arrow_css("customer-intake", 0))?;
+    let label = text_of(ctx, &hooks::arrow("customer-intake", 0))?;
     ensure(label.contains("topic"), || {
         format!("the arrow says {label:?}")
     })?;
@@ -564,14 +533,13 @@ fn rename_undo_redo_delete_undo_and_paste(ctx: &Ctx) -> Outcome {
     open_advanced(ctx)?;
     type_text(ctx, &field("id"), "intake")?;
     ctx.session().wait_until("the renamed card", SHORT, || {
-        Ok(count(ctx, &state_css("intake"))? == 1)
+        Ok(count(ctx, &hooks::state("intake"))? == 1)
     })?;
-    ensure(
-        count(
-            ctx,
-            "[data-testid=transition][data-from=greeting][data-to=intake]",
-        )? == 1,
-        || "the arrow into it was not rewired".into(),
+    ensure_count(
+        ctx,
+        "[data-testid=transition][data-from=greeting][data-to=intake]",
+        1,
+        "the arrow into it was not rewired",
     )?;
     wait_for_draft(ctx, "customer-support", "the rename", |p| {
         p.state("intake").is_some() && p.states[0].transitions[0].target_state_id == "intake"
@@ -579,29 +547,31 @@ fn rename_undo_redo_delete_undo_and_paste(ctx: &Ctx) -> Outcome {
 
     click(ctx, hooks::UNDO)?;
     ctx.session().wait_until("the rename undone", SHORT, || {
-        Ok(count(ctx, &state_css("customer-intake"))? == 1)
+        Ok(count(ctx, &hooks::state("customer-intake"))? == 1)
     })?;
     wait_for_draft(ctx, "customer-support", "the undo", |p| {
         p.state("customer-intake").is_some()
     })?;
     ctx.session().chord(&[CTRL, SHIFT, "z"])?;
     ctx.session().wait_until("the rename redone", SHORT, || {
-        Ok(count(ctx, &state_css("intake"))? == 1)
+        Ok(count(ctx, &hooks::state("intake"))? == 1)
     })?;
 
     // Delete a state: the arrows into it go too, and the author is told how many.
     select_state(ctx, "farewell")?;
     ctx.session().chord(&[DELETE])?;
     ctx.session().wait_until("farewell deleted", SHORT, || {
-        Ok(count(ctx, &state_css("farewell"))? == 0)
+        Ok(count(ctx, &hooks::state("farewell"))? == 0)
     })?;
     let notice = text_of(ctx, hooks::NOTICE)?;
     ensure(notice.contains("1 state and 3 transitions"), || {
         format!("the notice says {notice:?}")
     })?;
-    ensure(
-        count(ctx, "[data-testid=transition][data-to=farewell]")? == 0,
-        || "arrows into farewell remain".into(),
+    ensure_count(
+        ctx,
+        "[data-testid=transition][data-to=farewell]",
+        0,
+        "arrows into farewell remain",
     )?;
     wait_for_draft(ctx, "customer-support", "the delete", |p| {
         p.state("farewell").is_none()
@@ -609,7 +579,7 @@ fn rename_undo_redo_delete_undo_and_paste(ctx: &Ctx) -> Outcome {
     ctx.screenshot("after-delete")?;
     ctx.session().chord(&[CTRL, "z"])?;
     ctx.session().wait_until("farewell back", SHORT, || {
-        Ok(count(ctx, &state_css("farewell"))? == 1
+        Ok(count(ctx, &hooks::state("farewell"))? == 1
             && count(ctx, "[data-testid=transition][data-to=farewell]")? == 3)
     })?;
 
@@ -620,7 +590,10 @@ fn rename_undo_redo_delete_undo_and_paste(ctx: &Ctx) -> Outcome {
     ctx.session().wait_until("the pasted copy", SHORT, || {
         Ok(count(
             ctx,
-            &format!("{}[data-selected=true]", state_css("billing-support-copy")),
+            &format!(
+                "{}[data-selected=true]",
+                hooks::state("billing-support-copy")
+            ),
         )? == 1)
     })?;
     let p = wait_for_draft(ctx, "customer-support", "the paste", |p| {
@@ -668,7 +641,7 @@ fn problem_gone(ctx: &Ctx, code: &str) -> Outcome {
 
 fn three_mistakes_are_shown_where_they_are_and_go_away_when_fixed(ctx: &Ctx) -> Outcome {
     open_plan(ctx, "customer-support")?;
-    let intake = state_css("customer-intake");
+    let intake = hooks::state("customer-intake");
 
     // 1. A dangling reference by deletion: the task that collects issue_type is removed, and the
     // routes that read it point at nothing.
@@ -685,18 +658,17 @@ fn three_mistakes_are_shown_where_they_are_and_go_away_when_fixed(ctx: &Ctx) -> 
                 "[data-testid=problem][data-code=unknown-deliverable-key]",
             )? >= 1)
         })?;
-    ensure(
-        count(
-            ctx,
-            &format!("{intake} [data-testid=problem-badge][data-severity=error]"),
-        )? == 1,
-        || "no error badge on the card".into(),
+    ensure_count(
+        ctx,
+        &format!("{intake} [data-testid=problem-badge][data-severity=error]"),
+        1,
+        "no error badge on the card",
     )?;
     ctx.screenshot("dangling-key")?;
     open_problem(
         ctx,
         "unknown-deliverable-key",
-        &arrow_css("customer-intake", 0),
+        &hooks::arrow("customer-intake", 0),
     )?;
     ctx.session().chord(&[CTRL, "z"])?;
     problem_gone(ctx, "unknown-deliverable-key")?;
@@ -711,7 +683,7 @@ fn three_mistakes_are_shown_where_they_are_and_go_away_when_fixed(ctx: &Ctx) -> 
     open_problem(
         ctx,
         "enum-value-not-allowed",
-        &arrow_css("customer-intake", 0),
+        &hooks::arrow("customer-intake", 0),
     )?;
     ensure(count(ctx, hooks::TRANSITION_INSPECTOR)? == 1, || {
         "the transition is not in the inspector".into()
@@ -728,20 +700,22 @@ fn three_mistakes_are_shown_where_they_are_and_go_away_when_fixed(ctx: &Ctx) -> 
     select_arrow(ctx, "greeting", 0)?;
     set_value(ctx, &nested("condition-type", ""), "any_of")?;
     click(ctx, "[data-testid=remove-condition][data-path='0']")?;
-    open_problem(ctx, "invalid-condition-config", &arrow_css("greeting", 0))?;
-    ensure(
-        count(
-            ctx,
-            "[data-testid=inline-problem][data-code=invalid-condition-config]",
-        )? == 1,
-        || "the problem is not shown with the transition".into(),
+    open_problem(
+        ctx,
+        "invalid-condition-config",
+        &hooks::arrow("greeting", 0),
     )?;
-    ensure(
-        count(
-            ctx,
-            &format!("{} [data-testid=problem-badge]", state_css("greeting")),
-        )? == 1,
-        || "no badge on greeting".into(),
+    ensure_count(
+        ctx,
+        "[data-testid=inline-problem][data-code=invalid-condition-config]",
+        1,
+        "the problem is not shown with the transition",
+    )?;
+    ensure_count(
+        ctx,
+        &format!("{} [data-testid=problem-badge]", hooks::state("greeting")),
+        1,
+        "no badge on greeting",
     )?;
     ctx.screenshot("empty-composite")?;
     click(ctx, "[data-testid=add-condition][data-path='']")?;
@@ -805,9 +779,11 @@ fn a_change_on_disk_during_unsaved_edits_asks_the_author(ctx: &Ctx) -> Outcome {
             Ok(text_of(ctx, hooks::PLAN_TITLE)? == "Changed outside")
         })?;
     // Undo takes it back, like any change.
-    ensure(
-        count(ctx, "[data-testid=undo]:not([disabled])")? == 1,
-        || "the reload cannot be undone".into(),
+    ensure_count(
+        ctx,
+        "[data-testid=undo]:not([disabled])",
+        1,
+        "the reload cannot be undone",
     )?;
 
     // Another writer holds the plan, so the author's edit cannot be saved yet; meanwhile the file
@@ -859,7 +835,7 @@ fn a_change_on_disk_during_unsaved_edits_asks_the_author(ctx: &Ctx) -> Outcome {
 fn moving_cards_find_and_the_help_overlay(ctx: &Ctx) -> Outcome {
     let before = open_plan(ctx, "customer-support")?;
     let was = before.layout["farewell"];
-    let from = centre(ctx, &format!("{} .card-title", state_css("farewell")))?;
+    let from = centre(ctx, &format!("{} .card-title", hooks::state("farewell")))?;
     ctx.session().drag(from, (from.0 - 60, from.1 + 80), 10)?;
     let p = wait_for_draft(ctx, "customer-support", "the moved card", |p| {
         p.layout["farewell"] != was
@@ -890,9 +866,9 @@ fn moving_cards_find_and_the_help_overlay(ctx: &Ctx) -> Outcome {
     ctx.session().drag(palette, drop_at, 10)?;
     ctx.session()
         .wait_until("the dropped goal state", SHORT, || {
-            Ok(count(ctx, &state_css("new-state"))? == 1)
+            Ok(count(ctx, &hooks::state("new-state"))? == 1)
         })?;
-    let landed = centre(ctx, &state_css("new-state"))?;
+    let landed = centre(ctx, &hooks::state("new-state"))?;
     ensure(
         (landed.0 - drop_at.0).abs() < 30 && (landed.1 - drop_at.1).abs() < 30,
         || format!("dropped at {drop_at:?}, landed at {landed:?}"),
@@ -911,7 +887,7 @@ fn moving_cards_find_and_the_help_overlay(ctx: &Ctx) -> Outcome {
     let end = centre(ctx, "[data-arrow-end]")?;
     let to = centre(
         ctx,
-        &format!("{} .card-title", state_css("billing-support")),
+        &format!("{} .card-title", hooks::state("billing-support")),
     )?;
     ctx.session().drag(end, to, 8)?;
     wait_for_draft(ctx, "customer-support", "the re-targeted arrow", |p| {
@@ -929,7 +905,7 @@ fn moving_cards_find_and_the_help_overlay(ctx: &Ctx) -> Outcome {
         .wait_until("the found state selected", SHORT, || {
             Ok(count(
                 ctx,
-                &format!("{}[data-selected=true]", state_css("customer-intake")),
+                &format!("{}[data-selected=true]", hooks::state("customer-intake")),
             )? == 1)
         })?;
     click(ctx, "[data-testid=canvas] .minimap")?;
@@ -955,9 +931,9 @@ fn quick_presses_after_connecting_or_on_the_palette_add_no_stray_state(ctx: &Ctx
     open_plan(ctx, "customer-support")?;
     let states = count(ctx, hooks::STATE)?;
     let arrows = count(ctx, hooks::TRANSITION)?;
-    let handle = reachable_point(ctx, &format!("{} .handle", state_css("greeting")))?;
-    let target = reachable_point(ctx, &state_css("farewell"))?;
-    let other = reachable_point(ctx, &format!("{} .handle", state_css("billing-support")))?;
+    let handle = reachable_point(ctx, &format!("{} .handle", hooks::state("greeting")))?;
+    let target = reachable_point(ctx, &hooks::state("farewell"))?;
+    let other = reachable_point(ctx, &format!("{} .handle", hooks::state("billing-support")))?;
     let at = |p: (i64, i64), ms: u64| json!({"type": "pointerMove", "duration": ms, "x": p.0, "y": p.1, "origin": "viewport"});
     let (down, up) = (
         json!({"type": "pointerDown", "button": 0}),
@@ -983,7 +959,7 @@ fn quick_presses_after_connecting_or_on_the_palette_add_no_stray_state(ctx: &Ctx
     })?;
     // A palette press released somewhere else, then a click on a card.
     let palette = centre(ctx, hooks::PALETTE_LOOSE)?;
-    let title = centre(ctx, &format!("{} .card-title", state_css("farewell")))?;
+    let title = centre(ctx, &format!("{} .card-title", hooks::state("farewell")))?;
     ctx.session().actions(json!([{"type": "pointer", "id": "mouse", "parameters": {"pointerType": "mouse"}, "actions": [
         at(palette, 0), down.clone(), at((palette.0, palette.1 - 60), 20), up.clone(),
         at(title, 0), down.clone(), up.clone()
@@ -1120,9 +1096,11 @@ fn a_crashed_web_view_comes_back_on_the_plan_that_was_open(ctx: &Ctx) -> Outcome
     ctx.session().wait_until("the whole plan drawn", LONG, || {
         Ok(count(ctx, hooks::STATE)? == 6)
     })?;
-    ensure(
-        count(ctx, "[data-testid=plan].active[data-plan-id=daily-routine]")? == 1,
-        || "the plan list does not mark the open plan".into(),
+    ensure_count(
+        ctx,
+        "[data-testid=plan].active[data-plan-id=daily-routine]",
+        1,
+        "the plan list does not mark the open plan",
     )?;
 
     let crashed = web_process(ctx)?;

@@ -15,7 +15,9 @@ use std::time::Duration;
 use plan_core::Plan;
 use plan_tests::chat::is_in;
 use plan_tests::hooks;
-use plan_tests::page::{click, count, draft, ensure, open_plan, text_of, type_text, Outcome};
+use plan_tests::page::{
+    click, count, draft, ensure, ensure_count, open_plan, shows, text_of, type_text, Outcome,
+};
 use plan_tests::{Ctx, Test};
 use serde_json::json;
 
@@ -30,11 +32,6 @@ pub const TESTS: &[Test] = plan_tests::tests![
     a_long_search_shows_its_progress_and_stops_when_asked,
     a_plan_built_to_explode_stops_at_a_ceiling_and_the_window_stays_responsive,
 ];
-
-fn shows(ctx: &Ctx, what: &str, css: &str, within: Duration) -> Outcome {
-    ctx.session()
-        .wait_until(what, within, || Ok(count(ctx, css)? > 0))
-}
 
 /// Opens the Explore tab and waits until its search counts configurations.
 fn explore_until_counting(ctx: &Ctx) -> Outcome {
@@ -122,13 +119,17 @@ fn a_broken_rule_is_found_shown_played_and_kept_as_a_test_case(ctx: &Ctx) -> Out
             && path.contains("Greeting"),
         || format!("the path: {path:?}"),
     )?;
-    ensure(
-        count(ctx, "[data-testid=state][data-visited=true]")? == 3,
-        || "the canvas does not mark the path's three states".into(),
+    ensure_count(
+        ctx,
+        "[data-testid=state][data-visited=true]",
+        3,
+        "the canvas does not mark the path's three states",
     )?;
-    ensure(
-        count(ctx, "[data-testid=transition][data-covered=true]")? == 2,
-        || "the canvas does not draw the path's two transitions".into(),
+    ensure_count(
+        ctx,
+        "[data-testid=transition][data-covered=true]",
+        2,
+        "the canvas does not draw the path's two transitions",
     )?;
     ctx.screenshot("explore-path-shown")?;
 
@@ -140,9 +141,11 @@ fn a_broken_rule_is_found_shown_played_and_kept_as_a_test_case(ctx: &Ctx) -> Out
         .wait_until("every state coloured by coverage", WAIT, || {
             Ok(count(ctx, "[data-testid=state][data-reach]")? == states)
         })?;
-    ensure(
-        count(ctx, "[data-testid=state][data-reach=never]")? == 0,
-        || "a state of the sample is marked as never entered".into(),
+    ensure_count(
+        ctx,
+        "[data-testid=state][data-reach=never]",
+        0,
+        "a state of the sample is marked as never entered",
     )?;
     ctx.screenshot("explore-coverage")?;
     click(ctx, hooks::EXPLORE_COVERAGE)?;

@@ -9,7 +9,8 @@ use std::time::Duration;
 
 use plan_tests::hooks;
 use plan_tests::page::{
-    arrow_middle, centre, click, count, ensure, open_plan, reachable_point, text_of, Outcome,
+    arrow_middle, centre, click, count, ensure, ensure_count, open_plan, reachable_point, text_of,
+    Outcome,
 };
 use plan_tests::{Ctx, Test, SHORT};
 use serde_json::{json, Value};
@@ -27,10 +28,6 @@ pub const TESTS: &[Test] = plan_tests::tests![
     the_first_start_welcomes_with_three_ways_in_and_never_again_once_dismissed,
     a_plan_file_opened_from_outside_the_app_shows_its_plan,
 ];
-
-fn state_css(id: &str) -> String {
-    format!("[data-testid=state][data-state-id=\"{id}\"]")
-}
 
 /// A card's box on screen: its state's id, left, top, right, bottom.
 type CardBox = (String, f64, f64, f64, f64);
@@ -100,7 +97,7 @@ fn new_states_land_beside_the_work_never_on_a_card_and_wholly_on_screen(ctx: &Ct
         "the sample opens with cards on cards".into()
     })?;
     // Three from the palette with a card selected: each goes right of the one before it.
-    click(ctx, &format!("{} .card-title", state_css("greeting")))?;
+    click(ctx, &format!("{} .card-title", hooks::state("greeting")))?;
     for n in 1..=3 {
         click(ctx, hooks::PALETTE_LOOSE)?;
         ctx.session().wait_until("the new state", SHORT, || {
@@ -166,11 +163,11 @@ fn new_states_land_beside_the_work_never_on_a_card_and_wholly_on_screen(ctx: &Ct
 fn an_arrow_let_go_on_the_empty_canvas_offers_a_connected_state_there(ctx: &Ctx) -> Outcome {
     open_plan(ctx, "customer-support")?;
     let before = card_boxes(ctx)?;
-    let farewell = centre(ctx, &state_css("farewell"))?;
+    let farewell = centre(ctx, &hooks::state("farewell"))?;
     // Hovering the card shows its handle; the arrow is let go on the empty canvas below it.
     ctx.session().actions(json!([{"type": "pointer", "id": "mouse", "parameters": {"pointerType": "mouse"},
         "actions": [{"type": "pointerMove", "duration": 0, "x": farewell.0, "y": farewell.1, "origin": "viewport"}]}]))?;
-    let handle = reachable_point(ctx, &format!("{} .handle", state_css("farewell")))?;
+    let handle = reachable_point(ctx, &format!("{} .handle", hooks::state("farewell")))?;
     let drop = background_near(ctx, (farewell.0, farewell.1 + 150))?;
     ctx.session().drag(handle, drop, 8)?;
     ctx.session()
@@ -180,9 +177,11 @@ fn an_arrow_let_go_on_the_empty_canvas_offers_a_connected_state_there(ctx: &Ctx)
                 "[data-testid=context-menu] [data-testid=menu-add-goal]",
             )? == 1)
         })?;
-    ensure(
-        count(ctx, "[data-testid=context-menu] button")? == 6,
-        || "the menu does not offer a state of each of the six modes".into(),
+    ensure_count(
+        ctx,
+        "[data-testid=context-menu] button",
+        6,
+        "the menu does not offer a state of each of the six modes",
     )?;
     ctx.screenshot("dropped-arrow-menu")?;
     click(ctx, hooks::MENU_ADD_GOAL)?;
@@ -251,7 +250,7 @@ fn a_problem_is_said_and_marked_at_its_field_and_the_problems_list_leads_there(
     open_plan(ctx, "customer-support")?;
     click(
         ctx,
-        &format!("{} .card-title", state_css("customer-intake")),
+        &format!("{} .card-title", hooks::state("customer-intake")),
     )?;
     // The second value of the first task (account_number) made a choice, with no choices yet.
     let row = "[data-testid=deliverable][data-task-index=\"0\"][data-deliverable-index=\"1\"]";
@@ -271,12 +270,11 @@ fn a_problem_is_said_and_marked_at_its_field_and_the_problems_list_leads_there(
         || format!("under the choices field: {said:?}"),
     )?;
     // Only that row: the first value's fields are not marked.
-    ensure(
-        count(
-            ctx,
-            "[data-testid=deliverable][data-deliverable-index=\"0\"] .invalid",
-        )? == 0,
-        || "another value's field is marked too".into(),
+    ensure_count(
+        ctx,
+        "[data-testid=deliverable][data-deliverable-index=\"0\"] .invalid",
+        0,
+        "another value's field is marked too",
     )?;
     // From the Problems tab, the problem leads to that very field, focused.
     click(ctx, hooks::TAB_PROBLEMS)?;
@@ -307,13 +305,13 @@ fn a_new_state_takes_its_id_from_its_first_title_and_the_id_waits_under_advanced
     ctx: &Ctx,
 ) -> Outcome {
     open_plan(ctx, "customer-support")?;
-    click(ctx, &format!("{} .card-title", state_css("farewell")))?;
+    click(ctx, &format!("{} .card-title", hooks::state("farewell")))?;
     click(ctx, hooks::PALETTE_STRICT)?;
     ctx.session()
         .wait_until("the new state selected", SHORT, || {
             Ok(count(
                 ctx,
-                &format!("{}[data-selected=true]", state_css("new-state")),
+                &format!("{}[data-selected=true]", hooks::state("new-state")),
             )? == 1)
         })?;
     // The id is not the first thing asked: it waits, folded, under Advanced.
@@ -334,8 +332,8 @@ fn a_new_state_takes_its_id_from_its_first_title_and_the_id_waits_under_advanced
     plan_tests::page::type_text(ctx, hooks::FIELD_TITLE, "Order details?")?;
     ctx.session()
         .wait_until("the state renamed after its title", SHORT, || {
-            Ok(count(ctx, &state_css("order-details"))? == 1
-                && count(ctx, &state_css("new-state"))? == 0)
+            Ok(count(ctx, &hooks::state("order-details"))? == 1
+                && count(ctx, &hooks::state("new-state"))? == 0)
         })?;
     click(ctx, hooks::ADVANCED_TOGGLE)?;
     ctx.session()
@@ -351,7 +349,7 @@ fn a_new_state_takes_its_id_from_its_first_title_and_the_id_waits_under_advanced
     // A second title leaves the id alone: references to it stay as they are.
     plan_tests::page::type_text(ctx, hooks::FIELD_TITLE, "Order")?;
     std::thread::sleep(Duration::from_millis(400));
-    ensure(count(ctx, &state_css("order-details"))? == 1, || {
+    ensure(count(ctx, &hooks::state("order-details"))? == 1, || {
         "a second title changed the id".into()
     })?;
     plan_tests::page::wait_saved(ctx)?;
@@ -404,14 +402,14 @@ fn moving_connecting_and_panning_select_no_text(ctx: &Ctx) -> Outcome {
             "moving a card",
             centre(
                 ctx,
-                &format!("{} .card-title", state_css("billing-support")),
+                &format!("{} .card-title", hooks::state("billing-support")),
             )?,
-            reachable_point(ctx, &state_css("farewell"))?,
+            reachable_point(ctx, &hooks::state("farewell"))?,
         ),
         (
             "connecting two cards",
-            reachable_point(ctx, &format!("{} .handle", state_css("greeting")))?,
-            reachable_point(ctx, &state_css("farewell"))?,
+            reachable_point(ctx, &format!("{} .handle", hooks::state("greeting")))?,
+            reachable_point(ctx, &hooks::state("farewell"))?,
         ),
         (
             "panning across the labels and out of the canvas",
@@ -455,7 +453,7 @@ fn the_right_button_opens_a_menu_of_what_can_be_done_there(ctx: &Ctx) -> Outcome
         ctx,
         centre(
             ctx,
-            &format!("{} .card-title", state_css("billing-support")),
+            &format!("{} .card-title", hooks::state("billing-support")),
         )?,
     )?;
     ctx.screenshot("context-menu-card")?;
@@ -544,7 +542,7 @@ fn tab_reaches_every_card_and_enter_opens_it_in_the_inspector(ctx: &Ctx) -> Outc
     let last = focused_card(ctx)?.ok_or("Shift+Tab left the cards")?;
     ctx.session()
         .wait_until("the focused card selected", SHORT, || {
-            Ok(count(ctx, &format!("{}[data-selected=true]", state_css(&last)))? == 1)
+            Ok(count(ctx, &format!("{}[data-selected=true]", hooks::state(&last)))? == 1)
         })?;
     ctx.screenshot("keyboard-focus")?;
     // What a screen reader hears: the title, the mode.
@@ -692,10 +690,11 @@ fn ctrl_and_an_arrow_go_to_the_nearest_card_that_way(ctx: &Ctx) -> Outcome {
         ctx.session().chord(&[plan_tests::page::CTRL, key])?;
         ctx.session()
             .wait_until(&format!("{expected} selected and focused"), SHORT, || {
-                Ok(
-                    count(ctx, &format!("{}[data-selected=true]", state_css(expected)))? == 1
-                        && focused_card(ctx)?.as_deref() == Some(expected),
-                )
+                Ok(count(
+                    ctx,
+                    &format!("{}[data-selected=true]", hooks::state(expected)),
+                )? == 1
+                    && focused_card(ctx)?.as_deref() == Some(expected))
             })?;
     }
     ensure(card_boxes(ctx)? == before, || {

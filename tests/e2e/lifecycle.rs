@@ -9,13 +9,13 @@
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::time::{Duration, Instant};
 
 use plan_tests::hooks;
 use plan_tests::native::choose_file;
 use plan_tests::page::{
-    click, count, draft, ensure, open_plan, plan, set_value, text_of, type_text, Outcome, DELETE,
+    click, count, draft, ensure, ensure_count, open_plan, plan, plan_cli, set_value, shows,
+    text_of, type_text, Outcome, DELETE,
 };
 use plan_tests::{Ctx, Test, SHORT};
 use serde_json::json;
@@ -35,20 +35,6 @@ const LONG: Duration = Duration::from_secs(10);
 /// The titles of the shell's file dialogs (`src-tauri/src/dialogs.rs`).
 const IMPORT_DIALOG: &str = "Import a plan";
 const EXPORT_DIALOG: &str = "Export the plan";
-
-fn state_css(id: &str) -> String {
-    format!("[data-testid=state][data-state-id='{id}']")
-}
-
-fn version_css(n: u32) -> String {
-    format!("[data-testid=version][data-version='{n}']")
-}
-
-/// Waits until `css` matches something.
-fn shows(ctx: &Ctx, what: &str, css: &str) -> Outcome {
-    ctx.session()
-        .wait_until(what, LONG, || Ok(count(ctx, css)? > 0))
-}
 
 /// The text of the latest notice, waiting for one that contains `part`.
 fn notice_with(ctx: &Ctx, part: &str) -> Result<String, String> {
@@ -112,7 +98,12 @@ fn publish(ctx: &Ctx, note: &str, listed: &str) -> Result<u32, String> {
 /// Clicks the Versions tab and waits for version `n` in it.
 fn versions_tab_shows(ctx: &Ctx, n: u32) -> Outcome {
     click(ctx, hooks::TAB_VERSIONS)?;
-    shows(ctx, &format!("version {n} listed"), &version_css(n))
+    shows(
+        ctx,
+        &format!("version {n} listed"),
+        &hooks::version(n),
+        LONG,
+    )
 }
 
 fn mode(ctx: &Ctx) -> Result<String, String> {
@@ -134,24 +125,6 @@ fn snapshot(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
         }
     }
     out
-}
-
-/// `plan ARGS --workspace <the test's>`, its standard output.
-fn plan_cli(ctx: &Ctx, args: &[&str]) -> Result<String, String> {
-    let out = Command::new(plan_tests::binary("plan")?)
-        .args(args)
-        .arg("--workspace")
-        .arg(ctx.workspace())
-        .output()
-        .map_err(|e| e.to_string())?;
-    if out.status.success() {
-        Ok(String::from_utf8_lossy(&out.stdout).into_owned())
-    } else {
-        Err(format!(
-            "plan {args:?}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        ))
-    }
 }
 
 /// A folder of the test's own for files it imports and exports.
@@ -196,19 +169,21 @@ fn publish_set_live_edit_publish_again_compare_view_and_reopen(ctx: &Ctx) -> Out
     confirm_publish(ctx)?;
     notice_with(ctx, "Published version 1")?;
     versions_tab_shows(ctx, 1)?;
-    ensure(text_of(ctx, &version_css(1))?.contains("first cut"), || {
-        "version 1 without its note".into()
-    })?;
+    ensure(
+        text_of(ctx, &hooks::version(1))?.contains("first cut"),
+        || "version 1 without its note".into(),
+    )?;
 
     // Live.
     click(
         ctx,
-        &format!("{} [data-testid=version-set-live]", version_css(1)),
+        &format!("{} [data-testid=version-set-live]", hooks::version(1)),
     )?;
     shows(
         ctx,
         "version 1 live",
-        &format!("{}[data-live=true]", version_css(1)),
+        &format!("{}[data-live=true]", hooks::version(1)),
+        LONG,
     )?;
     ctx.session()
         .wait_until("the badge saying live", LONG, || {
@@ -219,7 +194,7 @@ fn publish_set_live_edit_publish_again_compare_view_and_reopen(ctx: &Ctx) -> Out
     click(ctx, hooks::TAB_INSPECT)?;
     click(
         ctx,
-        &format!("{} .card-title", state_css("billing-support")),
+        &format!("{} .card-title", hooks::state("billing-support")),
     )?;
     type_text(ctx, hooks::FIELD_TITLE, "Billing and refunds")?;
     plan_tests::page::wait_saved(ctx)?;
@@ -239,20 +214,23 @@ fn publish_set_live_edit_publish_again_compare_view_and_reopen(ctx: &Ctx) -> Out
     set_value(ctx, hooks::COMPARE_WITH, "2")?;
     click(
         ctx,
-        &format!("{} [data-testid=version-compare]", version_css(1)),
+        &format!("{} [data-testid=version-compare]", hooks::version(1)),
     )?;
     shows(
         ctx,
         "the renamed state coloured",
-        &format!("{}[data-diff=changed]", state_css("billing-support")),
+        &format!("{}[data-diff=changed]", hooks::state("billing-support")),
+        LONG,
     )?;
     ensure(
         mode(ctx)? == "Comparing version 1 with version 2, read-only",
         || format!("the mode reads {:?}", mode(ctx)),
     )?;
-    ensure(
-        count(ctx, "[data-testid=state][data-diff=added]")? == 0,
-        || "nothing was added, something is coloured added".into(),
+    ensure_count(
+        ctx,
+        "[data-testid=state][data-diff=added]",
+        0,
+        "nothing was added, something is coloured added",
     )?;
     click(
         ctx,
@@ -261,7 +239,8 @@ fn publish_set_live_edit_publish_again_compare_view_and_reopen(ctx: &Ctx) -> Out
     shows(
         ctx,
         "the changed state selected from the list",
-        &format!("{}[data-selected=true]", state_css("billing-support")),
+        &format!("{}[data-selected=true]", hooks::state("billing-support")),
+        LONG,
     )?;
     // The five tabs of a comparison keep to one row, each whole (the Changes tab was cut off).
     let rows = ctx.session().execute(
@@ -287,9 +266,9 @@ fn publish_set_live_edit_publish_again_compare_view_and_reopen(ctx: &Ctx) -> Out
     click(ctx, hooks::TAB_VERSIONS)?;
     click(
         ctx,
-        &format!("{} [data-testid=version-view]", version_css(1)),
+        &format!("{} [data-testid=version-view]", hooks::version(1)),
     )?;
-    shows(ctx, "the read-only banner", hooks::READONLY_BANNER)?;
+    shows(ctx, "the read-only banner", hooks::READONLY_BANNER, LONG)?;
     ensure(mode(ctx)? == "Viewing version 1, read-only", || {
         format!("the mode reads {:?}", mode(ctx))
     })?;
@@ -297,14 +276,14 @@ fn publish_set_live_edit_publish_again_compare_view_and_reopen(ctx: &Ctx) -> Out
         .wait_until("version 1's title on the card", LONG, || {
             Ok(text_of(
                 ctx,
-                &format!("{} .card-title", state_css("billing-support")),
+                &format!("{} .card-title", hooks::state("billing-support")),
             )? == "Billing support")
         })?;
     let on_disk = fs::read(draft(ctx, "customer-support")).map_err(|e| e.to_string())?;
-    click(ctx, &format!("{} .card-title", state_css("farewell")))?;
+    click(ctx, &format!("{} .card-title", hooks::state("farewell")))?;
     ctx.session().chord(&[DELETE])?;
     let refused = notice_with(ctx, "read-only")?;
-    ensure(count(ctx, &state_css("farewell"))? == 1, || {
+    ensure(count(ctx, &hooks::state("farewell"))? == 1, || {
         format!("a state of version 1 was deleted ({refused})")
     })?;
     ctx.screenshot("viewing-version-1")?;
@@ -318,7 +297,7 @@ fn publish_set_live_edit_publish_again_compare_view_and_reopen(ctx: &Ctx) -> Out
         .wait_until("the draft's title back", LONG, || {
             Ok(text_of(
                 ctx,
-                &format!("{} .card-title", state_css("billing-support")),
+                &format!("{} .card-title", hooks::state("billing-support")),
             )? == "Billing and refunds")
         })?;
 
@@ -326,9 +305,9 @@ fn publish_set_live_edit_publish_again_compare_view_and_reopen(ctx: &Ctx) -> Out
     click(ctx, hooks::TAB_VERSIONS)?;
     click(
         ctx,
-        &format!("{} [data-testid=version-reopen]", version_css(1)),
+        &format!("{} [data-testid=version-reopen]", hooks::version(1)),
     )?;
-    shows(ctx, "the confirmation", hooks::CONFIRM)?;
+    shows(ctx, "the confirmation", hooks::CONFIRM, LONG)?;
     click(ctx, hooks::CONFIRM)?;
     let said = notice_with(ctx, "is now the draft")?;
     ensure(said.contains("history/"), || {
@@ -391,7 +370,7 @@ fn a_draft_with_an_error_is_not_published_and_the_error_leads_to_its_state(ctx: 
     open_publish(ctx)?;
     let error =
         "[data-testid=publish-errors] [data-testid=problem][data-code=unknown-target-state]";
-    shows(ctx, "the blocking error listed", error)?;
+    shows(ctx, "the blocking error listed", error, LONG)?;
     let disabled = ctx.session().execute(
         "return document.querySelector('[data-testid=publish-confirm]').disabled;",
         json!([]),
@@ -434,7 +413,7 @@ fn the_seed_flow_export_is_imported_and_exported_through_the_file_dialogs(ctx: &
     let p = open_plan(ctx, "flow-export")?;
     ensure(p.states.len() == 4, || format!("{} states", p.states.len()))?;
     for s in &p.states {
-        shows(ctx, &format!("state {}", s.id), &state_css(&s.id))?;
+        shows(ctx, &format!("state {}", s.id), &hooks::state(&s.id), LONG)?;
     }
     ensure(text_of(ctx, hooks::PLAN_TITLE)? == "flow-export", || {
         "the imported plan's title is not the id it was imported as".into()
@@ -509,7 +488,7 @@ fn a_bad_file_is_refused_by_name_and_place_and_changes_nothing(ctx: &Ctx) -> Out
         )?;
         choose_file(ctx, IMPORT_DIALOG, &file.display().to_string(), false)?;
         let css = format!("[data-testid=notice][data-code={code}]");
-        shows(ctx, &format!("{} refused", file.display()), &css)?;
+        shows(ctx, &format!("{} refused", file.display()), &css, LONG)?;
         let said = text_of(ctx, &css)?;
         let name = file.file_name().unwrap_or_default().to_string_lossy();
         ensure(
@@ -538,7 +517,7 @@ fn plans_are_made_copied_renamed_found_deleted_and_brought_back(ctx: &Ctx) -> Ou
     let plan_css = |id: &str| format!("[data-testid=plan][data-plan-id='{id}']");
     // New, from a sample.
     click(ctx, hooks::PLAN_NEW)?;
-    shows(ctx, "the new-plan dialog", hooks::NEW_PLAN_TITLE)?;
+    shows(ctx, "the new-plan dialog", hooks::NEW_PLAN_TITLE, LONG)?;
     type_text(ctx, hooks::NEW_PLAN_TITLE, "Refund desk")?;
     ctx.session().wait_until("the samples offered", LONG, || {
         Ok(count(
@@ -549,7 +528,7 @@ fn plans_are_made_copied_renamed_found_deleted_and_brought_back(ctx: &Ctx) -> Ou
     set_value(ctx, hooks::NEW_PLAN_FROM, "customer-support")?;
     ctx.screenshot("new-plan-dialog")?;
     click(ctx, hooks::CONFIRM)?;
-    shows(ctx, "the new plan listed", &plan_css("refund-desk"))?;
+    shows(ctx, "the new plan listed", &plan_css("refund-desk"), LONG)?;
     ctx.session().wait_until("the new plan open", LONG, || {
         Ok(text_of(ctx, hooks::PLAN_TITLE)? == "Refund desk")
     })?;
@@ -578,7 +557,12 @@ fn plans_are_made_copied_renamed_found_deleted_and_brought_back(ctx: &Ctx) -> Ou
         ctx,
         "[data-testid=plan-duplicate][data-plan-id='medical-intake']",
     )?;
-    shows(ctx, "the copy listed", &plan_css("medical-intake-copy"))?;
+    shows(
+        ctx,
+        "the copy listed",
+        &plan_css("medical-intake-copy"),
+        LONG,
+    )?;
     let copy = plan(ctx, "medical-intake-copy")?;
     ensure(copy.title == "Medical intake (copy)", || {
         format!("the copy is titled {:?}", copy.title)
@@ -589,7 +573,7 @@ fn plans_are_made_copied_renamed_found_deleted_and_brought_back(ctx: &Ctx) -> Ou
         ctx,
         "[data-testid=plan-rename][data-plan-id='daily-routine']",
     )?;
-    shows(ctx, "the title field", hooks::PLAN_RENAME_INPUT)?;
+    shows(ctx, "the title field", hooks::PLAN_RENAME_INPUT, LONG)?;
     let input = ctx.session().wait_for(hooks::PLAN_RENAME_INPUT, SHORT)?;
     ctx.session().chord(&[plan_tests::page::CTRL, "a"])?;
     ctx.session()
@@ -602,6 +586,7 @@ fn plans_are_made_copied_renamed_found_deleted_and_brought_back(ctx: &Ctx) -> Ou
         ctx,
         "the new title listed",
         &format!("{} .plan-name", plan_css("daily-routine")),
+        LONG,
     )?;
     ctx.session().wait_until("the new title listed", LONG, || {
         Ok(
@@ -639,7 +624,7 @@ fn plans_are_made_copied_renamed_found_deleted_and_brought_back(ctx: &Ctx) -> Ou
     notice_with(ctx, "Moved “Medical intake (copy)” to the trash")?;
     ctx.screenshot("deleted-with-undo")?;
     click(ctx, hooks::NOTICE_UNDO)?;
-    shows(ctx, "the copy back", &plan_css("medical-intake-copy"))?;
+    shows(ctx, "the copy back", &plan_css("medical-intake-copy"), LONG)?;
     ensure(
         plan(ctx, "medical-intake-copy")?.title == "Medical intake (copy)",
         || "the plan came back changed".into(),
@@ -657,6 +642,7 @@ fn plans_are_made_copied_renamed_found_deleted_and_brought_back(ctx: &Ctx) -> Ou
         ctx,
         "the deleted plan in the trash",
         "[data-testid=trash-entry][data-plan-id='refund-desk']",
+        LONG,
     )?;
     ctx.screenshot("trash")?;
     click(
@@ -667,6 +653,7 @@ fn plans_are_made_copied_renamed_found_deleted_and_brought_back(ctx: &Ctx) -> Ou
         ctx,
         "the plan back from the trash",
         &plan_css("refund-desk"),
+        LONG,
     )?;
     ensure(plan(ctx, "refund-desk")?.title == "Refund desk", || {
         "the restored plan is not the one deleted".into()

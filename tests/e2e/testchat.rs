@@ -14,8 +14,8 @@ use plan_tests::chat::{agent_lines, is_in, say, start_chat, LONG};
 use plan_tests::hooks;
 use plan_tests::native::choose_file;
 use plan_tests::page::{
-    arrow_middle, click, click_at, count, ensure, open_plan, plan, set_value, text_of, type_text,
-    Outcome,
+    arrow_middle, click, click_at, count, ensure, ensure_count, open_plan, plan, set_value, shows,
+    text_of, type_text, Outcome,
 };
 use plan_tests::{Ctx, Test, SHORT};
 use serde_json::json;
@@ -76,7 +76,7 @@ fn a_gated_tool_and_an_automatic_prompt_built_in_the_editor_appear_as_the_chat_g
     // Allowed in the intake, where the account number is asked for.
     click(
         ctx,
-        &format!("{} .card-title", state_css("customer-intake")),
+        &format!("{} .card-title", hooks::state("customer-intake")),
     )?;
     click(ctx, "[data-testid=field-allowed-tool][data-tool=payout]")?;
     // Renamed in the plan inspector: the state's allowed tools follow, as do conditions that
@@ -131,13 +131,17 @@ fn a_gated_tool_and_an_automatic_prompt_built_in_the_editor_appear_as_the_chat_g
     say(ctx, "Chloe Martin")?;
     is_in(ctx, "customer-intake")?;
     let vip = "[data-testid=chat-session-state][data-id=vip_care]";
-    ensure(
-        count(ctx, &format!("{vip}[data-active=false]"))? == 1,
-        || "vip_care is on too early".into(),
+    ensure_count(
+        ctx,
+        &format!("{vip}[data-active=false]"),
+        1,
+        "vip_care is on too early",
     )?;
-    ensure(
-        count(ctx, "[data-testid=chat-tool][data-tool=refund]")? == 0,
-        || "the refund tool is offered while vip_care is off".into(),
+    ensure_count(
+        ctx,
+        "[data-testid=chat-tool][data-tool=refund]",
+        0,
+        "the refund tool is offered while vip_care is off",
     )?;
     say(ctx, "CM-1")?;
     ctx.session()
@@ -223,17 +227,18 @@ fn the_session_states_sample_is_chatted_with_presets_and_switched_by_hand(ctx: &
     ensure(changed.contains("by the author"), || {
         format!("the panel says {changed:?}")
     })?;
-    ensure(
-        count(ctx, "[data-testid=chat-tool][data-tool=run_line_test]")? == 0,
-        || "the line test is still offered with technical mode off".into(),
+    ensure_count(
+        ctx,
+        "[data-testid=chat-tool][data-tool=run_line_test]",
+        0,
+        "the line test is still offered with technical mode off",
     )?;
     // The cards and arrows say what they change.
-    ensure(
-        count(
-            ctx,
-            &format!("{} [data-testid=card-changes]", state_css("wrap_up")),
-        )? == 1,
-        || "the wrap-up card does not say what it changes".into(),
+    ensure_count(
+        ctx,
+        &format!("{} [data-testid=card-changes]", hooks::state("wrap_up")),
+        1,
+        "the wrap-up card does not say what it changes",
     )?;
     let arrow = text_of(ctx, "[data-testid=transition-label][data-from=verify][data-index='0'] [data-testid=arrow-changes]")?;
     ensure(arrow.contains("identity_verified"), || {
@@ -241,16 +246,6 @@ fn the_session_states_sample_is_chatted_with_presets_and_switched_by_hand(ctx: &
     })?;
     ctx.screenshot("session-states-sample-chat")?;
     Ok(())
-}
-
-fn state_css(id: &str) -> String {
-    format!("[data-testid=state][data-state-id='{id}']")
-}
-
-/// Waits until `css` matches something.
-fn shows(ctx: &Ctx, what: &str, css: &str) -> Outcome {
-    ctx.session()
-        .wait_until(what, LONG, || Ok(count(ctx, css)? > 0))
 }
 
 fn deliverable(ctx: &Ctx, key: &str) -> Result<String, String> {
@@ -266,7 +261,12 @@ fn select_arrow(ctx: &Ctx, from: &str, index: usize) -> Outcome {
         "[data-testid=transition][data-from='{from}'][data-index='{index}'][data-selected=true]"
     );
     click_at(ctx, arrow_middle(ctx, from, index)?)?;
-    shows(ctx, &format!("transition {index} of {from} selected"), &css)
+    shows(
+        ctx,
+        &format!("transition {index} of {from} selected"),
+        &css,
+        LONG,
+    )
 }
 
 /// The support plan to billing in plain words, the lit state checked after each turn; saved as
@@ -305,16 +305,18 @@ fn a_chat_reaches_billing_is_saved_as_a_case_and_fails_after_a_priority_swap(ctx
     )?;
     for visited in ["greeting", "customer-intake"] {
         ensure(
-            count(ctx, &format!("{}[data-visited=true]", state_css(visited)))? == 1,
+            count(
+                ctx,
+                &format!("{}[data-visited=true]", hooks::state(visited)),
+            )? == 1,
             || format!("{visited} is not marked as visited"),
         )?;
     }
-    ensure(
-        count(
-            ctx,
-            &format!("{}[data-visited=true]", state_css("technical-support")),
-        )? == 0,
-        || "technical support is marked but was never visited".into(),
+    ensure_count(
+        ctx,
+        &format!("{}[data-visited=true]", hooks::state("technical-support")),
+        0,
+        "technical support is marked but was never visited",
     )?;
     let issue = deliverable(ctx, "issue_type")?;
     ensure(
@@ -333,7 +335,7 @@ fn a_chat_reaches_billing_is_saved_as_a_case_and_fails_after_a_priority_swap(ctx
     ctx.screenshot("chat-reached-billing")?;
 
     click(ctx, hooks::CHAT_SAVE_CASE)?;
-    shows(ctx, "the save-as-case dialog", hooks::CASE_NAME)?;
+    shows(ctx, "the save-as-case dialog", hooks::CASE_NAME, LONG)?;
     ensure(count(ctx, hooks::CASE_EXPECT)? >= 5, || {
         "the dialog lists no expectations to trim".into()
     })?;
@@ -355,6 +357,7 @@ fn a_chat_reaches_billing_is_saved_as_a_case_and_fails_after_a_priority_swap(ctx
         ctx,
         "the saved case listed, passing",
         "[data-testid=case-result][data-case=billing-by-chat][data-passed=true]",
+        LONG,
     )?;
 
     // The priority swap, in the inspector: billing 10, the fall-through to general 1.
@@ -370,13 +373,14 @@ fn a_chat_reaches_billing_is_saved_as_a_case_and_fails_after_a_priority_swap(ctx
     })?;
 
     click(ctx, hooks::TAB_CHAT)?;
-    shows(ctx, "the chat offering a restart", hooks::CHAT_STALE)?;
+    shows(ctx, "the chat offering a restart", hooks::CHAT_STALE, LONG)?;
     click(ctx, hooks::CHAT_RUN_SUITE)?;
     let case = "[data-testid=case-result][data-case=billing-by-chat]";
     shows(
         ctx,
         "the case failing after the swap",
         &format!("{case}[data-passed=false]"),
+        LONG,
     )?;
     let summary = text_of(ctx, hooks::SUITE_SUMMARY)?;
     ensure(
@@ -399,6 +403,7 @@ fn a_chat_reaches_billing_is_saved_as_a_case_and_fails_after_a_priority_swap(ctx
         ctx,
         "the failing case opened",
         "[data-testid=case-opened][data-turn='4']",
+        LONG,
     )?;
     let differs = text_of(ctx, hooks::CASE_DIFFERS)?;
     ensure(
@@ -414,7 +419,7 @@ fn a_chat_reaches_billing_is_saved_as_a_case_and_fails_after_a_priority_swap(ctx
 fn is_lit(ctx: &Ctx, state: &str) -> Outcome {
     ctx.session().wait_until(&format!("{state} lit"), LONG, || {
         Ok(count(ctx, "[data-testid=state][data-current=true]")? == 1
-            && count(ctx, &format!("{}[data-current=true]", state_css(state)))? == 1)
+            && count(ctx, &format!("{}[data-current=true]", hooks::state(state)))? == 1)
     })
 }
 
@@ -434,6 +439,7 @@ fn the_seed_flow_export_is_talked_through_with_the_tool_buttons_to_the_hang_up(
         ctx,
         "the imported plan",
         "[data-testid=plan][data-plan-id=flow-export]",
+        LONG,
     )?;
     let p = open_plan(ctx, "flow-export")?;
     start_chat(ctx)?;
@@ -482,9 +488,9 @@ fn the_seed_flow_export_is_talked_through_with_the_tool_buttons_to_the_hang_up(
 /// answered, taken back, and answered differently.
 fn a_chat_begun_in_technical_support_with_a_value_known_takes_a_turn_back(ctx: &Ctx) -> Outcome {
     open_plan(ctx, "customer-support")?;
-    click(ctx, &state_css("technical-support"))?;
+    click(ctx, &hooks::state("technical-support"))?;
     click(ctx, hooks::CHAT_FROM_HERE)?;
-    shows(ctx, "the Chat tab", hooks::CHAT_BEGIN_STATE)?;
+    shows(ctx, "the Chat tab", hooks::CHAT_BEGIN_STATE, LONG)?;
     let begin = ctx.session().execute(
         "return document.querySelector('[data-testid=chat-begin-state]').value;",
         json!([]),
@@ -499,6 +505,7 @@ fn a_chat_begun_in_technical_support_with_a_value_known_takes_a_turn_back(ctx: &
         ctx,
         "the preset",
         "[data-testid=chat-preset][data-key=issue_type]",
+        LONG,
     )?;
     click(ctx, hooks::CHAT_START)?;
     ctx.session()
@@ -574,9 +581,11 @@ fn a_chat_killed_half_way_is_continued_after_the_app_starts_again(ctx: &Ctx) -> 
     say(ctx, "CM-1")?;
     say(ctx, "it is about billing")?;
     is_in(ctx, "billing-support")?;
-    ensure(
-        count(ctx, "[data-testid=chat-message][data-role=user]")? == 4,
-        || "the turns before the kill are not in the transcript".into(),
+    ensure_count(
+        ctx,
+        "[data-testid=chat-message][data-role=user]",
+        4,
+        "the turns before the kill are not in the transcript",
     )?;
     ctx.screenshot("chat-continued-after-kill")?;
 
@@ -621,12 +630,18 @@ fn a_published_version_is_tested_read_only_and_the_draft_again_after(ctx: &Ctx) 
         ctx,
         "version 1 offered",
         "[data-testid=chat-run] option[value='1']",
+        LONG,
     )?;
     set_value(ctx, hooks::CHAT_RUN, "1")?;
     click(ctx, hooks::CHAT_START)?;
     ctx.session()
         .wait_until("the opening reply", LONG, || Ok(agent_lines(ctx)? >= 1))?;
-    shows(ctx, "version 1 shown read-only", hooks::READONLY_BANNER)?;
+    shows(
+        ctx,
+        "version 1 shown read-only",
+        hooks::READONLY_BANNER,
+        LONG,
+    )?;
     let mode = text_of(ctx, hooks::MODE)?;
     ensure(mode == "Testing version 1", || {
         format!("the top bar says {mode:?}")

@@ -101,3 +101,24 @@ pub fn chat_script(
     args.extend_from_slice(extra);
     plan(&args)
 }
+
+/// Its standard output and error, after checking that it exited with `expected` (both shown
+/// when it did not).
+pub fn exits(o: &Output, expected: i32) -> (String, String) {
+    let (out, err) = (stdout(o), stderr(o));
+    assert_eq!(
+        o.status.code(),
+        Some(expected),
+        "stdout: {out}\nstderr: {err}"
+    );
+    (out, err)
+}
+
+/// `plan ARGS --format json`, which must exit with `expected`: the one JSON document it printed.
+pub fn plan_json(args: &[&str], expected: i32) -> serde_json::Value {
+    let mut args = args.to_vec();
+    args.extend_from_slice(&["--format", "json"]);
+    let (out, err) = exits(&plan(&args), expected);
+    serde_json::from_str(&out)
+        .unwrap_or_else(|e| panic!("not one JSON document ({e}): {out}\n{err}"))
+}

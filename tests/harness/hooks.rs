@@ -256,3 +256,18 @@ pub const WELCOME_SAMPLE: &str = "[data-testid=welcome-sample]";
 pub const ZOOM: &str = "[data-testid=zoom]";
 /// `[data-testid=zoom-in]`.
 pub const ZOOM_IN: &str = "[data-testid=zoom-in]";
+
+/// The card of state `id`.
+pub fn state(id: &str) -> String {
+    format!("[data-testid=state][data-state-id='{id}']")
+}
+
+/// The arrow `index` of state `from`.
+pub fn arrow(from: &str, index: usize) -> String {
+    format!("[data-testid=transition][data-from='{from}'][data-index='{index}']")
+}
+
+/// Version `n` in the Versions tab.
+pub fn version(n: u32) -> String {
+    format!("[data-testid=version][data-version='{n}']")
+}

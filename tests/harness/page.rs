@@ -260,3 +260,46 @@ pub fn view_transform(ctx: &Ctx) -> Result<(f64, f64, f64), String> {
         _ => Err(format!("unexpected canvas transform {style:?}")),
     }
 }
+
+/// Waits up to `within` until `css` matches something; `what` names it in the failure.
+pub fn shows(ctx: &Ctx, what: &str, css: &str, within: std::time::Duration) -> Outcome {
+    ctx.session()
+        .wait_until(what, within, || Ok(count(ctx, css)? > 0))
+}
+
+/// Fails with `what` unless `css` matches exactly `n` elements.
+pub fn ensure_count(ctx: &Ctx, css: &str, n: usize, what: &str) -> Outcome {
+    let found = count(ctx, css)?;
+    ensure(found == n, || {
+        format!("{what} ({found} of {css}, {n} expected)")
+    })
+}
+
+/// Clicks state `id`'s title and waits until its inspector is shown.
+pub fn select_state(ctx: &Ctx, id: &str) -> Outcome {
+    let card = crate::hooks::state(id);
+    click(ctx, &format!("{card} .card-title"))?;
+    ctx.session()
+        .wait_until(&format!("{id} selected"), SHORT, || {
+            Ok(count(ctx, &format!("{card}[data-selected=true]"))? == 1
+                && count(ctx, crate::hooks::ADVANCED_TOGGLE)? == 1)
+        })
+}
+
+/// `plan ARGS --workspace <the test's>`: its standard output, or what it said on failing.
+pub fn plan_cli(ctx: &Ctx, args: &[&str]) -> Result<String, String> {
+    let out = std::process::Command::new(crate::binary("plan")?)
+        .args(args)
+        .arg("--workspace")
+        .arg(ctx.workspace())
+        .output()
+        .map_err(|e| e.to_string())?;
+    if out.status.success() {
+        Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+    } else {
+        Err(format!(
+            "plan {args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        ))
+    }
+}

@@ -46,6 +46,9 @@ pub enum FindingCode {
     /// Conversations leave a state only through the stuck safety net.
     #[serde(rename = "explore-only-safety-net")]
     OnlySafetyNet,
+    /// A value the caller gave leaves no transition that can fire until they give another.
+    #[serde(rename = "explore-stalls-on-value")]
+    StallsOnValue,
     /// A conversation breaks one of the plan's rules.
     #[serde(rename = "explore-rule-broken")]
     RuleBroken,
@@ -63,6 +66,7 @@ impl FindingCode {
             FindingCode::TransitionNeverFires => "explore-transition-never-fires",
             FindingCode::EndingNeverReached => "explore-ending-never-reached",
             FindingCode::OnlySafetyNet => "explore-only-safety-net",
+            FindingCode::StallsOnValue => "explore-stalls-on-value",
             FindingCode::RuleBroken => "explore-rule-broken",
             FindingCode::Incomplete => "explore-incomplete",
         }
@@ -98,7 +102,7 @@ impl Finding {
     }
 }
 
-fn title(plan: &Plan, id: &str) -> String {
+pub(crate) fn title(plan: &Plan, id: &str) -> String {
     plan.state(id)
         .map(|s| s.title.clone())
         .filter(|t| !t.is_empty())
@@ -270,6 +274,8 @@ pub(crate) fn report(search: &Search) -> Explored {
             ));
         }
     }
+
+    out.extend(super::stalls::stalls(search, &can_end));
 
     if search.complete {
         let unreachable: BTreeSet<String> = crate::validate::validate(plan)

@@ -16,6 +16,7 @@ mod oracles;
 mod reads;
 mod replay;
 mod search;
+mod stalls;
 mod stored;
 
 use serde::{Deserialize, Serialize};

@@ -31,13 +31,16 @@ pub(crate) struct Node {
     pub key: u128,
 }
 
-/// What one move did: the states it entered, the transitions it fired (from, index), the
-/// tools it called, and whether the safety net released something.
+/// What one move did: the states it entered, the transitions it fired (from, index), the goal
+/// states it fell through from (runtime.md step 8), the tools it called, the values it recorded
+/// (key, the value's JSON text), and whether the safety net released something.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
 pub(crate) struct Effects {
     pub entered: Vec<String>,
     pub fired: Vec<(String, usize)>,
+    pub fell_through: Vec<String>,
     pub called: Vec<String>,
+    pub set: Vec<(String, String)>,
     pub released: bool,
 }
 
@@ -47,14 +50,16 @@ pub(crate) fn effects(events: &[Event]) -> Effects {
     for e in events {
         match &e.what {
             What::Entered { state_id } => out.entered.push(state_id.clone()),
-            What::Transition(m) => {
-                if let Some(i) = m.index {
-                    out.fired.push((m.from.clone(), i));
-                }
-            }
+            What::Transition(m) => match m.index {
+                Some(i) => out.fired.push((m.from.clone(), i)),
+                None => out.fell_through.push(m.from.clone()),
+            },
             What::ActionAccepted {
                 action: Action::CallTool { tool, .. },
             } => out.called.push(tool.clone()),
+            What::ActionAccepted {
+                action: Action::Record { key, value, .. },
+            } => out.set.push((key.clone(), value.to_string())),
             What::ReleasedStuck { .. } => out.released = true,
             _ => {}
         }
@@ -141,6 +146,11 @@ pub(crate) fn effects_size(e: &Effects) -> usize {
     let strings = |list: &[String]| list.iter().map(|m| m.len() + 24).sum::<usize>();
     strings(&e.entered)
         + strings(&e.called)
+        + strings(&e.fell_through)
+        + e.set
+            .iter()
+            .map(|(k, v)| k.len() + v.len() + 48)
+            .sum::<usize>()
         + e.fired.iter().map(|(f, _)| f.len() + 32).sum::<usize>()
         + std::mem::size_of::<Effects>()
 }

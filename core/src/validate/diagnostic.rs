@@ -80,6 +80,9 @@ pub enum Code {
     GoalConditionOnNonGoalState,
     /// A transition that can never fire: an earlier one always fires first.
     ShadowedTransition,
+    /// A value of a key with a finite domain that no transition, fallback or interruption of the
+    /// state handles: a caller who gives it is not moved on.
+    UnhandledValue,
     /// A condition reads a key that no state before it collects.
     KeyNotCollectedBefore,
     /// A transition out of a strict state that leaves before the state's required tasks are done,
@@ -115,7 +118,7 @@ pub enum Code {
 
 impl Code {
     /// Every code, in the order of the format's table.
-    pub const ALL: [Code; 40] = [
+    pub const ALL: [Code; 41] = [
         Code::InvalidJson,
         Code::Schema,
         Code::UnsupportedSchemaVersion,
@@ -141,6 +144,7 @@ impl Code {
         Code::NoWayToEnd,
         Code::GoalConditionOnNonGoalState,
         Code::ShadowedTransition,
+        Code::UnhandledValue,
         Code::KeyNotCollectedBefore,
         Code::LeavesBeforeTasksDone,
         Code::EmptyState,
@@ -186,6 +190,7 @@ impl Code {
             Code::NoWayToEnd => "no-way-to-end",
             Code::GoalConditionOnNonGoalState => "goal-condition-on-non-goal-state",
             Code::ShadowedTransition => "shadowed-transition",
+            Code::UnhandledValue => "unhandled-value",
             Code::KeyNotCollectedBefore => "key-not-collected-before",
             Code::LeavesBeforeTasksDone => "leaves-before-tasks-done",
             Code::EmptyState => "empty-state",
@@ -212,6 +217,7 @@ impl Code {
             | Code::NoWayToEnd
             | Code::GoalConditionOnNonGoalState
             | Code::ShadowedTransition
+            | Code::UnhandledValue
             | Code::KeyNotCollectedBefore
             | Code::LeavesBeforeTasksDone
             | Code::SessionStateNeverActive

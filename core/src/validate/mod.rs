@@ -14,9 +14,11 @@ mod interruptions;
 mod rules;
 mod session_states;
 mod task_order;
+mod unhandled;
 mod workers;
 
 pub use diagnostic::{Code, Diagnostic, Location, Report, Severity};
+pub(crate) use unhandled::keys_read;
 
 use crate::condition::{Check, ConditionType};
 use crate::parse::{parse_plan, shape_problems, ParseProblem, ProblemKind};
@@ -338,6 +340,7 @@ impl<'p, 'l> Validator<'p, 'l> {
             self.transition(i, state, k);
         }
         self.task_order(i, state);
+        self.unhandled_values(i, state);
         if self.graph.reachable.as_ref().is_some_and(|r| !r[i]) {
             self.push(
                 Code::UnreachableState,

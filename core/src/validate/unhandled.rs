@@ -1,0 +1,218 @@
+//! `unhandled-value`: an answer no arrow handles. A state's transitions read a key with a finite
+//! domain (an enum's values, a yes/no) and some value of it has no transition that can fire for it,
+//! no fallback (an `all_tasks_complete` or unconditional transition of the state) and no
+//! interruption whose condition can fire on it: a caller who gives that value is not moved on.
+//!
+//! "Can fire for a value" is decided on the condition alone, in three-valued logic: a check of the
+//! key is true or false for the value, every other check may be either, and `all_of` / `any_of`
+//! combine them as Kleene's logic does. Only a condition that is false whatever else holds leaves
+//! the value unhandled, so the warning is never raised where some other answer could move on.
+
+use serde_json::Value;
+
+use super::{Code, Location, Validator};
+use crate::coerce::{coerce, in_words};
+use crate::condition::{Check, ConditionType};
+use crate::plan::{Deliverable, DeliverableType, InterruptionKind, State, StateType};
+
+/// What a condition can be once one key's value is known and nothing else is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Truth {
+    No,
+    Maybe,
+    Yes,
+}
+
+/// Whether `check` can hold when `key` (declared as `d`) has the value `given`.
+fn truth(check: &Check, key: &str, d: &Deliverable, given: &Value) -> Truth {
+    let same = |v: &Value| coerce(v, d).as_ref() == Some(given);
+    let yes_if = |holds: bool| if holds { Truth::Yes } else { Truth::No };
+    match check {
+        Check::DeliverableExists { key: k } if *k == key => Truth::Yes,
+        Check::DeliverableValue { key: k, value } if *k == key => yes_if(same(value)),
+        Check::DeliverableValueIn { key: k, values } if *k == key => {
+            yes_if(values.iter().any(same))
+        }
+        Check::AllOf(children) => {
+            children
+                .iter()
+                .fold(Truth::Yes, |acc, c| match (acc, truth(c, key, d, given)) {
+                    (Truth::No, _) | (_, Truth::No) => Truth::No,
+                    (Truth::Yes, Truth::Yes) => Truth::Yes,
+                    _ => Truth::Maybe,
+                })
+        }
+        Check::AnyOf(children) => {
+            children
+                .iter()
+                .fold(Truth::No, |acc, c| match (acc, truth(c, key, d, given)) {
+                    (Truth::Yes, _) | (_, Truth::Yes) => Truth::Yes,
+                    (Truth::No, Truth::No) => Truth::No,
+                    _ => Truth::Maybe,
+                })
+        }
+        _ => Truth::Maybe,
+    }
+}
+
+/// The keys `check` compares with values (`deliverable_value`, `deliverable_value_in`), each
+/// once, in the order read: the keys whose answers an arrow can handle or not.
+pub(crate) fn keys_read<'c>(check: &Check<'c>, into: &mut Vec<&'c str>) {
+    match check {
+        Check::DeliverableValue { key, .. } | Check::DeliverableValueIn { key, .. }
+            if !into.contains(key) =>
+        {
+            into.push(key)
+        }
+        Check::AllOf(children) | Check::AnyOf(children) => {
+            for c in children {
+                keys_read(c, into);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Whether every value `check` compares `key` with can be one of its values: a condition with a
+/// value that cannot is an error at that value, and the key's answers are not judged until fixed.
+fn compares_fitting_values(check: &Check, key: &str, d: &Deliverable) -> bool {
+    match check {
+        Check::DeliverableValue { key: k, value } if *k == key => coerce(value, d).is_some(),
+        Check::DeliverableValueIn { key: k, values } if *k == key => {
+            values.iter().all(|v| coerce(v, d).is_some())
+        }
+        Check::AllOf(children) | Check::AnyOf(children) => {
+            children.iter().all(|c| compares_fitting_values(c, key, d))
+        }
+        _ => true,
+    }
+}
+
+/// Every value a key of this declaration can hold, when there are finitely many.
+fn domain(d: &Deliverable) -> Option<Vec<Value>> {
+    match d.kind {
+        DeliverableType::Boolean => Some(vec![Value::Bool(true), Value::Bool(false)]),
+        DeliverableType::Enum => Some(
+            d.enum_values
+                .iter()
+                .flatten()
+                .map(|v| Value::String(v.clone()))
+                .collect(),
+        ),
+        DeliverableType::String | DeliverableType::Number => None,
+    }
+}
+
+impl<'p> Validator<'p, '_> {
+    /// The `unhandled-value` warnings of state `i`, one per value, after its transitions' own.
+    pub(super) fn unhandled_values(&mut self, i: usize, state: &'p State) {
+        // A goal state whose goal is done falls through to the next state (runtime.md step 8).
+        if state.transitions.is_empty() || state.kind == StateType::Goal {
+            return;
+        }
+        let mut checks: Vec<Check<'p>> = Vec::with_capacity(state.transitions.len());
+        for t in &state.transitions {
+            let kind = t.condition_type_in(state.kind);
+            // A fallback moves the conversation on whatever was answered.
+            if kind == ConditionType::AllTasksComplete {
+                return;
+            }
+            match Check::read(kind, &t.condition_config) {
+                Ok(Check::AllOf(children)) if children.is_empty() => return,
+                Ok(check) => checks.push(check),
+                // A condition that does not read is reported where it is; nothing is guessed.
+                Err(_) => return,
+            }
+        }
+        let mut keys = Vec::new();
+        for c in &checks {
+            keys_read(c, &mut keys);
+        }
+        for key in keys {
+            let Some(&d) = self.declared.get(key) else {
+                continue;
+            };
+            let Some(values) = domain(d) else {
+                continue;
+            };
+            if !checks.iter().all(|c| compares_fitting_values(c, key, d)) {
+                continue;
+            }
+            for value in values {
+                let moves_on = checks.iter().any(|c| truth(c, key, d, &value) != Truth::No)
+                    || self.interruption_handles(state, key, d, &value);
+                if !moves_on {
+                    self.push(
+                        Code::UnhandledValue,
+                        format!(
+                            "When the caller gives '{}' for {key} in '{}', no arrow moves the conversation on: it waits for another answer. Add an arrow for '{}', or one that leaves whatever the answer.",
+                            in_words(&value),
+                            state.title,
+                            in_words(&value)
+                        ),
+                        self.where_collected(i, state, key, &checks),
+                    );
+                }
+            }
+        }
+    }
+
+    /// Whether an interruption that can fire in `state` has a condition that can hold for `value`.
+    fn interruption_handles(
+        &self,
+        state: &State,
+        key: &str,
+        d: &Deliverable,
+        value: &Value,
+    ) -> bool {
+        self.plan.interruptions.iter().any(|x| {
+            x.allowed_in(&state.id)
+                && x.target_state_id != state.id
+                && (state.interruptible || x.kind == InterruptionKind::Preempt)
+                && x.condition.as_ref().is_some_and(|c| {
+                    c.read().is_ok_and(|check| {
+                        let mut read = Vec::new();
+                        keys_read(&check, &mut read);
+                        read.contains(&key) && truth(&check, key, d, value) != Truth::No
+                    })
+                })
+        })
+    }
+
+    /// The state, at the key where it collects it (a task's, else its goal's); a key collected
+    /// elsewhere, at the state's first transition that reads it (`checks`: the transitions' own).
+    fn where_collected(&self, i: usize, state: &State, key: &str, checks: &[Check]) -> Location {
+        let in_task = state.tasks.iter().enumerate().find_map(|(t, task)| {
+            let k = task.deliverables.iter().position(|d| d.key == key)?;
+            Some((
+                format!("/states/{i}/tasks/{t}/deliverables/{k}"),
+                Some(task.id.clone()),
+            ))
+        });
+        let in_goal = || {
+            let goal = state.goal.as_ref()?;
+            let k = goal.deliverables.iter().position(|d| d.key == key)?;
+            Some((format!("/states/{i}/goal/deliverables/{k}"), None))
+        };
+        let (path, task_id, transition_index) = match in_task.or_else(in_goal) {
+            Some((path, task_id)) => (path, task_id, None),
+            None => {
+                let k = checks
+                    .iter()
+                    .position(|c| {
+                        let mut read = Vec::new();
+                        keys_read(c, &mut read);
+                        read.contains(&key)
+                    })
+                    .unwrap_or(0);
+                (format!("/states/{i}/transitions/{k}"), None, Some(k))
+            }
+        };
+        Location {
+            path,
+            state_id: Some(state.id.clone()),
+            task_id,
+            transition_index,
+        }
+    }
+}
