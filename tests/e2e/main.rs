@@ -7,6 +7,7 @@
 //! Screenshots land in `target/e2e/`.
 
 mod agents;
+mod answers;
 mod app;
 mod conditions;
 mod detours;
@@ -30,6 +31,7 @@ fn main() -> std::process::ExitCode {
         testchat::TESTS,
         detours::TESTS,
         rules::TESTS,
+        answers::TESTS,
         explore_tab::TESTS,
         agents::TESTS,
     ];

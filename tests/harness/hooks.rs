@@ -192,6 +192,8 @@ pub const PLAN_SEARCH: &str = "[data-testid=plan-search]";
 pub const PLAN_TITLE: &str = "[data-testid=plan-title]";
 /// `[data-testid=problem]`.
 pub const PROBLEM: &str = "[data-testid=problem]";
+/// `[data-testid=problem-fix]`.
+pub const PROBLEM_FIX: &str = "[data-testid=problem-fix]";
 /// `[data-testid=problem-count]`.
 pub const PROBLEM_COUNT: &str = "[data-testid=problem-count]";
 /// `[data-testid=problem-plan-instructions]`.

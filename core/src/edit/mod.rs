@@ -20,8 +20,8 @@ pub use rename::Renamed;
 
 use crate::layout;
 use crate::plan::{
-    Ending, Goal, Interruption, Plan, Position, Rule, SessionState, Settings, State, StateType,
-    Tool, Transition,
+    Ending, Goal, Interruption, Plan, Position, Priority, Rule, SessionState, Settings, State,
+    StateType, Tool, Transition,
 };
 pub use ids::{id_from_title, is_placeholder_id, unique_id};
 
@@ -133,6 +133,17 @@ pub enum Command {
         from: String,
         /// The state it enters.
         to: String,
+    },
+    /// A new transition from `from` for the caller's answer `key` = `value` (the fix of
+    /// `unhandled-value`): it goes where the state's first transition that reads `key` goes (the
+    /// author then picks where), after the state's other transitions.
+    AnswerArrow {
+        /// The state it leaves.
+        from: String,
+        /// The key answered.
+        key: String,
+        /// The answer.
+        value: serde_json::Value,
     },
     /// Transition `index` of `from` now goes to `to`.
     Retarget {
@@ -296,6 +307,10 @@ pub fn apply(plan: &Plan, command: &Command) -> Result<Applied, EditError> {
             let i = index_of(&p, from)?;
             connect(Arc::make_mut(&mut p.states[i]), to);
         }
+        Command::AnswerArrow { from, key, value } => {
+            let i = index_of(&p, from)?;
+            answer_arrow(Arc::make_mut(&mut p.states[i]), key, value);
+        }
         Command::Retarget { from, index, to } => {
             index_of(&p, to)?;
             transition_mut(&mut p, from, *index)?.target_state_id = to.clone();
@@ -365,8 +380,46 @@ fn connect(state: &mut State, to: &str) {
     state.transitions.push(Transition {
         target_state_id: to.to_string(),
         condition_type: None,
-        priority: Default::default(),
+        priority: next_priority(state),
         condition_config: Default::default(),
+        label: String::new(),
+        effects: Vec::new(),
+    });
+}
+
+/// The priority a new transition of `state` takes: the next whole number after its others' (1
+/// for its first), so that a new arrow never ties with one already there.
+fn next_priority(state: &State) -> Priority {
+    let highest = state
+        .transitions
+        .iter()
+        .map(|t| t.priority.0)
+        .fold(0.0, f64::max);
+    Priority(highest.floor() + 1.0)
+}
+
+fn answer_arrow(state: &mut State, key: &str, value: &serde_json::Value) {
+    let reads_key = |t: &Transition| {
+        crate::condition::Check::read(t.condition_type_in(state.kind), &t.condition_config)
+            .is_ok_and(|c| {
+                let mut read = Vec::new();
+                crate::validate::keys_read(&c, &mut read);
+                read.contains(&key)
+            })
+    };
+    let to = state
+        .transitions
+        .iter()
+        .find(|t| reads_key(t))
+        .map_or_else(|| state.id.clone(), |t| t.target_state_id.clone());
+    let mut config = serde_json::Map::new();
+    config.insert("key".into(), key.into());
+    config.insert("value".into(), value.clone());
+    state.transitions.push(Transition {
+        target_state_id: to,
+        condition_type: Some(crate::condition::ConditionType::DeliverableValue),
+        priority: next_priority(state),
+        condition_config: config,
         label: String::new(),
         effects: Vec::new(),
     });

@@ -269,3 +269,74 @@ fn an_unknown_state_changes_nothing() {
         Err(EditError::UnknownState("ghost".into()))
     );
 }
+
+#[test]
+fn a_new_arrow_takes_the_next_free_priority_of_its_state() {
+    let p = support();
+    let first = run(
+        &p,
+        Command::Connect {
+            from: "farewell".into(),
+            to: "greeting".into(),
+        },
+    );
+    assert_eq!(
+        first.plan.state("farewell").unwrap().transitions[0]
+            .priority
+            .0,
+        1.0
+    );
+    let second = run(
+        &first.plan,
+        Command::Connect {
+            from: "farewell".into(),
+            to: "greeting".into(),
+        },
+    );
+    assert_eq!(
+        second.plan.state("farewell").unwrap().transitions[1]
+            .priority
+            .0,
+        2.0
+    );
+}
+
+/// The fix of `unhandled-value`: an arrow for the answer, where the key's first arrow goes, after
+/// the others; the warning is gone.
+#[test]
+fn an_arrow_for_an_unhandled_answer_handles_it() {
+    let p = parse_plan(
+        &serde_json::json!({"id": "pizza", "title": "Pizza", "states": [
+            {"id": "confirm", "title": "Confirm", "type": "loose", "instructions": "Read it back.",
+             "tasks": [{"id": "ok", "deliverables": [{"key": "confirmed", "type": "boolean"}]}],
+             "transitions": [{"target_state_id": "done", "condition_type": "deliverable_value",
+                              "condition_config": {"key": "confirmed", "value": true}, "priority": 3}]},
+            {"id": "done", "title": "Done"}]})
+        .to_string(),
+    )
+    .unwrap();
+    let unhandled = |p: &Plan| {
+        validate(p)
+            .diagnostics
+            .iter()
+            .filter(|d| d.code == validate::Code::UnhandledValue)
+            .count()
+    };
+    assert_eq!(unhandled(&p), 1);
+    let answers = validate::unhandled_answers(&p, p.state("confirm").unwrap());
+    assert_eq!(answers.len(), 1);
+    assert_eq!(answers[0].value, serde_json::json!(false));
+    let a = run(
+        &p,
+        Command::AnswerArrow {
+            from: "confirm".into(),
+            key: answers[0].key.clone(),
+            value: answers[0].value.clone(),
+        },
+    );
+    let t = &a.plan.state("confirm").unwrap().transitions[1];
+    assert_eq!(t.target_state_id, "done");
+    assert_eq!(t.priority.0, 4.0);
+    assert_eq!(t.condition_config["value"], serde_json::json!(false));
+    assert_eq!(unhandled(&a.plan), 0);
+}

@@ -19,6 +19,7 @@ mod workers;
 
 pub use diagnostic::{Code, Diagnostic, Location, Report, Severity};
 pub(crate) use unhandled::keys_read;
+pub use unhandled::{unhandled_answers, Answer};
 
 use crate::condition::{Check, ConditionType};
 use crate::parse::{parse_plan, shape_problems, ParseProblem, ProblemKind};

@@ -13,7 +13,7 @@ use serde_json::Value;
 use super::{Code, Location, Validator};
 use crate::coerce::{coerce, in_words};
 use crate::condition::{Check, ConditionType};
-use crate::plan::{Deliverable, DeliverableType, InterruptionKind, State, StateType};
+use crate::plan::{Deliverable, DeliverableType, InterruptionKind, Plan, State, StateType};
 
 /// What a condition can be once one key's value is known and nothing else is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -103,85 +103,121 @@ fn domain(d: &Deliverable) -> Option<Vec<Value>> {
     }
 }
 
+/// An answer no arrow of its state handles: the key and the value (as the key's type holds it).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Answer {
+    /// The deliverable key.
+    pub key: String,
+    /// The value a caller can give that moves nothing on.
+    pub value: Value,
+}
+
+/// The answers of `state` that no transition, fallback or interruption handles, in the order
+/// `unhandled-value` reports them (key by key as the transitions read them, each key's values in
+/// its domain's order). `declared`: a key's first declaration in the plan.
+fn unhandled<'p>(
+    plan: &'p Plan,
+    state: &'p State,
+    declared: &dyn Fn(&str) -> Option<&'p Deliverable>,
+) -> Vec<(Answer, &'p Deliverable)> {
+    let mut out = Vec::new();
+    // A goal state whose goal is done falls through to the next state (runtime.md step 8).
+    if state.transitions.is_empty() || state.kind == StateType::Goal {
+        return out;
+    }
+    let mut checks: Vec<Check<'p>> = Vec::with_capacity(state.transitions.len());
+    for t in &state.transitions {
+        let kind = t.condition_type_in(state.kind);
+        // A fallback moves the conversation on whatever was answered.
+        if kind == ConditionType::AllTasksComplete {
+            return out;
+        }
+        match Check::read(kind, &t.condition_config) {
+            Ok(Check::AllOf(children)) if children.is_empty() => return out,
+            Ok(check) => checks.push(check),
+            // A condition that does not read is reported where it is; nothing is guessed.
+            Err(_) => return out,
+        }
+    }
+    let mut keys = Vec::new();
+    for c in &checks {
+        keys_read(c, &mut keys);
+    }
+    for key in keys {
+        let Some(d) = declared(key) else {
+            continue;
+        };
+        let Some(values) = domain(d) else {
+            continue;
+        };
+        if !checks.iter().all(|c| compares_fitting_values(c, key, d)) {
+            continue;
+        }
+        for value in values {
+            let moves_on = checks.iter().any(|c| truth(c, key, d, &value) != Truth::No)
+                || interruption_handles(plan, state, key, d, &value);
+            if !moves_on {
+                let key = key.to_string();
+                out.push((Answer { key, value }, d));
+            }
+        }
+    }
+    out
+}
+
+/// The answers of `state` that nothing moves on from (`unhandled-value`'s, in its order).
+pub fn unhandled_answers(plan: &Plan, state: &State) -> Vec<Answer> {
+    let declared = |key: &str| crate::runtime::declaration(plan, key);
+    unhandled(plan, state, &declared)
+        .into_iter()
+        .map(|(a, _)| a)
+        .collect()
+}
+
+/// Whether an interruption that can fire in `state` has a condition that can hold for `value`.
+fn interruption_handles(
+    plan: &Plan,
+    state: &State,
+    key: &str,
+    d: &Deliverable,
+    value: &Value,
+) -> bool {
+    plan.interruptions.iter().any(|x| {
+        x.allowed_in(&state.id)
+            && x.target_state_id != state.id
+            && (state.interruptible || x.kind == InterruptionKind::Preempt)
+            && x.condition.as_ref().is_some_and(|c| {
+                c.read().is_ok_and(|check| {
+                    let mut read = Vec::new();
+                    keys_read(&check, &mut read);
+                    read.contains(&key) && truth(&check, key, d, value) != Truth::No
+                })
+            })
+    })
+}
+
 impl<'p> Validator<'p, '_> {
     /// The `unhandled-value` warnings of state `i`, one per value, after its transitions' own.
     pub(super) fn unhandled_values(&mut self, i: usize, state: &'p State) {
-        // A goal state whose goal is done falls through to the next state (runtime.md step 8).
-        if state.transitions.is_empty() || state.kind == StateType::Goal {
-            return;
+        let declared = |key: &str| self.declared.get(key).copied();
+        let found = unhandled(self.plan, state, &declared);
+        for (answer, _) in found {
+            let value = in_words(&answer.value);
+            let location = self.where_collected(i, state, &answer.key);
+            self.push(
+                Code::UnhandledValue,
+                format!(
+                    "When the caller gives '{value}' for {} in '{}', no arrow moves the conversation on: it waits for another answer. Add an arrow for '{value}', or one that leaves whatever the answer.",
+                    answer.key, state.title
+                ),
+                location,
+            );
         }
-        let mut checks: Vec<Check<'p>> = Vec::with_capacity(state.transitions.len());
-        for t in &state.transitions {
-            let kind = t.condition_type_in(state.kind);
-            // A fallback moves the conversation on whatever was answered.
-            if kind == ConditionType::AllTasksComplete {
-                return;
-            }
-            match Check::read(kind, &t.condition_config) {
-                Ok(Check::AllOf(children)) if children.is_empty() => return,
-                Ok(check) => checks.push(check),
-                // A condition that does not read is reported where it is; nothing is guessed.
-                Err(_) => return,
-            }
-        }
-        let mut keys = Vec::new();
-        for c in &checks {
-            keys_read(c, &mut keys);
-        }
-        for key in keys {
-            let Some(&d) = self.declared.get(key) else {
-                continue;
-            };
-            let Some(values) = domain(d) else {
-                continue;
-            };
-            if !checks.iter().all(|c| compares_fitting_values(c, key, d)) {
-                continue;
-            }
-            for value in values {
-                let moves_on = checks.iter().any(|c| truth(c, key, d, &value) != Truth::No)
-                    || self.interruption_handles(state, key, d, &value);
-                if !moves_on {
-                    self.push(
-                        Code::UnhandledValue,
-                        format!(
-                            "When the caller gives '{}' for {key} in '{}', no arrow moves the conversation on: it waits for another answer. Add an arrow for '{}', or one that leaves whatever the answer.",
-                            in_words(&value),
-                            state.title,
-                            in_words(&value)
-                        ),
-                        self.where_collected(i, state, key, &checks),
-                    );
-                }
-            }
-        }
-    }
-
-    /// Whether an interruption that can fire in `state` has a condition that can hold for `value`.
-    fn interruption_handles(
-        &self,
-        state: &State,
-        key: &str,
-        d: &Deliverable,
-        value: &Value,
-    ) -> bool {
-        self.plan.interruptions.iter().any(|x| {
-            x.allowed_in(&state.id)
-                && x.target_state_id != state.id
-                && (state.interruptible || x.kind == InterruptionKind::Preempt)
-                && x.condition.as_ref().is_some_and(|c| {
-                    c.read().is_ok_and(|check| {
-                        let mut read = Vec::new();
-                        keys_read(&check, &mut read);
-                        read.contains(&key) && truth(&check, key, d, value) != Truth::No
-                    })
-                })
-        })
     }
 
     /// The state, at the key where it collects it (a task's, else its goal's); a key collected
-    /// elsewhere, at the state's first transition that reads it (`checks`: the transitions' own).
-    fn where_collected(&self, i: usize, state: &State, key: &str, checks: &[Check]) -> Location {
+    /// elsewhere, at the state's first transition that reads it.
+    fn where_collected(&self, i: usize, state: &State, key: &str) -> Location {
         let in_task = state.tasks.iter().enumerate().find_map(|(t, task)| {
             let k = task.deliverables.iter().position(|d| d.key == key)?;
             Some((
@@ -197,11 +233,16 @@ impl<'p> Validator<'p, '_> {
         let (path, task_id, transition_index) = match in_task.or_else(in_goal) {
             Some((path, task_id)) => (path, task_id, None),
             None => {
-                let k = checks
+                let k = state
+                    .transitions
                     .iter()
-                    .position(|c| {
+                    .position(|t| {
                         let mut read = Vec::new();
-                        keys_read(c, &mut read);
+                        if let Ok(c) =
+                            Check::read(t.condition_type_in(state.kind), &t.condition_config)
+                        {
+                            keys_read(&c, &mut read);
+                        }
                         read.contains(&key)
                     })
                     .unwrap_or(0);

@@ -103,7 +103,7 @@ pub fn PublishDialog() -> impl IntoView {
                     )}
                 </p>
                 <ul class="publish-errors" data-testid="publish-errors">
-                    {p.errors.into_iter().map(|d| problem_item(d, go_to)).collect_view()}
+                    {p.errors.into_iter().map(|d| problem_item(d, go_to, None)).collect_view()}
                 </ul>
             }
             .into_any();

@@ -1,9 +1,55 @@
 //! The Problems tab: every finding of the validator, errors first; a click selects and centres
-//! the state or transition concerned and opens its field. The publish dialog lists the errors
-//! that block it the same way ([`problem_item`]).
+//! the state or transition concerned and opens its field; a problem with a one-click fix (an
+//! answer no arrow handles: "Add an arrow for 'no'") offers it beside. The publish dialog lists
+//! the errors that block it the same way ([`problem_item`]).
 
 use leptos::prelude::*;
-use plan_core::{Diagnostic, Report, Severity};
+use plan_core::edit::Command;
+use plan_core::validate::{unhandled_answers, Code};
+use plan_core::{Diagnostic, Plan, Report, Severity};
+
+use crate::actions::Actions;
+use crate::editor::Editor;
+use crate::navigation::{Navigation, Tab};
+
+/// A problem's one-click fix: what the button says, the edit, and the arrow it makes (state,
+/// index), selected after so that the author picks where it goes.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Fix {
+    pub label: String,
+    pub command: Command,
+    pub arrow: (String, usize),
+}
+
+/// The fix of problem `d` of `all` (the report it is in), if it has one: for `unhandled-value`,
+/// an arrow for its answer. The state's unhandled answers come in the order of its warnings, so
+/// the warning's rank among its state's picks its answer.
+pub fn fix_for(plan: &Plan, all: &[Diagnostic], d: &Diagnostic) -> Option<Fix> {
+    if d.code != Code::UnhandledValue {
+        return None;
+    }
+    let state_id = d.location.state_id.as_deref()?;
+    let rank = all
+        .iter()
+        .filter(|x| {
+            x.code == Code::UnhandledValue && x.location.state_id.as_deref() == Some(state_id)
+        })
+        .position(|x| x == d)?;
+    let state = plan.state(state_id)?;
+    let answer = unhandled_answers(plan, state).into_iter().nth(rank)?;
+    Some(Fix {
+        label: format!(
+            "Add an arrow for \u{2018}{}\u{2019}",
+            plan_core::coerce::in_words(&answer.value)
+        ),
+        command: Command::AnswerArrow {
+            from: state_id.to_string(),
+            key: answer.key,
+            value: answer.value,
+        },
+        arrow: (state_id.to_string(), state.transitions.len()),
+    })
+}
 
 #[component]
 pub fn Problems(report: Memo<Report>, on_problem: Callback<Diagnostic>) -> impl IntoView {
@@ -14,6 +60,32 @@ pub fn Problems(report: Memo<Report>, on_problem: Callback<Diagnostic>) -> impl 
             list.sort_by_key(|d| d.severity);
             list
         })
+    };
+    let editor = expect_context::<Editor>();
+    let actions = expect_context::<Actions>();
+    let navigation = expect_context::<Navigation>();
+    let items = move || {
+        let all = sorted();
+        let fixes: Vec<Option<Fix>> = editor.plan.with(|p| {
+            all.iter()
+                .map(|d| {
+                    p.as_ref()
+                        .and_then(|p| report.with(|r| fix_for(p, &r.diagnostics, d)))
+                })
+                .collect()
+        });
+        all.into_iter()
+            .zip(fixes)
+            .map(|(d, fix)| {
+                let on_fix = Callback::new(move |fix: Fix| {
+                    if editor.dispatch(fix.command) {
+                        actions.go_to(&fix.arrow.0, Some(fix.arrow.1));
+                        navigation.show(Tab::Inspect);
+                    }
+                });
+                problem_item(d, on_problem, fix.map(|f| (f, on_fix)))
+            })
+            .collect_view()
     };
     view! {
         <div class="problems" data-testid="problems">
@@ -28,15 +100,18 @@ pub fn Problems(report: Memo<Report>, on_problem: Callback<Diagnostic>) -> impl 
                         }
                     })
             }}
-            <ul>
-                {move || sorted().into_iter().map(|d| problem_item(d, on_problem)).collect_view()}
-            </ul>
+            <ul>{items}</ul>
         </div>
     }
 }
 
-/// One problem in a list: its message and place; a click is `on_click`'s.
-pub fn problem_item(d: Diagnostic, on_click: Callback<Diagnostic>) -> impl IntoView {
+/// One problem in a list: its message and place; a click is `on_click`'s; its fix, if any, a
+/// button beside.
+pub fn problem_item(
+    d: Diagnostic,
+    on_click: Callback<Diagnostic>,
+    fix: Option<(Fix, Callback<Fix>)>,
+) -> impl IntoView {
     let sev = d.severity.as_str();
     let icon = match d.severity {
         Severity::Error | Severity::Warning => "!",
@@ -59,6 +134,19 @@ pub fn problem_item(d: Diagnostic, on_click: Callback<Diagnostic>) -> impl IntoV
                     <span class="problem-place">{place}</span>
                 </span>
             </button>
+            {fix
+                .map(|(fix, on_fix)| {
+                    let label = fix.label.clone();
+                    view! {
+                        <button
+                            class="problem-fix"
+                            data-testid="problem-fix"
+                            on:click=move |_| on_fix.run(fix.clone())
+                        >
+                            {label}
+                        </button>
+                    }
+                })}
         </li>
     }
 }
@@ -71,4 +159,56 @@ fn place(d: &Diagnostic) -> String {
         _ => "plan".to_string(),
     };
     format!("{} · {at}", d.code.as_str())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pizza() -> Plan {
+        plan_core::parse::parse_plan(
+            &serde_json::json!({"id": "pizza", "title": "Pizza", "states": [
+                {"id": "size", "title": "Size", "type": "loose", "instructions": "Ask.",
+                 "tasks": [{"id": "size", "deliverables": [{"key": "size", "type": "enum",
+                            "enum_values": ["small", "medium", "large"]}]}],
+                 "transitions": [{"target_state_id": "done", "condition_type": "deliverable_value",
+                                  "condition_config": {"key": "size", "value": "small"}}]},
+                {"id": "done", "title": "Done"}]})
+            .to_string(),
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn each_unhandled_answer_is_fixed_by_an_arrow_for_itself_and_other_problems_have_no_fix() {
+        let plan = pizza();
+        let all = plan_core::validate(&plan).diagnostics;
+        let unhandled: Vec<&Diagnostic> = all
+            .iter()
+            .filter(|d| d.code == Code::UnhandledValue)
+            .collect();
+        assert_eq!(unhandled.len(), 2, "{all:#?}");
+        let fixes: Vec<Fix> = unhandled
+            .iter()
+            .filter_map(|d| fix_for(&plan, &all, d))
+            .collect();
+        assert_eq!(fixes[0].label, "Add an arrow for \u{2018}medium\u{2019}");
+        assert_eq!(fixes[1].label, "Add an arrow for \u{2018}large\u{2019}");
+        assert_eq!(fixes[1].arrow, ("size".to_string(), 1));
+        let fixed = plan_core::edit::apply(&plan, &fixes[1].command)
+            .unwrap()
+            .plan;
+        let left: Vec<Diagnostic> = plan_core::validate(&fixed)
+            .diagnostics
+            .into_iter()
+            .filter(|d| d.code == Code::UnhandledValue)
+            .collect();
+        assert_eq!(left.len(), 1);
+        assert!(left[0].message.contains("'medium'"), "{}", left[0].message);
+        let other = Diagnostic {
+            code: Code::EmptyState,
+            ..unhandled[0].clone()
+        };
+        assert_eq!(fix_for(&plan, &all, &other), None);
+    }
 }
