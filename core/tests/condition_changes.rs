@@ -244,3 +244,34 @@ fn each_change_keeps_what_fits_and_drops_what_does_not() {
     );
     assert_eq!(children["conditions"].as_array().unwrap().len(), 1);
 }
+
+/// A new condition of a transition starts on its own state's first key (of the type it needs), not
+/// on another state's that happens to come first in the plan.
+#[test]
+fn a_new_condition_starts_on_its_own_states_first_key() {
+    let p = plan_core::parse_plan(
+        r#"{"id": "pizza", "title": "Pizza", "states": [
+          {"id": "greet", "title": "Greet", "tasks": [{"id": "name", "deliverables": [{"key": "name"}]}],
+           "transitions": [{"target_state_id": "size"}]},
+          {"id": "size", "title": "Size", "tasks": [{"id": "size", "deliverables": [
+            {"key": "size", "type": "enum", "enum_values": ["small", "large"]},
+            {"key": "slices", "type": "number"}]}],
+           "transitions": [{"target_state_id": "done"}]},
+          {"id": "done", "title": "Done"}]}"#,
+    )
+    .unwrap();
+    let start = |to: ConditionType, near: Option<&str>| {
+        let (mut ty, mut cfg) = (ConditionType::AllTasksComplete, Map::new());
+        plan_core::condition::change::apply_in(&p, near, &mut ty, &mut cfg, &C::Type(to));
+        cfg
+    };
+    let value = start(ConditionType::DeliverableValue, Some("size"));
+    assert_eq!(value["key"], "size");
+    assert_eq!(value["value"], "small");
+    assert_eq!(
+        start(ConditionType::DeliverableValueNumeric, Some("size"))["key"],
+        "slices"
+    );
+    // Without a state (a rule's condition), the plan's first key.
+    assert_eq!(start(ConditionType::DeliverableValue, None)["key"], "name");
+}

@@ -1,4 +1,4 @@
-//! The names a plan declares, as the inspector's pickers offer them: its states (id and title),
+//! The names a plan declares, as the inspector's pickers offer them: its states (by title),
 //! its deliverable keys (each once, as first declared), its tools and its session states.
 //!
 //! One `Memo` for the whole window ([`memo()`]), found through the context. It follows the plan
@@ -23,10 +23,27 @@ pub struct StateName {
 }
 
 impl StateName {
-    /// What a list of states shows: "Title (id)".
-    pub fn label(&self) -> String {
-        format!("{} ({})", self.title, self.id)
+    /// What a list of states shows: the title, as the author wrote it; the id (the format's name,
+    /// kept under Advanced) only where the title cannot tell it apart: no title, or one that
+    /// another state has too ("Confirm (confirm-2)").
+    pub fn label(&self, all: &[StateName]) -> String {
+        let title = self.title.trim();
+        let shared = all
+            .iter()
+            .filter(|s| s.title.trim() == title)
+            .nth(1)
+            .is_some();
+        match (title.is_empty(), shared) {
+            (true, _) => self.id.clone(),
+            (false, true) => format!("{title} ({})", self.id),
+            (false, false) => title.to_string(),
+        }
     }
+}
+
+/// Every state's [`StateName::label`], in plan order.
+pub fn state_labels(all: &[StateName]) -> Vec<(String, String)> {
+    all.iter().map(|s| (s.id.clone(), s.label(all))).collect()
 }
 
 /// A deliverable key as pickers and conditions need it: its first declaration's type and choices.
@@ -307,6 +324,29 @@ mod tests {
             names.key_suggestions("score_99", 40),
             Vec::<String>::new(),
             "the key itself is not offered"
+        );
+    }
+
+    #[test]
+    fn pickers_show_titles_and_an_id_only_where_titles_cannot_tell_states_apart() {
+        let name = |id: &str, title: &str| StateName {
+            id: id.into(),
+            title: title.into(),
+        };
+        let all = [
+            name("order", "Order"),
+            name("confirm", "Confirm"),
+            name("confirm-2", "Confirm"),
+            name("new-state", " "),
+        ];
+        assert_eq!(
+            state_labels(&all),
+            [
+                ("order".to_string(), "Order".to_string()),
+                ("confirm".into(), "Confirm (confirm)".into()),
+                ("confirm-2".into(), "Confirm (confirm-2)".into()),
+                ("new-state".into(), "new-state".into()),
+            ]
         );
     }
 }

@@ -11,7 +11,7 @@ use serde_json::{json, Map, Value};
 use super::operators::{Combine, NumericOperator, SessionOperator};
 use super::{ConditionType, TurnScope};
 use crate::coerce::coerce_session;
-use crate::plan::{DeliverableType, Plan, SessionState, SessionType};
+use crate::plan::{Deliverable, DeliverableType, Plan, SessionState, SessionType};
 
 /// One change to one condition.
 #[derive(Debug, Clone, PartialEq)]
@@ -102,13 +102,25 @@ pub fn apply(
     cfg: &mut Map<String, Value>,
     change: &ConditionChange,
 ) {
+    apply_in(plan, None, ty, cfg, change)
+}
+
+/// [`apply`] to a condition of state `near` (a transition's): a key it starts on is that state's
+/// own first one when it has one, not the plan's.
+pub fn apply_in(
+    plan: &Plan,
+    near: Option<&str>,
+    ty: &mut ConditionType,
+    cfg: &mut Map<String, Value>,
+    change: &ConditionChange,
+) {
     use ConditionChange as C;
     let text = |s: &str| Value::String(s.to_string());
     match change {
         C::Type(to) => {
             if ty != to {
                 let key = cfg.get("key").and_then(Value::as_str).map(str::to_string);
-                *cfg = settings_for(*to, key, plan);
+                *cfg = settings_near(*to, key, plan, near);
                 *ty = *to;
             }
         }
@@ -268,7 +280,7 @@ pub fn apply(
         C::AddChild => {
             let leaf = json!({
                 "condition_type": ConditionType::DeliverableExists.as_str(),
-                "condition_config": settings_for(ConditionType::DeliverableExists, None, plan),
+                "condition_config": settings_near(ConditionType::DeliverableExists, None, plan, near),
             });
             match cfg.get_mut("conditions").and_then(Value::as_array_mut) {
                 Some(list) => list.push(leaf),
@@ -326,11 +338,16 @@ fn declared<'p>(plan: &'p Plan, key: &str) -> Option<&'p crate::plan::Deliverabl
 }
 
 /// The first declared key, optionally of one type.
-fn first_declared_key(plan: &Plan, kind: Option<DeliverableType>) -> Option<String> {
-    plan.states
-        .iter()
-        .flat_map(|s| s.deliverables())
-        .find(|d| kind.is_none_or(|k| d.kind == k))
+/// The first key (of type `kind`, if given) state `near` collects, else the plan's first.
+fn first_declared_key(
+    plan: &Plan,
+    kind: Option<DeliverableType>,
+    near: Option<&str>,
+) -> Option<String> {
+    let fits = |d: &&Deliverable| kind.is_none_or(|k| d.kind == k);
+    near.and_then(|id| plan.state(id))
+        .and_then(|s| s.deliverables().find(fits))
+        .or_else(|| plan.states.iter().flat_map(|s| s.deliverables()).find(fits))
         .map(|d| d.key.clone())
 }
 
@@ -396,9 +413,19 @@ fn element_default(plan: &Plan, id: &str) -> Value {
 /// The settings a condition of type `ty` starts with in `plan`: valid wherever the plan declares
 /// what they need, keeping `key` where it fits.
 pub fn settings_for(ty: ConditionType, key: Option<String>, plan: &Plan) -> Map<String, Value> {
+    settings_near(ty, key, plan, None)
+}
+
+/// [`settings_for`] a condition of state `near`: a key it starts on is the state's own first.
+pub fn settings_near(
+    ty: ConditionType,
+    key: Option<String>,
+    plan: &Plan,
+    near: Option<&str>,
+) -> Map<String, Value> {
     let first_key = || {
         key.clone()
-            .or_else(|| first_declared_key(plan, None))
+            .or_else(|| first_declared_key(plan, None, near))
             .unwrap_or_default()
     };
     let v = match ty {
@@ -415,7 +442,7 @@ pub fn settings_for(ty: ConditionType, key: Option<String>, plan: &Plan) -> Map<
         ConditionType::DeliverableValueNumeric => {
             let k = key
                 .filter(|k| declared(plan, k).is_some_and(|d| d.kind == DeliverableType::Number))
-                .or_else(|| first_declared_key(plan, Some(DeliverableType::Number)))
+                .or_else(|| first_declared_key(plan, Some(DeliverableType::Number), near))
                 .unwrap_or_default();
             json!({"key": k, "operator": "gte", "value": 0})
         }

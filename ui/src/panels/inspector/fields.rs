@@ -225,7 +225,7 @@ pub fn check(
 /// thousands of options costs more to draw than the rest of the inspector together).
 const PICK_FROM_LIST_UP_TO: usize = 300;
 
-/// A state of the plan: a list of the states (titles and ids), or for a large plan its id typed in.
+/// A state of the plan: a list of the states (by title), or for a large plan its id typed in.
 pub fn state_picker(
     label: &'static str,
     testid: &'static str,
@@ -234,14 +234,7 @@ pub fn state_picker(
 ) -> impl IntoView {
     // Rebuilt only when a state is added, removed or renamed, not on every edit.
     let names = expect_context::<Memo<crate::plan_names::PlanNames>>();
-    let states = Memo::new(move |_| {
-        names.with(|n| {
-            n.states()
-                .iter()
-                .map(|s| (s.id.clone(), s.label()))
-                .collect::<Vec<_>>()
-        })
-    });
+    let states = Memo::new(move |_| names.with(|n| crate::plan_names::state_labels(n.states())));
     let large = Memo::new(move |_| states.with(Vec::len) > PICK_FROM_LIST_UP_TO);
     move || {
         let value = value.clone();

@@ -41,7 +41,7 @@ pub(super) fn VisitsFields(node: Node) -> impl IntoView {
     let names = expect_context::<Memo<PlanNames>>();
     let states = move || {
         let mut all = vec![(String::new(), "this state".to_string())];
-        names.with(|n| all.extend(n.states().iter().map(|s| (s.id.clone(), s.label()))));
+        names.with(|n| all.extend(crate::plan_names::state_labels(n.states())));
         all
     };
     view! {

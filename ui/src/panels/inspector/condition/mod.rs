@@ -14,7 +14,7 @@ mod references;
 mod values;
 
 use leptos::prelude::*;
-use plan_core::condition::change::{apply as apply_change, ConditionChange};
+use plan_core::condition::change::{apply as apply_change, apply_in, ConditionChange};
 use plan_core::condition::{ConditionType, Settings};
 use plan_core::edit::{Command, PlanDetails};
 
@@ -211,7 +211,7 @@ fn update(
             let kind = s.kind;
             if let Some(t) = s.transitions.get_mut(*index) {
                 if let Some((mut ty, mut cfg)) = node(t, kind, path) {
-                    apply_change(&plan, &mut ty, &mut cfg, change);
+                    apply_in(&plan, Some(from), &mut ty, &mut cfg, change);
                     set_node(t, path, ty, cfg);
                 }
             }
