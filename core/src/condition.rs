@@ -365,11 +365,9 @@ fn or_list(items: &[String]) -> String {
     }
 }
 
+/// A value on an arrow as the inspector says it: yes or no for a boolean, a text as it is.
 fn show(v: &Value) -> String {
-    match v {
-        Value::String(s) => s.clone(),
-        other => other.to_string(),
-    }
+    crate::coerce::in_words(v)
 }
 
 /// A number as an author reads it: `8`, not `8.0`.

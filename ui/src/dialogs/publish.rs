@@ -14,7 +14,7 @@ use crate::actions::Actions;
 use crate::explore::length_words;
 use crate::lifecycle::Lifecycle;
 use crate::navigation::{Dialog, Navigation, Publishing};
-use crate::panels::{change_mark, problem_item};
+use crate::panels::{change_mark, problem_item, problem_place as place};
 use crate::test_chat::TestChat;
 
 /// An outcome in a sentence's past: "ended in Billing", "did not end".
@@ -65,6 +65,7 @@ pub fn PublishDialog() -> impl IntoView {
     let lifecycle = expect_context::<Lifecycle>();
     let actions = expect_context::<Actions>();
     let navigation = expect_context::<Navigation>();
+    let editor = expect_context::<crate::editor::Editor>();
     let note = RwSignal::new(String::new());
     let state = move || match navigation.dialog() {
         Some(Dialog::Publish(p)) => p,
@@ -103,7 +104,14 @@ pub fn PublishDialog() -> impl IntoView {
                     )}
                 </p>
                 <ul class="publish-errors" data-testid="publish-errors">
-                    {p.errors.into_iter().map(|d| problem_item(d, go_to, None)).collect_view()}
+                    {p
+                        .errors
+                        .into_iter()
+                        .map(|d| {
+                            let at = editor.plan.with_untracked(|plan| place(plan.as_ref(), &d));
+                            problem_item(d, at, go_to, None)
+                        })
+                        .collect_view()}
                 </ul>
             }
             .into_any();

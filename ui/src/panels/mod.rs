@@ -23,8 +23,8 @@ use changes::Changes;
 use chat::Chat;
 use explore::Explore;
 use inspector::Inspector;
-pub use problems::problem_item;
 use problems::Problems;
+pub use problems::{place as problem_place, problem_item};
 use versions::Versions;
 
 use crate::navigation::Navigation;

@@ -66,24 +66,26 @@ pub fn Problems(report: Memo<Report>, on_problem: Callback<Diagnostic>) -> impl 
     let navigation = expect_context::<Navigation>();
     let items = move || {
         let all = sorted();
-        let fixes: Vec<Option<Fix>> = editor.plan.with(|p| {
+        let (fixes, places): (Vec<Option<Fix>>, Vec<String>) = editor.plan.with(|p| {
             all.iter()
                 .map(|d| {
-                    p.as_ref()
-                        .and_then(|p| report.with(|r| fix_for(p, &r.diagnostics, d)))
+                    let fix = p
+                        .as_ref()
+                        .and_then(|p| report.with(|r| fix_for(p, &r.diagnostics, d)));
+                    (fix, place(p.as_ref(), d))
                 })
-                .collect()
+                .unzip()
         });
         all.into_iter()
-            .zip(fixes)
-            .map(|(d, fix)| {
+            .zip(fixes.into_iter().zip(places))
+            .map(|(d, (fix, place))| {
                 let on_fix = Callback::new(move |fix: Fix| {
                     if editor.dispatch(fix.command) {
                         actions.go_to(&fix.arrow.0, Some(fix.arrow.1));
                         navigation.show(Tab::Inspect);
                     }
                 });
-                problem_item(d, on_problem, fix.map(|f| (f, on_fix)))
+                problem_item(d, place, on_problem, fix.map(|f| (f, on_fix)))
             })
             .collect_view()
     };
@@ -109,6 +111,7 @@ pub fn Problems(report: Memo<Report>, on_problem: Callback<Diagnostic>) -> impl 
 /// button beside.
 pub fn problem_item(
     d: Diagnostic,
+    place: String,
     on_click: Callback<Diagnostic>,
     fix: Option<(Fix, Callback<Fix>)>,
 ) -> impl IntoView {
@@ -117,7 +120,6 @@ pub fn problem_item(
         Severity::Error | Severity::Warning => "!",
         Severity::Info => "i",
     };
-    let place = place(&d);
     let clicked = d.clone();
     view! {
         <li>
@@ -126,6 +128,7 @@ pub fn problem_item(
                 data-testid="problem"
                 data-code=d.code.as_str()
                 data-severity=sev
+                title=d.code.as_str()
                 on:click=move |_| on_click.run(clicked.clone())
             >
                 <span class="problem-icon">{icon}</span>
@@ -151,14 +154,21 @@ pub fn problem_item(
     }
 }
 
-/// Where a problem is: `unknown-target-state · intake · transition 1`.
-fn place(d: &Diagnostic) -> String {
-    let at = match (&d.location.state_id, d.location.transition_index) {
-        (Some(s), Some(i)) => format!("{s} · transition {}", i + 1),
-        (Some(s), None) => s.clone(),
-        _ => "plan".to_string(),
+/// Where a problem is, in the author's words: "Intake · arrow 1", "Intake", "the plan" (the
+/// state's title; its id only for a state the plan does not have). The code is the item's
+/// tooltip and `data-code`, not part of the sentence.
+pub fn place(plan: Option<&Plan>, d: &Diagnostic) -> String {
+    let title = |id: &str| {
+        plan.and_then(|p| p.state(id))
+            .map(|s| s.title.trim().to_string())
+            .filter(|t| !t.is_empty())
+            .unwrap_or_else(|| id.to_string())
     };
-    format!("{} · {at}", d.code.as_str())
+    match (&d.location.state_id, d.location.transition_index) {
+        (Some(s), Some(i)) => format!("{} · arrow {}", title(s), i + 1),
+        (Some(s), None) => title(s),
+        _ => "the plan".to_string(),
+    }
 }
 
 #[cfg(test)]
@@ -210,5 +220,15 @@ mod tests {
             ..unhandled[0].clone()
         };
         assert_eq!(fix_for(&plan, &all, &other), None);
+        assert_eq!(place(Some(&plan), unhandled[0]), "Size");
+        let at_arrow = Diagnostic {
+            location: plan_core::validate::Location {
+                transition_index: Some(0),
+                ..unhandled[0].location.clone()
+            },
+            ..unhandled[0].clone()
+        };
+        assert_eq!(place(Some(&plan), &at_arrow), "Size · arrow 1");
+        assert_eq!(place(None, &at_arrow), "size · arrow 1");
     }
 }
