@@ -6,6 +6,7 @@
 //! the plan consistent as they go: renaming rewires every reference, deleting removes the arrows
 //! into what was deleted, pasting gives the copies fresh ids and rewires the arrows among them.
 
+mod arrows;
 mod ids;
 pub mod place;
 
@@ -20,9 +21,10 @@ pub use rename::Renamed;
 
 use crate::layout;
 use crate::plan::{
-    Ending, Goal, Interruption, Plan, Position, Priority, Rule, SessionState, Settings, State,
-    StateType, Tool, Transition,
+    Ending, Goal, Interruption, Plan, Position, Rule, SessionState, Settings, State, StateType,
+    Tool, Transition,
 };
+use arrows::{answer_arrow, connect};
 pub use ids::{id_from_title, is_placeholder_id, unique_id};
 
 /// The kinds of state the palette offers.
@@ -375,56 +377,6 @@ pub fn delete_impact(plan: &Plan, ids: &[String]) -> (usize, usize) {
 
 /// A new transition of `state` to `to`, with the mode's default condition. An ending only means
 /// something without transitions: connecting continues the story.
-fn connect(state: &mut State, to: &str) {
-    state.ending = None;
-    state.transitions.push(Transition {
-        target_state_id: to.to_string(),
-        condition_type: None,
-        priority: next_priority(state),
-        condition_config: Default::default(),
-        label: String::new(),
-        effects: Vec::new(),
-    });
-}
-
-/// The priority a new transition of `state` takes: the next whole number after its others' (1
-/// for its first), so that a new arrow never ties with one already there.
-fn next_priority(state: &State) -> Priority {
-    let highest = state
-        .transitions
-        .iter()
-        .map(|t| t.priority.0)
-        .fold(0.0, f64::max);
-    Priority(highest.floor() + 1.0)
-}
-
-fn answer_arrow(state: &mut State, key: &str, value: &serde_json::Value) {
-    let reads_key = |t: &Transition| {
-        crate::condition::Check::read(t.condition_type_in(state.kind), &t.condition_config)
-            .is_ok_and(|c| {
-                let mut read = Vec::new();
-                crate::validate::keys_read(&c, &mut read);
-                read.contains(&key)
-            })
-    };
-    let to = state
-        .transitions
-        .iter()
-        .find(|t| reads_key(t))
-        .map_or_else(|| state.id.clone(), |t| t.target_state_id.clone());
-    let mut config = serde_json::Map::new();
-    config.insert("key".into(), key.into());
-    config.insert("value".into(), value.clone());
-    state.transitions.push(Transition {
-        target_state_id: to,
-        condition_type: Some(crate::condition::ConditionType::DeliverableValue),
-        priority: next_priority(state),
-        condition_config: config,
-        label: String::new(),
-        effects: Vec::new(),
-    });
-}
-
 fn index_of(p: &Plan, id: &str) -> Result<usize, EditError> {
     p.states
         .iter()
