@@ -8,6 +8,7 @@ use std::time::Instant;
 
 pub use plan_core::explore::WINDOW_BOUNDS;
 use plan_core::explore::{
+    tell, Story,
     changed_outcomes_only, compare, explore_parallel, replay, Bounds, Explored, Finding,
     FindingCode,
 };
@@ -197,8 +198,10 @@ fn finding_view(target: &Target, finding: Finding) -> FindingView {
             path: Vec::new(),
             fired: Vec::new(),
             case: None,
+            story: Story::default(),
         };
     };
+    let story = tell(&target.plan, &finding, &replayed.turns);
     let view = ChatView {
         id: target.plan.id.clone(),
         name: String::new(),
@@ -214,5 +217,6 @@ fn finding_view(target: &Target, finding: Finding) -> FindingView {
         path: replayed.path,
         fired: replayed.fired,
         case: Some(case_of(&view)),
+        story,
     }
 }

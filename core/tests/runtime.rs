@@ -1412,3 +1412,31 @@ fn the_simulator_asks_a_question_written_as_one_as_it_is() {
         Some("Please tell me the size of the pizza (small or large).")
     );
 }
+
+/// Choices the description already lists are said once, not again in brackets.
+#[test]
+fn the_simulator_says_choices_the_question_lists_once() {
+    let p = plan(json!({"id": "pizza", "title": "Pizza", "states": [
+        {"id": "order", "title": "Order", "type": "strict", "tasks": [
+            {"id": "size", "deliverables": [
+                {"key": "size", "type": "enum", "enum_values": ["small", "medium", "large"],
+                 "description": "Small, medium or large?"}]},
+            {"id": "ok", "deliverables": [
+                {"key": "confirmed", "type": "boolean",
+                 "description": "Shall I place the order, yes or no?"}]}],
+         "transitions": [{"target_state_id": "done"}]},
+        {"id": "done", "title": "Done"}
+    ]}));
+    let r = PlanRef {
+        id: "pizza".into(),
+        version: PlanVersion::File,
+        content_hash: String::new(),
+    };
+    let (mut chat, opening) = Chat::open(&p, &Simulator, r).expect("opens");
+    assert_eq!(opening.reply, "Small, medium or large?");
+    chat.say("large").expect("turn");
+    assert_eq!(
+        chat.session.last_reply(),
+        Some("Shall I place the order, yes or no?")
+    );
+}

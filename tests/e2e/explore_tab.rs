@@ -39,7 +39,7 @@ fn explore_until_counting(ctx: &Ctx) -> Outcome {
     ctx.session()
         .wait_until("the search to count its configurations", WAIT, || {
             let text = text_of(ctx, hooks::EXPLORE_PROGRESS).unwrap_or_default();
-            Ok(text.starts_with("Exploring…") && !text.ends_with(" 0 configurations"))
+            Ok(text.starts_with("Exploring…") && !text.contains(" 0 ways"))
         })
 }
 
@@ -104,6 +104,21 @@ fn a_broken_rule_is_found_shown_played_and_kept_as_a_test_case(ctx: &Ctx) -> Out
     })?;
     ctx.screenshot("explore-found")?;
 
+    // One truth: the status bar counts explore's error beside the checks', and opens Explore.
+    let problems = text_of(ctx, hooks::PROBLEM_COUNT)?;
+    ensure(problems.starts_with("1 error"), || {
+        format!("the status bar says {problems:?} while Explore shows an error")
+    })?;
+    // Why it happened, from the runtime's events, in words; no rule id in the sentence.
+    let why = text_of(ctx, &format!("{finding} {}", hooks::EXPLORE_WHY))?;
+    ensure(
+        why.contains("the stuck safety net skipped") && why.contains("Greeting"),
+        || format!("the why: {why:?}"),
+    )?;
+    ensure(!message.contains("billing-knows-the-name"), || {
+        format!("the rule's id in the finding: {message:?}")
+    })?;
+
     // Show: the path on the canvas, its last state lit, the states listed in order.
     click(ctx, &format!("{finding} [data-testid=explore-show]"))?;
     shows(
@@ -131,7 +146,31 @@ fn a_broken_rule_is_found_shown_played_and_kept_as_a_test_case(ctx: &Ctx) -> Out
         2,
         "the canvas does not draw the path's two transitions",
     )?;
+    // The conversation told as a call: the caller's turns in words, the commands folded away.
+    let story = text_of(ctx, hooks::EXPLORE_STORY)?;
+    ensure(
+        story.contains("The agent marks \u{2018}Welcome the customer\u{2019} done (5 times)")
+            && story.contains("The caller gives issue type: billing")
+            && !story.contains("other-than")
+            && !story.contains("/complete")
+            && !story.contains("/set"),
+        || format!("the story: {story:?}"),
+    )?;
+    ensure(
+        !plan_tests::page::is_visible(ctx, hooks::EXPLORE_COMMANDS)?,
+        || "the commands show without being asked for".into(),
+    )?;
     ctx.screenshot("explore-path-shown")?;
+    // A suggestion opens the state it names in the inspector.
+    click(ctx, &format!("{finding} {}", hooks::EXPLORE_SUGGESTION))?;
+    shows(
+        ctx,
+        "the state the suggestion names, selected",
+        "[data-testid=state][data-state-id=greeting][data-selected=true]",
+        WAIT,
+    )?;
+    click(ctx, hooks::TAB_EXPLORE)?;
+    shows(ctx, "the finding again", finding, WAIT)?;
 
     // Coverage: every state coloured by how many configurations enter it.
     click(ctx, &format!("{finding} [data-testid=explore-show]"))?;
@@ -146,6 +185,12 @@ fn a_broken_rule_is_found_shown_played_and_kept_as_a_test_case(ctx: &Ctx) -> Out
         "[data-testid=state][data-reach=never]",
         0,
         "a state of the sample is marked as never entered",
+    )?;
+    // The colours explained on the canvas while they show.
+    let legend = text_of(ctx, "[data-testid=coverage-legend]")?;
+    ensure(
+        legend.contains("none (dashed)") && legend.contains("many"),
+        || format!("the legend: {legend:?}"),
     )?;
     ctx.screenshot("explore-coverage")?;
     click(ctx, hooks::EXPLORE_COVERAGE)?;
@@ -162,6 +207,25 @@ fn a_broken_rule_is_found_shown_played_and_kept_as_a_test_case(ctx: &Ctx) -> Out
         "billing lit on the canvas",
         "[data-testid=state][data-state-id=billing-support][data-current=true]",
         WAIT,
+    )?;
+    // The caller's turns read as words; each command is kept, small, under its words.
+    let said = ctx.session().execute(
+        "return [...document.querySelectorAll('[data-testid=chat-message][data-role=user] .chat-text')].map(e => e.textContent);",
+        json!([]),
+    )?;
+    let said: Vec<String> = serde_json::from_value(said).map_err(|e| e.to_string())?;
+    ensure(
+        said.len() == 9
+            && said
+                .iter()
+                .all(|t| t.starts_with("The ") && !t.contains('/')),
+        || format!("the caller's turns in the chat: {said:?}"),
+    )?;
+    ensure_count(
+        ctx,
+        "[data-testid=chat-message][data-role=user] [data-testid=chat-command]",
+        9,
+        "the commands are not kept under the words",
     )?;
     ctx.screenshot("explore-played")?;
 
@@ -287,7 +351,7 @@ fn the_publish_dialog_says_what_changes_for_callers_and_blocks_a_broken_rule(ctx
     )?;
     let outcomes = text_of(ctx, hooks::PUBLISH_OUTCOMES)?;
     ensure(
-        outcomes.contains("conversations that ended in Farewell now do not end"),
+        outcomes.contains("ways a conversation can go that ended in Farewell now go on instead"),
         || format!("the outcomes: {outcomes:?}"),
     )?;
     let rules = text_of(ctx, hooks::PUBLISH_RULES_BROKEN)?;

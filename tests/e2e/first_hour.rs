@@ -9,8 +9,8 @@ use std::time::Duration;
 
 use plan_tests::hooks;
 use plan_tests::page::{
-    arrow_middle, centre, click, count, ensure, ensure_count, open_plan, reachable_point, text_of,
-    Outcome,
+    arrow_middle, centre, click, count, ensure, ensure_count, open_plan, reachable_point, shows,
+    text_of, Outcome,
 };
 use plan_tests::{Ctx, Test, SHORT};
 use serde_json::{json, Value};
@@ -329,6 +329,17 @@ fn a_new_state_takes_its_id_from_its_first_title_and_the_id_waits_under_advanced
     ensure(!id_shown(ctx)?, || {
         "the id field shows before Advanced is opened".into()
     })?;
+    // The state is named as it is added: its title field has the focus, its text selected, so
+    // the first keys typed replace it.
+    ctx.session()
+        .wait_until("the title field focused with its text selected", SHORT, || {
+            Ok(ctx.session().execute(
+                "const e = document.activeElement;
+                 return !!e && e.dataset.testid === 'field-title'
+                     && e.value.length > 0 && e.selectionStart === 0 && e.selectionEnd === e.value.length;",
+                json!([]),
+            )? == json!(true))
+        })?;
     plan_tests::page::type_text(ctx, hooks::FIELD_TITLE, "Order details?")?;
     ctx.session()
         .wait_until("the state renamed after its title", SHORT, || {
@@ -352,6 +363,31 @@ fn a_new_state_takes_its_id_from_its_first_title_and_the_id_waits_under_advanced
     ensure(count(ctx, &hooks::state("order-details"))? == 1, || {
         "a second title changed the id".into()
     })?;
+    // An emptied title is refused at the field: the state keeps its name, and says so there.
+    let el = ctx.session().wait_for(hooks::FIELD_TITLE, SHORT)?;
+    ctx.session().click(&el)?;
+    ctx.session().chord(&[plan_tests::page::CTRL, "a"])?;
+    ctx.session().send_keys(&el, plan_tests::page::DELETE)?;
+    ctx.session().send_keys(&el, plan_tests::page::TAB)?;
+    shows(
+        ctx,
+        "the refusal under the title",
+        "[data-testid=field-error]",
+        SHORT,
+    )?;
+    let said = text_of(ctx, "[data-testid=field-error]")?;
+    ensure(
+        said.contains("A state needs a name") && said.contains("Order"),
+        || format!("the refusal says {said:?}"),
+    )?;
+    ensure(
+        ctx.session().execute(
+            "return document.querySelector('[data-testid=field-title]').value;",
+            json!([]),
+        )? == json!("Order"),
+        || "the title field does not show the name kept".into(),
+    )?;
+    ctx.screenshot("empty-title-refused")?;
     plan_tests::page::wait_saved(ctx)?;
     let plan = plan_tests::page::plan(ctx, "customer-support")?;
     ensure(

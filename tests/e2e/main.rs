@@ -15,6 +15,7 @@ mod editor;
 mod explore_tab;
 mod first_hour;
 mod lifecycle;
+mod pizza;
 mod readable;
 mod rules;
 mod testchat;
@@ -32,6 +33,7 @@ fn main() -> std::process::ExitCode {
         detours::TESTS,
         rules::TESTS,
         answers::TESTS,
+        pizza::TESTS,
         explore_tab::TESTS,
         agents::TESTS,
     ];

@@ -20,6 +20,7 @@ pub const TESTS: &[Test] = plan_tests::tests![
     fit_and_auto_layout_keep_the_text_readable,
     folding_a_side_panel_gives_the_canvas_room_and_keeps_its_middle,
     the_smallest_window_keeps_everything_on_screen_and_apart,
+    a_plan_without_saved_positions_opens_laid_out_and_whole,
 ];
 
 /// The sample plans, as the workspace is seeded with them.
@@ -54,7 +55,8 @@ fn measure(ctx: &Ctx) -> Result<Value, String> {
              return {id: e.dataset.stateId || e.textContent.slice(0, 30),
                  inside: r.left >= canvas.left && r.right <= canvas.right && r.top >= canvas.top && r.bottom <= canvas.bottom,
                  underOverlay: overlays.some(o => meets(r, o)),
-                 title: title ? px(title) : 0};
+                 title: title ? px(title) : 0,
+                 handle: (h => h ? h.getBoundingClientRect().width : null)(e.querySelector('.handle'))};
          });
          const cardRects = boxes.map(e => [e.dataset.stateId || 'interruption', e.getBoundingClientRect()]);
          const tags = [...document.querySelectorAll('[data-testid=transition-label]')];
@@ -100,6 +102,15 @@ fn check_readable(ctx: &Ctx, plan_id: &str, when: &str) -> Outcome {
                 c["id"]
             )
         })?;
+        // The connect handle: a target of at least 12 px on screen.
+        if let Some(handle) = c["handle"].as_f64() {
+            ensure(handle >= 11.9, || {
+                format!(
+                    "{plan_id} {when} at {zoom}: the connect handle of {} is {handle:.1} px",
+                    c["id"]
+                )
+            })?;
+        }
         let px = c["title"].as_f64().unwrap_or(0.0);
         ensure(px >= LEGIBLE_PX - 0.01, || {
             format!(
@@ -342,4 +353,22 @@ fn the_smallest_window_keeps_everything_on_screen_and_apart(ctx: &Ctx) -> Outcom
         cards.len() == 6 && cards.iter().all(|c| c["inside"] == json!(true)),
         || format!("after Fit at 1024 × 640: {cards:?}"),
     )
+}
+
+/// A plan written by hand or by another tool carries no positions: it opens laid out, then fitted,
+/// as the samples do: every card wholly on the canvas and readable.
+fn a_plan_without_saved_positions_opens_laid_out_and_whole(ctx: &Ctx) -> Outcome {
+    for id in ["daily-routine", "customer-support"] {
+        let mut without = plan(ctx, id)?;
+        without.layout.clear();
+        let text = serde_json::to_string_pretty(&without).map_err(|e| e.to_string())?;
+        std::fs::write(plan_tests::page::draft(ctx, id), text).map_err(|e| e.to_string())?;
+    }
+    ctx.relaunch()?;
+    for id in ["daily-routine", "customer-support"] {
+        open_as_an_author(ctx, id)?;
+        ctx.screenshot(&format!("opened-without-positions-{id}"))?;
+        check_readable(ctx, id, "opened without saved positions")?;
+    }
+    Ok(())
 }

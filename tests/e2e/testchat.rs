@@ -462,7 +462,7 @@ fn the_seed_flow_export_is_talked_through_with_the_tool_buttons_to_the_hang_up(
             })?;
         is_in(ctx, next)?;
         let sent = ctx.session().execute(
-            "const u = [...document.querySelectorAll('[data-testid=chat-message][data-role=user]')]; return u[u.length - 1].textContent;",
+            "const u = [...document.querySelectorAll('[data-testid=chat-message][data-role=user] [data-testid=chat-command]')]; return u[u.length - 1].textContent;",
             json!([]),
         )?;
         ensure(

@@ -98,6 +98,14 @@ pub const DIALOG: &str = "[data-testid=dialog]";
 pub const EXPLORE_COVERAGE: &str = "[data-testid=explore-coverage]";
 /// `[data-testid=explore-path]`.
 pub const EXPLORE_PATH: &str = "[data-testid=explore-path]";
+/// A finding's conversation told in words, turn by turn (shown with its path).
+pub const EXPLORE_STORY: &str = "[data-testid=explore-story]";
+/// Why a finding happened, from what the runtime did.
+pub const EXPLORE_WHY: &str = "[data-testid=explore-why]";
+/// A suggestion under a finding; a click opens its place in the inspector.
+pub const EXPLORE_SUGGESTION: &str = "[data-testid=explore-suggestion]";
+/// The simulator's commands of a finding's conversation, under a disclosure.
+pub const EXPLORE_COMMANDS: &str = "[data-testid=explore-commands]";
 /// `[data-testid=explore-progress]`.
 pub const EXPLORE_PROGRESS: &str = "[data-testid=explore-progress]";
 /// `[data-testid=explore-run]`.

@@ -39,6 +39,15 @@ pub fn text_of(ctx: &Ctx, css: &str) -> Result<String, String> {
         .ok_or_else(|| format!("nothing matches {css}"))
 }
 
+/// Whether the first element matching `css` is drawn (inside a closed disclosure it is not).
+pub fn is_visible(ctx: &Ctx, css: &str) -> Result<bool, String> {
+    let v = ctx.session().execute(
+        "const el = document.querySelector(arguments[0]); return el ? el.checkVisibility() : null;",
+        json!([css]),
+    )?;
+    v.as_bool().ok_or_else(|| format!("nothing matches {css}"))
+}
+
 /// How many elements match `css`.
 pub fn count(ctx: &Ctx, css: &str) -> Result<usize, String> {
     Ok(ctx.session().find_all(css)?.len())

@@ -234,7 +234,7 @@ impl Actions {
             y: snap(wanted.y),
         };
         let free = place::free_place(&taken, wanted, Some(on_screen));
-        self.editor.dispatch(Command::AddState {
+        let added = self.editor.dispatch(Command::AddState {
             kind,
             at: Position {
                 x: snap(free.x),
@@ -242,6 +242,11 @@ impl Actions {
             },
             from,
         });
+        // A state is named as it is added: its title field focused, the placeholder selected.
+        if added {
+            self.navigation.show(Tab::Inspect);
+            crate::focus::name_in_inspector();
+        }
     }
 
     /// Deletes the selection and says what went with it (Ctrl+Z brings it back).

@@ -21,6 +21,7 @@ use crate::lifecycle::Lifecycle;
 use crate::navigation::{Navigation, Tab};
 use crate::opening::{FirstScreen, Opening};
 use crate::panels::Panel;
+use crate::problem_count::{problem_count, Counted, Explored};
 use crate::sidebar::Sidebar;
 use crate::test_chat::TestChat;
 use crate::topbar::TopBar;
@@ -257,15 +258,26 @@ fn StatusBar(report: Memo<plan_core::Report>) -> impl IntoView {
             })
         })
     };
-    let problem_counts = move || {
-        report.with(|r| {
-            let (e, w) = (r.count(Severity::Error), r.count(Severity::Warning));
-            match (e, w) {
-                (0, 0) => "No problems".to_string(),
-                _ => format!("{} · {}", plural(e, "error"), plural(w, "warning")),
-            }
-        })
-    };
+    let exploring = expect_context::<Exploring>();
+    // Validation's and the last exploration's findings together: the bar never says "No
+    // problems" while the Explore tab shows one.
+    let problem_count = Memo::new(move |_| {
+        let checked = report.with(|r| Counted {
+            errors: r.count(Severity::Error),
+            warnings: r.count(Severity::Warning),
+        });
+        let explored = if exploring.stale.get() {
+            Explored::OutOfDate
+        } else {
+            exploring.found.with(|f| match f {
+                None => Explored::Not,
+                Some(f) => Explored::Found(Counted::of(
+                    f.explored.findings.iter().map(|f| f.finding.severity),
+                )),
+            })
+        };
+        problem_count(checked, explored)
+    });
     let zoom = move || format!("{:.0} %", camera.viewport.get().zoom * 100.0);
     let save_label = move || editor.save.with(SaveState::label);
     let save_class = move || match editor.save.get() {
@@ -280,9 +292,10 @@ fn StatusBar(report: Memo<plan_core::Report>) -> impl IntoView {
             <button
                 class="problem-count"
                 data-testid="problem-count"
-                on:click=move |_| navigation.show(Tab::Problems)
+                title=move || problem_count.with(|c| c.tooltip.clone())
+                on:click=move |_| navigation.show(problem_count.with_untracked(|c| c.opens))
             >
-                {problem_counts}
+                {move || problem_count.with(|c| c.text.clone())}
             </button>
             // Where the draft is saved shows on hover only: a path is not an author's word.
             <span class=save_class data-testid="save-status" title=move || source.get()>

@@ -80,7 +80,7 @@ pub fn marks(found: &ExploreView, shown: Option<usize>, coverage: bool) -> Explo
     }
 }
 
-/// The summary line: "Explored 8,119 configurations, every conversation up to 40 turns: 1 error,
+/// The summary line: "Explored 8,119 ways a conversation can go, every conversation up to 40 turns: 1 error,
 /// 2 warnings", or where the search stopped.
 pub fn summary(found: &ExploreView) -> String {
     use plan_core::explore::Stopped;
@@ -104,13 +104,13 @@ pub fn summary(found: &ExploreView) -> String {
     let how = match explored.stopped {
         None => "every conversation".to_string(),
         Some(Stopped::MaxTurns) => format!("stopped at {} turns", WINDOW_BOUNDS.max_turns),
-        Some(Stopped::MaxConfigurations) => "stopped at the most configurations".to_string(),
+        Some(Stopped::MaxConfigurations) => "stopped at the most it may check".to_string(),
         Some(Stopped::MaxMemory) => "stopped at the memory ceiling".to_string(),
         Some(Stopped::MaxMoves) => "stopped at the work ceiling".to_string(),
         Some(Stopped::Asked) => "stopped".to_string(),
     };
     format!(
-        "Explored {} configurations ({how}) in {} ms: {}, {}",
+        "Explored {} ways a conversation can go ({how}) in {} ms: {}, {}",
         thousands(explored.configurations),
         found.millis,
         plural(e, "error"),
@@ -353,6 +353,7 @@ mod tests {
                         TransitionId::new("billing", 2),
                     ],
                     case: None,
+                    story: Default::default(),
                 }],
                 compare: None,
                 cost: Default::default(),
@@ -397,7 +398,7 @@ mod tests {
     fn the_summary_counts_and_says_how_far_it_went() {
         assert_eq!(
             summary(&found()),
-            "Explored 8,119 configurations (every conversation) in 12 ms: 1 error, 0 warnings"
+            "Explored 8,119 ways a conversation can go (every conversation) in 12 ms: 1 error, 0 warnings"
         );
         assert_eq!(thousands(1_000_000), "1,000,000");
         assert_eq!(thousands(999), "999");

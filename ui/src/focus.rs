@@ -1,6 +1,7 @@
 //! Focusing the inspector field a problem is about (a problem clicked in the Problems tab, or in
 //! the publish dialog): the actions ask for it, the inspector's fields carry the `data-testid`s it
-//! finds, so it lives apart from both.
+//! finds, so it lives apart from both. And the title field of a state just added, its text
+//! selected, so that the author names the state by typing.
 
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
@@ -77,6 +78,22 @@ fn focus_field(selector: String) {
         },
         std::time::Duration::from_millis(30),
     );
+}
+
+/// Focuses the inspector's title field with its text selected, once it shows the state just
+/// added: the author names the state by typing, the placeholder title replaced.
+pub fn name_in_inspector() {
+    request_animation_frame(|| {
+        if let Some(field) = document()
+            .query_selector("[data-testid=field-title]")
+            .ok()
+            .flatten()
+            .and_then(|e| e.dyn_into::<web_sys::HtmlInputElement>().ok())
+        {
+            let _ = field.focus();
+            field.select();
+        }
+    });
 }
 
 #[cfg(test)]

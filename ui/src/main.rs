@@ -29,6 +29,7 @@ mod notice;
 mod opening;
 mod panels;
 mod plan_names;
+mod problem_count;
 mod sidebar;
 mod switcher;
 mod test_chat;

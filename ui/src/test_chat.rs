@@ -35,7 +35,7 @@ pub use conversation_status::{
     TaskRow,
 };
 pub use marks::{marks, state_at, ChatMarks};
-pub use transcript::{transcript_lines, TranscriptLine};
+pub use transcript::{sentence_start, transcript_lines, TranscriptLine};
 
 /// What the top bar says while a conversation is on: "Testing the draft", "Testing version 2".
 pub fn label(revision: Revision) -> String {

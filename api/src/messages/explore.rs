@@ -2,7 +2,7 @@
 //! the shell in the background (its progress sent as events, a Stop), and what it found, each
 //! finding with the states its conversation goes through and that conversation as a test case.
 
-use plan_core::explore::{Changed, Explored, Finding, TransitionId};
+use plan_core::explore::{Changed, Explored, Finding, Story, TransitionId};
 use plan_core::runtime::script::Script;
 use serde::{Deserialize, Serialize};
 
@@ -42,6 +42,9 @@ pub struct FindingView {
     pub fired: Vec<TransitionId>,
     /// The conversation as a test case: each turn's message with what holds after it.
     pub case: Option<Script>,
+    /// The conversation told as a call, why the finding happened and what to do.
+    #[serde(default)]
+    pub story: Story,
 }
 
 /// The rules publishing the draft would newly break (explore.md, "Rules"), for the Publish

@@ -18,6 +18,7 @@ mod replay;
 mod search;
 mod stalls;
 mod stored;
+pub mod story;
 
 use serde::{Deserialize, Serialize};
 
@@ -28,6 +29,7 @@ pub use moves::{moves, play, Domains};
 #[cfg(any(test, feature = "oracles"))]
 pub use oracles::{explore_with_every_value, keys_agree};
 pub use replay::{replay, Replayed};
+pub use story::{headline, said, tell, Story, Suggestion, Told};
 
 use crate::hash::content_hash;
 use crate::plan::Plan;

@@ -509,6 +509,20 @@ fn question(d: &Deliverable) -> String {
         DeliverableType::Number => " (a number)".into(),
         DeliverableType::String => String::new(),
     };
+    // Choices the description already lists are said once: "small, medium or large?", not
+    // "small, medium or large (small, medium or large)?".
+    let listed = described.is_some_and(|desc| {
+        let lower = desc.to_lowercase();
+        match d.kind {
+            DeliverableType::Enum => d.enum_values.as_deref().is_some_and(|vs| {
+                vs.iter()
+                    .all(|v| whole_word(&lower, &v.to_lowercase()).is_some())
+            }),
+            DeliverableType::Boolean => lower.contains("yes or no"),
+            _ => false,
+        }
+    });
+    let choices = if listed { String::new() } else { choices };
     match described.map(str::trim_end) {
         Some(asked) if asked.ends_with('?') => {
             format!("{}{choices}?", asked.trim_end_matches('?').trim_end())

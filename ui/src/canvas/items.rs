@@ -162,10 +162,10 @@ pub fn card_view(card: Card, editor: Editor, marks: Memo<Marks>) -> impl IntoVie
                     .map(|(level, n)| {
                         let words = match n {
                             0 => "entered by no conversation".to_string(),
-                            1 => "entered in 1 configuration".to_string(),
+                            1 => "entered in 1 way a conversation can go".to_string(),
                             n => {
                                 format!(
-                                    "entered in {} configurations",
+                                    "entered in {} ways a conversation can go",
                                     crate::explore::thousands(n),
                                 )
                             }

@@ -92,6 +92,47 @@ pub fn ZoomControls(fit: impl Fn() + Copy + Send + Sync + 'static) -> impl IntoV
     }
 }
 
+/// What the coverage colours mean, shown while the canvas is coloured by coverage: a colour never
+/// stands alone (the never-entered cards are dashed too, and each card counts in words).
+#[component]
+pub fn CoverageLegend() -> impl IntoView {
+    let exploring = expect_context::<crate::explore::Exploring>();
+    let on = move || {
+        exploring.coverage.get()
+            && exploring.shown.get().is_none()
+            && exploring.found.with(Option::is_some)
+    };
+    move || {
+        on().then(|| {
+            view! {
+                <div
+                    class="coverage-legend"
+                    data-testid="coverage-legend"
+                    role="note"
+                    aria-label="What the coverage colours mean"
+                    on:pointerdown=|e: ev::PointerEvent| e.stop_propagation()
+                >
+                    <span class="coverage-legend-title">
+                        "How many ways a conversation can go enter a state:"
+                    </span>
+                    <span class="swatch" data-reach="never">
+                        "none (dashed)"
+                    </span>
+                    <span class="swatch" data-reach="few">
+                        "few"
+                    </span>
+                    <span class="swatch" data-reach="some">
+                        "some"
+                    </span>
+                    <span class="swatch" data-reach="many">
+                        "many"
+                    </span>
+                </div>
+            }
+        })
+    }
+}
+
 /// The arrowheads: plain, of a broken arrow, of the selected arrow.
 pub fn arrowheads() -> impl IntoView {
     view! {

@@ -12,7 +12,7 @@ use super::items::{arrow_view, card_view, detour_arrow_view, detour_view, label_
 use super::label_places::label_places;
 use super::marks::Marks;
 use super::minimap::Minimap;
-use super::overlays::{arrowheads, RubberBox, RubberLine, ZoomControls};
+use super::overlays::{arrowheads, CoverageLegend, RubberBox, RubberLine, ZoomControls};
 use super::overview::Overview;
 use super::pointer::Pointer;
 use super::scene::{Arrow, Card, Scene};
@@ -122,6 +122,7 @@ pub fn Canvas(scene: Memo<Scene>, marks: Memo<Marks>) -> impl IntoView {
             <Minimap scene=scene viewport=viewport size=size />
             <ContextMenu menu=menu size=size />
             <ZoomControls fit=fit />
+            <CoverageLegend />
         </div>
     }
 }

@@ -15,49 +15,53 @@ use crate::explore::length_words;
 use crate::lifecycle::Lifecycle;
 use crate::navigation::{Dialog, Navigation, Publishing};
 use crate::panels::{change_mark, problem_item, problem_place as place};
-use crate::test_chat::TestChat;
+use crate::test_chat::{sentence_start, TestChat};
 
-/// An outcome in a sentence's past: "ended in Billing", "did not end".
+/// An outcome in a sentence's past: "ended in Billing", "was still going".
 fn was(outcome: &str) -> String {
     match outcome {
-        "not ended" => "did not end".to_string(),
+        "not ended" => "was still going".to_string(),
         o => o.to_string(),
     }
 }
 
-/// An outcome in a sentence's present: "end in Hand-off", "hang up in Security".
-fn now(outcome: &str) -> String {
+/// An outcome in a sentence's present, one way or several: "end in Hand-off", "hangs up in
+/// Security". "Not ended" is said as what it is, the same moves going on past where they
+/// ended: whether they can still finish is the Explore tab's to say (a dead end), not this.
+fn now(outcome: &str, one: bool) -> String {
     if outcome == "not ended" {
-        return "do not end".to_string();
+        return if one {
+            "goes on instead (not ended at that point)"
+        } else {
+            "go on instead (not ended at that point)"
+        }
+        .to_string();
     }
-    for (past, present) in [
-        ("ended", "end"),
-        ("hung up", "hang up"),
-        ("handed off", "are handed off"),
+    for (past, many, single) in [
+        ("ended", "end", "ends"),
+        ("hung up", "hang up", "hangs up"),
+        ("handed off", "are handed off", "is handed off"),
     ] {
         if let Some(rest) = outcome.strip_prefix(past) {
-            return format!("{present}{rest}");
+            return format!("{}{rest}", if one { single } else { many });
         }
     }
     outcome.to_string()
 }
 
-/// "12 conversations that ended in Billing now end in Hand-off".
+/// "12 ways a conversation can go that ended in Billing now end in Hand-off": the count is of
+/// the ways explore tells apart (as the Explore tab counts them), not of callers.
 pub fn outcome_sentence(from: &str, to: &str, count: usize) -> String {
-    let n = if count == 1 {
-        "1 conversation".to_string()
+    let one = count == 1;
+    let n = if one {
+        "1 way a conversation can go".to_string()
     } else {
-        format!("{} conversations", crate::explore::thousands(count))
+        format!(
+            "{} ways a conversation can go",
+            crate::explore::thousands(count)
+        )
     };
-    let mut to = now(to);
-    if count == 1 {
-        to = to
-            .replacen("end", "ends", 1)
-            .replacen("hang up", "hangs up", 1)
-            .replacen("are handed", "is handed", 1)
-            .replacen("do not ends", "does not end", 1);
-    }
-    format!("{n} that {} now {to}", was(from))
+    format!("{n} that {} now {}", was(from), now(to, one))
 }
 
 #[component]
@@ -247,7 +251,9 @@ fn rules_view(
                     let length = length_words(&f).unwrap_or_default();
                     view! {
                         <li class="publish-rule" data-testid="publish-rule-broken">
-                            <span class="problem-message">{f.finding.message.clone()}</span>
+                            <span class="problem-message">
+                                {plan_core::explore::headline(&f.finding)}
+                            </span>
                             <span class="problem-place">{length}</span>
                             {f
                                 .finding
@@ -269,6 +275,33 @@ fn rules_view(
         </ul>
     }
     .into_any()
+}
+
+/// Each turn of `script` in words of the open plan, with its command (for a tooltip); the same
+/// turn in a row said once with how many times.
+fn told_turns(script: &plan_core::runtime::script::Script) -> Vec<(String, String)> {
+    let editor = expect_context::<crate::editor::Editor>();
+    editor.plan.with_untracked(|plan| {
+        let mut out: Vec<(String, String, usize)> = Vec::new();
+        for t in &script.turns {
+            match out.last_mut() {
+                Some(last) if last.1 == t.user => last.2 += 1,
+                _ => {
+                    let words = plan
+                        .as_ref()
+                        .map(|p| sentence_start(&plan_core::explore::said(p, &t.user)))
+                        .unwrap_or_else(|| t.user.clone());
+                    out.push((words, t.user.clone(), 1));
+                }
+            }
+        }
+        out.into_iter()
+            .map(|(w, c, n)| match n {
+                1 => (w, c),
+                n => (format!("{w} ({n} times)"), c),
+            })
+            .collect()
+    })
 }
 
 /// What the draft changes for callers against the newest version: being worked out, why it could
@@ -312,13 +345,24 @@ fn outcomes_view(outcomes: Option<Result<PublishOutcomes, plan_api::ApiError>>) 
                 .into_iter()
                 .map(|c| {
                     let script = c.script.clone();
+                    let told = told_turns(&c.script);
                     view! {
                         <li data-testid="publish-outcome">
                             <span>
                                 {outcome_sentence(&c.from, &c.to, c.count)}
                                 <span class="problem-place">
                                     {format!(" · the shortest in {} turns", c.script.turns.len())}
-                                </span>
+                                </span> <details class="publish-example">
+                                    <summary>"How it goes"</summary>
+                                    <ol data-testid="publish-example">
+                                        {told
+                                            .into_iter()
+                                            .map(|(words, command)| {
+                                                view! { <li title=command>{words}</li> }
+                                            })
+                                            .collect_view()}
+                                    </ol>
+                                </details>
                             </span>
                             <button
                                 data-testid="publish-play"
@@ -343,23 +387,23 @@ mod tests {
     fn an_outcome_that_changed_reads_as_a_sentence() {
         assert_eq!(
             outcome_sentence("ended in Billing", "handed off in Hand-off", 12_000),
-            "12,000 conversations that ended in Billing now are handed off in Hand-off"
+            "12,000 ways a conversation can go that ended in Billing now are handed off in Hand-off"
         );
         assert_eq!(
             outcome_sentence("not ended", "ended in Wrap-up", 1),
-            "1 conversation that did not end now ends in Wrap-up"
+            "1 way a conversation can go that was still going now ends in Wrap-up"
         );
         assert_eq!(
             outcome_sentence("ended in Billing", "not ended", 3),
-            "3 conversations that ended in Billing now do not end"
+            "3 ways a conversation can go that ended in Billing now go on instead (not ended at that point)"
         );
         assert_eq!(
             outcome_sentence("ended in Billing", "not ended", 1),
-            "1 conversation that ended in Billing now does not end"
+            "1 way a conversation can go that ended in Billing now goes on instead (not ended at that point)"
         );
         assert_eq!(
             outcome_sentence("ended in A", "hung up in B", 1),
-            "1 conversation that ended in A now hangs up in B"
+            "1 way a conversation can go that ended in A now hangs up in B"
         );
     }
 }

@@ -11,6 +11,7 @@ use super::agent::{AgentSwitch, FailedTurn};
 use super::chat_begin::Begin;
 use super::chat_status::Now;
 use super::suite::{OpenedCase, Suite};
+use crate::editor::Editor;
 use crate::test_chat::{conversation_cost, transcript_lines, CallLine, TestChat, TranscriptLine};
 
 #[component]
@@ -81,12 +82,17 @@ pub fn Chat() -> impl IntoView {
 #[component]
 fn Transcript() -> impl IntoView {
     let test_chat = expect_context::<TestChat>();
+    let editor = expect_context::<Editor>();
     let lines = move || {
         let agent = test_chat.agent().get();
-        test_chat.chat().with(|c| {
-            c.as_ref()
-                .map(|c| transcript_lines(c, agent))
-                .unwrap_or_default()
+        // The plan read untracked: an edit does not redo the transcript (the words follow the
+        // next turn).
+        editor.plan.with_untracked(|plan| {
+            test_chat.chat().with(|c| {
+                c.as_ref()
+                    .map(|c| transcript_lines(c, agent, plan.as_ref()))
+                    .unwrap_or_default()
+            })
         })
     };
     let cost = move || {
@@ -158,6 +164,7 @@ fn message(line: TranscriptLine) -> impl IntoView {
         role,
         turn,
         text,
+        words,
         trace,
         prompt,
         by,
@@ -227,7 +234,20 @@ fn message(line: TranscriptLine) -> impl IntoView {
                         </span>
                     }
                 })}
-            <p class="chat-text">{text}</p>
+            {match words {
+                Some(words) => {
+                    view! {
+                        <p class="chat-text" title=text.clone()>
+                            {words}
+                        </p>
+                        <p class="chat-command">
+                            <code data-testid="chat-command">{text}</code>
+                        </p>
+                    }
+                        .into_any()
+                }
+                None => view! { <p class="chat-text">{text}</p> }.into_any(),
+            }}
             {cost
                 .map(|c| {
                     view! {
@@ -272,7 +292,7 @@ fn Say() -> impl IntoView {
             <textarea
                 data-testid="chat-input"
                 rows="2"
-                placeholder="Say something as the user, or /set KEY VALUE, /tool NAME CODE…"
+                placeholder="What the caller says…"
                 disabled=ended
                 prop:value=move || text.get()
                 on:input=move |e| text.set(event_target_value(&e))

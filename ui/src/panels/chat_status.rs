@@ -122,9 +122,16 @@ fn counters_of(session: &Session, plan: &plan_core::Plan) -> String {
 /// The visit's tasks with their statuses.
 #[component]
 fn VisitTasks(session: Shown) -> impl IntoView {
+    let editor = expect_context::<Editor>();
     let tasks = move || session.with(|s| s.as_ref().map(task_rows).unwrap_or_default());
-    let row = |TaskRow { id, status, mark }: TaskRow| {
+    let row = move |TaskRow { id, status, mark }: TaskRow| {
         let task_id = id.clone();
+        // The task as the author wrote it (its description's first sentence), not its id.
+        let words = editor.plan.with_untracked(|p| {
+            p.as_ref()
+                .map(|p| plan_core::explore::story::task_words(p, &id))
+                .unwrap_or_else(|| id.clone())
+        });
         view! {
             <li
                 class=format!("chat-task {status}")
@@ -133,7 +140,7 @@ fn VisitTasks(session: Shown) -> impl IntoView {
                 data-status=status
             >
                 <span class="chat-task-mark">{mark}</span>
-                {id}
+                {words}
                 <span class="hint">{format!(" {status}")}</span>
             </li>
         }

@@ -7,8 +7,13 @@ use leptos::prelude::*;
 use plan_api::messages::FindingView;
 use plan_core::Severity;
 
+use plan_core::explore::{Suggestion, Told};
+
+use crate::actions::Actions;
 use crate::editor::Editor;
 use crate::explore::{length_words, summary, thousands, Exploring};
+use crate::navigation::{Navigation, Tab};
+use crate::test_chat::sentence_start;
 
 #[component]
 pub fn Explore() -> impl IntoView {
@@ -69,7 +74,7 @@ pub fn Explore() -> impl IntoView {
                             <p class="hint" data-testid="explore-progress">
                                 {move || {
                                     format!(
-                                        "Exploring… {} configurations",
+                                        "Exploring… {} ways a conversation can go",
                                         thousands(exploring.progress.get()),
                                     )
                                 }}
@@ -148,13 +153,18 @@ fn finding_view(exploring: Exploring, index: usize, f: FindingView) -> impl Into
                 .unwrap_or_else(|| id.to_string())
         })
     };
-    let said: Vec<String> = f
+    let commands: Vec<String> = f
         .finding
         .script
         .as_ref()
         .map(|s| s.turns.iter().map(|t| t.user.clone()).collect())
         .unwrap_or_default();
-    let turns = said.len().to_string();
+    let turns = commands.len().to_string();
+    let story = f.story.clone();
+    let why = story.why.clone();
+    let suggestions = story.suggestions.clone();
+    let code = f.finding.code.to_string();
+    let rule = f.finding.location.rule.clone();
     view! {
         <li
             class=format!("explore-finding sev-{sev}")
@@ -167,15 +177,26 @@ fn finding_view(exploring: Exploring, index: usize, f: FindingView) -> impl Into
             <div class="explore-finding-text">
                 <span class="problem-icon">{icon}</span>
                 <span>
-                    <span class="problem-message">{f.finding.message.clone()}</span>
-                    <span class="problem-place">
-                        {match length {
-                            Some(l) => format!("{} · {l}", f.finding.code),
-                            None => f.finding.code.to_string(),
-                        }}
-                    </span>
+                    <span class="problem-message">{plan_core::explore::headline(&f.finding)}</span>
+                    {length.map(|l| view! { <span class="problem-place">{l}</span> })}
+                    {(!why.is_empty())
+                        .then(|| {
+                            view! {
+                                <span class="explore-why" data-testid="explore-why">
+                                    {why.clone()}
+                                </span>
+                            }
+                        })}
                 </span>
             </div>
+            {(!suggestions.is_empty())
+                .then(|| {
+                    view! {
+                        <div class="explore-suggestions">
+                            {suggestions.into_iter().map(suggestion_button).collect_view()}
+                        </div>
+                    }
+                })}
             {has_script
                 .then(|| {
                     view! {
@@ -210,7 +231,10 @@ fn finding_view(exploring: Exploring, index: usize, f: FindingView) -> impl Into
                 shown()
                     .then(|| {
                         let steps = path.clone();
-                        let said = said.clone();
+                        let story = story.clone();
+                        let commands = commands.clone();
+                        let code = code.clone();
+                        let rule = rule.clone();
                         view! {
                             <ol class="explore-path" data-testid="explore-path">
                                 {steps
@@ -220,22 +244,80 @@ fn finding_view(exploring: Exploring, index: usize, f: FindingView) -> impl Into
                                     })
                                     .collect_view()}
                             </ol>
-                            <p class="hint">"Said, turn by turn:"</p>
-                            <ol class="explore-said">
-                                {said
-                                    .into_iter()
-                                    .map(|m| {
-                                        view! {
-                                            <li>
-                                                <code>{m}</code>
-                                            </li>
-                                        }
-                                    })
-                                    .collect_view()}
+                            <p class="hint">"What happens, turn by turn:"</p>
+                            <ol class="explore-said" data-testid="explore-story">
+                                {story.turns.iter().map(told_view).collect_view()}
                             </ol>
+                            <details class="explore-details">
+                                <summary>"For tests: code and commands"</summary>
+                                <p>
+                                    <code data-testid="explore-code">{code.clone()}</code>
+                                    {rule.clone().map(|r| format!(" · rule {r}"))}
+                                </p>
+                                <ol class="explore-commands" data-testid="explore-commands">
+                                    {commands
+                                        .iter()
+                                        .map(|m| {
+                                            view! {
+                                                <li>
+                                                    <code>{m.clone()}</code>
+                                                </li>
+                                            }
+                                        })
+                                        .collect_view()}
+                                </ol>
+                            </details>
                         }
                     })
             }}
         </li>
+    }
+}
+
+/// One turn of a finding's conversation, in words: what was said (with how many times in a row)
+/// and what happened because of it.
+fn told_view(told: &Told) -> impl IntoView {
+    let said = if told.times > 1 {
+        format!("{} ({} times)", sentence_start(&told.said), told.times)
+    } else {
+        sentence_start(&told.said)
+    };
+    let then = told.then.clone();
+    view! {
+        <li data-testid="explore-told" data-command=told.command.clone()>
+            {said}
+            {(!then.is_empty())
+                .then(|| {
+                    view! {
+                        <ul class="explore-then">
+                            {then.into_iter().map(|t| view! { <li>{t}</li> }).collect_view()}
+                        </ul>
+                    }
+                })}
+        </li>
+    }
+}
+
+/// A suggestion as a button that opens its place: the state (or arrow) in the inspector, or the
+/// plan's rules.
+fn suggestion_button(suggestion: Suggestion) -> impl IntoView {
+    let actions = expect_context::<Actions>();
+    let navigation = expect_context::<Navigation>();
+    let editor = expect_context::<Editor>();
+    let place = suggestion.place.clone();
+    view! {
+        <button
+            class="explore-suggestion"
+            data-testid="explore-suggestion"
+            on:click=move |_| {
+                match &place.state_id {
+                    Some(state) => actions.go_to(state, place.transition_index),
+                    None => editor.selection.set(Default::default()),
+                }
+                navigation.show(Tab::Inspect);
+            }
+        >
+            {suggestion.text}
+        </button>
     }
 }

@@ -79,12 +79,12 @@ pub fn session_rows(
 pub fn counters(plan: &plan_core::Plan, session: &Session) -> String {
     let stuck = plan.settings.stuck_turns;
     let limit = if stuck > 0 {
-        format!(" (released at {stuck})")
+        format!(" (safety net at {stuck})")
     } else {
         String::new()
     };
     format!(
-        "Turn {} · {} in this state · {} without progress{limit}",
+        "Turn {} · {} in this state · {} turns without progress{limit}",
         session.turn, session.visit.total, session.visit.without_progress
     )
 }

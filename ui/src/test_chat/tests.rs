@@ -43,10 +43,34 @@ fn billing_chat() -> ChatView {
     }
 }
 
+/// What the explorer plays (and an author may type) is a command; the transcript says it in
+/// words and keeps the command; the caller's own words stay as they were.
+#[test]
+fn a_callers_command_is_said_in_words_beside_the_command() {
+    let plan = plan_core::parse::parse_plan(include_str!("../../../plans/customer-support.json"))
+        .expect("the sample parses");
+    let mut chat = billing_chat();
+    let turn = chat.session.transcript[1].turn;
+    chat.session.transcript[1].text = "/set issue_type billing".into();
+    let lines = transcript_lines(&chat, AgentKind::Simulator, Some(&plan));
+    let line = lines
+        .iter()
+        .find(|l| l.role == "user" && l.turn == turn)
+        .expect("the caller's line");
+    let words = line.words.as_deref().expect("said in words");
+    assert!(words.starts_with("The caller gives "), "{words}");
+    assert!(words.ends_with(": billing"), "{words}");
+    assert_eq!(line.text, "/set issue_type billing");
+    assert!(lines
+        .iter()
+        .filter(|l| l.text == "Chloe")
+        .all(|l| l.words.is_none()));
+}
+
 #[test]
 fn the_transcript_folds_each_turns_trace_and_prompt_under_the_agents_reply() {
     let chat = billing_chat();
-    let lines = transcript_lines(&chat, AgentKind::Simulator);
+    let lines = transcript_lines(&chat, AgentKind::Simulator, None);
     assert_eq!(lines.len(), chat.session.transcript.len());
     let said: Vec<&str> = lines
         .iter()

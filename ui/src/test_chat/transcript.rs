@@ -3,6 +3,8 @@
 //! cost.
 
 use plan_api::messages::ChatView;
+use plan_core::explore::said;
+use plan_core::plan::Plan;
 use plan_core::runtime::Role;
 
 use super::{call_lines, cost_line, model_takes_part, no_functions_turn, writer_label, CallLine};
@@ -16,6 +18,9 @@ pub struct TranscriptLine {
     pub role: &'static str,
     pub turn: u32,
     pub text: String,
+    /// A simulator command the caller's line is (`/set size large`), said in words ("the caller
+    /// gives size: large"); the command stays under it.
+    pub words: Option<String>,
     pub trace: Vec<String>,
     /// The prompt the agent wrote this reply with.
     pub prompt: String,
@@ -29,8 +34,13 @@ pub struct TranscriptLine {
     pub no_functions: bool,
 }
 
-/// Every line of `chat`'s transcript, `agent` answering its next turns.
-pub fn transcript_lines(chat: &ChatView, agent: AgentKind) -> Vec<TranscriptLine> {
+/// Every line of `chat`'s transcript, `agent` answering its next turns; the caller's commands
+/// said in words of `plan`.
+pub fn transcript_lines(
+    chat: &ChatView,
+    agent: AgentKind,
+    plan: Option<&Plan>,
+) -> Vec<TranscriptLine> {
     let mixed = model_takes_part(&chat.turns, agent);
     let notice_at = no_functions_turn(&chat.turns);
     chat.session
@@ -52,6 +62,12 @@ pub fn transcript_lines(chat: &ChatView, agent: AgentKind) -> Vec<TranscriptLine
                 },
                 turn: l.turn,
                 text: l.text.clone(),
+                words: match (l.role, plan) {
+                    (Role::User, Some(plan)) if is_command(&l.text) => {
+                        Some(sentence_start(&said(plan, &l.text)))
+                    }
+                    _ => None,
+                },
                 trace: logged
                     .map(|t| t.events.iter().map(|e| e.text.clone()).collect())
                     .unwrap_or_default(),
@@ -59,4 +75,20 @@ pub fn transcript_lines(chat: &ChatView, agent: AgentKind) -> Vec<TranscriptLine
             }
         })
         .collect()
+}
+
+/// Whether a caller's line is a simulator command (its last line starts with `/`).
+fn is_command(text: &str) -> bool {
+    text.lines()
+        .last()
+        .is_some_and(|l| l.trim_start().starts_with('/'))
+}
+
+/// "the caller gives…" as the first words of a line: "The caller gives…".
+pub fn sentence_start(text: &str) -> String {
+    let mut chars = text.chars();
+    chars
+        .next()
+        .map(|c| c.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
 }

@@ -250,7 +250,7 @@ fn KeyField(id: String, task: Option<usize>, index: usize) -> impl IntoView {
     );
     view! {
         <label class="field">
-            <span class="field-label">"Key"</span>
+            <span class="field-label">"What the caller gives"</span>
             <input
                 type="text"
                 list=list_id.clone()

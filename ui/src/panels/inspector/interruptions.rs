@@ -98,7 +98,7 @@ fn InterruptionForm(i: usize) -> impl IntoView {
     view! {
         <div class="interruption" data-testid="interruption-fields" data-interruption-id=id>
             <label class="field">
-                <span class="field-label">"Id"</span>
+                <span class="field-label">"Name"</span>
                 <input
                     type="text"
                     data-testid="field-x-id"

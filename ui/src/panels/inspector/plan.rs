@@ -59,7 +59,7 @@ fn PlanSettings() -> impl IntoView {
                 move |n| change_plan(editor, Some("stuck"), |d| d.settings.stuck_turns = n),
             )}
             {whole_number(
-                "Insights kept per conversation",
+                "Notes about the caller kept per conversation",
                 "max-insights",
                 move || read_plan(editor, |p| p.settings.max_insights),
                 move |n| change_plan(editor, Some("insights"), |d| d.settings.max_insights = n),

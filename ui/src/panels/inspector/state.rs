@@ -56,10 +56,29 @@ pub fn StateInspector(id: String) -> impl IntoView {
             edit_state(editor, &id, Some(format!("{id}:{field}")), |s| f(s, v));
         }
     };
+    // The last name the state had, for an emptied title: refused at the field, the name kept.
+    let named = StoredValue::new(read_state(editor, &id, |s| s.title.clone()).unwrap_or_default());
+    let title_refused = RwSignal::new(None::<String>);
     // A new state takes its id from its first title ("Order details" → `order-details`), one
     // step after the typing; an id the author or an import chose stays as it is.
     let title_done = move |_: leptos::ev::Event| {
         let from = sid.get_value();
+        let typed_title = read_state(editor, &from, |s| s.title.clone()).unwrap_or_default();
+        match title_kept(&typed_title, &named.get_value()) {
+            Some(kept) => {
+                // Part of the typing's undo step: the emptied title never stands on its own.
+                edit_state(editor, &from, Some(format!("{from}:title")), |s| {
+                    s.title = kept.clone()
+                });
+                editor.end_typing();
+                title_refused.set(Some(format!("A state needs a name: it keeps ‘{kept}’.")));
+                return;
+            }
+            None => {
+                named.set_value(typed_title.trim().to_string());
+                title_refused.set(None);
+            }
+        }
         if !is_placeholder_id(&from) {
             return;
         }
@@ -93,7 +112,7 @@ pub fn StateInspector(id: String) -> impl IntoView {
                     "title",
                     get(|s| s.title.clone()),
                     set("title", |s, v| s.title = v),
-                )}
+                )} {field_refusal(title_refused)}
             </div>
             <ModePicker id=sid.get_value() />
             {typed(
@@ -449,9 +468,24 @@ fn GoalFields(id: String) -> impl IntoView {
     }
 }
 
+/// The name a state keeps when its title was committed as `typed`: `kept` (its last name) when
+/// `typed` is blank and there is one; none when `typed` stands.
+pub fn title_kept(typed: &str, kept: &str) -> Option<String> {
+    (typed.trim().is_empty() && !kept.trim().is_empty()).then(|| kept.trim().to_string())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_emptied_title_is_refused_and_the_last_name_kept() {
+        assert_eq!(title_kept("", "Order"), Some("Order".into()));
+        assert_eq!(title_kept("   ", "Order"), Some("Order".into()));
+        assert_eq!(title_kept("Order placed", "Order"), None);
+        // A state that never had a name has none to keep: validation says so instead.
+        assert_eq!(title_kept("", ""), None);
+    }
 
     #[test]
     fn a_goal_state_gets_a_goal_to_fill_in_and_an_empty_one_goes_with_the_mode() {

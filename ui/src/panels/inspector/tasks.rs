@@ -76,7 +76,7 @@ fn TaskFields(id: String, index: usize) -> impl IntoView {
             </div>
             {name_field(
                 editor,
-                "Id",
+                "Name",
                 "task-id",
                 get(|t| t.id.clone()),
                 move |to| {
