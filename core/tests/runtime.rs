@@ -22,6 +22,16 @@ fn begin(p: &Plan) -> Session {
     start(p, r).expect("starts").0
 }
 
+/// A chat with the simulator on `p`, and its opening turn.
+fn simulated(p: &Plan) -> (Chat<'_, Simulator>, plan_core::runtime::Turn) {
+    let r = PlanRef {
+        id: p.id.clone(),
+        version: PlanVersion::File,
+        content_hash: String::new(),
+    };
+    Chat::open(p, &Simulator, r).expect("opens")
+}
+
 fn turn(p: &Plan, s: &Session, message: &str, actions: &[Action]) -> (Session, Vec<Event>) {
     step(p, s, message, actions).unwrap_or_else(|e| panic!("turn runs: {e}"))
 }
@@ -1399,12 +1409,7 @@ fn the_simulator_asks_a_question_written_as_one_as_it_is() {
          "transitions": [{"target_state_id": "done"}]},
         {"id": "done", "title": "Done"}
     ]}));
-    let r = PlanRef {
-        id: "pizza".into(),
-        version: PlanVersion::File,
-        content_hash: String::new(),
-    };
-    let (mut chat, opening) = Chat::open(&p, &Simulator, r).expect("opens");
+    let (mut chat, opening) = simulated(&p);
     assert_eq!(opening.reply, "Shall I place the order (yes or no)?");
     chat.say("yes").expect("turn");
     assert_eq!(
@@ -1427,12 +1432,7 @@ fn the_simulator_says_choices_the_question_lists_once() {
          "transitions": [{"target_state_id": "done"}]},
         {"id": "done", "title": "Done"}
     ]}));
-    let r = PlanRef {
-        id: "pizza".into(),
-        version: PlanVersion::File,
-        content_hash: String::new(),
-    };
-    let (mut chat, opening) = Chat::open(&p, &Simulator, r).expect("opens");
+    let (mut chat, opening) = simulated(&p);
     assert_eq!(opening.reply, "Small, medium or large?");
     chat.say("large").expect("turn");
     assert_eq!(

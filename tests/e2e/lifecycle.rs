@@ -416,17 +416,7 @@ fn the_seed_flow_export_is_imported_and_exported_through_the_file_dialogs(ctx: &
             Ok(count(ctx, hooks::STATE)? == 4 && text_of(ctx, hooks::PLAN_TITLE)? == "flow-export")
         })?;
     std::thread::sleep(Duration::from_millis(500));
-    let cut = ctx.session().execute(
-        "const c = document.querySelector('[data-testid=canvas]').getBoundingClientRect();
-         return [...document.querySelectorAll('[data-testid=state]')].filter(e => {
-             const r = e.getBoundingClientRect();
-             return r.left < c.left || r.right > c.right || r.top < c.top || r.bottom > c.bottom;
-         }).map(e => e.dataset.stateId);",
-        json!([]),
-    )?;
-    ensure(cut.as_array().is_some_and(Vec::is_empty), || {
-        format!("cards cut at the canvas's edge as the imported plan opens: {cut}")
-    })?;
+    plan_tests::page::ensure_whole(ctx, "as the imported plan opens")?;
     ctx.screenshot("imported-opens-whole")?;
     let p = open_plan(ctx, "flow-export")?;
     ensure(p.states.len() == 4, || format!("{} states", p.states.len()))?;

@@ -63,17 +63,7 @@ fn the_pizza_order_speaks_the_authors_words_from_opening_to_explore(ctx: &Ctx) -
             Ok(text_of(ctx, hooks::PLAN_TITLE)? == "Pizza order" && count(ctx, hooks::STATE)? == 4)
         })?;
     std::thread::sleep(std::time::Duration::from_millis(500));
-    let cut = ctx.session().execute(
-        "const c = document.querySelector('[data-testid=canvas]').getBoundingClientRect();
-         return [...document.querySelectorAll('[data-testid=state]')].filter(e => {
-             const r = e.getBoundingClientRect();
-             return r.left < c.left || r.right > c.right || r.top < c.top || r.bottom > c.bottom;
-         }).map(e => e.dataset.stateId);",
-        json!([]),
-    )?;
-    ensure(cut.as_array().is_some_and(Vec::is_empty), || {
-        format!("cards cut at the canvas's edge as the plan opens: {cut}")
-    })?;
+    plan_tests::page::ensure_whole(ctx, "as the plan opens")?;
     ctx.screenshot("pizza-opened")?;
 
     // Explore: the dead end in Order, told as a call, and the "no" that waits.

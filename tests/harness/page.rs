@@ -48,6 +48,21 @@ pub fn is_visible(ctx: &Ctx, css: &str) -> Result<bool, String> {
     v.as_bool().ok_or_else(|| format!("nothing matches {css}"))
 }
 
+/// Fails naming the cards that are not wholly on the canvas (`when`: what the author did).
+pub fn ensure_whole(ctx: &Ctx, when: &str) -> Outcome {
+    let cut = ctx.session().execute(
+        "const c = document.querySelector('[data-testid=canvas]').getBoundingClientRect();
+         return [...document.querySelectorAll('[data-testid=state]')].filter(e => {
+             const r = e.getBoundingClientRect();
+             return r.left < c.left || r.right > c.right || r.top < c.top || r.bottom > c.bottom;
+         }).map(e => e.dataset.stateId);",
+        json!([]),
+    )?;
+    ensure(cut.as_array().is_some_and(Vec::is_empty), || {
+        format!("cards cut at the canvas's edge {when}: {cut}")
+    })
+}
+
 /// How many elements match `css`.
 pub fn count(ctx: &Ctx, css: &str) -> Result<usize, String> {
     Ok(ctx.session().find_all(css)?.len())
