@@ -361,6 +361,16 @@ fn the_publish_dialog_says_what_changes_for_callers_and_blocks_a_broken_rule(ctx
     ensure(disabled(ctx, hooks::PUBLISH_CONFIRM)?, || {
         "Publish is enabled with a newly broken rule".into()
     })?;
+    // An outcome's example, told as the call it is: the caller's turns in words, not commands.
+    click(
+        ctx,
+        "[data-testid=publish-outcome] .publish-example summary",
+    )?;
+    let example = text_of(ctx, "[data-testid=publish-example]")?;
+    ensure(
+        example.contains("The caller gives") && !example.contains('/'),
+        || format!("the example: {example:?}"),
+    )?;
     ctx.screenshot("publish-behaviour")?;
     Ok(())
 }

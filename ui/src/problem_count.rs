@@ -4,6 +4,7 @@
 
 use plan_core::Severity;
 
+use crate::actions::plural;
 use crate::navigation::Tab;
 
 /// Errors and warnings of one check.
@@ -95,14 +96,6 @@ pub fn problem_count(checked: Counted, explored: Explored) -> ProblemCount {
         text,
         tooltip,
         opens,
-    }
-}
-
-fn plural(n: usize, one: &str) -> String {
-    if n == 1 {
-        format!("1 {one}")
-    } else {
-        format!("{n} {one}s")
     }
 }
 

@@ -5,9 +5,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::findings::{Finding, FindingCode, Place};
+use super::findings::{title, Finding, FindingCode, Place};
 use crate::coerce::in_words;
-use crate::plan::{Plan, State};
+use crate::plan::Plan;
 use crate::runtime::{Action, Turn, What};
 
 /// A conversation told turn by turn, with why the finding happened and what to do.
@@ -173,12 +173,11 @@ pub fn headline(finding: &Finding) -> String {
 /// What happened in a turn, in words; only what an author follows (states, tasks, the safety
 /// net, interruptions, the ending).
 fn happened(plan: &Plan, turn: &Turn) -> Vec<String> {
-    let title = |id: &str| state_title(plan, id);
     turn.events
         .iter()
         .filter_map(|e| match &e.what {
             What::Entered { state_id } => {
-                Some(format!("the conversation moves to ‘{}’", title(state_id)))
+                Some(format!("the conversation moves to ‘{}’", title(plan, state_id)))
             }
             What::TaskCompleted { task_id, auto: true } => {
                 Some(format!("‘{}’ is done", task_words(plan, task_id)))
@@ -200,10 +199,10 @@ fn happened(plan: &Plan, turn: &Turn) -> Vec<String> {
                 action_words(plan, action)
             )),
             What::Interrupted { to, .. } => {
-                Some(format!("the conversation turns to ‘{}’", title(to)))
+                Some(format!("the conversation turns to ‘{}’", title(plan, to)))
             }
             What::Resumed { state_id, .. } => {
-                Some(format!("the conversation goes back to ‘{}’", title(state_id)))
+                Some(format!("the conversation goes back to ‘{}’", title(plan, state_id)))
             }
             What::Ended { ending } => Some(format!("the call ends: {}", ending.describe())),
             _ => None,
@@ -292,7 +291,7 @@ fn explain(plan: &Plan, finding: &Finding, turns: &[Turn]) -> (String, Vec<Sugge
                     let what = task.map_or("the goal".to_string(), |t| {
                         format!("‘{}’", task_words(plan, &t))
                     });
-                    let name = state_title(plan, &in_state);
+                    let name = title(plan, &in_state);
                     (
                         format!(
                             "After {n} turns without progress in ‘{name}’, the stuck safety net skipped {what} and the conversation went on."
@@ -329,13 +328,6 @@ fn action_words(plan: &Plan, action: &Action) -> String {
         Action::CallTool { tool, .. } => format!("call the {} tool", humanise(tool)),
         other => other.describe(),
     }
-}
-
-fn state_title(plan: &Plan, id: &str) -> String {
-    plan.state(id)
-        .map(|s: &State| s.title.clone())
-        .filter(|t| !t.is_empty())
-        .unwrap_or_else(|| humanise(id))
 }
 
 /// A value as the caller would say it: yes and no for booleans, a word's underscores as spaces.

@@ -115,18 +115,21 @@ pub fn CoverageLegend() -> impl IntoView {
                     <span class="coverage-legend-title">
                         "How many ways a conversation can go enter a state:"
                     </span>
-                    <span class="swatch" data-reach="never">
-                        "none (dashed)"
-                    </span>
-                    <span class="swatch" data-reach="few">
-                        "few"
-                    </span>
-                    <span class="swatch" data-reach="some">
-                        "some"
-                    </span>
-                    <span class="swatch" data-reach="many">
-                        "many"
-                    </span>
+                    {[
+                        ("never", "none (dashed)"),
+                        ("few", "few"),
+                        ("some", "some"),
+                        ("many", "many"),
+                    ]
+                        .into_iter()
+                        .map(|(level, words)| {
+                            view! {
+                                <span class="swatch" data-reach=level>
+                                    {words}
+                                </span>
+                            }
+                        })
+                        .collect_view()}
                 </div>
             }
         })

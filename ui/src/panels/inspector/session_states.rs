@@ -135,6 +135,7 @@ pub fn template_area(
             {typed(editor, Extent::Lines, label, testid, value, on_input)}
             <select
                 class="insert"
+                aria-label=format!("Insert a name into {}", label.to_lowercase())
                 data-testid=format!("insert-{testid}")
                 prop:value=""
                 on:focus=move |_| opened.set(true)
