@@ -24,7 +24,7 @@ apt_packages=(
   build-essential pkg-config file curl ca-certificates
   libwebkit2gtk-4.1-dev libgtk-3-dev librsvg2-dev libxdo-dev libssl-dev
   webkit2gtk-driver xvfb xauth x11-utils imagemagick xdotool
-  procps util-linux lintian desktop-file-utils
+  procps util-linux lintian desktop-file-utils fonts-dejavu-extra
 )
 missing=()
 for p in "${apt_packages[@]}"; do

@@ -248,6 +248,19 @@ impl State {
             .flat_map(|t| t.deliverables.iter())
             .chain(self.goal.iter().flat_map(|g| g.deliverables.iter()))
     }
+
+    /// Where transition `index` comes in the order the runtime checks this state's transitions
+    /// (0 first; runtime.md step 6): lower priority first, then earlier in the list.
+    pub fn check_order(&self, index: usize) -> usize {
+        let Some(p) = self.transitions.get(index).map(|t| t.priority.0) else {
+            return index;
+        };
+        self.transitions
+            .iter()
+            .enumerate()
+            .filter(|(i, t)| t.priority.0 < p || (t.priority.0 == p && *i < index))
+            .count()
+    }
 }
 
 /// Execution mode of a state.

@@ -876,6 +876,52 @@ fn an_unhandled_yes_or_no_is_said_in_words_and_an_interruption_on_it_handles_it(
         .all(|d| d.code.as_str() != "unhandled-value"));
 }
 
+/// Intake moves on when the lookup finds the caller, and nowhere when it does not: a call that
+/// answers MISSING leaves the conversation where it is.
+#[test]
+fn a_tool_code_no_arrow_reads_is_named_and_an_arrow_a_negation_or_a_fallback_handles_it() {
+    let found = cond(
+        "tool_result",
+        json!({"tool": "lookup", "response_code": "FOUND"}),
+    );
+    let missing = cond(
+        "tool_result",
+        json!({"tool": "lookup", "response_code": "MISSING"}),
+    );
+    let d = case(
+        &routes(json!([found])),
+        &routes(json!([found, missing])),
+        "unhandled-response-code",
+        Severity::Warning,
+        "/states/0/transitions/0",
+    );
+    assert!(
+        d.message.contains("lookup tool answers MISSING") && d.message.contains("'Intake'"),
+        "{}",
+        d.message
+    );
+    assert_eq!(d.location.transition_index, Some(0));
+    let quiet = |transitions: Value| {
+        report(&routes(transitions))
+            .iter()
+            .all(|d| d.code.as_str() != "unhandled-response-code")
+    };
+    // "Not FOUND" handles every other code; a fallback every answer.
+    let not_found = cond(
+        "tool_result",
+        json!({"tool": "lookup", "response_code": "FOUND", "negated": true}),
+    );
+    assert!(quiet(json!([found, not_found])));
+    assert!(quiet(
+        json!([found, {"target_state_id": "b", "priority": 9}])
+    ));
+    // A state whose arrows read no code of the tool is not judged on its codes.
+    assert!(quiet(json!([cond(
+        "turn_count_exceeded",
+        json!({"turns": 2})
+    )])));
+}
+
 /// Three-valued: an arrow that needs "billing" and something else can still fire for billing; an
 /// arrow that needs "billing" and "other" at once fires for neither.
 #[test]

@@ -20,7 +20,7 @@ pub const TESTS: &[Test] = plan_tests::tests![
     new_states_land_beside_the_work_never_on_a_card_and_wholly_on_screen,
     an_arrow_let_go_on_the_empty_canvas_offers_a_connected_state_there,
     a_problem_is_said_and_marked_at_its_field_and_the_problems_list_leads_there,
-    a_new_state_takes_its_id_from_its_first_title_and_the_id_waits_under_advanced,
+    a_new_state_takes_its_id_from_its_title_and_the_id_waits_under_advanced,
     moving_connecting_and_panning_select_no_text,
     the_right_button_opens_a_menu_of_what_can_be_done_there,
     tab_reaches_every_card_and_enter_opens_it_in_the_inspector,
@@ -301,9 +301,7 @@ fn a_problem_is_said_and_marked_at_its_field_and_the_problems_list_leads_there(
     })
 }
 
-fn a_new_state_takes_its_id_from_its_first_title_and_the_id_waits_under_advanced(
-    ctx: &Ctx,
-) -> Outcome {
+fn a_new_state_takes_its_id_from_its_title_and_the_id_waits_under_advanced(ctx: &Ctx) -> Outcome {
     open_plan(ctx, "customer-support")?;
     click(ctx, &format!("{} .card-title", hooks::state("farewell")))?;
     click(ctx, hooks::PALETTE_STRICT)?;
@@ -357,12 +355,14 @@ fn a_new_state_takes_its_id_from_its_first_title_and_the_id_waits_under_advanced
         || "the Advanced id field does not say order-details".into(),
     )?;
     ctx.screenshot("id-from-title")?;
-    // A second title leaves the id alone: references to it stay as they are.
+    // Not yet published, the id follows a corrected title too (what happens once the plan is
+    // published: `pizza.rs`).
     plan_tests::page::type_text(ctx, hooks::FIELD_TITLE, "Order")?;
-    std::thread::sleep(Duration::from_millis(400));
-    ensure(count(ctx, &hooks::state("order-details"))? == 1, || {
-        "a second title changed the id".into()
-    })?;
+    ctx.session()
+        .wait_until("the id following the second title", SHORT, || {
+            Ok(count(ctx, &hooks::state("order"))? == 1
+                && count(ctx, &hooks::state("order-details"))? == 0)
+        })?;
     // An emptied title is refused at the field: the state keeps its name, and says so there.
     let el = ctx.session().wait_for(hooks::FIELD_TITLE, SHORT)?;
     ctx.session().click(&el)?;
@@ -391,8 +391,8 @@ fn a_new_state_takes_its_id_from_its_first_title_and_the_id_waits_under_advanced
     plan_tests::page::wait_saved(ctx)?;
     let plan = plan_tests::page::plan(ctx, "customer-support")?;
     ensure(
-        plan.state("order-details").map(|s| s.title.as_str()) == Some("Order"),
-        || "the draft on disk does not hold order-details titled Order".into(),
+        plan.state("order").map(|s| s.title.as_str()) == Some("Order"),
+        || "the draft on disk does not hold order titled Order".into(),
     )
 }
 

@@ -14,8 +14,8 @@ use std::time::{Duration, Instant};
 use plan_tests::hooks;
 use plan_tests::native::choose_file;
 use plan_tests::page::{
-    click, count, draft, ensure, ensure_count, open_plan, plan, plan_cli, set_value, shows,
-    text_of, type_text, Outcome, DELETE,
+    click, confirm_publish, count, draft, ensure, ensure_count, notice_with, open_plan,
+    open_publish, plan, plan_cli, publish, set_value, shows, text_of, type_text, Outcome, DELETE,
 };
 use plan_tests::{Ctx, Test, SHORT};
 use serde_json::json;
@@ -35,65 +35,6 @@ const LONG: Duration = Duration::from_secs(10);
 /// The titles of the shell's file dialogs (`src-tauri/src/dialogs.rs`).
 const IMPORT_DIALOG: &str = "Import a plan";
 const EXPORT_DIALOG: &str = "Export the plan";
-
-/// The text of the latest notice, waiting for one that contains `part`.
-fn notice_with(ctx: &Ctx, part: &str) -> Result<String, String> {
-    let mut seen = String::new();
-    ctx.session()
-        .wait_until(&format!("a notice saying {part:?}"), LONG, || {
-            seen = text_of(ctx, hooks::NOTICE).unwrap_or_default();
-            Ok(seen.contains(part))
-        })
-        .map_err(|e| format!("{e} (the notice says {seen:?})"))?;
-    Ok(seen)
-}
-
-/// Opens the publish dialog and waits for what it has to say (changes or errors).
-fn open_publish(ctx: &Ctx) -> Outcome {
-    click(ctx, hooks::PUBLISH)?;
-    ctx.session()
-        .wait_until("the publish dialog's answer", LONG, || {
-            Ok(count(ctx, hooks::PUBLISH_DIFF)?
-                + count(ctx, hooks::PUBLISH_ERRORS)?
-                + count(ctx, hooks::PUBLISH_UNCHANGED)?
-                + count(ctx, hooks::PUBLISH_ERROR)?
-                > 0)
-        })
-}
-
-/// Clicks Publish once it is enabled: for a plan with rules, after every conversation has been
-/// explored and the rules hold (seconds in the debug app).
-fn confirm_publish(ctx: &Ctx) -> Outcome {
-    ctx.session().wait_until(
-        "Publish enabled once the rules are checked",
-        Duration::from_secs(90),
-        || {
-            let disabled = ctx.session().execute(
-                "return document.querySelector('[data-testid=publish-confirm]').disabled;",
-                json!([]),
-            )?;
-            Ok(disabled == json!(false))
-        },
-    )?;
-    click(ctx, hooks::PUBLISH_CONFIRM)
-}
-
-/// Publishes the draft with `note` through the dialog, which must list `listed`.
-fn publish(ctx: &Ctx, note: &str, listed: &str) -> Result<u32, String> {
-    open_publish(ctx)?;
-    let diff = text_of(ctx, hooks::PUBLISH_DIFF)?;
-    ensure(diff.contains(listed), || {
-        format!("the publish dialog lists {diff:?}, not {listed:?}")
-    })?;
-    type_text(ctx, hooks::PUBLISH_NOTE, note)?;
-    confirm_publish(ctx)?;
-    let text = notice_with(ctx, "Published version")?;
-    text.trim_start_matches(|c: char| !c.is_ascii_digit())
-        .split(|c: char| !c.is_ascii_digit())
-        .next()
-        .and_then(|n| n.parse().ok())
-        .ok_or_else(|| format!("no version number in {text:?}"))
-}
 
 /// Clicks the Versions tab and waits for version `n` in it.
 fn versions_tab_shows(ctx: &Ctx, n: u32) -> Outcome {

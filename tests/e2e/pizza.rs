@@ -3,7 +3,8 @@
 //! dead end in Order is told as the call it was ("The agent marks ‘Take the order’ done (5
 //! times)"), with why from the runtime's own events (the stuck safety net skipped the task) and a
 //! suggestion that opens Order; the status bar counts explore's error; no command, id or code in
-//! the words unless asked for.
+//! the words unless asked for; a state's id follows its title until the plan is published, then
+//! stays.
 //!
 //! Run by `scripts/test.sh`, or alone with `cargo test -p plan-tests --test e2e [-- NAME]`.
 //! Screenshots land in `target/e2e/`.
@@ -11,7 +12,10 @@
 use std::fs;
 
 use plan_tests::hooks;
-use plan_tests::page::{click, count, ensure, is_visible, shows, text_of, Outcome};
+use plan_tests::page::{
+    click, confirm_publish, count, ensure, is_visible, notice_with, open_publish, shows, text_of,
+    type_text, Outcome,
+};
 use plan_tests::{Ctx, Test, SHORT};
 use serde_json::json;
 
@@ -144,5 +148,67 @@ fn the_pizza_order_speaks_the_authors_words_from_opening_to_explore(ctx: &Ctx) -
             Ok(count(ctx, DEAD_END)? == 1 && count(ctx, STALL)? == 0)
         })?;
     ctx.screenshot("pizza-no-handled")?;
-    Ok(())
+    ids_follow_titles_until_published(ctx)
+}
+
+/// A state added from the palette takes its id from its title, a corrected title too; once
+/// published, a new title keeps the id (versions and callers know the state by it), the Publish
+/// dialog says the state changed rather than "removed" and "new", and Advanced says why.
+fn ids_follow_titles_until_published(ctx: &Ctx) -> Outcome {
+    click(ctx, &format!("{} .card-title", hooks::state("placed")))?;
+    click(ctx, hooks::PALETTE_LOOSE)?;
+    shows(ctx, "the new state named", hooks::FIELD_TITLE, SHORT)?;
+    type_text(ctx, hooks::FIELD_TITLE, "Delivry")?;
+    ctx.session()
+        .wait_until("the id from the title", SHORT, || {
+            Ok(count(ctx, &hooks::state("delivry"))? == 1)
+        })?;
+    type_text(ctx, hooks::FIELD_TITLE, "Delivery")?;
+    ctx.session()
+        .wait_until("the id from the corrected title", SHORT, || {
+            Ok(count(ctx, &hooks::state("delivery"))? == 1
+                && count(ctx, &hooks::state("delivry"))? == 0)
+        })?;
+    // No placeholder id in any picker.
+    let pickers = ctx.session().execute(
+        "return [...document.querySelectorAll('select option')].map(o => o.textContent).join('|');",
+        json!([]),
+    )?;
+    ensure(!pickers.to_string().contains("new-state"), || {
+        format!("a picker offers a placeholder id: {pickers}")
+    })?;
+    open_publish(ctx)?;
+    type_text(ctx, hooks::PUBLISH_NOTE, "First orders")?;
+    confirm_publish(ctx)?;
+    notice_with(ctx, "Published version 1")?;
+
+    // Published: a new title keeps the id.
+    click(ctx, &format!("{} .card-title", hooks::state("delivery")))?;
+    type_text(ctx, hooks::FIELD_TITLE, "Out for delivery")?;
+    ctx.session()
+        .wait_until("the new title on the card", SHORT, || {
+            Ok(
+                text_of(ctx, &format!("{} .card-title", hooks::state("delivery")))?
+                    == "Out for delivery",
+            )
+        })?;
+    std::thread::sleep(std::time::Duration::from_millis(400));
+    ensure(count(ctx, &hooks::state("delivery"))? == 1, || {
+        "a title given after publishing moved the id".into()
+    })?;
+    click(ctx, hooks::ADVANCED_TOGGLE)?;
+    let warning = text_of(ctx, "[data-testid=id-warning]")?;
+    ensure(warning.contains("Published versions"), || {
+        format!("Advanced says {warning:?}")
+    })?;
+    ctx.screenshot("pizza-id-kept-after-publishing")?;
+    open_publish(ctx)?;
+    let changes = text_of(ctx, hooks::PUBLISH_DIFF)?;
+    ensure(
+        changes.contains("Out for delivery")
+            && !changes.contains("Removed")
+            && !changes.contains("New state"),
+        || format!("the Publish dialog's changes: {changes:?}"),
+    )?;
+    click(ctx, hooks::PUBLISH_CANCEL)
 }

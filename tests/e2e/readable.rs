@@ -1,7 +1,7 @@
 //! End-to-end tests of the view an author first sees (issue 29) in the real app at 1280×800: every
 //! sample plan opens whole and readable with the panels as they open (every card on the canvas and
-//! clear of the minimap and the zoom buttons, titles and arrow labels at least 8 px tall on
-//! screen), Fit and Auto-layout keep that rule, and folding a side panel gives the canvas its room
+//! clear of the minimap and the zoom buttons, every text the cards' layer draws at least 8 px tall
+//! on screen, no word broken across lines, no title, label or mark cut), Fit and Auto-layout keep that rule, and folding a side panel gives the canvas its room
 //! and keeps the canvas's middle where it was.
 //!
 //! Run by `scripts/test.sh`, or alone with `cargo test -p plan-tests --test e2e [-- NAME]`.
@@ -21,6 +21,7 @@ pub const TESTS: &[Test] = plan_tests::tests![
     folding_a_side_panel_gives_the_canvas_room_and_keeps_its_middle,
     the_smallest_window_keeps_everything_on_screen_and_apart,
     a_plan_without_saved_positions_opens_laid_out_and_whole,
+    parallel_arrows_and_long_names_read_apart_and_whole,
 ];
 
 /// The sample plans, as the workspace is seeded with them.
@@ -69,7 +70,28 @@ fn measure(ctx: &Ctx) -> Result<Value, String> {
                  crosses: tags.filter(o => o !== e && r.width > 0 && meets(r, o.getBoundingClientRect()))
                      .map(o => ({from: o.dataset.from, index: +o.dataset.index, text: o.textContent}))};
          });
-         return {zoom, cards, labels};",
+         // Every text the cards' layer draws (marks, counts, badges included): its size on screen,
+         // whether a word of it wraps inside itself, whether it is cut (clipped or ellipsized).
+         const prints = [];
+         for (const el of document.querySelectorAll('.cards *')) {
+             const own = [...el.childNodes].filter(n => n.nodeType === 3 && n.textContent.trim());
+             const r = el.getBoundingClientRect();
+             const style = getComputedStyle(el);
+             if (!own.length || r.width === 0 || style.visibility === 'hidden') continue;
+             // A word may break after a hyphen (\"hand-\" / \"off\"), nowhere else.
+             let brokenWord = null;
+             for (const node of own) for (const m of node.textContent.matchAll(/[^\\s-]+-?/g)) {
+                 const range = document.createRange();
+                 range.setStart(node, m.index);
+                 range.setEnd(node, m.index + m[0].length);
+                 const tops = new Set([...range.getClientRects()].filter(q => q.width > 0.5).map(q => Math.round(q.top)));
+                 if (tops.size > 1) brokenWord = m[0];
+             }
+             const clipped = style.overflow === 'hidden' || style.overflowX === 'hidden';
+             prints.push({text: el.textContent.slice(0, 48), cls: String(el.className), px: px(el), brokenWord,
+                 cut: clipped && (el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1)});
+         }
+         return {zoom, cards, labels, prints};",
         json!([]),
     )
 }
@@ -126,6 +148,32 @@ fn check_readable(ctx: &Ctx, plan_id: &str, when: &str) -> Outcome {
             labels.len()
         )
     })?;
+    for p in m["prints"].as_array().cloned().unwrap_or_default() {
+        let px = p["px"].as_f64().unwrap_or(0.0);
+        ensure(px >= LEGIBLE_PX - 0.01, || {
+            format!(
+                "{plan_id} {when} at {zoom}: {:?} ({}) is {px:.1} px on screen",
+                p["text"], p["cls"]
+            )
+        })?;
+        ensure(p["brokenWord"].is_null(), || {
+            format!(
+                "{plan_id} {when} at {zoom}: {:?} breaks the word {} across lines",
+                p["text"], p["brokenWord"]
+            )
+        })?;
+        // A card's list of keys may end in "…" (the card's tooltip and inspector say them all);
+        // a title, an arrow's label or a mark is never cut.
+        ensure(
+            p["cut"] != json!(true) || p["cls"] == json!("card-meta"),
+            || {
+                format!(
+                    "{plan_id} {when} at {zoom}: {:?} ({}) is cut",
+                    p["text"], p["cls"]
+                )
+            },
+        )?;
+    }
     for l in &labels {
         let px = l["px"].as_f64().unwrap_or(0.0);
         ensure(l["shown"] == json!(true) && px >= LEGIBLE_PX - 0.01, || {
@@ -134,6 +182,10 @@ fn check_readable(ctx: &Ctx, plan_id: &str, when: &str) -> Outcome {
                 l["text"], l["shown"]
             )
         })?;
+        ensure(
+            !l["text"].as_str().unwrap_or("").ends_with('\u{2026}'),
+            || format!("{plan_id} {when}: the label {} is cut short", l["text"]),
+        )?;
         ensure(l["over"].as_array().is_none_or(Vec::is_empty), || {
             format!(
                 "{plan_id} {when} at {zoom}: the label {} lies over {}",
@@ -371,4 +423,50 @@ fn a_plan_without_saved_positions_opens_laid_out_and_whole(ctx: &Ctx) -> Outcome
         check_readable(ctx, id, "opened without saved positions")?;
     }
     Ok(())
+}
+
+/// The newcomer's Pizza order as it stands after a few edits: two arrows between the same two
+/// cards twice over (Order to Address, Confirm to Order placed, the second one added for the
+/// caller's "no"), and a tool whose name and codes are long identifiers. Opened as written (no
+/// positions), every label apart from the others and from the cards, none cut, no word broken.
+fn parallel_arrows_and_long_names_read_apart_and_whole(ctx: &Ctx) -> Outcome {
+    let pizza = json!({"id": "pizza-order", "title": "Pizza order",
+    "tools": [{"name": "verify_identity_of_caller", "description": "Checks the caller's account",
+       "response_codes": ["CUSTOMER_VERIFIED", "CUSTOMER_NOT_FOUND"]}],
+    "states": [
+      {"id": "order", "title": "Order", "type": "strict", "instructions": "Take the order.",
+       "tasks": [{"id": "take_order", "description": "Take the order.",
+         "deliverables": [{"key": "pizza_size", "type": "enum", "enum_values": ["small", "medium", "large"]}]}],
+       "transitions": [
+         {"target_state_id": "address", "condition_type": "deliverable_exists",
+          "condition_config": {"key": "pizza_size"}},
+         {"target_state_id": "address", "priority": 2, "condition_type": "turn_count_exceeded",
+          "condition_config": {"turns": 4}}]},
+      {"id": "address", "title": "Address", "type": "loose", "instructions": "Ask where to deliver.",
+       "allowed_tools": ["verify_identity_of_caller"],
+       "tasks": [{"id": "get_address", "description": "Get the address.",
+         "deliverables": [{"key": "delivery_address", "type": "string"}]}],
+       "transitions": [
+         {"target_state_id": "confirm", "condition_type": "tool_result",
+          "condition_config": {"tool": "verify_identity_of_caller", "response_code": "CUSTOMER_VERIFIED"}},
+         {"target_state_id": "sorry", "condition_type": "tool_result",
+          "condition_config": {"tool": "verify_identity_of_caller", "response_code": "CUSTOMER_NOT_FOUND"}}]},
+      {"id": "confirm", "title": "Confirm", "type": "loose", "instructions": "Read the order back.",
+       "tasks": [{"id": "confirm_order", "description": "Confirm the order.",
+         "deliverables": [{"key": "order_confirmed", "type": "boolean"}]}],
+       "transitions": [
+         {"target_state_id": "placed", "condition_type": "deliverable_value",
+          "condition_config": {"key": "order_confirmed", "value": true}},
+         {"target_state_id": "placed", "priority": 2, "condition_type": "deliverable_value",
+          "condition_config": {"key": "order_confirmed", "value": false}}]},
+      {"id": "sorry", "title": "No account found", "ending": {"kind": "hand_off", "to": "the shop", "reason": "no account"}},
+      {"id": "placed", "title": "Order placed"}]});
+    let folder = ctx.workspace().join("pizza-order");
+    std::fs::create_dir_all(&folder).map_err(|e| e.to_string())?;
+    let text = serde_json::to_string_pretty(&pizza).map_err(|e| e.to_string())?;
+    std::fs::write(folder.join("draft.json"), text).map_err(|e| e.to_string())?;
+    ctx.relaunch()?;
+    open_as_an_author(ctx, "pizza-order")?;
+    ctx.screenshot("pizza-parallel-labels")?;
+    check_readable(ctx, "pizza-order", "as it opens")
 }

@@ -6,6 +6,9 @@ use crate::{Ctx, SHORT};
 use plan_core::files::read_draft;
 use plan_core::plan::Plan;
 
+/// How long an operation that reads and writes files gets to show its result.
+const LONG: std::time::Duration = std::time::Duration::from_secs(10);
+
 /// What a test returns: `Err` says what went wrong.
 pub type Outcome = Result<(), String>;
 
@@ -326,4 +329,63 @@ pub fn plan_cli(ctx: &Ctx, args: &[&str]) -> Result<String, String> {
             String::from_utf8_lossy(&out.stderr)
         ))
     }
+}
+
+/// The text of the latest notice, waiting for one that contains `part`.
+pub fn notice_with(ctx: &Ctx, part: &str) -> Result<String, String> {
+    let mut seen = String::new();
+    ctx.session()
+        .wait_until(&format!("a notice saying {part:?}"), LONG, || {
+            seen = text_of(ctx, crate::hooks::NOTICE).unwrap_or_default();
+            Ok(seen.contains(part))
+        })
+        .map_err(|e| format!("{e} (the notice says {seen:?})"))?;
+    Ok(seen)
+}
+
+/// Opens the publish dialog and waits for what it has to say (changes or errors).
+pub fn open_publish(ctx: &Ctx) -> Outcome {
+    click(ctx, crate::hooks::PUBLISH)?;
+    ctx.session()
+        .wait_until("the publish dialog's answer", LONG, || {
+            Ok(count(ctx, crate::hooks::PUBLISH_DIFF)?
+                + count(ctx, crate::hooks::PUBLISH_ERRORS)?
+                + count(ctx, crate::hooks::PUBLISH_UNCHANGED)?
+                + count(ctx, crate::hooks::PUBLISH_ERROR)?
+                > 0)
+        })
+}
+
+/// Clicks Publish once it is enabled: for a plan with rules, after every conversation has been
+/// explored and the rules hold (seconds in the debug app).
+pub fn confirm_publish(ctx: &Ctx) -> Outcome {
+    ctx.session().wait_until(
+        "Publish enabled once the rules are checked",
+        std::time::Duration::from_secs(90),
+        || {
+            let disabled = ctx.session().execute(
+                "return document.querySelector('[data-testid=publish-confirm]').disabled;",
+                json!([]),
+            )?;
+            Ok(disabled == json!(false))
+        },
+    )?;
+    click(ctx, crate::hooks::PUBLISH_CONFIRM)
+}
+
+/// Publishes the draft with `note` through the dialog, which must list `listed`.
+pub fn publish(ctx: &Ctx, note: &str, listed: &str) -> Result<u32, String> {
+    open_publish(ctx)?;
+    let diff = text_of(ctx, crate::hooks::PUBLISH_DIFF)?;
+    ensure(diff.contains(listed), || {
+        format!("the publish dialog lists {diff:?}, not {listed:?}")
+    })?;
+    type_text(ctx, crate::hooks::PUBLISH_NOTE, note)?;
+    confirm_publish(ctx)?;
+    let text = notice_with(ctx, "Published version")?;
+    text.trim_start_matches(|c: char| !c.is_ascii_digit())
+        .split(|c: char| !c.is_ascii_digit())
+        .next()
+        .and_then(|n| n.parse().ok())
+        .ok_or_else(|| format!("no version number in {text:?}"))
 }

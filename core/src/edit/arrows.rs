@@ -1,5 +1,6 @@
-//! New arrows of a state: one dropped between two cards (the mode's default condition), and one
-//! for an answer nothing handles (`unhandled-value`'s fix); each takes the state's next free
+//! New arrows of a state: one dropped between two cards (the mode's default condition), one for
+//! an answer nothing handles (`unhandled-value`'s fix) and one for a tool's code nothing handles
+//! (`unhandled-response-code`'s); each takes the state's next free
 //! priority, so that it never ties with one already there.
 
 use crate::plan::{Priority, State, Transition};
@@ -52,4 +53,37 @@ pub(super) fn answer_arrow(state: &mut State, key: &str, value: &serde_json::Val
         label: String::new(),
         effects: Vec::new(),
     });
+}
+
+pub(super) fn code_arrow(state: &mut State, tool: &str, code: &str) {
+    let reads_tool = |t: &Transition| {
+        crate::condition::Check::read(t.condition_type_in(state.kind), &t.condition_config)
+            .is_ok_and(|c| reads(&c, tool))
+    };
+    let to = state
+        .transitions
+        .iter()
+        .find(|t| reads_tool(t))
+        .map_or_else(|| state.id.clone(), |t| t.target_state_id.clone());
+    let mut config = serde_json::Map::new();
+    config.insert("tool".into(), tool.into());
+    config.insert("response_code".into(), code.into());
+    state.transitions.push(Transition {
+        target_state_id: to,
+        condition_type: Some(crate::condition::ConditionType::ToolResult),
+        priority: next_priority(state),
+        condition_config: config,
+        label: String::new(),
+        effects: Vec::new(),
+    });
+}
+
+/// Whether `check` reads a code of `tool`.
+fn reads(check: &crate::condition::Check, tool: &str) -> bool {
+    use crate::condition::Check;
+    match check {
+        Check::ToolResult { tool: t, .. } => *t == tool,
+        Check::AllOf(children) | Check::AnyOf(children) => children.iter().any(|c| reads(c, tool)),
+        _ => false,
+    }
 }

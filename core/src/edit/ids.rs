@@ -50,6 +50,24 @@ pub fn is_placeholder_id(id: &str) -> bool {
     }
 }
 
+/// The id state `id` takes when its title becomes `title`, for a state whose id follows its title
+/// (one added in this editing session and not yet published; `docs/decisions.md`, "Ids follow
+/// titles until published"); none when the id already reads as that title (`order`, or `order-2` beside
+/// another `order`), so that retitling never churns an id.
+pub fn id_following_title(p: &Plan, id: &str, title: &str) -> Option<String> {
+    let title = title.trim();
+    if title.is_empty() {
+        return None;
+    }
+    let base = id_from_title(title);
+    let reads_as_title = id == base
+        || id
+            .strip_prefix(base.as_str())
+            .and_then(|rest| rest.strip_prefix('-'))
+            .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
+    (!reads_as_title).then(|| unique_id(p, &base))
+}
+
 /// The ASCII letter an accented Latin letter is written with (`é` → `e`, `ß` stays as it is and
 /// is then dropped).
 fn plain_letter(c: char) -> char {

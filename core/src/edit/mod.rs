@@ -24,8 +24,8 @@ use crate::plan::{
     Ending, Goal, Interruption, Plan, Position, Rule, SessionState, Settings, State, StateType,
     Tool, Transition,
 };
-use arrows::{answer_arrow, connect};
-pub use ids::{id_from_title, is_placeholder_id, unique_id};
+use arrows::{answer_arrow, code_arrow, connect};
+pub use ids::{id_following_title, id_from_title, is_placeholder_id, unique_id};
 
 /// The kinds of state the palette offers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -146,6 +146,17 @@ pub enum Command {
         key: String,
         /// The answer.
         value: serde_json::Value,
+    },
+    /// A new transition from `from` for `tool` answering `code` (the fix of
+    /// `unhandled-response-code`): it goes where the state's first transition that reads the
+    /// tool goes, after the state's other transitions.
+    CodeArrow {
+        /// The state it leaves.
+        from: String,
+        /// The tool's name.
+        tool: String,
+        /// The response code.
+        code: String,
     },
     /// Transition `index` of `from` now goes to `to`.
     Retarget {
@@ -312,6 +323,10 @@ pub fn apply(plan: &Plan, command: &Command) -> Result<Applied, EditError> {
         Command::AnswerArrow { from, key, value } => {
             let i = index_of(&p, from)?;
             answer_arrow(Arc::make_mut(&mut p.states[i]), key, value);
+        }
+        Command::CodeArrow { from, tool, code } => {
+            let i = index_of(&p, from)?;
+            code_arrow(Arc::make_mut(&mut p.states[i]), tool, code);
         }
         Command::Retarget { from, index, to } => {
             index_of(&p, to)?;

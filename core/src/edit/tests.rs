@@ -340,3 +340,81 @@ fn an_arrow_for_an_unhandled_answer_handles_it() {
     assert_eq!(t.condition_config["value"], serde_json::json!(false));
     assert_eq!(unhandled(&a.plan), 0);
 }
+
+#[test]
+fn an_id_follows_its_title_without_churning() {
+    let p = support();
+    let added = run(
+        &p,
+        Command::AddState {
+            kind: NewState::Strict,
+            at: Position { x: 0.0, y: 0.0 },
+            from: None,
+        },
+    );
+    let p = added.plan;
+    // The first title, then a corrected one: the id follows each.
+    assert_eq!(
+        id_following_title(&p, "new-state", "Ordr").as_deref(),
+        Some("ordr")
+    );
+    assert_eq!(
+        id_following_title(&p, "ordr", "Order placed").as_deref(),
+        Some("order-placed")
+    );
+    // A title another state's id already reads as: the next free one.
+    assert_eq!(
+        id_following_title(&p, "new-state", "Greeting").as_deref(),
+        Some("greeting-2")
+    );
+    // Already reading as the title (spaces, case, a number beside a namesake): unchanged.
+    assert_eq!(id_following_title(&p, "greeting", " greeting "), None);
+    assert_eq!(id_following_title(&p, "greeting-2", "Greeting"), None);
+    assert_eq!(id_following_title(&p, "new-state", "   "), None);
+}
+
+/// The fix of `unhandled-response-code`: an arrow for the code, where the tool's first arrow goes,
+/// after the others; the warning is gone.
+#[test]
+fn an_arrow_for_an_unhandled_tool_code_handles_it() {
+    let p = parse_plan(
+        &serde_json::json!({"id": "pay", "title": "Pay", "tools": [
+            {"name": "check_payment", "response_codes": ["DONE", "DECLINED"]}], "states": [
+            {"id": "pay", "title": "Payment", "type": "loose", "instructions": "Take the payment.",
+             "allowed_tools": ["check_payment"],
+             "transitions": [{"target_state_id": "done", "condition_type": "tool_result",
+                              "condition_config": {"tool": "check_payment", "response_code": "DONE"}}]},
+            {"id": "done", "title": "Done"}]})
+        .to_string(),
+    )
+    .unwrap();
+    let unhandled = |p: &Plan| {
+        validate(p)
+            .diagnostics
+            .iter()
+            .filter(|d| d.code == validate::Code::UnhandledResponseCode)
+            .count()
+    };
+    assert_eq!(unhandled(&p), 1);
+    let codes = validate::unhandled_codes(&p, p.state("pay").unwrap());
+    assert_eq!(
+        (codes[0].tool.as_str(), codes[0].code.as_str()),
+        ("check_payment", "DECLINED")
+    );
+    let a = run(
+        &p,
+        Command::CodeArrow {
+            from: "pay".into(),
+            tool: codes[0].tool.clone(),
+            code: codes[0].code.clone(),
+        },
+    );
+    let t = &a.plan.state("pay").unwrap().transitions[1];
+    assert_eq!(t.target_state_id, "done");
+    assert_eq!(t.priority.0, 2.0);
+    assert_eq!(
+        t.condition_config["response_code"],
+        serde_json::json!("DECLINED")
+    );
+    assert_eq!(unhandled(&a.plan), 0);
+}

@@ -83,6 +83,9 @@ pub enum Code {
     /// A value of a key with a finite domain that no transition, fallback or interruption of the
     /// state handles: a caller who gives it is not moved on.
     UnhandledValue,
+    /// A response code of a tool that the state's transitions read, which no transition, fallback
+    /// or interruption of the state handles: a call that returns it moves nothing on.
+    UnhandledResponseCode,
     /// A condition reads a key that no state before it collects.
     KeyNotCollectedBefore,
     /// A transition out of a strict state that leaves before the state's required tasks are done,
@@ -118,7 +121,7 @@ pub enum Code {
 
 impl Code {
     /// Every code, in the order of the format's table.
-    pub const ALL: [Code; 41] = [
+    pub const ALL: [Code; 42] = [
         Code::InvalidJson,
         Code::Schema,
         Code::UnsupportedSchemaVersion,
@@ -145,6 +148,7 @@ impl Code {
         Code::GoalConditionOnNonGoalState,
         Code::ShadowedTransition,
         Code::UnhandledValue,
+        Code::UnhandledResponseCode,
         Code::KeyNotCollectedBefore,
         Code::LeavesBeforeTasksDone,
         Code::EmptyState,
@@ -191,6 +195,7 @@ impl Code {
             Code::GoalConditionOnNonGoalState => "goal-condition-on-non-goal-state",
             Code::ShadowedTransition => "shadowed-transition",
             Code::UnhandledValue => "unhandled-value",
+            Code::UnhandledResponseCode => "unhandled-response-code",
             Code::KeyNotCollectedBefore => "key-not-collected-before",
             Code::LeavesBeforeTasksDone => "leaves-before-tasks-done",
             Code::EmptyState => "empty-state",
@@ -218,6 +223,7 @@ impl Code {
             | Code::GoalConditionOnNonGoalState
             | Code::ShadowedTransition
             | Code::UnhandledValue
+            | Code::UnhandledResponseCode
             | Code::KeyNotCollectedBefore
             | Code::LeavesBeforeTasksDone
             | Code::SessionStateNeverActive

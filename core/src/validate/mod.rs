@@ -19,7 +19,7 @@ mod workers;
 
 pub use diagnostic::{Code, Diagnostic, Location, Report, Severity};
 pub(crate) use unhandled::keys_read;
-pub use unhandled::{unhandled_answers, Answer};
+pub use unhandled::{unhandled_answers, unhandled_codes, Answer, ToolAnswer};
 
 use crate::condition::{Check, ConditionType};
 use crate::parse::{parse_plan, shape_problems, ParseProblem, ProblemKind};
@@ -342,6 +342,7 @@ impl<'p, 'l> Validator<'p, 'l> {
         }
         self.task_order(i, state);
         self.unhandled_values(i, state);
+        self.unhandled_codes(i, state);
         if self.graph.reachable.as_ref().is_some_and(|r| !r[i]) {
             self.push(
                 Code::UnreachableState,

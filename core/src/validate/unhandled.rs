@@ -7,6 +7,9 @@
 //! key is true or false for the value, every other check may be either, and `all_of` / `any_of`
 //! combine them as Kleene's logic does. Only a condition that is false whatever else holds leaves
 //! the value unhandled, so the warning is never raised where some other answer could move on.
+//!
+//! `unhandled-response-code` is the same for a tool's answers: a state's transitions read some of
+//! the codes a tool declares, and a call that returns another moves nothing on.
 
 use serde_json::Value;
 
@@ -121,24 +124,9 @@ fn unhandled<'p>(
     declared: &dyn Fn(&str) -> Option<&'p Deliverable>,
 ) -> Vec<(Answer, &'p Deliverable)> {
     let mut out = Vec::new();
-    // A goal state whose goal is done falls through to the next state (runtime.md step 8).
-    if state.transitions.is_empty() || state.kind == StateType::Goal {
+    let Some(checks) = arrow_checks(state) else {
         return out;
-    }
-    let mut checks: Vec<Check<'p>> = Vec::with_capacity(state.transitions.len());
-    for t in &state.transitions {
-        let kind = t.condition_type_in(state.kind);
-        // A fallback moves the conversation on whatever was answered.
-        if kind == ConditionType::AllTasksComplete {
-            return out;
-        }
-        match Check::read(kind, &t.condition_config) {
-            Ok(Check::AllOf(children)) if children.is_empty() => return out,
-            Ok(check) => checks.push(check),
-            // A condition that does not read is reported where it is; nothing is guessed.
-            Err(_) => return out,
-        }
-    }
+    };
     let mut keys = Vec::new();
     for c in &checks {
         keys_read(c, &mut keys);
@@ -163,6 +151,134 @@ fn unhandled<'p>(
         }
     }
     out
+}
+
+/// A code of a tool that no arrow of its state handles.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ToolAnswer {
+    /// The tool's name.
+    pub tool: String,
+    /// The response code a call can return that moves nothing on.
+    pub code: String,
+}
+
+/// Whether `check` can hold when the latest call of `tool` returned `code`.
+fn code_truth(check: &Check, tool: &str, code: &str) -> Truth {
+    match check {
+        Check::ToolResult {
+            tool: t,
+            response_code,
+            negated,
+        } if *t == tool => {
+            if (*response_code == code) != *negated {
+                Truth::Yes
+            } else {
+                Truth::No
+            }
+        }
+        Check::AllOf(children) => children.iter().fold(Truth::Yes, |acc, c| {
+            match (acc, code_truth(c, tool, code)) {
+                (Truth::No, _) | (_, Truth::No) => Truth::No,
+                (Truth::Yes, Truth::Yes) => Truth::Yes,
+                _ => Truth::Maybe,
+            }
+        }),
+        Check::AnyOf(children) => {
+            children
+                .iter()
+                .fold(Truth::No, |acc, c| match (acc, code_truth(c, tool, code)) {
+                    (Truth::Yes, _) | (_, Truth::Yes) => Truth::Yes,
+                    (Truth::No, Truth::No) => Truth::No,
+                    _ => Truth::Maybe,
+                })
+        }
+        _ => Truth::Maybe,
+    }
+}
+
+/// The tools whose codes `check` reads, each once, in the order read.
+fn tools_read<'c>(check: &Check<'c>, into: &mut Vec<&'c str>) {
+    match check {
+        Check::ToolResult { tool, .. } if !into.contains(tool) => into.push(tool),
+        Check::AllOf(children) | Check::AnyOf(children) => {
+            for c in children {
+                tools_read(c, into);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The state's transitions' conditions, read; none when one of them moves the conversation on
+/// whatever was answered (a fallback), when one does not read (reported where it is), or when the
+/// state's transitions are not what moves it on (an ending, a goal state).
+fn arrow_checks(state: &State) -> Option<Vec<Check<'_>>> {
+    // A goal state whose goal is done falls through to the next state (runtime.md step 8).
+    if state.transitions.is_empty() || state.kind == StateType::Goal {
+        return None;
+    }
+    let mut checks = Vec::with_capacity(state.transitions.len());
+    for t in &state.transitions {
+        let kind = t.condition_type_in(state.kind);
+        if kind == ConditionType::AllTasksComplete {
+            return None;
+        }
+        match Check::read(kind, &t.condition_config) {
+            Ok(Check::AllOf(children)) if children.is_empty() => return None,
+            Ok(check) => checks.push(check),
+            Err(_) => return None,
+        }
+    }
+    Some(checks)
+}
+
+/// The codes of `state`'s tools that no transition, fallback or interruption handles
+/// (`unhandled-response-code`'s, in its order: tool by tool as the transitions read them, each
+/// tool's codes in its declared order).
+pub fn unhandled_codes(plan: &Plan, state: &State) -> Vec<ToolAnswer> {
+    let mut out = Vec::new();
+    let Some(checks) = arrow_checks(state) else {
+        return out;
+    };
+    let mut tools = Vec::new();
+    for c in &checks {
+        tools_read(c, &mut tools);
+    }
+    for name in tools {
+        let Some(tool) = plan.tools.iter().find(|t| t.name == name) else {
+            continue;
+        };
+        for code in &tool.response_codes {
+            let moves_on = checks
+                .iter()
+                .any(|c| code_truth(c, name, code) != Truth::No)
+                || interruption_handles_code(plan, state, name, code);
+            if !moves_on {
+                out.push(ToolAnswer {
+                    tool: name.to_string(),
+                    code: code.clone(),
+                });
+            }
+        }
+    }
+    out
+}
+
+/// Whether an interruption that can fire in `state` has a condition that can hold when `tool`
+/// returned `code`.
+fn interruption_handles_code(plan: &Plan, state: &State, tool: &str, code: &str) -> bool {
+    plan.interruptions.iter().any(|x| {
+        x.allowed_in(&state.id)
+            && x.target_state_id != state.id
+            && (state.interruptible || x.kind == InterruptionKind::Preempt)
+            && x.condition.as_ref().is_some_and(|c| {
+                c.read().is_ok_and(|check| {
+                    let mut read = Vec::new();
+                    tools_read(&check, &mut read);
+                    read.contains(&tool) && code_truth(&check, tool, code) != Truth::No
+                })
+            })
+    })
 }
 
 /// The answers of `state` that nothing moves on from (`unhandled-value`'s, in its order).
@@ -211,6 +327,38 @@ impl<'p> Validator<'p, '_> {
                     answer.key, state.title
                 ),
                 location,
+            );
+        }
+    }
+
+    /// The `unhandled-response-code` warnings of state `i`, one per code, at the first of its
+    /// transitions that reads the tool.
+    pub(super) fn unhandled_codes(&mut self, i: usize, state: &'p State) {
+        for answer in unhandled_codes(self.plan, state) {
+            let k = state
+                .transitions
+                .iter()
+                .position(|t| {
+                    let mut read = Vec::new();
+                    if let Ok(c) = Check::read(t.condition_type_in(state.kind), &t.condition_config)
+                    {
+                        tools_read(&c, &mut read);
+                    }
+                    read.contains(&answer.tool.as_str())
+                })
+                .unwrap_or(0);
+            self.push(
+                Code::UnhandledResponseCode,
+                format!(
+                    "When the {} tool answers {} in '{}', no arrow moves the conversation on. Add an arrow for {}, or one that leaves whatever the tool answers.",
+                    answer.tool, answer.code, state.title, answer.code
+                ),
+                Location {
+                    path: format!("/states/{i}/transitions/{k}"),
+                    state_id: Some(state.id.clone()),
+                    task_id: None,
+                    transition_index: Some(k),
+                },
             );
         }
     }

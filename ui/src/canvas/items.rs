@@ -99,6 +99,7 @@ pub fn card_view(card: Card, editor: Editor, marks: Memo<Marks>) -> impl IntoVie
             class=mode_class
             class:start=card.is_start
             class:ending=card.ending.is_some()
+            class:returns=card.returns
             class:selected=selected
             class:has-problem=move || problem().is_some()
             data-testid="state"
@@ -110,7 +111,7 @@ pub fn card_view(card: Card, editor: Editor, marks: Memo<Marks>) -> impl IntoVie
             data-parked=move || parked().then_some("true")
             data-reach=move || look.with(|l| l.reach.map(|(level, _)| level))
             class:parked=parked
-            title=format!("{} ({})", card.title, card.id)
+            title=format!("{} · {mode} ({})", card.title, card.id)
             style:left=format!("{}px", card.rect.x)
             style:top=format!("{}px", card.rect.y)
         >
@@ -121,8 +122,13 @@ pub fn card_view(card: Card, editor: Editor, marks: Memo<Marks>) -> impl IntoVie
                     .is_start
                     .then(|| {
                         view! {
-                            <span class="start-flag" data-testid="start-marker">
-                                "▶ Start"
+                            <span
+                                class="start-flag"
+                                data-testid="start-marker"
+                                title="Start: every conversation begins here"
+                            >
+                                "▶"
+                                <span class="mark-words">" Start"</span>
                             </span>
                         }
                     })}
@@ -133,8 +139,8 @@ pub fn card_view(card: Card, editor: Editor, marks: Memo<Marks>) -> impl IntoVie
                         let tip = e.clone();
                         view! {
                             <span class="card-ending" data-testid="ending-marker" title=tip>
-                                "■ "
-                                {e}
+                                "■"
+                                <span class="mark-words">" "{e}</span>
                             </span>
                         }
                     })}
@@ -409,8 +415,15 @@ pub fn label_view(
             style:left=move || format!("{:.1}px", at.get().0.0)
             style:top=move || format!("{:.1}px", at.get().0.1)
         >
-            {priority.map(|p| view! { <span class="priority">{format!("P{p}")}</span> })}
-            <span class="edge-condition">{label}</span>
+            // A space after the order word: the line may wrap there, never inside the next word.
+            {priority
+                .map(|p| {
+                    view! {
+                        <span class="priority">{p}</span>
+                        " "
+                    }
+                })}
+            <span class="edge-condition">{breakable(&label)}</span>
             {changes
                 .map(|c| {
                     view! {
@@ -451,6 +464,19 @@ pub fn open_in_inspector() {
             let _ = field.focus();
         }
     });
+}
+
+/// `text` with a place to wrap after each `_` of an identifier (`verify_<wbr>identity`), so that
+/// a label wraps between the words of a name rather than inside one; its text is unchanged.
+fn breakable(text: &str) -> impl IntoView {
+    text.split_inclusive('_')
+        .map(|part| {
+            view! {
+                {part.to_string()}
+                <wbr />
+            }
+        })
+        .collect_view()
 }
 
 #[cfg(test)]

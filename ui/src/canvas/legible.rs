@@ -12,9 +12,14 @@ const LABEL_BASE: f64 = 12.0;
 pub const TITLE_PX: f64 = 8.0;
 /// The smallest an arrow label is on screen while it shows.
 pub const LABEL_PX: f64 = 8.0;
-/// Below this zoom the small print (12 px: a card's tasks, its changes in a comparison) is left
-/// out: under 7 px on screen, and it does not grow.
-pub const SMALL_PRINT_ZOOM: f64 = 0.6;
+/// A card's marks at 100 % (its mode badge, start and ending marks, problem badge), and the
+/// small print's size: see `style.css`.
+const MARK_BASE: f64 = 12.0;
+/// The smallest a card's mark is on screen.
+pub const MARK_PX: f64 = 8.0;
+/// Below this zoom the small print (12 px: a card's tasks, its changes in a comparison, an
+/// explored count) is left out: under 8 px on screen, and it does not grow.
+pub const SMALL_PRINT_ZOOM: f64 = MARK_PX / MARK_BASE;
 /// Scales move in steps of an eighth.
 const STEP: f64 = 8.0;
 
@@ -36,6 +41,9 @@ pub struct TextScale {
     pub title: f64,
     /// Arrow labels.
     pub label: f64,
+    /// A card's marks, once the small print is left out (their words too: a mark is then its
+    /// symbol, the words in its tooltip); 1 before.
+    pub mark: f64,
     /// Whether the small print is left out (see [`SMALL_PRINT_ZOOM`]).
     pub hides_small_print: bool,
 }
@@ -49,6 +57,11 @@ impl TextScale {
         TextScale {
             title: stepped(TITLE_PX / (TITLE_BASE * zoom)),
             label: stepped(LABEL_PX / (LABEL_BASE * zoom)),
+            mark: if hides_small_print {
+                stepped(MARK_PX / (MARK_BASE * zoom))
+            } else {
+                1.0
+            },
             hides_small_print,
         }
     }
@@ -87,6 +100,7 @@ mod tests {
                 TextScale {
                     title: 1.0,
                     label: 1.0,
+                    mark: 1.0,
                     hides_small_print: false,
                 }
             );
@@ -105,6 +119,10 @@ mod tests {
             assert!(
                 LABEL_BASE * s.label * zoom >= LABEL_PX - 1e-9,
                 "label at {zoom}"
+            );
+            assert!(
+                MARK_BASE * s.mark * zoom >= MARK_PX - 1e-9,
+                "marks at {zoom}"
             );
             // Not blown up either: within one step of the smallest legible size.
             assert!(TITLE_BASE * (s.title - 1.0 / STEP) * zoom < TITLE_PX || s.title == 1.0);

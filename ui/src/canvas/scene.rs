@@ -327,12 +327,40 @@ mod tests {
             ("a", 0, "b")
         );
         assert_eq!(text(0).label, "issue = billing");
-        assert_eq!(text(0).priority.as_deref(), Some("1"));
+        assert_eq!(text(0).priority.as_deref(), Some("first"));
         assert_eq!(text(1).label, "anything else");
-        assert_eq!(text(1).title, "anything else: all tasks done (priority 10)");
+        assert_eq!(
+            text(1).title,
+            "anything else: all tasks done (checked last of 4; priority 10)"
+        );
         assert_eq!(text(2).label, "after 3 turns without progress");
         // A single transition shows no priority.
         assert_eq!(text(4).priority, None);
+        // Said in the order the runtime checks them: priority, then place in the list.
+        let order: Vec<_> = (0..4).map(|i| text(i).priority.unwrap()).collect();
+        assert_eq!(order, ["first", "last", "second", "third"]);
+    }
+
+    /// An arrow's place in the checking order depends on its siblings' priorities: a sibling's
+    /// new priority gives it a new key, so its word is drawn anew.
+    #[test]
+    fn a_siblings_priority_redraws_an_arrows_order_word() {
+        let plan = parse_plan(PLAN).unwrap();
+        let before = Scene::build(&plan);
+        let mut after = plan.clone();
+        std::sync::Arc::make_mut(&mut after.states[0]).transitions[0]
+            .priority
+            .0 = 20.0;
+        let rebuilt = Scene::build(&after);
+        assert_ne!(before.arrows[2].key, rebuilt.arrows[2].key);
+        assert_eq!(
+            rebuilt.arrows[2].text(&after).priority.as_deref(),
+            Some("first")
+        );
+        assert_eq!(
+            rebuilt.arrows[0].text(&after).priority.as_deref(),
+            Some("last")
+        );
     }
 
     /// The view keeps an arrow's element while its key is unchanged, so every edit that changes
@@ -409,7 +437,8 @@ mod tests {
         let plan = parse_plan(
             r#"{"id": "p", "title": "P", "states": [
             {"id": "a", "title": "A", "transitions": [{"target_state_id": "b", "condition_type": "deliverable_value_in",
-              "condition_config": {"key": "category", "values": ["billing_error", "payment_failed", "account_locked"]}}]},
+              "condition_config": {"key": "category", "values": ["billing_error", "payment_failed", "card_expired", "account_locked",
+                "address_unknown", "contract_cancelled", "duplicate_charge"]}}]},
             {"id": "b", "title": "B"}]}"#,
         )
         .unwrap();
@@ -421,7 +450,7 @@ mod tests {
             label.ends_with('…') && label.chars().count() <= text::LABEL_MAX_CHARS,
             "{label}"
         );
-        assert!(text.title.ends_with("account_locked"));
+        assert!(text.title.ends_with("duplicate_charge"));
         assert!(s.bounds.is_some());
     }
 }

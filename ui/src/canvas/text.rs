@@ -10,8 +10,9 @@ use std::hash::{Hash, Hasher};
 use plan_core::condition::Check;
 use plan_core::plan::State;
 
-/// Longest arrow label drawn in full; longer ones are cut with "…" (the full text is the tooltip).
-pub const LABEL_MAX_CHARS: usize = 42;
+/// Longest arrow label drawn in full (a long compound condition wraps over a few lines); longer
+/// ones are cut with "…", the full text in the tooltip: past this, a label would hide the plan.
+pub const LABEL_MAX_CHARS: usize = 120;
 
 /// What an arrow says.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -20,7 +21,8 @@ pub struct ArrowText {
     pub label: String,
     /// The full text: condition, label and priority, for the tooltip.
     pub title: String,
-    /// The priority, shown when the state has several transitions.
+    /// When the runtime checks it among its state's transitions ("first", "second"… "last"),
+    /// shown when the state has several.
     pub priority: Option<String>,
     /// What it changes in session states when it fires: "switches on technical_mode".
     pub changes: Option<String>,
@@ -39,7 +41,8 @@ pub fn hash_inputs(state: &State, index: usize, dangling: bool, hasher: &mut imp
     (
         &t.label,
         t.priority.0.to_bits(),
-        state.transitions.len() > 1,
+        state.check_order(index),
+        state.transitions.len(),
     )
         .hash(hasher);
     for (k, v) in &t.condition_config {
@@ -94,9 +97,13 @@ pub fn arrow_text(state: &State, index: usize, dangling: bool) -> ArrowText {
     if !t.label.is_empty() {
         title = format!("{}: {title}", t.label);
     }
-    let priority = (state.transitions.len() > 1).then(|| t.priority.to_string());
+    let several = state.transitions.len();
+    let priority = (several > 1).then(|| order_word(state.check_order(index), several));
     if let Some(p) = &priority {
-        title.push_str(&format!(" (priority {p})"));
+        title.push_str(&format!(
+            " (checked {p} of {several}; priority {})",
+            t.priority
+        ));
     }
     let changes = changes_line(&t.effects);
     if let Some(c) = &changes {
@@ -107,6 +114,18 @@ pub fn arrow_text(state: &State, index: usize, dangling: bool) -> ArrowText {
         title,
         priority,
         changes: changes.map(|c| shorten(&c)),
+    }
+}
+
+/// The word for place `order` (0 first) among `of` arrows: "first", "second", "third", "4th"…,
+/// and "last" for the last of several: what the author means by a priority, without its number.
+pub fn order_word(order: usize, of: usize) -> String {
+    match order {
+        _ if of > 1 && order + 1 == of => "last".into(),
+        0 => "first".into(),
+        1 => "second".into(),
+        2 => "third".into(),
+        n => format!("{}th", n + 1),
     }
 }
 

@@ -112,6 +112,7 @@ pub fn Canvas(scene: Memo<Scene>, marks: Memo<Marks>) -> impl IntoView {
                 }
                 style:--title-scale=move || text_scale.get().title.to_string()
                 style:--label-scale=move || text_scale.get().label.to_string()
+                style:--mark-scale=move || text_scale.get().mark.to_string()
             >
                 <For each=move || arrows.get() key=|a| a.key children=label />
                 <For each=move || drawn.cards.get() key=|c| c.key children=card />

@@ -109,6 +109,9 @@ pub struct Editor {
     aside: StoredValue<Option<mode::Aside>>,
     /// The JSON of the states saved last, reused by the next save (see `autosave`).
     json: StoredValue<plan_core::plan_json::PlanJson>,
+    /// The states added (or pasted) since the plan was opened or last published: their ids follow
+    /// their titles; every other id stays as it is unless renamed under Advanced.
+    following: StoredValue<std::collections::BTreeSet<String>>,
 }
 
 /// What the editor knows the draft on disk holds.
@@ -185,6 +188,7 @@ impl Editor {
             change: StoredValue::new(Change::Any),
             aside: StoredValue::new(None),
             json: StoredValue::new(Default::default()),
+            following: StoredValue::new(Default::default()),
         }
     }
 
@@ -194,6 +198,7 @@ impl Editor {
         self.mode.set(Mode::Draft);
         self.comparing.set(None);
         self.history.update_value(History::clear);
+        self.following.update_value(|ids| ids.clear());
         self.written.set_value(Vec::new());
         // Set before the plan, so the plan it replaces is not taken for the one on disk.
         self.on_disk.set_value(OnDisk::Nothing);
@@ -258,6 +263,7 @@ impl Editor {
         match outcome {
             Ok(None) => true,
             Ok(Some(applied)) => {
+                self.follow_titles(&command, &applied.touched);
                 if !applied.touched.is_empty() {
                     self.selection.set(Selection {
                         states: applied.touched,
@@ -277,6 +283,60 @@ impl Editor {
                 false
             }
         }
+    }
+
+    /// Keeps [`Editor::id_follows_title`] true of the states `command` added or pasted; a state
+    /// whose id the author set (a rename) no longer follows its title.
+    fn follow_titles(&self, command: &Command, touched: &[String]) {
+        self.following.update_value(|ids| match command {
+            Command::AddState { .. } | Command::Paste { .. } => ids.extend(touched.iter().cloned()),
+            Command::RenameState { from, .. } => {
+                ids.remove(from);
+            }
+            _ => {}
+        });
+    }
+
+    /// Whether state `id`'s id follows its title: added since the plan was opened or last
+    /// published and not renamed by the author, or still holding the id the editor gave it
+    /// (`new-state`…).
+    pub fn id_follows_title(&self, id: &str) -> bool {
+        plan_core::edit::is_placeholder_id(id) || self.following.with_value(|ids| ids.contains(id))
+    }
+
+    /// Gives state `id` the id its title reads as, when its id follows its title (one undo step
+    /// after the typing's); returns the id it has now.
+    pub fn follow_title(&self, id: &str) -> String {
+        if !self.id_follows_title(id) {
+            return id.to_string();
+        }
+        let to = self.plan.with_untracked(|p| {
+            let p = p.as_ref()?;
+            plan_core::edit::id_following_title(p, id, &p.state(id)?.title)
+        });
+        let Some(to) = to else {
+            return id.to_string();
+        };
+        self.end_typing();
+        let command = Command::RenameState {
+            from: id.to_string(),
+            to: to.clone(),
+        };
+        if !self.dispatch(command) {
+            return id.to_string();
+        }
+        // The id it had stays followed too, for an undo that brings it back.
+        self.following.update_value(|ids| {
+            ids.insert(id.to_string());
+            ids.insert(to.clone());
+        });
+        to
+    }
+
+    /// The draft was published: versions and callers now know its states by their ids, which no
+    /// longer follow titles.
+    pub fn published(&self) {
+        self.following.update_value(|ids| ids.clear());
     }
 
     /// Ends a burst of typing (the field lost focus).

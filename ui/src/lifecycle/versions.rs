@@ -94,6 +94,7 @@ impl Lifecycle {
                 Ok(p) => {
                     self.navigation.close();
                     self.editor.draft_status.set(Some(DraftStatus::Published));
+                    self.editor.published();
                     self.editor.say(format!("Published version {}.", p.version));
                     self.opening.refresh();
                 }

@@ -5,7 +5,7 @@
 
 use leptos::prelude::*;
 use plan_core::edit::Command;
-use plan_core::validate::{unhandled_answers, Code};
+use plan_core::validate::{unhandled_answers, unhandled_codes, Code};
 use plan_core::{Diagnostic, Plan, Report, Severity};
 
 use crate::actions::Actions;
@@ -22,31 +22,43 @@ pub struct Fix {
 }
 
 /// The fix of problem `d` of `all` (the report it is in), if it has one: for `unhandled-value`,
-/// an arrow for its answer. The state's unhandled answers come in the order of its warnings, so
-/// the warning's rank among its state's picks its answer.
+/// an arrow for its answer; for `unhandled-response-code`, an arrow for its code. A state's
+/// unhandled answers (codes) come in the order of its warnings, so the warning's rank among its
+/// state's picks its answer.
 pub fn fix_for(plan: &Plan, all: &[Diagnostic], d: &Diagnostic) -> Option<Fix> {
-    if d.code != Code::UnhandledValue {
+    if !matches!(d.code, Code::UnhandledValue | Code::UnhandledResponseCode) {
         return None;
     }
     let state_id = d.location.state_id.as_deref()?;
     let rank = all
         .iter()
-        .filter(|x| {
-            x.code == Code::UnhandledValue && x.location.state_id.as_deref() == Some(state_id)
-        })
+        .filter(|x| x.code == d.code && x.location.state_id.as_deref() == Some(state_id))
         .position(|x| x == d)?;
     let state = plan.state(state_id)?;
-    let answer = unhandled_answers(plan, state).into_iter().nth(rank)?;
+    let (label, command) = if d.code == Code::UnhandledValue {
+        let answer = unhandled_answers(plan, state).into_iter().nth(rank)?;
+        (
+            plan_core::coerce::in_words(&answer.value),
+            Command::AnswerArrow {
+                from: state_id.to_string(),
+                key: answer.key,
+                value: answer.value,
+            },
+        )
+    } else {
+        let answer = unhandled_codes(plan, state).into_iter().nth(rank)?;
+        (
+            answer.code.clone(),
+            Command::CodeArrow {
+                from: state_id.to_string(),
+                tool: answer.tool,
+                code: answer.code,
+            },
+        )
+    };
     Some(Fix {
-        label: format!(
-            "Add an arrow for \u{2018}{}\u{2019}",
-            plan_core::coerce::in_words(&answer.value)
-        ),
-        command: Command::AnswerArrow {
-            from: state_id.to_string(),
-            key: answer.key,
-            value: answer.value,
-        },
+        label: format!("Add an arrow for \u{2018}{label}\u{2019}"),
+        command,
         arrow: (state_id.to_string(), state.transitions.len()),
     })
 }
@@ -230,5 +242,32 @@ mod tests {
         };
         assert_eq!(place(Some(&plan), &at_arrow), "Size · arrow 1");
         assert_eq!(place(None, &at_arrow), "size · arrow 1");
+    }
+
+    #[test]
+    fn a_tool_code_no_arrow_reads_is_fixed_by_an_arrow_for_it() {
+        let plan = plan_core::parse_plan(
+            &serde_json::json!({"id": "pay", "title": "Pay", "tools": [
+                {"name": "check_payment", "response_codes": ["DONE", "DECLINED"]}], "states": [
+                {"id": "pay", "title": "Payment", "type": "loose", "instructions": "Take it.",
+                 "allowed_tools": ["check_payment"],
+                 "transitions": [{"target_state_id": "done", "condition_type": "tool_result",
+                    "condition_config": {"tool": "check_payment", "response_code": "DONE"}}]},
+                {"id": "done", "title": "Done"}]})
+            .to_string(),
+        )
+        .unwrap();
+        let all = plan_core::validate(&plan).diagnostics;
+        let d = all
+            .iter()
+            .find(|d| d.code == Code::UnhandledResponseCode)
+            .expect("the DECLINED code unhandled");
+        let fix = fix_for(&plan, &all, d).unwrap();
+        assert_eq!(fix.label, "Add an arrow for \u{2018}DECLINED\u{2019}");
+        let fixed = plan_core::edit::apply(&plan, &fix.command).unwrap().plan;
+        assert!(plan_core::validate(&fixed)
+            .diagnostics
+            .iter()
+            .all(|d| d.code != Code::UnhandledResponseCode));
     }
 }

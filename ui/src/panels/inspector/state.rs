@@ -3,7 +3,7 @@
 //! deliverables `deliverables`.
 
 use leptos::prelude::*;
-use plan_core::edit::{id_from_title, is_placeholder_id, unique_id, Command};
+use plan_core::edit::Command;
 use plan_core::plan::{Ending, Goal, State, StateType};
 
 use super::access::{edit_state, read_state, run};
@@ -59,8 +59,8 @@ pub fn StateInspector(id: String) -> impl IntoView {
     // The last name the state had, for an emptied title: refused at the field, the name kept.
     let named = StoredValue::new(read_state(editor, &id, |s| s.title.clone()).unwrap_or_default());
     let title_refused = RwSignal::new(None::<String>);
-    // A new state takes its id from its first title ("Order details" → `order-details`), one
-    // step after the typing; an id the author or an import chose stays as it is.
+    // A state added since the plan was opened or published takes its id from its title ("Order
+    // details" → `order-details`), one step after the typing; any other id stays as it is.
     let title_done = move |_: leptos::ev::Event| {
         let from = sid.get_value();
         let typed_title = read_state(editor, &from, |s| s.title.clone()).unwrap_or_default();
@@ -79,18 +79,7 @@ pub fn StateInspector(id: String) -> impl IntoView {
                 title_refused.set(None);
             }
         }
-        if !is_placeholder_id(&from) {
-            return;
-        }
-        let to = editor.plan.with_untracked(|p| {
-            let p = p.as_ref()?;
-            let title = p.state(&from)?.title.trim().to_string();
-            (!title.is_empty()).then(|| unique_id(p, &id_from_title(&title)))
-        });
-        if let Some(to) = to {
-            editor.end_typing();
-            run(editor, Command::RenameState { from, to }, None);
-        }
+        editor.follow_title(&from);
     };
     // Parts of the form that appear or go away are keyed on memos, so that typing elsewhere never
     // rebuilds them (a rebuilt field loses the caret).
@@ -303,6 +292,9 @@ fn AdvancedId(id: String) -> impl IntoView {
                                     on:change=rename
                                 />
                             </label>
+                            <p class="hint" data-testid="id-warning">
+                                "Published versions and callers in the middle of a conversation know this state by its id: to them a new id is a new state. Its name can change freely; the id stays."
+                            </p>
                         }
                     })
             }}

@@ -8,6 +8,7 @@ use super::access::{edit_state, read_state, run};
 use super::changes::{ChangesEditor, ChangesOf};
 use super::condition::{ConditionEditor, Root};
 use super::fields::{state_picker, typed, Extent};
+use crate::canvas::text::order_word;
 use crate::editor::Editor;
 
 #[component]
@@ -47,7 +48,7 @@ pub fn TransitionInspector(from: String, index: usize) -> impl IntoView {
                 },
             )}
             <label class="field">
-                <span class="field-label">"Priority (lower wins)"</span>
+                <span class="field-label">"Order of checking (lower first)"</span>
                 <input
                     type="number"
                     data-testid="field-priority"
@@ -70,6 +71,26 @@ pub fn TransitionInspector(from: String, index: usize) -> impl IntoView {
                     on:blur=move |_| editor.end_typing()
                 />
             </label>
+            <p class="hint" data-testid="check-order">
+                {move || {
+                    read_state(
+                            editor,
+                            &sid.get_value(),
+                            |s| {
+                                let of = s.transitions.len();
+                                if of < 2 {
+                                    return "The only arrow leaving this state.".to_string();
+                                }
+                                format!(
+                                    "Checked {} of the {of} arrows leaving {}; on equal numbers, the one higher in the list first.",
+                                    order_word(s.check_order(index), of),
+                                    s.title,
+                                )
+                            },
+                        )
+                        .unwrap_or_default()
+                }}
+            </p>
             {typed(
                 editor,
                 Extent::Line,
