@@ -3,6 +3,7 @@
 //! (`unhandled-response-code`'s); each takes the state's next free
 //! priority, so that it never ties with one already there.
 
+use crate::condition::{Check, ConditionType};
 use crate::plan::{Priority, State, Transition};
 
 pub(super) fn connect(state: &mut State, to: &str) {
@@ -29,48 +30,48 @@ fn next_priority(state: &State) -> Priority {
 }
 
 pub(super) fn answer_arrow(state: &mut State, key: &str, value: &serde_json::Value) {
-    let reads_key = |t: &Transition| {
-        crate::condition::Check::read(t.condition_type_in(state.kind), &t.condition_config)
-            .is_ok_and(|c| {
-                let mut read = Vec::new();
-                crate::validate::keys_read(&c, &mut read);
-                read.contains(&key)
-            })
-    };
-    let to = state
-        .transitions
-        .iter()
-        .find(|t| reads_key(t))
-        .map_or_else(|| state.id.clone(), |t| t.target_state_id.clone());
     let mut config = serde_json::Map::new();
     config.insert("key".into(), key.into());
     config.insert("value".into(), value.clone());
-    state.transitions.push(Transition {
-        target_state_id: to,
-        condition_type: Some(crate::condition::ConditionType::DeliverableValue),
-        priority: next_priority(state),
-        condition_config: config,
-        label: String::new(),
-        effects: Vec::new(),
-    });
+    let reads_key = |c: &Check| {
+        let mut read = Vec::new();
+        crate::validate::keys_read(c, &mut read);
+        read.contains(&key)
+    };
+    add_arrow_beside(state, reads_key, ConditionType::DeliverableValue, config);
 }
 
 pub(super) fn code_arrow(state: &mut State, tool: &str, code: &str) {
-    let reads_tool = |t: &Transition| {
-        crate::condition::Check::read(t.condition_type_in(state.kind), &t.condition_config)
-            .is_ok_and(|c| reads(&c, tool))
-    };
-    let to = state
-        .transitions
-        .iter()
-        .find(|t| reads_tool(t))
-        .map_or_else(|| state.id.clone(), |t| t.target_state_id.clone());
     let mut config = serde_json::Map::new();
     config.insert("tool".into(), tool.into());
     config.insert("response_code".into(), code.into());
+    add_arrow_beside(
+        state,
+        |c| reads_tool(c, tool),
+        ConditionType::ToolResult,
+        config,
+    );
+}
+
+/// Adds an arrow of `kind` with `config` to `state`, next in order, going where the state's first
+/// arrow whose condition `reads` goes (to the state itself when none does: the author then picks).
+fn add_arrow_beside(
+    state: &mut State,
+    reads: impl Fn(&Check) -> bool,
+    kind: ConditionType,
+    config: serde_json::Map<String, serde_json::Value>,
+) {
+    let to = state
+        .transitions
+        .iter()
+        .find(|t| {
+            Check::read(t.condition_type_in(state.kind), &t.condition_config)
+                .is_ok_and(|c| reads(&c))
+        })
+        .map_or_else(|| state.id.clone(), |t| t.target_state_id.clone());
     state.transitions.push(Transition {
         target_state_id: to,
-        condition_type: Some(crate::condition::ConditionType::ToolResult),
+        condition_type: Some(kind),
         priority: next_priority(state),
         condition_config: config,
         label: String::new(),
@@ -79,11 +80,12 @@ pub(super) fn code_arrow(state: &mut State, tool: &str, code: &str) {
 }
 
 /// Whether `check` reads a code of `tool`.
-fn reads(check: &crate::condition::Check, tool: &str) -> bool {
-    use crate::condition::Check;
+fn reads_tool(check: &Check, tool: &str) -> bool {
     match check {
         Check::ToolResult { tool: t, .. } => *t == tool,
-        Check::AllOf(children) | Check::AnyOf(children) => children.iter().any(|c| reads(c, tool)),
+        Check::AllOf(children) | Check::AnyOf(children) => {
+            children.iter().any(|c| reads_tool(c, tool))
+        }
         _ => false,
     }
 }

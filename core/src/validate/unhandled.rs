@@ -36,26 +36,32 @@ fn truth(check: &Check, key: &str, d: &Deliverable, given: &Value) -> Truth {
         Check::DeliverableValueIn { key: k, values } if *k == key => {
             yes_if(values.iter().any(same))
         }
-        Check::AllOf(children) => {
-            children
-                .iter()
-                .fold(Truth::Yes, |acc, c| match (acc, truth(c, key, d, given)) {
-                    (Truth::No, _) | (_, Truth::No) => Truth::No,
-                    (Truth::Yes, Truth::Yes) => Truth::Yes,
-                    _ => Truth::Maybe,
-                })
-        }
-        Check::AnyOf(children) => {
-            children
-                .iter()
-                .fold(Truth::No, |acc, c| match (acc, truth(c, key, d, given)) {
-                    (Truth::Yes, _) | (_, Truth::Yes) => Truth::Yes,
-                    (Truth::No, Truth::No) => Truth::No,
-                    _ => Truth::Maybe,
-                })
-        }
+        Check::AllOf(children) => all_of(children, |c| truth(c, key, d, given)),
+        Check::AnyOf(children) => any_of(children, |c| truth(c, key, d, given)),
         _ => Truth::Maybe,
     }
+}
+
+/// `all_of` in Kleene's logic: false if one child is, true if all are, else maybe.
+fn all_of(children: &[Check], truth: impl Fn(&Check) -> Truth) -> Truth {
+    children
+        .iter()
+        .fold(Truth::Yes, |acc, c| match (acc, truth(c)) {
+            (Truth::No, _) | (_, Truth::No) => Truth::No,
+            (Truth::Yes, Truth::Yes) => Truth::Yes,
+            _ => Truth::Maybe,
+        })
+}
+
+/// `any_of` in Kleene's logic: true if one child is, false if all are, else maybe.
+fn any_of(children: &[Check], truth: impl Fn(&Check) -> Truth) -> Truth {
+    children
+        .iter()
+        .fold(Truth::No, |acc, c| match (acc, truth(c)) {
+            (Truth::Yes, _) | (_, Truth::Yes) => Truth::Yes,
+            (Truth::No, Truth::No) => Truth::No,
+            _ => Truth::Maybe,
+        })
 }
 
 /// The keys `check` compares with values (`deliverable_value`, `deliverable_value_in`), each
@@ -142,8 +148,13 @@ fn unhandled<'p>(
             continue;
         }
         for value in values {
-            let moves_on = checks.iter().any(|c| truth(c, key, d, &value) != Truth::No)
-                || interruption_handles(plan, state, key, d, &value);
+            let can_hold = |c: &Check| truth(c, key, d, &value) != Truth::No;
+            let moves_on = checks.iter().any(can_hold)
+                || interruption_can(plan, state, |check| {
+                    let mut read = Vec::new();
+                    keys_read(check, &mut read);
+                    read.contains(&key) && can_hold(check)
+                });
             if !moves_on {
                 let key = key.to_string();
                 out.push((Answer { key, value }, d));
@@ -176,22 +187,8 @@ fn code_truth(check: &Check, tool: &str, code: &str) -> Truth {
                 Truth::No
             }
         }
-        Check::AllOf(children) => children.iter().fold(Truth::Yes, |acc, c| {
-            match (acc, code_truth(c, tool, code)) {
-                (Truth::No, _) | (_, Truth::No) => Truth::No,
-                (Truth::Yes, Truth::Yes) => Truth::Yes,
-                _ => Truth::Maybe,
-            }
-        }),
-        Check::AnyOf(children) => {
-            children
-                .iter()
-                .fold(Truth::No, |acc, c| match (acc, code_truth(c, tool, code)) {
-                    (Truth::Yes, _) | (_, Truth::Yes) => Truth::Yes,
-                    (Truth::No, Truth::No) => Truth::No,
-                    _ => Truth::Maybe,
-                })
-        }
+        Check::AllOf(children) => all_of(children, |c| code_truth(c, tool, code)),
+        Check::AnyOf(children) => any_of(children, |c| code_truth(c, tool, code)),
         _ => Truth::Maybe,
     }
 }
@@ -249,10 +246,13 @@ pub fn unhandled_codes(plan: &Plan, state: &State) -> Vec<ToolAnswer> {
             continue;
         };
         for code in &tool.response_codes {
-            let moves_on = checks
-                .iter()
-                .any(|c| code_truth(c, name, code) != Truth::No)
-                || interruption_handles_code(plan, state, name, code);
+            let can_hold = |c: &Check| code_truth(c, name, code) != Truth::No;
+            let moves_on = checks.iter().any(can_hold)
+                || interruption_can(plan, state, |check| {
+                    let mut read = Vec::new();
+                    tools_read(check, &mut read);
+                    read.contains(&name) && can_hold(check)
+                });
             if !moves_on {
                 out.push(ToolAnswer {
                     tool: name.to_string(),
@@ -264,23 +264,6 @@ pub fn unhandled_codes(plan: &Plan, state: &State) -> Vec<ToolAnswer> {
     out
 }
 
-/// Whether an interruption that can fire in `state` has a condition that can hold when `tool`
-/// returned `code`.
-fn interruption_handles_code(plan: &Plan, state: &State, tool: &str, code: &str) -> bool {
-    plan.interruptions.iter().any(|x| {
-        x.allowed_in(&state.id)
-            && x.target_state_id != state.id
-            && (state.interruptible || x.kind == InterruptionKind::Preempt)
-            && x.condition.as_ref().is_some_and(|c| {
-                c.read().is_ok_and(|check| {
-                    let mut read = Vec::new();
-                    tools_read(&check, &mut read);
-                    read.contains(&tool) && code_truth(&check, tool, code) != Truth::No
-                })
-            })
-    })
-}
-
 /// The answers of `state` that nothing moves on from (`unhandled-value`'s, in its order).
 pub fn unhandled_answers(plan: &Plan, state: &State) -> Vec<Answer> {
     let declared = |key: &str| crate::runtime::declaration(plan, key);
@@ -290,25 +273,16 @@ pub fn unhandled_answers(plan: &Plan, state: &State) -> Vec<Answer> {
         .collect()
 }
 
-/// Whether an interruption that can fire in `state` has a condition that can hold for `value`.
-fn interruption_handles(
-    plan: &Plan,
-    state: &State,
-    key: &str,
-    d: &Deliverable,
-    value: &Value,
-) -> bool {
+/// Whether an interruption that can fire in `state` has a condition for which `handles` holds
+/// (it reads the answer and can hold for it).
+fn interruption_can(plan: &Plan, state: &State, handles: impl Fn(&Check) -> bool) -> bool {
     plan.interruptions.iter().any(|x| {
         x.allowed_in(&state.id)
             && x.target_state_id != state.id
             && (state.interruptible || x.kind == InterruptionKind::Preempt)
-            && x.condition.as_ref().is_some_and(|c| {
-                c.read().is_ok_and(|check| {
-                    let mut read = Vec::new();
-                    keys_read(&check, &mut read);
-                    read.contains(&key) && truth(&check, key, d, value) != Truth::No
-                })
-            })
+            && x.condition
+                .as_ref()
+                .is_some_and(|c| c.read().is_ok_and(|check| handles(&check)))
     })
 }
 
