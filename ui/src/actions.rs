@@ -174,7 +174,7 @@ impl Actions {
                 if self.help.get_untracked() || self.finding.get_untracked() {
                     self.close_overlays();
                 } else if !press.typing {
-                    editor.selection.set(Selection::default());
+                    editor.select(Selection::default());
                 }
             }
             Action::Help => self.help.update(|h| *h = !*h),
@@ -271,7 +271,7 @@ impl Actions {
                 ));
             }
         }
-        editor.selection.set(Selection::default());
+        editor.select(Selection::default());
     }
 
     fn copy(self) {
@@ -334,7 +334,7 @@ impl Actions {
                 .map(|p| p.states.iter().map(|s| s.id.clone()).collect())
                 .unwrap_or_default()
         });
-        self.editor.selection.set(Selection {
+        self.editor.select(Selection {
             states: all,
             transition: None,
         });
@@ -412,7 +412,7 @@ impl Actions {
             return false;
         };
         self.bring_into_view(&id);
-        self.editor.selection.set(Selection::state(&id));
+        self.editor.select(Selection::state(&id));
         focus_card(&id);
         true
     }
@@ -439,7 +439,7 @@ impl Actions {
     /// Selects state `state`, or its transition `transition`, and brings it into view.
     pub fn go_to(self, state: &str, transition: Option<usize>) {
         self.bring_into_view(state);
-        self.editor.selection.set(match transition {
+        self.editor.select(match transition {
             Some(i) => Selection {
                 states: Vec::new(),
                 transition: Some((state.to_string(), i)),
@@ -457,7 +457,7 @@ impl Actions {
                 self.go_to(state, d.location.transition_index);
                 self.centre_on(state);
             }
-            None => self.editor.selection.set(Selection::default()),
+            None => self.editor.select(Selection::default()),
         }
         self.navigation.show(Tab::Inspect);
         if d.location.state_id.is_some() {

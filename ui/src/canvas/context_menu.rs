@@ -188,7 +188,7 @@ pub fn items(place: &Place, editable: bool, copied: bool) -> Vec<Item> {
 fn choose(item: Item, place: &Place, at: (f64, f64)) {
     let editor = expect_context::<Editor>();
     let actions = expect_context::<Actions>();
-    let select = |place: &Place| editor.selection.set(place.selection());
+    let select = |place: &Place| editor.select(place.selection());
     match item {
         Item::Rename => {
             select(place);

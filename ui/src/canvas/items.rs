@@ -75,14 +75,14 @@ pub fn card_view(card: Card, editor: Editor, marks: Memo<Marks>) -> impl IntoVie
                 .selection
                 .with_untracked(|s| s.states == [id_focus.clone()])
         {
-            editor.selection.set(Selection::state(&id_focus));
+            editor.select(Selection::state(&id_focus));
         }
     };
     let id_enter = card.id.clone();
     let on_key = move |e: leptos::ev::KeyboardEvent| {
         if e.key() == "Enter" {
             e.prevent_default();
-            editor.selection.set(Selection::state(&id_enter));
+            editor.select(Selection::state(&id_enter));
             if let Some(navigation) = use_context::<Navigation>() {
                 navigation.show(Tab::Inspect);
             }

@@ -89,7 +89,7 @@ impl Pointer {
         e.prevent_default();
         let place = Place::of(self.under(e.client_x(), e.client_y()));
         if let Some(on @ (Place::Card(_) | Place::Arrow { .. })) = &place {
-            self.editor.selection.set(on.selection());
+            self.editor.select(on.selection());
         }
         self.menu.set(place.map(|on| Menu {
             at: self.local(e.client_x(), e.client_y()),
@@ -159,7 +159,7 @@ impl Pointer {
             .scene
             .with_untracked(|s| effects::outcome(effect, &before, s))
         {
-            Outcome::Select(selection) => editor.selection.set(selection),
+            Outcome::Select(selection) => editor.select(selection),
             Outcome::Edit(command) => {
                 editor.dispatch(command);
             }
@@ -170,7 +170,7 @@ impl Pointer {
                             .and_then(|p| p.state(&from))
                             .map_or(0, |s| s.transitions.len().saturating_sub(1))
                     });
-                    editor.selection.set(Selection {
+                    editor.select(Selection {
                         states: Vec::new(),
                         transition: Some((from, index)),
                     });

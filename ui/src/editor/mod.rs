@@ -81,7 +81,9 @@ pub struct Editor {
     /// The id of the open plan.
     pub id: RwSignal<Option<String>>,
     pub plan: RwSignal<Option<Plan>>,
-    pub selection: RwSignal<Selection>,
+    /// What is selected, read anywhere; changed only through [`Editor::select`].
+    pub selection: ReadSignal<Selection>,
+    selected: RwSignal<Selection>,
     pub save: RwSignal<SaveState>,
     pub can_undo: RwSignal<bool>,
     pub can_redo: RwSignal<bool>,
@@ -169,10 +171,12 @@ fn now_ms() -> f64 {
 
 impl Editor {
     pub fn new() -> Editor {
+        let selected = RwSignal::new(Selection::default());
         Editor {
             id: RwSignal::new(None),
             plan: RwSignal::new(None),
-            selection: RwSignal::new(Selection::default()),
+            selection: selected.read_only(),
+            selected,
             save: RwSignal::new(SaveState::Saved),
             can_undo: RwSignal::new(false),
             can_redo: RwSignal::new(false),
@@ -205,7 +209,7 @@ impl Editor {
         self.id.set(Some(id));
         self.set_plan(Some(plan), Change::Any);
         self.on_disk.set_value(OnDisk::AsOpened);
-        self.selection.set(Selection::default());
+        self.selected.set(Selection::default());
         self.on_disk_choice.set(None);
         self.save.set(SaveState::Saved);
         self.refresh_undo();
@@ -223,7 +227,7 @@ impl Editor {
         self.on_disk_choice.set(None);
         self.save.set(SaveState::Saved);
         self.set_plan(None, Change::Any);
-        self.selection.set(Selection::default());
+        self.selected.set(Selection::default());
         self.refresh_undo();
     }
 
@@ -265,7 +269,7 @@ impl Editor {
             Ok(Some(applied)) => {
                 self.follow_titles(&command, &applied.touched);
                 if !applied.touched.is_empty() {
-                    self.selection.set(Selection {
+                    self.selected.set(Selection {
                         states: applied.touched,
                         transition: None,
                     });
@@ -339,6 +343,11 @@ impl Editor {
         self.following.update_value(|ids| ids.clear());
     }
 
+    /// Selects `selection` (states, or one transition) on the canvas and in the inspector.
+    pub fn select(&self, selection: Selection) {
+        self.selected.set(selection);
+    }
+
     /// Ends a burst of typing (the field lost focus).
     pub fn end_typing(&self) {
         self.history.update_value(History::end_burst);
@@ -375,7 +384,7 @@ impl Editor {
     }
 
     fn keep_selection_valid(&self, plan: &Plan) {
-        self.selection.update(|s| {
+        self.selected.update(|s| {
             s.states.retain(|id| plan.state(id).is_some());
             if let Some((from, i)) = &s.transition {
                 if plan.state(from).is_none_or(|st| st.transitions.len() <= *i) {

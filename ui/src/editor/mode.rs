@@ -96,7 +96,7 @@ impl Editor {
             }));
         }
         self.change.set_value(Drawn::Any);
-        self.selection.set(Selection::default());
+        self.selected.set(Selection::default());
         self.comparing.set(comparing);
         self.mode.set(mode);
         self.refresh_undo();
@@ -114,7 +114,7 @@ impl Editor {
         self.on_disk.set_value(aside.on_disk);
         self.change.set_value(Drawn::Any);
         self.plan.set(aside.plan);
-        self.selection.set(aside.selection);
+        self.selected.set(aside.selection);
         self.comparing.set(None);
         self.mode.set(Mode::Draft);
         self.refresh_undo();

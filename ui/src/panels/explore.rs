@@ -312,7 +312,7 @@ fn suggestion_button(suggestion: Suggestion) -> impl IntoView {
             on:click=move |_| {
                 match &place.state_id {
                     Some(state) => actions.go_to(state, place.transition_index),
-                    None => editor.selection.set(Default::default()),
+                    None => editor.select(Default::default()),
                 }
                 navigation.show(Tab::Inspect);
             }

@@ -102,7 +102,7 @@ fn Several(count: usize) -> impl IntoView {
                 on:click=move |_| {
                     let ids = editor.selection.get_untracked().states;
                     run(editor, Command::DeleteStates { ids }, None);
-                    editor.selection.set(Default::default());
+                    editor.select(Default::default());
                 }
             >
                 {format!("Delete {states} states and {arrows} transitions")}

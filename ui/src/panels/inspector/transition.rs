@@ -134,7 +134,7 @@ pub fn TransitionInspector(from: String, index: usize) -> impl IntoView {
                         },
                         None,
                     ) {
-                        editor.selection.set(Default::default());
+                        editor.select(Default::default());
                     }
                 }
             >
