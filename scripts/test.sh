@@ -27,7 +27,7 @@ cargo clippy --all-targets -- -D warnings
 cargo clippy -p plan-tests --all-targets -- -D warnings
 say "the code's documentation: a link to nothing, or to what a reader cannot see, fails"
 RUSTDOCFLAGS="-D rustdoc::broken_intra_doc_links -D rustdoc::private_intra_doc_links" \
-  cargo doc --no-deps --quiet -p plan-core -p plan-api -p plan-cli -p plan-ui
+  cargo doc --no-deps --quiet -p plan-core -p plan-api -p plan-cli -p plan-ui -p plan-builder
 say "unit and integration tests of every crate"
 cargo test < /dev/null
 # The debug plan command the cross-crate tests run (target/debug/plan).

@@ -28,7 +28,7 @@ pub struct Answer {
     seen: BTreeMap<String, Option<Identity>>,
     /// The opened plan's draft and its identity before it was read, if one opens.
     opened: Option<(PathBuf, Option<Identity>)>,
-    /// The [`Started`] answer as JSON.
+    /// The [`plan_api::messages::Started`] answer as JSON.
     pub bytes: Vec<u8>,
 }
 

@@ -2,7 +2,7 @@
 //! one API call on tokio's blocking pool (file IO never stalls the window) and sends the answer:
 //! as JSON, or as raw JSON bytes where a whole plan crosses (the page hands them to the UI as they
 //! are instead of parsing megabytes into JavaScript objects and printing them back). The shell
-//! adds only what is the app's own: which files it last read or wrote ([`crate::known`]), and the
+//! adds only what is the app's own: which files it last read or wrote ([`crate::seen_files`]), and the
 //! native file dialogs ([`crate::dialogs`]).
 
 pub mod conversations;
