@@ -47,7 +47,7 @@ pub(super) fn code_arrow(state: &mut State, tool: &str, code: &str) {
     config.insert("response_code".into(), code.into());
     add_arrow_beside(
         state,
-        |c| reads_tool(c, tool),
+        |c| crate::validate::reads_tool(c, tool),
         ConditionType::ToolResult,
         config,
     );
@@ -61,14 +61,10 @@ fn add_arrow_beside(
     kind: ConditionType,
     config: serde_json::Map<String, serde_json::Value>,
 ) {
-    let to = state
-        .transitions
-        .iter()
-        .find(|t| {
-            Check::read(t.condition_type_in(state.kind), &t.condition_config)
-                .is_ok_and(|c| reads(&c))
-        })
-        .map_or_else(|| state.id.clone(), |t| t.target_state_id.clone());
+    let to = crate::validate::first_arrow_reading(state, reads).map_or_else(
+        || state.id.clone(),
+        |k| state.transitions[k].target_state_id.clone(),
+    );
     state.transitions.push(Transition {
         target_state_id: to,
         condition_type: Some(kind),
@@ -77,15 +73,4 @@ fn add_arrow_beside(
         label: String::new(),
         effects: Vec::new(),
     });
-}
-
-/// Whether `check` reads a code of `tool`.
-fn reads_tool(check: &Check, tool: &str) -> bool {
-    match check {
-        Check::ToolResult { tool: t, .. } => *t == tool,
-        Check::AllOf(children) | Check::AnyOf(children) => {
-            children.iter().any(|c| reads_tool(c, tool))
-        }
-        _ => false,
-    }
 }

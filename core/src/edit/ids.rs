@@ -52,7 +52,7 @@ pub fn is_placeholder_id(id: &str) -> bool {
 
 /// The id state `id` takes when its title becomes `title`, for a state whose id follows its title
 /// (one added in this editing session and not yet published; `docs/decisions.md`, "Ids follow
-/// titles until published"); none when the id already reads as that title (`order`, or `order-2` beside
+/// names until published"); none when the id already reads as that title (`order`, or `order-2` beside
 /// another `order`), so that retitling never churns an id.
 pub fn id_following_title(p: &Plan, id: &str, title: &str) -> Option<String> {
     let title = title.trim();

@@ -19,6 +19,7 @@ mod workers;
 
 pub use diagnostic::{Code, Diagnostic, Location, Report, Severity};
 pub(crate) use unhandled::keys_read;
+pub(crate) use unhandled::{first_arrow_reading, reads_tool};
 pub use unhandled::{unhandled_answers, unhandled_codes, Answer, ToolAnswer};
 
 use crate::condition::{Check, ConditionType};

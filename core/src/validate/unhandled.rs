@@ -193,6 +193,20 @@ fn code_truth(check: &Check, tool: &str, code: &str) -> Truth {
     }
 }
 
+/// The index of `state`'s first transition whose condition `reads` (an answer's key, a tool).
+pub(crate) fn first_arrow_reading(state: &State, reads: impl Fn(&Check) -> bool) -> Option<usize> {
+    state.transitions.iter().position(|t| {
+        Check::read(t.condition_type_in(state.kind), &t.condition_config).is_ok_and(|c| reads(&c))
+    })
+}
+
+/// Whether `check` reads a code of `tool`.
+pub(crate) fn reads_tool(check: &Check, tool: &str) -> bool {
+    let mut read = Vec::new();
+    tools_read(check, &mut read);
+    read.contains(&tool)
+}
+
 /// The tools whose codes `check` reads, each once, in the order read.
 fn tools_read<'c>(check: &Check<'c>, into: &mut Vec<&'c str>) {
     match check {
@@ -309,18 +323,7 @@ impl<'p> Validator<'p, '_> {
     /// transitions that reads the tool.
     pub(super) fn unhandled_codes(&mut self, i: usize, state: &'p State) {
         for answer in unhandled_codes(self.plan, state) {
-            let k = state
-                .transitions
-                .iter()
-                .position(|t| {
-                    let mut read = Vec::new();
-                    if let Ok(c) = Check::read(t.condition_type_in(state.kind), &t.condition_config)
-                    {
-                        tools_read(&c, &mut read);
-                    }
-                    read.contains(&answer.tool.as_str())
-                })
-                .unwrap_or(0);
+            let k = first_arrow_reading(state, |c| reads_tool(c, &answer.tool)).unwrap_or(0);
             self.push(
                 Code::UnhandledResponseCode,
                 format!(
@@ -355,19 +358,12 @@ impl<'p> Validator<'p, '_> {
         let (path, task_id, transition_index) = match in_task.or_else(in_goal) {
             Some((path, task_id)) => (path, task_id, None),
             None => {
-                let k = state
-                    .transitions
-                    .iter()
-                    .position(|t| {
-                        let mut read = Vec::new();
-                        if let Ok(c) =
-                            Check::read(t.condition_type_in(state.kind), &t.condition_config)
-                        {
-                            keys_read(&c, &mut read);
-                        }
-                        read.contains(&key)
-                    })
-                    .unwrap_or(0);
+                let k = first_arrow_reading(state, |c| {
+                    let mut read = Vec::new();
+                    keys_read(c, &mut read);
+                    read.contains(&key)
+                })
+                .unwrap_or(0);
                 (format!("/states/{i}/transitions/{k}"), None, Some(k))
             }
         };

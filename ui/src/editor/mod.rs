@@ -309,32 +309,28 @@ impl Editor {
     }
 
     /// Gives state `id` the id its title reads as, when its id follows its title (one undo step
-    /// after the typing's); returns the id it has now.
-    pub fn follow_title(&self, id: &str) -> String {
+    /// after the typing's).
+    pub fn follow_title(&self, id: &str) {
         if !self.id_follows_title(id) {
-            return id.to_string();
+            return;
         }
         let to = self.plan.with_untracked(|p| {
             let p = p.as_ref()?;
             plan_core::edit::id_following_title(p, id, &p.state(id)?.title)
         });
-        let Some(to) = to else {
-            return id.to_string();
-        };
+        let Some(to) = to else { return };
         self.end_typing();
         let command = Command::RenameState {
             from: id.to_string(),
             to: to.clone(),
         };
-        if !self.dispatch(command) {
-            return id.to_string();
+        if self.dispatch(command) {
+            // The id it had stays followed too, for an undo that brings it back.
+            self.following.update_value(|ids| {
+                ids.insert(id.to_string());
+                ids.insert(to);
+            });
         }
-        // The id it had stays followed too, for an undo that brings it back.
-        self.following.update_value(|ids| {
-            ids.insert(id.to_string());
-            ids.insert(to.clone());
-        });
-        to
     }
 
     /// The draft was published: versions and callers now know its states by their ids, which no
