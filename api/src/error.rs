@@ -140,8 +140,12 @@ mod store_errors {
                 StoreError::NotFound { .. }
                 | StoreError::NoVersion { .. }
                 | StoreError::NoLive { .. }
-                | StoreError::NoSession { .. } => ErrorCode::NotFound,
-                StoreError::BadSession { .. } | StoreError::BadCaseName { .. } => ErrorCode::Schema,
+                | StoreError::NoSession { .. }
+                | StoreError::NoPersona { .. }
+                | StoreError::NoRun { .. } => ErrorCode::NotFound,
+                StoreError::BadSession { .. }
+                | StoreError::BadCaseName { .. }
+                | StoreError::BadPersonaName { .. } => ErrorCode::Schema,
                 StoreError::BadLog { .. } => ErrorCode::InvalidJson,
                 StoreError::Invalid { problems, .. } => match problems.first().map(|p| p.kind) {
                     Some(ProblemKind::InvalidJson) => ErrorCode::InvalidJson,

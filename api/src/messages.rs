@@ -474,5 +474,7 @@ pub fn thousands(n: u64) -> String {
 
 mod chat;
 mod explore;
+mod simulate;
 pub use chat::*;
 pub use explore::*;
+pub use simulate::*;

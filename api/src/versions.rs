@@ -35,6 +35,7 @@ pub fn preview(ctx: &Context, id: &str) -> Result<PublishPreview> {
             session_states: draft.session_states.clone(),
             interruptions: draft.interruptions.clone(),
             rules: draft.rules.clone(),
+            evaluations: draft.evaluations.clone(),
             settings: draft.settings.clone(),
             layout: Default::default(),
         },

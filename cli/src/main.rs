@@ -27,6 +27,7 @@ mod chat;
 mod check;
 mod explore;
 mod lifecycle;
+mod simulate;
 mod suite;
 
 #[global_allocator]
@@ -176,8 +177,15 @@ enum Command {
         #[command(flatten)]
         agent: agent::Flags,
     },
-    /// Print the JSON Schema of the plan format.
-    Schema,
+    /// Simulated callers: personas played by a model talk to the plan, each conversation
+    /// checked and judged, every model answer recorded so that the run replays (--replay RUN).
+    Simulate(simulate::Flags),
+    /// Print the JSON Schema of the plan format (or of a persona file: --persona).
+    Schema {
+        /// The schema of a persona file (personas/NAME.json) instead.
+        #[arg(long)]
+        persona: bool,
+    },
 }
 
 /// Which plan a command runs: a file as it is, or a plan of the workspace (its live version,
@@ -336,8 +344,12 @@ fn run(cli: Cli) -> Result<u8, Failure> {
             };
             return suite::run(ws, targets, revision, *coverage, &agent, format);
         }
-        Command::Schema => {
-            let schema = plan_core::json_schema();
+        Command::Schema { persona } => {
+            let schema = if *persona {
+                plan_core::persona_schema()
+            } else {
+                plan_core::json_schema()
+            };
             let text = serde_json::to_string_pretty(&schema).unwrap_or_default();
             // A closed pipe (`plan schema | head`) is not an error worth a message.
             let _ = writeln!(std::io::stdout().lock(), "{text}");
@@ -372,8 +384,9 @@ fn run(cli: Cli) -> Result<u8, Failure> {
         Command::Diff { id, a, b } => {
             lifecycle::diff(&ws, &id, revision(&a)?, revision(&b)?, format)
         }
+        Command::Simulate(flags) => return simulate::run_command(&ws, &flags, format),
         Command::Check { .. }
-        | Command::Schema
+        | Command::Schema { .. }
         | Command::Chat { .. }
         | Command::Explore { .. }
         | Command::Test { .. } => Ok(()),

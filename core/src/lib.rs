@@ -11,6 +11,7 @@ pub mod diff;
 pub mod draft_changes;
 pub mod duplicate_keys;
 pub mod edit;
+pub mod evaluation;
 pub mod explore;
 #[cfg(feature = "fs")]
 pub mod files;
@@ -25,6 +26,7 @@ pub mod revision;
 pub mod rule;
 pub mod runtime;
 pub mod session_state;
+pub mod simulate;
 #[cfg(feature = "fs")]
 pub mod store;
 pub mod synthetic;
@@ -37,6 +39,21 @@ pub use parse::{parse_plan, ParseProblem};
 pub use plan::{Plan, State, StateType, Transition};
 pub use revision::Revision;
 pub use validate::{check_bytes, check_text, validate, Code, Diagnostic, Report, Severity};
+
+/// The JSON Schema of a persona file (simulate.md, "Personas"): its shape; what it names is
+/// checked against the plan it runs with.
+#[cfg(feature = "schema")]
+pub fn persona_schema() -> serde_json::Value {
+    let mut schema =
+        serde_json::to_value(schemars::schema_for!(simulate::Persona)).unwrap_or_default();
+    if let Some(obj) = schema.as_object_mut() {
+        obj.insert(
+            "title".into(),
+            serde_json::Value::String("Plan Builder persona".into()),
+        );
+    }
+    schema
+}
 
 /// The JSON Schema of the plan format. It describes the document's shape; the validator checks
 /// its meaning (and what a schema cannot say, such as `enum_values` only on enum keys).

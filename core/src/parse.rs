@@ -82,6 +82,17 @@ pub fn parse_draft(text: &str) -> Result<Plan, Vec<ParseProblem>> {
             return Ok(plan);
         }
     }
+    parse_object(text, "a plan")
+}
+
+/// Reads a JSON document of type `T` (a plan, a persona) the slow, careful way: its syntax, its
+/// depth, one JSON object naming no field twice, then its structure, each problem placed by line
+/// and column or by its JSON Pointer. `what` names the document in the words an author reads
+/// ("a persona").
+pub fn parse_object<T: serde::de::DeserializeOwned>(
+    text: &str,
+    what: &str,
+) -> Result<T, Vec<ParseProblem>> {
     if let Some((message, line_column)) = crate::deep_json::too_deep(text.as_bytes()) {
         return Err(vec![ParseProblem {
             kind: ProblemKind::Schema,
@@ -99,11 +110,11 @@ pub fn parse_draft(text: &str) -> Result<Plan, Vec<ParseProblem>> {
         }]
     })?;
     if !value.is_object() {
-        return Err(vec![unreadable::not_an_object(&value)]);
+        return Err(vec![unreadable::not_an_object(&value, what)]);
     }
     let mut problems: Vec<ParseProblem> = unreadable::key_given_twice(text).into_iter().collect();
     match structure_from_value(&value) {
-        Ok(plan) if problems.is_empty() => Ok(plan),
+        Ok(document) if problems.is_empty() => Ok(document),
         Ok(_) => Err(problems),
         Err(more) => {
             problems.extend(more);
@@ -127,8 +138,10 @@ fn well_shaped(plan: Plan) -> Result<Plan, Vec<ParseProblem>> {
     }
 }
 
-/// The plan's structure from a JSON value, the first misfit named by its pointer.
-fn structure_from_value(value: &Value) -> Result<Plan, Vec<ParseProblem>> {
+/// A document's structure from a JSON value, the first misfit named by its pointer.
+fn structure_from_value<T: serde::de::DeserializeOwned>(
+    value: &Value,
+) -> Result<T, Vec<ParseProblem>> {
     serde_path_to_error::deserialize(value).map_err(|e| {
         vec![ParseProblem {
             kind: ProblemKind::Schema,
@@ -322,6 +335,14 @@ pub fn shape_problems(plan: &Plan) -> Vec<ParseProblem> {
             );
         }
         rule_problems(rule, i, &mut schema);
+    }
+    for (i, evaluation) in plan.evaluations.iter().enumerate() {
+        if !is_slug(&evaluation.id) {
+            schema(
+                format!("/evaluations/{i}/id"),
+                format!("evaluation id \"{}\" must be lowercase letters, digits, '-' or '_', starting with a letter or digit, at most 64 characters", evaluation.id),
+            );
+        }
     }
     let mut names = HashSet::new();
     for (i, tool) in plan.tools.iter().enumerate() {

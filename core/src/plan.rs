@@ -15,6 +15,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use crate::condition::ConditionType;
+pub use crate::evaluation::Evaluation;
 pub use crate::interruption::{Interruption, InterruptionKind};
 pub use crate::rule::{Rule, RuleKind};
 pub use crate::session_state::{Activation, SessionChange, SessionState, SessionType};
@@ -61,6 +62,9 @@ pub struct Plan {
     /// What the author wants guaranteed of every conversation (explore.md, "Rules").
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub rules: Vec<Rule>,
+    /// Judge questions asked of every simulated conversation (simulate.md, "Evaluations").
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub evaluations: Vec<Evaluation>,
     /// The plan's settings.
     #[serde(default, skip_serializing_if = "Settings::is_default")]
     pub settings: Settings,
@@ -90,6 +94,7 @@ impl PartialEq for Plan {
             session_states,
             interruptions,
             rules,
+            evaluations,
             settings,
             layout,
         } = self;
@@ -108,6 +113,7 @@ impl PartialEq for Plan {
             && *session_states == other.session_states
             && *interruptions == other.interruptions
             && *rules == other.rules
+            && *evaluations == other.evaluations
             && *settings == other.settings
             && *layout == other.layout
     }
@@ -160,6 +166,7 @@ impl Plan {
             session_states,
             interruptions,
             rules,
+            evaluations,
             settings,
             layout,
         } = self;
@@ -175,6 +182,7 @@ impl Plan {
             session_states: session_states.clone(),
             interruptions: interruptions.clone(),
             rules: rules.clone(),
+            evaluations: evaluations.clone(),
             settings: settings.clone(),
             layout: layout.clone(),
         }

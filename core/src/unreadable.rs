@@ -50,13 +50,13 @@ pub fn key_given_twice(text: &str) -> Option<ParseProblem> {
 
 /// A document that is JSON but not an object: serde would read a plan written as a list of its
 /// fields in order.
-pub fn not_an_object(value: &Value) -> ParseProblem {
+pub fn not_an_object(value: &Value, what: &str) -> ParseProblem {
     ParseProblem {
         kind: ProblemKind::Schema,
         pointer: String::new(),
         line_column: None,
         message: format!(
-            "a plan is one JSON object ({{ … }}) with its fields named; this document is {}",
+            "{what} is one JSON object ({{ … }}) with its fields named; this document is {}",
             kind_of(value)
         ),
     }

@@ -66,6 +66,72 @@ fn duplicate_session_state_points_at_the_second_id() {
     );
 }
 
+/// Evaluations (simulate.md): limited to session states that exist, ids unique, a question asked.
+#[test]
+fn an_evaluation_limited_to_an_unknown_session_state_points_at_that_entry() {
+    let evaluations = |limit: &str| {
+        with(|p| {
+            p["evaluations"] = json!([
+                {"id": "calm", "title": "Calm", "question": "Did the agent stay calm?"},
+                {"id": "vip-care", "question": "Was the VIP offered the lounge?",
+                 "only_while_active": ["vip", limit]}
+            ])
+        })
+    };
+    case(
+        &evaluations("vipp"),
+        &evaluations("mode"),
+        "unknown-session-state",
+        Severity::Error,
+        "/evaluations/1/only_while_active/1",
+    );
+}
+
+#[test]
+fn two_evaluations_with_one_id_point_at_the_second() {
+    let evaluations = |second: &str| {
+        with(|p| {
+            p["evaluations"] = json!([
+                {"id": "calm", "question": "Did the agent stay calm?"},
+                {"id": second, "question": "Was the caller greeted?"}
+            ])
+        })
+    };
+    case(
+        &evaluations("calm"),
+        &evaluations("greeted"),
+        "duplicate-evaluation",
+        Severity::Error,
+        "/evaluations/1/id",
+    );
+}
+
+#[test]
+fn an_evaluation_without_a_question_is_refused_at_its_question() {
+    let evaluation =
+        |question: &str| with(|p| p["evaluations"] = json!([{"id": "calm", "question": question}]));
+    case(
+        &evaluation("  "),
+        &evaluation("Did the agent stay calm?"),
+        "empty-evaluation-question",
+        Severity::Error,
+        "/evaluations/0/question",
+    );
+}
+
+#[test]
+fn an_evaluation_id_that_is_not_a_slug_is_a_shape_problem() {
+    let evaluation =
+        |id: &str| with(|p| p["evaluations"] = json!([{"id": id, "question": "Calm?"}]));
+    case(
+        &evaluation("Calm Check"),
+        &evaluation("calm-check"),
+        "schema",
+        Severity::Error,
+        "/evaluations/0/id",
+    );
+}
+
 #[test]
 fn unknown_session_state_is_found_in_every_place_that_names_one() {
     let places: Vec<(Value, &str)> = vec![

@@ -104,11 +104,15 @@ impl Received {
     }
 }
 
+/// How the server answers a completion request it has no scripted answer for.
+type Responder = Box<dyn Fn(&Value) -> Scripted + Send>;
+
 #[derive(Default)]
 struct Shared {
     answers: VecDeque<Scripted>,
     received: Vec<Received>,
     models: Vec<String>,
+    responder: Option<Responder>,
 }
 
 /// The running server; it stops with the test process.
@@ -144,6 +148,12 @@ impl ModelServer {
     /// Queues answers for the next completion requests.
     pub fn answer(&self, answers: impl IntoIterator<Item = Scripted>) {
         self.shared.lock().unwrap().answers.extend(answers);
+    }
+
+    /// Answers every completion request that finds no scripted answer waiting by `respond`
+    /// (given the request's body): a server that plays a part, such as a simulated caller.
+    pub fn respond_with(&self, respond: impl Fn(&Value) -> Scripted + Send + 'static) {
+        self.shared.lock().unwrap().responder = Some(Box::new(respond));
     }
 
     /// Every request received so far, oldest first.
@@ -205,6 +215,7 @@ fn serve(stream: TcpStream, shared: &Mutex<Shared>) {
         let body: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
         let answer = {
             let mut s = shared.lock().unwrap();
+            let by_responder = s.responder.as_ref().map(|r| r(&body));
             s.received.push(Received {
                 method: method.clone(),
                 path: path.clone(),
@@ -219,7 +230,7 @@ fn serve(stream: TcpStream, shared: &Mutex<Shared>) {
                     .collect();
                 Scripted::Body(json!({"object": "list", "data": data}))
             } else {
-                s.answers.pop_front().unwrap_or_else(|| {
+                s.answers.pop_front().or(by_responder).unwrap_or_else(|| {
                     Scripted::Status(
                         500,
                         "{\"error\":{\"message\":\"no scripted answer left\"}}".into(),

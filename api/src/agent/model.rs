@@ -5,6 +5,9 @@
 //! failure leaves the session exactly as it was.
 
 use plan_core::plan::{Plan, StateType};
+use plan_core::simulate::{Exchange, ModelRole, Place};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use plan_core::runtime::{
@@ -23,6 +26,18 @@ use crate::error::{ApiError, ErrorCode};
 pub struct LanguageModel {
     settings: AgentSettings,
     http: Http,
+    /// In a simulation, the exchange every request goes through instead of `http` (recorded, or
+    /// answered from a recording), with the conversation it belongs to.
+    exchanged: Option<Exchanged>,
+}
+
+/// A language model's requests sent through a simulation's exchange.
+struct Exchanged {
+    exchange: Arc<dyn Exchange + Send + Sync>,
+    conversation: String,
+    /// How many requests of each turn and role were sent: a goal check can be asked twice in a
+    /// turn, each with its own place.
+    sent: Mutex<HashMap<(u32, ModelRole), u32>>,
 }
 
 fn failed(e: AgentError) -> ApiError {
@@ -33,7 +48,30 @@ impl LanguageModel {
     /// `key`: the key itself (read from the environment by the caller), never stored anywhere.
     pub fn new(settings: AgentSettings, key: Option<String>) -> LanguageModel {
         let http = Http::new(&settings, key);
-        LanguageModel { settings, http }
+        LanguageModel {
+            settings,
+            http,
+            exchanged: None,
+        }
+    }
+
+    /// The agent of conversation `conversation` of a simulation (simulate.md): every request goes
+    /// through `exchange`, by its place, and nothing else is sent.
+    pub fn through(
+        settings: AgentSettings,
+        exchange: Arc<dyn Exchange + Send + Sync>,
+        conversation: String,
+    ) -> LanguageModel {
+        let http = Http::new(&settings, None);
+        LanguageModel {
+            settings,
+            http,
+            exchanged: Some(Exchanged {
+                exchange,
+                conversation,
+                sent: Mutex::new(HashMap::new()),
+            }),
+        }
     }
 
     /// The settings it talks to its server with.
@@ -46,9 +84,41 @@ impl LanguageModel {
         answer::read(&text)
     }
 
-    /// [`LanguageModel::ask`], adding the answer's tokens to `usage`.
-    fn ask_counted(&self, body: &Value, usage: &mut Option<Usage>) -> Result<Answer, AgentError> {
-        let answer = self.ask(body)?;
+    /// One request of turn `turn` playing `role`: through the simulation's exchange when there
+    /// is one, else straight to the server.
+    fn ask_as(&self, turn: u32, role: ModelRole, body: &Value) -> Result<Answer, AgentError> {
+        let Some(x) = &self.exchanged else {
+            return self.ask(body);
+        };
+        let nth = {
+            let mut sent = x.sent.lock().unwrap_or_else(|p| p.into_inner());
+            let n = sent.entry((turn, role)).or_insert(0);
+            *n += 1;
+            *n - 1
+        };
+        let place = Place {
+            conversation: x.conversation.clone(),
+            turn,
+            role,
+            question: None,
+            vote: None,
+            nth,
+        };
+        let answered = x
+            .exchange
+            .complete(&place, body)
+            .map_err(|e| AgentError(e.to_string()))?;
+        answer::read(&answered.body.to_string())
+    }
+
+    /// [`LanguageModel::ask_as`], adding the answer's tokens to `usage`.
+    fn ask_counted(
+        &self,
+        (turn, role): (u32, ModelRole),
+        body: &Value,
+        usage: &mut Option<Usage>,
+    ) -> Result<Answer, AgentError> {
+        let answer = self.ask_as(turn, role, body)?;
         if let Some(u) = answer.usage {
             *usage.get_or_insert_with(Usage::default) += u;
         }
@@ -73,7 +143,8 @@ impl LanguageModel {
         let mut usage = None;
         let asked = request::first(&self.settings, plan, session, message);
         let offered = asked.get("tools").is_some();
-        let first = self.ask_counted(&asked, &mut usage)?;
+        let turn = session.turn + 1;
+        let first = self.ask_counted((turn, ModelRole::Agent), &asked, &mut usage)?;
         // Every call read before anything is decided: one malformed call fails the whole turn.
         let mut actions: Vec<(Action, Value)> = Vec::with_capacity(first.calls.len());
         for call in &first.calls {
@@ -98,7 +169,8 @@ impl LanguageModel {
                 continue;
             };
             let body = request::goal_check(&self.settings, state, closing, quote);
-            let (met, reason) = answer::verdict(&self.ask_counted(&body, &mut usage)?.text);
+            let checked = self.ask_counted((turn, ModelRole::GoalCheck), &body, &mut usage)?;
+            let (met, reason) = answer::verdict(&checked.text);
             let function = if closing {
                 "close_goal"
             } else {
@@ -171,7 +243,8 @@ impl LanguageModel {
         } else {
             let texts: Vec<String> = results.iter().map(|(_, r)| r.clone()).collect();
             let body = request::second(&self.settings, &asked, &first.calls, &texts);
-            self.ask_counted(&body, &mut usage)?.text
+            self.ask_counted((turn, ModelRole::AgentFollowup), &body, &mut usage)?
+                .text
         };
         let moved = events.iter().any(|e| matches!(e.what, What::Transition(_)));
         let cost = TurnCost {

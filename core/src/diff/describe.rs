@@ -37,14 +37,24 @@ pub fn describe(diff: &PlanDiff, old: &Plan, new: &Plan) -> Vec<ListedChange> {
             .to_string()
     };
     let mut out = Vec::new();
-    if !diff.plan.is_empty() {
+    // Evaluations are listed one by one below, as states are, not as a detail of the plan.
+    let details: Vec<String> = diff
+        .plan
+        .iter()
+        .filter(|f| *f != "evaluations")
+        .cloned()
+        .collect();
+    if !details.is_empty() {
         out.push(ListedChange {
             change: Change::Changed,
-            text: format!("Plan details: {}", fields(&diff.plan)),
+            text: format!("Plan details: {}", fields(&details)),
             state_id: None,
             transition: None,
             depth: 0,
         });
+    }
+    if diff.plan.iter().any(|f| f == "evaluations") {
+        out.extend(evaluation_changes(old, new));
     }
     for s in &diff.states {
         let name = title(&s.state_id);
@@ -86,6 +96,50 @@ pub fn describe(diff: &PlanDiff, old: &Plan, new: &Plan) -> Vec<ListedChange> {
                 transition: index,
                 depth: 1,
             });
+        }
+    }
+    out
+}
+
+/// A line per evaluation added, removed or changed, in the new plan's order, then the removed.
+fn evaluation_changes(old: &Plan, new: &Plan) -> Vec<ListedChange> {
+    let line = |change: Change, text: String| ListedChange {
+        change,
+        text,
+        state_id: None,
+        transition: None,
+        depth: 0,
+    };
+    let mut out = Vec::new();
+    for e in &new.evaluations {
+        match old.evaluations.iter().find(|o| o.id == e.id) {
+            None => out.push(line(
+                Change::Added,
+                format!("New evaluation “{}”", e.name()),
+            )),
+            Some(o) if o != e => {
+                let mut changed = Vec::new();
+                if o.title != e.title {
+                    changed.push("title");
+                }
+                if o.question != e.question {
+                    changed.push("question");
+                }
+                if o.only_while_active != e.only_while_active {
+                    changed.push("asked only while");
+                }
+                let text = format!("Changed evaluation “{}”: {}", e.name(), changed.join(", "));
+                out.push(line(Change::Changed, text));
+            }
+            Some(_) => {}
+        }
+    }
+    for o in &old.evaluations {
+        if !new.evaluations.iter().any(|e| e.id == o.id) {
+            out.push(line(
+                Change::Removed,
+                format!("Removed evaluation “{}”", o.name()),
+            ));
         }
     }
     out

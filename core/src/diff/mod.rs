@@ -125,6 +125,14 @@ pub fn diff(old: &Plan, new: &Plan) -> PlanDiff {
         &old.session_states,
         &new.session_states,
     );
+    field(
+        &mut plan,
+        "interruptions",
+        &old.interruptions,
+        &new.interruptions,
+    );
+    field(&mut plan, "rules", &old.rules, &new.rules);
+    field(&mut plan, "evaluations", &old.evaluations, &new.evaluations);
     field(&mut plan, "settings", &old.settings, &new.settings);
     let order: Vec<&str> = old.states.iter().map(|s| s.id.as_str()).collect();
     let new_order: Vec<&str> = new.states.iter().map(|s| s.id.as_str()).collect();

@@ -21,8 +21,8 @@ pub use rename::Renamed;
 
 use crate::layout;
 use crate::plan::{
-    Ending, Goal, Interruption, Plan, Position, Rule, SessionState, Settings, State, StateType,
-    Tool, Transition,
+    Ending, Evaluation, Goal, Interruption, Plan, Position, Rule, SessionState, Settings, State,
+    StateType, Tool, Transition,
 };
 use arrows::{answer_arrow, code_arrow, connect};
 pub use ids::{id_following_title, id_from_title, is_placeholder_id, unique_id};
@@ -70,6 +70,9 @@ pub struct PlanDetails {
     /// What the author wants guaranteed of every conversation.
     #[serde(default)]
     pub rules: Vec<Rule>,
+    /// The judge questions asked of every simulated conversation.
+    #[serde(default)]
+    pub evaluations: Vec<Evaluation>,
 }
 
 impl PlanDetails {
@@ -85,6 +88,7 @@ impl PlanDetails {
             session_states: p.session_states.clone(),
             interruptions: p.interruptions.clone(),
             rules: p.rules.clone(),
+            evaluations: p.evaluations.clone(),
         }
     }
 }
@@ -347,6 +351,7 @@ pub fn apply(plan: &Plan, command: &Command) -> Result<Applied, EditError> {
             p.session_states = d.session_states.clone();
             p.interruptions = d.interruptions.clone();
             p.rules = d.rules.clone();
+            p.evaluations = d.evaluations.clone();
         }
         Command::Paste {
             states,

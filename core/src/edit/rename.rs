@@ -59,11 +59,18 @@ pub(super) fn rename(p: &mut Plan, what: &Renamed, from: &str, to: &str) -> Resu
                     st.parent = Some(to.to_string());
                 }
             }
-            for tool in &mut p.tools {
-                for id in &mut tool.available_when {
-                    if id == from {
-                        *id = to.to_string();
-                    }
+            let limits = p
+                .evaluations
+                .iter_mut()
+                .flat_map(|e| &mut e.only_while_active);
+            for id in p
+                .tools
+                .iter_mut()
+                .flat_map(|t| &mut t.available_when)
+                .chain(limits)
+            {
+                if id == from {
+                    *id = to.to_string();
                 }
             }
             for change in changes(p) {

@@ -101,6 +101,7 @@ pub enum RunError {
 
 /// Where a conversation begins when it is not simply the plan's start: a state of the plan, and
 /// values already known ("test from here"; a script's `start`). Each field optional.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Start {

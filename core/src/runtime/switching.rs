@@ -27,6 +27,7 @@ pub struct SessionValue {
 }
 
 /// A value or flag set by the author before a conversation starts (a preset) or during it.
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Preset {

@@ -17,7 +17,7 @@ use super::{Result, StoreError, Workspace};
 
 /// What a plan's folder holds directly, each of which could be a link: checked whenever the
 /// folder is used.
-const PLAN_ENTRIES: [&str; 7] = [
+const PLAN_ENTRIES: [&str; 9] = [
     "draft.json",
     "live.json",
     ".lock",
@@ -25,6 +25,8 @@ const PLAN_ENTRIES: [&str; 7] = [
     "history",
     "tests",
     "sessions",
+    "personas",
+    "runs",
 ];
 
 impl Workspace {

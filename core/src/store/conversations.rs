@@ -167,7 +167,7 @@ impl Workspace {
 }
 
 /// The stems of the `*.json` files of `dir` that are not hidden, sorted; none if it is missing.
-fn json_names(dir: &std::path::Path) -> Vec<String> {
+pub(super) fn json_names(dir: &std::path::Path) -> Vec<String> {
     let mut out: Vec<String> = fs::read_dir(dir)
         .into_iter()
         .flatten()

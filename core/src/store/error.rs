@@ -128,6 +128,28 @@ pub enum StoreError {
         /// The name given.
         name: String,
     },
+    /// No persona by that name beside the plan.
+    #[error("plan \"{id}\" has no persona \"{persona}\" (personas/{persona}.json)")]
+    NoPersona {
+        /// The plan's id.
+        id: String,
+        /// The persona's id.
+        persona: String,
+    },
+    /// A persona id that cannot name a file.
+    #[error("\"{name}\" cannot name a persona: use letters, digits, '-', '_' and '.', starting with a letter or digit")]
+    BadPersonaName {
+        /// The name given.
+        name: String,
+    },
+    /// No simulation run by that id.
+    #[error("plan \"{id}\" has no run \"{run}\" (runs/{run}/)")]
+    NoRun {
+        /// The plan's id.
+        id: String,
+        /// The run's id.
+        run: String,
+    },
     /// A session file that cannot be used.
     #[error("{}: not a session: {message}", path.display())]
     BadSession {

@@ -25,6 +25,7 @@ pub mod lock;
 mod pretty;
 mod samples;
 mod saved_chat;
+mod simulations;
 mod trash;
 mod undo;
 mod versions;
@@ -253,6 +254,12 @@ impl Workspace {
             }
             for (id, name, text) in samples::SAMPLE_TESTS {
                 ws.seed_test(id, name, text)?;
+            }
+            for (id, name, text) in samples::SAMPLE_PERSONAS {
+                let dir = ws.plan_dir(id)?.join("personas");
+                fs::create_dir_all(&dir).map_err(io(&dir))?;
+                let path = dir.join(format!("{name}.json"));
+                atomic::write(&path, text.as_bytes(), false).map_err(io(&path))?;
             }
         }
         Ok(ws)

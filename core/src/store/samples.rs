@@ -173,3 +173,68 @@ pub const SAMPLE_TESTS: [(&str, &str, &str); 27] = [
         include_str!("../../../plans/tests/medical-intake/severe-emergency.json"),
     ),
 ];
+
+/// `(plan id, persona id, JSON text)` of each sample plan's personas (`plans/personas/<id>/`),
+/// seeded into `<plan>/personas/` of a new workspace (simulate.md).
+pub const SAMPLE_PERSONAS: [(&str, &str, &str); 12] = [
+    (
+        "account-care",
+        "line-fault",
+        include_str!("../../../plans/personas/account-care/line-fault.json"),
+    ),
+    (
+        "account-care",
+        "overcharged",
+        include_str!("../../../plans/personas/account-care/overcharged.json"),
+    ),
+    (
+        "collections",
+        "needs-installments",
+        include_str!("../../../plans/personas/collections/needs-installments.json"),
+    ),
+    (
+        "collections",
+        "pays-now",
+        include_str!("../../../plans/personas/collections/pays-now.json"),
+    ),
+    (
+        "customer-support",
+        "billing-refund",
+        include_str!("../../../plans/personas/customer-support/billing-refund.json"),
+    ),
+    (
+        "customer-support",
+        "router-fault",
+        include_str!("../../../plans/personas/customer-support/router-fault.json"),
+    ),
+    (
+        "daily-routine",
+        "not-today",
+        include_str!("../../../plans/personas/daily-routine/not-today.json"),
+    ),
+    (
+        "daily-routine",
+        "ready-to-talk",
+        include_str!("../../../plans/personas/daily-routine/ready-to-talk.json"),
+    ),
+    (
+        "medical-intake",
+        "declines-consent",
+        include_str!("../../../plans/personas/medical-intake/declines-consent.json"),
+    ),
+    (
+        "medical-intake",
+        "mild-cough",
+        include_str!("../../../plans/personas/medical-intake/mild-cough.json"),
+    ),
+    (
+        "vehicle-viewing",
+        "books-saturday",
+        include_str!("../../../plans/personas/vehicle-viewing/books-saturday.json"),
+    ),
+    (
+        "vehicle-viewing",
+        "keeps-rescheduling",
+        include_str!("../../../plans/personas/vehicle-viewing/keeps-rescheduling.json"),
+    ),
+];

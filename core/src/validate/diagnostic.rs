@@ -117,11 +117,15 @@ pub enum Code {
     ResumeOutsideDetour,
     /// A detour from which no return point is reached: the parked task is never resumed.
     DetourWithoutReturn,
+    /// Two evaluations share an id.
+    DuplicateEvaluation,
+    /// An evaluation without a question: the judge would have nothing to answer.
+    EmptyEvaluationQuestion,
 }
 
 impl Code {
     /// Every code, in the order of the format's table.
-    pub const ALL: [Code; 42] = [
+    pub const ALL: [Code; 44] = [
         Code::InvalidJson,
         Code::Schema,
         Code::UnsupportedSchemaVersion,
@@ -164,6 +168,8 @@ impl Code {
         Code::UnknownState,
         Code::ResumeOutsideDetour,
         Code::DetourWithoutReturn,
+        Code::DuplicateEvaluation,
+        Code::EmptyEvaluationQuestion,
     ];
 
     /// The code as written in diagnostics (`unknown-target-state`).
@@ -211,6 +217,8 @@ impl Code {
             Code::UnknownState => "unknown-state",
             Code::ResumeOutsideDetour => "resume-outside-detour",
             Code::DetourWithoutReturn => "detour-without-return",
+            Code::DuplicateEvaluation => "duplicate-evaluation",
+            Code::EmptyEvaluationQuestion => "empty-evaluation-question",
         }
     }
 

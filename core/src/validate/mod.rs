@@ -8,6 +8,7 @@
 
 mod conditions;
 mod diagnostic;
+mod evaluations;
 mod fasthash;
 mod graph;
 mod interruptions;
@@ -128,6 +129,7 @@ impl Validator<'_, '_> {
         self.session_states();
         self.interruptions();
         self.rules();
+        self.evaluations();
     }
 }
 

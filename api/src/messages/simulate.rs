@@ -1,0 +1,206 @@
+//! The messages of simulations (simulate.md): what a run is asked to do, and what it found.
+
+use plan_core::simulate::checks::CheckResult;
+use plan_core::simulate::conversation::{Ending, Status, VerdictRecord};
+use plan_core::simulate::heat::Heat;
+use plan_core::simulate::Divergence;
+use plan_core::Revision;
+use serde::{Deserialize, Serialize};
+
+use crate::agent::{AgentSettings, Usage};
+
+/// Who plays the plan's side of a simulated conversation.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum PlanSide {
+    /// The built-in simulator.
+    Simulator,
+    /// The language-model agent of docs/agents.md, with these settings.
+    Llm {
+        /// Where it is reached.
+        settings: AgentSettings,
+    },
+}
+
+/// A run's settings, as `run.json` keeps them (never a key).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunSettings {
+    /// Conversations per persona.
+    pub conversations: u32,
+    /// The caller-model's endpoint.
+    pub caller: AgentSettings,
+    /// The plan's side.
+    pub agent: PlanSide,
+    /// The judge's endpoint.
+    pub judge: AgentSettings,
+    /// Votes per judge question (odd).
+    pub votes: u32,
+    /// The share of votes that must agree for a verdict not to be unsure.
+    pub min_agreement: f64,
+    /// The judge's sampling temperature, so that votes are independent samples.
+    pub judge_temperature: f64,
+    /// Conversations run side by side.
+    pub parallel: u32,
+}
+
+/// A run asked for: `plan simulate`'s flags, or the app's Simulate tab.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SimulateArgs {
+    /// The plan's id.
+    pub plan: String,
+    /// Which document; none: the live version, else the draft.
+    #[serde(default)]
+    pub revision: Option<Revision>,
+    /// The personas to run; empty: all of them.
+    #[serde(default)]
+    pub personas: Vec<String>,
+    /// The seed; none: a new one, written in the run.
+    #[serde(default)]
+    pub seed: Option<u64>,
+    /// How the run goes.
+    pub settings: RunSettings,
+    /// A run to replay from its recording instead of asking the models.
+    #[serde(default)]
+    pub replay: Option<String>,
+    /// With `replay`: send the requests that differ live, into a new recording.
+    #[serde(default)]
+    pub record_missing: bool,
+}
+
+/// The keys the three roles send, read from the environment by the front end; never written.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct RoleKeys {
+    /// The caller-model's key.
+    pub caller: Option<String>,
+    /// The agent's key.
+    pub agent: Option<String>,
+    /// The judge's key.
+    pub judge: Option<String>,
+}
+
+/// Which plan a run ran: `{"id", "version" | "draft", "hash"}`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RunPlan {
+    /// The plan's id.
+    pub id: String,
+    /// The version, when it ran one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub version: Option<u32>,
+    /// Whether it ran the draft.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub draft: bool,
+    /// The plan's content hash.
+    pub hash: String,
+}
+
+/// One conversation as a run reports it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ConversationSummary {
+    /// The persona's id.
+    pub persona: String,
+    /// Its number among the persona's.
+    pub k: u32,
+    /// How it came out.
+    pub status: Status,
+    /// Why it errored, failed the caller, diverged or stopped.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// User turns.
+    pub turns: u32,
+    /// How it ended.
+    pub ended: Ending,
+    /// The persona's checks.
+    pub checks: Vec<CheckResult>,
+    /// The judge's verdicts.
+    pub verdicts: Vec<VerdictRecord>,
+    /// Where a replay left its recording.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub diverged: Option<Divergence>,
+    /// The models' time, in milliseconds.
+    pub ms: u64,
+    /// The tokens the servers said were used.
+    pub usage: Option<Usage>,
+}
+
+/// A persona's conversations, counted.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PersonaTally {
+    /// The persona's id.
+    pub id: String,
+    /// Conversations that passed.
+    pub passed: u32,
+    /// Conversations that failed, errored or diverged.
+    pub failed: u32,
+    /// Conversations with an unsure verdict.
+    pub unsure: u32,
+    /// Conversations whose caller failed.
+    pub caller_failed: u32,
+}
+
+/// What a run found: `plan simulate --format json`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunReport {
+    /// The run's id (its folder in `runs/`).
+    pub run: String,
+    /// The plan it ran.
+    pub plan: RunPlan,
+    /// Its seed.
+    pub seed: u64,
+    /// Every conversation, persona by persona.
+    pub conversations: Vec<ConversationSummary>,
+    /// Each persona's conversations, counted.
+    pub personas: Vec<PersonaTally>,
+    /// The heat map.
+    pub heat: Heat,
+    /// The run it replayed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub replay_of: Option<String>,
+    /// Whether it was stopped before it finished.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub stopped: bool,
+}
+
+/// A persona, named by its content hash in `run.json`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RunPersona {
+    /// Its id.
+    pub id: String,
+    /// The SHA-256 of its file's content.
+    pub hash: String,
+}
+
+/// `run.json`: what a run was, kept with it and never changed after it finished.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunFile {
+    /// The run's id.
+    pub run: String,
+    /// The plan it ran.
+    pub plan: RunPlan,
+    /// The personas it ran, with their content hashes.
+    pub personas: Vec<RunPersona>,
+    /// Its settings, without keys.
+    pub settings: RunSettings,
+    /// Its seed.
+    pub seed: u64,
+    /// When it started.
+    pub started: String,
+    /// When it finished.
+    pub finished: String,
+    /// The run it replayed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub replay_of: Option<String>,
+    /// Whether it was stopped.
+    #[serde(default)]
+    pub stopped: bool,
+    /// Each persona's conversations, counted.
+    pub summary: Vec<PersonaTally>,
+}
+
+/// A finding of a persona file: the file, and the finding with its code and field path.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PersonaProblem {
+    /// The file, relative to the plan's folder (`personas/calm.json`).
+    pub file: String,
+    /// What is wrong, where.
+    pub diagnostic: plan_core::Diagnostic,
+}
