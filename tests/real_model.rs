@@ -220,3 +220,94 @@ fn plan_chat_says_each_turns_cost_and_that_the_model_calls_no_functions(server: 
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Simulated callers played by the real model (simulate.md): the caller-model and the judge are
+/// SmolLM2 on llama-cpp-python's server, the plan's side the simulator. The tiny model plays and
+/// judges badly; what is asserted is our side: every conversation ends with a status and a reason
+/// where it did not pass, every vote is yes, no or invalid with its agreement, the server takes the
+/// judge's requests (in the format it accepts), and with the server stopped the replay sends
+/// nothing and writes the same conversations byte for byte.
+#[test]
+fn simulated_callers_played_by_the_real_model_replay_without_it() {
+    let ws = plan_tests::cli::scratch("simulate").join("ws");
+    let server = start(Template::Model);
+    let run = |args: &[&str]| {
+        let mut c = plan_tests::cli::command();
+        for role in ["LLM", "CALLER", "JUDGE"] {
+            for field in ["BASE_URL", "MODEL", "API_KEY"] {
+                c.env_remove(format!("PLAN_BUILDER_{role}_{field}"));
+            }
+        }
+        c.arg("--workspace")
+            .arg(&ws)
+            .args(["simulate", "--plan", "daily-routine", "--format", "json"])
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let first = run(&[
+        "--conversations",
+        "2",
+        "--seed",
+        "11",
+        "--caller-base-url",
+        &server.base_url,
+        "--caller-model",
+        MODEL,
+    ]);
+    let code = first.status.code();
+    assert!(
+        matches!(code, Some(0 | 1)),
+        "{}",
+        String::from_utf8_lossy(&first.stderr)
+    );
+    let report: Value = serde_json::from_slice(&first.stdout).unwrap();
+    let conversations = report["conversations"].as_array().unwrap();
+    assert_eq!(conversations.len(), 4, "{report}");
+    for c in conversations {
+        let status = c["status"].as_str().unwrap();
+        assert!(
+            ["passed", "failed", "unsure", "caller_failed"].contains(&status),
+            "the real server took every request: {c}"
+        );
+        if status == "caller_failed" {
+            assert!(!c["reason"].as_str().unwrap().is_empty());
+            continue;
+        }
+        for v in c["verdicts"].as_array().unwrap() {
+            let votes = v["votes"].as_array().unwrap();
+            assert_eq!(votes.len(), 3, "{v}");
+            assert!(votes
+                .iter()
+                .all(|x| ["yes", "no", "invalid"].contains(&x.as_str().unwrap())));
+            assert!(v["agreement"].as_str().unwrap().ends_with("/3"), "{v}");
+        }
+    }
+    let dir = ws
+        .join("daily-routine/runs")
+        .join(report["run"].as_str().unwrap());
+    let kept: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("run.json")).unwrap()).unwrap();
+    // llama-cpp-python takes a schema only beside json_object.
+    assert_eq!(kept["judge_format"], "json_object", "{kept}");
+    drop(server);
+    let again = run(&["--replay", report["run"].as_str().unwrap()]);
+    assert_eq!(
+        again.status.code(),
+        code,
+        "{}",
+        String::from_utf8_lossy(&again.stderr)
+    );
+    let replayed: Value = serde_json::from_slice(&again.stdout).unwrap();
+    let redir = ws
+        .join("daily-routine/runs")
+        .join(replayed["run"].as_str().unwrap());
+    for entry in std::fs::read_dir(dir.join("conversations")).unwrap() {
+        let name = entry.unwrap().file_name();
+        assert_eq!(
+            std::fs::read(dir.join("conversations").join(&name)).unwrap(),
+            std::fs::read(redir.join("conversations").join(&name)).unwrap(),
+            "{name:?} replays byte for byte with the server gone"
+        );
+    }
+}

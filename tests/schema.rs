@@ -60,7 +60,11 @@ fn persona_schema() -> (boon::Schemas, boon::SchemaIndex) {
         .args(["schema", "--persona"])
         .output()
         .expect("plan schema --persona runs");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let schema: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(schema["title"], "Plan Builder persona");
     let mut schemas = boon::Schemas::new();

@@ -579,3 +579,123 @@ fn persona_problems_name_the_file_and_the_field_and_nothing_runs() {
     );
     assert!(err.contains("needs a model to play the caller"), "{err}");
 }
+
+#[test]
+fn a_judge_server_that_refuses_the_json_schema_format_is_asked_in_the_next_and_the_replay_knows() {
+    let ws = scratch("judge-format").join("ws");
+    let server = ModelServer::start();
+    let refused = r#"{"error":{"message":"1 validation error: ('body', 'response_format', 'type') Input should be 'text' or 'json_object'"}}"#;
+    server.answer([
+        text("ready_to_start: false"),
+        plan_tests::model_server::Scripted::Status(500, refused.into()),
+        text(r#"{"verdict": "yes", "reason": "kind"}"#),
+    ]);
+    let r = report(
+        &simulate(
+            &ws,
+            &live(
+                &server,
+                &[
+                    "--plan",
+                    "daily-routine",
+                    "--persona",
+                    "not-today",
+                    "--conversations",
+                    "1",
+                    "--votes",
+                    "1",
+                ],
+            ),
+        ),
+        0,
+    );
+    assert_eq!(r["conversations"][0]["verdicts"][0]["verdict"], "yes");
+    let judged: Vec<Value> = server
+        .completions()
+        .into_iter()
+        .map(|r| r.body)
+        .filter(|b| b.get("response_format").is_some())
+        .collect();
+    assert_eq!(judged[0]["response_format"]["type"], "json_schema");
+    assert_eq!(judged[1]["response_format"]["type"], "json_object");
+    assert_eq!(
+        judged[1]["response_format"]["schema"]["required"],
+        json!(["verdict", "reason"])
+    );
+    let dir = run_dir(&ws, "daily-routine", &r["run"]);
+    let run: Value =
+        serde_json::from_str(&fs::read_to_string(dir.join("run.json")).unwrap()).unwrap();
+    assert_eq!(run["judge_format"], "json_object");
+    let sent = server.completions().len();
+    let again = report(
+        &simulate(
+            &ws,
+            &[
+                "--plan",
+                "daily-routine",
+                "--replay",
+                r["run"].as_str().unwrap(),
+            ],
+        ),
+        0,
+    );
+    assert_eq!(again["conversations"][0]["status"], "passed");
+    assert_eq!(server.completions().len(), sent);
+}
+
+/// simulate.md, "Speed": replaying 100 conversations of 10 turns takes under 1 s in the release
+/// build (`scripts/test.sh` prints the figure); here, in any build, it must not freeze.
+#[test]
+fn replaying_a_hundred_conversations_of_ten_turns_is_quick() {
+    let ws = scratch("speed").join("ws");
+    let server = ModelServer::start();
+    server.respond_with(|_| text("I would like to talk about my balance."));
+    exits(
+        &command()
+            .arg("--workspace")
+            .arg(&ws)
+            .arg("list")
+            .output()
+            .unwrap(),
+        0,
+    );
+    fs::write(
+        ws.join("collections/personas/talker.json"),
+        json!({"id": "talker", "who": "You talk about your balance.", "max_turns": 10}).to_string(),
+    )
+    .unwrap();
+    let args = [
+        "--plan",
+        "collections",
+        "--persona",
+        "talker",
+        "--conversations",
+        "100",
+    ];
+    let first = report(&simulate(&ws, &live(&server, &args)), 0);
+    assert!(first["conversations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|c| c["turns"] == 10));
+    let started = std::time::Instant::now();
+    let again = report(
+        &simulate(
+            &ws,
+            &[
+                "--plan",
+                "collections",
+                "--replay",
+                first["run"].as_str().unwrap(),
+            ],
+        ),
+        0,
+    );
+    let took = started.elapsed();
+    println!(
+        "replaying 100 conversations of 10 turns: {} ms",
+        took.as_millis()
+    );
+    assert_eq!(again["conversations"].as_array().unwrap().len(), 100);
+    assert!(took.as_secs() < 20, "{took:?}");
+}

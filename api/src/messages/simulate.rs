@@ -192,6 +192,10 @@ pub struct RunFile {
     /// Whether it was stopped.
     #[serde(default)]
     pub stopped: bool,
+    /// How the judge was asked for the verdict's shape, once its server took it: a replay asks
+    /// the same way.
+    #[serde(default)]
+    pub judge_format: plan_core::simulate::judge::JudgeFormat,
     /// Each persona's conversations, counted.
     pub summary: Vec<PersonaTally>,
 }

@@ -9,6 +9,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
+use plan_core::simulate::judge::JudgeFormat;
 use plan_core::simulate::recording::{RecordLine, Replay};
 use plan_core::simulate::{Exchange, ExchangeError, Exchanged, ModelRole, Place};
 use serde_json::Value;
@@ -32,19 +33,32 @@ pub struct RunExchange {
     stop: Arc<AtomicBool>,
     lines: Mutex<Vec<RecordLine>>,
     failures: Mutex<HashMap<String, ExchangeError>>,
+    judge_format: Mutex<JudgeFormat>,
 }
 
 impl RunExchange {
     /// An exchange that sends to `servers` (none: a pure replay) and answers from `replay` first
-    /// (none: a live run); `stop` set stops every request after it.
-    pub fn new(servers: Option<Servers>, replay: Option<Replay>, stop: Arc<AtomicBool>) -> Self {
+    /// (none: a live run), asking the judge in `judge_format` (a replay: the format its run
+    /// ended with); `stop` set stops every request after it.
+    pub fn new(
+        servers: Option<Servers>,
+        replay: Option<Replay>,
+        judge_format: JudgeFormat,
+        stop: Arc<AtomicBool>,
+    ) -> Self {
         RunExchange {
             servers,
             replay,
             stop,
             lines: Mutex::new(Vec::new()),
             failures: Mutex::new(HashMap::new()),
+            judge_format: Mutex::new(judge_format),
         }
+    }
+
+    /// The format the judge is asked in now: what the run keeps for its replay.
+    pub fn current_judge_format(&self) -> JudgeFormat {
+        *self.judge_format.lock().unwrap_or_else(|p| p.into_inner())
     }
 
     /// The lines of the new recording, in the order their answers came.
@@ -79,9 +93,14 @@ impl RunExchange {
                 .ok_or_else(|| ExchangeError::Failed("the plan's side is the simulator".into()))?,
         };
         let started = Instant::now();
-        let text = server
-            .complete(body)
-            .map_err(|e| ExchangeError::Failed(e.0))?;
+        let text = server.complete(body).map_err(|e| {
+            // A server that does not take the verdict's shape says so naming the field.
+            if place.role == ModelRole::Judge && e.0.contains("response_format") {
+                ExchangeError::FormatRefused(e.0)
+            } else {
+                ExchangeError::Failed(e.0)
+            }
+        })?;
         let ms = started.elapsed().as_millis() as u64;
         let response: Value = serde_json::from_str(&text).map_err(|_| {
             ExchangeError::Failed(format!(
@@ -109,7 +128,20 @@ impl Exchange for RunExchange {
         };
         match answered {
             Ok(body) => Ok(Exchanged { body }),
+            // Not a failure of the conversation: the request is made again in the next format.
+            Err(e @ ExchangeError::FormatRefused(_)) => Err(e),
             Err(e) => Err(self.failed(place, e)),
+        }
+    }
+
+    fn judge_format(&self) -> JudgeFormat {
+        self.current_judge_format()
+    }
+
+    fn judge_format_refused(&self, refused: JudgeFormat, next: JudgeFormat) {
+        let mut format = self.judge_format.lock().unwrap_or_else(|p| p.into_inner());
+        if *format == refused {
+            *format = next;
         }
     }
 

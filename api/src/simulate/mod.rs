@@ -16,6 +16,7 @@ use std::sync::{Arc, Mutex};
 use plan_core::runtime::{PlanVersion, Simulator};
 use plan_core::simulate::conversation::{simulate, Conversation, ConversationSpec, Status};
 use plan_core::simulate::heat::heat;
+use plan_core::simulate::judge::JudgeFormat;
 use plan_core::simulate::recording::{RecordLine, Replay};
 use plan_core::simulate::{Exchange, RequestSettings};
 use plan_core::Revision;
@@ -60,7 +61,7 @@ pub fn run(
     let ws = ctx.workspace();
     let id = args.plan.as_str();
     // A replay runs the run it replays again: its plan's document, its personas, its settings.
-    let (revision, settings, seed, persona_ids, replay, replay_of) = match &args.replay {
+    let (revision, settings, seed, persona_ids, replay, replay_of, judge_format) = match &args.replay {
         Some(old) => {
             let dir = ws.run_dir(id, old)?;
             let file: RunFile = read_json(&dir.join("run.json"))?;
@@ -70,7 +71,15 @@ pub fn run(
                 None => Revision::Draft,
             };
             let ids = file.personas.iter().map(|p| p.id.clone()).collect();
-            (Some(revision), file.settings, file.seed, ids, Some(Replay::new(lines)), Some(old.clone()))
+            (
+                Some(revision),
+                file.settings,
+                file.seed,
+                ids,
+                Some(Replay::new(lines)),
+                Some(old.clone()),
+                file.judge_format,
+            )
         }
         None => (
             args.revision,
@@ -79,6 +88,7 @@ pub fn run(
             args.personas.clone(),
             None,
             None,
+            JudgeFormat::default(),
         ),
     };
     check_settings(&settings)?;
@@ -88,12 +98,13 @@ pub fn run(
     let (run_id, dir) = ws.new_run(id, &started)?;
     let live = replay.is_none() || args.record_missing;
     let servers = live.then(|| servers(&settings, keys));
-    let exchange = Arc::new(RunExchange::new(servers, replay, stop.clone()));
+    let exchange = Arc::new(RunExchange::new(servers, replay, judge_format, stop.clone()));
     let jobs: Vec<(usize, u32)> = (0..personas.len())
         .flat_map(|p| (1..=settings.conversations).map(move |k| (p, k)))
         .collect();
     let conversations = run_jobs(&target, &personas, &jobs, &settings, seed, &exchange, progress);
     let stopped = stop.load(Ordering::Relaxed);
+    let judge_format = exchange.current_judge_format();
     let lines = Arc::try_unwrap(exchange)
         .map(RunExchange::into_lines)
         .unwrap_or_default();
@@ -139,6 +150,7 @@ pub fn run(
         finished: ctx.now(),
         replay_of: replay_of.clone(),
         stopped,
+        judge_format,
         summary: tallies.clone(),
     };
     write(&dir.join("run.json"), &pretty(&file))?;

@@ -285,7 +285,7 @@ fn cut(mut out: Conversation, e: ExchangeError) -> Conversation {
     out.checks.clear();
     out.verdicts.clear();
     match e {
-        ExchangeError::Failed(reason) => {
+        ExchangeError::Failed(reason) | ExchangeError::FormatRefused(reason) => {
             out.status = Status::Error;
             out.reason = Some(reason);
         }
@@ -354,8 +354,27 @@ fn judge_all(
                 vote: Some(v),
                 nth: 0,
             };
-            let body = judge::request(&question, &text, excerpt, spec.judge, spec.vote_seed(v));
-            let answered = exchange.complete(&place, &body)?;
+            let mut format = exchange.judge_format();
+            let answered = loop {
+                let body = judge::request(
+                    &question,
+                    &text,
+                    excerpt,
+                    spec.judge,
+                    spec.vote_seed(v),
+                    format,
+                );
+                match (exchange.complete(&place, &body), format.next()) {
+                    (Err(ExchangeError::FormatRefused(_)), Some(next)) => {
+                        exchange.judge_format_refused(format, next);
+                        format = next;
+                    }
+                    (Err(ExchangeError::FormatRefused(why)), None) => {
+                        return Err(ExchangeError::Failed(why))
+                    }
+                    (other, _) => break other?,
+                }
+            };
             let voted = judge::read_vote(answer_text(&answered.body).as_deref());
             votes.push(voted.vote);
             reasons.push(voted.reason);

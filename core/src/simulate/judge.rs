@@ -55,6 +55,45 @@ pub struct Voted {
     pub reason: String,
 }
 
+/// How the judge's request asks for the verdict's shape. Servers differ: OpenAI's and vLLM's take a
+/// `json_schema`; llama-cpp-python's takes only `json_object` with a `schema` beside it; some take
+/// neither. A run begins with the first and steps down once when the judge's server refuses it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum JudgeFormat {
+    /// `{"type": "json_schema", "json_schema": {"name", "strict", "schema"}}`.
+    #[default]
+    JsonSchema,
+    /// `{"type": "json_object", "schema": …}`.
+    JsonObject,
+    /// No `response_format`: the prompt alone asks for the object.
+    Plain,
+}
+
+impl JudgeFormat {
+    /// The format to try when the server refuses this one.
+    pub fn next(self) -> Option<JudgeFormat> {
+        match self {
+            JudgeFormat::JsonSchema => Some(JudgeFormat::JsonObject),
+            JudgeFormat::JsonObject => Some(JudgeFormat::Plain),
+            JudgeFormat::Plain => None,
+        }
+    }
+}
+
+/// The JSON Schema of a vote.
+fn vote_schema() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "verdict": {"type": "string", "enum": ["yes", "no"]},
+            "reason": {"type": "string"}
+        },
+        "required": ["verdict", "reason"],
+        "additionalProperties": false
+    })
+}
+
 /// What the judge is told: how to answer.
 pub const JUDGE_PROMPT: &str = "You judge a conversation between a caller and an assistant. \
 Answer the question about it with yes or no, as a JSON object {\"verdict\": \"yes\" or \"no\", \
@@ -68,6 +107,7 @@ pub fn request(
     excerpt: bool,
     settings: &RequestSettings,
     seed: u64,
+    format: JudgeFormat,
 ) -> Value {
     let shown = if excerpt {
         "Excerpts of the conversation (only the turns the question is about; other turns are left out):"
@@ -75,7 +115,7 @@ pub fn request(
         "The conversation:"
     };
     let user = format!("{shown}\n\n{transcript}\n\nQuestion: {question}");
-    json!({
+    let mut body = json!({
         "model": settings.model,
         "messages": [
             {"role": "system", "content": JUDGE_PROMPT},
@@ -84,23 +124,19 @@ pub fn request(
         "temperature": settings.temperature,
         "seed": seed,
         "stream": false,
-        "response_format": {
+    });
+    let shape = match format {
+        JudgeFormat::JsonSchema => Some(json!({
             "type": "json_schema",
-            "json_schema": {
-                "name": "verdict",
-                "strict": true,
-                "schema": {
-                    "type": "object",
-                    "properties": {
-                        "verdict": {"type": "string", "enum": ["yes", "no"]},
-                        "reason": {"type": "string"}
-                    },
-                    "required": ["verdict", "reason"],
-                    "additionalProperties": false
-                }
-            }
-        }
-    })
+            "json_schema": {"name": "verdict", "strict": true, "schema": vote_schema()}
+        })),
+        JudgeFormat::JsonObject => Some(json!({"type": "json_object", "schema": vote_schema()})),
+        JudgeFormat::Plain => None,
+    };
+    if let (Some(shape), Some(obj)) = (shape, body.as_object_mut()) {
+        obj.insert("response_format".into(), shape);
+    }
+    body
 }
 
 /// Reads one vote from the judge's answer text: a JSON object with `verdict` yes or no (a code

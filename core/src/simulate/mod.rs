@@ -115,6 +115,10 @@ pub enum ExchangeError {
     /// The run was stopped.
     #[error("stopped")]
     Stopped,
+    /// The judge's server refused the way the request asks for the verdict's shape
+    /// (`response_format`): the request is made again in the next format.
+    #[error("the server refused the answer format: {0}")]
+    FormatRefused(String),
 }
 
 /// Whoever answers a run's model requests: a live server (recording each), or a recording.
@@ -124,6 +128,12 @@ pub trait Exchange {
     /// How the last request of `conversation` failed to be answered, when it did: the agent's
     /// requests go through the agent, which says only that it failed.
     fn failure(&self, conversation: &str) -> Option<ExchangeError>;
+    /// The format judge requests are made in now (a run steps down once a server refuses one).
+    fn judge_format(&self) -> judge::JudgeFormat {
+        judge::JudgeFormat::JsonSchema
+    }
+    /// The judge's server refused `refused`: from now on, `next`.
+    fn judge_format_refused(&self, _refused: judge::JudgeFormat, _next: judge::JudgeFormat) {}
 }
 
 /// How a role's requests are made (the endpoint itself is the exchange's business).
