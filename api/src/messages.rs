@@ -101,6 +101,17 @@ pub const EXPLORE_STOP: &str = "explore_stop";
 pub const PUBLISH_RULES: &str = "publish_rules";
 /// What publishing the draft changes for callers: [`PlanArgs`] → [`PublishOutcomes`].
 pub const PUBLISH_OUTCOMES: &str = "publish_outcomes";
+/// A plan's personas and runs, for the Simulate tab: [`PlanArgs`] → [`SimulationOverview`].
+pub const SIMULATION_OVERVIEW: &str = "simulation_overview";
+/// A simulation run (or replayed) in the background: [`SimulateArgs`] → [`RunReport`], with
+/// [`SIMULATE_PROGRESS`] events while it runs.
+pub const SIMULATE: &str = "simulate";
+/// The running simulation stopped (it keeps what finished): no arguments → nothing.
+pub const SIMULATE_STOP: &str = "simulate_stop";
+/// A past run read back: [`RunArgs`] → [`RunReport`].
+pub const RUN_REPORT: &str = "run_report";
+/// Event the shell emits after each simulated conversation; payload: [`SimulateProgress`].
+pub const SIMULATE_PROGRESS: &str = "simulate-progress";
 /// Event the shell emits while a search runs; payload: [`ExploreProgress`].
 pub const EXPLORE_PROGRESS: &str = "explore-progress";
 /// Event the shell emits while a suite runs; payload: [`SuiteProgress`].
@@ -109,7 +120,7 @@ pub const SUITE_PROGRESS: &str = "suite-progress";
 pub const PLANS_CHANGED: &str = "plans-changed";
 
 /// Every command the page may call, for the shell's build script and capability file.
-pub const COMMANDS: [&str; 37] = [
+pub const COMMANDS: [&str; 41] = [
     START,
     LIST_PLANS,
     LOAD_PLAN,
@@ -147,6 +158,10 @@ pub const COMMANDS: [&str; 37] = [
     EXPLORE_STOP,
     PUBLISH_RULES,
     PUBLISH_OUTCOMES,
+    SIMULATION_OVERVIEW,
+    SIMULATE,
+    SIMULATE_STOP,
+    RUN_REPORT,
 ];
 
 /// The header of a [`SAVE_DRAFT`] request that names the plan (ids are slugs, so always ASCII).

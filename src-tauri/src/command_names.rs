@@ -1,7 +1,7 @@
 // The commands the page may call, read by the build script (which declares them to Tauri, so that
 // the capability file can allow exactly these) and by a test that checks them against
 // `plan_api::messages::COMMANDS`.
-const COMMANDS: [&str; 37] = [
+const COMMANDS: [&str; 41] = [
     "start",
     "list_plans",
     "load_plan",
@@ -39,4 +39,8 @@ const COMMANDS: [&str; 37] = [
     "explore_stop",
     "publish_rules",
     "publish_outcomes",
+    "simulation_overview",
+    "simulate",
+    "simulate_stop",
+    "run_report",
 ];

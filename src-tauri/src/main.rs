@@ -97,6 +97,9 @@ fn main() {
         .manage(early)
         .manage(std::sync::Arc::new(saved_draft::SavedDraft::default()))
         .manage(std::sync::Arc::new(commands::explore::Searches::default()))
+        .manage(std::sync::Arc::new(
+            commands::simulate::Simulations::default(),
+        ))
         .setup(move |app| {
             recover::reload_on_crash(app.handle());
             // A workspace that cannot be watched still opens; the list just won't refresh by itself.
@@ -146,6 +149,10 @@ fn main() {
             commands::explore::explore_stop,
             commands::explore::publish_rules,
             commands::explore::publish_outcomes,
+            commands::simulate::simulation_overview,
+            commands::simulate::simulate,
+            commands::simulate::simulate_stop,
+            commands::simulate::run_report,
         ])
         .run(tauri::generate_context!());
     if let Err(e) = result {

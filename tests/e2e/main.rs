@@ -18,6 +18,7 @@ mod lifecycle;
 mod pizza;
 mod readable;
 mod rules;
+mod simulate_tab;
 mod testchat;
 
 fn main() -> std::process::ExitCode {
@@ -36,6 +37,7 @@ fn main() -> std::process::ExitCode {
         pizza::TESTS,
         explore_tab::TESTS,
         agents::TESTS,
+        simulate_tab::TESTS,
     ];
     plan_tests::Harness::run(&suites.concat())
 }

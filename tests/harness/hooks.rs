@@ -281,3 +281,57 @@ pub fn arrow(from: &str, index: usize) -> String {
 pub fn version(n: u32) -> String {
     format!("[data-testid=version][data-version='{n}']")
 }
+
+/// `[data-testid=sim-caller-url]`.
+pub const SIM_CALLER_URL: &str = "[data-testid=sim-caller-url]";
+
+/// `[data-testid=sim-caller-model]`.
+pub const SIM_CALLER_MODEL: &str = "[data-testid=sim-caller-model]";
+
+/// `[data-testid=sim-conversations]`.
+pub const SIM_CONVERSATIONS: &str = "[data-testid=sim-conversations]";
+
+/// `[data-testid=sim-votes]`.
+pub const SIM_VOTES: &str = "[data-testid=sim-votes]";
+
+/// `[data-testid=sim-run]`.
+pub const SIM_RUN: &str = "[data-testid=sim-run]";
+
+/// `[data-testid=sim-stop]`.
+pub const SIM_STOP: &str = "[data-testid=sim-stop]";
+
+/// `[data-testid=sim-progress]`.
+pub const SIM_PROGRESS: &str = "[data-testid=sim-progress]";
+
+/// `[data-testid=sim-summary]`.
+pub const SIM_SUMMARY: &str = "[data-testid=sim-summary]";
+
+/// `[data-testid=sim-tally]`.
+pub const SIM_TALLY: &str = "[data-testid=sim-tally]";
+
+/// `[data-testid=sim-conversation]`.
+pub const SIM_CONVERSATION: &str = "[data-testid=sim-conversation]";
+
+/// `[data-testid=sim-verdict]`.
+pub const SIM_VERDICT: &str = "[data-testid=sim-verdict]";
+
+/// `[data-testid=sim-run-row]`.
+pub const SIM_RUN_ROW: &str = "[data-testid=sim-run-row]";
+
+/// `[data-testid=sim-open]`.
+pub const SIM_OPEN: &str = "[data-testid=sim-open]";
+
+/// `[data-testid=sim-replay]`.
+pub const SIM_REPLAY: &str = "[data-testid=sim-replay]";
+
+/// `[data-testid=sim-persona]`.
+pub const SIM_PERSONA: &str = "[data-testid=sim-persona]";
+
+/// `[data-testid=sim-error]`.
+pub const SIM_ERROR: &str = "[data-testid=sim-error]";
+
+/// `[data-testid=tab-simulate]`.
+pub const TAB_SIMULATE: &str = "[data-testid=tab-simulate]";
+
+/// `[data-testid=simulate]`.
+pub const SIMULATE: &str = "[data-testid=simulate]";

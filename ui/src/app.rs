@@ -23,6 +23,7 @@ use crate::opening::{FirstScreen, Opening};
 use crate::panels::Panel;
 use crate::problem_count::{problem_count, Counted, Explored};
 use crate::sidebar::Sidebar;
+use crate::simulate::Simulating;
 use crate::test_chat::TestChat;
 use crate::topbar::TopBar;
 use crate::validation::validation;
@@ -43,6 +44,7 @@ pub fn App(first: FirstScreen) -> impl IntoView {
     let lifecycle = Lifecycle::new(editor, opening, navigation);
     let test_chat = TestChat::new(editor, actions, lifecycle, navigation);
     let exploring = Exploring::new(editor, actions, navigation, test_chat);
+    let simulating = Simulating::new(editor, navigation);
     // The stores, reached by every part of the window through the context: a component takes
     // as props only what it shows.
     provide_context(editor);
@@ -53,6 +55,7 @@ pub fn App(first: FirstScreen) -> impl IntoView {
     provide_context(lifecycle);
     provide_context(test_chat);
     provide_context(exploring);
+    provide_context(simulating);
     opening.start(first);
     actions.listen_to_keys();
     actions.open_panel_on_tab_change();
@@ -64,7 +67,9 @@ pub fn App(first: FirstScreen) -> impl IntoView {
     view! {
         <div
             class="app"
-            class:wide-panel=move || matches!(navigation.tab(), Tab::Chat | Tab::Explore)
+            class:wide-panel=move || {
+                matches!(navigation.tab(), Tab::Chat | Tab::Explore | Tab::Simulate)
+            }
             class:side-folded=move || !actions.side_open()
             class:panel-folded=move || !actions.panel_open()
         >

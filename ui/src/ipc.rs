@@ -393,6 +393,35 @@ pub async fn publish_outcomes(id: &str) -> Result<PublishOutcomes, ApiError> {
     call(PUBLISH_OUTCOMES, &plan_args(id)).await
 }
 
+/// Plan `id`'s personas and runs, for the Simulate tab.
+pub async fn simulation_overview(id: &str) -> Result<SimulationOverview, ApiError> {
+    call(SIMULATION_OVERVIEW, &plan_args(id)).await
+}
+
+/// A simulation run (or replayed) by the shell in the background.
+pub async fn simulate(args: &SimulateArgs) -> Result<RunReport, ApiError> {
+    call(SIMULATE, &serde_json::json!({ "args": args })).await
+}
+
+/// Stops the running simulation; it keeps what finished.
+pub async fn simulate_stop() -> Result<(), ApiError> {
+    call(SIMULATE_STOP, &serde_json::json!({})).await
+}
+
+/// A past run of plan `id`, read back.
+pub async fn run_report(id: &str, run: &str) -> Result<RunReport, ApiError> {
+    let args = RunArgs {
+        id: id.to_string(),
+        run: run.to_string(),
+    };
+    call(RUN_REPORT, &args).await
+}
+
+/// Calls `handler` after each simulated conversation, for as long as the window lives.
+pub fn on_simulate_progress(handler: impl Fn(SimulateProgress) + 'static) {
+    listen(SIMULATE_PROGRESS, handler);
+}
+
 /// Calls `handler` with each progress report of a search, for as long as the window lives.
 pub fn on_explore_progress(handler: impl Fn(ExploreProgress) + 'static) {
     listen(EXPLORE_PROGRESS, handler);

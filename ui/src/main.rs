@@ -31,6 +31,7 @@ mod panels;
 mod plan_names;
 mod problem_count;
 mod sidebar;
+mod simulate;
 mod switcher;
 mod test_chat;
 mod timeline;

@@ -208,3 +208,68 @@ pub struct PersonaProblem {
     /// What is wrong, where.
     pub diagnostic: plan_core::Diagnostic,
 }
+
+/// A persona as the Simulate tab lists it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PersonaRow {
+    /// Its id (its file's name).
+    pub id: String,
+    /// Its title, else its id.
+    pub name: String,
+    /// Who the caller is.
+    pub who: String,
+    /// Its behaviours' sentences.
+    pub behaviour: Vec<String>,
+    /// Its judge questions.
+    pub questions: Vec<String>,
+    /// What is wrong with it beside the draft, one line each (file, field, words, code).
+    pub problems: Vec<String>,
+}
+
+/// A past run as the Simulate tab lists it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunRow {
+    /// Its id.
+    pub run: String,
+    /// When it started.
+    pub started: String,
+    /// The plan it ran.
+    pub plan: RunPlan,
+    /// Each persona's conversations, counted.
+    pub summary: Vec<PersonaTally>,
+    /// The run it replayed.
+    pub replay_of: Option<String>,
+    /// Whether it was stopped.
+    pub stopped: bool,
+}
+
+/// The Simulate tab of a plan: [`super::PlanArgs`] → this.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SimulationOverview {
+    /// The plan's personas.
+    pub personas: Vec<PersonaRow>,
+    /// Its runs, newest first.
+    pub runs: Vec<RunRow>,
+    /// The caller's server to offer: the app's saved agent settings, when there are some.
+    pub caller: Option<AgentSettings>,
+}
+
+/// One run of a plan: [`super::RUN_REPORT`]'s arguments.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RunArgs {
+    /// The plan's id.
+    pub id: String,
+    /// The run's id.
+    pub run: String,
+}
+
+/// Payload of [`super::SIMULATE_PROGRESS`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SimulateProgress {
+    /// Conversations finished.
+    pub done: u32,
+    /// Conversations in all.
+    pub of: u32,
+    /// User turns so far.
+    pub turns: u32,
+}

@@ -4,11 +4,13 @@
 //! - [`personas`]: the plan's personas, read and checked;
 //! - [`exchange`]: every model request of a run, sent and recorded, or answered from a recording;
 //! - [`roles`]: the caller's and the judge's endpoints from flags and the environment;
+//! - [`runs`]: the Simulate tab's personas and past runs, a run read back;
 //! - [`run`] (here): the conversations side by side, then the files of the run.
 
 pub mod exchange;
 pub mod personas;
 pub mod roles;
+pub mod runs;
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -117,11 +119,6 @@ pub fn run(
         draft: !matches!(target.plan_ref.version, PlanVersion::Number(_)),
         hash: target.plan_ref.content_hash.clone(),
     };
-    let summaries: Vec<ConversationSummary> = conversations
-        .iter()
-        .map(|c| summary(c, &lines))
-        .collect();
-    let tallies = tally(&personas, &conversations);
     for c in &conversations {
         let path = dir
             .join("conversations")
@@ -136,7 +133,7 @@ pub fn run(
     write(&dir.join("recording.jsonl"), &recording)?;
     let file = RunFile {
         run: run_id.clone(),
-        plan: plan.clone(),
+        plan,
         personas: personas
             .iter()
             .map(|p| RunPersona {
@@ -148,22 +145,31 @@ pub fn run(
         seed,
         started,
         finished: ctx.now(),
-        replay_of: replay_of.clone(),
-        stopped,
-        judge_format,
-        summary: tallies.clone(),
-    };
-    write(&dir.join("run.json"), &pretty(&file))?;
-    Ok(RunReport {
-        run: run_id,
-        plan,
-        seed,
-        heat: heat(&conversations),
-        conversations: summaries,
-        personas: tallies,
         replay_of,
         stopped,
-    })
+        judge_format,
+        summary: tally(&personas, &conversations),
+    };
+    write(&dir.join("run.json"), &pretty(&file))?;
+    Ok(report_of(&file, &conversations, &lines))
+}
+
+/// The report of the run `file` describes, from its conversations and recording.
+pub(crate) fn report_of(
+    file: &RunFile,
+    conversations: &[Conversation],
+    lines: &[RecordLine],
+) -> RunReport {
+    RunReport {
+        run: file.run.clone(),
+        plan: file.plan.clone(),
+        seed: file.seed,
+        heat: heat(conversations),
+        conversations: conversations.iter().map(|c| summary(c, lines)).collect(),
+        personas: file.summary.clone(),
+        replay_of: file.replay_of.clone(),
+        stopped: file.stopped,
+    }
 }
 
 /// The conversations of `jobs`, up to `parallel` side by side, in the order of `jobs`.
@@ -365,7 +371,7 @@ fn write(path: &std::path::Path, bytes: &[u8]) -> Result<()> {
     })
 }
 
-fn read_json<T: serde::de::DeserializeOwned>(path: &std::path::Path) -> Result<T> {
+pub(crate) fn read_json<T: serde::de::DeserializeOwned>(path: &std::path::Path) -> Result<T> {
     let text = std::fs::read_to_string(path).map_err(|e| {
         ApiError::new(ErrorCode::Io, format!("cannot read {}: {e}", path.display()))
     })?;
@@ -374,7 +380,7 @@ fn read_json<T: serde::de::DeserializeOwned>(path: &std::path::Path) -> Result<T
     })
 }
 
-fn read_recording(path: &std::path::Path) -> Result<Vec<RecordLine>> {
+pub(crate) fn read_recording(path: &std::path::Path) -> Result<Vec<RecordLine>> {
     let text = std::fs::read_to_string(path).map_err(|e| {
         ApiError::new(ErrorCode::Io, format!("cannot read {}: {e}", path.display()))
     })?;

@@ -21,6 +21,8 @@ pub enum Tab {
     Chat,
     /// Every conversation the plan allows, explored.
     Explore,
+    /// Simulated callers: personas, runs and their results.
+    Simulate,
     /// Only while comparing.
     Changes,
 }

@@ -1,5 +1,5 @@
 //! The right-hand panel and its tabs: the inspector of the selection, the Problems, the Versions,
-//! the Test chat, Explore, and, while two documents are compared, their Changes.
+//! the Test chat, Explore, Simulate, and, while two documents are compared, their Changes.
 
 mod agent;
 mod changes;
@@ -9,6 +9,7 @@ mod chat_status;
 mod explore;
 pub mod inspector;
 mod problems;
+mod simulate;
 mod suite;
 mod versions;
 
@@ -25,6 +26,7 @@ use explore::Explore;
 use inspector::Inspector;
 use problems::Problems;
 pub use problems::{place as problem_place, problem_item};
+use simulate::Simulate;
 use versions::Versions;
 
 use crate::navigation::Navigation;
@@ -87,6 +89,15 @@ pub fn Panel(report: Memo<Report>) -> impl IntoView {
                         .then(|| tab_button(navigation, Tab::Explore, "tab-explore", explore_label))
                 }}
                 {move || {
+                    (!comparing())
+                        .then(|| tab_button(
+                            navigation,
+                            Tab::Simulate,
+                            "tab-simulate",
+                            || "Simulate".to_string(),
+                        ))
+                }}
+                {move || {
                     comparing()
                         .then(|| tab_button(
                             navigation,
@@ -106,6 +117,7 @@ pub fn Panel(report: Memo<Report>) -> impl IntoView {
                     Tab::Changes => view! { <Changes /> }.into_any(),
                     Tab::Chat => view! { <Chat /> }.into_any(),
                     Tab::Explore => view! { <Explore /> }.into_any(),
+                    Tab::Simulate => view! { <Simulate /> }.into_any(),
                 }}
             </div>
         </aside>

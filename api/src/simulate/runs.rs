@@ -1,0 +1,94 @@
+//! What the Simulate tab shows of a plan: its personas (each with what is wrong with it beside the
+//! draft) and its runs, newest first; and a past run read back from its files as the report it
+//! made.
+
+use std::path::Path;
+
+use plan_core::simulate::conversation::Conversation;
+use plan_core::simulate::persona::read_persona;
+use plan_core::simulate::recording::RecordLine;
+
+use super::{read_json, read_recording, report_of};
+use crate::error::ApiError;
+use crate::messages::{PersonaProblem, PersonaRow, RunFile, RunReport, RunRow, SimulationOverview};
+use crate::Context;
+
+type Result<T> = std::result::Result<T, ApiError>;
+
+/// Plan `id`'s personas and runs.
+pub fn overview(ctx: &Context, id: &str) -> Result<SimulationOverview> {
+    let ws = ctx.workspace();
+    let draft = ws.read_draft(id)?;
+    let mut personas = Vec::new();
+    for persona_id in ws.persona_ids(id)? {
+        let (text, _) = ws.read_persona_text(id, &persona_id)?;
+        let (persona, findings) = read_persona(&text, &persona_id, &draft);
+        let file = format!("personas/{persona_id}.json");
+        let problems = findings
+            .into_iter()
+            .map(|diagnostic| super::personas::said(&PersonaProblem {
+                file: file.clone(),
+                diagnostic,
+            }))
+            .collect();
+        personas.push(match persona {
+            Some(p) => PersonaRow {
+                id: persona_id,
+                name: p.name().to_string(),
+                who: p.who.clone(),
+                behaviour: p.behaviour.iter().map(|b| b.sentence().to_string()).collect(),
+                questions: p.judge.iter().map(|q| q.question.clone()).collect(),
+                problems,
+            },
+            None => PersonaRow {
+                name: persona_id.clone(),
+                id: persona_id,
+                who: String::new(),
+                behaviour: Vec::new(),
+                questions: Vec::new(),
+                problems,
+            },
+        });
+    }
+    let mut runs = Vec::new();
+    for run in ws.run_ids(id)?.into_iter().rev() {
+        let dir = ws.run_dir(id, &run)?;
+        // A run whose file cannot be read is left out of the list, not the whole tab.
+        if let Ok(file) = read_json::<RunFile>(&dir.join("run.json")) {
+            runs.push(RunRow {
+                run,
+                started: file.started,
+                plan: file.plan,
+                summary: file.summary,
+                replay_of: file.replay_of,
+                stopped: file.stopped,
+            });
+        }
+    }
+    let caller = crate::agent::settings::user_config_file()
+        .and_then(|path| crate::agent::settings::load(&path).ok().flatten());
+    Ok(SimulationOverview {
+        personas,
+        runs,
+        caller,
+    })
+}
+
+/// Run `run` of plan `id`, read back as the report it made.
+pub fn report(ctx: &Context, id: &str, run: &str) -> Result<RunReport> {
+    let dir = ctx.workspace().run_dir(id, run)?;
+    let file: RunFile = read_json(&dir.join("run.json"))?;
+    let lines: Vec<RecordLine> = read_recording(&dir.join("recording.jsonl"))?;
+    let mut conversations: Vec<Conversation> = Vec::new();
+    for persona in &file.personas {
+        for k in 1..=file.settings.conversations {
+            let path = dir
+                .join("conversations")
+                .join(format!("{}-{k}.json", persona.id));
+            if Path::new(&path).is_file() {
+                conversations.push(read_json(&path)?);
+            }
+        }
+    }
+    Ok(report_of(&file, &conversations, &lines))
+}

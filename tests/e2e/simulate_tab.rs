@@ -1,0 +1,94 @@
+//! End-to-end tests of the Simulate tab (simulate.md) in the real app, against the
+//! OpenAI-compatible test server this process starts on 127.0.0.1 playing the callers (each says
+//! its persona's facts) and the judge (yes): the support plan's two callers listed; a run of two
+//! conversations each with its progress, its results per caller and per conversation with the
+//! verdicts' agreement; the run listed, replayed from its recording without a request sent, and
+//! opened again.
+//!
+//! Run by `scripts/test.sh`, or alone with `cargo test -p plan-tests --test e2e [-- NAME]`.
+//! Screenshots land in `target/e2e/`.
+
+use std::time::Duration;
+
+use plan_tests::hooks;
+use plan_tests::model_server::{text, ModelServer};
+use plan_tests::page::{click, count, ensure, open_plan, set_value, text_of, Outcome};
+use plan_tests::{Ctx, Test};
+
+/// This suite's tests, in the order they run.
+pub const TESTS: &[Test] =
+    plan_tests::tests![the_support_plans_callers_run_are_judged_and_replay_without_a_request,];
+
+const WAIT: Duration = Duration::from_secs(60);
+
+/// Waits until `css` says `contains`.
+fn wait_text(ctx: &Ctx, css: &str, contains: &str) -> Outcome {
+    let mut seen = String::new();
+    ctx.session()
+        .wait_until(&format!("{css} to say {contains:?}"), WAIT, || {
+            seen = text_of(ctx, css).unwrap_or_default();
+            Ok(seen.contains(contains))
+        })
+        .map_err(|e| format!("{e}; it says {seen:?}"))
+}
+
+fn the_support_plans_callers_run_are_judged_and_replay_without_a_request(ctx: &Ctx) -> Outcome {
+    let server = ModelServer::start();
+    server.respond_with(|body| {
+        if body.get("response_format").is_some() {
+            return text(r#"{"verdict": "yes", "reason": "it did"}"#);
+        }
+        let prompt = body["messages"][0]["content"].as_str().unwrap_or_default();
+        let facts: Vec<&str> = prompt
+            .lines()
+            .filter_map(|l| l.strip_prefix("- "))
+            .filter(|l| l.split_once(": ").is_some_and(|(k, _)| !k.contains(' ')))
+            .collect();
+        text(&facts.join("\n"))
+    });
+    open_plan(ctx, "customer-support")?;
+    click(ctx, hooks::TAB_SIMULATE)?;
+    ctx.session()
+        .wait_until("the two callers to be listed", WAIT, || {
+            Ok(count(ctx, hooks::SIM_PERSONA)? == 2)
+        })
+        .map_err(|e| e.to_string())?;
+    let callers = text_of(ctx, hooks::SIMULATE)?;
+    ensure(callers.contains("Charged twice, wants a refund"), || {
+        format!("the callers are named by their titles: {callers}")
+    })?;
+    set_value(ctx, hooks::SIM_CALLER_URL, &server.base_url)?;
+    set_value(ctx, hooks::SIM_CALLER_MODEL, "test-model")?;
+    set_value(ctx, hooks::SIM_CONVERSATIONS, "2")?;
+    click(ctx, hooks::SIM_RUN)?;
+    wait_text(ctx, hooks::SIM_SUMMARY, "4 passed, 0 failed")?;
+    let statuses = ctx.session().execute(
+        "return [...document.querySelectorAll('[data-testid=sim-conversation]')].map(e => e.dataset.status);",
+        serde_json::json!([]),
+    )?;
+    ensure(
+        statuses == serde_json::json!(["passed", "passed", "passed", "passed"]),
+        || format!("every conversation passed: {statuses}"),
+    )?;
+    let verdict = text_of(ctx, hooks::SIM_VERDICT)?;
+    ensure(verdict.contains("yes (3 of 3 votes agree)"), || {
+        format!("a verdict shows its agreement: {verdict:?}")
+    })?;
+    ctx.screenshot("simulate-run")?;
+    let sent = server.completions().len();
+    ensure(count(ctx, hooks::SIM_RUN_ROW)? == 1, || {
+        "the run is listed".into()
+    })?;
+    click(ctx, hooks::SIM_REPLAY)?;
+    wait_text(ctx, hooks::SIM_SUMMARY, "(replay of ")?;
+    wait_text(ctx, hooks::SIM_SUMMARY, "4 passed, 0 failed")?;
+    ensure(server.completions().len() == sent, || {
+        "a replay sends nothing".into()
+    })?;
+    ctx.session()
+        .wait_until("both runs to be listed", WAIT, || {
+            Ok(count(ctx, hooks::SIM_RUN_ROW)? == 2)
+        })
+        .map_err(|e| e.to_string())?;
+    ctx.screenshot("simulate-replay").map(drop)
+}

@@ -1,0 +1,311 @@
+//! The Simulate tab: the plan's simulated callers (personas) with what each is told and what is
+//! wrong with it; a run's settings (the caller's model server, conversations, votes) with Run,
+//! progress and Stop; the run shown, per caller and per conversation (how it ended, the checks that
+//! failed, each judge question's verdict with its agreement and reasons); past runs to open or
+//! replay. The decisions are `crate::simulate`'s.
+
+use leptos::prelude::*;
+use plan_api::messages::{ConversationSummary, PersonaRow, RunReport, RunRow};
+
+use crate::simulate::{run_words, status_words, tally_words, verdict_words, Simulating};
+
+#[component]
+pub fn Simulate() -> impl IntoView {
+    let simulating = expect_context::<Simulating>();
+    view! {
+        <section class="simulate" data-testid="simulate">
+            <p class="hint">
+                "Callers played by a language model talk to the draft, answered by the simulator; each conversation is checked and judged, and every model answer is kept so that a run can be replayed."
+            </p>
+            <h3>"Callers"</h3>
+            {move || {
+                simulating
+                    .overview
+                    .with(|o| match o {
+                        None => view! { <p class="hint">"Reading the callers…"</p> }.into_any(),
+                        Some(o) if o.personas.is_empty() => {
+                            view! {
+                                <p class="hint" data-testid="sim-no-personas">
+                                    "This plan has no callers yet: add one as personas/NAME.json beside the plan."
+                                </p>
+                            }
+                                .into_any()
+                        }
+                        Some(o) => {
+                            view! {
+                                <ul class="sim-personas" data-testid="sim-personas">
+                                    {o.personas.iter().map(persona).collect_view()}
+                                </ul>
+                            }
+                                .into_any()
+                        }
+                    })
+            }}
+            <RunForm />
+            {move || {
+                simulating
+                    .error
+                    .get()
+                    .map(|e| {
+                        view! {
+                            <p class="error" data-testid="sim-error" role="alert">
+                                {e}
+                            </p>
+                        }
+                    })
+            }}
+            {move || simulating.report.with(|r| r.as_ref().map(report))}
+            <h3>"Past runs"</h3>
+            {move || {
+                simulating
+                    .overview
+                    .with(|o| {
+                        let runs = o.as_ref().map(|o| o.runs.clone()).unwrap_or_default();
+                        if runs.is_empty() {
+                            view! { <p class="hint">"No runs yet."</p> }.into_any()
+                        } else {
+                            view! {
+                                <ul class="sim-runs" data-testid="sim-runs">
+                                    {runs
+                                        .into_iter()
+                                        .map(|r| past_run(simulating, r))
+                                        .collect_view()}
+                                </ul>
+                            }
+                                .into_any()
+                        }
+                    })
+            }}
+        </section>
+    }
+}
+
+fn persona(p: &PersonaRow) -> impl IntoView {
+    let problems = p.problems.clone();
+    view! {
+        <li class="sim-persona" data-testid="sim-persona" data-id=p.id.clone()>
+            <strong>{p.name.clone()}</strong>
+            <span class="sim-who">{p.who.clone()}</span>
+            {(!p.behaviour.is_empty())
+                .then(|| view! { <span class="hint">{p.behaviour.join(" ")}</span> })}
+            {(!p.questions.is_empty())
+                .then(|| {
+                    view! {
+                        <span class="hint">{format!("Judge: {}", p.questions.join(" "))}</span>
+                    }
+                })}
+            {problems
+                .into_iter()
+                .map(|line| {
+                    view! {
+                        <span class="error" data-testid="sim-persona-problem">
+                            {line}
+                        </span>
+                    }
+                })
+                .collect_view()}
+        </li>
+    }
+}
+
+#[component]
+fn RunForm() -> impl IntoView {
+    let s = expect_context::<Simulating>();
+    let number = |signal: RwSignal<u32>| {
+        move |e: leptos::ev::Event| {
+            if let Ok(n) = event_target_value(&e).trim().parse::<u32>() {
+                signal.set(n);
+            }
+        }
+    };
+    view! {
+        <h3>"Run"</h3>
+        <div class="sim-form">
+            <label>
+                "Caller's model server"
+                <input
+                    data-testid="sim-caller-url"
+                    placeholder="http://localhost:11434/v1"
+                    prop:value=move || s.caller_url.get()
+                    on:input=move |e| s.caller_url.set(event_target_value(&e))
+                />
+            </label>
+            <label>
+                "Model"
+                <input
+                    data-testid="sim-caller-model"
+                    prop:value=move || s.caller_model.get()
+                    on:input=move |e| s.caller_model.set(event_target_value(&e))
+                />
+            </label>
+            <label>
+                "Conversations per caller"
+                <input
+                    type="number"
+                    min="1"
+                    max="1000"
+                    data-testid="sim-conversations"
+                    prop:value=move || s.conversations.get().to_string()
+                    on:change=number(s.conversations)
+                />
+            </label>
+            <label>
+                "Judge's votes per question"
+                <input
+                    type="number"
+                    min="1"
+                    max="99"
+                    step="2"
+                    data-testid="sim-votes"
+                    prop:value=move || s.votes.get().to_string()
+                    on:change=number(s.votes)
+                />
+            </label>
+        </div>
+        <p class="hint">
+            "The simulator answers for the plan; the same model judges. Nothing leaves this machine but the requests to that server."
+        </p>
+        <div class="sim-actions">
+            {move || {
+                if s.running.get() {
+                    view! {
+                        <button data-testid="sim-stop" on:click=move |_| s.stop()>
+                            "Stop"
+                        </button>
+                        <span class="hint" data-testid="sim-progress" aria-live="polite">
+                            {move || match s.progress.get() {
+                                None => "Starting…".to_string(),
+                                Some(p) => {
+                                    format!(
+                                        "{} of {} conversations done, {} turns",
+                                        p.done,
+                                        p.of,
+                                        p.turns,
+                                    )
+                                }
+                            }}
+                        </span>
+                    }
+                        .into_any()
+                } else {
+                    view! {
+                        <button class="primary" data-testid="sim-run" on:click=move |_| s.run()>
+                            "Run"
+                        </button>
+                    }
+                        .into_any()
+                }
+            }}
+        </div>
+    }
+}
+
+fn report(r: &RunReport) -> impl IntoView {
+    let head = format!(
+        "Run {}{}: {}",
+        r.run,
+        r.replay_of
+            .as_ref()
+            .map(|o| format!(" (replay of {o})"))
+            .unwrap_or_default(),
+        run_words(&r.personas)
+    );
+    view! {
+        <div class="sim-report" data-testid="sim-report">
+            <p class="sim-summary" data-testid="sim-summary">
+                {head}
+            </p>
+            <ul class="sim-tallies">
+                {r
+                    .personas
+                    .iter()
+                    .map(|t| {
+                        view! {
+                            <li data-testid="sim-tally" data-id=t.id.clone()>
+                                <strong>{t.id.clone()}</strong>
+                                {format!(": {}", tally_words(t))}
+                            </li>
+                        }
+                    })
+                    .collect_view()}
+            </ul>
+            <ul class="sim-conversations">
+                {r.conversations.iter().map(conversation).collect_view()}
+            </ul>
+        </div>
+    }
+}
+
+fn conversation(c: &ConversationSummary) -> impl IntoView {
+    let status = c.status;
+    let title = format!(
+        "{} #{}: {}, {} turn{}, ended {}",
+        c.persona,
+        c.k,
+        status_words(status),
+        c.turns,
+        if c.turns == 1 { "" } else { "s" },
+        c.ended.as_str().replace('_', " ")
+    );
+    view! {
+        <li class="sim-conversation" data-testid="sim-conversation" data-status=status.as_str()>
+            <span class=format!("sim-status {}", status.as_str())>{title}</span>
+            {c.reason.clone().map(|r| view! { <span class="hint">{r}</span> })}
+            {c
+                .checks
+                .iter()
+                .filter(|k| !k.ok)
+                .map(|k| {
+                    view! {
+                        <span class="error">{format!("Check {}: {}", k.check, k.detail)}</span>
+                    }
+                })
+                .collect_view()}
+            {c
+                .verdicts
+                .iter()
+                .map(|v| {
+                    view! {
+                        <span
+                            class="sim-verdict"
+                            data-testid="sim-verdict"
+                            title=v.reasons.join(" · ")
+                        >
+                            {format!("{} {}", v.question, verdict_words(v))}
+                        </span>
+                    }
+                })
+                .collect_view()}
+        </li>
+    }
+}
+
+fn past_run(s: Simulating, r: RunRow) -> impl IntoView {
+    let (open, replay) = (r.run.clone(), r.run.clone());
+    let doc = match r.plan.version {
+        Some(n) => format!("version {n}"),
+        None => "draft".to_string(),
+    };
+    view! {
+        <li class="sim-run" data-testid="sim-run-row" data-run=r.run.clone()>
+            <span>
+                {format!(
+                    "{} · {doc}{} · {}",
+                    r.started.replace('T', " ").trim_end_matches('Z'),
+                    r.replay_of.as_ref().map(|o| format!(" · replay of {o}")).unwrap_or_default(),
+                    run_words(&r.summary),
+                )}
+            </span>
+            <button data-testid="sim-open" on:click=move |_| s.open(open.clone())>
+                "Open"
+            </button>
+            <button
+                data-testid="sim-replay"
+                title="Run it again from its recording: nothing is sent"
+                on:click=move |_| s.replay(replay.clone())
+            >
+                "Replay"
+            </button>
+        </li>
+    }
+}

@@ -1,0 +1,317 @@
+//! The Simulate tab's store: the open plan's personas and past runs, a run's settings as the
+//! author types them, a run made by the shell in the background with its progress and a Stop, and
+//! the report shown (the run just made, or a past one opened or replayed). The decisions are pure
+//! functions here, tested natively; `panels::simulate` shows them.
+
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+use plan_api::messages::{
+    AgentSettings, PersonaTally, PlanSide, RunReport, RunSettings, SimulateArgs, SimulateProgress,
+    SimulationOverview,
+};
+use plan_core::simulate::conversation::{Status, VerdictRecord};
+use plan_core::simulate::judge::Verdict;
+
+use crate::editor::Editor;
+use crate::ipc;
+use crate::navigation::{Navigation, Tab};
+
+/// A status in the author's words.
+pub fn status_words(status: Status) -> &'static str {
+    match status {
+        Status::Passed => "passed",
+        Status::Failed => "failed",
+        Status::Unsure => "unsure",
+        Status::CallerFailed => "caller failed",
+        Status::Error => "could not finish",
+        Status::Diverged => "left its recording",
+        Status::Stopped => "stopped",
+    }
+}
+
+/// A persona's conversations counted: "3 passed, 1 failed" (`unsure` and caller failures when
+/// any).
+pub fn tally_words(t: &PersonaTally) -> String {
+    let mut out = format!("{} passed, {} failed", t.passed, t.failed);
+    if t.unsure > 0 {
+        out.push_str(&format!(", {} unsure", t.unsure));
+    }
+    if t.caller_failed > 0 {
+        out.push_str(&format!(", {} caller failed", t.caller_failed));
+    }
+    out
+}
+
+/// The whole run counted, over its personas.
+pub fn run_words(tallies: &[PersonaTally]) -> String {
+    let mut all = PersonaTally::default();
+    for t in tallies {
+        all.passed += t.passed;
+        all.failed += t.failed;
+        all.unsure += t.unsure;
+        all.caller_failed += t.caller_failed;
+    }
+    tally_words(&all)
+}
+
+/// A verdict as a line: "yes (3 of 3 votes agree)", "not asked: its session states were never
+/// active".
+pub fn verdict_words(v: &VerdictRecord) -> String {
+    if v.verdict == Verdict::NotAsked {
+        return "not asked: its session states were never active".to_string();
+    }
+    let (agree, of) = v.agreement.split_once('/').unwrap_or(("0", "0"));
+    let word = match v.verdict {
+        Verdict::Yes => "yes",
+        Verdict::No => "no",
+        _ => "unsure",
+    };
+    format!("{word} ({agree} of {of} votes agree)")
+}
+
+/// The run's settings from the form: the caller's server and model (the judge the same), the
+/// simulator as the plan's side; or what is missing, in words.
+pub fn settings_of(
+    url: &str,
+    model: &str,
+    conversations: u32,
+    votes: u32,
+) -> Result<RunSettings, String> {
+    let url = url.trim();
+    if !(url.starts_with("http://") || url.starts_with("https://")) {
+        return Err(
+            "Give the address of the caller's model server, such as http://localhost:11434/v1."
+                .into(),
+        );
+    }
+    if model.trim().is_empty() {
+        return Err("Give the name of the model that plays the callers.".into());
+    }
+    let caller = AgentSettings {
+        base_url: url.trim_end_matches('/').to_string(),
+        model: model.trim().to_string(),
+        temperature: 0.7,
+        ..AgentSettings::default()
+    };
+    Ok(RunSettings {
+        conversations: conversations.clamp(1, 1000),
+        judge: caller.clone(),
+        caller,
+        agent: PlanSide::Simulator,
+        votes: if votes.is_multiple_of(2) {
+            votes + 1
+        } else {
+            votes
+        }
+        .clamp(1, 99),
+        min_agreement: 1.0,
+        judge_temperature: 0.7,
+        parallel: 1,
+    })
+}
+
+#[derive(Clone, Copy)]
+pub struct Simulating {
+    editor: Editor,
+    /// The open plan's personas and runs.
+    pub overview: RwSignal<Option<SimulationOverview>>,
+    /// The run shown.
+    pub report: RwSignal<Option<RunReport>>,
+    /// A run is under way, and how far it has come.
+    pub running: RwSignal<bool>,
+    pub progress: RwSignal<Option<SimulateProgress>>,
+    /// Why the last request could not be done.
+    pub error: RwSignal<Option<String>>,
+    /// The form: the caller's server, its model, conversations per caller, votes per question.
+    pub caller_url: RwSignal<String>,
+    pub caller_model: RwSignal<String>,
+    pub conversations: RwSignal<u32>,
+    pub votes: RwSignal<u32>,
+}
+
+impl Simulating {
+    pub fn new(editor: Editor, navigation: Navigation) -> Simulating {
+        let simulating = Simulating {
+            editor,
+            overview: RwSignal::new(None),
+            report: RwSignal::new(None),
+            running: RwSignal::new(false),
+            progress: RwSignal::new(None),
+            error: RwSignal::new(None),
+            caller_url: RwSignal::new(String::new()),
+            caller_model: RwSignal::new(String::new()),
+            conversations: RwSignal::new(3),
+            votes: RwSignal::new(3),
+        };
+        // Another plan opened: nothing shown of the one before.
+        Effect::new(move |before: Option<Option<String>>| {
+            let id = editor.id.get();
+            if before.is_some_and(|b| b != id) {
+                simulating.overview.set(None);
+                simulating.report.set(None);
+                simulating.error.set(None);
+            }
+            id
+        });
+        // The tab shown: its personas and runs read again (files the author edits beside the app).
+        Effect::new(move |_| {
+            if navigation.showing(Tab::Simulate) && editor.id.get().is_some() {
+                simulating.refresh();
+            }
+        });
+        ipc::on_simulate_progress(move |p| {
+            if simulating.running.get_untracked() {
+                simulating.progress.set(Some(p));
+            }
+        });
+        simulating
+    }
+
+    /// Reads the open plan's personas and runs again.
+    pub fn refresh(self) {
+        let Some(id) = self.editor.id.get_untracked() else {
+            return;
+        };
+        spawn_local(async move {
+            let answer = ipc::simulation_overview(&id).await;
+            if self.editor.id.get_untracked().as_deref() != Some(id.as_str()) {
+                return;
+            }
+            match answer {
+                Ok(overview) => {
+                    // The form starts from the app's saved model server, once.
+                    if let Some(caller) = &overview.caller {
+                        if self.caller_url.with_untracked(String::is_empty) {
+                            self.caller_url.set(caller.base_url.clone());
+                            self.caller_model.set(caller.model.clone());
+                        }
+                    }
+                    self.overview.set(Some(overview));
+                }
+                Err(e) => self.error.set(Some(e.message)),
+            }
+        });
+    }
+
+    /// Runs every persona of the open plan's draft with the form's settings.
+    pub fn run(self) {
+        let settings = settings_of(
+            &self.caller_url.get_untracked(),
+            &self.caller_model.get_untracked(),
+            self.conversations.get_untracked(),
+            self.votes.get_untracked(),
+        );
+        match settings {
+            Ok(settings) => self.start(settings, None),
+            Err(why) => self.error.set(Some(why)),
+        }
+    }
+
+    /// Replays past run `run` from its recording: nothing is sent.
+    pub fn replay(self, run: String) {
+        let settings = settings_of("http://replay", "replay", 1, 1);
+        if let Ok(settings) = settings {
+            self.start(settings, Some(run));
+        }
+    }
+
+    fn start(self, settings: RunSettings, replay: Option<String>) {
+        let Some(id) = self.editor.id.get_untracked() else {
+            return;
+        };
+        self.running.set(true);
+        self.progress.set(None);
+        self.error.set(None);
+        spawn_local(async move {
+            if let Err(why) = self.editor.settled().await {
+                self.running.set(false);
+                return self.error.set(Some(why));
+            }
+            let args = SimulateArgs {
+                plan: id.clone(),
+                revision: Some(plan_core::Revision::Draft),
+                personas: Vec::new(),
+                seed: None,
+                settings,
+                replay,
+                record_missing: false,
+            };
+            let answer = ipc::simulate(&args).await;
+            self.running.set(false);
+            if self.editor.id.get_untracked().as_deref() != Some(id.as_str()) {
+                return;
+            }
+            match answer {
+                Ok(report) => self.report.set(Some(report)),
+                Err(e) => self.error.set(Some(e.message)),
+            }
+            self.refresh();
+        });
+    }
+
+    /// Stops the run under way; it keeps what finished.
+    pub fn stop(self) {
+        spawn_local(async move {
+            let _ = ipc::simulate_stop().await;
+        });
+    }
+
+    /// Shows past run `run`.
+    pub fn open(self, run: String) {
+        let Some(id) = self.editor.id.get_untracked() else {
+            return;
+        };
+        spawn_local(async move {
+            match ipc::run_report(&id, &run).await {
+                Ok(report) => {
+                    self.error.set(None);
+                    self.report.set(Some(report));
+                }
+                Err(e) => self.error.set(Some(e.message)),
+            }
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_form_needs_a_server_and_a_model_and_keeps_votes_odd() {
+        assert!(settings_of("localhost:11434", "m", 3, 3).is_err());
+        assert!(settings_of("http://localhost:11434/v1", " ", 3, 3).is_err());
+        let s = settings_of(" http://localhost:11434/v1/ ", "qwen", 0, 4).unwrap();
+        assert_eq!(s.caller.base_url, "http://localhost:11434/v1");
+        assert_eq!((s.conversations, s.votes), (1, 5));
+        assert_eq!(s.judge, s.caller);
+        assert_eq!(s.agent, PlanSide::Simulator);
+    }
+
+    #[test]
+    fn counts_and_verdicts_read_as_words() {
+        let t = PersonaTally {
+            id: "a".into(),
+            passed: 3,
+            failed: 1,
+            unsure: 0,
+            caller_failed: 2,
+        };
+        assert_eq!(tally_words(&t), "3 passed, 1 failed, 2 caller failed");
+        assert_eq!(
+            run_words(&[t.clone(), t]),
+            "6 passed, 2 failed, 4 caller failed"
+        );
+        let v = VerdictRecord {
+            id: "q".into(),
+            question: "Q?".into(),
+            verdict: Verdict::Unsure,
+            votes: vec![],
+            reasons: vec![],
+            agreement: "2/3".into(),
+            turns_shown: vec![],
+        };
+        assert_eq!(verdict_words(&v), "unsure (2 of 3 votes agree)");
+        assert_eq!(status_words(Status::CallerFailed), "caller failed");
+    }
+}
