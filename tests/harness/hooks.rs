@@ -335,3 +335,6 @@ pub const TAB_SIMULATE: &str = "[data-testid=tab-simulate]";
 
 /// `[data-testid=simulate]`.
 pub const SIMULATE: &str = "[data-testid=simulate]";
+
+/// `[data-testid=sim-heat]`.
+pub const SIM_HEAT: &str = "[data-testid=sim-heat]";

@@ -78,6 +78,16 @@ pub fn marks(report: Memo<Report>, chat: Memo<Option<ChatMarks>>) -> Memo<Marks>
             })
         })
     });
+    let simulating = expect_context::<crate::simulate::Simulating>();
+    let heat_marks = Memo::new(move |_| {
+        (navigation.showing(Tab::Simulate) && simulating.heat.get())
+            .then(|| {
+                simulating
+                    .report
+                    .with(|r| r.as_ref().map(crate::simulate::heat_marks))
+            })
+            .flatten()
+    });
     Memo::new(move |_| {
         let mut marks = timed("marks", || report.with(Marks::of));
         editor.comparing.with(|c| {
@@ -98,6 +108,11 @@ pub fn marks(report: Memo<Report>, chat: Memo<Option<ChatMarks>>) -> Memo<Marks>
             marks.visited = found.visited;
             marks.covered = found.covered;
             marks.reach = found.reach;
+        }
+        if let Some(heat) = heat_marks.get() {
+            marks.reach = Some(heat.entered);
+            marks.heat = Some(heat.ended_stalled);
+            marks.covered = Some(heat.taken);
         }
         marks
     })

@@ -3,12 +3,15 @@
 //! the report shown (the run just made, or a past one opened or replayed). The decisions are pure
 //! functions here, tested natively; `panels::simulate` shows them.
 
+use std::collections::{HashMap, HashSet};
+
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use plan_api::messages::{
     AgentSettings, PersonaTally, PlanSide, RunReport, RunSettings, SimulateArgs, SimulateProgress,
     SimulationOverview,
 };
+use plan_core::coverage::TransitionId;
 use plan_core::simulate::conversation::{Status, VerdictRecord};
 use plan_core::simulate::judge::Verdict;
 
@@ -110,6 +113,41 @@ pub fn settings_of(
     })
 }
 
+/// What the heat map marks on the canvas: by state, how many conversations entered it, and ended
+/// and stalled there; the transitions some conversation took.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct HeatMarks {
+    pub entered: HashMap<String, usize>,
+    pub ended_stalled: HashMap<String, (u32, u32)>,
+    pub taken: HashSet<TransitionId>,
+}
+
+/// The heat map of `report`.
+pub fn heat_marks(report: &RunReport) -> HeatMarks {
+    let heat = &report.heat;
+    let mut ended_stalled: HashMap<String, (u32, u32)> = HashMap::new();
+    for (state, n) in &heat.ended_in {
+        ended_stalled.entry(state.clone()).or_default().0 = *n;
+    }
+    for (state, n) in &heat.stalled_in {
+        ended_stalled.entry(state.clone()).or_default().1 = *n;
+    }
+    HeatMarks {
+        entered: heat
+            .states
+            .iter()
+            .map(|(k, v)| (k.clone(), *v as usize))
+            .collect(),
+        ended_stalled,
+        taken: heat
+            .transitions
+            .iter()
+            .filter(|(_, n)| **n > 0)
+            .map(|(t, _)| t.clone())
+            .collect(),
+    }
+}
+
 #[derive(Clone, Copy)]
 pub struct Simulating {
     editor: Editor,
@@ -127,6 +165,8 @@ pub struct Simulating {
     pub caller_model: RwSignal<String>,
     pub conversations: RwSignal<u32>,
     pub votes: RwSignal<u32>,
+    /// The run shown coloured on the canvas (the heat map).
+    pub heat: RwSignal<bool>,
 }
 
 impl Simulating {
@@ -142,6 +182,7 @@ impl Simulating {
             caller_model: RwSignal::new(String::new()),
             conversations: RwSignal::new(3),
             votes: RwSignal::new(3),
+            heat: RwSignal::new(true),
         };
         // Another plan opened: nothing shown of the one before.
         Effect::new(move |before: Option<Option<String>>| {
@@ -286,6 +327,26 @@ mod tests {
         assert_eq!((s.conversations, s.votes), (1, 5));
         assert_eq!(s.judge, s.caller);
         assert_eq!(s.agent, PlanSide::Simulator);
+    }
+
+    #[test]
+    fn the_heat_map_counts_conversations_by_state_and_marks_the_arrows_taken() {
+        let report: RunReport = serde_json::from_value(serde_json::json!({
+            "run": "r", "plan": {"id": "p", "draft": true, "hash": "h"}, "seed": 1,
+            "conversations": [], "personas": [],
+            "heat": {"states": {"a": 4, "b": 3}, "transitions": {"a/0": 3, "a/1": 0},
+                     "ended_in": {"b": 2}, "stalled_in": {"a": 1, "b": 1}}
+        }))
+        .unwrap();
+        let heat = heat_marks(&report);
+        assert_eq!(heat.entered.get("a"), Some(&4));
+        assert_eq!(heat.ended_stalled.get("b"), Some(&(2, 1)));
+        assert_eq!(heat.ended_stalled.get("a"), Some(&(0, 1)));
+        assert_eq!(heat.taken, HashSet::from([TransitionId::new("a", 0)]));
+        let (words, shown) = crate::canvas::items::reach_words(3, Some((2, 1)));
+        assert_eq!(shown, "3 in · 2 ended · 1 stalled");
+        assert!(words.contains("3 entered, 2 ended here, 1 stalled here"));
+        assert_eq!(crate::canvas::items::reach_words(0, Some((0, 0))).1, "never");
     }
 
     #[test]

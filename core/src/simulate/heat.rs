@@ -7,6 +7,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::{Deserialize, Serialize};
 
 use super::conversation::{Conversation, Ending};
+use crate::coverage::TransitionId;
 
 /// Turns in one state from which a conversation counts as stalled there.
 pub const STALLED_TURNS: u32 = 3;
@@ -16,9 +17,9 @@ pub const STALLED_TURNS: u32 = 3;
 pub struct Heat {
     /// Conversations that entered each state (the first state counts).
     pub states: BTreeMap<String, u32>,
-    /// Conversations that took each transition, by `<from state>/<index>` (`<from>/next` for a
-    /// goal state's fall-through).
-    pub transitions: BTreeMap<String, u32>,
+    /// Conversations that took each transition (written `<from state>/<index>`); a goal state's
+    /// fall-through to the next state is not a transition and is not counted.
+    pub transitions: BTreeMap<TransitionId, u32>,
     /// Conversations that ended in each state (the plan ended them, or the caller hung up).
     pub ended_in: BTreeMap<String, u32>,
     /// Conversations that stalled in each state.
@@ -36,8 +37,9 @@ pub fn heat<'a>(conversations: impl IntoIterator<Item = &'a Conversation>) -> He
         let (mut state, mut since) = (opening.state.clone(), 0u32);
         for record in &c.transcript {
             if let Some(m) = &record.turn.transition {
-                let index = m.index.map_or("next".to_string(), |i| i.to_string());
-                taken.insert(format!("{}/{index}", m.from));
+                if let Some(index) = m.index {
+                    taken.insert(TransitionId::new(m.from.clone(), index));
+                }
                 entered.insert(m.to.clone());
             }
             if record.state == state {
@@ -58,11 +60,10 @@ pub fn heat<'a>(conversations: impl IntoIterator<Item = &'a Conversation>) -> He
             }
             Ending::None => {}
         }
-        for (set, map) in [
-            (entered, &mut heat.states),
-            (taken, &mut heat.transitions),
-            (stalled, &mut heat.stalled_in),
-        ] {
+        for key in taken {
+            *heat.transitions.entry(key).or_default() += 1;
+        }
+        for (set, map) in [(entered, &mut heat.states), (stalled, &mut heat.stalled_in)] {
             for key in set {
                 *map.entry(key).or_default() += 1;
             }

@@ -164,30 +164,17 @@ pub fn card_view(card: Card, editor: Editor, marks: Memo<Marks>) -> impl IntoVie
                     })
             }}
             {move || {
-                look.with(|l| l.reach)
-                    .map(|(level, n)| {
-                        let words = match n {
-                            0 => "entered by no conversation".to_string(),
-                            1 => "entered in 1 way a conversation can go".to_string(),
-                            n => {
-                                format!(
-                                    "entered in {} ways a conversation can go",
-                                    crate::explore::thousands(n),
-                                )
-                            }
-                        };
+                look.with(|l| l.reach.map(|r| (r, l.heat)))
+                    .map(|((level, n), heat)| {
+                        let (words, shown) = reach_words(n, heat);
                         view! {
                             <span
                                 class="reach-badge"
                                 data-testid="reach-marker"
                                 data-level=level
-                                title=words.clone()
+                                title=words
                             >
-                                {if n == 0 {
-                                    "never".to_string()
-                                } else {
-                                    crate::explore::thousands(n)
-                                }}
+                                {shown}
                             </span>
                         }
                     })
@@ -507,5 +494,45 @@ mod tests {
             "{}",
             card_words(ending, None)
         );
+    }
+}
+
+/// A card's coverage badge: its tooltip and its text. Explore counts ways a conversation can go;
+/// the heat map (`heat`: ended and stalled here) counts simulated conversations.
+pub fn reach_words(n: usize, heat: Option<(u32, u32)>) -> (String, String) {
+    match heat {
+        None => {
+            let words = match n {
+                0 => "entered by no conversation".to_string(),
+                1 => "entered in 1 way a conversation can go".to_string(),
+                n => format!(
+                    "entered in {} ways a conversation can go",
+                    crate::explore::thousands(n)
+                ),
+            };
+            let shown = if n == 0 {
+                "never".to_string()
+            } else {
+                crate::explore::thousands(n)
+            };
+            (words, shown)
+        }
+        Some((ended, stalled)) => {
+            let words = format!(
+                "simulated conversations: {n} entered, {ended} ended here, {stalled} stalled here"
+            );
+            let mut shown = if n == 0 {
+                "never".to_string()
+            } else {
+                format!("{n} in")
+            };
+            if ended > 0 {
+                shown.push_str(&format!(" · {ended} ended"));
+            }
+            if stalled > 0 {
+                shown.push_str(&format!(" · {stalled} stalled"));
+            }
+            (words, shown)
+        }
     }
 }

@@ -25,8 +25,12 @@ pub struct Marks {
     pub parked: Option<String>,
     pub fired: Option<(String, usize, String)>,
     pub covered: Option<HashSet<TransitionId>>,
-    /// The Explore tab's coverage: by state, how many configurations enter it.
+    /// The Explore tab's coverage: by state, how many configurations enter it; or the Simulate
+    /// tab's heat map: how many simulated conversations did.
     pub reach: Option<HashMap<String, usize>>,
+    /// The heat map's: by state, how many simulated conversations ended and stalled there (set:
+    /// `reach` counts conversations, not configurations).
+    pub heat: Option<HashMap<String, (u32, u32)>>,
 }
 
 impl Marks {
@@ -61,8 +65,10 @@ pub struct CardMarks {
     pub visited: bool,
     pub parked: bool,
     /// The Explore tab's coverage, when shown: the level's name and how many configurations
-    /// enter the state.
+    /// enter the state (conversations, for the heat map).
     pub reach: Option<(&'static str, usize)>,
+    /// The heat map's, when shown: how many conversations ended and stalled in the state.
+    pub heat: Option<(u32, u32)>,
 }
 
 impl CardMarks {
@@ -78,6 +84,10 @@ impl CardMarks {
                 let n = r.get(state).copied();
                 (crate::explore::reach_level(n, most), n.unwrap_or(0))
             }),
+            heat: marks
+                .heat
+                .as_ref()
+                .map(|h| h.get(state).copied().unwrap_or((0, 0))),
         }
     }
 }

@@ -97,10 +97,19 @@ pub fn ZoomControls(fit: impl Fn() + Copy + Send + Sync + 'static) -> impl IntoV
 #[component]
 pub fn CoverageLegend() -> impl IntoView {
     let exploring = expect_context::<crate::explore::Exploring>();
+    let simulating = expect_context::<crate::simulate::Simulating>();
+    let navigation = expect_context::<crate::navigation::Navigation>();
+    // The Simulate tab's heat map uses the same colours, counting simulated conversations.
+    let heat = move || {
+        navigation.showing(crate::navigation::Tab::Simulate)
+            && simulating.heat.get()
+            && simulating.report.with(Option::is_some)
+    };
     let on = move || {
-        exploring.coverage.get()
-            && exploring.shown.get().is_none()
-            && exploring.found.with(Option::is_some)
+        heat()
+            || exploring.coverage.get()
+                && exploring.shown.get().is_none()
+                && exploring.found.with(Option::is_some)
     };
     move || {
         on().then(|| {
@@ -113,7 +122,13 @@ pub fn CoverageLegend() -> impl IntoView {
                     on:pointerdown=|e: ev::PointerEvent| e.stop_propagation()
                 >
                     <span class="coverage-legend-title">
-                        "How many ways a conversation can go enter a state:"
+                        {move || {
+                            if heat() {
+                                "How many simulated conversations entered a state (its badge: entered, ended, stalled):"
+                            } else {
+                                "How many ways a conversation can go enter a state:"
+                            }
+                        }}
                     </span>
                     {[
                         ("never", "none (dashed)"),

@@ -54,6 +54,24 @@ pub fn Simulate() -> impl IntoView {
                         }
                     })
             }}
+            {move || {
+                simulating
+                    .report
+                    .with(Option::is_some)
+                    .then(|| {
+                        view! {
+                            <label class="explore-coverage">
+                                <input
+                                    type="checkbox"
+                                    data-testid="sim-heat"
+                                    prop:checked=move || simulating.heat.get()
+                                    on:change=move |e| simulating.heat.set(event_target_checked(&e))
+                                />
+                                "Show the run on the canvas (the heat map)"
+                            </label>
+                        }
+                    })
+            }}
             {move || simulating.report.with(|r| r.as_ref().map(report))}
             <h3>"Past runs"</h3>
             {move || {

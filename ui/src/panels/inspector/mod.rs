@@ -6,6 +6,7 @@ mod access;
 mod changes;
 mod condition;
 mod deliverables;
+mod evaluations;
 mod field_problem;
 mod fields;
 mod interruptions;

@@ -50,24 +50,22 @@ pub fn added_codes(existing: &[String], typed: &str) -> Vec<String> {
     out
 }
 
-/// One box of a tool's "available only while" checklist.
+/// One box of a "only while one of these session states is on" checklist (a tool's, an
+/// evaluation's).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Gate {
     pub id: String,
     /// The title to show (the id when the state has none, or is not declared).
     pub label: String,
     pub checked: bool,
-    /// Named by the tool but not declared among the session states: shown so it can be unticked.
+    /// Chosen but not declared among the session states: shown so it can be unticked.
     pub declared: bool,
 }
 
-/// The checklist of tool `index`: every session state in the plan's order, then any id the tool
-/// names that is not declared.
-pub fn gates(plan: &Plan, index: usize) -> Vec<Gate> {
-    let Some(tool) = plan.tools.get(index) else {
-        return Vec::new();
-    };
-    let on = |id: &str| tool.available_when.iter().any(|a| a == id);
+/// The checklist of `chosen` session state ids: every session state in the plan's order, then any
+/// chosen id that is not declared.
+pub fn checklist(plan: &Plan, chosen: &[String]) -> Vec<Gate> {
+    let on = |id: &str| chosen.iter().any(|a| a == id);
     let mut out: Vec<Gate> = plan
         .session_states
         .iter()
@@ -82,7 +80,7 @@ pub fn gates(plan: &Plan, index: usize) -> Vec<Gate> {
             declared: true,
         })
         .collect();
-    for id in &tool.available_when {
+    for id in chosen {
         if plan.session_state(id).is_none() && !out.iter().any(|g| &g.id == id) {
             out.push(Gate {
                 id: id.clone(),
@@ -95,13 +93,29 @@ pub fn gates(plan: &Plan, index: usize) -> Vec<Gate> {
     out
 }
 
-/// The tool's `available_when` after ticking (`on`) or unticking `id`: in the checklist's order.
-pub fn gated(plan: &Plan, index: usize, id: &str, on: bool) -> Vec<String> {
-    gates(plan, index)
+/// `chosen` after ticking (`on`) or unticking `id`: in the checklist's order.
+pub fn ticked(plan: &Plan, chosen: &[String], id: &str, on: bool) -> Vec<String> {
+    checklist(plan, chosen)
         .into_iter()
         .filter(|g| if g.id == id { on } else { g.checked })
         .map(|g| g.id)
         .collect()
+}
+
+/// The checklist of tool `index`'s `available_when`.
+pub fn gates(plan: &Plan, index: usize) -> Vec<Gate> {
+    plan.tools
+        .get(index)
+        .map(|t| checklist(plan, &t.available_when))
+        .unwrap_or_default()
+}
+
+/// The tool's `available_when` after ticking (`on`) or unticking `id`.
+pub fn gated(plan: &Plan, index: usize, id: &str, on: bool) -> Vec<String> {
+    plan.tools
+        .get(index)
+        .map(|t| ticked(plan, &t.available_when, id, on))
+        .unwrap_or_default()
 }
 
 #[cfg(test)]

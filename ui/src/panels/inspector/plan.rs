@@ -5,7 +5,7 @@ use leptos::prelude::*;
 
 use super::access::{change_plan, read_plan};
 use super::fields::{state_picker, typed, whole_number, Extent};
-use super::{interruptions, rules, session_state_form, tools};
+use super::{evaluations, interruptions, rules, session_state_form, tools};
 use crate::editor::Editor;
 
 #[component]
@@ -40,6 +40,7 @@ pub fn PlanInspector() -> impl IntoView {
             <session_state_form::SessionStatesSection />
             <interruptions::InterruptionsSection />
             <rules::RulesSection />
+            <evaluations::EvaluationsSection />
             <tools::ToolsSection />
         </div>
     }
