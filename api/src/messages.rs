@@ -110,6 +110,9 @@ pub const SIMULATE: &str = "simulate";
 pub const SIMULATE_STOP: &str = "simulate_stop";
 /// A past run read back: [`RunArgs`] → [`RunReport`].
 pub const RUN_REPORT: &str = "run_report";
+/// One conversation of a run, read-only with its test case: [`ConversationArgs`] →
+/// [`ConversationView`].
+pub const RUN_CONVERSATION: &str = "run_conversation";
 /// Event the shell emits after each simulated conversation; payload: [`SimulateProgress`].
 pub const SIMULATE_PROGRESS: &str = "simulate-progress";
 /// Event the shell emits while a search runs; payload: [`ExploreProgress`].
@@ -120,7 +123,7 @@ pub const SUITE_PROGRESS: &str = "suite-progress";
 pub const PLANS_CHANGED: &str = "plans-changed";
 
 /// Every command the page may call, for the shell's build script and capability file.
-pub const COMMANDS: [&str; 41] = [
+pub const COMMANDS: [&str; 42] = [
     START,
     LIST_PLANS,
     LOAD_PLAN,
@@ -162,6 +165,7 @@ pub const COMMANDS: [&str; 41] = [
     SIMULATE,
     SIMULATE_STOP,
     RUN_REPORT,
+    RUN_CONVERSATION,
 ];
 
 /// The header of a [`SAVE_DRAFT`] request that names the plan (ids are slugs, so always ASCII).

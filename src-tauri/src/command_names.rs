@@ -1,7 +1,7 @@
 // The commands the page may call, read by the build script (which declares them to Tauri, so that
 // the capability file can allow exactly these) and by a test that checks them against
 // `plan_api::messages::COMMANDS`.
-const COMMANDS: [&str; 41] = [
+const COMMANDS: [&str; 42] = [
     "start",
     "list_plans",
     "load_plan",
@@ -43,4 +43,5 @@ const COMMANDS: [&str; 41] = [
     "simulate",
     "simulate_stop",
     "run_report",
+    "run_conversation",
 ];

@@ -153,6 +153,7 @@ fn main() {
             commands::simulate::simulate,
             commands::simulate::simulate_stop,
             commands::simulate::run_report,
+            commands::simulate::run_conversation,
         ])
         .run(tauri::generate_context!());
     if let Err(e) = result {

@@ -12,12 +12,16 @@ use std::time::Duration;
 
 use plan_tests::hooks;
 use plan_tests::model_server::{text, ModelServer};
-use plan_tests::page::{click, count, ensure, open_plan, set_value, text_of, Outcome};
-use plan_tests::{Ctx, Test};
+use plan_tests::page::{
+    click, count, ensure, open_plan, plan, set_value, text_of, wait_saved, Outcome,
+};
+use plan_tests::{Ctx, Test, SHORT};
 
 /// This suite's tests, in the order they run.
-pub const TESTS: &[Test] =
-    plan_tests::tests![the_support_plans_callers_run_are_judged_and_replay_without_a_request,];
+pub const TESTS: &[Test] = plan_tests::tests![
+    the_support_plans_callers_run_are_judged_and_replay_without_a_request,
+    an_evaluation_is_limited_to_a_session_state_by_ticking_it_in_the_plan_inspector,
+];
 
 const WAIT: Duration = Duration::from_secs(60);
 
@@ -75,6 +79,52 @@ fn the_support_plans_callers_run_are_judged_and_replay_without_a_request(ctx: &C
         format!("a verdict shows its agreement: {verdict:?}")
     })?;
     ctx.screenshot("simulate-run")?;
+    // The heat map: the billing caller's state coloured, the legend counting conversations.
+    let level = ctx.session().execute(
+        "return document.querySelector('[data-testid=state][data-state-id=customer-intake]').dataset.reach;",
+        serde_json::json!([]),
+    )?;
+    ensure(level == serde_json::json!("many"), || {
+        format!("every conversation entered the intake: {level}")
+    })?;
+    let legend = text_of(ctx, "[data-testid=coverage-legend]")?;
+    ensure(legend.contains("simulated conversations"), || {
+        format!("the legend says what the colours count: {legend:?}")
+    })?;
+    let never = ctx.session().execute(
+        "return document.querySelector('[data-testid=state][data-state-id=general-support]').dataset.reach;",
+        serde_json::json!([]),
+    )?;
+    ensure(never == serde_json::json!("never"), || {
+        format!("no caller went to general support: {never}")
+    })?;
+    // One conversation read turn by turn, lit on the canvas, kept as a test case.
+    click(ctx, hooks::SIM_OPEN_CONVERSATION)?;
+    ctx.session().wait_for(hooks::SIM_TRANSCRIPT, SHORT)?;
+    ensure(count(ctx, hooks::SIM_TURN)? >= 2, || {
+        "its turns are listed".into()
+    })?;
+    ensure(
+        count(ctx, "[data-testid=state][data-current=true]")? == 1,
+        || "the state the conversation ended in is lit".into(),
+    )?;
+    ctx.screenshot("simulate-conversation")?;
+    click(ctx, hooks::SIM_SAVE_CASE)?;
+    wait_text(
+        ctx,
+        hooks::SIM_SAVED,
+        "Saved as tests/billing-refund-1.json",
+    )?;
+    let case = ctx
+        .workspace()
+        .join("customer-support/tests/billing-refund-1.json");
+    ensure(case.is_file(), || format!("{} is kept", case.display()))?;
+    click(ctx, hooks::SIM_HEAT)?;
+    ctx.session()
+        .wait_until("the heat map to go", WAIT, || {
+            Ok(count(ctx, "[data-testid=coverage-legend]")? == 0)
+        })
+        .map_err(|e| e.to_string())?;
     let sent = server.completions().len();
     ensure(count(ctx, hooks::SIM_RUN_ROW)? == 1, || {
         "the run is listed".into()
@@ -91,4 +141,47 @@ fn the_support_plans_callers_run_are_judged_and_replay_without_a_request(ctx: &C
         })
         .map_err(|e| e.to_string())?;
     ctx.screenshot("simulate-replay").map(drop)
+}
+
+/// The telecom sample's evaluations in the plan inspector: the one limited to billing shows its
+/// box ticked; ticking "technical" too is kept in the draft, one undo step, and valid.
+fn an_evaluation_is_limited_to_a_session_state_by_ticking_it_in_the_plan_inspector(
+    ctx: &Ctx,
+) -> Outcome {
+    open_plan(ctx, "account-care")?;
+    click(ctx, hooks::TAB_INSPECT)?;
+    ctx.session().wait_for(hooks::PLAN_INSPECTOR, SHORT)?;
+    let form = "[data-testid=evaluation-fields][data-evaluation-id='no-refund-promise']";
+    ctx.session().wait_for(form, SHORT)?;
+    let boxes = format!("{form} [data-testid=only-while-option]");
+    let ticked = ctx.session().execute(
+        "return [...document.querySelectorAll(arguments[0])].filter(b => b.checked).map(b => b.dataset.sessionId);",
+        serde_json::json!([boxes]),
+    )?;
+    ensure(ticked == serde_json::json!(["billing_mode"]), || {
+        format!("the evaluation is limited to billing: {ticked}")
+    })?;
+    click(
+        ctx,
+        &format!("{form} [data-testid=only-while-option][data-session-id=technical_mode]"),
+    )?;
+    wait_saved(ctx)?;
+    let saved = plan(ctx, "account-care")?;
+    let e = saved
+        .evaluations
+        .iter()
+        .find(|e| e.id == "no-refund-promise")
+        .ok_or("the evaluation is gone")?;
+    ensure(
+        e.only_while_active == ["billing_mode", "technical_mode"],
+        || format!("the draft's evaluation: {e:?}"),
+    )?;
+    ensure(!plan_core::validate(&saved).has_errors(), || {
+        format!("{:?}", plan_core::validate(&saved).codes())
+    })?;
+    ctx.session().execute(
+        "document.querySelector(arguments[0]).scrollIntoView({block: 'center'})",
+        serde_json::json!([form]),
+    )?;
+    ctx.screenshot("evaluation-limited").map(drop)
 }

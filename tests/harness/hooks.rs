@@ -338,3 +338,21 @@ pub const SIMULATE: &str = "[data-testid=simulate]";
 
 /// `[data-testid=sim-heat]`.
 pub const SIM_HEAT: &str = "[data-testid=sim-heat]";
+
+/// `[data-testid=sim-open-conversation]`.
+pub const SIM_OPEN_CONVERSATION: &str = "[data-testid=sim-open-conversation]";
+
+/// `[data-testid=sim-transcript]`.
+pub const SIM_TRANSCRIPT: &str = "[data-testid=sim-transcript]";
+
+/// `[data-testid=sim-turn]`.
+pub const SIM_TURN: &str = "[data-testid=sim-turn]";
+
+/// `[data-testid=sim-case-name]`.
+pub const SIM_CASE_NAME: &str = "[data-testid=sim-case-name]";
+
+/// `[data-testid=sim-save-case]`.
+pub const SIM_SAVE_CASE: &str = "[data-testid=sim-save-case]";
+
+/// `[data-testid=sim-saved]`.
+pub const SIM_SAVED: &str = "[data-testid=sim-saved]";

@@ -417,6 +417,22 @@ pub async fn run_report(id: &str, run: &str) -> Result<RunReport, ApiError> {
     call(RUN_REPORT, &args).await
 }
 
+/// Conversation `k` of `persona` in run `run` of plan `id`, with its test case.
+pub async fn run_conversation(
+    id: &str,
+    run: &str,
+    persona: &str,
+    k: u32,
+) -> Result<ConversationView, ApiError> {
+    let args = ConversationArgs {
+        id: id.to_string(),
+        run: run.to_string(),
+        persona: persona.to_string(),
+        k,
+    };
+    call(RUN_CONVERSATION, &args).await
+}
+
 /// Calls `handler` after each simulated conversation, for as long as the window lives.
 pub fn on_simulate_progress(handler: impl Fn(SimulateProgress) + 'static) {
     listen(SIMULATE_PROGRESS, handler);

@@ -8,8 +8,8 @@ use std::collections::{HashMap, HashSet};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use plan_api::messages::{
-    AgentSettings, PersonaTally, PlanSide, RunReport, RunSettings, SimulateArgs, SimulateProgress,
-    SimulationOverview,
+    AgentSettings, ConversationView, PersonaTally, PlanSide, RunReport, RunSettings, SimulateArgs,
+    SimulateProgress, SimulationOverview,
 };
 use plan_core::coverage::TransitionId;
 use plan_core::simulate::conversation::{Status, VerdictRecord};
@@ -167,6 +167,9 @@ pub struct Simulating {
     pub votes: RwSignal<u32>,
     /// The run shown coloured on the canvas (the heat map).
     pub heat: RwSignal<bool>,
+    /// The conversation opened read-only, turn by turn, and what saving it as a test case said.
+    pub opened: RwSignal<Option<ConversationView>>,
+    pub saved: RwSignal<Option<String>>,
 }
 
 impl Simulating {
@@ -183,6 +186,8 @@ impl Simulating {
             conversations: RwSignal::new(3),
             votes: RwSignal::new(3),
             heat: RwSignal::new(true),
+            opened: RwSignal::new(None),
+            saved: RwSignal::new(None),
         };
         // Another plan opened: nothing shown of the one before.
         Effect::new(move |before: Option<Option<String>>| {
@@ -283,7 +288,10 @@ impl Simulating {
                 return;
             }
             match answer {
-                Ok(report) => self.report.set(Some(report)),
+                Ok(report) => {
+                    self.opened.set(None);
+                    self.report.set(Some(report));
+                }
                 Err(e) => self.error.set(Some(e.message)),
             }
             self.refresh();
@@ -297,6 +305,48 @@ impl Simulating {
         });
     }
 
+    /// Opens conversation `k` of `persona` in the run shown, read-only (again: closes it).
+    pub fn open_conversation(self, persona: String, k: u32) {
+        let same = self.opened.with_untracked(|o| {
+            o.as_ref()
+                .is_some_and(|o| o.conversation.persona == persona && o.conversation.k == k)
+        });
+        self.saved.set(None);
+        if same {
+            return self.opened.set(None);
+        }
+        let (Some(id), Some(run)) = (
+            self.editor.id.get_untracked(),
+            self.report
+                .with_untracked(|r| r.as_ref().map(|r| r.run.clone())),
+        ) else {
+            return;
+        };
+        spawn_local(async move {
+            match ipc::run_conversation(&id, &run, &persona, k).await {
+                Ok(view) => self.opened.set(Some(view)),
+                Err(e) => self.error.set(Some(e.message)),
+            }
+        });
+    }
+
+    /// Saves the conversation opened as test case `name` of the plan.
+    pub fn save_case(self, name: String) {
+        let (Some(id), Some(script)) = (
+            self.editor.id.get_untracked(),
+            self.opened
+                .with_untracked(|o| o.as_ref().map(|o| o.case.clone())),
+        ) else {
+            return;
+        };
+        spawn_local(async move {
+            match ipc::save_case(&id, name.trim(), &script).await {
+                Ok(saved) => self.saved.set(Some(format!("Saved as {}", saved.file))),
+                Err(e) => self.saved.set(Some(e.message)),
+            }
+        });
+    }
+
     /// Shows past run `run`.
     pub fn open(self, run: String) {
         let Some(id) = self.editor.id.get_untracked() else {
@@ -306,6 +356,7 @@ impl Simulating {
             match ipc::run_report(&id, &run).await {
                 Ok(report) => {
                     self.error.set(None);
+                    self.opened.set(None);
                     self.report.set(Some(report));
                 }
                 Err(e) => self.error.set(Some(e.message)),
@@ -346,7 +397,10 @@ mod tests {
         let (words, shown) = crate::canvas::items::reach_words(3, Some((2, 1)));
         assert_eq!(shown, "3 in · 2 ended · 1 stalled");
         assert!(words.contains("3 entered, 2 ended here, 1 stalled here"));
-        assert_eq!(crate::canvas::items::reach_words(0, Some((0, 0))).1, "never");
+        assert_eq!(
+            crate::canvas::items::reach_words(0, Some((0, 0))).1,
+            "never"
+        );
     }
 
     #[test]

@@ -273,3 +273,25 @@ pub struct SimulateProgress {
     /// User turns so far.
     pub turns: u32,
 }
+
+/// One conversation of a run, opened read-only: [`super::RUN_CONVERSATION`]'s answer.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ConversationView {
+    /// The conversation as its file keeps it.
+    pub conversation: plan_core::simulate::conversation::Conversation,
+    /// The conversation as a test case: the caller's messages with the state after each.
+    pub case: plan_core::runtime::script::Script,
+}
+
+/// One conversation of a run: [`super::RUN_CONVERSATION`]'s arguments.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ConversationArgs {
+    /// The plan's id.
+    pub id: String,
+    /// The run's id.
+    pub run: String,
+    /// The persona's id.
+    pub persona: String,
+    /// The conversation's number.
+    pub k: u32,
+}

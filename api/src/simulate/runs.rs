@@ -9,8 +9,10 @@ use plan_core::simulate::persona::read_persona;
 use plan_core::simulate::recording::RecordLine;
 
 use super::{read_json, read_recording, report_of};
-use crate::error::ApiError;
-use crate::messages::{PersonaProblem, PersonaRow, RunFile, RunReport, RunRow, SimulationOverview};
+use crate::error::{ApiError, ErrorCode};
+use crate::messages::{
+    ConversationView, PersonaProblem, PersonaRow, RunFile, RunReport, RunRow, SimulationOverview,
+};
 use crate::Context;
 
 type Result<T> = std::result::Result<T, ApiError>;
@@ -91,4 +93,41 @@ pub fn report(ctx: &Context, id: &str, run: &str) -> Result<RunReport> {
         }
     }
     Ok(report_of(&file, &conversations, &lines))
+}
+
+/// Conversation `k` of persona `persona` in run `run` of plan `id`, with its test case (beginning
+/// as the persona's file says now, else as a new conversation does).
+pub fn conversation(
+    ctx: &Context,
+    id: &str,
+    run: &str,
+    persona: &str,
+    k: u32,
+) -> Result<ConversationView> {
+    let ws = ctx.workspace();
+    let dir = ws.run_dir(id, run)?;
+    if !plan_core::simulate::persona::is_persona_id(persona) {
+        return Err(ApiError::new(
+            ErrorCode::NotFound,
+            format!("run {run} has no conversation {persona}/{k}"),
+        ));
+    }
+    let path = dir.join("conversations").join(format!("{persona}-{k}.json"));
+    if !path.is_file() {
+        return Err(ApiError::new(
+            ErrorCode::NotFound,
+            format!("run {run} has no conversation {persona}/{k}"),
+        ));
+    }
+    let conversation: Conversation = read_json(&path)?;
+    let start = ws
+        .read_persona_text(id, persona)
+        .ok()
+        .and_then(|(text, _)| {
+            serde_json::from_str::<plan_core::simulate::Persona>(&text).ok()
+        })
+        .map(|p| p.start)
+        .unwrap_or_default();
+    let case = plan_core::simulate::case::case_of(&conversation, &start);
+    Ok(ConversationView { conversation, case })
 }

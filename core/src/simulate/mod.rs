@@ -9,12 +9,14 @@
 //! - [`persona`]: the persona file, read and checked against the plan;
 //! - [`caller`]: what the caller-model is told and how its answer is read;
 //! - [`judge`]: a judge question's request, its votes and the verdict with its agreement;
+//! - [`case`]: a simulated conversation kept as a test case;
 //! - [`checks`]: a persona's `expect` against a conversation as it ran;
 //! - [`conversation`]: one simulated conversation, from the plan's opening to its status;
 //! - [`recording`]: a run's requests and answers, and a replay's lookup by place;
 //! - [`heat`]: how many conversations entered, took, ended or stalled where.
 
 pub mod caller;
+pub mod case;
 pub mod checks;
 pub mod conversation;
 pub mod heat;

@@ -8,8 +8,8 @@ use std::sync::{Arc, Mutex};
 
 use plan_api::agent::settings::key;
 use plan_api::messages::{
-    PlanSide, RoleKeys, RunReport, SimulateArgs, SimulateProgress, SimulationOverview,
-    SIMULATE_PROGRESS,
+    ConversationView, PlanSide, RoleKeys, RunReport, SimulateArgs, SimulateProgress,
+    SimulationOverview, SIMULATE_PROGRESS,
 };
 use plan_api::simulate::{self, runs, Progress};
 use plan_api::{ApiError, Context};
@@ -36,6 +36,20 @@ pub async fn run_report(
     run: String,
 ) -> Result<RunReport, ApiError> {
     on(&ctx, move |ctx| runs::report(ctx, &id, &run)).await
+}
+
+#[tauri::command(rename_all = "snake_case")]
+pub async fn run_conversation(
+    ctx: State<'_, Context>,
+    id: String,
+    run: String,
+    persona: String,
+    k: u32,
+) -> Result<ConversationView, ApiError> {
+    on(&ctx, move |ctx| {
+        runs::conversation(ctx, &id, &run, &persona, k)
+    })
+    .await
 }
 
 /// A simulation run, or replayed: [`SimulateArgs`] under `args` (the page sends `{"args": …}`).

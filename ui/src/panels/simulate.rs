@@ -255,7 +255,17 @@ fn report(r: &RunReport) -> impl IntoView {
 }
 
 fn conversation(c: &ConversationSummary) -> impl IntoView {
+    let simulating = expect_context::<Simulating>();
     let status = c.status;
+    let (persona, k) = (c.persona.clone(), c.k);
+    let p2 = StoredValue::new(c.persona.clone());
+    let is_open = move || {
+        simulating.opened.with(|o| {
+            o.as_ref().is_some_and(|o| {
+                p2.with_value(|p| o.conversation.persona == *p) && o.conversation.k == k
+            })
+        })
+    };
     let title = format!(
         "{} #{}: {}, {} turn{}, ended {}",
         c.persona,
@@ -267,7 +277,15 @@ fn conversation(c: &ConversationSummary) -> impl IntoView {
     );
     view! {
         <li class="sim-conversation" data-testid="sim-conversation" data-status=status.as_str()>
-            <span class=format!("sim-status {}", status.as_str())>{title}</span>
+            <span class="sim-conversation-head">
+                <span class=format!("sim-status {}", status.as_str())>{title}</span>
+                <button
+                    data-testid="sim-open-conversation"
+                    on:click=move |_| simulating.open_conversation(persona.clone(), k)
+                >
+                    {move || if is_open() { "Close" } else { "Read it" }}
+                </button>
+            </span>
             {c.reason.clone().map(|r| view! { <span class="hint">{r}</span> })}
             {c
                 .checks
@@ -294,8 +312,78 @@ fn conversation(c: &ConversationSummary) -> impl IntoView {
                     }
                 })
                 .collect_view()}
+            {move || is_open().then(transcript)}
         </li>
     }
+}
+
+/// The conversation opened, turn by turn: what the caller said, what the plan answered and the
+/// state it was in after; then Save as test case.
+fn transcript() -> impl IntoView {
+    let simulating = expect_context::<Simulating>();
+    let view = simulating.opened.get_untracked();
+    let Some(view) = view else {
+        return ().into_any();
+    };
+    let c = &view.conversation;
+    let name = RwSignal::new(format!("{}-{}", c.persona, c.k));
+    let opening = c.opening.as_ref().map(|o| {
+        view! {
+            <li class="sim-turn">
+                <span class="hint">{format!("Opening, in {}", o.state)}</span>
+                <span>{format!("Agent: {}", o.agent)}</span>
+            </li>
+        }
+    });
+    view! {
+        <ol class="sim-transcript" data-testid="sim-transcript">
+            {opening}
+            {c
+                .transcript
+                .iter()
+                .map(|t| {
+                    view! {
+                        <li class="sim-turn" data-testid="sim-turn">
+                            <span class="hint">
+                                {format!("Turn {}, then in {}", t.turn.number, t.state)}
+                            </span>
+                            <span>
+                                {format!("Caller: {}", t.turn.user.clone().unwrap_or_default())}
+                            </span>
+                            <span>{format!("Agent: {}", t.turn.reply)}</span>
+                        </li>
+                    }
+                })
+                .collect_view()}
+        </ol>
+        <div class="sim-save">
+            <input
+                data-testid="sim-case-name"
+                aria-label="Test case name"
+                prop:value=move || name.get()
+                on:input=move |e| name.set(event_target_value(&e))
+            />
+            <button
+                data-testid="sim-save-case"
+                on:click=move |_| simulating.save_case(name.get_untracked())
+            >
+                "Save as test case"
+            </button>
+            {move || {
+                simulating
+                    .saved
+                    .get()
+                    .map(|s| {
+                        view! {
+                            <span class="hint" data-testid="sim-saved">
+                                {s}
+                            </span>
+                        }
+                    })
+            }}
+        </div>
+    }
+    .into_any()
 }
 
 fn past_run(s: Simulating, r: RunRow) -> impl IntoView {
