@@ -19,6 +19,24 @@ use crate::editor::Editor;
 use crate::ipc;
 use crate::navigation::{Navigation, Tab};
 
+/// How the window names state `id`: its title (the id only where the title cannot tell it apart,
+/// or for a state the plan no longer has).
+pub fn state_words(names: &[crate::plan_names::StateName], id: &str) -> String {
+    names
+        .iter()
+        .find(|s| s.id == id)
+        .map(|s| s.label(names))
+        .unwrap_or_else(|| id.to_string())
+}
+
+/// How the window names persona `id`: its title, else its id.
+pub fn persona_words(overview: Option<&SimulationOverview>, id: &str) -> String {
+    overview
+        .and_then(|o| o.personas.iter().find(|p| p.id == id))
+        .map(|p| p.name.clone())
+        .unwrap_or_else(|| id.to_string())
+}
+
 /// A status in the author's words.
 pub fn status_words(status: Status) -> &'static str {
     match status {

@@ -7,7 +7,9 @@
 use leptos::prelude::*;
 use plan_api::messages::{ConversationSummary, PersonaRow, RunReport, RunRow};
 
-use crate::simulate::{run_words, status_words, tally_words, verdict_words, Simulating};
+use crate::simulate::{
+    persona_words, run_words, state_words, status_words, tally_words, verdict_words, Simulating,
+};
 
 #[component]
 pub fn Simulate() -> impl IntoView {
@@ -219,6 +221,12 @@ fn RunForm() -> impl IntoView {
 }
 
 fn report(r: &RunReport) -> impl IntoView {
+    let simulating = expect_context::<Simulating>();
+    let name = move |id: &str| {
+        simulating
+            .overview
+            .with_untracked(|o| persona_words(o.as_ref(), id))
+    };
     let head = format!(
         "Run {}{}: {}",
         r.run,
@@ -240,7 +248,7 @@ fn report(r: &RunReport) -> impl IntoView {
                     .map(|t| {
                         view! {
                             <li data-testid="sim-tally" data-id=t.id.clone()>
-                                <strong>{t.id.clone()}</strong>
+                                <strong>{name(&t.id)}</strong>
                                 {format!(": {}", tally_words(t))}
                             </li>
                         }
@@ -266,9 +274,11 @@ fn conversation(c: &ConversationSummary) -> impl IntoView {
             })
         })
     };
+    let who = simulating
+        .overview
+        .with_untracked(|o| persona_words(o.as_ref(), &c.persona));
     let title = format!(
-        "{} #{}: {}, {} turn{}, ended {}",
-        c.persona,
+        "{who}, conversation {}: {}, {} turn{}, ended {}",
         c.k,
         status_words(status),
         c.turns,
@@ -327,10 +337,12 @@ fn transcript() -> impl IntoView {
     };
     let c = &view.conversation;
     let name = RwSignal::new(format!("{}-{}", c.persona, c.k));
+    let names = expect_context::<Memo<crate::plan_names::PlanNames>>();
+    let state = move |id: &str| names.with_untracked(|n| state_words(n.states(), id));
     let opening = c.opening.as_ref().map(|o| {
         view! {
             <li class="sim-turn">
-                <span class="hint">{format!("Opening, in {}", o.state)}</span>
+                <span class="hint">{format!("Opening, in {}", state(&o.state))}</span>
                 <span>{format!("Agent: {}", o.agent)}</span>
             </li>
         }
@@ -345,7 +357,7 @@ fn transcript() -> impl IntoView {
                     view! {
                         <li class="sim-turn" data-testid="sim-turn">
                             <span class="hint">
-                                {format!("Turn {}, then in {}", t.turn.number, t.state)}
+                                {format!("Turn {}, then in {}", t.turn.number, state(&t.state))}
                             </span>
                             <span>
                                 {format!("Caller: {}", t.turn.user.clone().unwrap_or_default())}
