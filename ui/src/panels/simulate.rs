@@ -302,9 +302,7 @@ fn conversation(c: &ConversationSummary) -> impl IntoView {
                 .iter()
                 .filter(|k| !k.ok)
                 .map(|k| {
-                    view! {
-                        <span class="error">{format!("Check {}: {}", k.check, k.detail)}</span>
-                    }
+                    view! { <span class="error">{format!("Failed: {}", k.detail)}</span> }
                 })
                 .collect_view()}
             {c

@@ -6,10 +6,9 @@
 use leptos::prelude::*;
 use plan_core::plan::{Evaluation, Plan};
 
-use super::access::read_plan;
+use super::checklist::SessionStateChecklist;
 use super::fields::{typed, Extent};
 use super::list::{fresh_id, list_items, op_button, Adder, Items, ListOp};
-use super::names::{checklist, ticked};
 use crate::editor::Editor;
 
 /// A new evaluation beside `evaluations`: a fresh id, a question to rewrite, asked of every
@@ -63,14 +62,6 @@ fn EvaluationForm(i: usize) -> impl IntoView {
     let editor = expect_context::<Editor>();
     let evaluations = items(editor);
     let get = move |f: fn(&Evaluation) -> String| evaluations.text(i, f);
-    let boxes = move || {
-        read_plan(editor, |p| {
-            p.evaluations
-                .get(i)
-                .map(|e| checklist(p, &e.only_while_active))
-                .unwrap_or_default()
-        })
-    };
     view! {
         <div
             class="plan-evaluation"
@@ -93,58 +84,16 @@ fn EvaluationForm(i: usize) -> impl IntoView {
                 get(|e| e.question.clone()),
                 evaluations.set_text(i, "question", |e, v| e.question = v),
             )}
-            <div class="field gates" data-testid="evaluation-only-while">
-                <span class="field-label">
-                    "Asked only while one of these session states is on (none ticked: always)"
-                </span>
-                {move || {
-                    let boxes = boxes();
-                    if boxes.is_empty() {
-                        return view! {
-                            <p class="hint">
-                                "No session states yet: add them above to limit this question to part of a conversation."
-                            </p>
-                        }
-                            .into_any();
-                    }
-                    boxes
-                        .into_iter()
-                        .map(|g| {
-                            let id = g.id.clone();
-                            let label = if g.declared {
-                                g.label.clone()
-                            } else {
-                                format!("{} (not declared)", g.label)
-                            };
-                            view! {
-                                <label class="field check" class:undeclared=!g.declared>
-                                    <input
-                                        type="checkbox"
-                                        data-testid="only-while-option"
-                                        data-session-id=g.id.clone()
-                                        prop:checked=g.checked
-                                        on:change=move |e| {
-                                            let on = event_target_checked(&e);
-                                            let ids = read_plan(
-                                                editor,
-                                                |p| {
-                                                    p.evaluations
-                                                        .get(i)
-                                                        .map(|x| ticked(p, &x.only_while_active, &id, on))
-                                                        .unwrap_or_default()
-                                                },
-                                            );
-                                            evaluations.edit(i, None, |x| x.only_while_active = ids);
-                                        }
-                                    />
-                                    <span>{label}</span>
-                                </label>
-                            }
-                        })
-                        .collect_view()
-                        .into_any()
-                }}
-            </div>
+            <SessionStateChecklist
+                testid="evaluation-only-while"
+                option_testid="only-while-option"
+                label="Asked only while one of these session states is on (none ticked: always)"
+                empty="No session states yet: add them above to limit this question to part of a conversation."
+                chosen=Callback::new(move |()| evaluations.read(i, |e| e.only_while_active.clone()))
+                choose=Callback::new(move |ids: Vec<String>| {
+                    evaluations.edit(i, None, |e| e.only_while_active = ids);
+                })
+            />
             {op_button(
                 evaluations,
                 i,

@@ -94,9 +94,12 @@ pub fn name_field(
     view! {
         <label class="field">
             {(!label.is_empty()).then(|| view! { <span class="field-label">{label}</span> })}
+            // A field shown without words of its own (a tool's codes, under "Response codes")
+            // is still named for a screen reader: "tool code".
             <input
                 type="text"
                 data-testid=format!("field-{testid}")
+                aria-label=label.is_empty().then(|| testid.replace('-', " "))
                 prop:value=value
                 on:change=commit
             />

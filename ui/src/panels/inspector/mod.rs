@@ -4,6 +4,7 @@
 
 mod access;
 mod changes;
+mod checklist;
 mod condition;
 mod deliverables;
 mod evaluations;

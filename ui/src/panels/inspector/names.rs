@@ -102,22 +102,6 @@ pub fn ticked(plan: &Plan, chosen: &[String], id: &str, on: bool) -> Vec<String>
         .collect()
 }
 
-/// The checklist of tool `index`'s `available_when`.
-pub fn gates(plan: &Plan, index: usize) -> Vec<Gate> {
-    plan.tools
-        .get(index)
-        .map(|t| checklist(plan, &t.available_when))
-        .unwrap_or_default()
-}
-
-/// The tool's `available_when` after ticking (`on`) or unticking `id`.
-pub fn gated(plan: &Plan, index: usize, id: &str, on: bool) -> Vec<String> {
-    plan.tools
-        .get(index)
-        .map(|t| ticked(plan, &t.available_when, id, on))
-        .unwrap_or_default()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -174,7 +158,8 @@ mod tests {
     #[test]
     fn the_checklist_lists_every_session_state_and_keeps_an_undeclared_one_to_untick() {
         let p = plan();
-        let g = gates(&p, 0);
+        let chosen = p.tools[0].available_when.clone();
+        let g = checklist(&p, &chosen);
         let shown: Vec<(&str, &str, bool, bool)> = g
             .iter()
             .map(|g| (g.id.as_str(), g.label.as_str(), g.checked, g.declared))
@@ -188,10 +173,9 @@ mod tests {
             ]
         );
         assert_eq!(
-            gated(&p, 0, "verified", true),
+            ticked(&p, &chosen, "verified", true),
             vec!["verified", "vip", "gone"]
         );
-        assert_eq!(gated(&p, 0, "gone", false), vec!["vip"]);
-        assert!(gates(&p, 5).is_empty(), "no such tool");
+        assert_eq!(ticked(&p, &chosen, "gone", false), vec!["vip"]);
     }
 }

@@ -6,9 +6,10 @@ use plan_core::edit::{Command, Renamed};
 use plan_core::plan::{Plan, Tool};
 
 use super::access::{change_plan, read_plan};
+use super::checklist::SessionStateChecklist;
 use super::fields::{name_field, typed, Extent};
 use super::list::{fresh_id, list_items, op_button, Adder, Items, ListOp};
-use super::names::{added_codes, gated, gates};
+use super::names::added_codes;
 use crate::editor::Editor;
 
 /// The plan's tools, as the inspector edits them.
@@ -194,59 +195,29 @@ fn ResponseCodes(i: usize) -> impl IntoView {
 #[component]
 fn Gates(i: usize) -> impl IntoView {
     let editor = expect_context::<Editor>();
-    let boxes = move || read_plan(editor, |p| gates(p, i));
     view! {
-        <div class="field gates" data-testid="tool-available-when">
-            <span class="field-label">
-                "Available only while one of these session states is on (none ticked: always)"
-            </span>
-            {move || {
-                let boxes = boxes();
-                if boxes.is_empty() {
-                    return view! {
-                        <p class="hint">
-                            "No session states yet: add them above to make this tool wait for one."
-                        </p>
-                    }
-                        .into_any();
-                }
-                boxes
-                    .into_iter()
-                    .map(|g| {
-                        let id = g.id.clone();
-                        let label = if g.declared {
-                            g.label.clone()
-                        } else {
-                            format!("{} (not declared)", g.label)
-                        };
-                        view! {
-                            <label class="field check" class:undeclared=!g.declared>
-                                <input
-                                    type="checkbox"
-                                    data-testid="available-when-option"
-                                    data-session-id=g.id.clone()
-                                    prop:checked=g.checked
-                                    on:change=move |e| {
-                                        let on = event_target_checked(&e);
-                                        let ids = read_plan(editor, |p| gated(p, i, &id, on));
-                                        change_plan(
-                                            editor,
-                                            None,
-                                            |d| {
-                                                if let Some(t) = d.tools.get_mut(i) {
-                                                    t.available_when = ids;
-                                                }
-                                            },
-                                        );
-                                    }
-                                />
-                                <span>{label}</span>
-                            </label>
+        <SessionStateChecklist
+            testid="tool-available-when"
+            option_testid="available-when-option"
+            label="Available only while one of these session states is on (none ticked: always)"
+            empty="No session states yet: add them above to make this tool wait for one."
+            chosen=Callback::new(move |()| {
+                read_plan(
+                    editor,
+                    |p| p.tools.get(i).map(|t| t.available_when.clone()).unwrap_or_default(),
+                )
+            })
+            choose=Callback::new(move |ids: Vec<String>| {
+                change_plan(
+                    editor,
+                    None,
+                    |d| {
+                        if let Some(t) = d.tools.get_mut(i) {
+                            t.available_when = ids;
                         }
-                    })
-                    .collect_view()
-                    .into_any()
-            }}
-        </div>
+                    },
+                );
+            })
+        />
     }
 }
