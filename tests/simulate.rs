@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::Output;
 
 use plan_tests::cli::{command, exits, scratch};
-use plan_tests::model_server::{text, ModelServer};
+use plan_tests::model_server::{stating_caller, text, ModelServer};
 use serde_json::{json, Value};
 
 /// `plan --workspace WS simulate ARGS --format json` with none of the user's model variables.
@@ -36,23 +36,6 @@ fn report(o: &Output, code: i32) -> Value {
     serde_json::from_str(&out).unwrap_or_else(|e| panic!("not JSON ({e}): {out}\n{err}"))
 }
 
-/// A caller that says every fact of its persona as `key: value` lines (which the simulator
-/// records), and a judge that says yes.
-fn stating_caller(server: &ModelServer) {
-    server.respond_with(|body| {
-        if body.get("response_format").is_some() {
-            return text(r#"{"verdict": "yes", "reason": "it did"}"#);
-        }
-        let prompt = body["messages"][0]["content"].as_str().unwrap_or_default();
-        let facts: Vec<&str> = prompt
-            .lines()
-            .filter_map(|l| l.strip_prefix("- "))
-            .filter(|l| l.split_once(": ").is_some_and(|(k, _)| !k.contains(' ')))
-            .collect();
-        text(&facts.join("\n"))
-    });
-}
-
 fn live<'a>(server: &'a ModelServer, more: &[&'a str]) -> Vec<&'a str> {
     let mut args = vec![
         "--caller-base-url",
@@ -62,6 +45,22 @@ fn live<'a>(server: &'a ModelServer, more: &[&'a str]) -> Vec<&'a str> {
     ];
     args.extend_from_slice(more);
     args
+}
+
+/// `plan simulate --plan PLAN --replay RUN`.
+fn replay(ws: &Path, plan: &str, run: &Value, code: i32) -> Value {
+    let run = run.as_str().expect("a run id");
+    report(&simulate(ws, &["--plan", plan, "--replay", run]), code)
+}
+
+/// The judge's requests the server received, in order.
+fn judged(server: &ModelServer) -> Vec<Value> {
+    server
+        .completions()
+        .into_iter()
+        .map(|r| r.body)
+        .filter(|b| b.get("response_format").is_some())
+        .collect()
 }
 
 fn run_dir(ws: &Path, plan: &str, run: &Value) -> PathBuf {
@@ -197,18 +196,7 @@ fn a_run_keeps_its_files_and_never_a_key_and_its_replay_sends_nothing() {
     assert!(run["started"].as_str().unwrap().ends_with('Z'));
 
     // The replay: nothing sent, the same conversations byte for byte, kept as a run of its own.
-    let again = report(
-        &simulate(
-            &ws,
-            &[
-                "--plan",
-                "customer-support",
-                "--replay",
-                first["run"].as_str().unwrap(),
-            ],
-        ),
-        0,
-    );
+    let again = replay(&ws, "customer-support", &first["run"], 0);
     assert_eq!(
         server.completions().len(),
         sent.len(),
@@ -235,18 +223,7 @@ fn a_run_keeps_its_files_and_never_a_key_and_its_replay_sends_nothing() {
         .unwrap()
         .replace("charged twice", "charged three times");
     fs::write(&persona, edited).unwrap();
-    let diverged = report(
-        &simulate(
-            &ws,
-            &[
-                "--plan",
-                "customer-support",
-                "--replay",
-                first["run"].as_str().unwrap(),
-            ],
-        ),
-        1,
-    );
+    let diverged = replay(&ws, "customer-support", &first["run"], 1);
     assert_eq!(
         server.completions().len(),
         sent.len(),
@@ -393,12 +370,7 @@ fn the_judges_doubt_is_shown_and_an_unparsable_vote_is_invalid() {
     );
     assert_eq!(r["conversations"][0]["status"], "unsure");
     // The judge's request asks for the verdict's shape, and each vote has its own seed.
-    let judged: Vec<Value> = server
-        .completions()
-        .into_iter()
-        .map(|r| r.body)
-        .filter(|b| b.get("response_format").is_some())
-        .collect();
+    let judged = judged(&server);
     assert_eq!(judged.len(), 3);
     assert_eq!(judged[0]["response_format"]["type"], "json_schema");
     let seeds: Vec<&Value> = judged.iter().map(|b| &b["seed"]).collect();
@@ -480,12 +452,7 @@ fn an_evaluation_limited_to_a_session_state_is_asked_only_of_the_turns_it_was_ac
     assert_eq!(limited["turns_shown"], json!([2, 3]));
     assert_eq!(c["verdicts"][1]["verdict"], "not_asked");
     assert_eq!(c["verdicts"][1]["votes"], json!([]));
-    let judged: Vec<Value> = server
-        .completions()
-        .into_iter()
-        .map(|r| r.body)
-        .filter(|b| b.get("response_format").is_some())
-        .collect();
+    let judged = judged(&server);
     assert_eq!(judged.len(), 1, "no request for an evaluation not asked");
     let shown = judged[0]["messages"][1]["content"].as_str().unwrap();
     assert!(shown.starts_with("Excerpts of the conversation"), "{shown}");
@@ -610,12 +577,7 @@ fn a_judge_server_that_refuses_the_json_schema_format_is_asked_in_the_next_and_t
         0,
     );
     assert_eq!(r["conversations"][0]["verdicts"][0]["verdict"], "yes");
-    let judged: Vec<Value> = server
-        .completions()
-        .into_iter()
-        .map(|r| r.body)
-        .filter(|b| b.get("response_format").is_some())
-        .collect();
+    let judged = judged(&server);
     assert_eq!(judged[0]["response_format"]["type"], "json_schema");
     assert_eq!(judged[1]["response_format"]["type"], "json_object");
     assert_eq!(

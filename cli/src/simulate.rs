@@ -209,7 +209,7 @@ pub fn run_command(ctx: &Context, f: &Flags, format: Format) -> Result<u8, Failu
 
 /// 0 when nothing failed, was unsure, diverged or errored.
 pub fn exit_code(report: &RunReport) -> u8 {
-    let bad = report.conversations.iter().any(|c| {
+    let bad = report.conversations.iter().map(|s| &s.outcome).any(|c| {
         matches!(
             c.status,
             Status::Failed | Status::Unsure | Status::Diverged | Status::Error
@@ -234,7 +234,7 @@ pub fn render(report: &RunReport) -> String {
         "run {} of {plan}, seed {}{replayed}\n",
         report.run, report.seed
     ));
-    for c in &report.conversations {
+    for c in report.conversations.iter().map(|s| &s.outcome) {
         let mut line = format!(
             "{}/{}  {}  {} turn{}  ended {}",
             c.persona,
@@ -278,7 +278,7 @@ pub fn render(report: &RunReport) -> String {
         report
             .conversations
             .iter()
-            .filter(|c| s.contains(&c.status))
+            .filter(|c| s.contains(&c.outcome.status))
             .count()
     };
     let mut total = format!(

@@ -11,7 +11,7 @@
 use std::time::Duration;
 
 use plan_tests::hooks;
-use plan_tests::model_server::{text, ModelServer};
+use plan_tests::model_server::{stating_caller, ModelServer};
 use plan_tests::page::{
     click, count, ensure, open_plan, plan, set_value, text_of, wait_saved, Outcome,
 };
@@ -38,18 +38,7 @@ fn wait_text(ctx: &Ctx, css: &str, contains: &str) -> Outcome {
 
 fn the_support_plans_callers_run_are_judged_and_replay_without_a_request(ctx: &Ctx) -> Outcome {
     let server = ModelServer::start();
-    server.respond_with(|body| {
-        if body.get("response_format").is_some() {
-            return text(r#"{"verdict": "yes", "reason": "it did"}"#);
-        }
-        let prompt = body["messages"][0]["content"].as_str().unwrap_or_default();
-        let facts: Vec<&str> = prompt
-            .lines()
-            .filter_map(|l| l.strip_prefix("- "))
-            .filter(|l| l.split_once(": ").is_some_and(|(k, _)| !k.contains(' ')))
-            .collect();
-        text(&facts.join("\n"))
-    });
+    stating_caller(&server);
     open_plan(ctx, "customer-support")?;
     click(ctx, hooks::TAB_SIMULATE)?;
     ctx.session()

@@ -54,6 +54,23 @@ pub fn calls(text: &str, calls: &[(&str, Value)]) -> Scripted {
     }))
 }
 
+/// The server as a simulated caller that says every fact of its persona as `key: value` lines
+/// (which the simulator records), and a judge that always says yes (simulate.md).
+pub fn stating_caller(server: &ModelServer) {
+    server.respond_with(|body| {
+        if body.get("response_format").is_some() {
+            return text(r#"{"verdict": "yes", "reason": "it did"}"#);
+        }
+        let prompt = body["messages"][0]["content"].as_str().unwrap_or_default();
+        let facts: Vec<&str> = prompt
+            .lines()
+            .filter_map(|l| l.strip_prefix("- "))
+            .filter(|l| l.split_once(": ").is_some_and(|(k, _)| !k.contains(' ')))
+            .collect();
+        text(&facts.join("\n"))
+    });
+}
+
 /// One request the server received.
 #[derive(Debug, Clone)]
 pub struct Received {

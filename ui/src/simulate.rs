@@ -326,8 +326,9 @@ impl Simulating {
     /// Opens conversation `k` of `persona` in the run shown, read-only (again: closes it).
     pub fn open_conversation(self, persona: String, k: u32) {
         let same = self.opened.with_untracked(|o| {
-            o.as_ref()
-                .is_some_and(|o| o.conversation.persona == persona && o.conversation.k == k)
+            o.as_ref().is_some_and(|o| {
+                o.conversation.outcome.persona == persona && o.conversation.outcome.k == k
+            })
         });
         self.saved.set(None);
         if same {

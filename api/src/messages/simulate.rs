@@ -1,9 +1,7 @@
 //! The messages of simulations (simulate.md): what a run is asked to do, and what it found.
 
-use plan_core::simulate::checks::CheckResult;
-use plan_core::simulate::conversation::{Ending, Status, VerdictRecord};
 use plan_core::simulate::heat::Heat;
-use plan_core::simulate::Divergence;
+use plan_core::simulate::Outcome;
 use plan_core::Revision;
 use serde::{Deserialize, Serialize};
 
@@ -93,29 +91,12 @@ pub struct RunPlan {
     pub hash: String,
 }
 
-/// One conversation as a run reports it.
+/// One conversation as a run reports it: how it came out (core's), and what its models cost.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ConversationSummary {
-    /// The persona's id.
-    pub persona: String,
-    /// Its number among the persona's.
-    pub k: u32,
     /// How it came out.
-    pub status: Status,
-    /// Why it errored, failed the caller, diverged or stopped.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub reason: Option<String>,
-    /// User turns.
-    pub turns: u32,
-    /// How it ended.
-    pub ended: Ending,
-    /// The persona's checks.
-    pub checks: Vec<CheckResult>,
-    /// The judge's verdicts.
-    pub verdicts: Vec<VerdictRecord>,
-    /// Where a replay left its recording.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub diverged: Option<Divergence>,
+    #[serde(flatten)]
+    pub outcome: Outcome,
     /// The models' time, in milliseconds.
     pub ms: u64,
     /// The tokens the servers said were used.

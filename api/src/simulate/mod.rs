@@ -122,7 +122,7 @@ pub fn run(
     for c in &conversations {
         let path = dir
             .join("conversations")
-            .join(format!("{}-{}.json", c.persona, c.k));
+            .join(format!("{}-{}.json", c.outcome.persona, c.outcome.k));
         write(&path, &pretty(c))?;
     }
     let mut recording = Vec::new();
@@ -220,7 +220,7 @@ fn run_jobs(
                         simulate(&spec, &model, shared.as_ref())
                     }
                 };
-                let turns = conversation.turns;
+                let turns = conversation.outcome.turns;
                 if let Some(slot) = results.lock().unwrap_or_else(|e| e.into_inner()).get_mut(i) {
                     *slot = Some(conversation);
                 }
@@ -304,8 +304,8 @@ fn new_seed() -> u64 {
 
 /// A conversation as the report shows it: its models' time and tokens from the recording.
 fn summary(c: &Conversation, lines: &[RecordLine]) -> ConversationSummary {
-    let name = format!("{}/{}", c.persona, c.k);
-    let mine = lines.iter().filter(|l| l.conversation == name);
+    let name = format!("{}/{}", c.outcome.persona, c.outcome.k);
+    let mine = lines.iter().filter(|l| l.place.conversation == name);
     let mut ms = 0;
     let mut usage: Option<Usage> = None;
     for line in mine {
@@ -319,15 +319,7 @@ fn summary(c: &Conversation, lines: &[RecordLine]) -> ConversationSummary {
         }
     }
     ConversationSummary {
-        persona: c.persona.clone(),
-        k: c.k,
-        status: c.status,
-        reason: c.reason.clone(),
-        turns: c.turns,
-        ended: c.ended,
-        checks: c.checks.clone(),
-        verdicts: c.verdicts.clone(),
-        diverged: c.diverged.clone(),
+        outcome: c.outcome.clone(),
         ms,
         usage,
     }
@@ -342,8 +334,11 @@ fn tally(personas: &[ReadPersona], conversations: &[Conversation]) -> Vec<Person
                 id: p.persona.id.clone(),
                 ..PersonaTally::default()
             };
-            for c in conversations.iter().filter(|c| c.persona == p.persona.id) {
-                match c.status {
+            let mine = conversations
+                .iter()
+                .filter(|c| c.outcome.persona == p.persona.id);
+            for c in mine {
+                match c.outcome.status {
                     Status::Passed => t.passed += 1,
                     Status::Failed | Status::Error | Status::Diverged => t.failed += 1,
                     Status::Unsure => t.unsure += 1,

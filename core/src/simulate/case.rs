@@ -40,7 +40,7 @@ pub fn case_of(conversation: &Conversation, start: &Start) -> Script {
     Script {
         description: format!(
             "Simulated caller {} (conversation {}), kept as a test case",
-            conversation.persona, conversation.k
+            conversation.outcome.persona, conversation.outcome.k
         ),
         plan: None,
         start: start.clone(),

@@ -145,9 +145,9 @@ pub struct VerdictRecord {
     pub turns_shown: Vec<u32>,
 }
 
-/// One simulated conversation, as its file keeps it.
+/// How one conversation came out: what a run reports of it, and the head of its file.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Conversation {
+pub struct Outcome {
     /// The persona's id.
     pub persona: String,
     /// Its number among the persona's, from 1.
@@ -168,6 +168,14 @@ pub struct Conversation {
     /// Where a replay left its recording.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub diverged: Option<Divergence>,
+}
+
+/// One simulated conversation, as its file keeps it: how it came out, then every turn.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Conversation {
+    /// How it came out.
+    #[serde(flatten)]
+    pub outcome: Outcome,
     /// The opening, as `plan chat` reports it (none when the plan could not open).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub opening: Option<Opening>,
@@ -183,15 +191,17 @@ pub fn simulate<A: Agent + ?Sized>(
 ) -> Conversation {
     let name = spec.name();
     let mut out = Conversation {
-        persona: spec.persona.id.clone(),
-        k: spec.k,
-        status: Status::Error,
-        reason: None,
-        turns: 0,
-        ended: Ending::None,
-        checks: Vec::new(),
-        verdicts: Vec::new(),
-        diverged: None,
+        outcome: Outcome {
+            persona: spec.persona.id.clone(),
+            k: spec.k,
+            status: Status::Error,
+            reason: None,
+            turns: 0,
+            ended: Ending::None,
+            checks: Vec::new(),
+            verdicts: Vec::new(),
+            diverged: None,
+        },
         opening: None,
         transcript: Vec::new(),
     };
@@ -227,8 +237,8 @@ pub fn simulate<A: Agent + ?Sized>(
                 break;
             }
             CallerSaid::Failed(reason) => {
-                out.status = Status::CallerFailed;
-                out.reason = Some(reason);
+                out.outcome.status = Status::CallerFailed;
+                out.outcome.reason = Some(reason);
                 return out;
             }
         };
@@ -236,7 +246,7 @@ pub fn simulate<A: Agent + ?Sized>(
             Ok(t) => out.transcript.push(TurnRecord::of(&chat.session, t)),
             Err(e) => return cut(out, agent_failure(exchange, &name, &e)),
         }
-        out.turns = turn;
+        out.outcome.turns = turn;
         if chat.session.ended.is_some() {
             break;
         }
@@ -246,7 +256,7 @@ pub fn simulate<A: Agent + ?Sized>(
         }
     }
     let session = chat.session;
-    out.ended = match &session.ended {
+    out.outcome.ended = match &session.ended {
         Some(e) => match e.kind.as_str() {
             "complete" => Ending::Complete,
             "hang_up" => Ending::HangUp,
@@ -255,15 +265,23 @@ pub fn simulate<A: Agent + ?Sized>(
         None if hung_up => Ending::CallerHungUp,
         None => Ending::MaxTurns,
     };
-    out.checks = checks::check(spec.plan, &session, &spec.persona.expect);
+    out.outcome.checks = checks::check(spec.plan, &session, &spec.persona.expect);
     match judge_all(spec, &name, &session, &out, exchange) {
-        Ok(verdicts) => out.verdicts = verdicts,
+        Ok(verdicts) => out.outcome.verdicts = verdicts,
         Err(e) => return cut(out, e),
     }
-    let failed =
-        out.checks.iter().any(|c| !c.ok) || out.verdicts.iter().any(|v| v.verdict == Verdict::No);
-    let unsure = out.verdicts.iter().any(|v| v.verdict == Verdict::Unsure);
-    out.status = match (failed, unsure) {
+    let failed = out.outcome.checks.iter().any(|c| !c.ok)
+        || out
+            .outcome
+            .verdicts
+            .iter()
+            .any(|v| v.verdict == Verdict::No);
+    let unsure = out
+        .outcome
+        .verdicts
+        .iter()
+        .any(|v| v.verdict == Verdict::Unsure);
+    out.outcome.status = match (failed, unsure) {
         (true, _) => Status::Failed,
         (false, true) => Status::Unsure,
         (false, false) => Status::Passed,
@@ -281,22 +299,22 @@ fn agent_failure(exchange: &dyn Exchange, name: &str, e: &RunError) -> ExchangeE
 
 /// `out` cut short by `e`.
 fn cut(mut out: Conversation, e: ExchangeError) -> Conversation {
-    out.ended = Ending::None;
-    out.checks.clear();
-    out.verdicts.clear();
+    out.outcome.ended = Ending::None;
+    out.outcome.checks.clear();
+    out.outcome.verdicts.clear();
     match e {
         ExchangeError::Failed(reason) | ExchangeError::FormatRefused(reason) => {
-            out.status = Status::Error;
-            out.reason = Some(reason);
+            out.outcome.status = Status::Error;
+            out.outcome.reason = Some(reason);
         }
         ExchangeError::Diverged(d) => {
-            out.status = Status::Diverged;
-            out.reason = Some(format!("turn {}, {}: {}", d.turn, d.role.as_str(), d.what));
-            out.diverged = Some(d);
+            out.outcome.status = Status::Diverged;
+            out.outcome.reason = Some(format!("turn {}, {}: {}", d.turn, d.role.as_str(), d.what));
+            out.outcome.diverged = Some(d);
         }
         ExchangeError::Stopped => {
-            out.status = Status::Stopped;
-            out.reason = Some("the run was stopped".into());
+            out.outcome.status = Status::Stopped;
+            out.outcome.reason = Some("the run was stopped".into());
         }
     }
     out
@@ -311,7 +329,7 @@ fn judge_all(
     out: &Conversation,
     exchange: &dyn Exchange,
 ) -> Result<Vec<VerdictRecord>, ExchangeError> {
-    let all: BTreeSet<u32> = (0..=out.turns).collect();
+    let all: BTreeSet<u32> = (0..=out.outcome.turns).collect();
     let mut asked: Vec<(String, String, Option<BTreeSet<u32>>)> = spec
         .persona
         .judge

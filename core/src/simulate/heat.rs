@@ -51,7 +51,7 @@ pub fn heat<'a>(conversations: impl IntoIterator<Item = &'a Conversation>) -> He
                 (state, since) = (record.state.clone(), 0);
             }
         }
-        match c.ended {
+        match c.outcome.ended {
             Ending::Complete | Ending::HangUp | Ending::HandOff | Ending::CallerHungUp => {
                 *heat.ended_in.entry(state.clone()).or_default() += 1;
             }

@@ -27,7 +27,7 @@ pub mod recording;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-pub use conversation::{simulate, Conversation, ConversationSpec, Status};
+pub use conversation::{simulate, Conversation, ConversationSpec, Outcome, Status};
 pub use persona::{read_persona, Behaviour, Persona};
 
 /// The end marker a caller-model answers with to hang up.

@@ -10,26 +10,14 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
-use super::{Divergence, ModelRole, Place};
+use super::{Divergence, Place};
 
 /// One line of `recording.jsonl`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RecordLine {
-    /// `<persona>/<k>`.
-    pub conversation: String,
-    /// The conversation's turn.
-    pub turn: u32,
-    /// Which part the request plays.
-    pub role: ModelRole,
-    /// The judge question's id.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub question: Option<String>,
-    /// The vote's number.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub vote: Option<u32>,
-    /// The request's number among those of the same conversation, turn and role.
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub nth: u32,
+    /// Where the request stands: conversation, turn, role, question, vote.
+    #[serde(flatten)]
+    pub place: Place,
     /// The hex SHA-256 of the request body as sent.
     pub request_sha256: String,
     /// The request body, whole (headers are never kept).
@@ -43,37 +31,16 @@ pub struct RecordLine {
     pub usage: Option<Value>,
 }
 
-fn is_zero(n: &u32) -> bool {
-    *n == 0
-}
-
 impl RecordLine {
     /// The line of `body` sent as `place`, answered with `response` in `ms`.
     pub fn new(place: &Place, body: &Value, response: Value, ms: u64) -> RecordLine {
         RecordLine {
-            conversation: place.conversation.clone(),
-            turn: place.turn,
-            role: place.role,
-            question: place.question.clone(),
-            vote: place.vote,
-            nth: place.nth,
+            place: place.clone(),
             request_sha256: sha256_hex(body),
             request: body.clone(),
             usage: response.get("usage").cloned(),
             response,
             ms,
-        }
-    }
-
-    /// Where it stands.
-    pub fn place(&self) -> Place {
-        Place {
-            conversation: self.conversation.clone(),
-            turn: self.turn,
-            role: self.role,
-            question: self.question.clone(),
-            vote: self.vote,
-            nth: self.nth,
         }
     }
 }
@@ -95,7 +62,7 @@ impl Replay {
     pub fn new(lines: Vec<RecordLine>) -> Replay {
         let mut map = HashMap::with_capacity(lines.len());
         for line in lines {
-            map.entry(line.place()).or_insert(line);
+            map.entry(line.place.clone()).or_insert(line);
         }
         Replay { lines: map }
     }
@@ -167,6 +134,7 @@ pub fn what_differs(recorded: &Value, now: &Value) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::simulate::ModelRole;
     use serde_json::json;
 
     fn place() -> Place {

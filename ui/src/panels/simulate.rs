@@ -262,7 +262,8 @@ fn report(r: &RunReport) -> impl IntoView {
     }
 }
 
-fn conversation(c: &ConversationSummary) -> impl IntoView {
+fn conversation(summary: &ConversationSummary) -> impl IntoView {
+    let c = &summary.outcome;
     let simulating = expect_context::<Simulating>();
     let status = c.status;
     let (persona, k) = (c.persona.clone(), c.k);
@@ -270,7 +271,8 @@ fn conversation(c: &ConversationSummary) -> impl IntoView {
     let is_open = move || {
         simulating.opened.with(|o| {
             o.as_ref().is_some_and(|o| {
-                p2.with_value(|p| o.conversation.persona == *p) && o.conversation.k == k
+                p2.with_value(|p| o.conversation.outcome.persona == *p)
+                    && o.conversation.outcome.k == k
             })
         })
     };
@@ -334,7 +336,7 @@ fn transcript() -> impl IntoView {
         return ().into_any();
     };
     let c = &view.conversation;
-    let name = RwSignal::new(format!("{}-{}", c.persona, c.k));
+    let name = RwSignal::new(format!("{}-{}", c.outcome.persona, c.outcome.k));
     let names = expect_context::<Memo<crate::plan_names::PlanNames>>();
     let state = move |id: &str| names.with_untracked(|n| state_words(n.states(), id));
     let opening = c.opening.as_ref().map(|o| {
