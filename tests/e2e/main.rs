@@ -9,7 +9,6 @@
 mod agents;
 mod answers;
 mod app;
-mod axe_tmp;
 mod conditions;
 mod detours;
 mod editor;
@@ -39,7 +38,6 @@ fn main() -> std::process::ExitCode {
         explore_tab::TESTS,
         agents::TESTS,
         simulate_tab::TESTS,
-        axe_tmp::TESTS,
     ];
     plan_tests::Harness::run(&suites.concat())
 }
