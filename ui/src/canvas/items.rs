@@ -466,37 +466,6 @@ fn breakable(text: &str) -> impl IntoView {
         .collect_view()
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::canvas::scene::Scene;
-
-    #[test]
-    fn a_card_is_read_out_by_title_mode_start_ending_and_problems() {
-        let plan =
-            plan_core::parse::parse_plan(include_str!("../../../plans/customer-support.json"))
-                .expect("the sample parses");
-        let scene = Scene::build(&plan);
-        let first = scene.cards.iter().find(|c| c.is_start).expect("a start");
-        let words = card_words(first, Some(Severity::Warning));
-        assert!(words.starts_with(&format!("{}, ", first.title)), "{words}");
-        assert!(
-            words.contains("where conversations start") && words.ends_with("has warnings"),
-            "{words}"
-        );
-        let ending = scene
-            .cards
-            .iter()
-            .find(|c| c.ending.is_some())
-            .expect("an ending");
-        assert!(
-            card_words(ending, None).contains(", ends: "),
-            "{}",
-            card_words(ending, None)
-        );
-    }
-}
-
 /// A card's coverage badge: its tooltip and its text. Explore counts ways a conversation can go;
 /// the heat map (`heat`: ended and stalled here) counts simulated conversations.
 pub fn reach_words(n: usize, heat: Option<(u32, u32)>) -> (String, String) {
@@ -534,5 +503,36 @@ pub fn reach_words(n: usize, heat: Option<(u32, u32)>) -> (String, String) {
             }
             (words, shown)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::canvas::scene::Scene;
+
+    #[test]
+    fn a_card_is_read_out_by_title_mode_start_ending_and_problems() {
+        let plan =
+            plan_core::parse::parse_plan(include_str!("../../../plans/customer-support.json"))
+                .expect("the sample parses");
+        let scene = Scene::build(&plan);
+        let first = scene.cards.iter().find(|c| c.is_start).expect("a start");
+        let words = card_words(first, Some(Severity::Warning));
+        assert!(words.starts_with(&format!("{}, ", first.title)), "{words}");
+        assert!(
+            words.contains("where conversations start") && words.ends_with("has warnings"),
+            "{words}"
+        );
+        let ending = scene
+            .cards
+            .iter()
+            .find(|c| c.ending.is_some())
+            .expect("an ending");
+        assert!(
+            card_words(ending, None).contains(", ends: "),
+            "{}",
+            card_words(ending, None)
+        );
     }
 }
