@@ -53,6 +53,11 @@ fn replay(ws: &Path, plan: &str, run: &Value, code: i32) -> Value {
     report(&simulate(ws, &["--plan", plan, "--replay", run]), code)
 }
 
+/// `plan simulate ARGS`, which must be refused with exit 2: what it said.
+fn refused(ws: &Path, args: &[&str]) -> (String, String) {
+    exits(&simulate(ws, args), 2)
+}
+
 /// The judge's requests the server received, in order.
 fn judged(server: &ModelServer) -> Vec<Value> {
     server
@@ -265,12 +270,9 @@ fn a_run_keeps_its_files_and_never_a_key_and_its_replay_sends_nothing() {
         .all(|c| c["status"] == "passed"));
 
     // A run that does not exist is a reading problem.
-    let (_, err) = exits(
-        &simulate(
-            &ws,
-            &["--plan", "customer-support", "--replay", "20990101-000000"],
-        ),
-        2,
+    let (_, err) = refused(
+        &ws,
+        &["--plan", "customer-support", "--replay", "20990101-000000"],
     );
     assert!(err.contains("has no run \"20990101-000000\""), "{err}");
 }
@@ -483,10 +485,7 @@ fn persona_problems_name_the_file_and_the_field_and_nothing_runs() {
         .to_string(),
     )
     .unwrap();
-    let (_, err) = exits(
-        &simulate(&ws, &live(&server, &["--plan", "customer-support"])),
-        2,
-    );
+    let (_, err) = refused(&ws, &live(&server, &["--plan", "customer-support"]));
     for said in [
         "personas/broken.json: /max_turns:",
         "personas/broken.json: /expect/visits/1: The persona names the state 'nowhere'",
@@ -512,37 +511,28 @@ fn persona_problems_name_the_file_and_the_field_and_nothing_runs() {
         "{\"id\": \"broken\",\n \"who\": }",
     )
     .unwrap();
-    let (_, err) = exits(
-        &simulate(
-            &ws,
-            &live(
-                &server,
-                &["--plan", "customer-support", "--persona", "broken"],
-            ),
+    let (_, err) = refused(
+        &ws,
+        &live(
+            &server,
+            &["--plan", "customer-support", "--persona", "broken"],
         ),
-        2,
     );
     assert!(
         err.contains("personas/broken.json: Line 2, column 9"),
         "{err}"
     );
-    let (_, err) = exits(
-        &simulate(
-            &ws,
-            &live(
-                &server,
-                &["--plan", "customer-support", "--persona", "ghost"],
-            ),
+    let (_, err) = refused(
+        &ws,
+        &live(
+            &server,
+            &["--plan", "customer-support", "--persona", "ghost"],
         ),
-        2,
     );
     assert!(err.contains("has no persona \"ghost\""), "{err}");
-    let (_, err) = exits(
-        &simulate(
-            &ws,
-            &["--plan", "customer-support", "--persona", "billing-refund"],
-        ),
-        2,
+    let (_, err) = refused(
+        &ws,
+        &["--plan", "customer-support", "--persona", "billing-refund"],
     );
     assert!(err.contains("needs a model to play the caller"), "{err}");
 }
