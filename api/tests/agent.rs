@@ -236,6 +236,42 @@ fn calls_without_text_are_answered_again_with_each_result() {
     );
 }
 
+/// Found with the real small model: a reply of no words after a tool call, shown as the agent
+/// saying nothing. A blank answer is asked once more; a second blank one fails the turn.
+#[test]
+fn a_blank_reply_is_asked_once_more_and_a_second_blank_fails_the_turn_changing_nothing() {
+    let server = ModelServer::start();
+    let (plan, agent) = (plan("account-care"), model(&server));
+    let mut chat = chat_in(&plan, &agent, "verify");
+    // Words of nothing but blanks, no call: the same messages again, without tools.
+    server.answer([text(" \n "), text("Could you tell me your PIN?")]);
+    let t = chat.say("hello").unwrap();
+    assert_eq!(t.reply, "Could you tell me your PIN?");
+    let sent = server.completions();
+    assert_eq!(sent.len(), 2, "asked once more");
+    assert_eq!(sent[1].body["messages"], sent[0].body["messages"]);
+    assert!(sent[1].body.get("tools").is_none(), "words are asked for");
+    // A call and no words, then no words again: the turn fails and nothing is applied.
+    let before = chat.session.clone();
+    server.answer([
+        calls("", &[("call_tool", json!({"tool": "verify_identity"}))]),
+        text("   "),
+    ]);
+    let e = chat.say("my PIN is 1234").unwrap_err();
+    assert!(
+        matches!(&e, RunError::Agent(a) if a.0 == plan_api::agent::model::NO_WORDS),
+        "{e}"
+    );
+    assert_eq!(chat.session, before, "the tool call was not applied");
+    // An empty first answer and an empty second: the same failure.
+    server.answer([text(""), text("")]);
+    assert!(matches!(
+        chat.say("hello?").unwrap_err(),
+        RunError::Agent(_)
+    ));
+    assert_eq!(chat.session, before);
+}
+
 #[test]
 fn a_scripts_tool_results_say_what_a_tool_returns() {
     let server = ModelServer::start();

@@ -10,6 +10,10 @@ use crate::plan::Priority;
 
 /// One interruption of the plan.
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(
+    feature = "schema",
+    schemars(transform = crate::schema_rules::interruption)
+)]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Interruption {

@@ -25,6 +25,8 @@ pub mod plan_json;
 pub mod revision;
 pub mod rule;
 pub mod runtime;
+#[cfg(feature = "schema")]
+mod schema_rules;
 pub mod session_state;
 pub mod simulate;
 #[cfg(feature = "fs")]
@@ -55,8 +57,9 @@ pub fn persona_schema() -> serde_json::Value {
     schema
 }
 
-/// The JSON Schema of the plan format. It describes the document's shape; the validator checks
-/// its meaning (and what a schema cannot say, such as `enum_values` only on enum keys).
+/// The JSON Schema of the plan format. It describes the document's shape, with the shape rules a
+/// schema can say (`schema_rules`); the validator checks its meaning (what states and keys exist,
+/// what a condition reads).
 #[cfg(feature = "schema")]
 pub fn json_schema() -> serde_json::Value {
     let mut schema = serde_json::to_value(schemars::schema_for!(Plan)).unwrap_or_default();

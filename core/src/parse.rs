@@ -143,13 +143,27 @@ fn structure_from_value<T: serde::de::DeserializeOwned>(
     value: &Value,
 ) -> Result<T, Vec<ParseProblem>> {
     serde_path_to_error::deserialize(value).map_err(|e| {
+        let message = e.inner().to_string();
         vec![ParseProblem {
             kind: ProblemKind::Schema,
-            pointer: pointer_of(e.path()),
+            pointer: field_pointer(pointer_of(e.path()), &message),
             line_column: None,
-            message: humanise(&e.inner().to_string()),
+            message: humanise(&message),
         }]
     })
+}
+
+/// An unknown field is reported by serde at the object holding it: the finding points at the
+/// field itself (`/states/5/ending/reason`), where the author has to act.
+fn field_pointer(pointer: String, message: &str) -> String {
+    let field = message
+        .strip_prefix("unknown field `")
+        .and_then(|rest| rest.split_once('`'))
+        .map(|(field, _)| pointer_escape(field));
+    match field {
+        Some(f) if !pointer.ends_with(&format!("/{f}")) => format!("{pointer}/{f}"),
+        _ => pointer,
+    }
 }
 
 /// serde's messages, in words an author knows: "text" not "string", "a number" not "f64".

@@ -344,6 +344,7 @@ pub struct Task {
 
 /// A value the conversation collects. Keys are session-wide: the same key in two states is one value.
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(transform = crate::schema_rules::deliverable))]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Deliverable {

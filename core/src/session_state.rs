@@ -14,6 +14,10 @@ use crate::plan::{DeliverableType, Plan};
 
 /// A named condition the conversation is in (`identity_verified`, `booking`).
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(
+    feature = "schema",
+    schemars(transform = crate::schema_rules::session_state)
+)]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SessionState {
@@ -192,6 +196,10 @@ impl Activation {
 
 /// What a transition (`effects`) or a state entry (`on_enter`) does to one session state.
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(
+    feature = "schema",
+    schemars(transform = crate::schema_rules::session_change)
+)]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SessionChange {

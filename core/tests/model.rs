@@ -263,7 +263,8 @@ fn unknown_fields_are_refused_and_named() {
             plan_with(vec![
                 json!({"id": "a", "title": "A", "ending": {"kind": "complete", "to": "x"}}),
             ]),
-            "/states/0/ending",
+            // At the field its kind does not take, not at the ending.
+            "/states/0/ending/to",
         ),
         (
             json!({"id": "p", "title": "P", "states": [], "settings": {"stuck": 1}}),

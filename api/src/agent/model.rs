@@ -40,6 +40,15 @@ struct Exchanged {
     sent: Mutex<HashMap<(u32, ModelRole), u32>>,
 }
 
+/// Why a turn fails when the model wrote nothing, even when asked once more.
+pub const NO_WORDS: &str = "the model answered with no words, twice (once more asked for a reply \
+     in words): try again, or answer this turn with the simulator";
+
+/// A reply with nothing a caller could read.
+fn blank(text: &str) -> bool {
+    text.trim().is_empty()
+}
+
 fn failed(e: AgentError) -> ApiError {
     ApiError::new(ErrorCode::Agent, e.0)
 }
@@ -238,13 +247,25 @@ impl LanguageModel {
                 result: result.clone(),
             })
             .collect();
-        let reply = if !first.text.is_empty() || first.calls.is_empty() {
+        // An empty or blank reply is never shown as the agent's words: the follow-up request asks
+        // once more (with the calls' results when there were calls), and a second blank answer
+        // fails the turn like any other failure, so nothing is applied.
+        let reply = if !blank(&first.text) {
             first.text
         } else {
-            let texts: Vec<String> = results.iter().map(|(_, r)| r.clone()).collect();
-            let body = request::second(&self.settings, &asked, &first.calls, &texts);
-            self.ask_counted((turn, ModelRole::AgentFollowup), &body, &mut usage)?
-                .text
+            let body = if first.calls.is_empty() {
+                request::again(&self.settings, &asked)
+            } else {
+                let texts: Vec<String> = results.iter().map(|(_, r)| r.clone()).collect();
+                request::second(&self.settings, &asked, &first.calls, &texts)
+            };
+            let again = self
+                .ask_counted((turn, ModelRole::AgentFollowup), &body, &mut usage)?
+                .text;
+            if blank(&again) {
+                return Err(AgentError(NO_WORDS.into()).into());
+            }
+            again
         };
         let moved = events.iter().any(|e| matches!(e.what, What::Transition(_)));
         let cost = TurnCost {

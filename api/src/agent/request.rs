@@ -83,6 +83,13 @@ pub fn second(
     body(settings, m, Vec::new())
 }
 
+/// The follow-up request after a first answer with neither words nor calls: the same messages,
+/// no tools, so what comes back is words.
+pub fn again(settings: &AgentSettings, first: &Value) -> Value {
+    let m = first["messages"].as_array().cloned().unwrap_or_default();
+    body(settings, m, Vec::new())
+}
+
 /// "Test connection"'s check of function calling: one small request that offers one function and
 /// asks for it in words, as a turn does (`tool_choice` "auto": a function named there is forced by
 /// some servers' grammars, which would prove nothing about the model).
