@@ -10,7 +10,10 @@
 
 use std::process::Command;
 
+use plan_api::agent::answer::Call;
+use plan_api::agent::http::Http;
 use plan_api::agent::model::LanguageModel;
+use plan_api::agent::request;
 use plan_api::agent::{uncalled_notice_at, AgentSettings, ModelTurnCalls};
 use plan_core::runtime::{Chat, PlanRef, PlanVersion, RunError};
 use plan_core::Plan;
@@ -85,6 +88,9 @@ fn a_function_calling_server_takes_every_request_and_each_turn_says_what_it_did_
     for (i, t) in turns.iter().enumerate() {
         match t {
             Ok(t) => {
+                // Found with this server and model: a blank reply after a call. It is asked
+                // once more, and never shown as the agent's words.
+                assert!(!t.reply.trim().is_empty(), "turn {i}: a reply of no words");
                 let ms = t.ms.expect("a model turn says its time");
                 let usage = t.usage.expect("llama-cpp-python counts tokens");
                 assert!(usage.prompt_tokens > 100, "turn {i}: {usage:?}");
@@ -112,10 +118,32 @@ fn a_function_calling_server_takes_every_request_and_each_turn_says_what_it_did_
         turns.iter().any(Result::is_ok),
         "no turn answered: {turns:?}\n{log}"
     );
-    assert!(
-        calls > 0,
-        "the model called no function through a function-calling server, so the second request (tool messages) was never sent: {turns:?}"
-    );
+    // Whether this model calls a function in these three turns is its whim (asking again after a
+    // blank reply changes what follows). The second request's shape is what must be taken: it is
+    // sent as a turn would send it after a call, whatever the model chose above.
+    if calls == 0 {
+        let plan = support();
+        let agent = LanguageModel::new(settings(&server), None);
+        let plan_ref = PlanRef {
+            id: plan.id.clone(),
+            version: PlanVersion::File,
+            content_hash: String::new(),
+        };
+        let (chat, _) = Chat::open(&plan, &agent, plan_ref).expect("it opens");
+        let first = request::first(&settings(&server), &plan, &chat.session, MESSAGES[0]);
+        let call = Call {
+            id: None,
+            name: "record_deliverable".into(),
+            arguments: r#"{"key": "customer_name", "value": "Ann"}"#.into(),
+        };
+        let second = request::second(&settings(&server), &first, &[call], &["accepted".into()]);
+        let answered = Http::new(&settings(&server), None).complete(&second);
+        assert!(
+            answered.is_ok(),
+            "the server refused the second request (tool messages): {answered:?}\n{}",
+            server.log_text()
+        );
+    }
     let report = LanguageModel::new(settings(&server), None)
         .test_connection()
         .unwrap_or_else(|e| panic!("{}", e.message));
