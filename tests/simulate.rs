@@ -15,6 +15,11 @@ use serde_json::{json, Value};
 
 /// `plan --workspace WS simulate ARGS --format json` with none of the user's model variables.
 fn simulate(ws: &Path, args: &[&str]) -> Output {
+    simulate_command(ws, args).output().expect("plan runs")
+}
+
+/// [`simulate`], not yet run.
+fn simulate_command(ws: &Path, args: &[&str]) -> std::process::Command {
     let mut c = command();
     for role in ["LLM", "CALLER", "JUDGE"] {
         for field in ["BASE_URL", "MODEL", "API_KEY"] {
@@ -26,9 +31,8 @@ fn simulate(ws: &Path, args: &[&str]) -> Output {
         .arg(ws)
         .arg("simulate")
         .args(args)
-        .args(["--format", "json"])
-        .output()
-        .expect("plan runs")
+        .args(["--format", "json"]);
+    c
 }
 
 fn report(o: &Output, code: i32) -> Value {
@@ -334,6 +338,84 @@ fn a_caller_that_fails_its_part_is_counted_apart_and_fails_nothing() {
             .ends_with("0 passed, 0 failed, 1 caller failed"),
         "{out}"
     );
+}
+
+/// Ctrl-C stops a run as the app's Stop does: no request after it, what finished kept in
+/// `runs/` with the rest `stopped`, listed as any run; exit 130, never read as a pass.
+#[test]
+fn ctrl_c_stops_a_run_and_keeps_it_as_stopped() {
+    let ws = scratch("ctrl-c").join("ws");
+    let server = ModelServer::start();
+    // A slow caller: each answer takes a fifth of a second.
+    server.respond_with(|_| {
+        std::thread::sleep(std::time::Duration::from_millis(200));
+        text("I would like a refund, please.")
+    });
+    let args = live(
+        &server,
+        &[
+            "--plan",
+            "customer-support",
+            "--persona",
+            "billing-refund",
+            "--conversations",
+            "20",
+        ],
+    );
+    let child = simulate_command(&ws, &args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let waited = std::time::Instant::now();
+    while server.completions().len() < 3 {
+        assert!(
+            waited.elapsed().as_secs() < 30,
+            "the run never asked the caller"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let kill = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(kill.success());
+    let o = child.wait_with_output().unwrap();
+    let (out, err) = exits(&o, 130);
+    assert!(err.contains("stopping"), "{err}");
+    let r: Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}"));
+    let statuses: Vec<&str> = r["conversations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["status"].as_str().unwrap())
+        .collect();
+    assert_eq!(statuses.len(), 20, "every conversation is accounted for");
+    assert!(statuses.contains(&"stopped"), "{statuses:?}");
+    let sent = server.completions().len();
+    let dir = run_dir(&ws, "customer-support", &r["run"]);
+    let kept: Value =
+        serde_json::from_str(&fs::read_to_string(dir.join("run.json")).unwrap()).unwrap();
+    assert_eq!(kept["stopped"], true, "{kept}");
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    assert_eq!(
+        server.completions().len(),
+        sent,
+        "nothing sent after the stop"
+    );
+    // Kept as any run: its replay sends nothing, stops where it stopped, and writes the same
+    // conversation files.
+    let again = replay(&ws, "customer-support", &r["run"], 0);
+    assert_eq!(server.completions().len(), sent);
+    let replayed = run_dir(&ws, "customer-support", &again["run"]);
+    for k in 1..=20 {
+        let file = format!("conversations/billing-refund-{k}.json");
+        assert_eq!(
+            fs::read_to_string(dir.join(&file)).unwrap(),
+            fs::read_to_string(replayed.join(&file)).unwrap(),
+            "{file}"
+        );
+    }
 }
 
 #[test]

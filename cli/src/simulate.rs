@@ -8,7 +8,7 @@
 //! nothing); 1 when any failed, was unsure, diverged or errored; 2 for usage and reading problems.
 
 use std::io::Write;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use clap::{Args, ValueEnum};
@@ -177,7 +177,8 @@ pub fn run_command(ctx: &Context, f: &Flags, format: Format) -> Result<u8, Failu
         revision,
         personas: f.personas.clone(),
         seed: f.seed,
-        settings,
+        // A replay runs with the settings it recorded (the keys above are for --record-missing).
+        settings: f.replay.is_none().then_some(settings),
         replay: f.replay.clone(),
         record_missing: f.record_missing,
     };
@@ -191,19 +192,28 @@ pub fn run_command(ctx: &Context, f: &Flags, format: Format) -> Result<u8, Failu
             );
         }
     };
-    let report = run(
-        ctx,
-        &args,
-        &keys,
-        &progress,
-        Arc::new(AtomicBool::new(false)),
-    )?;
+    let stop = Arc::new(AtomicBool::new(false));
+    let interrupted = stop.clone();
+    // The first Ctrl-C stops the run as the app's Stop does: no new request, what finished kept
+    // in `runs/` with the rest `stopped`. A second one leaves at once.
+    let _ = ctrlc::set_handler(move || {
+        if interrupted.swap(true, Ordering::Relaxed) {
+            std::process::exit(130);
+        }
+        eprintln!("simulate: stopping (what finished is kept; Ctrl-C again to leave at once)");
+    });
+    let report = run(ctx, &args, &keys, &progress, stop.clone())?;
     let mut out = std::io::stdout().lock();
     let text = match format {
         Format::Json => serde_json::to_string_pretty(&report).unwrap_or_default() + "\n",
         Format::Text => render(&report),
     };
     let _ = out.write_all(text.as_bytes());
+    // Interrupted by its user: not a pass for a script that reads the exit code (130, as a shell
+    // says of Ctrl-C), whatever the conversations that finished said.
+    if stop.load(Ordering::Relaxed) {
+        return Ok(130);
+    }
     Ok(exit_code(&report))
 }
 

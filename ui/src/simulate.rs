@@ -114,17 +114,13 @@ pub fn settings_of(
         temperature: 0.7,
         ..AgentSettings::default()
     };
+    // Counts as typed: what a run may be is the API's to say, in the same words as `plan simulate`.
     Ok(RunSettings {
-        conversations: conversations.clamp(1, 1000),
+        conversations,
         judge: caller.clone(),
         caller,
         agent: PlanSide::Simulator,
-        votes: if votes.is_multiple_of(2) {
-            votes + 1
-        } else {
-            votes
-        }
-        .clamp(1, 99),
+        votes,
         min_agreement: 1.0,
         judge_temperature: 0.7,
         parallel: 1,
@@ -266,20 +262,17 @@ impl Simulating {
             self.votes.get_untracked(),
         );
         match settings {
-            Ok(settings) => self.start(settings, None),
+            Ok(settings) => self.start(Some(settings), None),
             Err(why) => self.error.set(Some(why)),
         }
     }
 
-    /// Replays past run `run` from its recording: nothing is sent.
+    /// Replays past run `run` from its recording, with its recorded settings: nothing is sent.
     pub fn replay(self, run: String) {
-        let settings = settings_of("http://replay", "replay", 1, 1);
-        if let Ok(settings) = settings {
-            self.start(settings, Some(run));
-        }
+        self.start(None, Some(run));
     }
 
-    fn start(self, settings: RunSettings, replay: Option<String>) {
+    fn start(self, settings: Option<RunSettings>, replay: Option<String>) {
         let Some(id) = self.editor.id.get_untracked() else {
             return;
         };
@@ -389,12 +382,13 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_form_needs_a_server_and_a_model_and_keeps_votes_odd() {
+    fn the_form_needs_a_server_and_a_model_and_leaves_the_counts_to_the_api() {
         assert!(settings_of("localhost:11434", "m", 3, 3).is_err());
         assert!(settings_of("http://localhost:11434/v1", " ", 3, 3).is_err());
         let s = settings_of(" http://localhost:11434/v1/ ", "qwen", 0, 4).unwrap();
         assert_eq!(s.caller.base_url, "http://localhost:11434/v1");
-        assert_eq!((s.conversations, s.votes), (1, 5));
+        // Not mended here: the API refuses them with the words `plan simulate` uses.
+        assert_eq!((s.conversations, s.votes), (0, 4));
         assert_eq!(s.judge, s.caller);
         assert_eq!(s.agent, PlanSide::Simulator);
     }

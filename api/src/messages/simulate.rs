@@ -55,8 +55,9 @@ pub struct SimulateArgs {
     /// The seed; none: a new one, written in the run.
     #[serde(default)]
     pub seed: Option<u64>,
-    /// How the run goes.
-    pub settings: RunSettings,
+    /// How the run goes; none only for a replay, which runs with the settings it recorded.
+    #[serde(default)]
+    pub settings: Option<RunSettings>,
     /// A run to replay from its recording instead of asking the models.
     #[serde(default)]
     pub replay: Option<String>,

@@ -121,6 +121,7 @@ impl Exchange for RunExchange {
             (Some(replay), servers) => match (replay.answer(place, body), servers) {
                 (Ok(line), _) => Ok(self.keep(line.clone())),
                 (Err(_), Some(servers)) => self.send(servers, place, body),
+                (Err(_), None) if replay.stopped_before(place) => Err(ExchangeError::Stopped),
                 (Err(d), None) => Err(ExchangeError::Diverged(d)),
             },
             (None, Some(servers)) => self.send(servers, place, body),

@@ -16,7 +16,9 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use plan_core::runtime::{PlanVersion, Simulator};
-use plan_core::simulate::conversation::{simulate, Conversation, ConversationSpec, Status};
+use plan_core::simulate::conversation::{
+    name_of, simulate, Conversation, ConversationSpec, Status,
+};
 use plan_core::simulate::heat::heat;
 use plan_core::simulate::judge::JudgeFormat;
 use plan_core::simulate::recording::{RecordLine, Replay};
@@ -68,6 +70,11 @@ pub fn run(
             let dir = ws.run_dir(id, old)?;
             let file: RunFile = read_json(&dir.join("run.json"))?;
             let lines = read_recording(&dir.join("recording.jsonl"))?;
+            let stopped = if file.stopped {
+                stopped_conversations(&dir)
+            } else {
+                Vec::new()
+            };
             let revision = match file.plan.version {
                 Some(n) => Revision::Version(n),
                 None => Revision::Draft,
@@ -78,14 +85,19 @@ pub fn run(
                 file.settings,
                 file.seed,
                 ids,
-                Some(Replay::new(lines)),
+                Some(Replay::new(lines).with_stopped(stopped)),
                 Some(old.clone()),
                 file.judge_format,
             )
         }
         None => (
             args.revision,
-            args.settings.clone(),
+            args.settings.clone().ok_or_else(|| {
+                ApiError::new(
+                    ErrorCode::Refused,
+                    "a run needs its settings: the caller's model server and model",
+                )
+            })?,
             args.seed.unwrap_or_else(new_seed),
             args.personas.clone(),
             None,
@@ -105,7 +117,11 @@ pub fn run(
         .flat_map(|p| (1..=settings.conversations).map(move |k| (p, k)))
         .collect();
     let conversations = run_jobs(&target, &personas, &jobs, &settings, seed, &exchange, progress);
-    let stopped = stop.load(Ordering::Relaxed);
+    // A replay of a stopped run stops where the run did, and says so as the run did.
+    let stopped = stop.load(Ordering::Relaxed)
+        || conversations
+            .iter()
+            .any(|c| c.outcome.status == Status::Stopped);
     let judge_format = exchange.current_judge_format();
     let lines = Arc::try_unwrap(exchange)
         .map(RunExchange::into_lines)
@@ -364,6 +380,19 @@ fn write(path: &std::path::Path, bytes: &[u8]) -> Result<()> {
             format!("cannot write {}: {e}", path.display()),
         )
     })
+}
+
+/// The conversations a stopped run did not finish, by name (`persona/k`), from its files.
+fn stopped_conversations(dir: &std::path::Path) -> Vec<String> {
+    let Ok(entries) = std::fs::read_dir(dir.join("conversations")) else {
+        return Vec::new();
+    };
+    entries
+        .flatten()
+        .filter_map(|e| read_json::<Conversation>(&e.path()).ok())
+        .filter(|c| c.outcome.status == Status::Stopped)
+        .map(|c| name_of(&c.outcome.persona, c.outcome.k))
+        .collect()
 }
 
 pub(crate) fn read_json<T: serde::de::DeserializeOwned>(path: &std::path::Path) -> Result<T> {

@@ -39,10 +39,15 @@ pub struct ConversationSpec<'a> {
     pub seed: u64,
 }
 
+/// How the recording names conversation `k` of `persona`: `persona/k`.
+pub fn name_of(persona: &str, k: u32) -> String {
+    format!("{persona}/{k}")
+}
+
 impl ConversationSpec<'_> {
     /// `<persona>/<k>`: the conversation's name in recordings.
     pub fn name(&self) -> String {
-        format!("{}/{}", self.persona.id, self.k)
+        name_of(&self.persona.id, self.k)
     }
 
     /// The seed the caller is sent: `seed + k`.

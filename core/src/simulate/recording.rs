@@ -4,7 +4,7 @@
 //! when the body's hash is the same, and otherwise says where the conversation left the recording
 //! and what differs; it never sends anything.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -55,6 +55,8 @@ pub fn sha256_hex(body: &Value) -> String {
 #[derive(Debug, Clone, Default)]
 pub struct Replay {
     lines: HashMap<Place, RecordLine>,
+    /// The conversations the replayed run stopped before they finished.
+    stopped: HashSet<String>,
 }
 
 impl Replay {
@@ -64,7 +66,23 @@ impl Replay {
         for line in lines {
             map.entry(line.place.clone()).or_insert(line);
         }
-        Replay { lines: map }
+        Replay {
+            lines: map,
+            stopped: HashSet::new(),
+        }
+    }
+
+    /// The same, knowing which conversations the run replayed was stopped in (by name,
+    /// `persona/k`): where such a conversation's recording ends, the replay stops it again.
+    pub fn with_stopped(mut self, conversations: impl IntoIterator<Item = String>) -> Replay {
+        self.stopped.extend(conversations);
+        self
+    }
+
+    /// Whether the run replayed was stopped before it asked anything at `place`: the end of a
+    /// stopped conversation's recording, not a divergence.
+    pub fn stopped_before(&self, place: &Place) -> bool {
+        self.stopped.contains(&place.conversation) && !self.lines.contains_key(place)
     }
 
     /// The recorded line answering `body` at `place`, or where and how the request left the
