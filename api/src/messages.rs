@@ -108,6 +108,9 @@ pub const SIMULATION_OVERVIEW: &str = "simulation_overview";
 pub const SIMULATE: &str = "simulate";
 /// The running simulation stopped (it keeps what finished): no arguments → nothing.
 pub const SIMULATE_STOP: &str = "simulate_stop";
+/// A persona written from the form, checked against the draft first: [`SavePersonaArgs`] →
+/// [`SimulationOverview`].
+pub const SAVE_PERSONA: &str = "save_persona";
 /// A past run read back: [`RunArgs`] → [`RunReport`].
 pub const RUN_REPORT: &str = "run_report";
 /// One conversation of a run, read-only with its test case: [`ConversationArgs`] →
@@ -123,7 +126,7 @@ pub const SUITE_PROGRESS: &str = "suite-progress";
 pub const PLANS_CHANGED: &str = "plans-changed";
 
 /// Every command the page may call, for the shell's build script and capability file.
-pub const COMMANDS: [&str; 42] = [
+pub const COMMANDS: [&str; 43] = [
     START,
     LIST_PLANS,
     LOAD_PLAN,
@@ -164,6 +167,7 @@ pub const COMMANDS: [&str; 42] = [
     SIMULATION_OVERVIEW,
     SIMULATE,
     SIMULATE_STOP,
+    SAVE_PERSONA,
     RUN_REPORT,
     RUN_CONVERSATION,
 ];

@@ -1,7 +1,7 @@
 // The commands the page may call, read by the build script (which declares them to Tauri, so that
 // the capability file can allow exactly these) and by a test that checks them against
 // `plan_api::messages::COMMANDS`.
-const COMMANDS: [&str; 42] = [
+const COMMANDS: [&str; 43] = [
     "start",
     "list_plans",
     "load_plan",
@@ -42,6 +42,7 @@ const COMMANDS: [&str; 42] = [
     "simulation_overview",
     "simulate",
     "simulate_stop",
+    "save_persona",
     "run_report",
     "run_conversation",
 ];

@@ -152,6 +152,7 @@ fn main() {
             commands::simulate::simulation_overview,
             commands::simulate::simulate,
             commands::simulate::simulate_stop,
+            commands::simulate::save_persona,
             commands::simulate::run_report,
             commands::simulate::run_conversation,
         ])

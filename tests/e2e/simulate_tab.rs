@@ -13,7 +13,7 @@ use std::time::Duration;
 use plan_tests::hooks;
 use plan_tests::model_server::{stating_caller, ModelServer};
 use plan_tests::page::{
-    click, count, ensure, open_plan, plan, set_value, text_of, wait_saved, Outcome,
+    click, count, ensure, open_plan, plan, set_value, text_of, type_text, wait_saved, Outcome,
 };
 use plan_tests::{Ctx, Test, SHORT};
 
@@ -21,6 +21,7 @@ use plan_tests::{Ctx, Test, SHORT};
 pub const TESTS: &[Test] = plan_tests::tests![
     the_support_plans_callers_run_are_judged_and_replay_without_a_request,
     an_evaluation_is_limited_to_a_session_state_by_ticking_it_in_the_plan_inspector,
+    a_caller_written_in_the_form_is_checked_saved_edited_and_runs,
 ];
 
 const WAIT: Duration = Duration::from_secs(60);
@@ -173,4 +174,108 @@ fn an_evaluation_is_limited_to_a_session_state_by_ticking_it_in_the_plan_inspect
         serde_json::json!([form]),
     )?;
     ctx.screenshot("evaluation-limited").map(drop)
+}
+
+/// A caller written in plain words (typed with real keys): a patience out of bounds is refused in
+/// `plan simulate`'s words with nothing written; mended, the file is written as the form says,
+/// edited again with a judge question, and it runs with the others.
+fn a_caller_written_in_the_form_is_checked_saved_edited_and_runs(ctx: &Ctx) -> Outcome {
+    let server = ModelServer::start();
+    stating_caller(&server);
+    open_plan(ctx, "customer-support")?;
+    click(ctx, hooks::TAB_SIMULATE)?;
+    ctx.session()
+        .wait_until("the two callers to be listed", WAIT, || {
+            Ok(count(ctx, hooks::SIM_PERSONA)? == 2)
+        })
+        .map_err(|e| e.to_string())?;
+    click(ctx, hooks::SIM_NEW_PERSONA)?;
+    ctx.session().wait_for(hooks::PERSONA_FORM, SHORT)?;
+    type_text(ctx, hooks::PERSONA_TITLE, "Late payer")?;
+    type_text(
+        ctx,
+        hooks::PERSONA_WHO,
+        "A customer whose card was declined twice this month.",
+    )?;
+    click(ctx, "[data-testid=persona-behaviour][data-behaviour=terse]")?;
+    for (name, value) in [("customer_name", "Ann Lee"), ("issue_type", "billing")] {
+        click(ctx, hooks::PERSONA_ADD_FACT)?;
+        type_text(ctx, hooks::PERSONA_LAST_FACT_NAME, name)?;
+        type_text(ctx, hooks::PERSONA_LAST_FACT_VALUE, value)?;
+    }
+    click(
+        ctx,
+        "[data-testid=persona-visits] [data-state-id=customer-intake]",
+    )?;
+    type_text(ctx, hooks::PERSONA_PATIENCE, "500")?;
+    ctx.screenshot("persona-form")?;
+    click(ctx, hooks::PERSONA_SAVE)?;
+    wait_text(
+        ctx,
+        hooks::PERSONA_ERROR,
+        "personas/late-payer.json: /max_turns",
+    )?;
+    let file = ctx
+        .workspace()
+        .join("customer-support/personas/late-payer.json");
+    ensure(!file.exists(), || "nothing written when refused".into())?;
+    type_text(ctx, hooks::PERSONA_PATIENCE, "6")?;
+    click(ctx, hooks::PERSONA_SAVE)?;
+    ctx.session()
+        .wait_until(
+            "the form to close and three callers to be listed",
+            WAIT,
+            || Ok(count(ctx, hooks::PERSONA_FORM)? == 0 && count(ctx, hooks::SIM_PERSONA)? == 3),
+        )
+        .map_err(|e| e.to_string())?;
+    let written = |file: &std::path::Path| -> Result<serde_json::Value, String> {
+        let text = std::fs::read_to_string(file).map_err(|e| e.to_string())?;
+        serde_json::from_str(&text).map_err(|e| e.to_string())
+    };
+    let saved = written(&file)?;
+    let expected = serde_json::json!({
+        "id": "late-payer",
+        "title": "Late payer",
+        "who": "A customer whose card was declined twice this month.",
+        "facts": {"customer_name": "Ann Lee", "issue_type": "billing"},
+        "behaviour": ["terse"],
+        "max_turns": 6,
+        "expect": {"visits": ["customer-intake"]}
+    });
+    ensure(saved == expected, || {
+        format!("the file says what the form said: {saved}")
+    })?;
+    // Edited again: a question for the judge.
+    click(
+        ctx,
+        "[data-testid=sim-persona][data-id=late-payer] [data-testid=sim-edit-persona]",
+    )?;
+    ctx.session().wait_for(hooks::PERSONA_FORM, SHORT)?;
+    let title = ctx.session().execute(
+        "return document.querySelector(arguments[0]).value;",
+        serde_json::json!([hooks::PERSONA_TITLE]),
+    )?;
+    ensure(title == serde_json::json!("Late payer"), || {
+        format!("the form opens on the file: {title}")
+    })?;
+    click(ctx, hooks::PERSONA_ADD_QUESTION)?;
+    type_text(ctx, hooks::PERSONA_QUESTION, "Was the agent polite?")?;
+    click(ctx, hooks::PERSONA_SAVE)?;
+    ctx.session()
+        .wait_until("the form to close", WAIT, || {
+            Ok(count(ctx, hooks::PERSONA_FORM)? == 0)
+        })
+        .map_err(|e| e.to_string())?;
+    let saved = written(&file)?;
+    ensure(
+        saved["judge"] == serde_json::json!([{"id": "q1", "question": "Was the agent polite?"}]),
+        || format!("the question is kept: {saved}"),
+    )?;
+    // It runs with the others.
+    set_value(ctx, hooks::SIM_CALLER_URL, &server.base_url)?;
+    set_value(ctx, hooks::SIM_CALLER_MODEL, "test-model")?;
+    set_value(ctx, hooks::SIM_CONVERSATIONS, "1")?;
+    click(ctx, hooks::SIM_RUN)?;
+    wait_text(ctx, hooks::SIM_SUMMARY, "3 passed, 0 failed")?;
+    ctx.screenshot("persona-run").map(drop)
 }

@@ -356,3 +356,44 @@ pub const SIM_SAVE_CASE: &str = "[data-testid=sim-save-case]";
 
 /// `[data-testid=sim-saved]`.
 pub const SIM_SAVED: &str = "[data-testid=sim-saved]";
+
+/// `[data-testid=sim-new-persona]`: "New caller".
+pub const SIM_NEW_PERSONA: &str = "[data-testid=sim-new-persona]";
+
+/// `[data-testid=sim-edit-persona]`: a caller's "Edit".
+pub const SIM_EDIT_PERSONA: &str = "[data-testid=sim-edit-persona]";
+
+/// `[data-testid=persona-form]`: the form that writes a caller.
+pub const PERSONA_FORM: &str = "[data-testid=persona-form]";
+
+/// `[data-testid=persona-title]`.
+pub const PERSONA_TITLE: &str = "[data-testid=persona-title]";
+
+/// `[data-testid=persona-who]`.
+pub const PERSONA_WHO: &str = "[data-testid=persona-who]";
+
+/// `[data-testid=persona-patience]`.
+pub const PERSONA_PATIENCE: &str = "[data-testid=persona-patience]";
+
+/// `[data-testid=persona-add-fact]`.
+pub const PERSONA_ADD_FACT: &str = "[data-testid=persona-add-fact]";
+
+/// The last fact row's name.
+pub const PERSONA_LAST_FACT_NAME: &str =
+    "[data-testid=persona-facts] .persona-row:last-of-type [data-testid=persona-fact-name]";
+
+/// The last fact row's value.
+pub const PERSONA_LAST_FACT_VALUE: &str =
+    "[data-testid=persona-facts] .persona-row:last-of-type [data-testid=persona-fact-value]";
+
+/// `[data-testid=persona-add-question]`.
+pub const PERSONA_ADD_QUESTION: &str = "[data-testid=persona-add-question]";
+
+/// `[data-testid=persona-question]`.
+pub const PERSONA_QUESTION: &str = "[data-testid=persona-question]";
+
+/// `[data-testid=persona-save]`.
+pub const PERSONA_SAVE: &str = "[data-testid=persona-save]";
+
+/// `[data-testid=persona-error]`.
+pub const PERSONA_ERROR: &str = "[data-testid=persona-error]";

@@ -408,6 +408,11 @@ pub async fn simulate_stop() -> Result<(), ApiError> {
     call(SIMULATE_STOP, &serde_json::json!({})).await
 }
 
+/// A persona written from the Simulate tab's form, checked against the draft first.
+pub async fn save_persona(args: &SavePersonaArgs) -> Result<SimulationOverview, ApiError> {
+    call(SAVE_PERSONA, &serde_json::json!({ "args": args })).await
+}
+
 /// A past run of plan `id`, read back.
 pub async fn run_report(id: &str, run: &str) -> Result<RunReport, ApiError> {
     let args = RunArgs {

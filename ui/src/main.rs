@@ -28,6 +28,7 @@ mod navigation;
 mod notice;
 mod opening;
 mod panels;
+mod persona_form;
 mod plan_names;
 mod problem_count;
 mod sidebar;

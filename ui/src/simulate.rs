@@ -184,6 +184,9 @@ pub struct Simulating {
     /// The conversation opened read-only, turn by turn, and what saving it as a test case said.
     pub opened: RwSignal<Option<ConversationView>>,
     pub saved: RwSignal<Option<String>>,
+    /// The caller being written in the form (`crate::persona_form`), and why it was not saved.
+    pub persona_form: RwSignal<Option<crate::persona_form::PersonaFields>>,
+    pub persona_error: RwSignal<Option<String>>,
 }
 
 impl Simulating {
@@ -202,6 +205,8 @@ impl Simulating {
             heat: RwSignal::new(true),
             opened: RwSignal::new(None),
             saved: RwSignal::new(None),
+            persona_form: RwSignal::new(None),
+            persona_error: RwSignal::new(None),
         };
         // Another plan opened: nothing shown of the one before.
         Effect::new(move |before: Option<Option<String>>| {
@@ -210,6 +215,7 @@ impl Simulating {
                 simulating.overview.set(None);
                 simulating.report.set(None);
                 simulating.error.set(None);
+                simulating.persona_form.set(None);
             }
             id
         });
@@ -225,6 +231,11 @@ impl Simulating {
             }
         });
         simulating
+    }
+
+    /// The open plan's id.
+    pub fn editor_id(self) -> Option<String> {
+        self.editor.id.get_untracked()
     }
 
     /// Reads the open plan's personas and runs again.

@@ -206,6 +206,21 @@ pub struct PersonaRow {
     pub questions: Vec<String>,
     /// What is wrong with it beside the draft, one line each (file, field, words, code).
     pub problems: Vec<String>,
+    /// The file as read, for the form that edits it; none when it cannot be read.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub persona: Option<plan_core::simulate::persona::Persona>,
+}
+
+/// A persona written from the Simulate tab's form: [`SAVE_PERSONA`](crate::messages::SAVE_PERSONA).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SavePersonaArgs {
+    /// The plan's id.
+    pub id: String,
+    /// The persona; its id names its file.
+    pub persona: plan_core::simulate::persona::Persona,
+    /// The id it had when the form opened (none: a new persona). A different id renames the file.
+    #[serde(default)]
+    pub was: Option<String>,
 }
 
 /// A past run as the Simulate tab lists it.

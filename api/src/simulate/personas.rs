@@ -1,11 +1,11 @@
 //! A plan's personas read from its `personas/` folder and checked against the plan they run with:
 //! each problem names the file and the field's path, and a persona with an error does not run.
 
-use plan_core::simulate::persona::{read_persona, Persona};
-use plan_core::Plan;
+use plan_core::simulate::persona::{check_persona, read_persona, Persona};
+use plan_core::{Plan, Severity};
 
 use crate::error::{ApiError, ErrorCode};
-use crate::messages::PersonaProblem;
+use crate::messages::{PersonaProblem, SavePersonaArgs, SimulationOverview};
 use crate::Context;
 
 type Result<T> = std::result::Result<T, ApiError>;
@@ -58,6 +58,52 @@ pub fn personas_to_run(
         ));
     }
     Ok(read)
+}
+
+/// Writes the persona of the Simulate tab's form, checked against the draft as a run checks it:
+/// an error refuses it with every problem in the words `plan simulate` uses, and nothing is
+/// written; an id another persona has is refused; a changed id renames the file.
+pub fn save(ctx: &Context, args: &SavePersonaArgs) -> Result<SimulationOverview> {
+    let ws = ctx.workspace();
+    let (id, persona) = (args.id.as_str(), &args.persona);
+    let draft = ws.read_draft(id)?;
+    let path = ws.persona_path(id, &persona.id)?;
+    let renamed = args.was.as_deref() != Some(persona.id.as_str());
+    if renamed && path.exists() {
+        return Err(ApiError::new(
+            ErrorCode::Refused,
+            format!(
+                "a caller named '{}' exists already (personas/{}.json): give this one another name",
+                persona.id, persona.id
+            ),
+        ));
+    }
+    let file = format!("personas/{}.json", persona.id);
+    let problems: Vec<PersonaProblem> = check_persona(persona, &persona.id, &draft)
+        .into_iter()
+        .filter(|d| d.severity == Severity::Error)
+        .map(|diagnostic| PersonaProblem {
+            file: file.clone(),
+            diagnostic,
+        })
+        .collect();
+    if !problems.is_empty() {
+        let lines: Vec<String> = problems.iter().map(said).collect();
+        return Err(ApiError {
+            code: ErrorCode::Schema,
+            message: format!(
+                "{} problem(s) in {file}; nothing was saved:\n{}",
+                problems.len(),
+                lines.join("\n")
+            ),
+            diagnostics: problems.into_iter().map(|p| p.diagnostic).collect(),
+        });
+    }
+    ws.save_persona(id, persona)?;
+    if let (true, Some(old)) = (renamed, &args.was) {
+        ws.remove_persona(id, old)?;
+    }
+    super::runs::overview(ctx, id)
 }
 
 /// One problem as a line: `personas/calm.json: /expect/visits/1: … (unknown-state)`.

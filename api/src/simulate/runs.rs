@@ -41,6 +41,7 @@ pub fn overview(ctx: &Context, id: &str) -> Result<SimulationOverview> {
                 behaviour: p.behaviour.iter().map(|b| b.sentence().to_string()).collect(),
                 questions: p.judge.iter().map(|q| q.question.clone()).collect(),
                 problems,
+                persona: Some(p),
             },
             None => PersonaRow {
                 name: persona_id.clone(),
@@ -49,6 +50,7 @@ pub fn overview(ctx: &Context, id: &str) -> Result<SimulationOverview> {
                 behaviour: Vec::new(),
                 questions: Vec::new(),
                 problems,
+                persona: None,
             },
         });
     }

@@ -56,6 +56,16 @@ impl Workspace {
         Ok(path)
     }
 
+    /// Removes persona `persona` of plan `id` (its file was renamed by the form): nothing when it
+    /// is not there.
+    pub fn remove_persona(&self, id: &str, persona: &str) -> Result<()> {
+        let path = self.persona_path(id, persona)?;
+        match fs::remove_file(&path) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(io(&path)(e)),
+            _ => Ok(()),
+        }
+    }
+
     /// The ids of plan `id`'s runs, oldest first (run ids sort by time).
     pub fn run_ids(&self, id: &str) -> Result<Vec<String>> {
         let dir = self.existing(id)?.join("runs");

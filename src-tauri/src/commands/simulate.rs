@@ -8,8 +8,8 @@ use std::sync::{Arc, Mutex};
 
 use plan_api::agent::settings::key;
 use plan_api::messages::{
-    ConversationView, PlanSide, RoleKeys, RunReport, SimulateArgs, SimulateProgress,
-    SimulationOverview, SIMULATE_PROGRESS,
+    ConversationView, PlanSide, RoleKeys, RunReport, SavePersonaArgs, SimulateArgs,
+    SimulateProgress, SimulationOverview, SIMULATE_PROGRESS,
 };
 use plan_api::simulate::{self, runs, Progress};
 use plan_api::{ApiError, Context};
@@ -27,6 +27,15 @@ pub async fn simulation_overview(
     id: String,
 ) -> Result<SimulationOverview, ApiError> {
     on(&ctx, move |ctx| runs::overview(ctx, &id)).await
+}
+
+/// A persona written from the form: [`SavePersonaArgs`] under `args`.
+#[tauri::command(rename_all = "snake_case")]
+pub async fn save_persona(
+    ctx: State<'_, Context>,
+    args: SavePersonaArgs,
+) -> Result<SimulationOverview, ApiError> {
+    on(&ctx, move |ctx| simulate::personas::save(ctx, &args)).await
 }
 
 #[tauri::command(rename_all = "snake_case")]
@@ -61,13 +70,17 @@ pub async fn simulate(
     args: SimulateArgs,
 ) -> Result<RunReport, ApiError> {
     let env = |v: &str| std::env::var(v).ok();
-    let keys = RoleKeys {
-        caller: key(&args.settings.caller, None, env)?,
-        agent: match &args.settings.agent {
-            PlanSide::Simulator => None,
-            PlanSide::Llm { settings } => key(settings, None, env)?,
+    // A replay sends nothing, so it needs no key.
+    let keys = match &args.settings {
+        None => RoleKeys::default(),
+        Some(settings) => RoleKeys {
+            caller: key(&settings.caller, None, env)?,
+            agent: match &settings.agent {
+                PlanSide::Simulator => None,
+                PlanSide::Llm { settings } => key(settings, None, env)?,
+            },
+            judge: key(&settings.judge, None, env)?,
         },
-        judge: key(&args.settings.judge, None, env)?,
     };
     let stop = Arc::new(AtomicBool::new(false));
     if let Ok(mut running) = simulations.0.lock() {

@@ -8,6 +8,7 @@ mod chat_begin;
 mod chat_status;
 mod explore;
 pub mod inspector;
+mod persona_form;
 mod problems;
 mod simulate;
 mod suite;

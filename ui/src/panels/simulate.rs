@@ -7,6 +7,7 @@
 use leptos::prelude::*;
 use plan_api::messages::{ConversationSummary, PersonaRow, RunReport, RunRow};
 
+use super::persona_form::PersonaForm;
 use crate::simulate::{
     persona_words, run_words, state_words, status_words, tally_words, verdict_words, Simulating,
 };
@@ -14,12 +15,41 @@ use crate::simulate::{
 #[component]
 pub fn Simulate() -> impl IntoView {
     let simulating = expect_context::<Simulating>();
+    // Whether the form shows, not its fields: typing in it must not build the tab again.
+    let writing = Memo::new(move |_| simulating.persona_form.with(Option::is_some));
+    move || {
+        if writing.get() {
+            view! {
+                <section class="simulate" data-testid="simulate">
+                    <PersonaForm />
+                </section>
+            }
+            .into_any()
+        } else {
+            view! { <Overview /> }.into_any()
+        }
+    }
+}
+
+/// The tab without the form: callers, the run's settings, the run shown, past runs.
+#[component]
+fn Overview() -> impl IntoView {
+    let simulating = expect_context::<Simulating>();
     view! {
         <section class="simulate" data-testid="simulate">
             <p class="hint">
                 "Callers played by a language model talk to the draft, answered by the simulator; each conversation is checked and judged, and every model answer is kept so that a run can be replayed."
             </p>
-            <h3>"Callers"</h3>
+            <div class="row sim-callers-head">
+                <h3>"Callers"</h3>
+                <button
+                    type="button"
+                    data-testid="sim-new-persona"
+                    on:click=move |_| simulating.new_persona()
+                >
+                    "New caller"
+                </button>
+            </div>
             {move || {
                 simulating
                     .overview
@@ -28,7 +58,7 @@ pub fn Simulate() -> impl IntoView {
                         Some(o) if o.personas.is_empty() => {
                             view! {
                                 <p class="hint" data-testid="sim-no-personas">
-                                    "This plan has no callers yet: add one as personas/NAME.json beside the plan."
+                                    "This plan has no callers yet: write one with New caller."
                                 </p>
                             }
                                 .into_any()
@@ -36,7 +66,11 @@ pub fn Simulate() -> impl IntoView {
                         Some(o) => {
                             view! {
                                 <ul class="sim-personas" data-testid="sim-personas">
-                                    {o.personas.iter().map(persona).collect_view()}
+                                    {o
+                                        .personas
+                                        .iter()
+                                        .map(|p| persona(simulating, p))
+                                        .collect_view()}
                                 </ul>
                             }
                                 .into_any()
@@ -100,11 +134,28 @@ pub fn Simulate() -> impl IntoView {
     }
 }
 
-fn persona(p: &PersonaRow) -> impl IntoView {
+fn persona(simulating: Simulating, p: &PersonaRow) -> impl IntoView {
     let problems = p.problems.clone();
+    let id = p.id.clone();
+    let editable = p.persona.is_some();
     view! {
         <li class="sim-persona" data-testid="sim-persona" data-id=p.id.clone()>
-            <strong>{p.name.clone()}</strong>
+            <div class="row">
+                <strong>{p.name.clone()}</strong>
+                {editable
+                    .then(|| {
+                        view! {
+                            <button
+                                type="button"
+                                data-testid="sim-edit-persona"
+                                aria-label=format!("edit the caller {}", p.name)
+                                on:click=move |_| simulating.edit_persona(&id)
+                            >
+                                "Edit"
+                            </button>
+                        }
+                    })}
+            </div>
             <span class="sim-who">{p.who.clone()}</span>
             {(!p.behaviour.is_empty())
                 .then(|| view! { <span class="hint">{p.behaviour.join(" ")}</span> })}
