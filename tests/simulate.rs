@@ -203,6 +203,18 @@ fn a_run_keeps_its_files_and_never_a_key_and_its_replay_sends_nothing() {
     assert_eq!(run["personas"].as_array().unwrap().len(), 2);
     assert_eq!(run["settings"]["votes"], 3);
     assert!(run["started"].as_str().unwrap().ends_with('Z'));
+    // What it cost, by role: the requests the server got, counted in the run and its report.
+    let judge = judged(&server).len() as u64;
+    assert_eq!(run["cost"], first["cost"]);
+    assert_eq!(first["cost"]["judge"]["requests"], judge);
+    assert_eq!(
+        first["cost"]["caller"]["requests"],
+        sent.len() as u64 - judge
+    );
+    assert_eq!(
+        first["cost"]["agent"]["requests"], 0,
+        "the simulator sends nothing"
+    );
 
     // The replay: nothing sent, the same conversations byte for byte, kept as a run of its own.
     let again = replay(&ws, "customer-support", &first["run"], 0);

@@ -54,8 +54,23 @@ fn the_support_plans_callers_run_are_judged_and_replay_without_a_request(ctx: &C
     set_value(ctx, hooks::SIM_CALLER_URL, &server.base_url)?;
     set_value(ctx, hooks::SIM_CALLER_MODEL, "test-model")?;
     set_value(ctx, hooks::SIM_CONVERSATIONS, "2")?;
+    // Before it runs, what it will ask at most: no run with this model yet, so no time.
+    let before = text_of(ctx, "[data-testid=sim-estimate]")?;
+    ensure(
+        before.starts_with("Up to ")
+            && before.contains("caller turns")
+            && !before.contains("About"),
+        || format!("the estimate before the first run: {before:?}"),
+    )?;
     click(ctx, hooks::SIM_RUN)?;
     wait_text(ctx, hooks::SIM_SUMMARY, "4 passed, 0 failed")?;
+    // After it, what it asked by role; and the next run's estimate has a time from this one.
+    let cost = text_of(ctx, "[data-testid=sim-cost]")?;
+    ensure(
+        cost.contains("caller: ") && cost.contains("judge: "),
+        || format!("what the run asked: {cost:?}"),
+    )?;
+    wait_text(ctx, "[data-testid=sim-estimate]", ", from run ")?;
     let statuses = ctx.session().execute(
         "return [...document.querySelectorAll('[data-testid=sim-conversation]')].map(e => e.dataset.status);",
         serde_json::json!([]),

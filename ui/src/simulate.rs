@@ -3,6 +3,8 @@
 //! the report shown (the run just made, or a past one opened or replayed). The decisions are pure
 //! functions here, tested natively; `panels::simulate` shows them.
 
+pub mod cost;
+
 use std::collections::{HashMap, HashSet};
 
 use leptos::prelude::*;
@@ -231,6 +233,36 @@ impl Simulating {
             }
         });
         simulating
+    }
+
+    /// How many evaluations the open plan asks of a conversation, at most.
+    pub fn evaluations(self) -> usize {
+        self.editor
+            .plan
+            .with(|p| p.as_ref().map(|p| p.evaluations.len()).unwrap_or(0))
+    }
+
+    /// What a run with the form's settings will ask of the model server, at most, and about how
+    /// long it takes (from the last run with the same model), in words.
+    pub fn estimate_words(self) -> String {
+        self.overview.with(|o| {
+            let Some(o) = o else {
+                return String::new();
+            };
+            let e = cost::estimate(
+                &o.personas,
+                self.evaluations(),
+                self.conversations.get(),
+                self.votes.get(),
+            );
+            let url = self.caller_url.get();
+            let model = self.caller_model.get();
+            let time = cost::time_words(&o.runs, (&url, &model), e.requests());
+            match time {
+                Some(t) => format!("{} {t}", cost::estimate_words(&e)),
+                None => cost::estimate_words(&e),
+            }
+        })
     }
 
     /// The open plan's id.

@@ -140,6 +140,34 @@ pub struct RunReport {
     /// Whether it was stopped before it finished.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub stopped: bool,
+    /// Its requests, tokens and the models' time, by role.
+    #[serde(default)]
+    pub cost: RunCost,
+}
+
+/// What one role's requests of a run cost: how many, the tokens the server counted, the time
+/// the model took.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct RoleCost {
+    /// Requests answered.
+    pub requests: u32,
+    /// Tokens the requests sent.
+    pub prompt_tokens: u64,
+    /// Tokens the model wrote.
+    pub completion_tokens: u64,
+    /// The model's time, in milliseconds.
+    pub ms: u64,
+}
+
+/// A run's requests by role, counted from its recording (a replay's: as they were recorded).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct RunCost {
+    /// The caller-model's.
+    pub caller: RoleCost,
+    /// The language-model agent's (its follow-ups and goal checks included).
+    pub agent: RoleCost,
+    /// The judge's.
+    pub judge: RoleCost,
 }
 
 /// A persona, named by its content hash in `run.json`.
@@ -180,6 +208,9 @@ pub struct RunFile {
     pub judge_format: plan_core::simulate::judge::JudgeFormat,
     /// Each persona's conversations, counted.
     pub summary: Vec<PersonaTally>,
+    /// Its requests by role (none in a run kept before it was counted).
+    #[serde(default)]
+    pub cost: RunCost,
 }
 
 /// A finding of a persona file: the file, and the finding with its code and field path.
@@ -238,6 +269,10 @@ pub struct RunRow {
     pub replay_of: Option<String>,
     /// Whether it was stopped.
     pub stopped: bool,
+    /// The caller-model's server and model: an estimate before a run uses runs with the same.
+    pub caller: (String, String),
+    /// Its requests by role.
+    pub cost: RunCost,
 }
 
 /// The Simulate tab of a plan: [`super::PlanArgs`] → this.

@@ -22,7 +22,7 @@ use plan_core::simulate::conversation::{
 use plan_core::simulate::heat::heat;
 use plan_core::simulate::judge::JudgeFormat;
 use plan_core::simulate::recording::{RecordLine, Replay};
-use plan_core::simulate::{Exchange, RequestSettings};
+use plan_core::simulate::{Exchange, ModelRole, RequestSettings};
 use plan_core::Revision;
 
 use crate::agent::http::Http;
@@ -30,7 +30,7 @@ use crate::agent::model::LanguageModel;
 use crate::agent::Usage;
 use crate::error::{ApiError, ErrorCode};
 use crate::messages::{
-    ConversationSummary, PersonaTally, PlanSide, RoleKeys, RunFile, RunPersona, RunPlan,
+    ConversationSummary, PersonaTally, PlanSide, RoleKeys, RunCost, RunFile, RunPersona, RunPlan,
     RunReport, RunSettings, SimulateArgs,
 };
 use crate::Context;
@@ -165,6 +165,7 @@ pub fn run(
         stopped,
         judge_format,
         summary: tally(&personas, &conversations),
+        cost: cost_of(&lines),
     };
     write(&dir.join("run.json"), &pretty(&file))?;
     Ok(report_of(&file, &conversations, &lines))
@@ -185,7 +186,32 @@ pub(crate) fn report_of(
         personas: file.summary.clone(),
         replay_of: file.replay_of.clone(),
         stopped: file.stopped,
+        cost: cost_of(lines),
     }
+}
+
+/// The requests of `lines` by role, with the tokens their servers counted and the models' time.
+pub fn cost_of(lines: &[RecordLine]) -> RunCost {
+    let mut cost = RunCost::default();
+    for line in lines {
+        let role = match line.place.role {
+            ModelRole::Caller => &mut cost.caller,
+            ModelRole::Judge => &mut cost.judge,
+            ModelRole::Agent | ModelRole::AgentFollowup | ModelRole::GoalCheck => &mut cost.agent,
+        };
+        let tokens = |name: &str| {
+            line.usage
+                .as_ref()
+                .and_then(|u| u.get(name))
+                .and_then(serde_json::Value::as_u64)
+                .unwrap_or(0)
+        };
+        role.requests += 1;
+        role.prompt_tokens += tokens("prompt_tokens");
+        role.completion_tokens += tokens("completion_tokens");
+        role.ms += line.ms;
+    }
+    cost
 }
 
 /// The conversations of `jobs`, up to `parallel` side by side, in the order of `jobs`.

@@ -66,6 +66,8 @@ pub fn overview(ctx: &Context, id: &str) -> Result<SimulationOverview> {
                 summary: file.summary,
                 replay_of: file.replay_of,
                 stopped: file.stopped,
+                caller: (file.settings.caller.base_url, file.settings.caller.model),
+                cost: file.cost,
             });
         }
     }

@@ -8,6 +8,7 @@ use leptos::prelude::*;
 use plan_api::messages::{ConversationSummary, PersonaRow, RunReport, RunRow};
 
 use super::persona_form::PersonaForm;
+use crate::simulate::cost::cost_words;
 use crate::simulate::{
     persona_words, run_words, state_words, status_words, tally_words, verdict_words, Simulating,
 };
@@ -236,6 +237,9 @@ fn RunForm() -> impl IntoView {
         <p class="hint">
             "The simulator answers for the plan; the same model judges. Nothing leaves this machine but the requests to that server."
         </p>
+        <p class="hint" data-testid="sim-estimate">
+            {move || s.estimate_words()}
+        </p>
         <div class="sim-actions">
             {move || {
                 if s.running.get() {
@@ -292,6 +296,18 @@ fn report(r: &RunReport) -> impl IntoView {
             <p class="sim-summary" data-testid="sim-summary">
                 {head}
             </p>
+            {
+                let cost = cost_words(&r.cost);
+                let recorded = if r.replay_of.is_some() { " (as recorded)" } else { "" };
+                (!cost.is_empty())
+                    .then(|| {
+                        view! {
+                            <p class="hint" data-testid="sim-cost">
+                                {format!("What it asked{recorded}: {}.", cost.join("; "))}
+                            </p>
+                        }
+                    })
+            }
             <ul class="sim-tallies">
                 {r
                     .personas
