@@ -28,7 +28,6 @@ mod navigation;
 mod notice;
 mod opening;
 mod panels;
-mod persona_form;
 mod plan_names;
 mod problem_count;
 mod sidebar;

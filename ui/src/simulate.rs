@@ -4,6 +4,7 @@
 //! functions here, tested natively; `panels::simulate` shows them.
 
 pub mod cost;
+pub mod persona_form;
 
 use std::collections::{HashMap, HashSet};
 
@@ -186,8 +187,8 @@ pub struct Simulating {
     /// The conversation opened read-only, turn by turn, and what saving it as a test case said.
     pub opened: RwSignal<Option<ConversationView>>,
     pub saved: RwSignal<Option<String>>,
-    /// The caller being written in the form (`crate::persona_form`), and why it was not saved.
-    pub persona_form: RwSignal<Option<crate::persona_form::PersonaFields>>,
+    /// The caller being written in the form (`crate::simulate::persona_form`), and why it was not saved.
+    pub persona_form: RwSignal<Option<persona_form::PersonaFields>>,
     pub persona_error: RwSignal<Option<String>>,
 }
 

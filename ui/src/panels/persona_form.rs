@@ -1,13 +1,13 @@
 //! The form that writes a simulated caller in plain words: who they are, how they behave (each
 //! behaviour with the sentence the caller-model is told), what they know (a table), how long they
 //! stand, what the conversation must show (picked from the plan's states and keys), and the
-//! judge's questions. What the fields make is `crate::persona_form`'s; the checks are the API's.
+//! judge's questions. What the fields make is `crate::simulate::persona_form`'s; the checks are the API's.
 
 use leptos::prelude::*;
 use plan_core::simulate::persona::Behaviour;
 
-use crate::persona_form::{ending_words, PersonaFields, ENDINGS};
 use crate::plan_names::{state_labels, PlanNames};
+use crate::simulate::persona_form::{ending_words, PersonaFields, ENDINGS};
 use crate::simulate::Simulating;
 
 type Form = RwSignal<Option<PersonaFields>>;

@@ -13,8 +13,8 @@ use plan_core::simulate::persona::{
 };
 use serde_json::Value;
 
+use super::Simulating;
 use crate::ipc;
-use crate::simulate::Simulating;
 
 /// How many turns a new caller stands.
 const NEW_PATIENCE: u32 = 20;
