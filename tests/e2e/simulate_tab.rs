@@ -222,6 +222,10 @@ fn a_caller_written_in_the_form_is_checked_saved_edited_and_runs(ctx: &Ctx) -> O
         ctx,
         "[data-testid=persona-visits] [data-state-id=customer-intake]",
     )?;
+    // A value the plan must have captured: a key picked from the plan's, its value typed.
+    click(ctx, "[data-testid=persona-add-value]")?;
+    set_value(ctx, "[data-testid=persona-value-key]", "customer_name")?;
+    type_text(ctx, "[data-testid=persona-value]", "Ann Lee")?;
     type_text(ctx, hooks::PERSONA_PATIENCE, "500")?;
     ctx.screenshot("persona-form")?;
     click(ctx, hooks::PERSONA_SAVE)?;
@@ -255,7 +259,7 @@ fn a_caller_written_in_the_form_is_checked_saved_edited_and_runs(ctx: &Ctx) -> O
         "facts": {"customer_name": "Ann Lee", "issue_type": "billing"},
         "behaviour": ["terse"],
         "max_turns": 6,
-        "expect": {"visits": ["customer-intake"]}
+        "expect": {"visits": ["customer-intake"], "deliverables": {"customer_name": "Ann Lee"}}
     });
     ensure(saved == expected, || {
         format!("the file says what the form said: {saved}")

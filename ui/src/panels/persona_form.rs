@@ -164,78 +164,160 @@ fn Behaviours(form: Form) -> impl IntoView {
 /// What the caller knows: a row per fact, name and value.
 #[component]
 fn Facts(form: Form) -> impl IntoView {
-    let rows = move || get(form, |f| (0..f.facts.len()).collect::<Vec<_>>());
     view! {
         <fieldset class="persona-group" data-testid="persona-facts">
             <legend>"What they know (they answer with it when asked)"</legend>
-            <For each=rows key=|i| *i let:i>
-                <div class="row persona-row">
-                    <input
-                        type="text"
-                        aria-label="fact's name"
-                        placeholder="account_number"
-                        data-testid="persona-fact-name"
-                        prop:value=move || get(
-                            form,
-                            |f| f.facts.get(i).map(|r| r.0.clone()).unwrap_or_default(),
-                        )
-                        on:input=move |e| {
-                            let v = event_target_value(&e);
-                            put(
-                                form,
-                                |f| {
-                                    if let Some(r) = f.facts.get_mut(i) {
-                                        r.0 = v;
-                                    }
-                                },
-                            )
-                        }
-                    />
-                    <input
-                        type="text"
-                        aria-label="fact's value"
-                        placeholder="AC-48213"
-                        data-testid="persona-fact-value"
-                        prop:value=move || get(
-                            form,
-                            |f| f.facts.get(i).map(|r| r.1.clone()).unwrap_or_default(),
-                        )
-                        on:input=move |e| {
-                            let v = event_target_value(&e);
-                            put(
-                                form,
-                                |f| {
-                                    if let Some(r) = f.facts.get_mut(i) {
-                                        r.1 = v;
-                                    }
-                                },
-                            )
-                        }
-                    />
-                    <button
-                        type="button"
-                        aria-label="remove this fact"
-                        on:click=move |_| put(
-                            form,
-                            |f| {
-                                if i < f.facts.len() {
-                                    f.facts.remove(i);
-                                }
-                            },
-                        )
-                    >
-                        "×"
-                    </button>
-                </div>
-            </For>
-            <button
-                type="button"
-                data-testid="persona-add-fact"
-                on:click=move |_| put(form, |f| f.facts.push(Default::default()))
-            >
-                "Add a fact"
-            </button>
+            <PairRows form=form pairs=Pairs::Facts />
         </fieldset>
+    }
+}
+
+/// The form's two tables of two-cell rows.
+#[derive(Clone, Copy, PartialEq)]
+enum Pairs {
+    /// What the caller knows: a name typed, its value.
+    Facts,
+    /// Values captured at the end: a key of the plan picked, its value.
+    Values,
+}
+
+impl Pairs {
+    fn rows(self, f: &PersonaFields) -> &Vec<(String, String)> {
+        match self {
+            Pairs::Facts => &f.facts,
+            Pairs::Values => &f.deliverables,
+        }
+    }
+
+    fn rows_mut(self, f: &mut PersonaFields) -> &mut Vec<(String, String)> {
+        match self {
+            Pairs::Facts => &mut f.facts,
+            Pairs::Values => &mut f.deliverables,
+        }
+    }
+
+    /// The test ids of the first cell, the value, and the add button; the value's accessible
+    /// name; the remove button's; the add button's words.
+    fn words(self) -> [&'static str; 6] {
+        match self {
+            Pairs::Facts => [
+                "persona-fact-name",
+                "persona-fact-value",
+                "persona-add-fact",
+                "fact's value",
+                "remove this fact",
+                "Add a fact",
+            ],
+            Pairs::Values => [
+                "persona-value-key",
+                "persona-value",
+                "persona-add-value",
+                "expected value",
+                "remove this value",
+                "Expect a value",
+            ],
+        }
+    }
+}
+
+/// Cell `cell` (0: the name or key, 1: the value) of row `i`.
+fn cell(form: Form, pairs: Pairs, i: usize, cell: usize) -> String {
+    get(form, |f| {
+        pairs
+            .rows(f)
+            .get(i)
+            .map(|r| if cell == 0 { r.0.clone() } else { r.1.clone() })
+            .unwrap_or_default()
+    })
+}
+
+/// Sets cell `cell` of row `i` to `v`.
+fn set_cell(form: Form, pairs: Pairs, i: usize, cell: usize, v: String) {
+    put(form, |f| {
+        if let Some(r) = pairs.rows_mut(f).get_mut(i) {
+            if cell == 0 {
+                r.0 = v;
+            } else {
+                r.1 = v;
+            }
+        }
+    })
+}
+
+/// A table of two-cell rows with a remove button each, and a button that adds a row. A fact's
+/// name is typed; an expected value's key is picked from the plan's keys.
+#[component]
+fn PairRows(form: Form, pairs: Pairs) -> impl IntoView {
+    let names = expect_context::<Memo<PlanNames>>();
+    let [first_id, value_id, add_id, value_label, remove_label, add_words] = pairs.words();
+    let rows = move || get(form, |f| (0..pairs.rows(f).len()).collect::<Vec<_>>());
+    let keys = move || names.with(|n| n.keys(None).map(|k| k.key.clone()).collect::<Vec<_>>());
+    let first = move |i: usize| match pairs {
+        Pairs::Facts => view! {
+            <input
+                type="text"
+                aria-label="fact's name"
+                placeholder="account_number"
+                data-testid=first_id
+                prop:value=move || cell(form, pairs, i, 0)
+                on:input=move |e| set_cell(form, pairs, i, 0, event_target_value(&e))
+            />
+        }
+        .into_any(),
+        Pairs::Values => view! {
+            <select
+                aria-label="value's key"
+                data-testid=first_id
+                prop:value=move || cell(form, pairs, i, 0)
+                on:change=move |e| set_cell(form, pairs, i, 0, event_target_value(&e))
+            >
+                <option value="">"pick a key"</option>
+                {move || {
+                    keys()
+                        .into_iter()
+                        .map(|k| view! { <option value=k.clone()>{k.clone()}</option> })
+                        .collect_view()
+                }}
+            </select>
+        }
+        .into_any(),
+    };
+    view! {
+        <For each=rows key=|i| *i let:i>
+            <div class="row persona-row">
+                {first(i)}
+                <input
+                    type="text"
+                    aria-label=value_label
+                    data-testid=value_id
+                    placeholder=if pairs == Pairs::Facts { "AC-48213" } else { "" }
+                    prop:value=move || cell(form, pairs, i, 1)
+                    on:input=move |e| set_cell(form, pairs, i, 1, event_target_value(&e))
+                />
+                <button
+                    type="button"
+                    aria-label=remove_label
+                    on:click=move |_| put(
+                        form,
+                        |f| {
+                            let rows = pairs.rows_mut(f);
+                            if i < rows.len() {
+                                rows.remove(i);
+                            }
+                        },
+                    )
+                >
+                    "×"
+                </button>
+            </div>
+        </For>
+        <button
+            type="button"
+            data-testid=add_id
+            on:click=move |_| put(form, |f| pairs.rows_mut(f).push(Default::default()))
+        >
+            {add_words}
+        </button>
     }
 }
 
@@ -365,84 +447,10 @@ fn states_of(f: &mut PersonaFields, never: bool) -> &mut Vec<String> {
 /// Values the conversation must have captured at the end: a key of the plan and its value.
 #[component]
 fn ExpectedValues(form: Form) -> impl IntoView {
-    let names = expect_context::<Memo<PlanNames>>();
-    let rows = move || get(form, |f| (0..f.deliverables.len()).collect::<Vec<_>>());
-    let keys = move || names.with(|n| n.keys(None).map(|k| k.key.clone()).collect::<Vec<_>>());
     view! {
         <div class="field" data-testid="persona-values">
             <span class="field-label">"Values captured at the end"</span>
-            <For each=rows key=|i| *i let:i>
-                <div class="row persona-row">
-                    <select
-                        aria-label="value's key"
-                        data-testid="persona-value-key"
-                        prop:value=move || get(
-                            form,
-                            |f| f.deliverables.get(i).map(|r| r.0.clone()).unwrap_or_default(),
-                        )
-                        on:change=move |e| {
-                            let v = event_target_value(&e);
-                            put(
-                                form,
-                                |f| {
-                                    if let Some(r) = f.deliverables.get_mut(i) {
-                                        r.0 = v;
-                                    }
-                                },
-                            )
-                        }
-                    >
-                        <option value="">"pick a key"</option>
-                        {move || {
-                            keys()
-                                .into_iter()
-                                .map(|k| view! { <option value=k.clone()>{k.clone()}</option> })
-                                .collect_view()
-                        }}
-                    </select>
-                    <input
-                        type="text"
-                        aria-label="expected value"
-                        data-testid="persona-value"
-                        prop:value=move || get(
-                            form,
-                            |f| f.deliverables.get(i).map(|r| r.1.clone()).unwrap_or_default(),
-                        )
-                        on:input=move |e| {
-                            let v = event_target_value(&e);
-                            put(
-                                form,
-                                |f| {
-                                    if let Some(r) = f.deliverables.get_mut(i) {
-                                        r.1 = v;
-                                    }
-                                },
-                            )
-                        }
-                    />
-                    <button
-                        type="button"
-                        aria-label="remove this value"
-                        on:click=move |_| put(
-                            form,
-                            |f| {
-                                if i < f.deliverables.len() {
-                                    f.deliverables.remove(i);
-                                }
-                            },
-                        )
-                    >
-                        "×"
-                    </button>
-                </div>
-            </For>
-            <button
-                type="button"
-                data-testid="persona-add-value"
-                on:click=move |_| put(form, |f| f.deliverables.push(Default::default()))
-            >
-                "Expect a value"
-            </button>
+            <PairRows form=form pairs=Pairs::Values />
         </div>
     }
 }
