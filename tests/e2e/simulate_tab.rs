@@ -26,6 +26,18 @@ pub const TESTS: &[Test] = plan_tests::tests![
 
 const WAIT: Duration = Duration::from_secs(60);
 
+/// The Enter key, as WebDriver sends it.
+const ENTER: &str = "\u{E007}";
+
+/// Waits until the Simulate tab lists `n` callers.
+fn callers_listed(ctx: &Ctx, n: usize) -> Outcome {
+    ctx.session()
+        .wait_until(&format!("{n} callers to be listed"), WAIT, || {
+            Ok(count(ctx, hooks::SIM_PERSONA)? == n)
+        })
+        .map_err(|e| e.to_string())
+}
+
 /// Waits until `css` says `contains`.
 fn wait_text(ctx: &Ctx, css: &str, contains: &str) -> Outcome {
     let mut seen = String::new();
@@ -42,11 +54,7 @@ fn the_support_plans_callers_run_are_judged_and_replay_without_a_request(ctx: &C
     stating_caller(&server);
     open_plan(ctx, "customer-support")?;
     click(ctx, hooks::TAB_SIMULATE)?;
-    ctx.session()
-        .wait_until("the two callers to be listed", WAIT, || {
-            Ok(count(ctx, hooks::SIM_PERSONA)? == 2)
-        })
-        .map_err(|e| e.to_string())?;
+    callers_listed(ctx, 2)?;
     let callers = text_of(ctx, hooks::SIMULATE)?;
     ensure(callers.contains("Charged twice, wants a refund"), || {
         format!("the callers are named by their titles: {callers}")
@@ -199,12 +207,10 @@ fn a_caller_written_in_the_form_is_checked_saved_edited_and_runs(ctx: &Ctx) -> O
     stating_caller(&server);
     open_plan(ctx, "customer-support")?;
     click(ctx, hooks::TAB_SIMULATE)?;
-    ctx.session()
-        .wait_until("the two callers to be listed", WAIT, || {
-            Ok(count(ctx, hooks::SIM_PERSONA)? == 2)
-        })
-        .map_err(|e| e.to_string())?;
-    click(ctx, hooks::SIM_NEW_PERSONA)?;
+    callers_listed(ctx, 2)?;
+    // By keyboard: Enter on "New caller" opens the form; Enter in a field saves it (below).
+    let new = ctx.session().wait_for(hooks::SIM_NEW_PERSONA, SHORT)?;
+    ctx.session().send_keys(&new, ENTER)?;
     ctx.session().wait_for(hooks::PERSONA_FORM, SHORT)?;
     type_text(ctx, hooks::PERSONA_TITLE, "Late payer")?;
     type_text(
@@ -239,7 +245,8 @@ fn a_caller_written_in_the_form_is_checked_saved_edited_and_runs(ctx: &Ctx) -> O
         .join("customer-support/personas/late-payer.json");
     ensure(!file.exists(), || "nothing written when refused".into())?;
     type_text(ctx, hooks::PERSONA_PATIENCE, "6")?;
-    click(ctx, hooks::PERSONA_SAVE)?;
+    let patience = ctx.session().wait_for(hooks::PERSONA_PATIENCE, SHORT)?;
+    ctx.session().send_keys(&patience, ENTER)?;
     ctx.session()
         .wait_until(
             "the form to close and three callers to be listed",

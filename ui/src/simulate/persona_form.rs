@@ -202,17 +202,10 @@ pub fn persona_of(f: &PersonaFields) -> Result<Persona, String> {
         Some(was) => was.clone(),
         None => id_of_title(&f.title),
     };
-    let kept = base.unwrap_or_else(|| Persona {
-        id: id.clone(),
-        title: String::new(),
-        who: String::new(),
-        facts: BTreeMap::new(),
-        behaviour: Vec::new(),
-        max_turns,
-        start: Default::default(),
-        expect: PersonaExpect::default(),
-        judge: Vec::new(),
-    });
+    // What the form does not show, kept from the file as it was.
+    let (start, session_states) = base
+        .map(|b| (b.start, b.expect.session_states))
+        .unwrap_or_default();
     Ok(Persona {
         id,
         title: f.title.trim().to_string(),
@@ -227,9 +220,9 @@ pub fn persona_of(f: &PersonaFields) -> Result<Persona, String> {
             visits: f.visits.clone(),
             never_visits: f.never_visits.clone(),
             deliverables,
-            session_states: kept.expect.session_states.clone(),
+            session_states,
         },
-        start: kept.start,
+        start,
     })
 }
 
