@@ -13,7 +13,8 @@ use std::time::Duration;
 use plan_tests::hooks;
 use plan_tests::model_server::{stating_caller, ModelServer};
 use plan_tests::page::{
-    click, count, ensure, open_plan, plan, set_value, text_of, type_text, wait_saved, Outcome,
+    click, click_at, count, ensure, open_plan, plan, reachable_point, set_value, text_of,
+    type_text, wait_saved, Outcome, CTRL, DELETE,
 };
 use plan_tests::{Ctx, Test, SHORT};
 
@@ -21,6 +22,7 @@ use plan_tests::{Ctx, Test, SHORT};
 pub const TESTS: &[Test] = plan_tests::tests![
     the_support_plans_callers_run_are_judged_and_replay_without_a_request,
     an_evaluation_is_limited_to_a_session_state_by_ticking_it_in_the_plan_inspector,
+    an_edge_drawn_from_a_session_state_to_an_evaluation_limits_it_and_moves_deletes_and_undoes,
     a_caller_written_in_the_form_is_checked_saved_edited_and_runs,
 ];
 
@@ -197,6 +199,146 @@ fn an_evaluation_is_limited_to_a_session_state_by_ticking_it_in_the_plan_inspect
         serde_json::json!([form]),
     )?;
     ctx.screenshot("evaluation-limited").map(drop)
+}
+
+/// Each evaluation of the draft on disk with the session states it is limited to.
+fn limits_on_disk(ctx: &Ctx) -> Result<Vec<(String, Vec<String>)>, String> {
+    Ok(plan(ctx, "account-care")?
+        .evaluations
+        .iter()
+        .map(|e| (e.id.clone(), e.only_while_active.clone()))
+        .collect())
+}
+
+/// Waits until the draft on disk limits the evaluations as `want` says.
+fn limits_are(ctx: &Ctx, after: &str, want: &[(&str, &[&str])]) -> Outcome {
+    let want: Vec<(String, Vec<String>)> = want
+        .iter()
+        .map(|(e, s)| (e.to_string(), s.iter().map(|s| s.to_string()).collect()))
+        .collect();
+    let waited = ctx.session().wait_until(after, SHORT, || {
+        wait_saved(ctx)?;
+        Ok(limits_on_disk(ctx)? == want)
+    });
+    waited.map_err(|e| format!("{e}: on disk {:?}", limits_on_disk(ctx)))
+}
+
+/// Clicks the middle of the edge `css`, where a press reaches it.
+fn click_edge(ctx: &Ctx, css: &str) -> Outcome {
+    let at = ctx.session().execute(
+        "const g = document.querySelector(arguments[0]);
+         if (!g) return 'no edge ' + arguments[0];
+         const p = g.querySelector('path.edge-hit');
+         const m = p.getPointAtLength(p.getTotalLength() / 2);
+         const pt = new DOMPoint(m.x, m.y).matrixTransform(p.getScreenCTM());
+         const x = Math.round(pt.x), y = Math.round(pt.y);
+         const hit = document.elementFromPoint(x, y);
+         if (!hit || !g.contains(hit)) return 'the middle of the edge is under ' + (hit && hit.outerHTML.slice(0, 120));
+         return [x, y];",
+        serde_json::json!([css]),
+    )?;
+    let (Some(x), Some(y)) = (at[0].as_i64(), at[1].as_i64()) else {
+        return Err(at.to_string());
+    };
+    click_at(ctx, (x, y))
+}
+
+/// Seed 001's drawing, on the telecom sample's canvas: the lanes below the flow show its session
+/// states as chips and its evaluations as cards with the one edge it has. An edge dragged from
+/// "Offer a bigger plan" onto "Polite throughout" limits that evaluation (the card says so, the
+/// draft keeps it); the edge's end dragged onto the other evaluation moves it; Delete removes it;
+/// Ctrl+Z brings it back; each one step.
+fn an_edge_drawn_from_a_session_state_to_an_evaluation_limits_it_and_moves_deletes_and_undoes(
+    ctx: &Ctx,
+) -> Outcome {
+    open_plan(ctx, "account-care")?;
+    let (chip, card, edge) = (hooks::session_chip, hooks::evaluation_card, hooks::limit);
+    ensure(count(ctx, "[data-testid=session-chip]")? == 9, || {
+        "the nine session states are chips".to_string()
+    })?;
+    ensure(count(ctx, "[data-testid=evaluation-card]")? == 2, || {
+        "the two evaluations are cards".to_string()
+    })?;
+    ensure(
+        count(ctx, &edge("billing_mode", "no-refund-promise"))? == 1,
+        || "the sample's edge is drawn".to_string(),
+    )?;
+    ctx.screenshot("lanes").map(drop)?;
+
+    // Drawn: from the chip onto the card.
+    let from = reachable_point(ctx, &chip("upsell"))?;
+    let to = reachable_point(ctx, &card("polite"))?;
+    ctx.session().drag(from, to, 8).map_err(|e| e.to_string())?;
+    limits_are(
+        ctx,
+        "the edge drawn is kept",
+        &[
+            ("polite", &["upsell"]),
+            ("no-refund-promise", &["billing_mode"]),
+        ],
+    )?;
+    ctx.session()
+        .wait_until("the card says when it is asked", SHORT, || {
+            Ok(text_of(
+                ctx,
+                &format!("{} [data-testid=evaluation-scope]", card("polite")),
+            )? == "Only while Offer a bigger plan is on")
+        })?;
+
+    // Selected by a click, its end dragged onto the other evaluation.
+    click_edge(ctx, &edge("upsell", "polite"))?;
+    ctx.session().wait_for(
+        &format!("{}[data-selected=true]", edge("upsell", "polite")),
+        SHORT,
+    )?;
+    ctx.screenshot("lanes-edge-selected").map(drop)?;
+    let end = reachable_point(ctx, hooks::LIMIT_END)?;
+    let other = reachable_point(ctx, &card("no-refund-promise"))?;
+    ctx.session()
+        .drag(end, other, 8)
+        .map_err(|e| e.to_string())?;
+    limits_are(
+        ctx,
+        "the edge moved to the other evaluation",
+        &[
+            ("polite", &[]),
+            ("no-refund-promise", &["billing_mode", "upsell"]),
+        ],
+    )?;
+
+    // Deleted with the key, back with Ctrl+Z.
+    click_edge(ctx, &edge("billing_mode", "no-refund-promise"))?;
+    ctx.session().wait_for(
+        &format!(
+            "{}[data-selected=true]",
+            edge("billing_mode", "no-refund-promise")
+        ),
+        SHORT,
+    )?;
+    ctx.session().chord(&[DELETE])?;
+    limits_are(
+        ctx,
+        "the edge deleted",
+        &[("polite", &[]), ("no-refund-promise", &["upsell"])],
+    )?;
+    ensure(
+        count(ctx, &edge("billing_mode", "no-refund-promise"))? == 0,
+        || "the deleted edge is still drawn".to_string(),
+    )?;
+    ctx.session().chord(&[CTRL, "z"])?;
+    limits_are(
+        ctx,
+        "the edge back after Ctrl+Z",
+        &[
+            ("polite", &[]),
+            ("no-refund-promise", &["billing_mode", "upsell"]),
+        ],
+    )?;
+    let saved = plan(ctx, "account-care")?;
+    ensure(!plan_core::validate(&saved).has_errors(), || {
+        format!("{:?}", plan_core::validate(&saved).codes())
+    })?;
+    ctx.screenshot("lanes-after").map(drop)
 }
 
 /// A caller written in plain words (typed with real keys): a patience out of bounds is refused in

@@ -277,6 +277,24 @@ pub fn arrow(from: &str, index: usize) -> String {
     format!("[data-testid=transition][data-from='{from}'][data-index='{index}']")
 }
 
+/// Session state `id`'s chip in the lanes below the flow.
+pub fn session_chip(id: &str) -> String {
+    format!("[data-testid=session-chip][data-session-state='{id}']")
+}
+
+/// Evaluation `id`'s card in the lanes below the flow.
+pub fn evaluation_card(id: &str) -> String {
+    format!("[data-testid=evaluation-card][data-evaluation='{id}']")
+}
+
+/// The edge that limits evaluation `evaluation` to session state `state`.
+pub fn limit(state: &str, evaluation: &str) -> String {
+    format!("[data-testid=limit][data-session-state='{state}'][data-evaluation='{evaluation}']")
+}
+
+/// The selected edge's draggable end.
+pub const LIMIT_END: &str = "[data-limit-end]";
+
 /// Version `n` in the Versions tab.
 pub fn version(n: u32) -> String {
     format!("[data-testid=version][data-version='{n}']")

@@ -257,6 +257,14 @@ impl Actions {
             if editor.dispatch(Command::DeleteTransition { from, index }) {
                 editor.say("Deleted 1 transition. Ctrl+Z brings it back.");
             }
+        } else if let Some(limit) = sel.limit {
+            let words = editor.plan.with_untracked(|p| {
+                p.as_ref()
+                    .map(|p| crate::canvas::lanes::unlimited_words(p, &limit))
+            });
+            if editor.dispatch(Command::UnlimitEvaluation(limit)) {
+                editor.say(words.unwrap_or_default());
+            }
         } else if !sel.states.is_empty() {
             let (states, arrows) = editor.plan.with_untracked(|p| {
                 p.as_ref()
@@ -337,6 +345,7 @@ impl Actions {
         self.editor.select(Selection {
             states: all,
             transition: None,
+            limit: None,
         });
     }
 
@@ -443,6 +452,7 @@ impl Actions {
             Some(i) => Selection {
                 states: Vec::new(),
                 transition: Some((state.to_string(), i)),
+                limit: None,
             },
             None => Selection::state(state),
         });

@@ -7,7 +7,9 @@
 //! into what was deleted, pasting gives the copies fresh ids and rewires the arrows among them.
 
 mod arrows;
+mod error;
 mod ids;
+mod limits;
 pub mod place;
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -17,6 +19,8 @@ use serde::{Deserialize, Serialize};
 
 mod rename;
 
+pub use error::EditError;
+pub use limits::Limit;
 pub use rename::Renamed;
 
 use crate::layout;
@@ -213,39 +217,18 @@ pub enum Command {
         /// The name it has now.
         to: String,
     },
-}
-
-/// Why a command could not apply. The plan is unchanged.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum EditError {
-    /// No state has this id.
-    #[error("there is no state '{0}'")]
-    UnknownState(String),
-    /// The state has no transition at this index.
-    #[error("state '{from}' has no transition {index}")]
-    UnknownTransition {
-        /// The state.
-        from: String,
-        /// The index asked for.
-        index: usize,
+    /// An edge drawn from a session state to an evaluation: the evaluation is asked only while
+    /// that state is on (added to its `only_while_active`).
+    LimitEvaluation(Limit),
+    /// That edge deleted (removed from the evaluation's `only_while_active`).
+    UnlimitEvaluation(Limit),
+    /// That edge's end moved to evaluation `to`.
+    MoveLimit {
+        /// The edge as it is.
+        limit: Limit,
+        /// The evaluation it enters now.
+        to: String,
     },
-    /// A state id that is empty.
-    #[error("a state id cannot be empty")]
-    EmptyId,
-    /// A state id another state has.
-    #[error("another state already has the id '{0}'")]
-    IdTaken(String),
-    /// A name another thing of its kind has.
-    #[error("the name '{0}' is taken already")]
-    NameTaken(String),
-    #[error(
-        "'{0}' cannot be used as a name: start with a letter or '_', then letters, digits or '_'"
-    )]
-    /// A name that is not a valid key or id.
-    BadName(String),
-    /// Nothing has this name.
-    #[error("there is no '{0}'")]
-    UnknownName(String),
 }
 
 /// The plan after a command, and the states it is about (the new, renamed or pasted ones), which
@@ -372,6 +355,9 @@ pub fn apply(plan: &Plan, command: &Command) -> Result<Applied, EditError> {
             p.states.insert(to, s);
         }
         Command::Rename { what, from, to } => rename::rename(&mut p, what, from, to)?,
+        Command::LimitEvaluation(limit) => limits::add(&mut p, limit)?,
+        Command::UnlimitEvaluation(limit) => limits::remove(&mut p, limit)?,
+        Command::MoveLimit { limit, to } => limits::move_to(&mut p, limit, to)?,
     }
     Ok(Applied { plan: p, touched })
 }

@@ -418,3 +418,94 @@ fn an_arrow_for_an_unhandled_tool_code_handles_it() {
     );
     assert_eq!(unhandled(&a.plan), 0);
 }
+
+/// The lanes' edges (seed 001): drawing one limits the evaluation to the session state, moving
+/// its end limits the other evaluation instead, deleting it asks the evaluation of every
+/// conversation again; each refuses what would change nothing, the plan untouched.
+#[test]
+fn an_edge_from_a_session_state_limits_an_evaluation_and_moves_and_goes() {
+    let p = parse_plan(include_str!("../../../plans/account-care.json")).unwrap();
+    let limits = |p: &Plan| -> Vec<(String, Vec<String>)> {
+        p.evaluations
+            .iter()
+            .map(|e| (e.id.clone(), e.only_while_active.clone()))
+            .collect()
+    };
+    let edge = |state: &str, evaluation: &str| Limit {
+        session_state: state.into(),
+        evaluation: evaluation.into(),
+    };
+    let drawn = apply(&p, &Command::LimitEvaluation(edge("upsell", "polite")))
+        .unwrap()
+        .plan;
+    assert_eq!(
+        limits(&drawn),
+        [
+            ("polite".into(), vec!["upsell".into()]),
+            ("no-refund-promise".into(), vec!["billing_mode".into()]),
+        ]
+    );
+    let moved = apply(
+        &drawn,
+        &Command::MoveLimit {
+            limit: edge("upsell", "polite"),
+            to: "no-refund-promise".into(),
+        },
+    )
+    .unwrap()
+    .plan;
+    assert_eq!(
+        limits(&moved),
+        [
+            ("polite".into(), vec![]),
+            (
+                "no-refund-promise".into(),
+                vec!["billing_mode".into(), "upsell".into()]
+            ),
+        ]
+    );
+    let gone = apply(
+        &moved,
+        &Command::UnlimitEvaluation(edge("billing_mode", "no-refund-promise")),
+    )
+    .unwrap()
+    .plan;
+    assert_eq!(
+        limits(&gone),
+        [
+            ("polite".into(), vec![]),
+            ("no-refund-promise".into(), vec!["upsell".into()]),
+        ]
+    );
+    // The round trip leaves a document that validates as the sample did.
+    assert!(!validate(&gone).has_errors());
+
+    let refused = [
+        (
+            Command::LimitEvaluation(edge("billing_mode", "no-refund-promise")),
+            EditError::AlreadyLimited(edge("billing_mode", "no-refund-promise")),
+        ),
+        (
+            Command::LimitEvaluation(edge("ghost", "polite")),
+            EditError::UnknownSessionState("ghost".into()),
+        ),
+        (
+            Command::LimitEvaluation(edge("upsell", "ghost")),
+            EditError::UnknownEvaluation("ghost".into()),
+        ),
+        (
+            Command::UnlimitEvaluation(edge("upsell", "polite")),
+            EditError::UnknownLimit(edge("upsell", "polite")),
+        ),
+        (
+            Command::MoveLimit {
+                limit: edge("billing_mode", "no-refund-promise"),
+                to: "ghost".into(),
+            },
+            EditError::UnknownEvaluation("ghost".into()),
+        ),
+    ];
+    for (command, error) in refused {
+        assert_eq!(apply(&p, &command), Err(error), "{command:?}");
+    }
+}

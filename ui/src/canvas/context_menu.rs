@@ -53,6 +53,7 @@ impl Place {
             Place::Arrow { from, index } => Selection {
                 states: Vec::new(),
                 transition: Some((from.clone(), *index)),
+                limit: None,
             },
             Place::Background => Selection::default(),
             Place::DroppedArrow { from } => Selection::state(from),

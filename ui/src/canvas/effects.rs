@@ -47,11 +47,13 @@ pub fn outcome(effect: Effect, selection: &Selection, scene: &Scene) -> Outcome 
             Outcome::Select(Selection {
                 states,
                 transition: None,
+                limit: None,
             })
         }
         Effect::SelectTransition { from, index } => Outcome::Select(Selection {
             states: Vec::new(),
             transition: Some((from, index)),
+            limit: None,
         }),
         Effect::ClearSelection => Outcome::Select(Selection::default()),
         Effect::SelectInside { area, additive } => {
@@ -68,6 +70,7 @@ pub fn outcome(effect: Effect, selection: &Selection, scene: &Scene) -> Outcome 
             Outcome::Select(Selection {
                 states,
                 transition: None,
+                limit: None,
             })
         }
         Effect::MoveBy { ids, dx, dy } => {
@@ -99,6 +102,19 @@ pub fn outcome(effect: Effect, selection: &Selection, scene: &Scene) -> Outcome 
         Effect::Retarget { from, index, to } => {
             Outcome::Edit(Command::Retarget { from, index, to })
         }
+        // An edge drawn where one is already selects it rather than asking for a refused edit.
+        Effect::Limit(limit) if scene.lanes.has(&limit) => Outcome::Select(Selection {
+            states: Vec::new(),
+            transition: None,
+            limit: Some(limit),
+        }),
+        Effect::Limit(limit) => Outcome::Edit(Command::LimitEvaluation(limit)),
+        Effect::SelectLimit(limit) => Outcome::Select(Selection {
+            states: Vec::new(),
+            transition: None,
+            limit: Some(limit),
+        }),
+        Effect::MoveLimit { limit, to } => Outcome::Edit(Command::MoveLimit { limit, to }),
     }
 }
 
@@ -125,6 +141,7 @@ mod tests {
         Selection {
             states: states.iter().map(|s| s.to_string()).collect(),
             transition: None,
+            limit: None,
         }
     }
 
@@ -141,6 +158,7 @@ mod tests {
         let before = Selection {
             states: vec!["a".into()],
             transition: Some(("a".into(), 0)),
+            limit: None,
         };
         assert_eq!(
             outcome(select(&["b"], false), &before, &s),
@@ -229,6 +247,45 @@ mod tests {
             Outcome::Menu(Menu {
                 at: (10.0, 20.0),
                 on: Place::DroppedArrow { from: "b".into() }
+            })
+        );
+    }
+
+    /// An edge drawn is one edit; drawn again where it is, it is selected (no refused edit);
+    /// its end moved is one edit.
+    #[test]
+    fn an_edge_drawn_is_one_edit_and_drawn_again_selects_it() {
+        use plan_core::edit::Limit;
+        let plan = parse_plan(include_str!("../../../plans/account-care.json")).unwrap();
+        let s = Scene::build(&plan);
+        let edge = |state: &str| Limit {
+            session_state: state.into(),
+            evaluation: "no-refund-promise".into(),
+        };
+        assert_eq!(
+            outcome(Effect::Limit(edge("upsell")), &selected(&[]), &s),
+            Outcome::Edit(Command::LimitEvaluation(edge("upsell")))
+        );
+        assert_eq!(
+            outcome(Effect::Limit(edge("billing_mode")), &selected(&[]), &s),
+            Outcome::Select(Selection {
+                states: vec![],
+                transition: None,
+                limit: Some(edge("billing_mode")),
+            })
+        );
+        assert_eq!(
+            outcome(
+                Effect::MoveLimit {
+                    limit: edge("billing_mode"),
+                    to: "polite".into()
+                },
+                &selected(&[]),
+                &s
+            ),
+            Outcome::Edit(Command::MoveLimit {
+                limit: edge("billing_mode"),
+                to: "polite".into()
             })
         );
     }

@@ -4,6 +4,8 @@
 //! as the next gesture, the viewport, and [`Effect`]s for the editor: a selection, or one edit at
 //! pointer-up (a move, a connection, a re-target). Every gesture is tested without a browser.
 
+use plan_core::edit::Limit;
+
 use super::geometry::{Rect, Viewport};
 
 /// Zoom factor per wheel "line" with Ctrl held, and per toolbar click.
@@ -27,6 +29,14 @@ pub enum Target {
         from: String,
         index: usize,
     },
+    /// A session state's chip in the lanes below the flow: edges to evaluations start there.
+    Chip(String),
+    /// An evaluation's card in the lanes.
+    Evaluation(String),
+    /// An edge from a chip to an evaluation.
+    Limit(Limit),
+    /// The draggable end of a selected edge.
+    LimitEnd(Limit),
     /// A control drawn over the canvas (the minimap, the zoom buttons): not a canvas gesture.
     Outside,
 }
@@ -64,6 +74,14 @@ pub enum Gesture {
         index: usize,
         at: (f64, f64),
     },
+    /// Dragging a new edge out of session state `from`'s chip (pressed at `start`).
+    Limiting {
+        from: String,
+        start: (f64, f64),
+        at: (f64, f64),
+    },
+    /// Dragging the end of an edge to another evaluation.
+    MovingLimit { limit: Limit, at: (f64, f64) },
 }
 
 impl Gesture {
@@ -152,6 +170,15 @@ pub enum Effect {
         index: usize,
         to: String,
     },
+    /// An edge from a session state to an evaluation, drawn.
+    Limit(Limit),
+    /// An edge selected.
+    SelectLimit(Limit),
+    /// An edge's end moved to evaluation `to`.
+    MoveLimit {
+        limit: Limit,
+        to: String,
+    },
 }
 
 fn far(a: (f64, f64), b: (f64, f64)) -> bool {
@@ -213,6 +240,29 @@ pub fn step(
                 viewport,
                 vec![Effect::SelectTransition { from, index }],
             ),
+            // The lanes do not move: a chip is dragged out as an edge, an evaluation's card pans
+            // like the background (a click on it shows the plan's evaluations).
+            (0, Target::Chip(from)) => (
+                Gesture::Limiting {
+                    from,
+                    start: at,
+                    at,
+                },
+                viewport,
+                none(),
+            ),
+            (0 | 1, Target::Evaluation(_)) => (
+                Gesture::Panning {
+                    start: at,
+                    last: at,
+                },
+                viewport,
+                none(),
+            ),
+            (0, Target::Limit(limit)) => {
+                (Gesture::Idle, viewport, vec![Effect::SelectLimit(limit)])
+            }
+            (0, Target::LimitEnd(limit)) => (Gesture::MovingLimit { limit, at }, viewport, none()),
             _ => (Gesture::Idle, viewport, none()),
         },
         (Gesture::Panning { start, last }, Input::Move { at }) => (
@@ -338,6 +388,31 @@ pub fn step(
                 Gesture::Idle,
                 viewport,
                 vec![Effect::Retarget { from, index, to }],
+            ),
+            _ => (Gesture::Idle, viewport, none()),
+        },
+        (Gesture::Limiting { from, start, .. }, Input::Move { at }) => {
+            (Gesture::Limiting { from, start, at }, viewport, none())
+        }
+        (Gesture::Limiting { from, start, at }, Input::Up { target }) => match target {
+            Target::Evaluation(evaluation) if far(start, at) => (
+                Gesture::Idle,
+                viewport,
+                vec![Effect::Limit(Limit {
+                    session_state: from,
+                    evaluation,
+                })],
+            ),
+            _ => (Gesture::Idle, viewport, none()),
+        },
+        (Gesture::MovingLimit { limit, .. }, Input::Move { at }) => {
+            (Gesture::MovingLimit { limit, at }, viewport, none())
+        }
+        (Gesture::MovingLimit { limit, .. }, Input::Up { target }) => match target {
+            Target::Evaluation(to) if to != limit.evaluation => (
+                Gesture::Idle,
+                viewport,
+                vec![Effect::MoveLimit { limit, to }],
             ),
             _ => (Gesture::Idle, viewport, none()),
         },

@@ -4,7 +4,7 @@
 //! and thin DOM/SVG views (`view` composing them; `pointer` feeding the gesture machine;
 //! `sizing`, `overlays`; `items` for one card, arrow or label, with what an arrow says from
 //! `text`, each keyed by `key`; `shown` the scene as drawn); interruptions are drawn above the
-//! flow (`detours`).
+//! flow (`detours`), session states and evaluations in lanes below it (`lanes`, `lane_items`).
 
 pub mod camera;
 pub mod context_menu;
@@ -17,6 +17,8 @@ pub mod items;
 pub mod key;
 pub mod label_place;
 pub mod label_places;
+pub mod lane_items;
+pub mod lanes;
 pub mod legible;
 pub mod marks;
 pub mod minimap;

@@ -1,5 +1,5 @@
-//! What the canvas draws over the plan: the arrow being drawn out of a handle (or an arrow's end
-//! being dragged), the selection box, the zoom buttons, and the arrowheads the arrows end in.
+//! What the canvas draws over the plan: the arrow (or the lanes' edge) being drawn or having its
+//! end dragged, the selection box, the zoom buttons, and the arrowheads the arrows end in.
 
 use leptos::ev;
 use leptos::prelude::*;
@@ -14,15 +14,25 @@ pub fn RubberLine(gesture: RwSignal<Gesture>, scene: Memo<Scene>) -> impl IntoVi
     let viewport = expect_context::<Camera>().viewport;
     let line = move || {
         let v = viewport.get();
-        let (from, at) = gesture.with(|g| match g {
+        // From a card's right side, or from a session state's chip's foot (an edge of the lanes).
+        let (from, chip, at) = gesture.with(|g| match g {
             Gesture::Connecting { from, at, .. } | Gesture::Retargeting { from, at, .. } => {
-                Some((from.clone(), *at))
+                Some((from.clone(), false, *at))
             }
+            Gesture::Limiting { from, at, .. } => Some((from.clone(), true, *at)),
+            Gesture::MovingLimit { limit, at } => Some((limit.session_state.clone(), true, *at)),
             _ => None,
         })?;
-        let rect =
-            scene.with_untracked(|s| s.cards.iter().find(|c| c.id == from).map(|c| c.rect))?;
-        let (sx, sy) = v.to_screen((rect.right(), rect.y + rect.h / 2.0));
+        let start = scene.with_untracked(|s| {
+            if chip {
+                let c = s.lanes.chip(&from)?;
+                Some((c.rect.center().0, c.rect.bottom()))
+            } else {
+                let c = s.cards.iter().find(|c| c.id == from)?;
+                Some((c.rect.right(), c.rect.y + c.rect.h / 2.0))
+            }
+        })?;
+        let (sx, sy) = v.to_screen(start);
         Some(
             view! { <line class="rubber" x1=sx y1=sy x2=at.0 y2=at.1 marker-end="url(#arrowhead)"></line> },
         )

@@ -173,6 +173,7 @@ impl Pointer {
                     editor.select(Selection {
                         states: Vec::new(),
                         transition: Some((from, index)),
+                        limit: None,
                     });
                 }
             }

@@ -13,6 +13,7 @@ use plan_core::plan::{Ending, Plan, State, StateType};
 
 use super::detours::detours;
 pub use super::detours::Detour;
+use super::lanes::{lanes, Lanes};
 mod update;
 
 use super::geometry::{
@@ -86,6 +87,8 @@ pub struct Scene {
     pub cards: Vec<Card>,
     pub arrows: Vec<Arrow>,
     pub interruptions: Vec<Detour>,
+    /// The session states and evaluations below the flow, and the edges between them.
+    pub lanes: Lanes,
     /// Bounding box of all cards, for fitting the view.
     pub bounds: Option<Rect>,
 }
@@ -148,16 +151,19 @@ impl Scene {
         }
         let flow = bounds(cards.iter().map(|c| c.rect));
         let interruptions = detours(plan, flow, &rects);
+        let lanes = lanes(plan, flow);
         let bounds = bounds(
             cards
                 .iter()
                 .map(|c| c.rect)
-                .chain(interruptions.iter().map(|d| d.rect)),
+                .chain(interruptions.iter().map(|d| d.rect))
+                .chain(lanes.bounds()),
         );
         Scene {
             cards,
             arrows,
             interruptions,
+            lanes,
             bounds,
         }
     }

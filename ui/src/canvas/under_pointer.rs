@@ -1,5 +1,5 @@
 //! What a DOM element under the pointer is, as the gesture machine names it: a card, its
-//! handle, an arrow or its end, the controls drawn over the canvas, or the background. Read from
+//! handle, an arrow or its end, the lanes' chips, evaluations and edges, the controls drawn over the canvas, or the background. Read from
 //! the `data-` attributes the canvas's items carry.
 
 use wasm_bindgen::JsCast;
@@ -27,6 +27,23 @@ pub fn target_of(target: Option<web_sys::EventTarget>) -> Target {
     if let Some(end) = closest("[data-arrow-end]") {
         let (from, index) = transition(end);
         return Target::ArrowEnd { from, index };
+    }
+    // The lanes' parts (see `lane_items`).
+    let limit = |el: web_sys::Element| plan_core::edit::Limit {
+        session_state: el.get_attribute("data-session-state").unwrap_or_default(),
+        evaluation: el.get_attribute("data-evaluation").unwrap_or_default(),
+    };
+    if let Some(end) = closest("[data-limit-end]") {
+        return Target::LimitEnd(limit(end));
+    }
+    if let Some(edge) = closest("[data-testid=limit]") {
+        return Target::Limit(limit(edge));
+    }
+    if let Some(chip) = closest("[data-testid=session-chip]") {
+        return Target::Chip(chip.get_attribute("data-session-state").unwrap_or_default());
+    }
+    if let Some(card) = closest("[data-testid=evaluation-card]") {
+        return Target::Evaluation(card.get_attribute("data-evaluation").unwrap_or_default());
     }
     if let Some(card) = closest("[data-testid=state]") {
         return Target::Card(card.get_attribute("data-state-id").unwrap_or_default());

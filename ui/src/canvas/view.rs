@@ -10,6 +10,7 @@ use super::drawn::Drawn;
 use super::gesture::Gesture;
 use super::items::{arrow_view, card_view, detour_arrow_view, detour_view, label_view, Texts};
 use super::label_places::label_places;
+use super::lane_items::{chip_view, edge_end_view, edge_view, evaluation_view, header_view};
 use super::marks::Marks;
 use super::minimap::Minimap;
 use super::overlays::{arrowheads, CoverageLegend, RubberBox, RubberLine, ZoomControls};
@@ -61,6 +62,12 @@ pub fn Canvas(scene: Memo<Scene>, marks: Memo<Marks>) -> impl IntoView {
     let label = move |a: Arrow| label_view(a, editor, marks, texts, places);
     let shown = drawn.shown;
     let interruptions = move || shown.with(|s| s.interruptions.clone());
+    // The lanes below the flow stay put while cards are dragged: read from the plan's scene.
+    let lanes = Memo::new(move |_| scene.with(|s| s.lanes.clone()));
+    let edges = move || lanes.with(|l| l.edges.clone());
+    let chips = move || lanes.with(|l| l.chips.clone());
+    let evaluations = move || lanes.with(|l| l.evaluations.clone());
+    let headers = move || lanes.with(|l| l.headers.clone());
     view! {
         <div
             class="canvas"
@@ -95,6 +102,11 @@ pub fn Canvas(scene: Memo<Scene>, marks: Memo<Marks>) -> impl IntoView {
                 }>
                     <For each=move || arrows.get() key=|a| a.key children=arrow />
                     <For each=interruptions key=|d| d.key children=detour_arrow_view />
+                    <For
+                        each=edges
+                        key=|e| e.key
+                        children=move |e| edge_view(e, editor)
+                    />
                 </g>
             </svg>
             {move || {
@@ -117,6 +129,14 @@ pub fn Canvas(scene: Memo<Scene>, marks: Memo<Marks>) -> impl IntoView {
                 <For each=move || arrows.get() key=|a| a.key children=label />
                 <For each=move || drawn.cards.get() key=|c| c.key children=card />
                 <For each=interruptions key=|d| d.key children=detour_view />
+                <For each=headers key=|h| h.name children=header_view />
+                <For each=chips key=|c| c.key children=chip_view />
+                <For each=evaluations key=|e| e.key children=evaluation_view />
+                <For
+                    each=edges
+                    key=|e| e.key
+                    children=move |e| edge_end_view(e, editor)
+                />
             </div>
             <RubberLine gesture=gesture scene=scene />
             <RubberBox gesture=gesture />

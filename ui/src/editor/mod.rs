@@ -15,7 +15,7 @@ mod mode;
 use leptos::prelude::*;
 use plan_api::messages::DraftStatus;
 use plan_api::ApiError;
-use plan_core::edit::{apply, Command};
+use plan_core::edit::{apply, Command, Limit};
 use plan_core::Plan;
 
 use crate::notice::Notice;
@@ -29,6 +29,8 @@ pub struct Selection {
     pub states: Vec<String>,
     /// A transition: its source state and index.
     pub transition: Option<(String, usize)>,
+    /// An edge of the lanes: an evaluation limited to a session state.
+    pub limit: Option<Limit>,
 }
 
 impl Selection {
@@ -36,6 +38,7 @@ impl Selection {
         Selection {
             states: vec![id.to_string()],
             transition: None,
+            limit: None,
         }
     }
 }
@@ -272,6 +275,7 @@ impl Editor {
                     self.selected.set(Selection {
                         states: applied.touched,
                         transition: None,
+                        limit: None,
                     });
                 }
                 let change = match &command {
@@ -386,6 +390,14 @@ impl Editor {
                 if plan.state(from).is_none_or(|st| st.transitions.len() <= *i) {
                     s.transition = None;
                 }
+            }
+            let drawn = |l: &Limit| {
+                plan.evaluations
+                    .iter()
+                    .any(|e| e.id == l.evaluation && e.only_while_active.contains(&l.session_state))
+            };
+            if s.limit.as_ref().is_some_and(|l| !drawn(l)) {
+                s.limit = None;
             }
         });
     }

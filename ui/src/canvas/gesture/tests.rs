@@ -293,3 +293,74 @@ fn ctrl_wheel_zooms_around_the_pointer_and_plain_wheel_scrolls() {
     );
     assert_eq!((v.x, v.y), (-10.0, -30.0));
 }
+
+fn edge(state: &str, evaluation: &str) -> Limit {
+    Limit {
+        session_state: state.into(),
+        evaluation: evaluation.into(),
+    }
+}
+
+/// The lanes' edges (seed 001): dragged out of a chip onto an evaluation, clicked to select, their
+/// end dragged onto another evaluation; a drop anywhere else, or a click on a chip, draws nothing.
+#[test]
+fn an_edge_is_drawn_from_a_chip_onto_an_evaluation_and_its_end_moved() {
+    let chip = || Target::Chip("billing_mode".into());
+    let evaluation = |id: &str| Target::Evaluation(id.into());
+    let drawn = |at: (f64, f64), target: Target| {
+        run(
+            vec![down((10.0, 10.0), chip()), Input::Move { at }, up(target)],
+            &[],
+        )
+    };
+    let (g, _, e) = drawn((200.0, 300.0), evaluation("polite"));
+    assert_eq!(g, Gesture::Idle);
+    assert_eq!(e, vec![Effect::Limit(edge("billing_mode", "polite"))]);
+    assert!(drawn((200.0, 300.0), Target::Background).2.is_empty());
+    assert!(drawn((200.0, 300.0), card("a")).2.is_empty());
+    assert!(
+        drawn((11.0, 11.0), evaluation("polite")).2.is_empty(),
+        "a click is not an edge"
+    );
+
+    let (_, _, e) = run(
+        vec![down(
+            (5.0, 5.0),
+            Target::Limit(edge("billing_mode", "polite")),
+        )],
+        &[],
+    );
+    assert_eq!(e, vec![Effect::SelectLimit(edge("billing_mode", "polite"))]);
+
+    let moved = |target: Target| {
+        run(
+            vec![
+                down((5.0, 5.0), Target::LimitEnd(edge("billing_mode", "polite"))),
+                Input::Move { at: (300.0, 5.0) },
+                up(target),
+            ],
+            &[],
+        )
+        .2
+    };
+    assert_eq!(
+        moved(evaluation("no-refund-promise")),
+        vec![Effect::MoveLimit {
+            limit: edge("billing_mode", "polite"),
+            to: "no-refund-promise".into()
+        }]
+    );
+    assert!(moved(evaluation("polite")).is_empty(), "back where it was");
+    assert!(moved(Target::Background).is_empty());
+
+    // An evaluation's card pans like the background; a click there clears the selection.
+    let (_, v, e) = run(
+        vec![
+            down((100.0, 100.0), evaluation("polite")),
+            Input::Move { at: (130.0, 100.0) },
+            up(evaluation("polite")),
+        ],
+        &[],
+    );
+    assert_eq!((v.x, e), (30.0, vec![]));
+}
