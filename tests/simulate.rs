@@ -343,8 +343,14 @@ fn a_caller_that_fails_its_part_is_counted_apart_and_fails_nothing() {
         .args(live(&server, &[]))
         .output()
         .unwrap();
-    let (out, _) = exits(&o, 0);
+    let (out, err) = exits(&o, 0);
     assert!(out.contains("not-today/1  caller_failed"), "{out}");
+    // The progress on stderr counts the models' time as the recording grows.
+    assert!(
+        err.contains("simulate: 1/1 conversations done, 0 turns, ")
+            && err.contains(" s of model time"),
+        "{err}"
+    );
     assert!(
         out.trim_end()
             .ends_with("0 passed, 0 failed, 1 caller failed"),
@@ -744,4 +750,107 @@ fn replaying_a_hundred_conversations_of_ten_turns_is_quick() {
     );
     assert_eq!(again["conversations"].as_array().unwrap().len(), 100);
     assert!(took.as_secs() < 20, "{took:?}");
+}
+
+/// Two runs of a plan compared (`--compare`, as the app's Compare does): a run whose callers hung
+/// up at once against one in which they passed, in either order the earlier first; per persona
+/// what passed (the caller failures apart), per ending, the turns; the same run twice, or a run
+/// that does not exist, refused with exit 2.
+#[test]
+fn two_runs_compared_say_per_persona_and_ending_what_changed_the_earlier_first() {
+    let ws = scratch("compare").join("ws");
+    let server = ModelServer::start();
+    let plan = [
+        "--plan",
+        "daily-routine",
+        "--conversations",
+        "2",
+        "--seed",
+        "3",
+    ];
+    server.answer([text("[END]"), text("[END]"), text("[END]"), text("[END]")]);
+    let hung_up = report(&simulate(&ws, &live(&server, &plan)), 0);
+    // Run ids are read to the second: the second run is a second later.
+    std::thread::sleep(std::time::Duration::from_millis(1100));
+    stating_caller(&server);
+    let passed = report(&simulate(&ws, &live(&server, &plan)), 0);
+    let (first, second) = (
+        hung_up["run"].as_str().unwrap(),
+        passed["run"].as_str().unwrap(),
+    );
+    assert!(first < second, "{first} {second}");
+
+    let compared = report(
+        &simulate(
+            &ws,
+            &["--plan", "daily-routine", "--compare", second, first],
+        ),
+        0,
+    );
+    assert_eq!(compared["before"]["run"], first, "{compared}");
+    assert_eq!(compared["after"]["run"], second);
+    let personas = compared["comparison"]["personas"].as_array().unwrap();
+    assert_eq!(personas.len(), 2, "{compared}");
+    for p in personas {
+        assert_eq!(
+            p["before"],
+            json!({"passed": 0, "of": 0, "apart": 2}),
+            "{p}"
+        );
+        assert_eq!(p["after"], json!({"passed": 2, "of": 2, "apart": 0}), "{p}");
+    }
+    let endings = &compared["comparison"]["endings"];
+    let none = endings
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["id"] == "none")
+        .unwrap_or_else(|| panic!("{endings}"));
+    assert_eq!(
+        (none["before"].as_u64(), none["after"].as_u64()),
+        (Some(4), None)
+    );
+    assert_eq!(compared["comparison"]["turns"][0], json!(0.0));
+
+    // The text says the same, one line per persona.
+    let o = command()
+        .env("XDG_CONFIG_HOME", ws.join(".config"))
+        .arg("--workspace")
+        .arg(&ws)
+        .args([
+            "simulate",
+            "--plan",
+            "daily-routine",
+            "--compare",
+            first,
+            second,
+        ])
+        .output()
+        .unwrap();
+    let (out, _) = exits(&o, 0);
+    assert!(
+        out.starts_with(&format!(
+            "runs {first} (draft) → {second} (draft) of daily-routine\n"
+        )),
+        "{out}"
+    );
+    assert!(
+        out.contains(": 0/0 passed (2 apart) → 2/2 passed\n"),
+        "{out}"
+    );
+    assert!(out.contains("ended none: 4 → 0\n"), "{out}");
+
+    let (_, err) = refused(&ws, &["--plan", "daily-routine", "--compare", first, first]);
+    assert!(err.contains("the same run"), "{err}");
+    let (_, err) = refused(
+        &ws,
+        &[
+            "--plan",
+            "daily-routine",
+            "--compare",
+            first,
+            "20200101-000000",
+        ],
+    );
+    assert!(err.contains("20200101-000000"), "{err}");
 }

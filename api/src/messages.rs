@@ -116,6 +116,8 @@ pub const RUN_REPORT: &str = "run_report";
 /// One conversation of a run, read-only with its test case: [`ConversationArgs`] →
 /// [`ConversationView`].
 pub const RUN_CONVERSATION: &str = "run_conversation";
+/// Two runs of a plan compared: [`CompareRunsArgs`] → [`RunComparison`].
+pub const COMPARE_RUNS: &str = "compare_runs";
 /// Event the shell emits after each simulated conversation; payload: [`SimulateProgress`].
 pub const SIMULATE_PROGRESS: &str = "simulate-progress";
 /// Event the shell emits while a search runs; payload: [`ExploreProgress`].
@@ -126,7 +128,7 @@ pub const SUITE_PROGRESS: &str = "suite-progress";
 pub const PLANS_CHANGED: &str = "plans-changed";
 
 /// Every command the page may call, for the shell's build script and capability file.
-pub const COMMANDS: [&str; 43] = [
+pub const COMMANDS: [&str; 44] = [
     START,
     LIST_PLANS,
     LOAD_PLAN,
@@ -170,6 +172,7 @@ pub const COMMANDS: [&str; 43] = [
     SAVE_PERSONA,
     RUN_REPORT,
     RUN_CONVERSATION,
+    COMPARE_RUNS,
 ];
 
 /// The header of a [`SAVE_DRAFT`] request that names the plan (ids are slugs, so always ASCII).

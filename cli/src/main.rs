@@ -25,6 +25,7 @@ macro_rules! to_stderr_line {
 mod agent;
 mod chat;
 mod check;
+mod compare_runs;
 mod explore;
 mod lifecycle;
 mod simulate;

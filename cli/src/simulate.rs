@@ -88,6 +88,9 @@ pub struct Flags {
     /// With --replay: send the requests that differ from the recording live, into a new run.
     #[arg(long, requires = "replay")]
     record_missing: bool,
+    /// Compare two past runs of the plan instead of running (the earlier first); nothing is sent.
+    #[arg(long, num_args = 2, value_names = ["RUN", "RUN"], conflicts_with_all = ["replay", "personas"])]
+    compare: Vec<String>,
 }
 
 /// `--agent`.
@@ -165,6 +168,9 @@ fn settings_of(f: &Flags) -> Result<(RunSettings, RoleKeys), Failure> {
 
 /// Runs `plan simulate`; answers the exit code.
 pub fn run_command(ctx: &Context, f: &Flags, format: Format) -> Result<u8, Failure> {
+    if let [run, other] = f.compare.as_slice() {
+        return crate::compare_runs::run_command(ctx, &f.plan, run, other, format);
+    }
     let (settings, keys) = settings_of(f)?;
     let revision = match (f.version, f.live, f.draft) {
         (Some(n), _, _) => Some(Revision::Version(n)),
@@ -185,10 +191,11 @@ pub fn run_command(ctx: &Context, f: &Flags, format: Format) -> Result<u8, Failu
     let progress = |p: Progress| {
         if format == Format::Text {
             to_stderr_line!(
-                "simulate: {}/{} conversations done, {} turns",
+                "simulate: {}/{} conversations done, {} turns, {:.1} s of model time",
                 p.done,
                 p.of,
-                p.turns
+                p.turns,
+                p.model_ms as f64 / 1000.0
             );
         }
     };

@@ -1,7 +1,7 @@
 // The commands the page may call, read by the build script (which declares them to Tauri, so that
 // the capability file can allow exactly these) and by a test that checks them against
 // `plan_api::messages::COMMANDS`.
-const COMMANDS: [&str; 43] = [
+const COMMANDS: [&str; 44] = [
     "start",
     "list_plans",
     "load_plan",
@@ -45,4 +45,5 @@ const COMMANDS: [&str; 43] = [
     "save_persona",
     "run_report",
     "run_conversation",
+    "compare_runs",
 ];

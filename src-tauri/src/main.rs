@@ -155,6 +155,7 @@ fn main() {
             commands::simulate::save_persona,
             commands::simulate::run_report,
             commands::simulate::run_conversation,
+            commands::simulate::compare_runs,
         ])
         .run(tauri::generate_context!());
     if let Err(e) = result {

@@ -155,7 +155,57 @@ fn the_support_plans_callers_run_are_judged_and_replay_without_a_request(ctx: &C
             Ok(count(ctx, hooks::SIM_RUN_ROW)? == 2)
         })
         .map_err(|e| e.to_string())?;
-    ctx.screenshot("simulate-replay").map(drop)
+    ctx.screenshot("simulate-replay")?;
+    // The first run compared with its replay, shown: the same, row by row.
+    ensure(count(ctx, "[data-testid=sim-compare]")? == 1, || {
+        "only the run not shown offers Compare".into()
+    })?;
+    click(ctx, "[data-testid=sim-compare]")?;
+    ctx.session()
+        .wait_for("[data-testid=sim-comparison]", SHORT)
+        .map_err(|e| e.to_string())?;
+    let compared = text_of(ctx, "[data-testid=sim-comparison]")?;
+    ensure(
+        compared.contains("2 of 2 passed")
+            && compared.contains("Ended: the caller's patience ran out")
+            && compared.contains(") → Run "),
+        || format!("the comparison: {compared:?}"),
+    )?;
+    let trends = ctx.session().execute(
+        "return [...document.querySelectorAll('[data-testid=sim-compare-row]')].map(e => e.dataset.trend);",
+        serde_json::json!([]),
+    )?;
+    ensure(
+        trends
+            .as_array()
+            .is_some_and(|t| t.len() >= 4 && t.iter().all(|t| t == "same")),
+        || format!("a replay changes nothing: {trends}"),
+    )?;
+    ctx.screenshot("simulate-compare")?;
+    // The plan's side and the judge: their servers show only when asked for, the caller's by
+    // default.
+    ensure(count(ctx, "[data-testid=sim-agent-server]")? == 0, || {
+        "the simulator needs no server".into()
+    })?;
+    ctx.session().execute(
+        "const s = document.querySelector('[data-testid=sim-agent]'); s.value = 'llm'; s.dispatchEvent(new Event('change'));",
+        serde_json::json!([]),
+    )?;
+    click(ctx, "[data-testid=sim-own-judge]")?;
+    ctx.session()
+        .wait_for(
+            "[data-testid=sim-judge-server] [data-testid=sim-judge-model]",
+            SHORT,
+        )
+        .map_err(|e| e.to_string())?;
+    let placeholder = ctx.session().execute(
+        "return document.querySelector('[data-testid=sim-agent-url]').placeholder;",
+        serde_json::json!([]),
+    )?;
+    ensure(placeholder == serde_json::json!("the caller's"), || {
+        format!("the agent's server defaults to the caller's: {placeholder}")
+    })?;
+    ctx.screenshot("simulate-settings").map(drop)
 }
 
 /// The telecom sample's evaluations in the plan inspector: the one limited to billing shows its

@@ -438,6 +438,16 @@ pub async fn run_conversation(
     call(RUN_CONVERSATION, &args).await
 }
 
+/// Runs `run` and `other` of plan `id` compared, the earlier first.
+pub async fn compare_runs(id: &str, run: &str, other: &str) -> Result<RunComparison, ApiError> {
+    let args = CompareRunsArgs {
+        id: id.to_string(),
+        run: run.to_string(),
+        other: other.to_string(),
+    };
+    call(COMPARE_RUNS, &serde_json::json!({ "args": args })).await
+}
+
 /// Calls `handler` after each simulated conversation, for as long as the window lives.
 pub fn on_simulate_progress(handler: impl Fn(SimulateProgress) + 'static) {
     listen(SIMULATE_PROGRESS, handler);

@@ -3,15 +3,17 @@
 //! the report shown (the run just made, or a past one opened or replayed). The decisions are pure
 //! functions here, tested natively; `panels::simulate` shows them.
 
+pub mod compare;
 pub mod cost;
 pub mod persona_form;
+pub mod run_form;
 
 use std::collections::{HashMap, HashSet};
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use plan_api::messages::{
-    AgentSettings, ConversationView, PersonaTally, PlanSide, RunReport, RunSettings, SimulateArgs,
+    ConversationView, PersonaTally, RunComparison, RunReport, RunSettings, SimulateArgs,
     SimulateProgress, SimulationOverview,
 };
 use plan_core::coverage::TransitionId;
@@ -93,43 +95,6 @@ pub fn verdict_words(v: &VerdictRecord) -> String {
     format!("{word} ({agree} of {of} votes agree)")
 }
 
-/// The run's settings from the form: the caller's server and model (the judge the same), the
-/// simulator as the plan's side; or what is missing, in words.
-pub fn settings_of(
-    url: &str,
-    model: &str,
-    conversations: u32,
-    votes: u32,
-) -> Result<RunSettings, String> {
-    let url = url.trim();
-    if !(url.starts_with("http://") || url.starts_with("https://")) {
-        return Err(
-            "Give the address of the caller's model server, such as http://localhost:11434/v1."
-                .into(),
-        );
-    }
-    if model.trim().is_empty() {
-        return Err("Give the name of the model that plays the callers.".into());
-    }
-    let caller = AgentSettings {
-        base_url: url.trim_end_matches('/').to_string(),
-        model: model.trim().to_string(),
-        temperature: 0.7,
-        ..AgentSettings::default()
-    };
-    // Counts as typed: what a run may be is the API's to say, in the same words as `plan simulate`.
-    Ok(RunSettings {
-        conversations,
-        judge: caller.clone(),
-        caller,
-        agent: PlanSide::Simulator,
-        votes,
-        min_agreement: 1.0,
-        judge_temperature: 0.7,
-        parallel: 1,
-    })
-}
-
 /// What the heat map marks on the canvas: by state, how many conversations entered it, and ended
 /// and stalled there; the transitions some conversation took.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -177,11 +142,10 @@ pub struct Simulating {
     pub progress: RwSignal<Option<SimulateProgress>>,
     /// Why the last request could not be done.
     pub error: RwSignal<Option<String>>,
-    /// The form: the caller's server, its model, conversations per caller, votes per question.
-    pub caller_url: RwSignal<String>,
-    pub caller_model: RwSignal<String>,
-    pub conversations: RwSignal<u32>,
-    pub votes: RwSignal<u32>,
+    /// Two runs compared (`compare`), shown until another run is opened or made.
+    pub comparison: RwSignal<Option<RunComparison>>,
+    /// The run's settings as typed (`run_form`).
+    pub run_fields: RwSignal<run_form::RunFields>,
     /// The run shown coloured on the canvas (the heat map).
     pub heat: RwSignal<bool>,
     /// The conversation opened read-only, turn by turn, and what saving it as a test case said.
@@ -201,10 +165,8 @@ impl Simulating {
             running: RwSignal::new(false),
             progress: RwSignal::new(None),
             error: RwSignal::new(None),
-            caller_url: RwSignal::new(String::new()),
-            caller_model: RwSignal::new(String::new()),
-            conversations: RwSignal::new(3),
-            votes: RwSignal::new(3),
+            comparison: RwSignal::new(None),
+            run_fields: RwSignal::new(run_form::RunFields::default()),
             heat: RwSignal::new(true),
             opened: RwSignal::new(None),
             saved: RwSignal::new(None),
@@ -250,15 +212,13 @@ impl Simulating {
             let Some(o) = o else {
                 return String::new();
             };
-            let e = cost::estimate(
-                &o.personas,
-                self.evaluations(),
-                self.conversations.get(),
-                self.votes.get(),
-            );
-            let url = self.caller_url.get();
-            let model = self.caller_model.get();
-            let time = cost::time_words(&o.runs, (&url, &model), e.requests());
+            let (conversations, votes, agent) = self
+                .run_fields
+                .with(|f| (f.conversations, f.votes, f.agent_llm));
+            let e = cost::estimate(&o.personas, self.evaluations(), conversations, votes, agent);
+            let time = self.run_fields.with(|f| {
+                cost::time_words(&o.runs, (&f.caller_url, &f.caller_model), e.requests())
+            });
             match time {
                 Some(t) => format!("{} {t}", cost::estimate_words(&e)),
                 None => cost::estimate_words(&e),
@@ -285,9 +245,11 @@ impl Simulating {
                 Ok(overview) => {
                     // The form starts from the app's saved model server, once.
                     if let Some(caller) = &overview.caller {
-                        if self.caller_url.with_untracked(String::is_empty) {
-                            self.caller_url.set(caller.base_url.clone());
-                            self.caller_model.set(caller.model.clone());
+                        if self.run_fields.with_untracked(|f| f.caller_url.is_empty()) {
+                            self.run_fields.update(|f| {
+                                f.caller_url = caller.base_url.clone();
+                                f.caller_model = caller.model.clone();
+                            });
                         }
                     }
                     self.overview.set(Some(overview));
@@ -299,12 +261,7 @@ impl Simulating {
 
     /// Runs every persona of the open plan's draft with the form's settings.
     pub fn run(self) {
-        let settings = settings_of(
-            &self.caller_url.get_untracked(),
-            &self.caller_model.get_untracked(),
-            self.conversations.get_untracked(),
-            self.votes.get_untracked(),
-        );
+        let settings = self.run_fields.with_untracked(run_form::settings_of);
         match settings {
             Ok(settings) => self.start(Some(settings), None),
             Err(why) => self.error.set(Some(why)),
@@ -345,6 +302,7 @@ impl Simulating {
             match answer {
                 Ok(report) => {
                     self.opened.set(None);
+                    self.comparison.set(None);
                     self.report.set(Some(report));
                 }
                 Err(e) => self.error.set(Some(e.message)),
@@ -413,7 +371,30 @@ impl Simulating {
                 Ok(report) => {
                     self.error.set(None);
                     self.opened.set(None);
+                    self.comparison.set(None);
                     self.report.set(Some(report));
+                }
+                Err(e) => self.error.set(Some(e.message)),
+            }
+        });
+    }
+
+    /// Past run `run` compared with the run shown.
+    pub fn compare(self, run: String) {
+        let Some(id) = self.editor.id.get_untracked() else {
+            return;
+        };
+        let Some(shown) = self
+            .report
+            .with_untracked(|r| r.as_ref().map(|r| r.run.clone()))
+        else {
+            return;
+        };
+        spawn_local(async move {
+            match ipc::compare_runs(&id, &shown, &run).await {
+                Ok(c) => {
+                    self.error.set(None);
+                    self.comparison.set(Some(c));
                 }
                 Err(e) => self.error.set(Some(e.message)),
             }
@@ -424,18 +405,6 @@ impl Simulating {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_form_needs_a_server_and_a_model_and_leaves_the_counts_to_the_api() {
-        assert!(settings_of("localhost:11434", "m", 3, 3).is_err());
-        assert!(settings_of("http://localhost:11434/v1", " ", 3, 3).is_err());
-        let s = settings_of(" http://localhost:11434/v1/ ", "qwen", 0, 4).unwrap();
-        assert_eq!(s.caller.base_url, "http://localhost:11434/v1");
-        // Not mended here: the API refuses them with the words `plan simulate` uses.
-        assert_eq!((s.conversations, s.votes), (0, 4));
-        assert_eq!(s.judge, s.caller);
-        assert_eq!(s.agent, PlanSide::Simulator);
-    }
 
     #[test]
     fn the_heat_map_counts_conversations_by_state_and_marks_the_arrows_taken() {

@@ -295,6 +295,37 @@ pub struct RunArgs {
     pub run: String,
 }
 
+/// Two runs of a plan to compare: [`super::COMPARE_RUNS`]'s arguments, in either order.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CompareRunsArgs {
+    /// The plan's id.
+    pub id: String,
+    /// One run's id.
+    pub run: String,
+    /// The other's.
+    pub other: String,
+}
+
+/// A run as a comparison names it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ComparedRun {
+    /// Its id.
+    pub run: String,
+    /// The plan it ran.
+    pub plan: RunPlan,
+}
+
+/// Two runs compared, the earlier first: [`super::COMPARE_RUNS`]'s answer.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunComparison {
+    /// The earlier run.
+    pub before: ComparedRun,
+    /// The later run.
+    pub after: ComparedRun,
+    /// Per persona, question, ending and turns.
+    pub comparison: plan_core::simulate::compare::Comparison,
+}
+
 /// Payload of [`super::SIMULATE_PROGRESS`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SimulateProgress {
@@ -304,6 +335,9 @@ pub struct SimulateProgress {
     pub of: u32,
     /// User turns so far.
     pub turns: u32,
+    /// The models' time so far, in milliseconds (a replay's: as recorded).
+    #[serde(default)]
+    pub model_ms: u64,
 }
 
 /// One conversation of a run, opened read-only: [`super::RUN_CONVERSATION`]'s answer.

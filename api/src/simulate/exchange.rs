@@ -5,7 +5,7 @@
 //! stay inside the HTTP clients: nothing of them reaches a recorded line.
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
@@ -34,6 +34,8 @@ pub struct RunExchange {
     lines: Mutex<Vec<RecordLine>>,
     failures: Mutex<HashMap<String, ExchangeError>>,
     judge_format: Mutex<JudgeFormat>,
+    /// The models' time of the answers kept so far, for the progress line.
+    model_ms: AtomicU64,
 }
 
 impl RunExchange {
@@ -53,6 +55,7 @@ impl RunExchange {
             lines: Mutex::new(Vec::new()),
             failures: Mutex::new(HashMap::new()),
             judge_format: Mutex::new(judge_format),
+            model_ms: AtomicU64::new(0),
         }
     }
 
@@ -74,7 +77,13 @@ impl RunExchange {
         e
     }
 
+    /// The models' time of the answers so far (a replay's: as recorded), in milliseconds.
+    pub fn model_ms(&self) -> u64 {
+        self.model_ms.load(Ordering::Relaxed)
+    }
+
     fn keep(&self, line: RecordLine) -> Value {
+        self.model_ms.fetch_add(line.ms, Ordering::Relaxed);
         let body = line.response.clone();
         self.lines
             .lock()

@@ -48,6 +48,8 @@ pub struct Progress {
     pub of: u32,
     /// User turns so far.
     pub turns: u32,
+    /// The models' time so far, in milliseconds (a replay's: as recorded).
+    pub model_ms: u64,
 }
 
 /// The most conversations per persona a run takes.
@@ -274,6 +276,7 @@ fn run_jobs(
                         done: d.0,
                         of: jobs.len() as u32,
                         turns: d.1,
+                        model_ms: exchange.model_ms(),
                     }
                 };
                 progress(report);

@@ -1,17 +1,18 @@
 //! What the Simulate tab shows of a plan: its personas (each with what is wrong with it beside the
 //! draft) and its runs, newest first; and a past run read back from its files as the report it
-//! made.
+//! made; two runs compared.
 
 use std::path::Path;
 
-use plan_core::simulate::conversation::Conversation;
+use plan_core::simulate::conversation::{Conversation, Outcome};
 use plan_core::simulate::persona::read_persona;
 use plan_core::simulate::recording::RecordLine;
 
 use super::{read_json, read_recording, report_of};
 use crate::error::{ApiError, ErrorCode};
 use crate::messages::{
-    ConversationView, PersonaProblem, PersonaRow, RunFile, RunReport, RunRow, SimulationOverview,
+    CompareRunsArgs, ComparedRun, ConversationView, PersonaProblem, PersonaRow, RunComparison,
+    RunFile, RunReport, RunRow, SimulationOverview,
 };
 use crate::Context;
 
@@ -97,6 +98,38 @@ pub fn report(ctx: &Context, id: &str, run: &str) -> Result<RunReport> {
         }
     }
     Ok(report_of(&file, &conversations, &lines))
+}
+
+/// Runs `args.run` and `args.other` of plan `args.id` compared, the earlier (by id, which sorts
+/// by time) first.
+pub fn compare(ctx: &Context, args: &CompareRunsArgs) -> Result<RunComparison> {
+    if args.run == args.other {
+        return Err(ApiError::new(
+            ErrorCode::Refused,
+            format!("run {} is the same run: pick two runs to compare", args.run),
+        ));
+    }
+    let (first, second) = if args.run < args.other {
+        (&args.run, &args.other)
+    } else {
+        (&args.other, &args.run)
+    };
+    let before = report(ctx, &args.id, first)?;
+    let after = report(ctx, &args.id, second)?;
+    let outcomes = |r: &RunReport| -> Vec<Outcome> {
+        r.conversations.iter().map(|c| c.outcome.clone()).collect()
+    };
+    Ok(RunComparison {
+        comparison: plan_core::simulate::compare::compare(&outcomes(&before), &outcomes(&after)),
+        before: ComparedRun {
+            run: before.run,
+            plan: before.plan,
+        },
+        after: ComparedRun {
+            run: after.run,
+            plan: after.plan,
+        },
+    })
 }
 
 /// Conversation `k` of persona `persona` in run `run` of plan `id`, with its test case (beginning

@@ -13,11 +13,13 @@
 //! - [`checks`]: a persona's `expect` against a conversation as it ran;
 //! - [`conversation`]: one simulated conversation, from the plan's opening to its status;
 //! - [`recording`]: a run's requests and answers, and a replay's lookup by place;
-//! - [`heat`]: how many conversations entered, took, ended or stalled where.
+//! - [`heat`]: how many conversations entered, took, ended or stalled where;
+//! - [`compare`]: two runs compared, per persona, question, ending and turns.
 
 pub mod caller;
 pub mod case;
 pub mod checks;
+pub mod compare;
 pub mod conversation;
 pub mod heat;
 pub mod judge;

@@ -8,8 +8,8 @@ use std::sync::{Arc, Mutex};
 
 use plan_api::agent::settings::key;
 use plan_api::messages::{
-    ConversationView, PlanSide, RoleKeys, RunReport, SavePersonaArgs, SimulateArgs,
-    SimulateProgress, SimulationOverview, SIMULATE_PROGRESS,
+    CompareRunsArgs, ConversationView, PlanSide, RoleKeys, RunComparison, RunReport,
+    SavePersonaArgs, SimulateArgs, SimulateProgress, SimulationOverview, SIMULATE_PROGRESS,
 };
 use plan_api::simulate::{self, runs, Progress};
 use plan_api::{ApiError, Context};
@@ -45,6 +45,15 @@ pub async fn run_report(
     run: String,
 ) -> Result<RunReport, ApiError> {
     on(&ctx, move |ctx| runs::report(ctx, &id, &run)).await
+}
+
+/// Two runs compared: [`CompareRunsArgs`] under `args`.
+#[tauri::command(rename_all = "snake_case")]
+pub async fn compare_runs(
+    ctx: State<'_, Context>,
+    args: CompareRunsArgs,
+) -> Result<RunComparison, ApiError> {
+    on(&ctx, move |ctx| runs::compare(ctx, &args)).await
 }
 
 #[tauri::command(rename_all = "snake_case")]
@@ -97,6 +106,7 @@ pub async fn simulate(
                     done: p.done,
                     of: p.of,
                     turns: p.turns,
+                    model_ms: p.model_ms,
                 },
             );
         };

@@ -10,6 +10,8 @@ mod explore;
 pub mod inspector;
 mod persona_form;
 mod problems;
+mod run_compare;
+mod run_form;
 mod simulate;
 mod suite;
 mod versions;

@@ -1,13 +1,15 @@
 //! The Simulate tab: the plan's simulated callers (personas) with what each is told and what is
-//! wrong with it; a run's settings (the caller's model server, conversations, votes) with Run,
-//! progress and Stop; the run shown, per caller and per conversation (how it ended, the checks that
-//! failed, each judge question's verdict with its agreement and reasons); past runs to open or
-//! replay. The decisions are `crate::simulate`'s.
+//! wrong with it; a run's settings with Run, progress and Stop (`run_form`); the run shown, per
+//! caller and per conversation (how it ended, the checks that failed, each judge question's
+//! verdict with its agreement and reasons); past runs to open, replay or compare (`run_compare`).
+//! The decisions are `crate::simulate`'s.
 
 use leptos::prelude::*;
 use plan_api::messages::{ConversationSummary, PersonaRow, RunReport, RunRow};
 
 use super::persona_form::PersonaForm;
+use super::run_compare::comparison_view;
+use super::run_form::RunForm;
 use crate::simulate::cost::cost_words;
 use crate::simulate::{
     persona_words, run_words, state_words, status_words, tally_words, verdict_words, Simulating,
@@ -109,6 +111,7 @@ fn Overview() -> impl IntoView {
                         }
                     })
             }}
+            {move || simulating.comparison.with(|c| c.as_ref().map(comparison_view))}
             {move || simulating.report.with(|r| r.as_ref().map(report))}
             <h3>"Past runs"</h3>
             {move || {
@@ -177,101 +180,6 @@ fn persona(simulating: Simulating, p: &PersonaRow) -> impl IntoView {
                 })
                 .collect_view()}
         </li>
-    }
-}
-
-#[component]
-fn RunForm() -> impl IntoView {
-    let s = expect_context::<Simulating>();
-    let number = |signal: RwSignal<u32>| {
-        move |e: leptos::ev::Event| {
-            if let Ok(n) = event_target_value(&e).trim().parse::<u32>() {
-                signal.set(n);
-            }
-        }
-    };
-    view! {
-        <h3>"Run"</h3>
-        <div class="sim-form">
-            <label>
-                "Caller's model server"
-                <input
-                    data-testid="sim-caller-url"
-                    placeholder="http://localhost:11434/v1"
-                    prop:value=move || s.caller_url.get()
-                    on:input=move |e| s.caller_url.set(event_target_value(&e))
-                />
-            </label>
-            <label>
-                "Model"
-                <input
-                    data-testid="sim-caller-model"
-                    prop:value=move || s.caller_model.get()
-                    on:input=move |e| s.caller_model.set(event_target_value(&e))
-                />
-            </label>
-            <label>
-                "Conversations per caller"
-                <input
-                    type="number"
-                    min="1"
-                    max="1000"
-                    data-testid="sim-conversations"
-                    prop:value=move || s.conversations.get().to_string()
-                    on:change=number(s.conversations)
-                />
-            </label>
-            <label>
-                "Judge's votes per question"
-                <input
-                    type="number"
-                    min="1"
-                    max="99"
-                    step="2"
-                    data-testid="sim-votes"
-                    prop:value=move || s.votes.get().to_string()
-                    on:change=number(s.votes)
-                />
-            </label>
-        </div>
-        <p class="hint">
-            "The simulator answers for the plan; the same model judges. Nothing leaves this machine but the requests to that server."
-        </p>
-        <p class="hint" data-testid="sim-estimate">
-            {move || s.estimate_words()}
-        </p>
-        <div class="sim-actions">
-            {move || {
-                if s.running.get() {
-                    view! {
-                        <button data-testid="sim-stop" on:click=move |_| s.stop()>
-                            "Stop"
-                        </button>
-                        <span class="hint" data-testid="sim-progress" aria-live="polite">
-                            {move || match s.progress.get() {
-                                None => "Starting…".to_string(),
-                                Some(p) => {
-                                    format!(
-                                        "{} of {} conversations done, {} turns",
-                                        p.done,
-                                        p.of,
-                                        p.turns,
-                                    )
-                                }
-                            }}
-                        </span>
-                    }
-                        .into_any()
-                } else {
-                    view! {
-                        <button class="primary" data-testid="sim-run" on:click=move |_| s.run()>
-                            "Run"
-                        </button>
-                    }
-                        .into_any()
-                }
-            }}
-        </div>
     }
 }
 
@@ -466,7 +374,7 @@ fn transcript() -> impl IntoView {
 }
 
 fn past_run(s: Simulating, r: RunRow) -> impl IntoView {
-    let (open, replay) = (r.run.clone(), r.run.clone());
+    let (open, replay, run) = (r.run.clone(), r.run.clone(), r.run.clone());
     let doc = match r.plan.version {
         Some(n) => format!("version {n}"),
         None => "draft".to_string(),
@@ -491,6 +399,23 @@ fn past_run(s: Simulating, r: RunRow) -> impl IntoView {
             >
                 "Replay"
             </button>
+            // Compared with the run shown, when another one is shown.
+            {move || {
+                let other = s.report.with(|r| r.as_ref().is_some_and(|r| r.run != run));
+                let run = run.clone();
+                other
+                    .then(|| {
+                        view! {
+                            <button
+                                data-testid="sim-compare"
+                                title="Compare this run with the run shown"
+                                on:click=move |_| s.compare(run.clone())
+                            >
+                                "Compare"
+                            </button>
+                        }
+                    })
+            }}
         </li>
     }
 }

@@ -10,26 +10,31 @@ use plan_api::messages::{PersonaRow, RoleCost, RunCost, RunRow};
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Estimate {
     pub caller_turns: u64,
+    /// The language-model agent's replies, one per caller turn (none with the simulator).
+    pub agent_replies: u64,
     pub judge_votes: u64,
 }
 
 impl Estimate {
     pub fn requests(&self) -> u64 {
-        self.caller_turns + self.judge_votes
+        self.caller_turns + self.agent_replies + self.judge_votes
     }
 }
 
 /// The estimate of a run of `personas` with `conversations` each, `votes` per question, for a
-/// plan with `evaluations` (each asked at most once per conversation). Callers whose file cannot
-/// be read do not run, and count nothing.
+/// plan with `evaluations` (each asked at most once per conversation), the plan's side answered
+/// by the language-model agent when `agent`. Callers whose file cannot be read do not run, and
+/// count nothing.
 pub fn estimate(
     personas: &[PersonaRow],
     evaluations: usize,
     conversations: u32,
     votes: u32,
+    agent: bool,
 ) -> Estimate {
     let mut e = Estimate {
         caller_turns: 0,
+        agent_replies: 0,
         judge_votes: 0,
     };
     for p in personas.iter().filter_map(|p| p.persona.as_ref()) {
@@ -37,11 +42,24 @@ pub fn estimate(
         e.caller_turns += n * u64::from(p.max_turns);
         e.judge_votes += n * (p.judge.len() + evaluations) as u64 * u64::from(votes);
     }
+    if agent {
+        e.agent_replies = e.caller_turns;
+    }
     e
 }
 
-/// "Up to 138 requests to the model server: at most 120 caller turns and 18 judge votes."
+/// "Up to 138 requests to the model server: at most 120 caller turns and 18 judge votes."; with the
+/// agent, its replies too (a reply that calls tools asks again, so they are a floor there).
 pub fn estimate_words(e: &Estimate) -> String {
+    if e.agent_replies > 0 {
+        return format!(
+            "Up to {} requests to the model servers: at most {} caller turns, {} agent replies (more when the agent calls tools) and {} judge votes.",
+            e.requests(),
+            e.caller_turns,
+            e.agent_replies,
+            e.judge_votes
+        );
+    }
     format!(
         "Up to {} requests to the model server: at most {} caller turns and {} judge votes.",
         e.requests(),
@@ -164,12 +182,22 @@ mod tests {
     fn a_run_is_counted_before_it_starts_by_patience_questions_and_votes() {
         let mut unreadable = row(5, 0);
         unreadable.persona = None;
-        let e = estimate(&[row(20, 1), row(10, 0), unreadable], 2, 3, 3);
+        let callers = [row(20, 1), row(10, 0), unreadable];
+        let e = estimate(&callers, 2, 3, 3, false);
         // Caller turns: 3 × 20 + 3 × 10; votes: 3 × (1 + 2) × 3 + 3 × (0 + 2) × 3.
-        assert_eq!((e.caller_turns, e.judge_votes), (90, 45));
+        assert_eq!(
+            (e.caller_turns, e.agent_replies, e.judge_votes),
+            (90, 0, 45)
+        );
         assert_eq!(
             estimate_words(&e),
             "Up to 135 requests to the model server: at most 90 caller turns and 45 judge votes."
+        );
+        // The language-model agent answers each caller turn.
+        let e = estimate(&callers, 2, 3, 3, true);
+        assert_eq!(
+            estimate_words(&e),
+            "Up to 225 requests to the model servers: at most 90 caller turns, 90 agent replies (more when the agent calls tools) and 45 judge votes."
         );
     }
 
