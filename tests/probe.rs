@@ -49,6 +49,10 @@ fn main() -> std::process::ExitCode {
             name: "probe_explore_1000_states",
             run: explore_running,
         },
+        Test {
+            name: "probe_simulate_1000_states",
+            run: simulate_running,
+        },
     ])
 }
 
@@ -765,6 +769,68 @@ fn explore_running(ctx: &Ctx) -> Outcome {
         return Ok(());
     }
     plan_tests::page::click(ctx, "[data-testid=explore-stop]")?;
+    Ok(())
+}
+
+/// The 1,000-state plan's canvas panned with nothing running, then while a simulated run goes
+/// on in the shell (simulate.md's "pan p95 as with nothing running"): a caller played by the
+/// scripted server, which takes 30 ms per answer as a small model would take longer, and the
+/// simulator answering for the plan; the progress line moves while the pan is measured.
+fn simulate_running(ctx: &Ctx) -> Outcome {
+    let ws = Workspace::at(ctx.workspace());
+    let mut plan = plan_core::synthetic::plan(1_000);
+    plan.title = "A synthetic plan of 1,000 states".into();
+    ws.create(&plan.id, plan.clone(), "2026-01-01T00:00:00Z")
+        .map_err(|e| e.to_string())?;
+    let personas = ctx.workspace().join(&plan.id).join("personas");
+    std::fs::create_dir_all(&personas).map_err(|e| e.to_string())?;
+    std::fs::write(
+        personas.join("probe-caller.json"),
+        r#"{"id": "probe-caller", "who": "You call about your order.", "max_turns": 10}"#,
+    )
+    .map_err(|e| e.to_string())?;
+    let server = plan_tests::model_server::ModelServer::start();
+    server.respond_with(|_| {
+        std::thread::sleep(Duration::from_millis(30));
+        plan_tests::model_server::text("I would like to know where my order is.")
+    });
+    open(ctx, &plan)?;
+    let options = json!({"viewport": "[data-testid=canvas]", "node": "[data-testid=state]", "transform": ".cards",
+        "background": "[data-testid=canvas], [data-testid=overview]",
+        "zoomLog2PerDeltaY": zoom_log2_per_delta()});
+    plan_tests::page::click(ctx, "[data-testid=tab-simulate]")?;
+    ctx.session()
+        .wait_for("[data-testid=sim-persona]", Duration::from_secs(30))
+        .map_err(|e| e.to_string())?;
+    let before = run_probe(ctx, &format!("canvasProbe.pan({options})"))?;
+    println!("{}", line("pan, nothing running (1,000 states)", &before));
+    plan_tests::page::set_value(ctx, "[data-testid=sim-caller-url]", &server.base_url)?;
+    plan_tests::page::set_value(ctx, "[data-testid=sim-caller-model]", "test-model")?;
+    plan_tests::page::set_value(ctx, "[data-testid=sim-conversations]", "200")?;
+    plan_tests::page::click(ctx, "[data-testid=sim-run]")?;
+    let progress = || text_of(ctx, "[data-testid=sim-progress]").unwrap_or_default();
+    ctx.session()
+        .wait_until("a conversation done", Duration::from_secs(60), || {
+            Ok(progress().contains("conversations done"))
+        })
+        .map_err(|e| format!("{e}: the tab shows {:?}", progress()))?;
+    let at_start = progress();
+    let during = run_probe(ctx, &format!("canvasProbe.pan({options})"))?;
+    let at_end = progress();
+    println!("{}", line("pan while a simulated run goes on", &during));
+    println!("  the run when the pan began: {at_start}; when it ended: {at_end}");
+    let p95 = |v: &Value| v["p95"].as_f64().unwrap_or(f64::NAN);
+    println!(
+        "  pan p95: {} ms running, {} ms idle",
+        p95(&during),
+        p95(&before)
+    );
+    if at_end == at_start || !at_end.contains("conversations done") {
+        return Err(format!(
+            "the run did not move during the pan: {at_start:?} then {at_end:?}"
+        ));
+    }
+    plan_tests::page::click(ctx, "[data-testid=sim-stop]")?;
     Ok(())
 }
 

@@ -123,6 +123,34 @@ fn the_support_plans_callers_run_are_judged_and_replay_without_a_request(ctx: &C
         count(ctx, "[data-testid=state][data-current=true]")? == 1,
         || "the state the conversation ended in is lit".into(),
     )?;
+    // Stepped back to the opening: the canvas lights where the conversation began.
+    click(ctx, "[data-testid=sim-show-turn]")?;
+    wait_text(
+        ctx,
+        "[data-testid=sim-step]",
+        "The opening, before turn 1 of ",
+    )?;
+    let lit = ctx.session().execute(
+        "return [...document.querySelectorAll('[data-testid=state][data-current=true]')].map(e => e.dataset.stateId);",
+        serde_json::json!([]),
+    )?;
+    ensure(lit == serde_json::json!(["greeting"]), || {
+        format!("at the opening the greeting is lit: {lit}")
+    })?;
+    click(ctx, "[data-testid=sim-step-on]")?;
+    wait_text(ctx, "[data-testid=sim-step]", "After turn 1 of ")?;
+    let votes = ctx.session().execute(
+        "return [...document.querySelectorAll('[data-testid=sim-vote]')].map(e => e.textContent);",
+        serde_json::json!([]),
+    )?;
+    ensure(
+        votes.as_array().is_some_and(|v| {
+            v.len() == 3
+                && v.iter()
+                    .all(|v| v.as_str().is_some_and(|v| v.starts_with("yes: ")))
+        }),
+        || format!("each vote with its reason: {votes}"),
+    )?;
     ctx.screenshot("simulate-conversation")?;
     click(ctx, hooks::SIM_SAVE_CASE)?;
     wait_text(

@@ -114,22 +114,15 @@ pub fn marks(report: Memo<Report>, chat: Memo<Option<ChatMarks>>) -> Memo<Marks>
             marks.heat = Some(heat.ended_stalled);
             marks.covered = Some(heat.taken);
         }
-        // A simulated conversation opened: where it went, lit as the test chat lights its own.
+        // A simulated conversation opened: where it went up to the turn shown, lit as the test
+        // chat lights its own.
         if navigation.showing(Tab::Simulate) {
             simulating.opened.with(|o| {
                 if let Some(o) = o {
-                    let c = &o.conversation;
-                    marks.visited = c
-                        .opening
-                        .iter()
-                        .map(|o| o.state.clone())
-                        .chain(c.transcript.iter().map(|t| t.state.clone()))
-                        .collect();
-                    marks.current = c
-                        .transcript
-                        .last()
-                        .map(|t| t.state.clone())
-                        .or_else(|| c.opening.as_ref().map(|o| o.state.clone()));
+                    let (visited, current) =
+                        crate::simulate::stepping::lit(&o.conversation, simulating.step.get());
+                    marks.visited = visited.into_iter().collect();
+                    marks.current = current;
                 }
             });
         }

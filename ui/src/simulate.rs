@@ -7,6 +7,7 @@ pub mod compare;
 pub mod cost;
 pub mod persona_form;
 pub mod run_form;
+pub mod stepping;
 
 use std::collections::{HashMap, HashSet};
 
@@ -150,6 +151,8 @@ pub struct Simulating {
     pub heat: RwSignal<bool>,
     /// The conversation opened read-only, turn by turn, and what saving it as a test case said.
     pub opened: RwSignal<Option<ConversationView>>,
+    /// The turn of the opened conversation shown on the canvas (`stepping`; none: its end).
+    pub step: RwSignal<Option<usize>>,
     pub saved: RwSignal<Option<String>>,
     /// The caller being written in the form (`crate::simulate::persona_form`), and why it was not saved.
     pub persona_form: RwSignal<Option<persona_form::PersonaFields>>,
@@ -169,6 +172,7 @@ impl Simulating {
             run_fields: RwSignal::new(run_form::RunFields::default()),
             heat: RwSignal::new(true),
             opened: RwSignal::new(None),
+            step: RwSignal::new(None),
             saved: RwSignal::new(None),
             persona_form: RwSignal::new(None),
             persona_error: RwSignal::new(None),
@@ -338,7 +342,10 @@ impl Simulating {
         };
         spawn_local(async move {
             match ipc::run_conversation(&id, &run, &persona, k).await {
-                Ok(view) => self.opened.set(Some(view)),
+                Ok(view) => {
+                    self.step.set(None);
+                    self.opened.set(Some(view));
+                }
                 Err(e) => self.error.set(Some(e.message)),
             }
         });

@@ -17,13 +17,14 @@ const CHIP_GAP: f64 = 16.0;
 /// An evaluation's card.
 const EVALUATION_H: f64 = 96.0;
 const EVALUATION_GAP: f64 = 40.0;
-/// From the flow's foot to the chips, and from the chips to the evaluations (room for the edges
-/// to bend).
-const FLOW_GAP: f64 = 140.0;
-const LANE_GAP: f64 = 150.0;
-/// The lanes' names stand left of their rows, clear of the edges.
-const HEADER_W: f64 = 200.0;
-const HEADER_GAP: f64 = 24.0;
+/// From the flow's foot to the chips (the chips' lane name between), and from the chips to the
+/// evaluations (room for the edges to bend).
+const FLOW_GAP: f64 = 150.0;
+const LANE_GAP: f64 = 140.0;
+/// A lane's name: above the chips, below the evaluations, so that no edge crosses one; within the
+/// flow's width, so that the lanes never make the plan open smaller.
+const HEADER_H: f64 = 52.0;
+const HEADER_GAP: f64 = 10.0;
 
 /// A session state, as a chip in its lane.
 #[derive(Debug, Clone, PartialEq)]
@@ -108,15 +109,16 @@ pub fn lanes(plan: &Plan, flow: Option<Rect>) -> Lanes {
     }
     let flow = flow.unwrap_or(Rect::new(0.0, 0.0, CARD_W, 0.0));
     let (x0, chips_y) = (flow.x, flow.bottom() + FLOW_GAP);
-    // A row may reach as far right of the flow as the lanes' names stand left of it.
-    let row_of = |width: f64, gap: f64| {
-        ((flow.w + HEADER_W + gap) / (width + gap)).floor().max(4.0) as usize
-    };
+    // Rows as wide as the flow, so that the lanes never make the plan open smaller.
+    let row_of = |width: f64, gap: f64| ((flow.w + gap) / (width + gap)).floor().max(4.0) as usize;
     let per_row = row_of(CHIP_W, CHIP_GAP);
+    // Every other row is set half a place on, like bricks: an edge leaving a chip of the first
+    // row goes down through a gap of the rows below, never behind a chip.
     let place = |k: usize, per_row: usize, w: f64, h: f64, gap: f64, top: f64| {
         let (row, col) = (k / per_row, k % per_row);
+        let brick = if row % 2 == 1 { (w + gap) / 2.0 } else { 0.0 };
         Rect::new(
-            x0 + col as f64 * (w + gap),
+            x0 + brick + col as f64 * (w + gap),
             top + row as f64 * (h + gap),
             w,
             h,
@@ -213,23 +215,25 @@ pub fn lanes(plan: &Plan, flow: Option<Rect>) -> Lanes {
             });
         }
     }
-    let header = |name, hint, top: f64, h: f64| LaneHeader {
+    let header = |name, hint, top: f64| LaneHeader {
         name,
         hint,
-        rect: Rect::new(x0 - HEADER_W - HEADER_GAP, top, HEADER_W, h.max(CHIP_H)),
+        rect: Rect::new(x0, top, flow.w.max(2.0 * CARD_W), HEADER_H),
     };
+    let foot = evaluations
+        .iter()
+        .map(|e| e.rect.bottom())
+        .fold(evaluations_y, f64::max);
     let headers = vec![
         header(
             "Session states",
             "Drag one onto an evaluation to ask it only while that state is on.",
-            chips_y,
-            CHIP_H,
+            chips_y - HEADER_GAP - HEADER_H,
         ),
         header(
             "Evaluations",
-            "The judge asks each of every simulated conversation.",
-            evaluations_y,
-            EVALUATION_H,
+            "The judge asks each of every simulated conversation; an edge from a session state asks it only while that state is on.",
+            foot + HEADER_GAP,
         ),
     ];
     Lanes {
@@ -309,6 +313,24 @@ mod tests {
             for b in &rects[i + 1..] {
                 assert!(!a.intersects(b), "{a:?} overlaps {b:?}");
             }
+        }
+        // Within the flow's width: the plan opens at the zoom its flow alone would.
+        let b = l.bounds().unwrap();
+        assert!(
+            b.x >= flow.x && b.right() <= flow.right(),
+            "{b:?} beside {flow:?}"
+        );
+        // An edge leaving a chip of the first row goes down between the chips of the second.
+        let first_row = l.chips.iter().filter(|c| c.rect.y == l.chips[0].rect.y);
+        for c in first_row {
+            let x = c.rect.center().0;
+            assert!(
+                !l.chips
+                    .iter()
+                    .any(|o| o.rect.y > c.rect.y && o.rect.x <= x && x <= o.rect.right()),
+                "{} would be crossed",
+                c.id
+            );
         }
         assert_eq!(l.evaluations[0].scope, "Asked of every conversation");
         assert_eq!(l.evaluations[1].scope, "Only while Billing mode is on");

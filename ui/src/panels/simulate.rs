@@ -6,11 +6,13 @@
 
 use leptos::prelude::*;
 use plan_api::messages::{ConversationSummary, PersonaRow, RunReport, RunRow};
+use plan_core::simulate::judge::Vote;
 
 use super::persona_form::PersonaForm;
 use super::run_compare::comparison_view;
 use super::run_form::RunForm;
 use crate::simulate::cost::cost_words;
+use crate::simulate::stepping;
 use crate::simulate::{
     persona_words, run_words, state_words, status_words, tally_words, verdict_words, Simulating,
 };
@@ -303,7 +305,9 @@ fn conversation(summary: &ConversationSummary) -> impl IntoView {
 }
 
 /// The conversation opened, turn by turn: what the caller said, what the plan answered and the
-/// state it was in after; then Save as test case.
+/// state it was in after; a step back and forth lights on the canvas where it was at that turn
+/// (`crate::simulate::stepping`); each judge question's votes with their reasons; then Save as
+/// test case.
 fn transcript() -> impl IntoView {
     let simulating = expect_context::<Simulating>();
     let view = simulating.opened.get_untracked();
@@ -314,26 +318,101 @@ fn transcript() -> impl IntoView {
     let name = RwSignal::new(format!("{}-{}", c.outcome.persona, c.outcome.k));
     let names = expect_context::<Memo<crate::plan_names::PlanNames>>();
     let state = move |id: &str| names.with_untracked(|n| state_words(n.states(), id));
+    let step = simulating.step;
+    let turns = c.transcript.len();
+    let shown = move |k: usize| stepping::at(step.get(), turns) == k;
+    let show = move |k: usize| {
+        view! {
+            <button
+                class="sim-show-turn"
+                data-testid="sim-show-turn"
+                aria-pressed=move || if shown(k) { "true" } else { "false" }
+                on:click=move |_| step.set(Some(k))
+            >
+                {if k == 0 { "Opening".to_string() } else { format!("Turn {k}") }}
+            </button>
+        }
+    };
     let opening = c.opening.as_ref().map(|o| {
         view! {
-            <li class="sim-turn">
-                <span class="hint">{format!("Opening, in {}", state(&o.state))}</span>
+            <li class="sim-turn" class:shown=move || shown(0)>
+                {show(0)}
+                <span class="hint">{format!("in {}", state(&o.state))}</span>
                 <span>{format!("Agent: {}", o.agent)}</span>
             </li>
         }
     });
+    let votes = c
+        .outcome
+        .verdicts
+        .iter()
+        .map(|v| {
+            view! {
+                <li data-testid="sim-question-votes">
+                    <strong>{v.question.clone()}</strong>
+                    {format!(" {}", verdict_words(v))}
+                    <ol>
+                        {v
+                            .votes
+                            .iter()
+                            .zip(v.reasons.iter().map(Some).chain(std::iter::repeat(None)))
+                            .map(|(vote, reason)| {
+                                let vote = match vote {
+                                    Vote::Yes => "yes",
+                                    Vote::No => "no",
+                                    Vote::Invalid => "not a verdict",
+                                };
+                                let reason = reason.map(|r| format!(": {r}")).unwrap_or_default();
+                                view! {
+                                    <li data-testid="sim-vote">{format!("{vote}{reason}")}</li>
+                                }
+                            })
+                            .collect_view()}
+                    </ol>
+                </li>
+            }
+        })
+        .collect_view();
     view! {
+        <div class="sim-steps" role="group" aria-label="Turn shown on the canvas">
+            <button
+                data-testid="sim-step-back"
+                prop:disabled=move || stepping::back(step.get(), turns).is_none()
+                on:click=move |_| {
+                    if let Some(k) = stepping::back(step.get_untracked(), turns) {
+                        step.set(Some(k));
+                    }
+                }
+            >
+                "◀ Previous turn"
+            </button>
+            <span data-testid="sim-step" aria-live="polite">
+                {move || stepping::step_words(step.get(), turns)}
+            </span>
+            <button
+                data-testid="sim-step-on"
+                prop:disabled=move || stepping::on(step.get(), turns).is_none()
+                on:click=move |_| {
+                    if let Some(k) = stepping::on(step.get_untracked(), turns) {
+                        step.set(Some(k));
+                    }
+                }
+            >
+                "Next turn ▶"
+            </button>
+        </div>
         <ol class="sim-transcript" data-testid="sim-transcript">
             {opening}
             {c
                 .transcript
                 .iter()
-                .map(|t| {
+                .enumerate()
+                .map(|(i, t)| {
+                    let k = i + 1;
                     view! {
-                        <li class="sim-turn" data-testid="sim-turn">
-                            <span class="hint">
-                                {format!("Turn {}, then in {}", t.turn.number, state(&t.state))}
-                            </span>
+                        <li class="sim-turn" class:shown=move || shown(k) data-testid="sim-turn">
+                            {show(k)}
+                            <span class="hint">{format!("then in {}", state(&t.state))}</span>
                             <span>
                                 {format!("Caller: {}", t.turn.user.clone().unwrap_or_default())}
                             </span>
@@ -343,6 +422,9 @@ fn transcript() -> impl IntoView {
                 })
                 .collect_view()}
         </ol>
+        <ul class="sim-votes" data-testid="sim-vote-list">
+            {votes}
+        </ul>
         <div class="sim-save">
             <input
                 data-testid="sim-case-name"
