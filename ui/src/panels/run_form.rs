@@ -58,6 +58,43 @@ fn count_field(
     }
 }
 
+/// A role with a server of its own.
+#[derive(Clone, Copy)]
+enum Role {
+    Agent,
+    Judge,
+}
+
+/// The server and model of `role`, shown while `shown` says (empty fields take the caller's).
+fn server_fields(s: Simulating, shown: Memo<bool>, role: Role) -> impl IntoView {
+    type Field = (fn(&RunFields) -> &String, fn(&mut RunFields, String));
+    let (testid, labels, url, model): ([&'static str; 3], [&'static str; 2], Field, Field) =
+        match role {
+            Role::Agent => (
+                ["sim-agent-server", "sim-agent-url", "sim-agent-model"],
+                ["Agent's model server", "Agent's model"],
+                (|f| &f.agent_url, |f, v| f.agent_url = v),
+                (|f| &f.agent_model, |f, v| f.agent_model = v),
+            ),
+            Role::Judge => (
+                ["sim-judge-server", "sim-judge-url", "sim-judge-model"],
+                ["Judge's model server", "Judge's model"],
+                (|f| &f.judge_url, |f, v| f.judge_url = v),
+                (|f| &f.judge_model, |f, v| f.judge_model = v),
+            ),
+        };
+    move || {
+        shown.get().then(|| {
+            view! {
+                <div class="sim-form" data-testid=testid[0]>
+                    {text_field(s, labels[0], testid[1], "the caller's", url.0, url.1)}
+                    {text_field(s, labels[1], testid[2], "the caller's", model.0, model.1)}
+                </div>
+            }
+        })
+    }
+}
+
 #[component]
 pub fn RunForm() -> impl IntoView {
     let s = expect_context::<Simulating>();
@@ -110,58 +147,8 @@ pub fn RunForm() -> impl IntoView {
                 "A judge of its own (else the caller's model judges)"
             </label>
         </div>
-        {move || {
-            agent_llm
-                .get()
-                .then(|| {
-                    view! {
-                        <div class="sim-form" data-testid="sim-agent-server">
-                            {text_field(
-                                s,
-                                "Agent's model server",
-                                "sim-agent-url",
-                                "the caller's",
-                                |f| &f.agent_url,
-                                |f, v| f.agent_url = v,
-                            )}
-                            {text_field(
-                                s,
-                                "Agent's model",
-                                "sim-agent-model",
-                                "the caller's",
-                                |f| &f.agent_model,
-                                |f, v| f.agent_model = v,
-                            )}
-                        </div>
-                    }
-                })
-        }}
-        {move || {
-            own_judge
-                .get()
-                .then(|| {
-                    view! {
-                        <div class="sim-form" data-testid="sim-judge-server">
-                            {text_field(
-                                s,
-                                "Judge's model server",
-                                "sim-judge-url",
-                                "the caller's",
-                                |f| &f.judge_url,
-                                |f, v| f.judge_url = v,
-                            )}
-                            {text_field(
-                                s,
-                                "Judge's model",
-                                "sim-judge-model",
-                                "the caller's",
-                                |f| &f.judge_model,
-                                |f, v| f.judge_model = v,
-                            )}
-                        </div>
-                    }
-                })
-        }}
+        {server_fields(s, agent_llm, Role::Agent)}
+        {server_fields(s, own_judge, Role::Judge)}
         <div class="sim-form">
             {count_field(
                 s,
