@@ -20,6 +20,14 @@ fn simulate(ws: &Path, args: &[&str]) -> Output {
 
 /// [`simulate`], not yet run.
 fn simulate_command(ws: &Path, args: &[&str]) -> std::process::Command {
+    let mut c = simulate_text(ws, args);
+    c.args(["--format", "json"]);
+    c
+}
+
+/// `plan --workspace WS simulate ARGS` with its text output and none of the user's model
+/// variables, not yet run.
+fn simulate_text(ws: &Path, args: &[&str]) -> std::process::Command {
     let mut c = command();
     for role in ["LLM", "CALLER", "JUDGE"] {
         for field in ["BASE_URL", "MODEL", "API_KEY"] {
@@ -30,8 +38,7 @@ fn simulate_command(ws: &Path, args: &[&str]) -> std::process::Command {
         .arg("--workspace")
         .arg(ws)
         .arg("simulate")
-        .args(args)
-        .args(["--format", "json"]);
+        .args(args);
     c
 }
 
@@ -813,20 +820,12 @@ fn two_runs_compared_say_per_persona_and_ending_what_changed_the_earlier_first()
     assert_eq!(compared["comparison"]["turns"][0], json!(0.0));
 
     // The text says the same, one line per persona.
-    let o = command()
-        .env("XDG_CONFIG_HOME", ws.join(".config"))
-        .arg("--workspace")
-        .arg(&ws)
-        .args([
-            "simulate",
-            "--plan",
-            "daily-routine",
-            "--compare",
-            first,
-            second,
-        ])
-        .output()
-        .unwrap();
+    let o = simulate_text(
+        &ws,
+        &["--plan", "daily-routine", "--compare", first, second],
+    )
+    .output()
+    .unwrap();
     let (out, _) = exits(&o, 0);
     assert!(
         out.starts_with(&format!(
