@@ -8,6 +8,7 @@
 #                  desktop-file-utils (the Debian package's checks)
 #   Rust           the wasm32 target; trunk; wasm-bindgen-cli at Cargo.lock's version; tauri-driver;
 #                  leptosfmt (the view macros' formatting, which the test command checks)
+#   axe-core       the accessibility rules the end-to-end tests run (npm registry, one file)
 #
 # Sourced by scripts/app.sh and scripts/test.sh; it can also be run on its own.
 set -euo pipefail
@@ -63,3 +64,19 @@ wasm_bindgen_version="$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/[^0-9.]/
 cargo_tool wasm-bindgen-cli "$wasm_bindgen_version"
 cargo_tool tauri-driver 2.1.0 --locked
 cargo_tool leptosfmt 0.1.33 --locked
+
+# axe-core (npm registry), the accessibility rule engine the end-to-end tests run in the app's
+# page: one file, fetched once at a pinned version and checked against its hash.
+axe_version=4.14.1
+axe_sha256=e6b0ce02b84d892e2e33e403485e7f3d6c29e2be6df65daf44d89ba564139745
+axe_dir="${XDG_CACHE_HOME:-$HOME/.cache}/plan-builder/axe-core-$axe_version"
+if [ ! -f "$axe_dir/axe.min.js" ]; then
+  say "fetching axe-core $axe_version from the npm registry (once; a second)"
+  axe_tgz="$(mktemp)"
+  curl -sSfL -o "$axe_tgz" "https://registry.npmjs.org/axe-core/-/axe-core-$axe_version.tgz"
+  echo "$axe_sha256  $axe_tgz" | sha256sum -c --quiet
+  mkdir -p "$axe_dir"
+  tar xzf "$axe_tgz" -C "$axe_dir" --strip-components=1 package/axe.min.js package/LICENSE
+  rm -f "$axe_tgz"
+fi
+export PLAN_BUILDER_AXE="$axe_dir/axe.min.js"

@@ -6,6 +6,7 @@
 //! cargo test's own options (`--exact`, `--list`, `--skip`; libtest-mimic runs them).
 //! Screenshots land in `target/e2e/`.
 
+mod accessibility;
 mod agents;
 mod answers;
 mod app;
@@ -14,6 +15,7 @@ mod detours;
 mod editor;
 mod explore_tab;
 mod first_hour;
+mod keyboard;
 mod lifecycle;
 mod pizza;
 mod readable;
@@ -38,6 +40,8 @@ fn main() -> std::process::ExitCode {
         explore_tab::TESTS,
         agents::TESTS,
         simulate_tab::TESTS,
+        keyboard::TESTS,
+        accessibility::TESTS,
     ];
     plan_tests::Harness::run(&suites.concat())
 }

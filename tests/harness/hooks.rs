@@ -2,6 +2,18 @@
 //! select them: each named once here. A selector that narrows one (`[data-testid=task][data-task-index='1']`)
 //! is written where it is used.
 
+/// `[data-testid=announcer]`: the polite live region a screen reader hears.
+pub const ANNOUNCER: &str = "[data-testid=announcer]";
+/// `[data-testid=menu-rename]`: the card menu's first item.
+pub const MENU_RENAME: &str = "[data-testid=menu-rename]";
+/// `[data-testid=menu-connect]`.
+pub const MENU_CONNECT: &str = "[data-testid=menu-connect]";
+/// `[data-testid=connect-picker]`: the picker of a new arrow's target (C).
+pub const CONNECT_PICKER: &str = "[data-testid=connect-picker]";
+/// `[data-testid=connect-input]`.
+pub const CONNECT_INPUT: &str = "[data-testid=connect-input]";
+/// `[data-testid=connect-option]`.
+pub const CONNECT_OPTION: &str = "[data-testid=connect-option]";
 /// `[data-testid=add-auto-activate]`.
 pub const ADD_AUTO_ACTIVATE: &str = "[data-testid=add-auto-activate]";
 /// `[data-testid=add-interruption]`.

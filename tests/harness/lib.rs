@@ -9,9 +9,11 @@
 //! SIGKILL orphans WebKitWebDriver, which then holds the output open and hangs the run.
 //! If the app does not start, the tests fail; they never skip.
 
+pub mod axe;
 pub mod chat;
 pub mod cli;
 pub mod hooks;
+pub mod keys;
 pub mod llama;
 pub mod model_server;
 pub mod native;

@@ -8,8 +8,10 @@ use leptos::prelude::*;
 use plan_core::Severity;
 
 use crate::actions::{plural, Actions};
+use crate::announce::Announcer;
 use crate::canvas::camera::Camera;
 use crate::canvas::view::Canvas;
+use crate::connect_picker::ConnectPicker;
 use crate::derived;
 use crate::dialogs::Dialogs;
 use crate::editor::{Editor, Mode, OnDiskChoice, SaveState};
@@ -75,7 +77,12 @@ pub fn App(first: FirstScreen) -> impl IntoView {
         >
             <TopBar />
             <Sidebar />
-            <main class="workspace" class:read-only=move || !editor.mode.with(Mode::is_draft)>
+            <main
+                class="workspace"
+                class:read-only=move || !editor.mode.with(Mode::is_draft)
+                data-region="canvas"
+                aria-label="Canvas"
+            >
                 <Canvas scene=scene marks=marks />
                 <FoldToggles />
                 <ReadOnlyBanner />
@@ -108,7 +115,8 @@ fn LoadError() -> impl IntoView {
     }
 }
 
-/// Find (Ctrl+F) and the shortcuts overlay (?), while open.
+/// Find (Ctrl+F), the shortcuts overlay (?) and the picker of a new arrow's target (C), while
+/// open.
 #[component]
 fn FindAndHelp() -> impl IntoView {
     let actions = expect_context::<Actions>();
@@ -121,12 +129,18 @@ fn FindAndHelp() -> impl IntoView {
                     view! {
                         <Find
                             close=close
-                            on_pick=Callback::new(move |id: String| actions.go_to(&id, None))
+                            on_pick=Callback::new(move |id: String| {
+                                actions.go_to(&id, None);
+                                crate::actions::focus_card(&id);
+                            })
                         />
                     }
                 })
         }}
         {move || { actions.showing_help().then(|| view! { <Help close=close /> }) }}
+        {move || {
+            actions.connecting().map(|connecting| view! { <ConnectPicker connecting=connecting /> })
+        }}
     }
 }
 
@@ -311,6 +325,7 @@ fn StatusBar(report: Memo<plan_core::Report>) -> impl IntoView {
             <span class="zoom" data-testid="zoom">
                 {zoom}
             </span>
+            <Announcer problems=Memo::new(move |_| problem_count.with(|c| c.text.clone())) />
         </footer>
     }
 }

@@ -80,6 +80,11 @@ fn focus_field(selector: String) {
     );
 }
 
+/// Focuses the condition of the arrow the inspector shows, once it is drawn (Enter on an arrow).
+pub fn open_condition() {
+    focus_field("[data-testid=field-condition-type]".to_string());
+}
+
 /// Focuses the inspector's title field with its text selected, once it shows the state just
 /// added: the author names the state by typing, the placeholder title replaced.
 pub fn name_in_inspector() {
@@ -92,6 +97,21 @@ pub fn name_in_inspector() {
         {
             let _ = field.focus();
             field.select();
+        }
+    });
+}
+
+/// Gives card `id` the keyboard's focus once it is drawn (it may be drawn only now, brought into
+/// view), as Tab would.
+pub fn focus_card(id: &str) {
+    let css = format!("[data-testid=state][data-state-id=\"{id}\"]");
+    request_animation_frame(move || {
+        let card = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.query_selector(&css).ok().flatten())
+            .and_then(|el| el.dyn_into::<web_sys::HtmlElement>().ok());
+        if let Some(card) = card {
+            let _ = card.focus();
         }
     });
 }

@@ -34,6 +34,21 @@ pub enum Action {
         dx: i8,
         dy: i8,
     },
+    /// A new state of a mode picked from a menu, next to the selected card.
+    AddBeside,
+    /// The selected card connected to a state picked by its title.
+    Connect,
+    /// The next (or previous) arrow out of the selected card, or of the selected arrow's card.
+    CycleArrows {
+        forward: bool,
+    },
+    /// The context menu of what has the focus.
+    OpenMenu,
+    /// The focus moved to the next (or previous) region of the window: the plans, the canvas,
+    /// the panel.
+    Region {
+        forward: bool,
+    },
 }
 
 /// A key press as the keymap reads it.
@@ -85,6 +100,24 @@ const fn plain(keys: &'static [&'static str], in_text: bool) -> Keys {
         keys,
         ctrl: false,
         shift: None,
+        in_text,
+    }
+}
+
+const fn shifted(keys: &'static [&'static str], in_text: bool) -> Keys {
+    Keys {
+        keys,
+        ctrl: false,
+        shift: Some(true),
+        in_text,
+    }
+}
+
+const fn unshifted(keys: &'static [&'static str], in_text: bool) -> Keys {
+    Keys {
+        keys,
+        ctrl: false,
+        shift: Some(false),
         in_text,
     }
 }
@@ -177,6 +210,52 @@ pub const SHORTCUTS: &[Shortcut] = &[
         Action::Neighbour { dx: 0, dy: 1 },
     ),
     key(
+        "N",
+        "Add a state next to the selected card (pick its mode from the menu)",
+        &[plain(&["n", "N"], false)],
+        Action::AddBeside,
+    ),
+    key(
+        "C",
+        "Connect the selected card to another (type part of its title, Enter)",
+        &[plain(&["c", "C"], false)],
+        Action::Connect,
+    ),
+    key(
+        "]",
+        "Select the card's next arrow (Delete, Enter and Escape then act on it)",
+        &[plain(&["]"], false)],
+        Action::CycleArrows { forward: true },
+    ),
+    key(
+        "[",
+        "Select the card's previous arrow",
+        &[plain(&["["], false)],
+        Action::CycleArrows { forward: false },
+    ),
+    gesture(
+        "Enter",
+        "Open the selected card in the inspector (an arrow: its condition)",
+    ),
+    key(
+        "Shift+F10 or the Menu key",
+        "Open the menu of what has the focus",
+        &[shifted(&["F10"], false), plain(&["ContextMenu"], false)],
+        Action::OpenMenu,
+    ),
+    key(
+        "F6",
+        "Go to the next region: the toolbar, the plans, the canvas, the panel",
+        &[unshifted(&["F6"], true)],
+        Action::Region { forward: true },
+    ),
+    key(
+        "Shift+F6",
+        "Go to the previous region",
+        &[shifted(&["F6"], true)],
+        Action::Region { forward: false },
+    ),
+    key(
         "Delete",
         "Delete the selection",
         &[plain(&["Delete", "Backspace"], false)],
@@ -262,7 +341,7 @@ pub const SHORTCUTS: &[Shortcut] = &[
     key("?", "This help", &[plain(&["?"], false)], Action::Help),
     key(
         "Escape",
-        "Close · clear the selection",
+        "Close · on an arrow, back to its card · clear the selection",
         &[plain(&["Escape"], true)],
         Action::Escape,
     ),
@@ -330,7 +409,22 @@ mod tests {
         // Undo and Escape work everywhere.
         assert_eq!(press("z", true, false, true), Some(Action::Undo));
         assert_eq!(press("Escape", false, false, true), Some(Action::Escape));
-        // A plain letter is nobody's shortcut.
-        assert_eq!(press("c", false, false, false), None);
+        // A plain letter is nobody's shortcut but the canvas's own few, never while typing.
+        assert_eq!(press("x", false, false, false), None);
+        assert_eq!(press("c", false, false, false), Some(Action::Connect));
+        assert_eq!(press("c", false, false, true), None);
+        assert_eq!(press("n", false, false, true), None);
+        assert_eq!(press("]", false, false, true), None);
+        // F6 leaves a text field too; the Menu key there is the field's own.
+        assert_eq!(
+            press("F6", false, false, true),
+            Some(Action::Region { forward: true })
+        );
+        assert_eq!(
+            press("F6", false, true, true),
+            Some(Action::Region { forward: false })
+        );
+        assert_eq!(press("F10", false, true, true), None);
+        assert_eq!(press("F10", false, true, false), Some(Action::OpenMenu));
     }
 }

@@ -11,8 +11,10 @@
 //! module that talks to the desktop shell.
 
 mod actions;
+mod announce;
 mod app;
 mod canvas;
+mod connect_picker;
 mod derived;
 mod dialogs;
 mod editor;
@@ -30,6 +32,7 @@ mod opening;
 mod panels;
 mod plan_names;
 mod problem_count;
+mod regions;
 mod sidebar;
 mod simulate;
 mod switcher;

@@ -81,7 +81,12 @@ pub fn Sidebar() -> impl IntoView {
         };
 
     view! {
-        <aside class="sidebar" class:folded=move || !actions.side_open()>
+        <aside
+            class="sidebar"
+            class:folded=move || !actions.side_open()
+            data-region="plans"
+            aria-label="Plans and the palette"
+        >
             <Switcher />
             <h2>"Add a state"</h2>
             <div class="palette">

@@ -55,7 +55,7 @@ pub fn TopBar() -> impl IntoView {
     let draft_shown = move || editor.mode.with(Mode::is_draft);
     let no_plan = move || editor.id.with(Option::is_none);
     view! {
-        <header class="topbar">
+        <header class="topbar" data-region="toolbar" aria-label="Toolbar">
             <div class="brand">
                 <img src="icon.png" alt="Plan Builder" width="22" height="22" />
                 <span class="wide-only">"Plan Builder"</span>

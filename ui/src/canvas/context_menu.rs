@@ -7,78 +7,20 @@
 use leptos::prelude::*;
 use plan_core::edit::NewState;
 
-use super::gesture::Target;
+pub use super::menu::{Menu, Place};
 use crate::actions::Actions;
-use crate::editor::{Editor, Selection};
+use crate::editor::Editor;
 use crate::keymap::Action;
 use crate::navigation::{Navigation, Tab};
 use crate::test_chat::TestChat;
-
-/// What the menu was opened on, and where (canvas pixels).
-#[derive(Debug, Clone, PartialEq)]
-pub struct Menu {
-    /// Where the button was pressed, in the canvas's pixels.
-    pub at: (f64, f64),
-    /// What is there.
-    pub on: Place,
-}
-
-/// What a menu is about.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Place {
-    /// A state's card.
-    Card(String),
-    /// Transition `index` of state `from`.
-    Arrow {
-        /// The state it leaves.
-        from: String,
-        /// Its index among the state's transitions.
-        index: usize,
-    },
-    /// The empty canvas.
-    Background,
-    /// The empty canvas where a new arrow out of `from` was let go: a state added there is
-    /// connected from it.
-    DroppedArrow {
-        /// The state the arrow leaves.
-        from: String,
-    },
-}
-
-impl Place {
-    /// The selection a click on it makes: the card, the arrow, or nothing.
-    pub fn selection(&self) -> Selection {
-        match self {
-            Place::Card(id) => Selection::state(id),
-            Place::Arrow { from, index } => Selection {
-                states: Vec::new(),
-                transition: Some((from.clone(), *index)),
-                limit: None,
-            },
-            Place::Background => Selection::default(),
-            Place::DroppedArrow { from } => Selection::state(from),
-        }
-    }
-
-    /// The place under the pointer as the gesture machine names it; none for the controls drawn
-    /// over the canvas.
-    pub fn of(target: Target) -> Option<Place> {
-        match target {
-            Target::Card(id) | Target::Handle(id) => Some(Place::Card(id)),
-            Target::Arrow { from, index } | Target::ArrowEnd { from, index } => {
-                Some(Place::Arrow { from, index })
-            }
-            Target::Background => Some(Place::Background),
-            _ => None,
-        }
-    }
-}
 
 /// One thing the menu offers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Item {
     /// The state's title field, ready to type.
     Rename,
+    /// A new arrow from the state, its target picked by title.
+    Connect,
     /// A copy of the state beside it.
     Duplicate,
     /// The state or transition removed (Ctrl+Z brings it back).
@@ -100,6 +42,7 @@ impl Item {
     pub fn label(self) -> &'static str {
         match self {
             Item::Rename => "Rename",
+            Item::Connect => "Connect to…",
             Item::Duplicate => "Duplicate",
             Item::Delete => "Delete",
             Item::TestFromHere => "Test from here",
@@ -119,6 +62,7 @@ impl Item {
     pub fn testid(self) -> String {
         let name = match self {
             Item::Rename => "rename",
+            Item::Connect => "connect",
             Item::Duplicate => "duplicate",
             Item::Delete => "delete",
             Item::TestFromHere => "test-from-here",
@@ -133,6 +77,19 @@ impl Item {
             Item::Fit => "fit",
         };
         format!("menu-{name}")
+    }
+
+    /// The key that does the same from the keyboard, shown beside it.
+    pub fn keys(self) -> Option<&'static str> {
+        match self {
+            Item::Rename | Item::EditCondition => Some("Enter"),
+            Item::Connect => Some("C"),
+            Item::Duplicate => Some("Ctrl+D"),
+            Item::Delete => Some("Delete"),
+            Item::Paste => Some("Ctrl+V"),
+            Item::Fit => Some("Ctrl+0"),
+            Item::TestFromHere | Item::Add(_) => None,
+        }
     }
 }
 
@@ -154,7 +111,7 @@ pub fn items(place: &Place, editable: bool, copied: bool) -> Vec<Item> {
     match place {
         Place::Card(_) => {
             if editable {
-                out.extend([Item::Rename, Item::Duplicate]);
+                out.extend([Item::Rename, Item::Connect, Item::Duplicate]);
             }
             out.push(Item::TestFromHere);
             if editable {
@@ -176,7 +133,7 @@ pub fn items(place: &Place, editable: bool, copied: bool) -> Vec<Item> {
             }
             out.push(Item::Fit);
         }
-        Place::DroppedArrow { .. } => {
+        Place::DroppedArrow { .. } | Place::Beside(_) => {
             if editable {
                 out.extend(NEW_STATES.iter().copied().map(Item::Add));
             }
@@ -196,6 +153,10 @@ fn choose(item: Item, place: &Place, at: (f64, f64)) {
             expect_context::<Navigation>().show(Tab::Inspect);
             super::items::open_in_inspector();
         }
+        Item::Connect => {
+            select(place);
+            actions.perform(Action::Connect);
+        }
         Item::Duplicate => {
             select(place);
             actions.perform(Action::Duplicate);
@@ -214,42 +175,72 @@ fn choose(item: Item, place: &Place, at: (f64, f64)) {
             select(place);
             expect_context::<Navigation>().show(Tab::Inspect);
         }
-        Item::Add(kind) => {
-            let from = match place {
-                Place::DroppedArrow { from } => Some(from.clone()),
-                _ => None,
-            };
-            actions.add_state(kind, Some(at), from);
-        }
+        Item::Add(kind) => match place {
+            Place::DroppedArrow { from } => actions.add_state(kind, Some(at), Some(from.clone())),
+            // Beside the card, as a palette click places a state beside the selected one.
+            Place::Beside(_) => {
+                select(place);
+                actions.add_state(kind, None, None);
+            }
+            _ => actions.add_state(kind, Some(at), None),
+        },
         Item::Paste => actions.perform(Action::Paste),
         Item::Fit => actions.perform(Action::Fit),
     }
 }
 
 /// The open menu, if any, drawn where it was opened (kept inside the canvas); a choice or a
-/// press elsewhere closes it.
+/// press elsewhere closes it. Opened, its first item has the focus; the arrow keys, Home and End
+/// go through its items; Escape closes it and gives the focus back to where it was.
 #[component]
 pub fn ContextMenu(menu: RwSignal<Option<Menu>>, size: RwSignal<(f64, f64)>) -> impl IntoView {
     let editor = expect_context::<Editor>();
     let actions = expect_context::<Actions>();
-    // A press anywhere else, or Escape, closes it.
+    let root = NodeRef::<leptos::html::Div>::new();
+    // What had the focus before the menu opened, to give it back on Escape.
+    let opener = StoredValue::new_local(None::<web_sys::HtmlElement>);
     let press = window_event_listener(leptos::ev::pointerdown, move |_| menu.set(None));
-    let key = window_event_listener(leptos::ev::keydown, move |e: leptos::ev::KeyboardEvent| {
-        if e.key() == "Escape" {
-            menu.set(None);
+    on_cleanup(move || press.remove());
+    Effect::new(move |_| {
+        if menu.with(Option::is_some) {
+            opener.set_value(active_element());
+            request_animation_frame(move || focus_item(root, |_, _| Some(0)));
         }
     });
-    on_cleanup(move || {
-        press.remove();
-        key.remove();
-    });
+    let close_back = move || {
+        menu.set(None);
+        if let Some(el) = opener.get_value() {
+            let _ = el.focus();
+        }
+    };
+    let on_key = move |e: leptos::ev::KeyboardEvent| {
+        let key = e.key();
+        let step = match key.as_str() {
+            "ArrowDown" => Some(menu_step::Step::Next),
+            "ArrowUp" => Some(menu_step::Step::Previous),
+            "Home" => Some(menu_step::Step::First),
+            "End" => Some(menu_step::Step::Last),
+            _ => None,
+        };
+        if let Some(step) = step {
+            e.prevent_default();
+            e.stop_propagation();
+            focus_item(root, |at, n| menu_step::next(at, n, step));
+        } else if key == "Escape" {
+            e.prevent_default();
+            e.stop_propagation();
+            close_back();
+        } else if key == "Tab" {
+            menu.set(None);
+        }
+    };
     move || {
         let Menu { at, on } = menu.get()?;
         let editable = editor.mode.with_untracked(|m| m.is_draft());
         let list = items(&on, editable, actions.has_copied());
         // Kept inside the canvas: a menu opened near an edge opens towards the middle.
         let (w, h) = size.get_untracked();
-        let (menu_w, menu_h) = (200.0, 8.0 + 30.0 * list.len() as f64);
+        let (menu_w, menu_h) = (220.0, 8.0 + 30.0 * list.len() as f64);
         let left = if at.0 + menu_w > w {
             (at.0 - menu_w).max(0.0)
         } else {
@@ -265,10 +256,13 @@ pub fn ContextMenu(menu: RwSignal<Option<Menu>>, size: RwSignal<(f64, f64)>) -> 
                 class="context-menu"
                 data-testid="context-menu"
                 role="menu"
+                aria-label=on.spoken()
+                node_ref=root
                 style:left=format!("{left}px")
                 style:top=format!("{top}px")
                 on:pointerdown=|e: leptos::ev::PointerEvent| e.stop_propagation()
                 on:contextmenu=|e: leptos::ev::MouseEvent| e.prevent_default()
+                on:keydown=on_key
             >
                 {list
                     .into_iter()
@@ -277,13 +271,16 @@ pub fn ContextMenu(menu: RwSignal<Option<Menu>>, size: RwSignal<(f64, f64)>) -> 
                         view! {
                             <button
                                 role="menuitem"
+                                tabindex="-1"
                                 data-testid=item.testid()
+                                aria-keyshortcuts=item.keys()
                                 on:click=move |_| {
                                     menu.set(None);
                                     choose(item, &on, at);
                                 }
                             >
-                                {item.label()}
+                                <span>{item.label()}</span>
+                                {item.keys().map(|k| view! { <kbd class="menu-keys">{k}</kbd> })}
                             </button>
                         }
                     })
@@ -293,17 +290,77 @@ pub fn ContextMenu(menu: RwSignal<Option<Menu>>, size: RwSignal<(f64, f64)>) -> 
     }
 }
 
+/// The focused element, as an element that can be focused again.
+fn active_element() -> Option<web_sys::HtmlElement> {
+    use wasm_bindgen::JsCast;
+    document()
+        .active_element()
+        .and_then(|el| el.dyn_into::<web_sys::HtmlElement>().ok())
+}
+
+/// Focuses the menu's item that `pick` chooses from the focused one's place and the count.
+fn focus_item(
+    root: NodeRef<leptos::html::Div>,
+    pick: impl Fn(Option<usize>, usize) -> Option<usize>,
+) {
+    use wasm_bindgen::JsCast;
+    let Some(menu) = root.get_untracked() else {
+        return;
+    };
+    // The items are the menu's children.
+    let items: Vec<web_sys::HtmlElement> =
+        std::iter::successors(menu.first_element_child(), |el| el.next_element_sibling())
+            .filter_map(|el| el.dyn_into::<web_sys::HtmlElement>().ok())
+            .collect();
+    let focused = document().active_element();
+    let at = items
+        .iter()
+        .position(|el| focused.as_ref().is_some_and(|f| f == &**el));
+    if let Some(el) = pick(at, items.len()).and_then(|i| items.get(i)) {
+        let _ = el.focus();
+    }
+}
+
+/// Going through a menu's items from the keyboard: pure.
+pub mod menu_step {
+    /// A key's move.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub enum Step {
+        Next,
+        Previous,
+        First,
+        Last,
+    }
+
+    /// The item `step` goes to from item `at` (none focused: the first) among `n`, round at
+    /// either end.
+    pub fn next(at: Option<usize>, n: usize, step: Step) -> Option<usize> {
+        if n == 0 {
+            return None;
+        }
+        Some(match (step, at) {
+            (Step::First, _) | (Step::Next, None) => 0,
+            (Step::Last, _) | (Step::Previous, None) => n - 1,
+            (Step::Next, Some(i)) => (i + 1) % n,
+            (Step::Previous, Some(i)) => (i + n - 1) % n,
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::canvas::gesture::Target;
+    use crate::editor::Selection;
 
     #[test]
-    fn a_card_offers_rename_duplicate_test_and_delete_and_a_version_only_the_test() {
+    fn a_card_offers_rename_connect_duplicate_test_and_delete_and_a_version_only_the_test() {
         let card = Place::Card("a".into());
         assert_eq!(
             items(&card, true, false),
             [
                 Item::Rename,
+                Item::Connect,
                 Item::Duplicate,
                 Item::TestFromHere,
                 Item::Delete
@@ -353,5 +410,26 @@ mod tests {
             Some(Place::Card("a".into()))
         );
         assert_eq!(Place::of(Target::Background), Some(Place::Background));
+    }
+
+    #[test]
+    fn the_arrow_keys_go_round_a_menu_and_home_and_end_to_its_ends() {
+        use menu_step::{next, Step};
+        assert_eq!(next(None, 3, Step::Next), Some(0));
+        assert_eq!(next(Some(2), 3, Step::Next), Some(0));
+        assert_eq!(next(Some(0), 3, Step::Previous), Some(2));
+        assert_eq!(next(Some(1), 3, Step::Last), Some(2));
+        assert_eq!(next(Some(1), 3, Step::First), Some(0));
+        assert_eq!(next(None, 0, Step::Next), None);
+    }
+
+    #[test]
+    fn n_beside_a_card_offers_every_mode_and_each_item_shows_its_key() {
+        let beside = Place::Beside("a".into());
+        assert_eq!(items(&beside, true, false).len(), 6);
+        assert_eq!(beside.selection(), Selection::state("a"));
+        assert_eq!(Item::Delete.keys(), Some("Delete"));
+        assert_eq!(Item::Connect.keys(), Some("C"));
+        assert!(items(&Place::Card("a".into()), true, false).contains(&Item::Connect));
     }
 }

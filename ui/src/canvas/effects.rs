@@ -7,9 +7,9 @@ use std::collections::BTreeMap;
 use plan_core::edit::Command;
 use plan_core::plan::Position;
 
-use super::context_menu::{Menu, Place};
 use super::geometry::snap;
 use super::gesture::Effect;
+use super::menu::{Menu, Place};
 use super::scene::Scene;
 use crate::editor::Selection;
 

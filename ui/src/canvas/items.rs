@@ -11,30 +11,12 @@ use plan_core::Severity;
 use super::label_place::Placed;
 use super::marks::{ArrowMarks, CardMarks, Marks};
 use super::scene::{Arrow, ArrowText, Card, Detour};
+use super::spoken::{card_spoken, card_words};
 use crate::editor::{Editor, Selection};
 use crate::navigation::{Navigation, Tab};
 
 fn severity_name(s: Severity) -> &'static str {
     s.as_str()
-}
-
-/// What a screen reader says of a card: its title, its mode, whether the conversation starts or
-/// ends there, and whether it has problems.
-pub fn card_words(card: &Card, problem: Option<Severity>) -> String {
-    let mut words = format!("{}, {} state", card.title, card.mode.label().to_lowercase());
-    if card.is_start {
-        words.push_str(", where conversations start");
-    }
-    if let Some(ending) = &card.ending {
-        words.push_str(&format!(", ends: {ending}"));
-    }
-    words.push_str(match problem {
-        Some(Severity::Error) => ", has errors",
-        Some(Severity::Warning) => ", has warnings",
-        Some(Severity::Info) => ", has a note",
-        None => "",
-    });
-    words
 }
 
 /// A state card: mode, start and ending marks, problem badge, title, work and keys, and the handle
@@ -60,17 +42,37 @@ pub fn card_view(card: Card, editor: Editor, marks: Memo<Marks>) -> impl IntoVie
     let look = Memo::new(move |_| marks.with(|m| CardMarks::of(m, &id_mark)));
     let problem = move || look.with(|l| l.problem);
     let parked = move || look.with(|l| l.parked);
-    let spoken = card.clone();
+    let spoken = std::sync::Arc::new(card.clone());
+    let (whole_of, short_of) = (spoken.clone(), spoken.clone());
     let words = move || card_words(&spoken, problem());
     let id_focus = card.id.clone();
+    let id_held = card.id.clone();
+    let id_lost = card.id.clone();
     let on_focus = move |e: leptos::ev::FocusEvent| {
+        super::card_focus::took(&id_held);
+        // The whole words (tasks, arrows) are made as the card takes the focus, when a screen
+        // reader reads them: made for every card drawn, they would cost on every edit and pan.
+        if let Some(el) = focus_target(&e) {
+            let whole = editor
+                .plan
+                .with_untracked(|p| p.as_ref().map(|p| card_spoken(&whole_of, p, problem())));
+            if let Some(whole) = whole {
+                let _ = el.set_attribute("aria-label", &whole);
+            }
+        }
         // Only a focus from the keyboard selects: a click selects through the canvas's gesture,
         // which knows about Shift.
         let from_keyboard = e
             .target()
             .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok())
             .is_some_and(|el| el.matches(":focus-visible").unwrap_or(false));
+        // A card whose state was renamed as it took the focus (its title's field let go) is
+        // gone: the renamed one is selected already.
+        let exists = editor
+            .plan
+            .with_untracked(|p| p.as_ref().is_some_and(|p| p.state(&id_focus).is_some()));
         if from_keyboard
+            && exists
             && !editor
                 .selection
                 .with_untracked(|s| s.states == [id_focus.clone()])
@@ -95,6 +97,13 @@ pub fn card_view(card: Card, editor: Editor, marks: Memo<Marks>) -> impl IntoVie
             role="group"
             aria-label=words
             on:focus=on_focus
+            on:blur=move |e: leptos::ev::FocusEvent| {
+                let element = focus_target(&e);
+                if let Some(el) = &element {
+                    let _ = el.set_attribute("aria-label", &card_words(&short_of, problem()));
+                }
+                super::card_focus::lost(&id_lost, element);
+            }
             on:keydown=on_key
             class=mode_class
             class:start=card.is_start
@@ -369,6 +378,37 @@ pub fn label_view(
     let selected = transition_selected(editor, from.clone(), index);
     let end = arrow.path.end;
     let look = arrow_marks(marks, from.clone(), index);
+    // Reached from its card by `]` and `[` (not by Tab: a plan has many arrows), its words
+    // made as it takes the focus. Its name starts with what it shows (a screen reader's user
+    // who sees it can say it).
+    let (spoken_from, key_from) = (from.clone(), from.clone());
+    let on_focus = move |e: leptos::ev::FocusEvent| {
+        let Some(el) = focus_target(&e) else { return };
+        let shown = el.text_content().unwrap_or_default();
+        let spoken = editor
+            .plan
+            .with_untracked(|p| super::spoken::arrow_spoken(p.as_ref()?, &spoken_from, index));
+        if let Some(spoken) = spoken {
+            let _ = el.set_attribute("aria-label", &format!("{}. {spoken}", shown.trim()));
+        }
+    };
+    let on_key = move |e: leptos::ev::KeyboardEvent| match e.key().as_str() {
+        "Enter" => {
+            e.prevent_default();
+            if let Some(navigation) = use_context::<Navigation>() {
+                navigation.show(Tab::Inspect);
+            }
+            crate::focus::open_condition();
+        }
+        "Escape" => {
+            // Back to its card, the arrow's selection given up for the card's.
+            e.prevent_default();
+            e.stop_propagation();
+            editor.select(Selection::state(&key_from));
+            crate::focus::focus_card(&key_from);
+        }
+        _ => {}
+    };
     view! {
         // The selected arrow's end, above the cards so it can be grabbed where it meets one.
         {move || {
@@ -393,6 +433,10 @@ pub fn label_view(
             class:broken=arrow.dangling
             class:selected=selected
             data-testid="transition-label"
+            tabindex="-1"
+            role="button"
+            on:focus=on_focus
+            on:keydown=on_key
             data-from=arrow.from.clone()
             data-index=arrow.index.to_string()
             data-diff=move || look.with(|l| l.diff.map(Change::as_str))
@@ -437,6 +481,12 @@ pub fn label_view(
 /// The marks of transition `index` of `from`, one memo for its arrow or its label.
 fn arrow_marks(marks: Memo<Marks>, from: String, index: usize) -> Memo<ArrowMarks> {
     Memo::new(move |_| marks.with(|m| ArrowMarks::of(m, &from, index)))
+}
+
+/// The element a focus event is about.
+fn focus_target(e: &leptos::ev::FocusEvent) -> Option<web_sys::Element> {
+    e.target()
+        .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok())
 }
 
 /// Focuses the inspector's title field once it shows the selected state (the next frame).
@@ -503,36 +553,5 @@ pub fn reach_words(n: usize, heat: Option<(u32, u32)>) -> (String, String) {
             }
             (words, shown)
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::canvas::scene::Scene;
-
-    #[test]
-    fn a_card_is_read_out_by_title_mode_start_ending_and_problems() {
-        let plan =
-            plan_core::parse::parse_plan(include_str!("../../../plans/customer-support.json"))
-                .expect("the sample parses");
-        let scene = Scene::build(&plan);
-        let first = scene.cards.iter().find(|c| c.is_start).expect("a start");
-        let words = card_words(first, Some(Severity::Warning));
-        assert!(words.starts_with(&format!("{}, ", first.title)), "{words}");
-        assert!(
-            words.contains("where conversations start") && words.ends_with("has warnings"),
-            "{words}"
-        );
-        let ending = scene
-            .cards
-            .iter()
-            .find(|c| c.ending.is_some())
-            .expect("an ending");
-        assert!(
-            card_words(ending, None).contains(", ends: "),
-            "{}",
-            card_words(ending, None)
-        );
     }
 }

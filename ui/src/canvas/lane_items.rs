@@ -19,6 +19,12 @@ pub fn chip_view(c: Chip) -> impl IntoView {
         <div
             class="session-chip"
             data-testid="session-chip"
+            tabindex="0"
+            role="button"
+            aria-label=format!(
+                "Session state {}: C limits an evaluation to it, ] selects its edges",
+                c.title,
+            )
             data-session-state=c.id.clone()
             title=format!(
                 "Session state {}: drag onto an evaluation to ask it only while this state is on",

@@ -244,8 +244,8 @@ pub fn lanes(plan: &Plan, flow: Option<Rect>) -> Lanes {
     }
 }
 
-/// What deleting edge `limit` of `plan` does, in the author's words.
-pub fn unlimited_words(plan: &Plan, limit: &Limit) -> String {
+/// The two ends of edge `limit` by their names: the session state's title, the evaluation's.
+fn ends<'a>(plan: &'a Plan, limit: &'a Limit) -> (&'a str, &'a str) {
     let state =
         plan.session_state(&limit.session_state)
             .map_or(limit.session_state.as_str(), |s| {
@@ -260,7 +260,19 @@ pub fn unlimited_words(plan: &Plan, limit: &Limit) -> String {
         .iter()
         .find(|e| e.id == limit.evaluation)
         .map_or(limit.evaluation.as_str(), |e| e.name());
+    (state, evaluation)
+}
+
+/// What deleting edge `limit` of `plan` does, in the author's words.
+pub fn unlimited_words(plan: &Plan, limit: &Limit) -> String {
+    let (state, evaluation) = ends(plan, limit);
     format!("“{evaluation}” is no longer limited to {state}. Ctrl+Z brings the edge back.")
+}
+
+/// What edge `limit` of `plan` means, in the author's words.
+pub fn limited_words(plan: &Plan, limit: &Limit) -> String {
+    let (state, evaluation) = ends(plan, limit);
+    format!("“{evaluation}” is asked only while {state} is on.")
 }
 
 /// A vertical S-curve from `a` down to `b`.

@@ -7,6 +7,7 @@
 //! flow (`detours`), session states and evaluations in lanes below it (`lanes`, `lane_items`).
 
 pub mod camera;
+pub mod card_focus;
 pub mod context_menu;
 pub mod detours;
 pub mod drawn;
@@ -21,6 +22,7 @@ pub mod lane_items;
 pub mod lanes;
 pub mod legible;
 pub mod marks;
+pub mod menu;
 pub mod minimap;
 pub mod mount;
 pub mod neighbour;
@@ -30,6 +32,7 @@ pub mod pointer;
 pub mod scene;
 pub mod shown;
 pub mod sizing;
+pub mod spoken;
 pub mod text;
 pub mod text_selection;
 pub mod under_pointer;

@@ -6,11 +6,11 @@ use leptos::html;
 use leptos::prelude::*;
 use plan_core::edit::NewState;
 
-use super::context_menu::{Menu, Place};
 use super::drawn::Drawn;
 use super::effects::{self, Outcome};
 use super::geometry::Viewport;
 use super::gesture::{self, Gesture, Input, Target};
+use super::menu::{Menu, Place};
 use super::overview::card_at;
 use super::scene::Scene;
 use super::text_selection;
@@ -87,6 +87,11 @@ impl Pointer {
     /// as a left click would (the inspector shows it).
     pub fn context_menu(self, e: ev::MouseEvent) {
         e.prevent_default();
+        // The Menu key's own event, after its key press opened the menu of what has the focus
+        // (`Actions::open_menu`); a right click closes an open menu first (on its press).
+        if self.menu.with_untracked(Option::is_some) {
+            return;
+        }
         let place = Place::of(self.under(e.client_x(), e.client_y()));
         if let Some(on @ (Place::Card(_) | Place::Arrow { .. })) = &place {
             self.editor.select(on.selection());

@@ -145,3 +145,12 @@ pub fn changes_line(changes: &[plan_core::plan::SessionChange]) -> Option<String
     let parts: Vec<String> = changes.iter().map(|c| c.describe()).collect();
     Some(parts.join("; "))
 }
+
+/// `1 state`, `2 states`.
+pub fn plural(n: usize, word: &str) -> String {
+    if n == 1 {
+        format!("1 {word}")
+    } else {
+        format!("{n} {word}s")
+    }
+}

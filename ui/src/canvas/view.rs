@@ -5,7 +5,7 @@ use leptos::html;
 use leptos::prelude::*;
 
 use super::camera::Camera;
-use super::context_menu::{ContextMenu, Menu};
+use super::context_menu::ContextMenu;
 use super::drawn::Drawn;
 use super::gesture::Gesture;
 use super::items::{arrow_view, card_view, detour_arrow_view, detour_view, label_view, Texts};
@@ -34,7 +34,7 @@ pub fn Canvas(scene: Memo<Scene>, marks: Memo<Marks>) -> impl IntoView {
     let gesture = RwSignal::new(Gesture::Idle);
     let fit = watch_size(root, scene, camera);
     let drawn = Drawn::new(scene, gesture, camera);
-    let menu = RwSignal::new(None::<Menu>);
+    let menu = expect_context::<crate::actions::Actions>().menu;
     let pointer = Pointer {
         root,
         gesture,
@@ -46,6 +46,7 @@ pub fn Canvas(scene: Memo<Scene>, marks: Memo<Marks>) -> impl IntoView {
         background_clicks: StoredValue::new([false, false]),
     };
     text_selection::refuse_during_gestures();
+    super::card_focus::keep(editor, drawn.cards);
 
     let texts = Texts::new();
     let card = move |c: Card| card_view(c, editor, marks);

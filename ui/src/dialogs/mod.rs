@@ -3,6 +3,7 @@
 //! something. What they do is [`crate::lifecycle`]'s and [`crate::test_chat`]'s.
 
 mod case;
+mod focus;
 mod publish;
 mod welcome;
 
@@ -59,6 +60,15 @@ pub fn Dialogs() -> impl IntoView {
             })
         })
     });
+    let root = NodeRef::<leptos::html::Div>::new();
+    keep_focus(kind);
+    // A dialog's fields may come after it opens (Publish asks what publishing would do first):
+    // whenever it changes, the focus goes in if it is not there yet.
+    Effect::new(move |_| {
+        if navigation.with_dialog(|d| d.is_some()) {
+            request_animation_frame(move || focus::enter(root));
+        }
+    });
     view! {
         {move || {
             kind.get()
@@ -68,10 +78,14 @@ pub fn Dialogs() -> impl IntoView {
                             <div
                                 class="dialog"
                                 role="dialog"
+                                aria-modal="true"
+                                node_ref=root
                                 on:click=|e: ev::MouseEvent| e.stop_propagation()
                                 on:keydown=move |e: ev::KeyboardEvent| {
                                     if e.key() == "Escape" {
                                         close()
+                                    } else if e.key() == "Tab" {
+                                        focus::round(&e, root);
                                     }
                                 }
                             >
@@ -88,6 +102,31 @@ pub fn Dialogs() -> impl IntoView {
                 })
         }}
     }
+}
+
+/// A dialog opened remembers what had the focus, and gives it back when it closes.
+fn keep_focus(kind: Memo<Option<u8>>) {
+    let opener = StoredValue::new_local(None::<web_sys::HtmlElement>);
+    Effect::new(move |before: Option<Option<u8>>| {
+        let now = kind.get();
+        match (before.flatten(), now) {
+            (None, Some(_)) => opener.set_value(focus::focused()),
+            (Some(_), None) => {
+                // After the key that closed it is done with: Enter in a field closes a dialog on
+                // its press, and would press the button given the focus at once (New plan
+                // opening again).
+                request_animation_frame(move || {
+                    if kind.get_untracked().is_none() {
+                        if let Some(el) = opener.get_value().filter(|el| el.is_connected()) {
+                            let _ = el.focus();
+                        }
+                    }
+                });
+            }
+            _ => {}
+        }
+        now
+    });
 }
 
 /// "Are you sure?" for an action that replaces something, saying what happens to it.

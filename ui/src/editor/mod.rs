@@ -278,6 +278,17 @@ impl Editor {
                         limit: None,
                     });
                 }
+                if let Command::RenameState { from, to } = &command {
+                    // The renamed state stays selected (and its card keeps the focus).
+                    self.selected.update(|s| {
+                        for id in s.states.iter_mut().filter(|id| *id == from) {
+                            *id = to.clone();
+                        }
+                        if let Some((f, _)) = s.transition.as_mut().filter(|(f, _)| f == from) {
+                            *f = to.clone();
+                        }
+                    });
+                }
                 let change = match &command {
                     Command::ReplaceState { id, .. } => Change::OneState(id.clone()),
                     Command::MoveStates { moves } => Change::Moved(moves.keys().cloned().collect()),

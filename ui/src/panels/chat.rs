@@ -287,6 +287,22 @@ fn Say() -> impl IntoView {
             .chat()
             .with(|c| c.as_ref().is_some_and(|c| c.can_step_back))
     };
+    // The field is disabled once the conversation ends: its focus goes on to "Save as test case…",
+    // not to the page.
+    let save_case = NodeRef::<leptos::html::Button>::new();
+    let has_ended = Memo::new(move |_| ended());
+    Effect::new(move |_| {
+        if has_ended.get() {
+            request_animation_frame(move || {
+                let fell = document().active_element().is_none_or(|el| {
+                    el.tag_name() == "BODY" || el.matches(":disabled").unwrap_or(false)
+                });
+                if let (true, Some(button)) = (fell, save_case.get_untracked()) {
+                    let _ = button.focus();
+                }
+            });
+        }
+    });
     view! {
         <div class="chat-say">
             <textarea
@@ -322,6 +338,7 @@ fn Say() -> impl IntoView {
                 "↶ Step back"
             </button>
             <button
+                node_ref=save_case
                 data-testid="chat-save-case"
                 title="Keep this conversation as a test case"
                 on:click=move |_| test_chat.propose_case()

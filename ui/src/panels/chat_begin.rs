@@ -154,10 +154,12 @@ fn SessionPresets() -> impl IntoView {
     };
     let row = move |row: crate::test_chat::PresetRow| {
         let (a_id, v_id) = (row.id.clone(), row.id.clone());
+        let value_name = format!("{}: its value at the start", row.title);
         let value = (!row.prompt).then(|| {
             view! {
                 <input
                     type="text"
+                    aria-label=value_name
                     placeholder="value as the plan says"
                     data-testid="chat-ss-preset-value"
                     prop:value=row.value
@@ -173,9 +175,10 @@ fn SessionPresets() -> impl IntoView {
         });
         view! {
             <li data-testid="chat-ss-preset" data-id=row.id.clone()>
-                <code>{row.id.clone()}</code>
+                <span class="chat-ss-title">{row.title.clone()}</span>
                 <select
                     data-testid="chat-ss-preset-active"
+                    aria-label=format!("{}: on or off at the start", row.title)
                     prop:value=row.active
                     on:change=move |e| {
                         let active = match event_target_value(&e).as_str() {

@@ -71,7 +71,12 @@ pub fn Panel(report: Memo<Report>) -> impl IntoView {
     };
     let on_problem = Callback::new(move |d: plan_core::Diagnostic| actions.show_problem(&d));
     view! {
-        <aside class="panel" class:folded=move || !actions.panel_open()>
+        <aside
+            class="panel"
+            class:folded=move || !actions.panel_open()
+            data-region="panel"
+            aria-label="Panel"
+        >
             // Five tabs: Explore (the draft's) gives way to Changes while two documents are compared.
             <div class="tabs">
                 {tab_button(navigation, Tab::Inspect, "tab-inspect", || "Inspector".to_string())}

@@ -68,6 +68,8 @@ fn forget_unset(start: &mut Start, id: &str) {
 #[derive(Debug, Clone, PartialEq)]
 pub struct PresetRow {
     pub id: String,
+    /// What the author calls it: its title, else its id.
+    pub title: String,
     pub active: &'static str,
     pub value: String,
     pub prompt: bool,
@@ -81,6 +83,11 @@ pub fn preset_rows(plan: &Plan, start: &Start) -> Vec<PresetRow> {
             let preset = start.session_states.get(&st.id);
             PresetRow {
                 id: st.id.clone(),
+                title: if st.title.trim().is_empty() {
+                    st.id.clone()
+                } else {
+                    st.title.clone()
+                },
                 active: match preset.and_then(|p| p.active) {
                     Some(true) => "on",
                     Some(false) => "off",

@@ -125,6 +125,21 @@ pub fn choice(
     // the value itself (or the options) changed.
     let current = Memo::new(move |_| value());
     let opened = RwSignal::new(false);
+    let options = std::sync::Arc::new(options);
+    let on_change = std::rc::Rc::new(on_change);
+    let (listed, picked) = (options.clone(), on_change.clone());
+    // The arrow keys, Home and End change the choice in place, as on other systems; WebKitGTK
+    // would open its menu instead, which a keyboard's user then has to close.
+    let on_key = move |e: leptos::ev::KeyboardEvent| {
+        if e.alt_key() || e.ctrl_key() || e.meta_key() {
+            return;
+        }
+        let values: Vec<String> = listed().into_iter().map(|(v, _)| v).collect();
+        if let Some(next) = stepped(&values, &current.get_untracked(), &e.key()) {
+            e.prevent_default();
+            picked(next);
+        }
+    };
     view! {
         <label class="field">
             <span class="field-label">{label}</span>
@@ -133,6 +148,7 @@ pub fn choice(
                 data-path=path
                 on:focus=move |_| opened.set(true)
                 on:pointerdown=move |_| opened.set(true)
+                on:keydown=on_key
                 on:change=move |e| on_change(input_value(&e))
             >
                 {move || {
@@ -154,6 +170,24 @@ pub fn choice(
             </select>
         </label>
     }
+}
+
+/// The choice a key moves a picker to from `current` among `values`: ↓ and → the next, ↑ and ←
+/// the previous (staying at either end), Home the first, End the last; none for any other key
+/// or when it would not change.
+pub fn stepped(values: &[String], current: &str, key: &str) -> Option<String> {
+    let at = values.iter().position(|v| v == current);
+    let last = values.len().checked_sub(1)?;
+    let to = match (key, at) {
+        ("Home", _) => 0,
+        ("End", _) => last,
+        ("ArrowDown" | "ArrowRight", None) => 0,
+        ("ArrowDown" | "ArrowRight", Some(i)) => (i + 1).min(last),
+        ("ArrowUp" | "ArrowLeft", None) => 0,
+        ("ArrowUp" | "ArrowLeft", Some(i)) => i.saturating_sub(1),
+        _ => return None,
+    };
+    (Some(to) != at).then(|| values[to].clone())
 }
 
 /// A number field: `min` where fewer makes no sense, `path` where the field lives in a nested
@@ -284,7 +318,25 @@ pub fn type_word(format_name: &str) -> &'static str {
 
 #[cfg(test)]
 mod tests {
-    use super::type_word;
+    use super::{stepped, type_word};
+
+    #[test]
+    fn the_arrow_keys_home_and_end_move_a_pickers_choice_and_stop_at_its_ends() {
+        let v: Vec<String> = ["a", "b", "c"].iter().map(|s| s.to_string()).collect();
+        assert_eq!(stepped(&v, "a", "ArrowDown").as_deref(), Some("b"));
+        assert_eq!(stepped(&v, "b", "ArrowUp").as_deref(), Some("a"));
+        assert_eq!(stepped(&v, "c", "ArrowDown"), None, "at the end");
+        assert_eq!(stepped(&v, "a", "ArrowUp"), None, "at the start");
+        assert_eq!(stepped(&v, "b", "Home").as_deref(), Some("a"));
+        assert_eq!(stepped(&v, "a", "End").as_deref(), Some("c"));
+        assert_eq!(
+            stepped(&v, "", "ArrowDown").as_deref(),
+            Some("a"),
+            "nothing chosen yet"
+        );
+        assert_eq!(stepped(&v, "a", "x"), None);
+        assert_eq!(stepped(&[], "", "ArrowDown"), None);
+    }
 
     #[test]
     fn value_types_are_named_in_an_authors_words() {

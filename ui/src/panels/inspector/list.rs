@@ -250,10 +250,51 @@ where
     } = adder;
     view! {
         <For each=move || 0..items.len() key=|i| *i children=item />
-        <button class="add" data-testid=testid on:click=move |_| items.push(make)>
+        <button
+            class="add"
+            data-testid=testid
+            on:click=move |e| {
+                items.push(make);
+                focus_added(e.target(), testid);
+            }
+        >
             {label}
         </button>
     }
+}
+
+/// Gives the first field of the item just added (the one before the add button) the focus, once
+/// it is drawn: the author types into it, and a keyboard's focus is never left on a button that
+/// the adding drew anew.
+fn focus_added(button: Option<web_sys::EventTarget>, testid: &'static str) {
+    use wasm_bindgen::JsCast;
+    let Some(button) = button.and_then(|b| b.dyn_into::<web_sys::Element>().ok()) else {
+        return;
+    };
+    // A list inside a task (its values) is found again by its task.
+    let owner = button
+        .closest("[data-task-index]")
+        .ok()
+        .flatten()
+        .and_then(|t| t.get_attribute("data-task-index"));
+    request_animation_frame(move || {
+        let button = if button.is_connected() {
+            Some(button)
+        } else {
+            let scope = owner.map_or(String::new(), |i| format!("[data-task-index=\"{i}\"] "));
+            document()
+                .query_selector(&format!("{scope}[data-testid={testid}]"))
+                .ok()
+                .flatten()
+        };
+        let field = button
+            .and_then(|b| b.previous_element_sibling())
+            .and_then(|row| row.query_selector("input, select, textarea").ok().flatten())
+            .and_then(|f| f.dyn_into::<web_sys::HtmlElement>().ok());
+        if let Some(field) = field {
+            let _ = field.focus();
+        }
+    });
 }
 
 /// A button that moves or removes item `i`: `words` on it, `title` its tooltip (none: the words

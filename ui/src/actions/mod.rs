@@ -12,8 +12,16 @@ use plan_core::plan::{Position, State};
 use plan_core::Diagnostic;
 use wasm_bindgen::JsCast;
 
+mod keyboard;
+
+pub use crate::canvas::text::plural;
+
+pub use crate::focus::focus_card;
+pub use keyboard::Connecting;
+
 use crate::canvas::camera::Camera;
 use crate::canvas::geometry::{snap, CARD_H, CARD_W, GRID};
+use crate::canvas::menu::Menu;
 use crate::canvas::neighbour;
 use crate::canvas::scene::Scene;
 use crate::editor::{Editor, Selection};
@@ -44,6 +52,10 @@ pub struct Actions {
     side_open: RwSignal<bool>,
     /// The right panel is open, not folded to a strip.
     panel_open: RwSignal<bool>,
+    /// The canvas's context menu, while open (a right click, Shift+F10, N).
+    pub menu: RwSignal<Option<Menu>>,
+    /// The picker of the state a new arrow goes to (C), while open.
+    connecting: RwSignal<Option<Connecting>>,
 }
 
 impl Actions {
@@ -63,6 +75,8 @@ impl Actions {
             navigation,
             side_open: RwSignal::new(true),
             panel_open: RwSignal::new(true),
+            menu: RwSignal::new(None),
+            connecting: RwSignal::new(None),
         }
     }
 
@@ -141,10 +155,11 @@ impl Actions {
         self.panel_open.get()
     }
 
-    /// Closes Find and the shortcut overlay.
+    /// Closes Find, the shortcut overlay and the picker of a new arrow's target.
     pub fn close_overlays(self) {
         self.help.set(false);
         self.finding.set(false);
+        self.connecting.set(None);
     }
 
     /// Whether states were copied (Paste has something to paste).
@@ -171,7 +186,10 @@ impl Actions {
             Action::SelectAll => self.select_all(),
             Action::Delete => self.delete_selection(),
             Action::Escape => {
-                if self.help.get_untracked() || self.finding.get_untracked() {
+                if self.help.get_untracked()
+                    || self.finding.get_untracked()
+                    || self.connecting.with_untracked(Option::is_some)
+                {
                     self.close_overlays();
                 } else if !press.typing {
                     editor.select(Selection::default());
@@ -185,6 +203,11 @@ impl Actions {
                 return self.nudge(f64::from(dx) * step, f64::from(dy) * step);
             }
             Action::Neighbour { dx, dy } => return self.go_towards(dx, dy),
+            Action::AddBeside => return self.add_beside(),
+            Action::Connect => return self.start_connecting(),
+            Action::CycleArrows { forward } => return self.cycle_arrows(forward),
+            Action::OpenMenu => return self.open_menu(),
+            Action::Region { forward } => return self.go_to_region(forward),
         }
         true
     }
@@ -253,6 +276,9 @@ impl Actions {
     pub fn delete_selection(self) {
         let editor = self.editor;
         let sel = editor.selection.get_untracked();
+        // The focus is never lost with what it was on: it goes to the nearest card left.
+        let refocus = crate::regions::focused() == Some(crate::regions::Region::Canvas);
+        let next = self.focus_after_delete(&sel);
         if let Some((from, index)) = sel.transition {
             if editor.dispatch(Command::DeleteTransition { from, index }) {
                 editor.say("Deleted 1 transition. Ctrl+Z brings it back.");
@@ -280,6 +306,10 @@ impl Actions {
             }
         }
         editor.select(Selection::default());
+        if let (true, Some(id)) = (refocus, next) {
+            editor.select(Selection::state(&id));
+            focus_card(&id);
+        }
     }
 
     fn copy(self) {
@@ -428,7 +458,7 @@ impl Actions {
 
     /// Centres card `id` unless it is wholly in view already: the view does not move under the
     /// author for a card they can see.
-    fn bring_into_view(self, id: &str) {
+    pub(crate) fn bring_into_view(self, id: &str) {
         let rect = self
             .scene
             .with_untracked(|s| s.cards.iter().find(|c| c.id == id).map(|c| c.rect));
@@ -476,34 +506,10 @@ impl Actions {
     }
 }
 
-/// Gives card `id` the keyboard's focus once it is drawn (it may be drawn only now, brought into
-/// view), as Tab would.
-fn focus_card(id: &str) {
-    let css = format!("[data-testid=state][data-state-id=\"{id}\"]");
-    request_animation_frame(move || {
-        let card = web_sys::window()
-            .and_then(|w| w.document())
-            .and_then(|d| d.query_selector(&css).ok().flatten())
-            .and_then(|el| el.dyn_into::<web_sys::HtmlElement>().ok());
-        if let Some(card) = card {
-            let _ = card.focus();
-        }
-    });
-}
-
 fn in_text_field(e: &ev::KeyboardEvent) -> bool {
     e.target()
         .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
         .is_some_and(|el| matches!(el.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT"))
-}
-
-/// `1 state`, `2 states`.
-pub fn plural(n: usize, word: &str) -> String {
-    if n == 1 {
-        format!("1 {word}")
-    } else {
-        format!("{n} {word}s")
-    }
 }
 
 /// What a new card must not cover: every card, and every interruption's card.
