@@ -32,8 +32,8 @@ say "unit and integration tests of every crate"
 cargo test < /dev/null
 # The debug plan command the cross-crate tests run (target/debug/plan).
 cargo build --quiet -p plan-cli
-say "cross-crate tests: the plan command, its store, chat and test; the JSON Schema; properties; the readers fuzzed"
-cargo test -p plan-tests --test layering --test cli --test chat --test schema --test store --test model_chat --test properties --test fuzz --test conversation_log --test explore --test simulate < /dev/null
+say "cross-crate tests: the plan command, its store, chat and test; the JSON Schema; properties; the readers fuzzed; a workspace shared through real git"
+cargo test -p plan-tests --test layering --test cli --test chat --test schema --test store --test model_chat --test properties --test fuzz --test conversation_log --test explore --test simulate --test sharing --test merge < /dev/null
 say "the language-model agent against a real server and model (llama-cpp-python, SmolLM2-135M)"
 timeout 600 cargo test -p plan-tests --test real_model < /dev/null
 say "end-to-end tests of the real app: viewing, editing, the first hour, a plan's lifecycle, the test chat, explore (one binary, every test registered once in tests/e2e/)"

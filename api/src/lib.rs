@@ -38,6 +38,7 @@ with_store! {
     pub mod drafts;
     pub mod explore;
     pub mod file_chat;
+    pub mod sharing;
     pub mod simulate;
     pub mod target;
     mod targets;

@@ -118,6 +118,18 @@ pub const RUN_REPORT: &str = "run_report";
 pub const RUN_CONVERSATION: &str = "run_conversation";
 /// Two runs of a plan compared: [`CompareRunsArgs`] → [`RunComparison`].
 pub const COMPARE_RUNS: &str = "compare_runs";
+/// The Share panel's state of the workspace: no arguments → [`share::ShareStatus`].
+pub const SHARE_STATUS: &str = "share_status";
+/// A checkpoint saved: [`share::CheckpointArgs`] → [`share::Checkpoint`].
+pub const SHARE_CHECKPOINT: &str = "share_checkpoint";
+/// Others' changes got: no arguments → [`share::Received`].
+pub const SHARE_GET: &str = "share_get";
+/// Ours sent: no arguments → [`share::Sent`].
+pub const SHARE_SEND: &str = "share_send";
+/// The open plan's conflicts left by a get: [`PlanArgs`] → `Vec<Conflict>`.
+pub const PLAN_CONFLICTS: &str = "plan_conflicts";
+/// One conflict chosen: [`share::ResolveArgs`] → the conflicts left.
+pub const RESOLVE_CONFLICT: &str = "resolve_conflict";
 /// Event the shell emits after each simulated conversation; payload: [`SimulateProgress`].
 pub const SIMULATE_PROGRESS: &str = "simulate-progress";
 /// Event the shell emits while a search runs; payload: [`ExploreProgress`].
@@ -128,7 +140,7 @@ pub const SUITE_PROGRESS: &str = "suite-progress";
 pub const PLANS_CHANGED: &str = "plans-changed";
 
 /// Every command the page may call, for the shell's build script and capability file.
-pub const COMMANDS: [&str; 44] = [
+pub const COMMANDS: [&str; 50] = [
     START,
     LIST_PLANS,
     LOAD_PLAN,
@@ -173,6 +185,12 @@ pub const COMMANDS: [&str; 44] = [
     RUN_REPORT,
     RUN_CONVERSATION,
     COMPARE_RUNS,
+    SHARE_STATUS,
+    SHARE_CHECKPOINT,
+    SHARE_GET,
+    SHARE_SEND,
+    PLAN_CONFLICTS,
+    RESOLVE_CONFLICT,
 ];
 
 /// The header of a [`SAVE_DRAFT`] request that names the plan (ids are slugs, so always ASCII).
@@ -500,6 +518,7 @@ pub fn thousands(n: u64) -> String {
 
 mod chat;
 mod explore;
+pub mod share;
 mod simulate;
 pub use chat::*;
 pub use explore::*;

@@ -146,11 +146,11 @@ pub fn folder_to_make(flag: Option<&Path>) -> Option<std::path::PathBuf> {
     missing
 }
 
-fn out(text: &str) {
+pub fn out(text: &str) {
     let _ = write!(std::io::stdout().lock(), "{text}");
 }
 
-fn out_json(value: &serde_json::Value) {
+pub fn out_json(value: &serde_json::Value) {
     out(&format!(
         "{}\n",
         serde_json::to_string_pretty(value).unwrap_or_default()

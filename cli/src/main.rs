@@ -28,6 +28,7 @@ mod check;
 mod compare_runs;
 mod explore;
 mod lifecycle;
+mod share;
 mod simulate;
 mod suite;
 
@@ -181,6 +182,23 @@ enum Command {
     /// Simulated callers: personas played by a model talk to the plan, each conversation
     /// checked and judged, every model answer recorded so that the run replays (--replay RUN).
     Simulate(simulate::Flags),
+    /// Merge a plan's draft (or live marker) by its meaning: git's merge driver, set up by
+    /// `plan share init`. The result goes into OURS; the conflicts beside the draft, in
+    /// draft.conflicts.json. Exit 0 when clean, 1 with conflicts.
+    Merge {
+        /// The common ancestor (git's %O).
+        base: PathBuf,
+        /// Ours (%A): the result is written here.
+        ours: PathBuf,
+        /// Theirs (%B).
+        theirs: PathBuf,
+        /// The file's path in the repository (%P): the conflicts go beside it.
+        #[arg(long, value_name = "PATH")]
+        path: Option<PathBuf>,
+    },
+    /// Share the workspace through git: init, status, checkpoint, get, send.
+    #[command(subcommand)]
+    Share(share::Share),
     /// Print the JSON Schema of the plan format (or of a persona file: --persona).
     Schema {
         /// The schema of a persona file (personas/NAME.json) instead.
@@ -270,6 +288,20 @@ fn run(cli: Cli) -> Result<u8, Failure> {
         Command::Check {
             files, plan: None, ..
         } => return Ok(check::run(files, format)),
+        Command::Merge {
+            base,
+            ours,
+            theirs,
+            path,
+        } => {
+            return share::merge(
+                base.clone(),
+                ours.clone(),
+                theirs.clone(),
+                path.clone(),
+                format,
+            )
+        }
         Command::Check {
             plan: Some(id),
             version,
@@ -386,7 +418,9 @@ fn run(cli: Cli) -> Result<u8, Failure> {
             lifecycle::diff(&ws, &id, revision(&a)?, revision(&b)?, format)
         }
         Command::Simulate(flags) => return simulate::run_command(&ws, &flags, format),
+        Command::Share(share_command) => return share::run(&ws, &share_command, format),
         Command::Check { .. }
+        | Command::Merge { .. }
         | Command::Schema { .. }
         | Command::Chat { .. }
         | Command::Explore { .. }

@@ -19,6 +19,7 @@ pub mod flow_import;
 pub mod hash;
 pub mod interruption;
 pub mod layout;
+pub mod merge;
 pub mod parse;
 pub mod plan;
 pub mod plan_json;

@@ -93,6 +93,9 @@ pub fn parse_object<T: serde::de::DeserializeOwned>(
     text: &str,
     what: &str,
 ) -> Result<T, Vec<ParseProblem>> {
+    if let Some(problem) = unreadable::conflict_markers(text) {
+        return Err(vec![problem]);
+    }
     if let Some((message, line_column)) = crate::deep_json::too_deep(text.as_bytes()) {
         return Err(vec![ParseProblem {
             kind: ProblemKind::Schema,

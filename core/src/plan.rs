@@ -269,6 +269,22 @@ impl State {
             .filter(|(i, t)| t.priority.0 < p || (t.priority.0 == p && *i < index))
             .count()
     }
+
+    /// This state's transition indexes in the order the runtime checks them.
+    pub fn checked_in_order(&self) -> Vec<usize> {
+        let mut order: Vec<usize> = (0..self.transitions.len()).collect();
+        order.sort_by_key(|&i| self.check_order(i));
+        order
+    }
+
+    /// The transition checked just before (`earlier`) or just after transition `index`; `None`
+    /// when `index` is checked first (last) or is not there.
+    pub fn check_neighbour(&self, index: usize, earlier: bool) -> Option<usize> {
+        let order = self.checked_in_order();
+        let at = order.iter().position(|&i| i == index)?;
+        let next = if earlier { at.checked_sub(1)? } else { at + 1 };
+        order.get(next).copied()
+    }
 }
 
 /// Execution mode of a state.

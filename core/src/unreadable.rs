@@ -48,6 +48,24 @@ pub fn key_given_twice(text: &str) -> Option<ParseProblem> {
     })
 }
 
+/// git's conflict markers (`<<<<<<<` at the start of a line): a file git merged as text, without
+/// Plan Builder's merge driver; what to do is said.
+pub fn conflict_markers(text: &str) -> Option<ParseProblem> {
+    let line = text
+        .lines()
+        .position(|l| l.starts_with("<<<<<<< ") || l == "<<<<<<<")?;
+    Some(ParseProblem {
+        kind: ProblemKind::InvalidJson,
+        pointer: String::new(),
+        line_column: Some((line + 1, 1)),
+        message: "git's conflict markers (<<<<<<<): git merged this file as text, without Plan \
+                  Builder's merge driver. Run `plan share init` in the workspace, take either \
+                  side's file back (git checkout --ours FILE, or git merge --abort) and get the \
+                  changes again (plan share get)"
+            .to_string(),
+    })
+}
+
 /// A document that is JSON but not an object: serde would read a plan written as a list of its
 /// fields in order.
 pub fn not_an_object(value: &Value, what: &str) -> ParseProblem {

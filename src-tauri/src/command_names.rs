@@ -1,7 +1,7 @@
 // The commands the page may call, read by the build script (which declares them to Tauri, so that
 // the capability file can allow exactly these) and by a test that checks them against
 // `plan_api::messages::COMMANDS`.
-const COMMANDS: [&str; 44] = [
+const COMMANDS: [&str; 50] = [
     "start",
     "list_plans",
     "load_plan",
@@ -46,4 +46,10 @@ const COMMANDS: [&str; 44] = [
     "run_report",
     "run_conversation",
     "compare_runs",
+    "share_status",
+    "share_checkpoint",
+    "share_get",
+    "share_send",
+    "plan_conflicts",
+    "resolve_conflict",
 ];

@@ -89,6 +89,7 @@ fn main() {
         shown,
         unopened,
     ));
+    set_up_sharing(&ctx);
     let own = std::sync::Arc::new(seen_files::SeenFiles::default());
     let own_for_watch = std::sync::Arc::clone(&own);
     let result = tauri::Builder::default()
@@ -156,12 +157,43 @@ fn main() {
             commands::simulate::run_report,
             commands::simulate::run_conversation,
             commands::simulate::compare_runs,
+            commands::share::share_status,
+            commands::share::share_checkpoint,
+            commands::share::share_get,
+            commands::share::share_send,
+            commands::share::plan_conflicts,
+            commands::share::resolve_conflict,
         ])
         .run(tauri::generate_context!());
     if let Err(e) = result {
         eprintln!("plan-builder: could not start: {e}");
         std::process::exit(1);
     }
+}
+
+/// A workspace kept in a git repository (its files committed there) is set up for sharing as it
+/// opens (`plan share init`: the merge driver is the `plan` program installed beside the app),
+/// on a thread of its own: git never holds up the first screen. A workspace merely inside a
+/// repository (ignored by it, or never committed) is left alone: nothing is written outside it
+/// unless the author shares it.
+fn set_up_sharing(ctx: &Context) {
+    let ctx = ctx.clone();
+    std::thread::spawn(move || {
+        let Some(plan) = std::env::current_exe()
+            .ok()
+            .map(|exe| exe.with_file_name("plan"))
+            .filter(|plan| plan.is_file())
+        else {
+            return;
+        };
+        let shared =
+            plan_api::sharing::git::Git::required(ctx.root()).is_ok_and(|git| git.keeps_files());
+        if shared {
+            if let Err(e) = plan_api::sharing::share::init(&ctx, &plan) {
+                eprintln!("plan-builder: sharing not set up: {}", e.message);
+            }
+        }
+    });
 }
 
 #[cfg(test)]

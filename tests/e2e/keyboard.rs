@@ -1,7 +1,8 @@
 //! A plan without a pointer (issue 44), in the real app: the "Pizza order" built, connected,
 //! given conditions, tried in the test chat and published with keys only (WebDriver key actions,
 //! not one pointer action), then read back from disk and compared with the plan meant; F6 round
-//! the window's regions; the Menu key's menu; the focus after a delete and an undo.
+//! the window's regions; the Menu key's menu; the focus after a delete and an undo; an arrow
+//! checked earlier or later (`{`, `}`, the menu, the inspector).
 //!
 //! Run by `scripts/test.sh`, or alone with `cargo test -p plan-tests --test e2e [-- NAME]`.
 //! Screenshots land in `target/e2e/`.
@@ -21,6 +22,7 @@ pub const TESTS: &[Test] = plan_tests::tests![
     f6_reaches_a_card_the_menu_key_opens_its_menu_and_the_focus_outlives_a_move_a_delete_and_an_undo,
     a_session_states_chip_limits_an_evaluation_from_the_keyboard,
     the_pizza_order_is_built_tried_and_published_with_keys_only,
+    braces_the_menu_and_the_inspector_change_the_order_arrows_are_checked_in,
 ];
 
 /// Where the focus is in the window: the region's name, else "none".
@@ -176,6 +178,116 @@ fn a_session_states_chip_limits_an_evaluation_from_the_keyboard(ctx: &Ctx) -> Ou
         .wait_until("the edge back", SHORT, || Ok(count(ctx, &edge)? == 1))
 }
 
+/// What the window said last: the status line's message, which the live region reads out (the
+/// live region itself may already say "Saved" after it).
+fn said(ctx: &Ctx) -> Result<String, String> {
+    Ok(format!(
+        "{} {}",
+        text_of(ctx, hooks::NOTICE).unwrap_or_default(),
+        text_of(ctx, hooks::ANNOUNCER)?
+    ))
+}
+
+/// The label of arrow `index` of `from`.
+fn label(from: &str, index: usize) -> String {
+    format!("[data-testid=transition-label][data-from={from}][data-index=\"{index}\"]")
+}
+
+/// Where state `id`'s arrows go, in the order the runtime checks them, as saved on disk.
+fn checked_targets(ctx: &Ctx, plan: &str, id: &str) -> Result<Vec<String>, String> {
+    let path = ctx.workspace().join(plan).join("draft.json");
+    let text = fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let draft: serde_json::Value = serde_json::from_str(&text).map_err(|e| e.to_string())?;
+    let state = draft["states"]
+        .as_array()
+        .and_then(|s| s.iter().find(|s| s["id"] == id))
+        .ok_or_else(|| format!("no state {id} in the draft"))?;
+    let mut arrows: Vec<(f64, usize, String)> = state["transitions"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default()
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            (
+                t["priority"].as_f64().unwrap_or(1.0),
+                i,
+                t["target_state_id"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .to_string(),
+            )
+        })
+        .collect();
+    arrows.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+    Ok(arrows.into_iter().map(|a| a.2).collect())
+}
+
+/// Issue 44's "reorder transitions": on a selected arrow `}` checks it after the next one and
+/// `{` before the previous one (priorities exchanged as needed), said aloud, the focus kept on
+/// it; the menu and the inspector offer the same, and the draft saved says so.
+fn braces_the_menu_and_the_inspector_change_the_order_arrows_are_checked_in(ctx: &Ctx) -> Outcome {
+    open_plan(ctx, "customer-support")?;
+    let intake = "customer-intake";
+    ensure(
+        checked_targets(ctx, "customer-support", intake)?
+            == ["billing-support", "technical-support", "general-support"],
+        || "the sample's order changed".into(),
+    )?;
+    press(ctx, &[F6])?;
+    to_canvas(ctx)?;
+    plan_tests::page::select_state(ctx, intake)?;
+    wait_focus(ctx, "the card", &card(intake))?;
+    press(ctx, &["]"])?;
+    wait_focus(ctx, "billing's arrow", &label(intake, 0))?;
+    press(ctx, &["}"])?;
+    wait_focus(ctx, "billing's arrow, moved", &label(intake, 1))?;
+    ctx.session().wait_until("the new place said", SHORT, || {
+        Ok(said(ctx)?.contains("Now checked second of the 3 arrows."))
+    })?;
+    press(ctx, &["}"])?;
+    wait_focus(ctx, "billing's arrow, last", &label(intake, 2))?;
+    press(ctx, &["}"])?;
+    ctx.session().wait_until("the last place said", SHORT, || {
+        Ok(said(ctx)?.contains("already checked last"))
+    })?;
+    plan_tests::page::wait_saved(ctx)?;
+    let order = checked_targets(ctx, "customer-support", intake)?;
+    ensure(
+        order == ["technical-support", "general-support", "billing-support"],
+        || format!("after two }}: {order:?}"),
+    )?;
+
+    // The menu's "Check earlier", then the inspector's button, which keeps the focus.
+    press(ctx, &[SHIFT, F10])?;
+    wait_focus(ctx, "the arrow's menu", "[data-testid=menu-edit-condition]")?;
+    let words = text_of(ctx, hooks::CONTEXT_MENU)?;
+    ensure(
+        words.contains("Check earlier") && words.contains('{'),
+        || format!("the arrow's menu: {words:?}"),
+    )?;
+    click(ctx, "[data-testid=menu-check-earlier]")?;
+    ctx.session().wait_until("billing checked 2nd", SHORT, || {
+        Ok(said(ctx)?.contains("Now checked second of the 3 arrows."))
+    })?;
+    let earlier = "[data-testid=transition-inspector] [data-testid=check-earlier]";
+    ctx.session()
+        .wait_for(earlier, SHORT)
+        .map_err(|e| e.to_string())?;
+    ctx.screenshot("keyboard-check-order")?;
+    click(ctx, earlier)?;
+    wait_focus(ctx, "the inspector's button, drawn anew", earlier)?;
+    ctx.session().wait_until("billing checked 1st", SHORT, || {
+        Ok(said(ctx)?.contains("Now checked first of the 3 arrows."))
+    })?;
+    plan_tests::page::wait_saved(ctx)?;
+    let order = checked_targets(ctx, "customer-support", intake)?;
+    ensure(
+        order == ["billing-support", "technical-support", "general-support"],
+        || format!("after the menu and the button: {order:?}"),
+    )
+}
+
 /// The card of state `id`.
 fn card(id: &str) -> String {
     hooks::state(id)
@@ -192,16 +304,18 @@ fn cards(ctx: &Ctx) -> Result<String, String> {
 
 /// F6 until the focus is in the canvas (at most 3 presses from anywhere), on a card.
 fn to_canvas(ctx: &Ctx) -> Outcome {
+    let mut seen = vec![format!("{}:{}", region(ctx)?, focused(ctx)?)];
     for _ in 0..3 {
         if focus_is(ctx, "[data-region=canvas] [data-testid=state]")? {
             return Ok(());
         }
         press(ctx, &[F6])?;
-        std::thread::sleep(std::time::Duration::from_millis(150));
+        std::thread::sleep(std::time::Duration::from_millis(250));
+        seen.push(format!("{}:{}", region(ctx)?, focused(ctx)?));
     }
     wait_focus(
         ctx,
-        "a card, within 3 presses of F6",
+        &format!("a card, within 3 presses of F6 (the focus went {seen:?})"),
         "[data-region=canvas] [data-testid=state]",
     )
 }
@@ -277,7 +391,13 @@ fn the_pizza_order_is_built_tried_and_published_with_keys_only(ctx: &Ctx) -> Out
     })?;
     wait_focus(ctx, "the focus back on + New", hooks::PLAN_NEW)?;
 
-    // The start state, renamed: F6 to its card, Enter, the title typed over.
+    // The start state, renamed: F6 to its card, Enter, the title typed over. (The new plan's
+    // card drawn first: an F6 in the new plan's first frames has been seen to leave the focus in
+    // the plans, 1 run in 3 on this machine; see the issue's note.)
+    ctx.session()
+        .wait_for(&card("start"), SHORT)
+        .map_err(|e| format!("the new plan's start card: {e}"))?;
+    std::thread::sleep(std::time::Duration::from_millis(500));
     to_canvas(ctx)?;
     press(ctx, &[ENTER])?;
     wait_focus(ctx, "the title field", hooks::FIELD_TITLE)?;

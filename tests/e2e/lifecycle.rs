@@ -163,6 +163,18 @@ fn publish_set_live_edit_publish_again_compare_view_and_reopen(ctx: &Ctx) -> Out
         &format!("{}[data-diff=changed]", hooks::state("billing-support")),
         LONG,
     )?;
+    // Told in a word as well as a colour, and drawn at 3:1 against the canvas.
+    let word = text_of(
+        ctx,
+        &format!(
+            "{} [data-testid=diff-marker]",
+            hooks::state("billing-support")
+        ),
+    )?;
+    ensure(word == "Changed", || {
+        format!("the changed card says {word:?}")
+    })?;
+    plan_tests::contrast::check(ctx, "comparing two versions", 5)?;
     ensure(
         mode(ctx)? == "Comparing version 1 with version 2, read-only",
         || format!("the mode reads {:?}", mode(ctx)),

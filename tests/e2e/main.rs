@@ -20,6 +20,7 @@ mod lifecycle;
 mod pizza;
 mod readable;
 mod rules;
+mod sharing;
 mod simulate_tab;
 mod testchat;
 
@@ -42,6 +43,7 @@ fn main() -> std::process::ExitCode {
         simulate_tab::TESTS,
         keyboard::TESTS,
         accessibility::TESTS,
+        sharing::TESTS,
     ];
     plan_tests::Harness::run(&suites.concat())
 }

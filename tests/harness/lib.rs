@@ -12,6 +12,7 @@
 pub mod axe;
 pub mod chat;
 pub mod cli;
+pub mod contrast;
 pub mod hooks;
 pub mod keys;
 pub mod llama;
@@ -240,6 +241,10 @@ impl Harness {
             // folder: the tests' own, never the real one.
             .env("XDG_CONFIG_HOME", self.config_dir())
             .env("XDG_DATA_HOME", self.data_dir())
+            // Nor the user's git settings: the app meets git as a new author's machine has it
+            // (no name, no e-mail), whoever runs the tests.
+            .env("GIT_CONFIG_GLOBAL", self.out.join("gitconfig"))
+            .env("GIT_CONFIG_NOSYSTEM", "1")
             .stdin(Stdio::null())
             .stdout(self.log("tauri-driver.log")?)
             .stderr(self.log("tauri-driver.err.log")?)
@@ -264,9 +269,15 @@ impl Harness {
     /// Launches the app with `args` (none: as an author starts it, on the default workspace in
     /// [`Harness::data_dir`]) and waits for its canvas.
     pub fn launch_with(&self, args: &[&str]) -> Result<Session, String> {
+        self.launch_program(&self.app, args)
+    }
+
+    /// Launches `program` (the app, or a script that starts it) with `args` and waits for its
+    /// canvas.
+    fn launch_program(&self, program: &Path, args: &[&str]) -> Result<Session, String> {
         let session = Session::start(
             &self.driver_url,
-            json!({"tauri:options": {"application": self.app, "args": args}}),
+            json!({"tauri:options": {"application": program, "args": args}}),
         )
         .map_err(|e| format!("the app did not start: {e}"))?;
         if let Err(e) = session.wait_for("[data-testid=canvas]", APP_START) {
@@ -470,6 +481,35 @@ impl Ctx<'_> {
         let took = asked.elapsed();
         self.session.replace(fresh);
         Ok(took)
+    }
+
+    /// Starts the app again on the test's workspace with GTK's text scaled by `factor` (as
+    /// GNOME's "Large Text" does, through the font resolution; WebKitGTK then zooms the page): a
+    /// script in the test's folder sets `GDK_DPI_SCALE` and starts the app in its place.
+    pub fn relaunch_with_text_scale(&self, factor: f64) -> Result<(), String> {
+        let script = self
+            .harness
+            .out
+            .join(format!("{}-text-scale.sh", self.name));
+        let body = format!(
+            "#!/bin/sh\nGDK_DPI_SCALE={factor} exec '{}' \"$@\"\n",
+            self.harness.app.display()
+        );
+        fs::write(&script, body).map_err(|e| format!("{}: {e}", script.display()))?;
+        use std::os::unix::fs::PermissionsExt;
+        fs::set_permissions(&script, fs::Permissions::from_mode(0o755))
+            .map_err(|e| e.to_string())?;
+        let workspace = self
+            .workspace
+            .to_str()
+            .ok_or("a workspace path that is not UTF-8")?;
+        let _ = self.session().end();
+        stop_app(&self.workspace);
+        let fresh = self
+            .harness
+            .launch_program(&script, &["--workspace", workspace])?;
+        self.session.replace(fresh);
+        Ok(())
     }
 
     /// What the driver, and the apps it started, have printed so far in this run.

@@ -47,6 +47,7 @@ pub fn App(first: FirstScreen) -> impl IntoView {
     let test_chat = TestChat::new(editor, actions, lifecycle, navigation);
     let exploring = Exploring::new(editor, actions, navigation, test_chat);
     let simulating = Simulating::new(editor, navigation);
+    let sharing = crate::sharing::Sharing::new(editor, opening);
     // The stores, reached by every part of the window through the context: a component takes
     // as props only what it shows.
     provide_context(editor);
@@ -58,9 +59,11 @@ pub fn App(first: FirstScreen) -> impl IntoView {
     provide_context(test_chat);
     provide_context(exploring);
     provide_context(simulating);
+    provide_context(sharing);
     opening.start(first);
     actions.listen_to_keys();
     actions.open_panel_on_tab_change();
+    actions.fold_side_when_narrow();
 
     let chat_marks = derived::chat_marks();
     let marks = derived::marks(report, chat_marks);
@@ -86,6 +89,7 @@ pub fn App(first: FirstScreen) -> impl IntoView {
                 <Canvas scene=scene marks=marks />
                 <FoldToggles />
                 <ReadOnlyBanner />
+                <crate::sharing::banner::ConflictBanner />
                 <LoadError />
                 <OnDiskConflict />
                 <Notice />

@@ -88,8 +88,15 @@ pub fn marks(report: Memo<Report>, chat: Memo<Option<ChatMarks>>) -> Memo<Marks>
             })
             .flatten()
     });
+    let sharing = expect_context::<crate::sharing::Sharing>();
     Memo::new(move |_| {
         let mut marks = timed("marks", || report.with(Marks::of));
+        sharing.conflicts.with(|all| {
+            marks.conflicts = all
+                .iter()
+                .filter_map(|c| plan_core::merge::state_of(&c.path))
+                .collect();
+        });
         editor.comparing.with(|c| {
             if let Some(c) = c {
                 marks.diff_states = c.states.clone();

@@ -184,6 +184,48 @@ pub async fn publish(id: &str, note: &str) -> Result<Published, ApiError> {
     call(PUBLISH, &args).await
 }
 
+/// The Share panel's state of the workspace.
+pub async fn share_status() -> Result<share::ShareStatus, ApiError> {
+    call(SHARE_STATUS, &serde_json::json!({})).await
+}
+
+/// A checkpoint saved with the author's words.
+pub async fn share_checkpoint(
+    message: String,
+    author: Option<share::Author>,
+) -> Result<share::Checkpoint, ApiError> {
+    call(SHARE_CHECKPOINT, &share::CheckpointArgs { message, author }).await
+}
+
+/// Others' changes got.
+pub async fn share_get() -> Result<share::Received, ApiError> {
+    call(SHARE_GET, &serde_json::json!({})).await
+}
+
+/// Ours sent.
+pub async fn share_send() -> Result<share::Sent, ApiError> {
+    call(SHARE_SEND, &serde_json::json!({})).await
+}
+
+/// The conflicts a get left in plan `id`.
+pub async fn plan_conflicts(id: &str) -> Result<Vec<plan_core::merge::Conflict>, ApiError> {
+    call(PLAN_CONFLICTS, &plan_args(id)).await
+}
+
+/// One conflict of plan `id` chosen; the conflicts left.
+pub async fn resolve_conflict(
+    id: &str,
+    path: &str,
+    choice: share::Choice,
+) -> Result<Vec<plan_core::merge::Conflict>, ApiError> {
+    let args = share::ResolveArgs {
+        id: id.to_string(),
+        path: path.to_string(),
+        choice,
+    };
+    call(RESOLVE_CONFLICT, &args).await
+}
+
 pub async fn list_versions(id: &str) -> Result<Vec<VersionInfo>, ApiError> {
     call(LIST_VERSIONS, &plan_args(id)).await
 }

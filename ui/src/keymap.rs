@@ -42,6 +42,10 @@ pub enum Action {
     CycleArrows {
         forward: bool,
     },
+    /// The selected arrow checked one place earlier (or later) among its card's arrows.
+    Recheck {
+        earlier: bool,
+    },
     /// The context menu of what has the focus.
     OpenMenu,
     /// The focus moved to the next (or previous) region of the window: the plans, the canvas,
@@ -233,6 +237,18 @@ pub const SHORTCUTS: &[Shortcut] = &[
         &[plain(&["["], false)],
         Action::CycleArrows { forward: false },
     ),
+    key(
+        "{",
+        "Check the selected arrow before the one checked just before it",
+        &[plain(&["{"], false)],
+        Action::Recheck { earlier: true },
+    ),
+    key(
+        "}",
+        "Check the selected arrow after the one checked just after it",
+        &[plain(&["}"], false)],
+        Action::Recheck { earlier: false },
+    ),
     gesture(
         "Enter",
         "Open the selected card in the inspector (an arrow: its condition)",
@@ -307,6 +323,10 @@ pub const SHORTCUTS: &[Shortcut] = &[
         Action::Find,
     ),
     gesture("Drag the background · scroll", "Pan"),
+    gesture(
+        "S · L · G before a title, zoomed far out",
+        "A strict, loose or goal state (comparing: New, Changed, Removed)",
+    ),
     gesture("Ctrl+scroll · pinch", "Zoom"),
     key(
         "Ctrl+=",
@@ -426,5 +446,22 @@ mod tests {
         );
         assert_eq!(press("F10", false, true, true), None);
         assert_eq!(press("F10", false, true, false), Some(Action::OpenMenu));
+    }
+
+    #[test]
+    fn braces_move_an_arrow_in_check_order_with_shift_held_as_they_are_typed() {
+        assert_eq!(
+            press("{", false, true, false),
+            Some(Action::Recheck { earlier: true })
+        );
+        assert_eq!(
+            press("}", false, true, false),
+            Some(Action::Recheck { earlier: false })
+        );
+        assert_eq!(
+            press("}", false, true, true),
+            None,
+            "a brace typed in a field"
+        );
     }
 }

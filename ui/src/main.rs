@@ -33,6 +33,7 @@ mod panels;
 mod plan_names;
 mod problem_count;
 mod regions;
+mod sharing;
 mod sidebar;
 mod simulate;
 mod switcher;

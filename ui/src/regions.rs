@@ -82,9 +82,29 @@ pub fn focus_first_in(region: Region, selectors: &[&str]) -> bool {
     })
 }
 
+/// Below this width in CSS pixels the window is narrow: the side column folds once a plan is
+/// open and the top bar wraps (style.css's `max-width: 900px`). The window's minimum is 1,024
+/// screen pixels, so only large text (GTK's text scaling, which zooms the page) makes it narrow.
+pub const NARROW: f64 = 900.0;
+
+/// Whether a window `width` CSS pixels wide is narrow.
+pub fn narrow(width: f64) -> bool {
+    width < NARROW
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_window_at_200_percent_text_is_narrow_and_at_the_smallest_size_is_not() {
+        assert!(narrow(640.0), "1280 screen pixels at 200 % text");
+        assert!(!narrow(1024.0), "the window's minimum at 100 %");
+        assert!(
+            !narrow(853.4 * 1.25),
+            "1280 at 150 %: still room for both columns"
+        );
+    }
 
     #[test]
     fn f6_goes_round_toolbar_plans_canvas_panel_and_shift_f6_back() {

@@ -10,6 +10,7 @@ use crate::canvas::camera::Camera;
 use crate::editor::{Editor, Mode};
 use crate::keymap::Action;
 use crate::lifecycle::{badge, Lifecycle};
+use crate::navigation::{Dialog, Navigation};
 use crate::opening::Opening;
 use crate::test_chat::TestChat;
 
@@ -26,6 +27,7 @@ pub fn TopBar() -> impl IntoView {
     let actions = expect_context::<Actions>();
     let opening = expect_context::<Opening>();
     let lifecycle = expect_context::<Lifecycle>();
+    let navigation = expect_context::<Navigation>();
     let menu = RwSignal::new(None::<Menu>);
     // The Export menu lists the versions: they are read while it is open.
     Effect::new(move |_| {
@@ -84,6 +86,16 @@ pub fn TopBar() -> impl IntoView {
             <div class="toolbar lifecycle-tools">
                 <ImportMenu menu />
                 <ExportMenu menu />
+                // In a narrow window its word gives way to its sign, as Undo's and Redo's do.
+                <button
+                    data-testid="share"
+                    aria-label="Share…"
+                    title="Share the workspace with others through git: checkpoint, get, send"
+                    on:click=move |_| navigation.open(Dialog::Share)
+                >
+                    "⇅"
+                    <span class="wide-only">" Share…"</span>
+                </button>
                 <button
                     class="primary"
                     data-testid="publish"

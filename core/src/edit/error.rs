@@ -43,6 +43,9 @@ pub enum EditError {
     /// The evaluation is limited to the session state already.
     #[error("'{}' is already asked only while '{}' is on", .0.evaluation, .0.session_state)]
     AlreadyLimited(Limit),
+    /// A conflict's path is no longer in the plan, or their value no longer fits it.
+    #[error("{0} is no longer in the draft as the merge left it: keep yours, or edit it")]
+    ConflictGone(String),
     /// The evaluation is not limited to the session state.
     #[error("'{}' is not limited to '{}'", .0.evaluation, .0.session_state)]
     UnknownLimit(Limit),

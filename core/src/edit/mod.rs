@@ -175,6 +175,17 @@ pub enum Command {
         /// The state it enters now.
         to: String,
     },
+    /// Transitions `index` and `with` of `from` exchange their places in the order the runtime
+    /// checks them: their places in the list and their priorities (so that no other transition's
+    /// place changes). The one at `index` is at `with` afterwards.
+    SwapCheckOrder {
+        /// The state they leave.
+        from: String,
+        /// One transition's index.
+        index: usize,
+        /// The other's.
+        with: usize,
+    },
     /// Transition `index` of `from` removed.
     DeleteTransition {
         /// The state it leaves.
@@ -222,6 +233,9 @@ pub enum Command {
     LimitEvaluation(Limit),
     /// That edge deleted (removed from the evaluation's `only_while_active`).
     UnlimitEvaluation(Limit),
+    /// A conflict left by a merge chosen as theirs: their value put at its path (an element
+    /// added, replaced or removed, a field set, a list put in their order).
+    TakeTheirs(Box<crate::merge::Conflict>),
     /// That edge's end moved to evaluation `to`.
     MoveLimit {
         /// The edge as it is.
@@ -319,6 +333,17 @@ pub fn apply(plan: &Plan, command: &Command) -> Result<Applied, EditError> {
             index_of(&p, to)?;
             transition_mut(&mut p, from, *index)?.target_state_id = to.clone();
         }
+        Command::SwapCheckOrder { from, index, with } => {
+            transition_mut(&mut p, from, *with)?;
+            let one = transition_mut(&mut p, from, *index)?;
+            let one_priority = one.priority;
+            let i = index_of(&p, from)?;
+            let transitions = &mut Arc::make_mut(&mut p.states[i]).transitions;
+            let with_priority = transitions[*with].priority;
+            transitions[*index].priority = with_priority;
+            transitions[*with].priority = one_priority;
+            transitions.swap(*index, *with);
+        }
         Command::DeleteTransition { from, index } => {
             transition_mut(&mut p, from, *index)?;
             let i = index_of(&p, from)?;
@@ -358,6 +383,15 @@ pub fn apply(plan: &Plan, command: &Command) -> Result<Applied, EditError> {
         Command::LimitEvaluation(limit) => limits::add(&mut p, limit)?,
         Command::UnlimitEvaluation(limit) => limits::remove(&mut p, limit)?,
         Command::MoveLimit { limit, to } => limits::move_to(&mut p, limit, to)?,
+        Command::TakeTheirs(conflict) => {
+            let gone = || EditError::ConflictGone(conflict.path.clone());
+            let mut value = serde_json::to_value(&p).map_err(|_| gone())?;
+            if !crate::merge::take_theirs(&mut value, conflict) {
+                return Err(gone());
+            }
+            p = serde_json::from_value(value).map_err(|_| gone())?;
+            touched.extend(crate::merge::state_of(&conflict.path));
+        }
     }
     Ok(Applied { plan: p, touched })
 }

@@ -509,3 +509,83 @@ fn an_edge_from_a_session_state_limits_an_evaluation_and_moves_and_goes() {
         assert_eq!(apply(&p, &command), Err(error), "{command:?}");
     }
 }
+
+/// Reordering arrows by key: an arrow moved one place earlier in the order the runtime checks
+/// them takes its neighbour's place and priority; the others keep theirs; the first cannot go
+/// earlier.
+#[test]
+fn an_arrow_swapped_in_check_order_takes_its_neighbours_place_and_priority() {
+    let p = parse_plan(
+        &serde_json::json!({"id": "order", "title": "Order", "states": [
+            {"id": "a", "title": "A", "type": "loose", "instructions": "Ask.", "transitions": [
+                {"target_state_id": "b", "priority": 2},
+                {"target_state_id": "c", "priority": 1},
+                {"target_state_id": "d", "priority": 2}
+            ]},
+            {"id": "b", "title": "B", "type": "loose", "instructions": "B."},
+            {"id": "c", "title": "C", "type": "loose", "instructions": "C."},
+            {"id": "d", "title": "D", "type": "loose", "instructions": "D."}
+        ]})
+        .to_string(),
+    )
+    .unwrap();
+    let a = p.state("a").unwrap();
+    assert_eq!(a.checked_in_order(), vec![1, 0, 2], "C, then B, then D");
+    assert_eq!(a.check_neighbour(1, true), None, "C is checked first");
+    assert_eq!(a.check_neighbour(2, false), None, "D is checked last");
+    let with = a.check_neighbour(2, true).unwrap();
+    assert_eq!(with, 0, "D comes just after B");
+    let swapped = run(
+        &p,
+        Command::SwapCheckOrder {
+            from: "a".into(),
+            index: 2,
+            with,
+        },
+    );
+    let a = swapped.plan.state("a").unwrap();
+    let targets = |order: Vec<usize>| -> Vec<String> {
+        order
+            .into_iter()
+            .map(|i| a.transitions[i].target_state_id.clone())
+            .collect()
+    };
+    assert_eq!(targets(a.checked_in_order()), ["c", "d", "b"]);
+    assert_eq!(a.transitions[0].target_state_id, "d", "D is where B was");
+    assert_eq!(a.transitions[1].priority.0, 1.0, "C is untouched");
+    let across = run(
+        &swapped.plan,
+        Command::SwapCheckOrder {
+            from: "a".into(),
+            index: 0,
+            with: 1,
+        },
+    );
+    let a = across.plan.state("a").unwrap();
+    assert_eq!(
+        (
+            a.transitions[0].target_state_id.as_str(),
+            a.transitions[0].priority.0
+        ),
+        ("c", 2.0),
+        "across priorities, the priorities are exchanged too"
+    );
+    assert_eq!(
+        a.checked_in_order()
+            .into_iter()
+            .map(|i| a.transitions[i].target_state_id.as_str())
+            .collect::<Vec<_>>(),
+        ["d", "c", "b"]
+    );
+    assert!(matches!(
+        apply(
+            &p,
+            &Command::SwapCheckOrder {
+                from: "a".into(),
+                index: 0,
+                with: 7
+            }
+        ),
+        Err(EditError::UnknownTransition { index: 7, .. })
+    ));
+}

@@ -22,7 +22,7 @@ mod conversations;
 mod draft_file;
 mod error;
 pub mod lock;
-mod pretty;
+pub mod pretty;
 mod samples;
 mod saved_chat;
 mod simulations;
@@ -85,7 +85,7 @@ pub struct Version {
 }
 
 /// A version file as read to verify it: the plan kept as the bytes it is written as.
-#[derive(Deserialize)]
+#[derive(Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 struct VersionFile<'a> {
     version: u32,
@@ -95,6 +95,17 @@ struct VersionFile<'a> {
     based_on: Option<u32>,
     #[serde(borrow)]
     plan: &'a serde_json::value::RawValue,
+}
+
+/// A version file's text with only its number changed to `now` (its date, note, hash,
+/// `based_on` and plan as they are: the plan's bytes untouched); `None` when the text is not a
+/// version file. Sharing renumbers a version others published under the same number first.
+pub fn version_renumbered(text: &str, now: u32) -> Option<Vec<u8>> {
+    let mut file: VersionFile = serde_json::from_str(text).ok()?;
+    file.version = now;
+    let mut bytes = serde_json::to_vec_pretty(&file).ok()?;
+    bytes.push(b'\n');
+    Some(bytes)
 }
 
 /// A version's details without its plan.

@@ -8,6 +8,7 @@
 pub mod conversations;
 pub mod drafts;
 pub mod explore;
+pub mod share;
 pub mod simulate;
 pub mod versions;
 pub mod workspace;

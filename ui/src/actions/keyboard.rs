@@ -1,6 +1,6 @@
 //! The canvas authored from the keyboard: a state added beside the selected card (N, its mode
 //! picked from a menu), the card connected to a state picked by its title (C), the card's arrows
-//! gone round (`]`, `[`), the menu of what has the focus (Shift+F10, the Menu key), and F6 round
+//! gone round (`]`, `[`) and checked earlier or later (`{`, `}`), the menu of what has the focus (Shift+F10, the Menu key), and F6 round
 //! the window's regions. Where the focus goes is decided in `canvas::neighbour` and `regions`,
 //! pure; this carries it out.
 
@@ -13,6 +13,7 @@ use crate::canvas::lanes;
 use crate::canvas::menu::{Menu, Place};
 use crate::canvas::neighbour;
 use crate::canvas::spoken::arrow_spoken;
+use crate::canvas::text::order_word;
 use crate::editor::Selection;
 use crate::regions::{self, Region};
 
@@ -244,11 +245,7 @@ impl Actions {
         let checked = self.editor.plan.with_untracked(|p| {
             p.as_ref()
                 .and_then(|p| p.state(&from))
-                .map(|s| {
-                    let mut order: Vec<usize> = (0..s.transitions.len()).collect();
-                    order.sort_by_key(|&i| s.check_order(i));
-                    order
-                })
+                .map(|s| s.checked_in_order())
                 .unwrap_or_default()
         });
         match neighbour::cycled_arrow(&checked, current, forward) {
@@ -262,6 +259,64 @@ impl Actions {
                 true
             }
         }
+    }
+
+    /// `{` or `}`: the selected arrow checked one place earlier or later (it changes places,
+    /// and priorities, with its neighbour in the order the runtime checks them); it stays
+    /// selected and where it now comes is said. The focus goes to its label, or, with
+    /// `keep_focus`, back to the inspector's button of that test id (drawn anew for the arrow's
+    /// new place).
+    pub fn recheck(self, earlier: bool, keep_focus: Option<&'static str>) -> bool {
+        let Some((from, index)) = self.editor.selection.get_untracked().transition else {
+            self.editor
+                .say("Select an arrow first: ] goes round the selected card's arrows.");
+            return true;
+        };
+        let neighbour = self.editor.plan.with_untracked(|p| {
+            p.as_ref()
+                .and_then(|p| p.state(&from))
+                .map(|s| (s.check_neighbour(index, earlier), s.transitions.len()))
+        });
+        let Some((neighbour, of)) = neighbour else {
+            return false;
+        };
+        let Some(with) = neighbour else {
+            self.editor.say(if earlier {
+                "This arrow is already checked first."
+            } else {
+                "This arrow is already checked last."
+            });
+            return true;
+        };
+        let command = Command::SwapCheckOrder {
+            from: from.clone(),
+            index,
+            with,
+        };
+        if self.editor.dispatch(command) {
+            let order = self.editor.plan.with_untracked(|p| {
+                p.as_ref()
+                    .and_then(|p| p.state(&from))
+                    .map(|s| s.check_order(with))
+                    .unwrap_or_default()
+            });
+            match keep_focus {
+                Some(testid) => {
+                    self.editor.select(Selection {
+                        states: Vec::new(),
+                        transition: Some((from.clone(), with)),
+                        limit: None,
+                    });
+                    focus_testid(testid);
+                }
+                None => self.show_arrow(&from, with),
+            }
+            self.editor.say(format!(
+                "Now checked {} of the {of} arrows.",
+                order_word(order, of)
+            ));
+        }
+        true
     }
 
     /// Arrow `index` of `from` selected, its two cards in view, its label focused (else its
@@ -390,6 +445,21 @@ fn focus_chip(id: &str) {
     request_animation_frame(move || {
         if let Some(el) = document()
             .query_selector(&chip)
+            .ok()
+            .flatten()
+            .and_then(|el| el.dyn_into::<web_sys::HtmlElement>().ok())
+        {
+            let _ = el.focus();
+        }
+    });
+}
+
+/// Gives the element of test id `testid` the focus once it is drawn.
+fn focus_testid(testid: &'static str) {
+    let selector = format!("[data-testid={testid}]");
+    request_animation_frame(move || {
+        if let Some(el) = document()
+            .query_selector(&selector)
             .ok()
             .flatten()
             .and_then(|el| el.dyn_into::<web_sys::HtmlElement>().ok())

@@ -92,6 +92,26 @@ impl Actions {
         });
     }
 
+    /// In a narrow window (large text: GTK's text scaling zooms the page, so 1280 px at 200 %
+    /// are 640 CSS px), the plans' column folds once a plan is open, leaving the canvas room; the
+    /// author unfolds it with « or Ctrl+B. A wide window keeps the column as the author left it.
+    pub fn fold_side_when_narrow(self) {
+        let editor = self.editor;
+        Effect::new(move |before: Option<Option<String>>| {
+            let open = editor.id.get();
+            let opened = open.is_some() && before.as_ref() != Some(&open);
+            let width = window()
+                .inner_width()
+                .ok()
+                .and_then(|w| w.as_f64())
+                .unwrap_or(f64::MAX);
+            if opened && crate::regions::narrow(width) {
+                self.side_open.set(false);
+            }
+            open
+        });
+    }
+
     /// Carries out the shortcuts of the window's key presses, for as long as the window lives.
     pub fn listen_to_keys(self) {
         let keys = window_event_listener(ev::keydown, move |e: ev::KeyboardEvent| {
@@ -206,6 +226,7 @@ impl Actions {
             Action::AddBeside => return self.add_beside(),
             Action::Connect => return self.start_connecting(),
             Action::CycleArrows { forward } => return self.cycle_arrows(forward),
+            Action::Recheck { earlier } => return self.recheck(earlier, None),
             Action::OpenMenu => return self.open_menu(),
             Action::Region { forward } => return self.go_to_region(forward),
         }

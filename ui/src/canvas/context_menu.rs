@@ -29,6 +29,8 @@ pub enum Item {
     TestFromHere,
     /// The transition's condition in the inspector.
     EditCondition,
+    /// The transition checked before (`true`) or after its neighbour in check order.
+    Recheck(bool),
     /// A new state of this mode where the menu was opened.
     Add(NewState),
     /// The copied states, here.
@@ -47,6 +49,8 @@ impl Item {
             Item::Delete => "Delete",
             Item::TestFromHere => "Test from here",
             Item::EditCondition => "Edit condition",
+            Item::Recheck(true) => "Check earlier",
+            Item::Recheck(false) => "Check later",
             Item::Add(NewState::Strict) => "Add a strict state here",
             Item::Add(NewState::Loose) => "Add a loose state here",
             Item::Add(NewState::Goal) => "Add a goal state here",
@@ -67,6 +71,8 @@ impl Item {
             Item::Delete => "delete",
             Item::TestFromHere => "test-from-here",
             Item::EditCondition => "edit-condition",
+            Item::Recheck(true) => "check-earlier",
+            Item::Recheck(false) => "check-later",
             Item::Add(NewState::Strict) => "add-strict",
             Item::Add(NewState::Loose) => "add-loose",
             Item::Add(NewState::Goal) => "add-goal",
@@ -84,6 +90,8 @@ impl Item {
         match self {
             Item::Rename | Item::EditCondition => Some("Enter"),
             Item::Connect => Some("C"),
+            Item::Recheck(true) => Some("{"),
+            Item::Recheck(false) => Some("}"),
             Item::Duplicate => Some("Ctrl+D"),
             Item::Delete => Some("Delete"),
             Item::Paste => Some("Ctrl+V"),
@@ -121,7 +129,7 @@ pub fn items(place: &Place, editable: bool, copied: bool) -> Vec<Item> {
         Place::Arrow { .. } => {
             out.push(Item::EditCondition);
             if editable {
-                out.push(Item::Delete);
+                out.extend([Item::Recheck(true), Item::Recheck(false), Item::Delete]);
             }
         }
         Place::Background => {
@@ -174,6 +182,10 @@ fn choose(item: Item, place: &Place, at: (f64, f64)) {
         Item::EditCondition => {
             select(place);
             expect_context::<Navigation>().show(Tab::Inspect);
+        }
+        Item::Recheck(earlier) => {
+            select(place);
+            actions.perform(Action::Recheck { earlier });
         }
         Item::Add(kind) => match place {
             Place::DroppedArrow { from } => actions.add_state(kind, Some(at), Some(from.clone())),
@@ -370,15 +382,21 @@ mod tests {
     }
 
     #[test]
-    fn an_arrow_offers_its_condition_and_delete() {
+    fn an_arrow_offers_its_condition_its_place_in_check_order_and_delete() {
         let arrow = Place::Arrow {
             from: "a".into(),
             index: 0,
         };
         assert_eq!(
             items(&arrow, true, false),
-            [Item::EditCondition, Item::Delete]
+            [
+                Item::EditCondition,
+                Item::Recheck(true),
+                Item::Recheck(false),
+                Item::Delete
+            ]
         );
+        assert_eq!(Item::Recheck(true).keys(), Some("{"));
         assert_eq!(items(&arrow, false, false), [Item::EditCondition]);
     }
 

@@ -115,6 +115,7 @@ pub fn card_view(card: Card, editor: Editor, marks: Memo<Marks>) -> impl IntoVie
             data-state-id=card.id.clone()
             data-selected=move || selected.get().then_some("true")
             data-diff=move || look.with(|l| l.diff.map(Change::as_str))
+            data-conflict=move || look.with(|l| l.conflict).then_some("true")
             data-current=move || look.with(|l| l.current).then_some("true")
             data-visited=move || look.with(|l| l.visited).then_some("true")
             data-parked=move || parked().then_some("true")
@@ -184,6 +185,34 @@ pub fn card_view(card: Card, editor: Editor, marks: Memo<Marks>) -> impl IntoVie
                                 title=words
                             >
                                 {shown}
+                            </span>
+                        }
+                    })
+            }}
+            {move || {
+                look.with(|l| l.conflict)
+                    .then(|| {
+                        view! {
+                            <span
+                                class="conflict-badge"
+                                data-testid="conflict-marker"
+                                title="Others' changes conflict with yours here: choose in the inspector"
+                            >
+                                "Conflict"
+                            </span>
+                        }
+                    })
+            }}
+            {move || {
+                look.with(|l| l.diff)
+                    .map(|change| {
+                        view! {
+                            <span
+                                class="diff-badge"
+                                data-testid="diff-marker"
+                                data-diff=change.as_str()
+                            >
+                                {diff_word(change)}
                             </span>
                         }
                     })
@@ -553,5 +582,15 @@ pub fn reach_words(n: usize, heat: Option<(u32, u32)>) -> (String, String) {
             }
             (words, shown)
         }
+    }
+}
+
+/// What a compared card's corner says happened to it, so that added, changed and removed are
+/// never told by colour alone.
+pub fn diff_word(change: Change) -> &'static str {
+    match change {
+        Change::Added => "New",
+        Change::Changed => "Changed",
+        Change::Removed => "Removed",
     }
 }

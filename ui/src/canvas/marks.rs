@@ -31,6 +31,8 @@ pub struct Marks {
     /// The heat map's: by state, how many simulated conversations ended and stalled there (set:
     /// `reach` counts conversations, not configurations).
     pub heat: Option<HashMap<String, (u32, u32)>>,
+    /// The states with conflicts left by getting others' changes.
+    pub conflicts: HashSet<String>,
 }
 
 impl Marks {
@@ -69,6 +71,8 @@ pub struct CardMarks {
     pub reach: Option<(&'static str, usize)>,
     /// The heat map's, when shown: how many conversations ended and stalled in the state.
     pub heat: Option<(u32, u32)>,
+    /// Others' changes left a conflict on the state.
+    pub conflict: bool,
 }
 
 impl CardMarks {
@@ -88,6 +92,7 @@ impl CardMarks {
                 .heat
                 .as_ref()
                 .map(|h| h.get(state).copied().unwrap_or((0, 0))),
+            conflict: marks.conflicts.contains(state),
         }
     }
 }

@@ -48,6 +48,23 @@ fn diff_fill(change: Option<Change>) -> &'static str {
     }
 }
 
+/// A card's words in the overview: its title after its mode's letter, or, while comparing, after
+/// what happened to it.
+fn overview_title(title: &str, mode: StateType, change: Option<&Change>) -> String {
+    match change {
+        Some(change) => format!("{}: {title}", super::items::diff_word(*change)),
+        None => format!("{} · {title}", mode_letter(mode)),
+    }
+}
+
+fn mode_letter(mode: StateType) -> &'static str {
+    match mode {
+        StateType::Strict => "S",
+        StateType::Loose => "L",
+        StateType::Goal => "G",
+    }
+}
+
 fn fill_of(kind: StateType) -> &'static str {
     match kind {
         StateType::Strict => "#f6c9a6",
@@ -101,7 +118,7 @@ pub fn Overview(
                 g.move_to(from.0, from.1);
                 g.line_to(to.0, to.1);
             }
-            g.set_stroke_style_str("#9aa3b2");
+            g.set_stroke_style_str("#737e92");
             g.set_line_width(1.5 / v.zoom);
             g.stroke();
             // Cards, grouped by colour so each colour is set once: by mode, or while comparing
@@ -145,7 +162,7 @@ pub fn Overview(
                 g.set_fill_style_str(match severity {
                     Severity::Error => "#d92d20",
                     Severity::Warning => "#dc6803",
-                    Severity::Info => "#8a94a6",
+                    Severity::Info => "#737e92",
                 });
                 g.begin_path();
                 let _ = g.arc(
@@ -162,8 +179,11 @@ pub fn Overview(
                 g.set_fill_style_str("#1d2330");
                 g.set_font("600 30px sans-serif");
                 for c in s.cards.iter().filter(|c| c.rect.intersects(&window)) {
+                    // The mode, or what happened to a compared card, in a word too: never
+                    // told by the fill's colour alone.
+                    let title = overview_title(&c.title, c.mode, marks.diff_states.get(&c.id));
                     let _ = g.fill_text_with_max_width(
-                        &c.title,
+                        &title,
                         c.rect.x + 14.0,
                         c.rect.y + 58.0,
                         c.rect.w - 28.0,
@@ -174,4 +194,21 @@ pub fn Overview(
         crate::timeline::mark("overview-done");
     });
     view! { <canvas class="overview-layer" data-testid="overview" node_ref=canvas></canvas> }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_card_far_out_says_its_mode_or_what_changed_in_words() {
+        assert_eq!(
+            overview_title("Greeting", StateType::Goal, None),
+            "G · Greeting"
+        );
+        assert_eq!(
+            overview_title("Greeting", StateType::Goal, Some(&Change::Removed)),
+            "Removed: Greeting"
+        );
+    }
 }

@@ -5,6 +5,7 @@
 mod case;
 mod focus;
 mod publish;
+mod share;
 mod welcome;
 
 use leptos::ev;
@@ -14,6 +15,7 @@ use crate::lifecycle::Lifecycle;
 use crate::navigation::{Confirmation, Dialog, Navigation};
 use case::SaveCaseDialog;
 use publish::PublishDialog;
+use share::ShareDialog;
 use welcome::WelcomeDialog;
 
 /// A dialog's two buttons: Cancel, which closes it, and its one action (`words` on it; disabled
@@ -57,6 +59,7 @@ pub fn Dialogs() -> impl IntoView {
                 Dialog::Confirm(_) => 2,
                 Dialog::SaveCase(_) => 3,
                 Dialog::Welcome => 4,
+                Dialog::Share => 5,
             })
         })
     });
@@ -94,6 +97,7 @@ pub fn Dialogs() -> impl IntoView {
                                     1 => view! { <NewPlanDialog /> }.into_any(),
                                     3 => view! { <SaveCaseDialog /> }.into_any(),
                                     4 => view! { <WelcomeDialog /> }.into_any(),
+                                    5 => view! { <ShareDialog /> }.into_any(),
                                     _ => view! { <ConfirmDialog /> }.into_any(),
                                 }}
                             </div>

@@ -135,9 +135,11 @@ pub fn PublishDialog() -> impl IntoView {
             None => "What the first version holds:".to_string(),
             Some(n) => format!("What changes since version {n}:"),
         };
+        let label = what.trim_end_matches(':').to_string();
         view! {
             <p>{what}</p>
-            <ul class="publish-diff" data-testid="publish-diff">
+            // Focusable: a list that scrolls (a long one, or any at large text) is read by keys too.
+            <ul class="publish-diff" data-testid="publish-diff" tabindex="0" aria-label=label>
                 {p
                     .changes
                     .into_iter()

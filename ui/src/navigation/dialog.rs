@@ -17,6 +17,8 @@ pub enum Dialog {
     SaveCase(Script),
     /// The first start's welcome: what a plan is, and three ways in.
     Welcome,
+    /// The Share panel: the workspace shared through git.
+    Share,
 }
 
 /// The publish dialog's state.

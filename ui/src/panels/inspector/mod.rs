@@ -6,6 +6,7 @@ mod access;
 mod changes;
 mod checklist;
 mod condition;
+mod conflicts;
 mod deliverables;
 mod evaluations;
 mod field_problem;
@@ -66,6 +67,13 @@ pub fn Inspector(report: Memo<Report>) -> impl IntoView {
                 )
             }
             _ => None,
+        }}
+        {move || match subject.get() {
+            Subject::Plan => Some(view! { <conflicts::ConflictChoices state=None /> }),
+            Subject::State(id) | Subject::Transition(id, _) => {
+                Some(view! { <conflicts::ConflictChoices state=Some(id) /> })
+            }
+            Subject::Many(_) => None,
         }}
         <Inline report=report subject=subject />
         // One switch for every field: nothing of a version can be typed into or clicked (`inert`;

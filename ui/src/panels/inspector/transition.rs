@@ -8,6 +8,7 @@ use super::access::{edit_state, read_state, run};
 use super::changes::{ChangesEditor, ChangesOf};
 use super::condition::{ConditionEditor, Root};
 use super::fields::{state_picker, typed, Extent};
+use crate::actions::Actions;
 use crate::canvas::text::order_word;
 use crate::editor::Editor;
 
@@ -91,6 +92,7 @@ pub fn TransitionInspector(from: String, index: usize) -> impl IntoView {
                         .unwrap_or_default()
                 }}
             </p>
+            <CheckOrderButtons from=from.clone() index />
             {typed(
                 editor,
                 Extent::Line,
@@ -141,5 +143,51 @@ pub fn TransitionInspector(from: String, index: usize) -> impl IntoView {
                 "Delete transition"
             </button>
         </div>
+    }
+}
+
+/// "Check earlier" and "Check later": the arrow changes places with its neighbour in check order
+/// (`{` and `}` on the canvas). A button at an end stays focusable, marked disabled, and says why
+/// when pressed, so that the focus is never lost by the press that took the arrow there.
+#[component]
+fn CheckOrderButtons(from: String, index: usize) -> impl IntoView {
+    let editor = expect_context::<Editor>();
+    let actions = expect_context::<Actions>();
+    let sid = StoredValue::new(from);
+    let at_end = move |earlier: bool| {
+        read_state(editor, &sid.get_value(), |s| {
+            s.check_neighbour(index, earlier).is_none()
+        })
+        .unwrap_or(true)
+    };
+    let several =
+        move || read_state(editor, &sid.get_value(), |s| s.transitions.len() > 1).unwrap_or(false);
+    move || {
+        several().then(|| {
+            view! {
+                <div class="row-buttons">
+                    <button
+                        data-testid="check-earlier"
+                        aria-disabled=move || at_end(true).to_string()
+                        aria-keyshortcuts="{"
+                        on:click=move |_| {
+                            actions.recheck(true, Some("check-earlier"));
+                        }
+                    >
+                        "Check earlier"
+                    </button>
+                    <button
+                        data-testid="check-later"
+                        aria-disabled=move || at_end(false).to_string()
+                        aria-keyshortcuts="}"
+                        on:click=move |_| {
+                            actions.recheck(false, Some("check-later"));
+                        }
+                    >
+                        "Check later"
+                    </button>
+                </div>
+            }
+        })
     }
 }

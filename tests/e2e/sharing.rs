@@ -1,0 +1,206 @@
+//! Several authors, one plan, in the real app (issue 45): the test's workspace is Ann's clone of a
+//! shared bare repository; Bob, in a clone of his own, renames a state and sends it with `plan
+//! share`. Ann renames the same state in the window, saves a checkpoint (asked her name once),
+//! gets Bob's change: one conflict, shown in a banner, on the card and in the inspector, mine and
+//! theirs side by side; she takes theirs, saves a checkpoint and sends. The shared repository then
+//! holds Bob's title.
+
+use std::path::Path;
+use std::process::Command;
+
+use plan_tests::hooks;
+use plan_tests::page::{
+    click, count, ensure, open_plan, select_state, text_of, type_text, Outcome,
+};
+use plan_tests::{Ctx, Test, SHORT};
+
+/// A step that runs git (a fetch, a merge, a push) may take longer than a click.
+const LONG: std::time::Duration = std::time::Duration::from_secs(20);
+
+/// This suite's tests, in the order they run.
+pub const TESTS: &[Test] =
+    plan_tests::tests![a_conflict_with_a_teammate_is_got_chosen_on_the_canvas_and_sent,];
+
+fn git(dir: &Path, args: &[&str]) -> Outcome {
+    let out = Command::new("git")
+        .args(args)
+        .current_dir(dir)
+        .env("GIT_TERMINAL_PROMPT", "0")
+        .output()
+        .map_err(|e| format!("git: {e}"))?;
+    ensure(out.status.success(), || {
+        format!("git {args:?}: {}", String::from_utf8_lossy(&out.stderr))
+    })
+}
+
+fn git_out(dir: &Path, args: &[&str]) -> Result<String, String> {
+    let out = Command::new("git")
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .map_err(|e| format!("git: {e}"))?;
+    Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+/// `plan ARGS --workspace DIR` (the debug build the cross-crate tests run), which must succeed.
+fn plan(dir: &Path, args: &[&str]) -> Outcome {
+    let out = Command::new(plan_tests::binary("plan")?)
+        .args(args)
+        .arg("--workspace")
+        .arg(dir)
+        .env_remove("PLAN_BUILDER_WORKSPACE")
+        .output()
+        .map_err(|e| e.to_string())?;
+    ensure(out.status.success(), || {
+        format!(
+            "plan {args:?}: {}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    })
+}
+
+/// Sets the title field of the selected state to `title` and waits for the save.
+fn retitle(ctx: &Ctx, title: &str) -> Outcome {
+    type_text(ctx, hooks::FIELD_TITLE, title)?;
+    plan_tests::page::wait_saved(ctx)
+}
+
+fn said(ctx: &Ctx) -> Result<String, String> {
+    text_of(ctx, "[data-testid=share-said]")
+}
+
+fn a_conflict_with_a_teammate_is_got_chosen_on_the_canvas_and_sent(ctx: &Ctx) -> Outcome {
+    // The team's repository: Ann's workspace (the test's) sent to a bare one; Bob clones it.
+    let ann = ctx.workspace().to_path_buf();
+    let team = ann
+        .parent()
+        .ok_or("the workspace has no parent")?
+        .join(format!("team-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&team);
+    std::fs::create_dir_all(&team).map_err(|e| e.to_string())?;
+    let shared = team.join("shared.git");
+    git(
+        &team,
+        &["init", "--quiet", "--bare", "-b", "main", "shared.git"],
+    )?;
+    git(&ann, &["init", "--quiet", "-b", "main"])?;
+    git(
+        &ann,
+        &["remote", "add", "origin", shared.to_str().ok_or("path")?],
+    )?;
+    plan(&ann, &["share", "init"])?;
+    git(&ann, &["add", "--all"])?;
+    git(
+        &ann,
+        &[
+            "-c",
+            "user.name=Team",
+            "-c",
+            "user.email=team@example.com",
+            "commit",
+            "--quiet",
+            "-m",
+            "The samples",
+        ],
+    )?;
+    git(&ann, &["push", "--quiet", "-u", "origin", "main"])?;
+    git(&team, &["clone", "--quiet", "shared.git", "bob"])?;
+    let bob = team.join("bob");
+    git(&bob, &["config", "user.name", "Bob"])?;
+    git(&bob, &["config", "user.email", "bob@example.com"])?;
+
+    // Bob renames Billing and sends it.
+    let draft = bob.join("customer-support/draft.json");
+    let text = std::fs::read_to_string(&draft).map_err(|e| e.to_string())?;
+    let mut value: serde_json::Value = serde_json::from_str(&text).map_err(|e| e.to_string())?;
+    for s in value["states"].as_array_mut().ok_or("no states")? {
+        if s["id"] == "billing-support" {
+            s["title"] = "Bills".into();
+        }
+    }
+    let text = serde_json::to_string_pretty(&value).map_err(|e| e.to_string())?;
+    std::fs::write(&draft, format!("{text}\n")).map_err(|e| e.to_string())?;
+    plan(&bob, &["share", "checkpoint", "-m", "Billing is Bills"])?;
+    plan(&bob, &["share", "send"])?;
+
+    // Ann, in the window (started again: the workspace is now in a repository).
+    ctx.relaunch()?;
+    open_plan(ctx, "customer-support")?;
+    select_state(ctx, "billing-support")?;
+    retitle(ctx, "Payments")?;
+
+    // The Share panel: her name asked once, a checkpoint, then Bob's change got.
+    click(ctx, "[data-testid=share]")?;
+    ctx.session()
+        .wait_until("the Share panel's state", LONG, || {
+            Ok(text_of(ctx, "[data-testid=share-unsaved]")?.contains("Customer support"))
+        })?;
+    type_text(ctx, "[data-testid=share-name]", "Ann")?;
+    type_text(ctx, "[data-testid=share-email]", "ann@example.com")?;
+    type_text(ctx, "[data-testid=share-message]", "Billing is Payments")?;
+    ctx.screenshot("share-panel")?;
+    click(ctx, "[data-testid=share-checkpoint]")?;
+    ctx.session()
+        .wait_until("the checkpoint", LONG, || Ok(said(ctx)?.contains("saved")))?;
+    click(ctx, "[data-testid=share-get]")?;
+    ctx.session().wait_until("Bob's change", LONG, || {
+        Ok(said(ctx)?.contains("1 conflict to choose"))
+    })?;
+    ctx.screenshot("share-got-a-conflict")?;
+    click(ctx, "[data-testid=share-close]")?;
+
+    // The conflict: a banner, the card marked, mine and theirs in the inspector.
+    ctx.session()
+        .wait_for("[data-testid=conflict-banner]", LONG)
+        .map_err(|e| format!("no banner: {e}"))?;
+    ctx.session()
+        .wait_for(
+            &format!("{}[data-conflict=true]", hooks::state("billing-support")),
+            SHORT,
+        )
+        .map_err(|e| format!("the card is not marked: {e}"))?;
+    click(ctx, "[data-testid=conflict-first]")?;
+    ctx.session()
+        .wait_for("[data-testid=conflict-choices]", SHORT)
+        .map_err(|e| e.to_string())?;
+    let mine = text_of(ctx, "[data-testid=conflict-mine]")?;
+    let theirs = text_of(ctx, "[data-testid=conflict-theirs]")?;
+    ensure(mine == "Payments" && theirs == "Bills", || {
+        format!("mine {mine:?}, theirs {theirs:?}")
+    })?;
+    ctx.screenshot("share-conflict-in-the-inspector")?;
+    click(ctx, "[data-testid=take-theirs]")?;
+    ctx.session().wait_until("theirs taken", SHORT, || {
+        Ok(count(ctx, "[data-testid=conflict-banner]")? == 0)
+    })?;
+    ctx.session().wait_until("the title", SHORT, || {
+        Ok(text_of(
+            ctx,
+            &format!("{} .card-title", hooks::state("billing-support")),
+        )? == "Bills")
+    })?;
+    plan_tests::page::wait_saved(ctx)?;
+    ensure(
+        !ann.join("customer-support/draft.conflicts.json").exists(),
+        || "the conflicts file stayed".into(),
+    )?;
+
+    // A checkpoint, then sent: the shared repository holds Bob's title.
+    click(ctx, "[data-testid=share]")?;
+    type_text(ctx, "[data-testid=share-message]", "Took Bob's title")?;
+    click(ctx, "[data-testid=share-checkpoint]")?;
+    ctx.session()
+        .wait_until("the second checkpoint", LONG, || {
+            Ok(said(ctx)?.contains("saved"))
+        })?;
+    click(ctx, "[data-testid=share-send]")?;
+    ctx.session().wait_until("sent", LONG, || {
+        Ok(said(ctx)?.contains("Sent to origin/main"))
+    })?;
+    ctx.screenshot("share-sent")?;
+    let sent = git_out(&shared, &["show", "main:customer-support/draft.json"])?;
+    ensure(sent.contains("\"title\": \"Bills\""), || {
+        "the shared repository does not hold Bob's title".into()
+    })
+}

@@ -1,0 +1,179 @@
+//! The Share panel: the workspace shared through git in three buttons. It says what is not in a
+//! checkpoint, what is not sent and which plans have conflicts to choose; it asks the author's
+//! name and e-mail once when git has none; and it says what each step did, or why it was
+//! refused, in the shell's words.
+
+use leptos::prelude::*;
+use plan_api::messages::share::{Author, ShareStatus};
+
+use crate::lifecycle::Lifecycle;
+use crate::sharing::{words, Sharing};
+
+#[component]
+pub fn ShareDialog() -> impl IntoView {
+    let sharing = expect_context::<Sharing>();
+    let lifecycle = expect_context::<Lifecycle>();
+    let message = RwSignal::new(String::new());
+    let name = RwSignal::new(String::new());
+    let email = RwSignal::new(String::new());
+    sharing.said.set(None);
+    sharing.refresh();
+    let status = move || sharing.status.get();
+    let needs_author = move || matches!(status(), Some(Ok(ShareStatus { author: None, .. })));
+    let checkpoint = move || {
+        let who = needs_author().then(|| Author {
+            name: name.get_untracked().trim().to_string(),
+            email: email.get_untracked().trim().to_string(),
+        });
+        sharing.checkpoint(message.get_untracked(), who);
+        message.set(String::new());
+    };
+    let shared = move || matches!(status(), Some(Ok(_)));
+    view! {
+        <h3>"Share"</h3>
+        <div class="share-status" data-testid="share-status" aria-live="polite">
+            {move || match status() {
+                None => view! { <p class="hint">"Looking at the workspace…"</p> }.into_any(),
+                Some(Err(e)) => {
+                    view! {
+                        <p class="share-refused" data-testid="share-unavailable">
+                            {e.message}
+                        </p>
+                    }
+                        .into_any()
+                }
+                Some(Ok(s)) => {
+                    view! {
+                        <p>
+                            {match &s.upstream {
+                                Some(up) => format!("Shared with {up}."),
+                                None => {
+                                    "Not sent anywhere yet: Send mine sends to the repository this copy came from."
+                                        .into()
+                                }
+                            }}
+                        </p>
+                        <dl class="share-lists">
+                            <dt>"Not in a checkpoint"</dt>
+                            <dd data-testid="share-unsaved">
+                                {words::plan_list(&s.unsaved, &|id| sharing.title_of(id))}
+                            </dd>
+                            <dt>"Not sent"</dt>
+                            <dd data-testid="share-unsent">
+                                {words::plan_list(&s.unsent, &|id| sharing.title_of(id))}
+                            </dd>
+                            {(!s.conflicts.is_empty())
+                                .then(|| {
+                                    let listed: Vec<String> = s
+                                        .conflicts
+                                        .iter()
+                                        .map(|c| {
+                                            format!("{} ({})", sharing.title_of(&c.id), c.count)
+                                        })
+                                        .collect();
+                                    view! {
+                                        <dt>"Conflicts to choose"</dt>
+                                        <dd data-testid="share-conflicts">{listed.join(", ")}</dd>
+                                    }
+                                })}
+                        </dl>
+                    }
+                        .into_any()
+                }
+            }}
+        </div>
+        {move || {
+            needs_author()
+                .then(|| {
+                    view! {
+                        <p class="hint">
+                            "Checkpoints carry who made them: your name and e-mail, asked once."
+                        </p>
+                        {line_field("Your name", "share-name", "text", "", name)}
+                        {line_field("Your e-mail", "share-email", "email", "", email)}
+                    }
+                })
+        }}
+        {line_field(
+            "What changed (for the checkpoint)",
+            "share-message",
+            "text",
+            "Billing asks for the invoice number",
+            message,
+        )}
+        <div class="share-steps">
+            <button
+                data-testid="share-checkpoint"
+                disabled=move || {
+                    !shared() || sharing.busy.get() || message.with(|m| m.trim().is_empty())
+                        || (needs_author()
+                            && (name.with(|n| n.trim().is_empty())
+                                || email.with(|e| e.trim().is_empty())))
+                }
+                on:click=move |_| checkpoint()
+            >
+                "Save a checkpoint"
+            </button>
+            <button
+                data-testid="share-get"
+                disabled=move || !shared() || sharing.busy.get()
+                on:click=move |_| sharing.get()
+            >
+                "Get others' changes"
+            </button>
+            <button
+                class="primary"
+                data-testid="share-send"
+                disabled=move || !shared() || sharing.busy.get()
+                on:click=move |_| sharing.send()
+            >
+                "Send mine"
+            </button>
+        </div>
+        {move || {
+            sharing
+                .said
+                .get()
+                .map(|said| {
+                    view! {
+                        <div
+                            class="share-said"
+                            class:share-refused=said.refused
+                            data-testid="share-said"
+                            data-refused=said.refused.then_some("true")
+                        >
+                            {said.lines.into_iter().map(|l| view! { <p>{l}</p> }).collect_view()}
+                        </div>
+                    }
+                })
+        }}
+        <div class="dialog-buttons">
+            <button data-testid="share-close" on:click=move |_| lifecycle.close_dialog()>
+                "Close"
+            </button>
+        </div>
+    }
+}
+
+/// A one-line field of the panel: its label, test id, input type and placeholder, and the signal
+/// it edits.
+fn line_field(
+    label: &'static str,
+    testid: &'static str,
+    kind: &'static str,
+    placeholder: &'static str,
+    value: RwSignal<String>,
+) -> impl IntoView {
+    view! {
+        <label class="field">
+            <span class="field-label">{label}</span>
+            <input
+                type=kind
+                data-testid=testid
+                placeholder=placeholder
+                prop:value=move || value.get()
+                on:input=move |e| value.set(event_target_value(&e))
+            />
+        </label>
+    }
+}
