@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 
 use clap::Subcommand;
-use plan_api::messages::share::{Author, ChangedPlan, PlanChange};
+use plan_api::messages::share::{plans_in_words, Author, ChangedPlan};
 use plan_api::sharing::conflicts::{self, Choice};
 use plan_api::sharing::merge_file::{merge_files, MergeFiles};
 use plan_api::sharing::share;
@@ -250,15 +250,7 @@ fn count(n: usize, what: &str) -> String {
 }
 
 fn ids(plans: &[ChangedPlan]) -> String {
-    plans
-        .iter()
-        .map(|p| match p.change {
-            PlanChange::New => format!("{} (new)", p.id),
-            PlanChange::Deleted => format!("{} (deleted)", p.id),
-            PlanChange::Changed => p.id.clone(),
-        })
-        .collect::<Vec<_>>()
-        .join(", ")
+    plans_in_words(plans, str::to_string)
 }
 
 fn plans_line(what: &str, plans: &[ChangedPlan]) -> String {

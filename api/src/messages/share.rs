@@ -41,6 +41,19 @@ pub struct ChangedPlan {
     pub change: PlanChange,
 }
 
+/// Plans named in a line, each by `name` of its id (its title in the window, its id in a
+/// terminal), a new or deleted one said so: "Support, Billing (new)".
+pub fn plans_in_words(list: &[ChangedPlan], name: impl Fn(&str) -> String) -> String {
+    list.iter()
+        .map(|p| match p.change {
+            PlanChange::New => format!("{} (new)", name(&p.id)),
+            PlanChange::Deleted => format!("{} (deleted)", name(&p.id)),
+            PlanChange::Changed => name(&p.id),
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// A plan with conflicts left to choose.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PlanConflicts {

@@ -1,7 +1,8 @@
 //! New arrows of a state: one dropped between two cards (the mode's default condition), one for
 //! an answer nothing handles (`unhandled-value`'s fix) and one for a tool's code nothing handles
 //! (`unhandled-response-code`'s); each takes the state's next free
-//! priority, so that it never ties with one already there.
+//! priority, so that it never ties with one already there. And an arrow's place changed: two
+//! arrows swapped in check order, or a merge conflict's theirs taken.
 
 use crate::condition::{Check, ConditionType};
 use crate::plan::{Priority, State, Transition};
@@ -73,4 +74,28 @@ fn add_arrow_beside(
         label: String::new(),
         effects: Vec::new(),
     });
+}
+
+/// Transitions `index` and `with` of `state` exchange their places in check order: their places
+/// in the list and their priorities, so that no other transition's place changes (both exist).
+pub(super) fn swap_check_order(state: &mut State, index: usize, with: usize) {
+    let transitions = &mut state.transitions;
+    let (one, other) = (transitions[index].priority, transitions[with].priority);
+    transitions[index].priority = other;
+    transitions[with].priority = one;
+    transitions.swap(index, with);
+}
+
+/// `plan` with a merge conflict's theirs put at its path; refused when the path is gone or theirs
+/// no longer fits the plan.
+pub(super) fn take_theirs(
+    plan: &crate::plan::Plan,
+    conflict: &crate::merge::Conflict,
+) -> Result<crate::plan::Plan, super::EditError> {
+    let gone = || super::EditError::ConflictGone(conflict.path.clone());
+    let mut value = serde_json::to_value(plan).map_err(|_| gone())?;
+    if !crate::merge::take_theirs(&mut value, conflict) {
+        return Err(gone());
+    }
+    serde_json::from_value(value).map_err(|_| gone())
 }

@@ -28,7 +28,7 @@ use crate::plan::{
     Ending, Evaluation, Goal, Interruption, Plan, Position, Rule, SessionState, Settings, State,
     StateType, Tool, Transition,
 };
-use arrows::{answer_arrow, code_arrow, connect};
+use arrows::{answer_arrow, code_arrow, connect, swap_check_order, take_theirs};
 pub use ids::{id_following_title, id_from_title, is_placeholder_id, unique_id};
 
 /// The kinds of state the palette offers.
@@ -335,14 +335,9 @@ pub fn apply(plan: &Plan, command: &Command) -> Result<Applied, EditError> {
         }
         Command::SwapCheckOrder { from, index, with } => {
             transition_mut(&mut p, from, *with)?;
-            let one = transition_mut(&mut p, from, *index)?;
-            let one_priority = one.priority;
+            transition_mut(&mut p, from, *index)?;
             let i = index_of(&p, from)?;
-            let transitions = &mut Arc::make_mut(&mut p.states[i]).transitions;
-            let with_priority = transitions[*with].priority;
-            transitions[*index].priority = with_priority;
-            transitions[*with].priority = one_priority;
-            transitions.swap(*index, *with);
+            swap_check_order(Arc::make_mut(&mut p.states[i]), *index, *with);
         }
         Command::DeleteTransition { from, index } => {
             transition_mut(&mut p, from, *index)?;
@@ -384,12 +379,7 @@ pub fn apply(plan: &Plan, command: &Command) -> Result<Applied, EditError> {
         Command::UnlimitEvaluation(limit) => limits::remove(&mut p, limit)?,
         Command::MoveLimit { limit, to } => limits::move_to(&mut p, limit, to)?,
         Command::TakeTheirs(conflict) => {
-            let gone = || EditError::ConflictGone(conflict.path.clone());
-            let mut value = serde_json::to_value(&p).map_err(|_| gone())?;
-            if !crate::merge::take_theirs(&mut value, conflict) {
-                return Err(gone());
-            }
-            p = serde_json::from_value(value).map_err(|_| gone())?;
+            p = take_theirs(&p, conflict)?;
             touched.extend(crate::merge::state_of(&conflict.path));
         }
     }

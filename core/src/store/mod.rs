@@ -44,6 +44,7 @@ use draft_file::a_file_or_nothing;
 pub use draft_file::{draft_bytes, read_import};
 pub use error::StoreError;
 pub use saved_chat::AuthorChange;
+pub use versions::version_renumbered;
 
 /// What a writer of drafts besides this store knows: the editor's shell, which remembers each
 /// draft as it last read or wrote it. `()` is the guard of a caller with nothing to protect.
@@ -82,30 +83,6 @@ pub struct Version {
     pub based_on: Option<u32>,
     /// The plan, as published.
     pub plan: Plan,
-}
-
-/// A version file as read to verify it: the plan kept as the bytes it is written as.
-#[derive(Deserialize, Serialize)]
-#[serde(deny_unknown_fields)]
-struct VersionFile<'a> {
-    version: u32,
-    published_at: String,
-    note: String,
-    content_hash: String,
-    based_on: Option<u32>,
-    #[serde(borrow)]
-    plan: &'a serde_json::value::RawValue,
-}
-
-/// A version file's text with only its number changed to `now` (its date, note, hash,
-/// `based_on` and plan as they are: the plan's bytes untouched); `None` when the text is not a
-/// version file. Sharing renumbers a version others published under the same number first.
-pub fn version_renumbered(text: &str, now: u32) -> Option<Vec<u8>> {
-    let mut file: VersionFile = serde_json::from_str(text).ok()?;
-    file.version = now;
-    let mut bytes = serde_json::to_vec_pretty(&file).ok()?;
-    bytes.push(b'\n');
-    Some(bytes)
 }
 
 /// A version's details without its plan.

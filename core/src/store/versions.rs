@@ -4,17 +4,41 @@
 
 use std::fs;
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 use super::{
     atomic, io, lock::PlanLock, to_json, Live, Replaced, Result, Revision, StoreError, Version,
-    VersionFile, VersionHead, VersionInfo, Workspace,
+    VersionHead, VersionInfo, Workspace,
 };
 use crate::diff::{diff, PlanDiff};
 use crate::files::read_text;
 use crate::hash::{canonical_json, content_hash, hash_of};
 use crate::plan::Plan;
 use crate::validate::validate;
+
+/// A version file as read to verify it: the plan kept as the bytes it is written as.
+#[derive(Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+struct VersionFile<'a> {
+    version: u32,
+    published_at: String,
+    note: String,
+    content_hash: String,
+    based_on: Option<u32>,
+    #[serde(borrow)]
+    plan: &'a serde_json::value::RawValue,
+}
+
+/// A version file's text with only its number changed to `now` (its date, note, hash,
+/// `based_on` and plan as they are: the plan's bytes untouched); `None` when the text is not a
+/// version file. Sharing renumbers a version others published under the same number first.
+pub fn version_renumbered(text: &str, now: u32) -> Option<Vec<u8>> {
+    let mut file: VersionFile = serde_json::from_str(text).ok()?;
+    file.version = now;
+    let mut bytes = serde_json::to_vec_pretty(&file).ok()?;
+    bytes.push(b'\n');
+    Some(bytes)
+}
 
 impl Workspace {
     /// Version numbers present, ascending: the files named `N.json` (N from 1, written as the

@@ -2,7 +2,7 @@
 //! title of Billing", "the arrow from Intake to Billing: its order of checking"), a side's value
 //! ("Payments", "deleted"), and what a get brought in.
 
-use plan_api::messages::share::{ChangedPlan, PlanChange, Received};
+use plan_api::messages::share::{plans_in_words, ChangedPlan, Received};
 use plan_core::merge::Conflict;
 use plan_core::plan::Plan;
 use serde_json::Value;
@@ -107,14 +107,7 @@ pub fn plan_list(list: &[ChangedPlan], title: &impl Fn(&str) -> String) -> Strin
     if list.is_empty() {
         return "none".into();
     }
-    list.iter()
-        .map(|p| match p.change {
-            PlanChange::New => format!("{} (new)", title(&p.id)),
-            PlanChange::Deleted => format!("{} (deleted)", title(&p.id)),
-            PlanChange::Changed => title(&p.id),
-        })
-        .collect::<Vec<_>>()
-        .join(", ")
+    plans_in_words(list, title)
 }
 
 /// What a get brought in, a line per plan named by its title (`title` of an id).
