@@ -1,8 +1,9 @@
 //! Several authors, one plan, through real git (issue 45): a bare repository and two clones in a
 //! fresh folder, Ann and Bob, each with `plan share` as an author runs it. Different states edited
 //! merge cleanly; one title edited on both sides is one conflict, chosen through the command
-//! line; both publishing version 3 gives 3 and 4, the live marker following; a file git merged as
-//! text, without the driver, is refused with words that say what to do.
+//! line, and the plan not published meanwhile; both publishing version 3 gives 3 and 4, the live
+//! marker following; a file git merged as text, without the driver, is refused with words that
+//! say what to do; a workspace below the repository's top is shared without the files beside it.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -89,6 +90,11 @@ fn team(name: &str) -> Team {
     git(&bob, &["config", "user.email", "bob@example.com"]);
     plan_exits(&bob, &["share", "init"], 0);
     Team { ann, bob }
+}
+
+/// How many files the support plan's `versions/` holds (none before a first publish).
+fn versions_of(dir: &Path) -> usize {
+    fs::read_dir(dir.join("support/versions")).map_or(0, |d| d.count())
 }
 
 fn draft(dir: &Path) -> Value {
@@ -221,9 +227,32 @@ fn the_same_title_edited_on_both_sides_is_one_conflict_chosen_through_the_comman
     .unwrap();
     assert_eq!(status["conflicts"][0]["count"], 1);
 
-    // Not sent while a conflict is left; taken theirs, then sent.
+    // Not sent, nor published, while a conflict is left (ours stands in for a choice not made);
+    // nothing on disk changes. Taken theirs, then published and sent.
     let refused = plan(&team.bob, &["share", "send"]);
     assert_eq!(refused.status.code(), Some(2));
+    let versions_before = versions_of(&team.bob);
+    let refused = plan(&team.bob, &["publish", "support", "-m", "too soon"]);
+    assert_eq!(refused.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&refused.stderr),
+        "plan: This draft still has a conflict from a merge to choose: keep yours or take theirs, then publish.\n"
+    );
+    let json: Value = serde_json::from_str(&plan_exits(
+        &team.bob,
+        &["publish", "support", "--format", "json"],
+        1,
+    ))
+    .unwrap();
+    assert_eq!(
+        json["error"]["message"],
+        "This draft still has a conflict from a merge to choose: keep yours or take theirs, then publish."
+    );
+    assert_eq!(
+        versions_of(&team.bob),
+        versions_before,
+        "a refused publish wrote a version"
+    );
     plan_exits(
         &team.bob,
         &[
@@ -237,6 +266,7 @@ fn the_same_title_edited_on_both_sides_is_one_conflict_chosen_through_the_comman
     );
     assert_eq!(title(&draft(&team.bob), "billing-support"), "Bills");
     assert!(!team.bob.join("support/draft.conflicts.json").exists());
+    plan_exits(&team.bob, &["publish", "support", "-m", "Bills it is"], 0);
     plan_exits(&team.bob, &["share", "checkpoint", "-m", "Bills it is"], 0);
     plan_exits(&team.bob, &["share", "send"], 0);
 }
@@ -378,4 +408,95 @@ fn a_workspace_a_repository_ignores_is_not_shared_and_the_repository_is_left_alo
     let config = fs::read_to_string(root.join(".git/config")).unwrap();
     assert!(!config.contains("plan-builder"), "{config}");
     assert!(!ws.join(".gitattributes").exists());
+}
+
+#[test]
+fn a_workspace_below_the_repositorys_top_is_shared_and_the_files_beside_it_are_left_alone() {
+    // The team's project: a README at the top, the plans in `plans/`.
+    let root = scratch("below");
+    git(
+        &root,
+        &["init", "--quiet", "--bare", "-b", "main", "shared.git"],
+    );
+    git(&root, &["clone", "--quiet", "shared.git", "ann"]);
+    let ann = root.join("ann");
+    fs::write(ann.join("README.md"), "The team's project\n").unwrap();
+    let ann_ws = ann.join("plans");
+    fs::create_dir_all(&ann_ws).unwrap();
+    let sample = plan_tests::cli::root().join("plans/customer-support.json");
+    plan_exits(&ann_ws, &["import", "support", sample.to_str().unwrap()], 0);
+    let who = ["--name", "Ann", "--email", "ann@example.com"];
+    let first = [&["share", "checkpoint", "-m", "The plans"][..], &who[..]].concat();
+    plan_exits(&ann_ws, &first, 0);
+    // The checkpoint holds the workspace, not the README beside it.
+    let committed = git(&ann, &["show", "--name-only", "--format=", "HEAD"]);
+    assert!(
+        committed.contains("plans/support/draft.json") && !committed.contains("README.md"),
+        "{committed}"
+    );
+    git(&ann, &["add", "README.md"]);
+    git(
+        &ann,
+        &[
+            "-c",
+            "user.name=Ann",
+            "-c",
+            "user.email=ann@example.com",
+            "commit",
+            "--quiet",
+            "-m",
+            "README",
+        ],
+    );
+    plan_exits(&ann_ws, &["share", "send"], 0);
+    git(&root, &["clone", "--quiet", "shared.git", "bob"]);
+    let bob = root.join("bob");
+    git(&bob, &["config", "user.name", "Bob"]);
+    git(&bob, &["config", "user.email", "bob@example.com"]);
+    let bob_ws = bob.join("plans");
+    plan_exits(&bob_ws, &["share", "init"], 0);
+
+    // The same title on both sides: one conflict, in Bob's workspace, said with the plan's id.
+    let retitle = |ws: &Path, to: &str| {
+        let path = ws.join("support/draft.json");
+        let mut plan: Value = serde_json::from_str(&fs::read_to_string(&path).unwrap()).unwrap();
+        state_mut(&mut plan, "billing-support")["title"] = to.into();
+        fs::write(&path, serde_json::to_string_pretty(&plan).unwrap() + "\n").unwrap();
+    };
+    retitle(&ann_ws, "Bills");
+    plan_exits(&ann_ws, &["share", "checkpoint", "-m", "Bills"], 0);
+    plan_exits(&ann_ws, &["share", "send"], 0);
+    retitle(&bob_ws, "Payments");
+    // Bob's own change beside the workspace stays his, uncommitted.
+    fs::write(bob.join("README.md"), "Bob's notes\n").unwrap();
+    plan_exits(&bob_ws, &["share", "checkpoint", "-m", "Payments"], 0);
+    let got = plan_exits(&bob_ws, &["share", "get"], 1);
+    assert!(got.contains("1 conflict to choose"), "{got}");
+    assert!(bob_ws.join("support/draft.conflicts.json").exists());
+    let status: Value = serde_json::from_str(&plan_exits(
+        &bob_ws,
+        &["share", "status", "--format", "json"],
+        0,
+    ))
+    .unwrap();
+    assert_eq!(status["conflicts"][0]["id"], "support", "{status}");
+    plan_exits(
+        &bob_ws,
+        &[
+            "share",
+            "resolve",
+            "support",
+            "/states/billing-support/title",
+            "--theirs",
+        ],
+        0,
+    );
+    plan_exits(&bob_ws, &["share", "checkpoint", "-m", "Bills it is"], 0);
+    plan_exits(&bob_ws, &["share", "send"], 0);
+    assert_eq!(
+        fs::read_to_string(bob.join("README.md")).unwrap(),
+        "Bob's notes\n"
+    );
+    let modified = git(&bob, &["status", "--porcelain"]);
+    assert_eq!(modified.trim(), "M README.md", "{modified}");
 }

@@ -776,7 +776,7 @@ fn the_app_and_the_cli_refuse_with_the_same_words() {
     ];
     for (args, refused) in cases {
         let code = match refused.code {
-            ErrorCode::HasErrors | ErrorCode::Unchanged => 1,
+            ErrorCode::HasErrors | ErrorCode::Unchanged | ErrorCode::Conflicts => 1,
             _ => 2,
         };
         let said = err(&plan(&ws, &args), code);

@@ -67,6 +67,8 @@ error_codes! {
     Unchanged = "unchanged",
     /// The plan has validation errors: publishing (or running it) is refused until they are fixed.
     HasErrors = "has-errors",
+    /// A merge left conflicts in the draft: publishing is refused until each is chosen.
+    Conflicts = "conflicts",
     /// The plan a conversation runs changed since it began: it cannot go on (start a new one).
     Stale = "stale",
     /// The conversation has ended: it takes no more turns.
@@ -186,7 +188,7 @@ mod tests {
 
     #[test]
     fn every_code_is_written_as_serde_writes_it_and_read_back() {
-        assert_eq!(ErrorCode::ALL.len(), 18);
+        assert_eq!(ErrorCode::ALL.len(), 19);
         for &code in ErrorCode::ALL {
             let written = serde_json::to_value(code).unwrap();
             assert_eq!(written, serde_json::json!(code.as_str()));

@@ -390,6 +390,10 @@ pub struct PublishPreview {
     pub unchanged: bool,
     /// The errors that block publishing, each with its place.
     pub errors: Vec<Diagnostic>,
+    /// What refuses a publish while a merge's conflicts are left to choose (code `conflicts`), in
+    /// the words the publish itself would say; none when there are none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub conflicts: Option<ApiError>,
 }
 
 /// Arguments of [`PUBLISH`].

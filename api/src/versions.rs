@@ -7,6 +7,7 @@ use plan_core::validate::validate;
 use plan_core::{Plan, Report, Revision, Severity};
 
 use crate::error::ApiError;
+use crate::sharing::conflicts;
 use crate::messages::{
     Comparison, LiveVersion, LoadedVersion, PublishPreview, Published, Reopened, VersionInfo,
 };
@@ -52,12 +53,14 @@ pub fn preview(ctx: &Context, id: &str) -> Result<PublishPreview> {
         unchanged: newest.is_some() && changes.is_empty(),
         changes: describe(&changes, &base, &draft),
         errors,
+        conflicts: conflicts::publish_refusal(ctx, id)?,
     })
 }
 
-/// Publishes plan `id`'s draft as its next version: refused when it has errors (with them) or
-/// is what the newest version already holds.
+/// Publishes plan `id`'s draft as its next version: refused when it has errors (with them), when a
+/// merge's conflicts are left to choose, or when it is what the newest version already holds.
 pub fn publish(ctx: &Context, id: &str, note: &str) -> Result<Published> {
+    refuse_while_conflicts_left(ctx, id)?;
     let version = ctx.workspace().publish(id, note, &ctx.now())?;
     Ok(Published { version })
 }
@@ -67,8 +70,18 @@ pub fn publish(ctx: &Context, id: &str, note: &str) -> Result<Published> {
 /// time of a publish (`cargo bench -p plan-cli --bench store`: 62 ms reading the draft, 28 ms
 /// without).
 pub fn publish_plan(ctx: &Context, id: &str, draft: &Plan, note: &str) -> Result<Published> {
+    refuse_while_conflicts_left(ctx, id)?;
     let version = ctx.workspace().publish_plan(id, draft, note, &ctx.now())?;
     Ok(Published { version })
+}
+
+/// A draft with a merge's conflicts left is not published: ours stands in for each of them, which
+/// the author has not chosen yet.
+fn refuse_while_conflicts_left(ctx: &Context, id: &str) -> Result<()> {
+    match conflicts::publish_refusal(ctx, id)? {
+        Some(refusal) => Err(refusal),
+        None => Ok(()),
+    }
 }
 
 /// Every version of plan `id`, oldest first; a corrupted one is listed as such.

@@ -81,8 +81,8 @@ impl From<ApiError> for Failure {
         match e.code {
             // The plan failed: a refused publish (its reasons are the result, on stdout).
             ErrorCode::HasErrors => Failure::diagnosed(1, "draft.json", e, true),
-            // Nothing to publish.
-            ErrorCode::Unchanged => Failure {
+            // Nothing to publish; a merge's conflicts to choose first.
+            ErrorCode::Unchanged | ErrorCode::Conflicts => Failure {
                 code: 1,
                 message: e.message,
                 ..Failure::default()

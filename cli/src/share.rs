@@ -167,34 +167,11 @@ pub fn run(ctx: &Context, command: &Share, format: Format) -> Result<u8, Failure
                 let mut text = String::new();
                 for p in &got.plans {
                     text.push_str(&format!("{}:\n", p.id));
-                    for (what, titles) in [
-                        ("states added", &p.states_added),
-                        ("states changed", &p.states_changed),
-                        ("states removed", &p.states_removed),
-                    ] {
-                        if !titles.is_empty() {
-                            text.push_str(&format!("  {what}: {}\n", titles.join(", ")));
-                        }
+                    for part in p.in_words() {
+                        text.push_str(&format!("  {part}\n"));
                     }
-                    if !p.versions_received.is_empty() {
-                        let v: Vec<String> = p
-                            .versions_received
-                            .iter()
-                            .map(|n| format!("v{n}"))
-                            .collect();
-                        text.push_str(&format!("  versions received: {}\n", v.join(", ")));
-                    }
-                    for (was, now) in &p.versions_renumbered {
-                        text.push_str(&format!(
-                            "  your version {was} is now version {now}: others published {was} first\n"
-                        ));
-                    }
-                    if !p.conflicts.is_empty() {
-                        text.push_str(&format!(
-                            "  {} to choose:\n{}",
-                            count(p.conflicts.len(), "conflict"),
-                            listed(&p.conflicts)
-                        ));
+                    if let Some(conflicts) = p.conflicts_in_words() {
+                        text.push_str(&format!("  {conflicts}:\n{}", listed(&p.conflicts)));
                     }
                 }
                 out(&text);

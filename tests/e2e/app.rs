@@ -516,6 +516,12 @@ fn a_broken_plan_file_is_listed_with_its_problem(ctx: &Ctx) -> Outcome {
             message.contains("broken/draft.json") && message.contains("line 4"),
             || format!("the error does not name the file and line: {message:?}"),
         )?;
+        // No empty fields of a plan that is not there to type into.
+        ensure(
+            count(ctx, "[data-testid=inspector-no-plan]")? == 1
+                && count(ctx, hooks::FIELD_TITLE)? == 0,
+            || "the inspector offers fields with no plan open".into(),
+        )?;
         ctx.screenshot("broken-plan")?;
         // The other plans still open.
         open_plan(ctx, "daily-routine").map(|_| ())

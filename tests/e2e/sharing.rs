@@ -2,15 +2,20 @@
 //! shared bare repository; Bob, in a clone of his own, renames a state and sends it with `plan
 //! share`. Ann renames the same state in the window, saves a checkpoint (asked her name once),
 //! gets Bob's change: one conflict, shown in a banner, on the card and in the inspector, mine and
-//! theirs side by side; she takes theirs, saves a checkpoint and sends. The shared repository then
-//! holds Bob's title.
+//! theirs side by side; publishing is refused meanwhile, in the words `plan publish` says; she
+//! takes theirs, and the plan may be published again; she saves a checkpoint (Enter in the
+//! message) and sends. The shared repository then holds Bob's title. A draft git merged as text
+//! (its conflict markers in it) is refused when opened, in the words `plan export` says. Every
+//! screen on the way passes axe-core's WCAG 2.1 AA rules.
 
 use std::path::Path;
 use std::process::Command;
 
+use plan_tests::axe;
 use plan_tests::hooks;
+use plan_tests::keys::{press, ENTER};
 use plan_tests::page::{
-    click, count, ensure, open_plan, select_state, text_of, type_text, Outcome,
+    click, count, ensure, open_plan, open_publish, select_state, text_of, type_text, Outcome,
 };
 use plan_tests::{Ctx, Test, SHORT};
 
@@ -42,15 +47,34 @@ fn git_out(dir: &Path, args: &[&str]) -> Result<String, String> {
     Ok(String::from_utf8_lossy(&out.stdout).into_owned())
 }
 
-/// `plan ARGS --workspace DIR` (the debug build the cross-crate tests run), which must succeed.
-fn plan(dir: &Path, args: &[&str]) -> Outcome {
-    let out = Command::new(plan_tests::binary("plan")?)
+/// `plan ARGS --workspace DIR` (the debug build the cross-crate tests run).
+fn plan_run(dir: &Path, args: &[&str]) -> Result<std::process::Output, String> {
+    Command::new(plan_tests::binary("plan")?)
         .args(args)
         .arg("--workspace")
         .arg(dir)
         .env_remove("PLAN_BUILDER_WORKSPACE")
         .output()
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| e.to_string())
+}
+
+/// What `plan ARGS` refuses with: its message, without the command's `plan: ` and the newline.
+fn plan_refusal(dir: &Path, args: &[&str]) -> Result<String, String> {
+    let out = plan_run(dir, args)?;
+    ensure(!out.status.success(), || {
+        format!("plan {args:?} was not refused")
+    })?;
+    let said = String::from_utf8_lossy(&out.stderr);
+    Ok(said
+        .trim_end()
+        .strip_prefix("plan: ")
+        .unwrap_or(&said)
+        .to_string())
+}
+
+/// `plan ARGS --workspace DIR`, which must succeed.
+fn plan(dir: &Path, args: &[&str]) -> Outcome {
+    let out = plan_run(dir, args)?;
     ensure(out.status.success(), || {
         format!(
             "plan {args:?}: {}{}",
@@ -140,7 +164,9 @@ fn a_conflict_with_a_teammate_is_got_chosen_on_the_canvas_and_sent(ctx: &Ctx) ->
     type_text(ctx, "[data-testid=share-email]", "ann@example.com")?;
     type_text(ctx, "[data-testid=share-message]", "Billing is Payments")?;
     ctx.screenshot("share-panel")?;
-    click(ctx, "[data-testid=share-checkpoint]")?;
+    axe::check(ctx, "the Share panel asking the author's name")?;
+    // Enter in the message saves the checkpoint.
+    press(ctx, &[ENTER])?;
     ctx.session()
         .wait_until("the checkpoint", LONG, || Ok(said(ctx)?.contains("saved")))?;
     click(ctx, "[data-testid=share-get]")?;
@@ -170,6 +196,24 @@ fn a_conflict_with_a_teammate_is_got_chosen_on_the_canvas_and_sent(ctx: &Ctx) ->
         format!("mine {mine:?}, theirs {theirs:?}")
     })?;
     ctx.screenshot("share-conflict-in-the-inspector")?;
+    axe::check(
+        ctx,
+        "a conflict in the banner, on the card and in the inspector",
+    )?;
+
+    // Not published while the conflict is left: the dialog says so in the command line's words.
+    let refusal = plan_refusal(&ann, &["publish", "customer-support", "-m", "too soon"])?;
+    open_publish(ctx)?;
+    let told = text_of(ctx, hooks::PUBLISH_CONFLICTS)?;
+    ensure(told == refusal, || {
+        format!("the dialog says {told:?}, plan publish {refusal:?}")
+    })?;
+    ensure(!enabled(ctx, hooks::PUBLISH_CONFIRM)?, || {
+        "Publish is offered while a conflict is left".into()
+    })?;
+    ctx.screenshot("share-publish-refused-for-a-conflict")?;
+    axe::check(ctx, "the publish dialog refusing for a conflict")?;
+    click(ctx, hooks::PUBLISH_CANCEL)?;
     click(ctx, "[data-testid=take-theirs]")?;
     ctx.session().wait_until("theirs taken", SHORT, || {
         Ok(count(ctx, "[data-testid=conflict-banner]")? == 0)
@@ -185,6 +229,15 @@ fn a_conflict_with_a_teammate_is_got_chosen_on_the_canvas_and_sent(ctx: &Ctx) ->
         !ann.join("customer-support/draft.conflicts.json").exists(),
         || "the conflicts file stayed".into(),
     )?;
+    // Chosen: the publish dialog shows what would change, and Publish is offered.
+    open_publish(ctx)?;
+    ensure(count(ctx, hooks::PUBLISH_CONFLICTS)? == 0, || {
+        "the dialog still refuses for a conflict".into()
+    })?;
+    ctx.session().wait_until("Publish offered", LONG, || {
+        enabled(ctx, hooks::PUBLISH_CONFIRM)
+    })?;
+    click(ctx, hooks::PUBLISH_CANCEL)?;
 
     // A checkpoint, then sent: the shared repository holds Bob's title.
     click(ctx, "[data-testid=share]")?;
@@ -202,5 +255,65 @@ fn a_conflict_with_a_teammate_is_got_chosen_on_the_canvas_and_sent(ctx: &Ctx) ->
     let sent = git_out(&shared, &["show", "main:customer-support/draft.json"])?;
     ensure(sent.contains("\"title\": \"Bills\""), || {
         "the shared repository does not hold Bob's title".into()
-    })
+    })?;
+    click(ctx, "[data-testid=share-close]")?;
+    a_draft_git_merged_as_text_is_refused_in_the_words_of_the_command_line(ctx, &ann)
+}
+
+/// A draft with git's conflict markers (merged without the driver) is listed and refused when
+/// opened, with the words `plan export` says: what happened and how to set the driver up.
+fn a_draft_git_merged_as_text_is_refused_in_the_words_of_the_command_line(
+    ctx: &Ctx,
+    ann: &Path,
+) -> Outcome {
+    let text =
+        std::fs::read_to_string(ann.join("daily-routine/draft.json")).map_err(|e| e.to_string())?;
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    let title = lines
+        .iter()
+        .position(|l| l.trim_start().starts_with("\"title\""))
+        .ok_or("the sample has no title line")?;
+    lines.insert(title, "<<<<<<< HEAD".into());
+    lines.insert(title + 2, "=======".into());
+    lines.insert(title + 3, "  \"title\": \"Their routine\",".into());
+    lines.insert(title + 4, ">>>>>>> theirs".into());
+    let folder = ann.join("merged-as-text");
+    std::fs::create_dir_all(&folder).map_err(|e| e.to_string())?;
+    std::fs::write(
+        folder.join("draft.json"),
+        lines
+            .join("\n")
+            .replace("\"daily-routine\"", "\"merged-as-text\""),
+    )
+    .map_err(|e| e.to_string())?;
+    let result = (|| {
+        let said = plan_refusal(ann, &["export", "merged-as-text"])?;
+        let item = ctx
+            .session()
+            .wait_for("[data-testid=plan][data-plan-id='merged-as-text']", LONG)?;
+        ctx.session().click(&item)?;
+        ctx.session().wait_for(hooks::LOAD_ERROR, SHORT)?;
+        // Its words, below the heading "This plan cannot be opened".
+        let message = text_of(ctx, &format!("{} h3 + p", hooks::LOAD_ERROR))?;
+        ensure(message == said, || {
+            format!("the app says {message:?}, plan export {said:?}")
+        })?;
+        ensure(
+            message.contains("plan share init") && !message.contains("<<<<<<< HEAD\n"),
+            || format!("the refusal does not say how to set the driver up: {message:?}"),
+        )?;
+        ctx.screenshot("share-draft-merged-as-text")?;
+        axe::check(ctx, "a draft merged as text refused")
+    })();
+    std::fs::remove_dir_all(&folder).map_err(|e| e.to_string())?;
+    result
+}
+
+/// Whether the control `css` may be used.
+fn enabled(ctx: &Ctx, css: &str) -> Result<bool, String> {
+    let disabled = ctx.session().execute(
+        "const el = document.querySelector(arguments[0]); return !el || el.disabled;",
+        serde_json::json!([css]),
+    )?;
+    Ok(disabled == serde_json::json!(false))
 }

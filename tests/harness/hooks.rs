@@ -224,6 +224,8 @@ pub const PUBLISH: &str = "[data-testid=publish]";
 pub const PUBLISH_CANCEL: &str = "[data-testid=publish-cancel]";
 /// `[data-testid=publish-confirm]`.
 pub const PUBLISH_CONFIRM: &str = "[data-testid=publish-confirm]";
+/// `[data-testid=publish-conflicts]`.
+pub const PUBLISH_CONFLICTS: &str = "[data-testid=publish-conflicts]";
 /// `[data-testid=publish-diff]`.
 pub const PUBLISH_DIFF: &str = "[data-testid=publish-diff]";
 /// `[data-testid=publish-error]`.

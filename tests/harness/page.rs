@@ -352,6 +352,7 @@ pub fn open_publish(ctx: &Ctx) -> Outcome {
                 + count(ctx, crate::hooks::PUBLISH_ERRORS)?
                 + count(ctx, crate::hooks::PUBLISH_UNCHANGED)?
                 + count(ctx, crate::hooks::PUBLISH_ERROR)?
+                + count(ctx, crate::hooks::PUBLISH_CONFLICTS)?
                 > 0)
         })
 }

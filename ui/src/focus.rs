@@ -64,11 +64,7 @@ fn field_of(path: &str) -> &'static str {
 fn focus_field(selector: String) {
     set_timeout(
         move || {
-            let el = web_sys::window()
-                .and_then(|w| w.document())
-                .and_then(|d| d.query_selector(&selector).ok().flatten())
-                .and_then(|el| el.dyn_into::<web_sys::HtmlElement>().ok());
-            if let Some(el) = el {
+            if let Some(el) = found(&selector) {
                 // In the middle of the panel, with its message under it, not at the panel's edge.
                 let _ = el.focus();
                 let options = web_sys::ScrollIntoViewOptions::new();
@@ -101,17 +97,54 @@ pub fn name_in_inspector() {
     });
 }
 
-/// Gives card `id` the keyboard's focus once it is drawn (it may be drawn only now, brought into
-/// view), as Tab would.
+/// Gives card `id` the keyboard's focus, as Tab would: at once when it is drawn, so that a key
+/// pressed next (F6 again, an arrow) starts from it; else once it is drawn (brought into view
+/// only now, or a few frames later in a plan just opened), waited for up to [`CARD_FRAMES`]
+/// frames unless the author moves the focus meanwhile.
 pub fn focus_card(id: &str) {
     let css = format!("[data-testid=state][data-state-id=\"{id}\"]");
+    if let Some(card) = found(&css) {
+        if card.focus().is_ok() && document().active_element().is_some_and(|a| a == *card) {
+            return;
+        }
+    }
+    focus_once_drawn(css, None, CARD_FRAMES);
+}
+
+/// The element `css` finds, as one that can take the focus.
+fn found(css: &str) -> Option<web_sys::HtmlElement> {
+    document()
+        .query_selector(css)
+        .ok()
+        .flatten()
+        .and_then(|el| el.dyn_into::<web_sys::HtmlElement>().ok())
+}
+
+/// How many frames a card is waited for (about half a second).
+const CARD_FRAMES: u32 = 30;
+
+/// Focuses what `css` finds in the next frame; while it is not drawn yet, in a later one. `was`:
+/// where the focus was when the first frame did not find it; once it has gone from there to
+/// another element the author has moved on, and the focus is theirs (fallen to the page is not).
+fn focus_once_drawn(css: String, was: Option<web_sys::Element>, frames_left: u32) {
     request_animation_frame(move || {
-        let card = web_sys::window()
-            .and_then(|w| w.document())
-            .and_then(|d| d.query_selector(&css).ok().flatten())
-            .and_then(|el| el.dyn_into::<web_sys::HtmlElement>().ok());
-        if let Some(card) = card {
-            let _ = card.focus();
+        let now = document().active_element();
+        if let Some(was) = &was {
+            let moved_on =
+                now.as_ref() != Some(was) && now.as_ref().is_some_and(|el| el.tag_name() != "BODY");
+            if moved_on {
+                return;
+            }
+        }
+        match found(&css) {
+            Some(card) => {
+                let _ = card.focus();
+            }
+            None if frames_left > 0 => {
+                let was = was.or(now).or_else(|| document().body().map(Into::into));
+                focus_once_drawn(css, was, frames_left - 1);
+            }
+            None => {}
         }
     });
 }

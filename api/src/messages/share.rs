@@ -117,6 +117,48 @@ pub struct PlanReceived {
     pub conflicts: Vec<Conflict>,
 }
 
+impl PlanReceived {
+    /// What came in for the plan, a phrase each, in the words of `plan share get` and the Share
+    /// panel alike: "states added: Refunds", "versions received: v3",
+    /// "your version 3 is now version 4: others published 3 first". The conflicts are
+    /// [`PlanReceived::conflicts_in_words`].
+    pub fn in_words(&self) -> Vec<String> {
+        let mut parts = Vec::new();
+        for (what, titles) in [
+            ("states added", &self.states_added),
+            ("states changed", &self.states_changed),
+            ("states removed", &self.states_removed),
+        ] {
+            if !titles.is_empty() {
+                parts.push(format!("{what}: {}", titles.join(", ")));
+            }
+        }
+        if !self.versions_received.is_empty() {
+            let v: Vec<String> = self
+                .versions_received
+                .iter()
+                .map(|n| format!("v{n}"))
+                .collect();
+            parts.push(format!("versions received: {}", v.join(", ")));
+        }
+        for (was, now) in &self.versions_renumbered {
+            parts.push(format!(
+                "your version {was} is now version {now}: others published {was} first"
+            ));
+        }
+        parts
+    }
+
+    /// "1 conflict to choose", "3 conflicts to choose"; none when the merge left none.
+    pub fn conflicts_in_words(&self) -> Option<String> {
+        match self.conflicts.len() {
+            0 => None,
+            1 => Some("1 conflict to choose".into()),
+            n => Some(format!("{n} conflicts to choose")),
+        }
+    }
+}
+
 /// The outcome of getting others' changes.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct Received {

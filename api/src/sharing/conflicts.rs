@@ -64,6 +64,30 @@ fn write(folder: &Path, conflicts: &[Conflict]) -> Result<()> {
     atomic::write(&path, &pretty::to_vec(&file, 1024), false).map_err(io(&path))
 }
 
+/// "a conflict", "3 conflicts".
+pub fn count_in_words(n: usize) -> String {
+    if n == 1 {
+        "a conflict".to_string()
+    } else {
+        format!("{n} conflicts")
+    }
+}
+
+/// What refuses publishing plan `id` while a merge's conflicts are left to choose (the same words
+/// in the publish dialog, before the author tries, and in the refusal of the publish itself).
+pub fn publish_refusal(ctx: &Context, id: &str) -> Result<Option<ApiError>> {
+    let left = of_plan(ctx, id)?.len();
+    Ok((left > 0).then(|| {
+        ApiError::new(
+            ErrorCode::Conflicts,
+            format!(
+                "This draft still has {} from a merge to choose: keep yours or take theirs, then publish.",
+                count_in_words(left)
+            ),
+        )
+    }))
+}
+
 /// Plan `id`'s conflicts.
 pub fn of_plan(ctx: &Context, id: &str) -> Result<Vec<Conflict>> {
     read(&ctx.workspace().plan_dir(id)?)

@@ -326,8 +326,13 @@ fn finish_merge(git: &Git, prefix: &str, git_said: &str) -> Result<()> {
             ),
         ));
     }
+    // git names them from the repository's top; git runs in the workspace, maybe below it.
+    let from_top: Vec<String> = unmerged
+        .iter()
+        .map(|p| format!(":(top,literal){p}"))
+        .collect();
     let mut add = vec!["add", "--"];
-    add.extend(unmerged.iter().copied());
+    add.extend(from_top.iter().map(String::as_str));
     git.ok(&add)?;
     git.ok(&["commit", "--no-edit", "--quiet"])?;
     Ok(())
@@ -417,11 +422,7 @@ pub fn send(ctx: &Context) -> Result<Sent> {
 /// Refused while a plan has conflicts to choose or changes are not in a checkpoint.
 fn ready_to_send(ctx: &Context, git: &Git) -> Result<()> {
     if let Some(c) = conflicts_left(ctx)?.first() {
-        let how_many = if c.count == 1 {
-            "a conflict".to_string()
-        } else {
-            format!("{} conflicts", c.count)
-        };
+        let how_many = conflicts::count_in_words(c.count);
         return Err(ApiError::new(
             ErrorCode::Refused,
             format!(

@@ -98,6 +98,21 @@ pub fn PublishDialog() -> impl IntoView {
                 None => view! { <p class="hint">"Checking the draft…"</p> }.into_any(),
             };
         };
+        if let Some(refusal) = p.conflicts {
+            return view! {
+                <p
+                    class="publish-blocked"
+                    data-testid="publish-conflicts"
+                    data-code=refusal.code.as_str()
+                >
+                    {refusal.message}
+                </p>
+                <p class="hint">
+                    "The cards marked “Conflict” have them: choose yours or theirs in each one's inspector."
+                </p>
+            }
+            .into_any();
+        }
         if !p.errors.is_empty() {
             let n = p.errors.len();
             return view! {

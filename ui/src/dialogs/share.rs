@@ -29,6 +29,13 @@ pub fn ShareDialog() -> impl IntoView {
         message.set(String::new());
     };
     let shared = move || matches!(status(), Some(Ok(_)));
+    let can_checkpoint = move || {
+        shared()
+            && !sharing.busy.get()
+            && !message.with(|m| m.trim().is_empty())
+            && !(needs_author()
+                && (name.with(|n| n.trim().is_empty()) || email.with(|e| e.trim().is_empty())))
+    };
     view! {
         <h3>"Share"</h3>
         <div class="share-status" data-testid="share-status" aria-live="polite">
@@ -82,54 +89,63 @@ pub fn ShareDialog() -> impl IntoView {
                 }
             }}
         </div>
-        {move || {
-            needs_author()
-                .then(|| {
-                    view! {
-                        <p class="hint">
-                            "Checkpoints carry who made them: your name and e-mail, asked once."
-                        </p>
-                        {line_field("Your name", "share-name", "text", "", name)}
-                        {line_field("Your e-mail", "share-email", "email", "", email)}
-                    }
-                })
-        }}
-        {line_field(
-            "What changed (for the checkpoint)",
-            "share-message",
-            "text",
-            "Billing asks for the invoice number",
-            message,
-        )}
-        <div class="share-steps">
-            <button
-                data-testid="share-checkpoint"
-                disabled=move || {
-                    !shared() || sharing.busy.get() || message.with(|m| m.trim().is_empty())
-                        || (needs_author()
-                            && (name.with(|n| n.trim().is_empty())
-                                || email.with(|e| e.trim().is_empty())))
+        // A form so that Enter in any of its fields saves the checkpoint (when it may be saved);
+        // `novalidate`: WebKit's own check of the e-mail field would block it without a word.
+        <form
+            novalidate
+            on:submit=move |e| {
+                e.prevent_default();
+                if can_checkpoint() {
+                    checkpoint();
                 }
-                on:click=move |_| checkpoint()
-            >
-                "Save a checkpoint"
-            </button>
-            <button
-                data-testid="share-get"
-                disabled=move || !shared() || sharing.busy.get()
-                on:click=move |_| sharing.get()
-            >
-                "Get others' changes"
-            </button>
-            <button
-                class="primary"
-                data-testid="share-send"
-                disabled=move || !shared() || sharing.busy.get()
-                on:click=move |_| sharing.send()
-            >
-                "Send mine"
-            </button>
-        </div>
+            }
+        >
+            {move || {
+                needs_author()
+                    .then(|| {
+                        view! {
+                            <p class="hint">
+                                "Checkpoints carry who made them: your name and e-mail, asked once."
+                            </p>
+                            {line_field("Your name", "share-name", "text", "", name)}
+                            {line_field("Your e-mail", "share-email", "email", "", email)}
+                        }
+                    })
+            }}
+            {line_field(
+                "What changed (for the checkpoint)",
+                "share-message",
+                "text",
+                "Billing asks for the invoice number",
+                message,
+            )}
+            <div class="share-steps">
+                <button
+                    type="submit"
+                    data-testid="share-checkpoint"
+                    disabled=move || !can_checkpoint()
+                >
+                    "Save a checkpoint"
+                </button>
+                <button
+                    type="button"
+                    data-testid="share-get"
+                    disabled=move || !shared() || sharing.busy.get()
+                    on:click=move |_| sharing.get()
+                >
+                    "Get others' changes"
+                </button>
+                <button
+                    type="button"
+                    class="primary"
+                    data-testid="share-send"
+                    disabled=move || !shared() || sharing.busy.get()
+                    on:click=move |_| sharing.send()
+                >
+                    "Send mine"
+                </button>
+            </div>
+        </form>
         {move || {
             sharing
                 .said

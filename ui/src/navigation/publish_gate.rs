@@ -13,6 +13,8 @@ pub enum PublishGate {
     Previewing,
     /// The preview could not be made (its error is shown).
     PreviewFailed,
+    /// A merge left conflicts to choose: the words that refuse the publish.
+    Conflicts(String),
     /// The draft has errors: this many.
     Errors(usize),
     /// The draft is what the newest version holds.
@@ -39,6 +41,9 @@ impl PublishGate {
                 None => PublishGate::Previewing,
             };
         };
+        if let Some(refusal) = &preview.conflicts {
+            return PublishGate::Conflicts(refusal.message.clone());
+        }
         if !preview.errors.is_empty() {
             return PublishGate::Errors(preview.errors.len());
         }
@@ -91,6 +96,7 @@ mod tests {
                 changes: Vec::new(),
                 unchanged,
                 errors: vec![error; errors],
+                conflicts: None,
             }),
             ..Publishing::default()
         }
@@ -126,6 +132,18 @@ mod tests {
             PublishGate::of(&previewed(0, true), false),
             PublishGate::Unchanged
         );
+    }
+
+    #[test]
+    fn conflicts_left_by_a_merge_block_before_anything_else_with_the_publishs_own_words() {
+        let mut state = previewed(1, false);
+        let words = "This draft still has a conflict from a merge to choose: keep yours or take theirs, then publish.";
+        if let Some(p) = state.preview.as_mut() {
+            p.conflicts = Some(ApiError::new(ErrorCode::Conflicts, words));
+        }
+        let gate = PublishGate::of(&state, false);
+        assert_eq!(gate, PublishGate::Conflicts(words.into()));
+        assert!(!gate.is_open());
     }
 
     #[test]

@@ -117,37 +117,8 @@ pub fn received(got: &Received, title: &impl Fn(&str) -> String) -> Vec<String> 
     }
     let mut lines = Vec::new();
     for p in &got.plans {
-        let mut parts = Vec::new();
-        for (what, titles) in [
-            ("added", &p.states_added),
-            ("changed", &p.states_changed),
-            ("removed", &p.states_removed),
-        ] {
-            if !titles.is_empty() {
-                parts.push(format!("{what} {}", titles.join(", ")));
-            }
-        }
-        if !p.versions_received.is_empty() {
-            let v: Vec<String> = p
-                .versions_received
-                .iter()
-                .map(|n| format!("v{n}"))
-                .collect();
-            parts.push(format!("versions received: {}", v.join(", ")));
-        }
-        for (was, now) in &p.versions_renumbered {
-            parts.push(format!(
-                "your version {was} is now version {now} (others published {was} first)"
-            ));
-        }
-        if !p.conflicts.is_empty() {
-            let n = p.conflicts.len();
-            parts.push(if n == 1 {
-                "1 conflict to choose".into()
-            } else {
-                format!("{n} conflicts to choose")
-            });
-        }
+        let mut parts = p.in_words();
+        parts.extend(p.conflicts_in_words());
         if parts.is_empty() {
             parts.push("changed (nothing of its states)".into());
         }
@@ -233,7 +204,7 @@ mod tests {
         };
         assert_eq!(
             received(&got, &title),
-            ["Support: changed Billing; versions received: v3; your version 3 is now version 4 (others published 3 first)."]
+            ["Support: states changed: Billing; versions received: v3; your version 3 is now version 4: others published 3 first."]
         );
         assert_eq!(
             received(&Received::default(), &title),

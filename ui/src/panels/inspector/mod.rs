@@ -49,46 +49,59 @@ pub fn Inspector(report: Memo<Report>) -> impl IntoView {
             })
     });
     let read_only = move || !editor.mode.with(|m| m.is_draft());
-    view! {
-        {move || match subject.get() {
-            Subject::State(id) => {
-                Some(
-                    view! {
-                        <div class="from-here">
-                            <button
-                                data-testid="chat-from-here"
-                                title="A test conversation that begins in this state, with values you give"
-                                on:click=move |_| test_chat.test_from(id.clone())
-                            >
-                                "▶ Test from here"
-                            </button>
-                        </div>
-                    },
-                )
+    // No plan open (none yet, or one that cannot be read): no empty fields to type into.
+    let open = Memo::new(move |_| editor.plan.with(Option::is_some));
+    move || {
+        if !open.get() {
+            return view! {
+                <p class="hint" data-testid="inspector-no-plan">
+                    "No plan is open: pick one in the list of plans, or make one with + New."
+                </p>
             }
-            _ => None,
-        }}
-        {move || match subject.get() {
-            Subject::Plan => Some(view! { <conflicts::ConflictChoices state=None /> }),
-            Subject::State(id) | Subject::Transition(id, _) => {
-                Some(view! { <conflicts::ConflictChoices state=Some(id) /> })
-            }
-            Subject::Many(_) => None,
-        }}
-        <Inline report=report subject=subject />
-        // One switch for every field: nothing of a version can be typed into or clicked (`inert`;
-        // a disabled <fieldset> did the same, but WebKitGTK then scrolled no field inside it into
-        // view, and end-to-end tests could not reach the fields lower down).
-        <div class="inspector-fields" inert=move || read_only().then_some("")>
+            .into_any();
+        }
+        view! {
             {move || match subject.get() {
-                Subject::Plan => view! { <plan::PlanInspector /> }.into_any(),
-                Subject::State(id) => view! { <state::StateInspector id=id /> }.into_any(),
-                Subject::Transition(from, i) => {
-                    view! { <transition::TransitionInspector from=from index=i /> }.into_any()
+                Subject::State(id) => {
+                    Some(
+                        view! {
+                            <div class="from-here">
+                                <button
+                                    data-testid="chat-from-here"
+                                    title="A test conversation that begins in this state, with values you give"
+                                    on:click=move |_| test_chat.test_from(id.clone())
+                                >
+                                    "▶ Test from here"
+                                </button>
+                            </div>
+                        },
+                    )
                 }
-                Subject::Many(n) => view! { <Several count=n /> }.into_any(),
+                _ => None,
             }}
-        </div>
+            {move || match subject.get() {
+                Subject::Plan => Some(view! { <conflicts::ConflictChoices state=None /> }),
+                Subject::State(id) | Subject::Transition(id, _) => {
+                    Some(view! { <conflicts::ConflictChoices state=Some(id) /> })
+                }
+                Subject::Many(_) => None,
+            }}
+            <Inline report=report subject=subject />
+            // One switch for every field: nothing of a version can be typed into or clicked (`inert`;
+            // a disabled <fieldset> did the same, but WebKitGTK then scrolled no field inside it into
+            // view, and end-to-end tests could not reach the fields lower down).
+            <div class="inspector-fields" inert=move || read_only().then_some("")>
+                {move || match subject.get() {
+                    Subject::Plan => view! { <plan::PlanInspector /> }.into_any(),
+                    Subject::State(id) => view! { <state::StateInspector id=id /> }.into_any(),
+                    Subject::Transition(from, i) => {
+                        view! { <transition::TransitionInspector from=from index=i /> }.into_any()
+                    }
+                    Subject::Many(n) => view! { <Several count=n /> }.into_any(),
+                }}
+            </div>
+        }
+        .into_any()
     }
 }
 
