@@ -127,6 +127,25 @@ fn an_unreadable_file_exits_2_and_names_it_and_the_others_are_still_checked() {
     assert!(stdout(&o).contains("plans/customer-support.json: ok"));
 }
 
+/// A new author's first try names the workspace's plan where a file is read: the refusal says
+/// how to name it (and a missing file that does not read as a plan's id gets no such hint).
+#[test]
+fn a_plan_id_given_as_a_file_is_pointed_at_plan() {
+    for command in ["check", "chat", "explore"] {
+        let o = plan(&[command, "support"]);
+        assert_eq!(o.status.code(), Some(2), "{command}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            err.contains(&format!(
+                "(a plan of the workspace is named with --plan: plan {command} --plan support)"
+            )),
+            "{command}: {err}"
+        );
+    }
+    let o = plan(&["check", "nowhere/missing.json"]);
+    assert!(!String::from_utf8_lossy(&o.stderr).contains("--plan"));
+}
+
 #[test]
 fn usage_errors_exit_2_and_version_exits_0() {
     assert_eq!(plan(&["check"]).status.code(), Some(2));

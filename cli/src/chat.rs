@@ -78,7 +78,8 @@ pub fn run(
     match (&o.file, &o.plan) {
         (Some(file), _) => {
             let name = file.display().to_string();
-            let target = target::target_file(file).map_err(|e| refusal(&name, e))?;
+            let target = target::target_file(file)
+                .map_err(|e| crate::check::with_plan_id_hint(refusal(&name, e), "chat", file))?;
             check_start(&target, &start)?;
             match &script {
                 Some(s) => file_script(&target, s, &start, o.script.as_deref(), &o.agent, format),

@@ -11,13 +11,33 @@
 //! `{"diagnostics": [{"file", "code", "severity", "message", "location"}]}`.
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use plan_core::files::read_bytes;
 use plan_core::validate::{check_bytes, Diagnostic, Severity};
 use serde_json::json;
 
+use crate::lifecycle::Failure;
 use crate::Format;
+
+/// Said after "cannot read FILE" when FILE does not exist but reads as a plan's id (`support`):
+/// a new author's first try is often `plan check support`, meaning the workspace's plan.
+pub fn plan_id_hint(command: &str, path: &Path) -> String {
+    let name = path.to_string_lossy();
+    if path.exists() || !plan_core::parse::is_slug(&name) || name.ends_with(".json") {
+        return String::new();
+    }
+    format!(" (a plan of the workspace is named with --plan: plan {command} --plan {name})")
+}
+
+/// `failure` (of reading `file` as a plan for `command`) with [`plan_id_hint`] when it is one of
+/// reading (exit 2).
+pub fn with_plan_id_hint(mut failure: Failure, command: &str, file: &Path) -> Failure {
+    if failure.code == 2 {
+        failure.message.push_str(&plan_id_hint(command, file));
+    }
+    failure
+}
 
 /// Checks `files`; returns the exit code: 2 if a file could not be read, else 1 if any has errors.
 pub fn run(files: &[PathBuf], format: Format) -> u8 {
@@ -29,7 +49,7 @@ pub fn run(files: &[PathBuf], format: Format) -> u8 {
         let text = match read_bytes(path) {
             Ok(text) => text,
             Err(e) => {
-                to_stderr_line!("plan: cannot check {e}");
+                to_stderr_line!("plan: cannot check {e}{}", plan_id_hint("check", path));
                 code = 2;
                 continue;
             }

@@ -16,6 +16,7 @@ use plan_core::Revision;
 use serde_json::json;
 
 use crate::chat::refusal;
+use crate::check;
 use crate::lifecycle::{workspace, Failure};
 use crate::Format;
 
@@ -40,7 +41,7 @@ pub fn run(o: Options, format: Format) -> Result<u8, Failure> {
         (Some(file), _) => {
             let name = file.display().to_string();
             explore_file(file, o.compare_file.as_deref(), o.bounds)
-                .map_err(|e| refusal(&name, e))?
+                .map_err(|e| check::with_plan_id_hint(refusal(&name, e), "explore", file))?
         }
         (None, Some(id)) => {
             let ctx = workspace(o.workspace.as_deref())?;

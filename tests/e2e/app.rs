@@ -516,12 +516,19 @@ fn a_broken_plan_file_is_listed_with_its_problem(ctx: &Ctx) -> Outcome {
             message.contains("broken/draft.json") && message.contains("line 4"),
             || format!("the error does not name the file and line: {message:?}"),
         )?;
-        // No empty fields of a plan that is not there to type into.
+        // No empty fields of a plan that is not there to type into, and nothing to publish.
         ensure(
             count(ctx, "[data-testid=inspector-no-plan]")? == 1
                 && count(ctx, hooks::FIELD_TITLE)? == 0,
             || "the inspector offers fields with no plan open".into(),
         )?;
+        let publish_disabled = ctx.session().execute(
+            "return document.querySelector(arguments[0]).disabled;",
+            serde_json::json!([hooks::PUBLISH]),
+        )?;
+        ensure(publish_disabled == serde_json::json!(true), || {
+            "Publish is offered for a plan that cannot be read".into()
+        })?;
         ctx.screenshot("broken-plan")?;
         // The other plans still open.
         open_plan(ctx, "daily-routine").map(|_| ())

@@ -69,6 +69,30 @@ pub fn targets(plan: &Plan, from: &str, query: &str) -> Vec<Target> {
     others.chain(itself).take(50).collect()
 }
 
+/// The picker's question about `from` (a state; with `lane`, a session state's chip), named by
+/// its title (a chip without one by its name).
+fn heading(plan: &Plan, from: &str, lane: bool) -> String {
+    if lane {
+        let name = plan
+            .session_state(from)
+            .map(|s| {
+                if s.title.trim().is_empty() {
+                    s.id.clone()
+                } else {
+                    s.title.clone()
+                }
+            })
+            .unwrap_or_default();
+        format!("Ask only while “{name}” is on:")
+    } else {
+        let title = plan
+            .state(from)
+            .map(|s| s.title.clone())
+            .unwrap_or_default();
+        format!("Connect “{title}” to…")
+    }
+}
+
 #[component]
 pub fn ConnectPicker(connecting: Connecting) -> impl IntoView {
     let editor = expect_context::<Editor>();
@@ -77,25 +101,10 @@ pub fn ConnectPicker(connecting: Connecting) -> impl IntoView {
         Connecting::Arrow { from } => (from.clone(), false),
         Connecting::Limit { session_state } => (session_state.clone(), true),
     };
-    let from_title = editor.plan.with_untracked(|p| {
-        let p = p.as_ref()?;
-        if lane {
-            p.session_state(&from).map(|s| {
-                if s.title.trim().is_empty() {
-                    s.id.clone()
-                } else {
-                    s.title.clone()
-                }
-            })
-        } else {
-            p.state(&from).map(|s| s.title.clone())
-        }
-    });
-    let heading = if lane {
-        format!("Ask only while “{}” is on:", from_title.unwrap_or_default())
-    } else {
-        format!("Connect “{}” to…", from_title.unwrap_or_default())
-    };
+    let heading = editor
+        .plan
+        .with_untracked(|p| p.as_ref().map(|p| heading(p, &from, lane)))
+        .unwrap_or_default();
     let query = RwSignal::new(String::new());
     let active = RwSignal::new(0usize);
     let input = NodeRef::<html::Input>::new();
@@ -249,6 +258,21 @@ mod tests {
             ]}"#,
         )
         .expect("parses")
+    }
+
+    #[test]
+    fn the_picker_asks_by_the_title_the_author_reads() {
+        assert_eq!(
+            heading(&plan(), "b", false),
+            "Connect “Confirm the order” to…"
+        );
+        let care = plan_core::parse_plan(include_str!("../../plans/account-care.json"))
+            .expect("the sample parses");
+        let chip = &care.session_states[0];
+        assert_eq!(
+            heading(&care, &chip.id, true),
+            format!("Ask only while “{}” is on:", chip.title)
+        );
     }
 
     #[test]

@@ -55,7 +55,7 @@ pub fn TopBar() -> impl IntoView {
         ))
     };
     let draft_shown = move || editor.mode.with(Mode::is_draft);
-    let no_plan = move || editor.id.with(Option::is_none);
+    let plan_read = Memo::new(move |_| editor.plan.with(Option::is_some));
     view! {
         <header class="topbar" data-region="toolbar" aria-label="Toolbar">
             <div class="brand">
@@ -100,7 +100,8 @@ pub fn TopBar() -> impl IntoView {
                     class="primary"
                     data-testid="publish"
                     title="Freeze the draft as the next version"
-                    disabled=move || no_plan() || !draft_shown()
+                    // A plan whose draft cannot be read has an id but nothing to publish.
+                    disabled=move || !plan_read.get() || !draft_shown()
                     on:click=move |_| lifecycle.open_publish()
                 >
                     "Publish…"

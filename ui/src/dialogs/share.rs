@@ -38,57 +38,7 @@ pub fn ShareDialog() -> impl IntoView {
     };
     view! {
         <h3>"Share"</h3>
-        <div class="share-status" data-testid="share-status" aria-live="polite">
-            {move || match status() {
-                None => view! { <p class="hint">"Looking at the workspace…"</p> }.into_any(),
-                Some(Err(e)) => {
-                    view! {
-                        <p class="share-refused" data-testid="share-unavailable">
-                            {e.message}
-                        </p>
-                    }
-                        .into_any()
-                }
-                Some(Ok(s)) => {
-                    view! {
-                        <p>
-                            {match &s.upstream {
-                                Some(up) => format!("Shared with {up}."),
-                                None => {
-                                    "Not sent anywhere yet: Send mine sends to the repository this copy came from."
-                                        .into()
-                                }
-                            }}
-                        </p>
-                        <dl class="share-lists">
-                            <dt>"Not in a checkpoint"</dt>
-                            <dd data-testid="share-unsaved">
-                                {words::plan_list(&s.unsaved, &|id| sharing.title_of(id))}
-                            </dd>
-                            <dt>"Not sent"</dt>
-                            <dd data-testid="share-unsent">
-                                {words::plan_list(&s.unsent, &|id| sharing.title_of(id))}
-                            </dd>
-                            {(!s.conflicts.is_empty())
-                                .then(|| {
-                                    let listed: Vec<String> = s
-                                        .conflicts
-                                        .iter()
-                                        .map(|c| {
-                                            format!("{} ({})", sharing.title_of(&c.id), c.count)
-                                        })
-                                        .collect();
-                                    view! {
-                                        <dt>"Conflicts to choose"</dt>
-                                        <dd data-testid="share-conflicts">{listed.join(", ")}</dd>
-                                    }
-                                })}
-                        </dl>
-                    }
-                        .into_any()
-                }
-            }}
-        </div>
+        <ShareState />
         // A form so that Enter in any of its fields saves the checkpoint (when it may be saved);
         // `novalidate`: WebKit's own check of the e-mail field would block it without a word.
         <form
@@ -167,6 +117,67 @@ pub fn ShareDialog() -> impl IntoView {
             <button data-testid="share-close" on:click=move |_| lifecycle.close_dialog()>
                 "Close"
             </button>
+        </div>
+    }
+}
+
+/// What the workspace's copy holds: where it is shared to, what is not in a checkpoint, what is
+/// not sent, which plans have conflicts to choose; or why it cannot be shared.
+#[component]
+fn ShareState() -> impl IntoView {
+    let sharing = expect_context::<Sharing>();
+    let status = move || sharing.status.get();
+    view! {
+        <div class="share-status" data-testid="share-status" aria-live="polite">
+            {move || match status() {
+                None => view! { <p class="hint">"Looking at the workspace…"</p> }.into_any(),
+                Some(Err(e)) => {
+                    view! {
+                        <p class="share-refused" data-testid="share-unavailable">
+                            {e.message}
+                        </p>
+                    }
+                        .into_any()
+                }
+                Some(Ok(s)) => {
+                    view! {
+                        <p>
+                            {match &s.upstream {
+                                Some(up) => format!("Shared with {up}."),
+                                None => {
+                                    "Not sent anywhere yet: Send mine sends to the repository this copy came from."
+                                        .into()
+                                }
+                            }}
+                        </p>
+                        <dl class="share-lists">
+                            <dt>"Not in a checkpoint"</dt>
+                            <dd data-testid="share-unsaved">
+                                {words::plan_list(&s.unsaved, &|id| sharing.title_of(id))}
+                            </dd>
+                            <dt>"Not sent"</dt>
+                            <dd data-testid="share-unsent">
+                                {words::plan_list(&s.unsent, &|id| sharing.title_of(id))}
+                            </dd>
+                            {(!s.conflicts.is_empty())
+                                .then(|| {
+                                    let listed: Vec<String> = s
+                                        .conflicts
+                                        .iter()
+                                        .map(|c| {
+                                            format!("{} ({})", sharing.title_of(&c.id), c.count)
+                                        })
+                                        .collect();
+                                    view! {
+                                        <dt>"Conflicts to choose"</dt>
+                                        <dd data-testid="share-conflicts">{listed.join(", ")}</dd>
+                                    }
+                                })}
+                        </dl>
+                    }
+                        .into_any()
+                }
+            }}
         </div>
     }
 }
