@@ -111,6 +111,22 @@ fn edit_draft(dir: &Path, edit: impl FnOnce(&mut Value)) {
     fs::write(dir.join("support/draft.json"), text).unwrap();
 }
 
+/// The conflict on Billing's title in `dir` chosen through the command line (`--mine`,
+/// `--theirs`).
+fn choose_billing_title(dir: &Path, choice: &str) {
+    plan_exits(
+        dir,
+        &[
+            "share",
+            "resolve",
+            "support",
+            "/states/billing-support/title",
+            choice,
+        ],
+        0,
+    );
+}
+
 fn state_mut<'v>(plan: &'v mut Value, id: &str) -> &'v mut Value {
     plan["states"]
         .as_array_mut()
@@ -253,17 +269,7 @@ fn the_same_title_edited_on_both_sides_is_one_conflict_chosen_through_the_comman
         versions_before,
         "a refused publish wrote a version"
     );
-    plan_exits(
-        &team.bob,
-        &[
-            "share",
-            "resolve",
-            "support",
-            "/states/billing-support/title",
-            "--theirs",
-        ],
-        0,
-    );
+    choose_billing_title(&team.bob, "--theirs");
     assert_eq!(title(&draft(&team.bob), "billing-support"), "Bills");
     assert!(!team.bob.join("support/draft.conflicts.json").exists());
     plan_exits(&team.bob, &["publish", "support", "-m", "Bills it is"], 0);
@@ -289,17 +295,7 @@ fn both_publishing_version_3_gives_3_and_4_and_the_live_marker_follows() {
     plan_exits(&team.ann, &["share", "send"], 0);
     plan_exits(&team.bob, &["share", "checkpoint", "-m", "Draft"], 0);
     plan_exits(&team.bob, &["share", "get"], 1);
-    plan_exits(
-        &team.bob,
-        &[
-            "share",
-            "resolve",
-            "support",
-            "/states/billing-support/title",
-            "--mine",
-        ],
-        0,
-    );
+    choose_billing_title(&team.bob, "--mine");
     edit_draft(&team.ann, |p| {
         state_mut(p, "billing-support")["title"] = "Ann's own".into()
     });
@@ -458,10 +454,7 @@ fn a_workspace_below_the_repositorys_top_is_shared_and_the_files_beside_it_are_l
 
     // The same title on both sides: one conflict, in Bob's workspace, said with the plan's id.
     let retitle = |ws: &Path, to: &str| {
-        let path = ws.join("support/draft.json");
-        let mut plan: Value = serde_json::from_str(&fs::read_to_string(&path).unwrap()).unwrap();
-        state_mut(&mut plan, "billing-support")["title"] = to.into();
-        fs::write(&path, serde_json::to_string_pretty(&plan).unwrap() + "\n").unwrap();
+        edit_draft(ws, |p| state_mut(p, "billing-support")["title"] = to.into())
     };
     retitle(&ann_ws, "Bills");
     plan_exits(&ann_ws, &["share", "checkpoint", "-m", "Bills"], 0);
@@ -480,17 +473,7 @@ fn a_workspace_below_the_repositorys_top_is_shared_and_the_files_beside_it_are_l
     ))
     .unwrap();
     assert_eq!(status["conflicts"][0]["id"], "support", "{status}");
-    plan_exits(
-        &bob_ws,
-        &[
-            "share",
-            "resolve",
-            "support",
-            "/states/billing-support/title",
-            "--theirs",
-        ],
-        0,
-    );
+    choose_billing_title(&bob_ws, "--theirs");
     plan_exits(&bob_ws, &["share", "checkpoint", "-m", "Bills it is"], 0);
     plan_exits(&bob_ws, &["share", "send"], 0);
     assert_eq!(
