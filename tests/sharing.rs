@@ -388,6 +388,22 @@ fn a_draft_git_merged_as_text_is_refused_with_words_that_say_what_to_do() {
         said.contains("git's conflict markers") && said.contains("plan share init"),
         "{said}"
     );
+    // The format's code stays the one for a file that is not JSON.
+    let out = plan(
+        &team.bob,
+        &["check", "--plan", "support", "--format", "json"],
+    );
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["diagnostics"][0]["code"], "invalid-json", "{report}");
+    // The app's list says what happened, not "Not valid JSON" (the API's code of its own).
+    let ctx = plan_api::Context::open(&team.bob, || "2026-12-07T00:00:00Z".into()).unwrap();
+    let listed = plan_api::workspace::plans(&ctx).unwrap();
+    let support = listed.iter().find(|p| p.id == "support").unwrap();
+    assert_eq!(
+        support.error.as_ref().map(|e| e.code),
+        Some(plan_api::ErrorCode::MergedAsText),
+        "{support:?}"
+    );
 }
 
 #[test]

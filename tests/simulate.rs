@@ -13,6 +13,12 @@ use plan_tests::cli::{command, exits, scratch};
 use plan_tests::model_server::{stating_caller, text, ModelServer};
 use serde_json::{json, Value};
 
+// The judge and whole runs, in files of their own.
+#[path = "simulate/judging.rs"]
+mod judging;
+#[path = "simulate/runs.rs"]
+mod runs;
+
 /// `plan --workspace WS simulate ARGS --format json` with none of the user's model variables.
 fn simulate(ws: &Path, args: &[&str]) -> Output {
     simulate_command(ws, args).output().expect("plan runs")
@@ -57,6 +63,35 @@ fn live<'a>(server: &'a ModelServer, more: &[&'a str]) -> Vec<&'a str> {
     args.extend_from_slice(more);
     args
 }
+
+/// The workspace `ws`, made with its sample plans by a first command.
+fn make_workspace(ws: &Path) {
+    exits(
+        &command()
+            .arg("--workspace")
+            .arg(ws)
+            .arg("list")
+            .output()
+            .unwrap(),
+        0,
+    );
+}
+
+/// One conversation of the daily routine's "not today" persona, the caller (and judge) played by
+/// `server`: the JSON report, the run exiting `code`.
+fn not_today_once(ws: &Path, server: &ModelServer, code: i32) -> Value {
+    report(&simulate(ws, &live(server, &NOT_TODAY_ONCE)), code)
+}
+
+/// One conversation of the daily routine's "not today" persona.
+const NOT_TODAY_ONCE: [&str; 6] = [
+    "--plan",
+    "daily-routine",
+    "--persona",
+    "not-today",
+    "--conversations",
+    "1",
+];
 
 /// `plan simulate --plan PLAN --replay RUN`.
 fn replay(ws: &Path, plan: &str, run: &Value, code: i32) -> Value {
@@ -306,23 +341,7 @@ fn a_caller_that_fails_its_part_is_counted_apart_and_fails_nothing() {
     let server = ModelServer::start();
     // The caller hangs up before saying anything.
     server.answer([text("[END]")]);
-    let r = report(
-        &simulate(
-            &ws,
-            &live(
-                &server,
-                &[
-                    "--plan",
-                    "daily-routine",
-                    "--persona",
-                    "not-today",
-                    "--conversations",
-                    "1",
-                ],
-            ),
-        ),
-        0,
-    );
+    let r = not_today_once(&ws, &server, 0);
     let c = &r["conversations"][0];
     assert_eq!(c["status"], "caller_failed");
     assert!(
@@ -333,21 +352,8 @@ fn a_caller_that_fails_its_part_is_counted_apart_and_fails_nothing() {
         "{c}"
     );
     assert_eq!(r["personas"][0]["caller_failed"], 1);
-    let mut cmd = command();
     server.answer([text("")]);
-    let o = cmd
-        .arg("--workspace")
-        .arg(&ws)
-        .args([
-            "simulate",
-            "--plan",
-            "daily-routine",
-            "--persona",
-            "not-today",
-            "--conversations",
-            "1",
-        ])
-        .args(live(&server, &[]))
+    let o = simulate_text(&ws, &live(&server, &NOT_TODAY_ONCE))
         .output()
         .unwrap();
     let (out, err) = exits(&o, 0);
@@ -365,226 +371,12 @@ fn a_caller_that_fails_its_part_is_counted_apart_and_fails_nothing() {
     );
 }
 
-/// Ctrl-C stops a run as the app's Stop does: no request after it, what finished kept in
-/// `runs/` with the rest `stopped`, listed as any run; exit 130, never read as a pass.
-#[test]
-fn ctrl_c_stops_a_run_and_keeps_it_as_stopped() {
-    let ws = scratch("ctrl-c").join("ws");
-    let server = ModelServer::start();
-    // A slow caller: each answer takes a fifth of a second.
-    server.respond_with(|_| {
-        std::thread::sleep(std::time::Duration::from_millis(200));
-        text("I would like a refund, please.")
-    });
-    let args = live(
-        &server,
-        &[
-            "--plan",
-            "customer-support",
-            "--persona",
-            "billing-refund",
-            "--conversations",
-            "20",
-        ],
-    );
-    let child = simulate_command(&ws, &args)
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let waited = std::time::Instant::now();
-    while server.completions().len() < 3 {
-        assert!(
-            waited.elapsed().as_secs() < 30,
-            "the run never asked the caller"
-        );
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    }
-    let kill = std::process::Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(kill.success());
-    let o = child.wait_with_output().unwrap();
-    let (out, err) = exits(&o, 130);
-    assert!(err.contains("stopping"), "{err}");
-    let r: Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}"));
-    let statuses: Vec<&str> = r["conversations"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| c["status"].as_str().unwrap())
-        .collect();
-    assert_eq!(statuses.len(), 20, "every conversation is accounted for");
-    assert!(statuses.contains(&"stopped"), "{statuses:?}");
-    let sent = server.completions().len();
-    let dir = run_dir(&ws, "customer-support", &r["run"]);
-    let kept: Value =
-        serde_json::from_str(&fs::read_to_string(dir.join("run.json")).unwrap()).unwrap();
-    assert_eq!(kept["stopped"], true, "{kept}");
-    std::thread::sleep(std::time::Duration::from_millis(300));
-    assert_eq!(
-        server.completions().len(),
-        sent,
-        "nothing sent after the stop"
-    );
-    // Kept as any run: its replay sends nothing, stops where it stopped, and writes the same
-    // conversation files.
-    let again = replay(&ws, "customer-support", &r["run"], 0);
-    assert_eq!(server.completions().len(), sent);
-    let replayed = run_dir(&ws, "customer-support", &again["run"]);
-    for k in 1..=20 {
-        let file = format!("conversations/billing-refund-{k}.json");
-        assert_eq!(
-            fs::read_to_string(dir.join(&file)).unwrap(),
-            fs::read_to_string(replayed.join(&file)).unwrap(),
-            "{file}"
-        );
-    }
-}
-
-#[test]
-fn the_judges_doubt_is_shown_and_an_unparsable_vote_is_invalid() {
-    let ws = scratch("judge").join("ws");
-    let server = ModelServer::start();
-    // not-today: one caller turn ("ready_to_start: false" ends the plan), then three votes.
-    server.answer([
-        text("ready_to_start: false"),
-        text(r#"{"verdict": "yes", "reason": "kind"}"#),
-        text(r#"{"verdict": "no", "reason": "abrupt"}"#),
-        text("Yes, it was kind."),
-    ]);
-    let r = report(
-        &simulate(
-            &ws,
-            &live(
-                &server,
-                &[
-                    "--plan",
-                    "daily-routine",
-                    "--persona",
-                    "not-today",
-                    "--conversations",
-                    "1",
-                ],
-            ),
-        ),
-        1,
-    );
-    let v = &r["conversations"][0]["verdicts"][0];
-    assert_eq!(v["votes"], json!(["yes", "no", "invalid"]));
-    assert_eq!(
-        (v["verdict"].as_str(), v["agreement"].as_str()),
-        (Some("unsure"), Some("1/3"))
-    );
-    assert_eq!(r["conversations"][0]["status"], "unsure");
-    // The judge's request asks for the verdict's shape, and each vote has its own seed.
-    let judged = judged(&server);
-    assert_eq!(judged.len(), 3);
-    assert_eq!(judged[0]["response_format"]["type"], "json_schema");
-    let seeds: Vec<&Value> = judged.iter().map(|b| &b["seed"]).collect();
-    assert!(seeds[0] != seeds[1] && seeds[1] != seeds[2], "{seeds:?}");
-    assert_eq!(judged[0]["temperature"], 0.7);
-}
-
-/// A plan whose `escalated` session state is switched on by the arrow to Escalated, with one
-/// evaluation limited to it and one limited to a state never active.
-fn escalating_plan() -> Value {
-    json!({"id": "esc", "title": "Escalation", "states": [
-        {"id": "intake", "title": "Intake", "type": "loose", "instructions": "Ask what is wrong.",
-         "tasks": [{"id": "t", "deliverables": [{"key": "angry", "type": "boolean"}]}],
-         "transitions": [{"target_state_id": "escalated", "condition_type": "deliverable_value",
-            "condition_config": {"key": "angry", "value": true},
-            "effects": [{"session_state": "escalated", "active": true}]}]},
-        {"id": "escalated", "title": "Escalated", "type": "loose", "instructions": "Calm the caller.",
-         "tasks": [{"id": "u", "deliverables": [{"key": "calm", "type": "boolean"}]}],
-         "transitions": [{"target_state_id": "done", "condition_type": "deliverable_value",
-            "condition_config": {"key": "calm", "value": true}}]},
-        {"id": "done", "title": "Done", "ending": {"kind": "complete"}}
-    ], "session_states": [
-        {"id": "escalated", "type": "boolean"},
-        {"id": "vip", "type": "boolean"}
-    ], "evaluations": [
-        {"id": "calm-while-escalated", "question": "While escalated, did the assistant stay calm?", "only_while_active": ["escalated"]},
-        {"id": "vip-care", "question": "Was the VIP offered the lounge?", "only_while_active": ["vip"]}
-    ]})
-}
-
-#[test]
-fn an_evaluation_limited_to_a_session_state_is_asked_only_of_the_turns_it_was_active() {
-    let ws = scratch("evaluations").join("ws");
-    let server = ModelServer::start();
-    let file = ws.with_file_name("esc.json");
-    fs::write(&file, escalating_plan().to_string()).unwrap();
-    let mut new = command();
-    let o = new
-        .arg("--workspace")
-        .arg(&ws)
-        .args(["new", "esc", "--from"])
-        .arg(&file)
-        .output()
-        .unwrap();
-    exits(&o, 0);
-    fs::create_dir_all(ws.join("esc/personas")).unwrap();
-    fs::write(
-        ws.join("esc/personas/upset.json"),
-        json!({"id": "upset", "who": "You are upset about a late delivery.", "max_turns": 5,
-               "expect": {"ending": "complete", "visits": ["escalated"]}})
-        .to_string(),
-    )
-    .unwrap();
-    server.answer([
-        text("I'm fine, just asking."),
-        text("angry: true"),
-        text("calm: true"),
-        text(r#"{"verdict": "yes", "reason": "calm"}"#),
-    ]);
-    let r = report(
-        &simulate(
-            &ws,
-            &live(
-                &server,
-                &["--plan", "esc", "--conversations", "1", "--votes", "1"],
-            ),
-        ),
-        0,
-    );
-    let c = &r["conversations"][0];
-    assert_eq!(
-        (c["status"].as_str(), c["turns"].as_u64()),
-        (Some("passed"), Some(3)),
-        "{c}"
-    );
-    let limited = &c["verdicts"][0];
-    assert_eq!(limited["id"], "calm-while-escalated");
-    // Switched on in turn 2, active through turn 3.
-    assert_eq!(limited["turns_shown"], json!([2, 3]));
-    assert_eq!(c["verdicts"][1]["verdict"], "not_asked");
-    assert_eq!(c["verdicts"][1]["votes"], json!([]));
-    let judged = judged(&server);
-    assert_eq!(judged.len(), 1, "no request for an evaluation not asked");
-    let shown = judged[0]["messages"][1]["content"].as_str().unwrap();
-    assert!(shown.starts_with("Excerpts of the conversation"), "{shown}");
-    assert!(
-        !shown.contains("just asking") && shown.contains("angry: true"),
-        "{shown}"
-    );
-}
-
 #[test]
 fn persona_problems_name_the_file_and_the_field_and_nothing_runs() {
     let ws = scratch("problems").join("ws");
     let server = ModelServer::start();
     // The workspace is made (with its samples) by a first command.
-    exits(
-        &command()
-            .arg("--workspace")
-            .arg(&ws)
-            .arg("list")
-            .output()
-            .unwrap(),
-        0,
-    );
+    make_workspace(&ws);
     fs::write(
         ws.join("customer-support/personas/broken.json"),
         json!({"id": "broken", "who": "Someone.", "max_turns": 500,
@@ -642,214 +434,4 @@ fn persona_problems_name_the_file_and_the_field_and_nothing_runs() {
         &["--plan", "customer-support", "--persona", "billing-refund"],
     );
     assert!(err.contains("needs a model to play the caller"), "{err}");
-}
-
-#[test]
-fn a_judge_server_that_refuses_the_json_schema_format_is_asked_in_the_next_and_the_replay_knows() {
-    let ws = scratch("judge-format").join("ws");
-    let server = ModelServer::start();
-    let refused = r#"{"error":{"message":"1 validation error: ('body', 'response_format', 'type') Input should be 'text' or 'json_object'"}}"#;
-    server.answer([
-        text("ready_to_start: false"),
-        plan_tests::model_server::Scripted::Status(500, refused.into()),
-        text(r#"{"verdict": "yes", "reason": "kind"}"#),
-    ]);
-    let r = report(
-        &simulate(
-            &ws,
-            &live(
-                &server,
-                &[
-                    "--plan",
-                    "daily-routine",
-                    "--persona",
-                    "not-today",
-                    "--conversations",
-                    "1",
-                    "--votes",
-                    "1",
-                ],
-            ),
-        ),
-        0,
-    );
-    assert_eq!(r["conversations"][0]["verdicts"][0]["verdict"], "yes");
-    let judged = judged(&server);
-    assert_eq!(judged[0]["response_format"]["type"], "json_schema");
-    assert_eq!(judged[1]["response_format"]["type"], "json_object");
-    assert_eq!(
-        judged[1]["response_format"]["schema"]["required"],
-        json!(["verdict", "reason"])
-    );
-    let dir = run_dir(&ws, "daily-routine", &r["run"]);
-    let run: Value =
-        serde_json::from_str(&fs::read_to_string(dir.join("run.json")).unwrap()).unwrap();
-    assert_eq!(run["judge_format"], "json_object");
-    let sent = server.completions().len();
-    let again = report(
-        &simulate(
-            &ws,
-            &[
-                "--plan",
-                "daily-routine",
-                "--replay",
-                r["run"].as_str().unwrap(),
-            ],
-        ),
-        0,
-    );
-    assert_eq!(again["conversations"][0]["status"], "passed");
-    assert_eq!(server.completions().len(), sent);
-}
-
-/// simulate.md, "Speed": replaying 100 conversations of 10 turns takes under 1 s in the release
-/// build (`scripts/test.sh` prints the figure); here, in any build, it must not freeze.
-#[test]
-fn replaying_a_hundred_conversations_of_ten_turns_is_quick() {
-    let ws = scratch("speed").join("ws");
-    let server = ModelServer::start();
-    server.respond_with(|_| text("I would like to talk about my balance."));
-    exits(
-        &command()
-            .arg("--workspace")
-            .arg(&ws)
-            .arg("list")
-            .output()
-            .unwrap(),
-        0,
-    );
-    fs::write(
-        ws.join("collections/personas/talker.json"),
-        json!({"id": "talker", "who": "You talk about your balance.", "max_turns": 10}).to_string(),
-    )
-    .unwrap();
-    let args = [
-        "--plan",
-        "collections",
-        "--persona",
-        "talker",
-        "--conversations",
-        "100",
-    ];
-    let first = report(&simulate(&ws, &live(&server, &args)), 0);
-    assert!(first["conversations"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .all(|c| c["turns"] == 10));
-    let started = std::time::Instant::now();
-    let again = report(
-        &simulate(
-            &ws,
-            &[
-                "--plan",
-                "collections",
-                "--replay",
-                first["run"].as_str().unwrap(),
-            ],
-        ),
-        0,
-    );
-    let took = started.elapsed();
-    println!(
-        "replaying 100 conversations of 10 turns: {} ms",
-        took.as_millis()
-    );
-    assert_eq!(again["conversations"].as_array().unwrap().len(), 100);
-    assert!(took.as_secs() < 20, "{took:?}");
-}
-
-/// Two runs of a plan compared (`--compare`, as the app's Compare does): a run whose callers hung
-/// up at once against one in which they passed, in either order the earlier first; per persona
-/// what passed (the caller failures apart), per ending, the turns; the same run twice, or a run
-/// that does not exist, refused with exit 2.
-#[test]
-fn two_runs_compared_say_per_persona_and_ending_what_changed_the_earlier_first() {
-    let ws = scratch("compare").join("ws");
-    let server = ModelServer::start();
-    let plan = [
-        "--plan",
-        "daily-routine",
-        "--conversations",
-        "2",
-        "--seed",
-        "3",
-    ];
-    server.answer([text("[END]"), text("[END]"), text("[END]"), text("[END]")]);
-    let hung_up = report(&simulate(&ws, &live(&server, &plan)), 0);
-    // Run ids are read to the second: the second run is a second later.
-    std::thread::sleep(std::time::Duration::from_millis(1100));
-    stating_caller(&server);
-    let passed = report(&simulate(&ws, &live(&server, &plan)), 0);
-    let (first, second) = (
-        hung_up["run"].as_str().unwrap(),
-        passed["run"].as_str().unwrap(),
-    );
-    assert!(first < second, "{first} {second}");
-
-    let compared = report(
-        &simulate(
-            &ws,
-            &["--plan", "daily-routine", "--compare", second, first],
-        ),
-        0,
-    );
-    assert_eq!(compared["before"]["run"], first, "{compared}");
-    assert_eq!(compared["after"]["run"], second);
-    let personas = compared["comparison"]["personas"].as_array().unwrap();
-    assert_eq!(personas.len(), 2, "{compared}");
-    for p in personas {
-        assert_eq!(
-            p["before"],
-            json!({"passed": 0, "of": 0, "apart": 2}),
-            "{p}"
-        );
-        assert_eq!(p["after"], json!({"passed": 2, "of": 2, "apart": 0}), "{p}");
-    }
-    let endings = &compared["comparison"]["endings"];
-    let none = endings
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|e| e["id"] == "none")
-        .unwrap_or_else(|| panic!("{endings}"));
-    assert_eq!(
-        (none["before"].as_u64(), none["after"].as_u64()),
-        (Some(4), None)
-    );
-    assert_eq!(compared["comparison"]["turns"][0], json!(0.0));
-
-    // The text says the same, one line per persona.
-    let o = simulate_text(
-        &ws,
-        &["--plan", "daily-routine", "--compare", first, second],
-    )
-    .output()
-    .unwrap();
-    let (out, _) = exits(&o, 0);
-    assert!(
-        out.starts_with(&format!(
-            "runs {first} (draft) → {second} (draft) of daily-routine\n"
-        )),
-        "{out}"
-    );
-    assert!(
-        out.contains(": 0/0 passed (2 apart) → 2/2 passed\n"),
-        "{out}"
-    );
-    assert!(out.contains("ended none: 4 → 0\n"), "{out}");
-
-    let (_, err) = refused(&ws, &["--plan", "daily-routine", "--compare", first, first]);
-    assert!(err.contains("the same run"), "{err}");
-    let (_, err) = refused(
-        &ws,
-        &[
-            "--plan",
-            "daily-routine",
-            "--compare",
-            first,
-            "20200101-000000",
-        ],
-    );
-    assert!(err.contains("20200101-000000"), "{err}");
 }

@@ -51,6 +51,8 @@ error_codes! {
     BadId = "bad-id",
     /// The file is not JSON.
     InvalidJson = "invalid-json",
+    /// The file is not JSON because git merged it as text (its conflict markers are in it).
+    MergedAsText = "merged-as-text",
     /// The file is JSON but not a plan (or not a session).
     Schema = "schema",
     /// The file is over the size limit.
@@ -151,6 +153,7 @@ mod store_errors {
                 StoreError::BadLog { .. } => ErrorCode::InvalidJson,
                 StoreError::Invalid { problems, .. } => match problems.first().map(|p| p.kind) {
                     Some(ProblemKind::InvalidJson) => ErrorCode::InvalidJson,
+                    Some(ProblemKind::MergedAsText) => ErrorCode::MergedAsText,
                     _ => ErrorCode::Schema,
                 },
                 StoreError::TooLarge { .. } | StoreError::TooLargeToWrite { .. } => {
@@ -188,7 +191,7 @@ mod tests {
 
     #[test]
     fn every_code_is_written_as_serde_writes_it_and_read_back() {
-        assert_eq!(ErrorCode::ALL.len(), 19);
+        assert_eq!(ErrorCode::ALL.len(), 20);
         for &code in ErrorCode::ALL {
             let written = serde_json::to_value(code).unwrap();
             assert_eq!(written, serde_json::json!(code.as_str()));

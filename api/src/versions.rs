@@ -3,7 +3,8 @@
 //! two documents of a plan.
 
 use plan_core::diff::{describe, diff, overlay, PlanDiff};
-use plan_core::validate::validate;
+use plan_core::store::StoreError;
+use plan_core::validate::{report_of_problems, validate};
 use plan_core::{Plan, Report, Revision, Severity};
 
 use crate::error::ApiError;
@@ -167,12 +168,17 @@ pub fn compare(ctx: &Context, id: &str, a: Revision, b: Revision) -> Result<Comp
 }
 
 /// The validation report of a document of plan `id` (`plan check --plan`), and how to name it.
+/// A document that does not read as a plan is the check's finding (`invalid-json`, `schema`), as
+/// for `plan check FILE`; one that cannot be read at all is the error.
 pub fn check(ctx: &Context, id: &str, revision: Revision) -> Result<(String, Report)> {
-    let plan = ctx.workspace().export(id, revision)?;
     let name = match revision {
         Revision::Draft => format!("{id}/draft.json"),
         Revision::Version(n) => format!("{id}/versions/{n}.json"),
         Revision::Live => format!("{id} (live)"),
     };
-    Ok((name, validate(&plan)))
+    match ctx.workspace().export(id, revision) {
+        Ok(plan) => Ok((name, validate(&plan))),
+        Err(StoreError::Invalid { problems, .. }) => Ok((name, report_of_problems(problems))),
+        Err(e) => Err(e.into()),
+    }
 }

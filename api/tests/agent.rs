@@ -8,6 +8,12 @@
 #[path = "../../tests/harness/model_server.rs"]
 mod model_server;
 
+// Failures and settings, in files of their own.
+#[path = "agent/configured.rs"]
+mod configured;
+#[path = "agent/failures.rs"]
+mod failures;
+
 use model_server::{calls, text, ModelServer, Scripted};
 use plan_api::agent::model::LanguageModel;
 use plan_api::agent::{settings, AgentChoice, AgentKind, AgentSettings};
@@ -396,85 +402,6 @@ fn session_file(ctx: &Context, c: &Conversation) -> std::path::PathBuf {
         .join(format!("{}.json", c.name()))
 }
 
-#[test]
-fn every_failure_of_the_model_leaves_the_session_exactly_as_before_the_turn() {
-    let server = ModelServer::start();
-    let not_json_arguments = Scripted::Body(json!({"choices": [{"message": {"tool_calls": [
-        {"id": "c1", "function": {"name": "record_deliverable", "arguments": "{key: arrival"}}]}}]}));
-    let failures: Vec<(&str, Scripted, &str)> = vec![
-        (
-            "timeout",
-            Scripted::Hang(std::time::Duration::from_secs(3)),
-            "did not answer within 1 s",
-        ),
-        (
-            "http error",
-            Scripted::Status(503, r#"{"error":{"message":"overloaded"}}"#.into()),
-            "answered HTTP 503 (overloaded)",
-        ),
-        (
-            "malformed answer",
-            Scripted::Raw("<html>hello</html>".into()),
-            "not with a Chat Completions answer",
-        ),
-        (
-            "arguments not json",
-            not_json_arguments,
-            "arguments that are not a JSON object",
-        ),
-        (
-            "unknown function",
-            calls("", &[("book_flight", json!({}))]),
-            "does not have: book_flight",
-        ),
-    ];
-    let (ctx, mut c) = parked_conversation("failures");
-    let file = session_file(&ctx, &c);
-    let before = std::fs::read(&file).unwrap();
-    let session: Session = c.session().clone();
-    let mut settings = settings_for(&server);
-    settings.timeout_s = 1;
-    let agent = plan_api::answerer::Answerer::Model(LanguageModel::new(settings.clone(), None));
-    for (what, answer, says) in failures {
-        server.answer([answer]);
-        let e = c
-            .say_by("I'll arrive by car", &ToolResults::new(), &agent)
-            .expect_err(what);
-        assert_eq!(e.code, ErrorCode::Agent, "{what}");
-        assert!(e.message.contains(says), "{what}: {}", e.message);
-        assert_eq!(c.session(), &session, "{what}: the session is as before");
-        assert_eq!(
-            std::fs::read(&file).unwrap(),
-            before,
-            "{what}: nothing written"
-        );
-    }
-    // Refused: nothing listens on that port any more.
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
-    settings.base_url = format!("http://127.0.0.1:{port}/v1");
-    let gone = plan_api::answerer::Answerer::Model(LanguageModel::new(settings, None));
-    let e = c.say_by("by car", &ToolResults::new(), &gone).unwrap_err();
-    assert_eq!(e.message, format!("could not reach http://127.0.0.1:{port}/v1: is the model server running on this machine, on that port?"));
-    assert_eq!(std::fs::read(&file).unwrap(), before);
-    // After a restart, the saved session goes on exactly as the one that never failed would.
-    let mut resumed = Conversation::resume(&ctx, "vehicle-viewing", c.name()).unwrap();
-    assert_eq!(resumed.session(), &session, "the parked task is kept");
-    let (_, mut twin) = parked_conversation("failures-twin");
-    let a = resumed
-        .say("I'll arrive by car", &ToolResults::new())
-        .unwrap()
-        .clone();
-    let b = twin
-        .say("I'll arrive by car", &ToolResults::new())
-        .unwrap()
-        .clone();
-    assert_eq!((a.reply, a.events), (b.reply, b.events));
-}
-
 /// A turn of conversation `c` of the vehicle sample, answered as `agent` and `fallback` say.
 fn said(c: &Conversation, agent: AgentKind, fallback: Option<&str>) -> ChatSay {
     ChatSay {
@@ -487,153 +414,6 @@ fn said(c: &Conversation, agent: AgentKind, fallback: Option<&str>) -> ChatSay {
             fallback: fallback.map(str::to_string),
         },
     }
-}
-
-#[test]
-fn an_http_error_says_what_to_check() {
-    let server = ModelServer::start();
-    let (plan, agent) = (plan("customer-support"), model(&server));
-    for (status, body, says) in [
-        (401, r#"{"error":{"message":"invalid api key"}}"#, "answered HTTP 401 (invalid api key): check the key variable in the agent's settings"),
-        (404, "", "answered HTTP 404: check the base URL (it usually ends in /v1) and the model's name"),
-        (429, "slow down", "answered HTTP 429 (slow down): the server is busy or over a limit: wait a moment and retry"),
-    ] {
-        let mut chat = chat_in(&plan, &agent, "greeting");
-        server.answer([Scripted::Status(status, body.into())]);
-        let e = chat.say("hello").unwrap_err();
-        assert!(matches!(&e, RunError::Agent(a) if a.0 == format!("{} {says}", server.base_url)), "{e}");
-    }
-}
-
-#[test]
-fn a_failed_turn_answered_by_the_simulator_records_why() {
-    let (ctx, c) = parked_conversation("fallback");
-    let request = said(
-        &c,
-        AgentKind::LanguageModel,
-        Some("could not reach http://localhost:11434/v1"),
-    );
-    let view = conversations::say_as(&ctx, &request, None).unwrap();
-    let last = view.turns.last().unwrap();
-    assert_eq!(last.by, AgentKind::Simulator);
-    assert!(
-        matches!(&last.events[0].what, What::AgentFallback { reason } if reason.contains("could not reach"))
-    );
-    // Without settings, the model is not set up: said, nothing changed.
-    let request = said(&c, AgentKind::LanguageModel, None);
-    let e = conversations::say_as(&ctx, &request, None).unwrap_err();
-    assert_eq!(e.code, ErrorCode::Agent);
-    assert!(e.message.contains("not set up"), "{}", e.message);
-}
-
-#[test]
-fn the_key_goes_only_in_the_authorization_header_and_is_written_nowhere() {
-    let server = ModelServer::start();
-    let (ctx, c) = parked_conversation("key");
-    let config = ctx.root().join("config/plan-builder/agent.json");
-    let mut s = settings_for(&server);
-    s.api_key_env = Some("PLAN_TEST_AGENT_KEY".into());
-    settings::save(&config, &s).unwrap();
-    let secret = "sk-test-5ecret-not-to-be-written";
-    // SAFETY of the test: no other test reads this variable.
-    std::env::set_var("PLAN_TEST_AGENT_KEY", secret);
-    server.answer([text("Is that by car?")]);
-    let request = said(&c, AgentKind::LanguageModel, None);
-    let view = conversations::say_as(&ctx, &request, Some(&config)).unwrap();
-    assert_eq!(view.turns.last().unwrap().by, AgentKind::LanguageModel);
-    let r = &server.completions()[0];
-    assert_eq!(
-        r.header("authorization"),
-        Some(format!("Bearer {secret}").as_str())
-    );
-    assert!(!r.body.to_string().contains(secret));
-    // Kept as a test case too, then every file is searched.
-    conversations::save_case(
-        &ctx,
-        "vehicle-viewing",
-        "with-the-model",
-        &conversations::case_of(&view),
-    )
-    .unwrap();
-    // Grep every file under the workspace (sessions, logs, the settings) for the key.
-    let mut stack = vec![ctx.root().to_path_buf()];
-    let mut files = 0;
-    while let Some(dir) = stack.pop() {
-        for entry in std::fs::read_dir(&dir).unwrap().flatten() {
-            let path = entry.path();
-            if path.is_dir() {
-                stack.push(path);
-            } else {
-                files += 1;
-                let bytes = std::fs::read(&path).unwrap();
-                let hit = bytes.windows(secret.len()).any(|w| w == secret.as_bytes());
-                assert!(!hit, "the key was written into {}", path.display());
-            }
-        }
-    }
-    assert!(
-        files > 5,
-        "sessions, their logs and the settings were searched"
-    );
-}
-
-#[test]
-fn settings_are_kept_in_the_config_file_and_a_broken_one_is_named() {
-    let dir = std::env::temp_dir().join(format!("api-agent-settings-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    let file = dir.join("plan-builder/agent.json");
-    assert_eq!(settings::load(&file).unwrap(), None);
-    let s = AgentSettings {
-        base_url: " http://localhost:11434/v1/ ".into(),
-        model: "llama3.1".into(),
-        ..AgentSettings::default()
-    };
-    let kept = settings::save(&file, &s).unwrap();
-    assert_eq!(kept.base_url, "http://localhost:11434/v1");
-    assert_eq!(settings::load(&file).unwrap(), Some(kept.clone()));
-    let bad = AgentSettings {
-        model: String::new(),
-        ..kept.clone()
-    };
-    assert!(settings::save(&file, &bad).is_err());
-    assert_eq!(
-        settings::load(&file).unwrap(),
-        Some(kept),
-        "a refused save changes nothing"
-    );
-    std::fs::write(&file, "{\"base_url\": \"x\",\n \"modle\": 1}").unwrap();
-    let e = settings::load(&file).unwrap_err();
-    assert!(
-        e.message
-            .starts_with(&format!("{}: line 2", file.display())),
-        "{}",
-        e.message
-    );
-}
-
-#[test]
-fn test_connection_lists_the_servers_models() {
-    let server = ModelServer::start();
-    let report = model(&server).test_connection().unwrap();
-    assert_eq!(report.models, ["test-model"]);
-    assert!(
-        report.message.contains("test-model among them"),
-        "{}",
-        report.message
-    );
-    let e = match Chat::open(
-        &plan("customer-support"),
-        &model(&server),
-        plan_ref(&plan("customer-support")),
-    ) {
-        Ok((mut chat, _)) => chat.say("hi").unwrap_err(),
-        Err(e) => e,
-    };
-    // No answer was queued: the server's 500 is said in words.
-    assert!(
-        matches!(&e, RunError::Agent(a) if a.0.contains("answered HTTP 500")),
-        "{e}"
-    );
 }
 
 /// A completion whose calls are written in its text, as a server that did not parse them sends it,

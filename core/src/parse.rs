@@ -22,6 +22,9 @@ use shapes::{interruption_problems, rule_problems, session_state_problems};
 pub enum ProblemKind {
     /// Not JSON.
     InvalidJson,
+    /// Not JSON because git merged the file as text: its conflict markers are in it. The format's
+    /// code is `invalid-json`; the kind lets a view say what happened ("Merged as text by git").
+    MergedAsText,
     /// JSON, but not the plan format's shape.
     Schema,
 }
@@ -30,7 +33,7 @@ impl ProblemKind {
     /// The diagnostic code of the format.
     pub fn code(self) -> &'static str {
         match self {
-            ProblemKind::InvalidJson => "invalid-json",
+            ProblemKind::InvalidJson | ProblemKind::MergedAsText => "invalid-json",
             ProblemKind::Schema => "schema",
         }
     }

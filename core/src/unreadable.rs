@@ -55,7 +55,7 @@ pub fn conflict_markers(text: &str) -> Option<ParseProblem> {
         .lines()
         .position(|l| l.starts_with("<<<<<<< ") || l == "<<<<<<<")?;
     Some(ParseProblem {
-        kind: ProblemKind::InvalidJson,
+        kind: ProblemKind::MergedAsText,
         pointer: String::new(),
         line_column: Some((line + 1, 1)),
         message: "git's conflict markers (<<<<<<<): git merged this file as text, without Plan \

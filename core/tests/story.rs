@@ -138,10 +138,10 @@ fn each_command_the_explorer_plays_is_said_in_words() {
             "/tool check_payment DONE",
             "the check payment tool answers DONE",
         ),
-        ("/set confirmed true", "the caller gives confirmed: yes"),
+        ("/set confirmed true", "the caller answers yes (confirmed)"),
         (
             "/set wants_pickup false",
-            "the caller gives wants pickup: no",
+            "the caller answers no (wants pickup)",
         ),
         ("a large one please", "the caller says “a large one please”"),
         // A text no arrow compares, as the explorer tries it: whatever the caller says.

@@ -22,11 +22,11 @@ pub const TESTS: &[Test] = plan_tests::tests![
     a_zoom_over_many_cards_draws_the_overview_until_it_rests,
     a_large_plan_opens_with_the_cards_past_the_edge_ready_for_a_pan,
     canvas_pans_and_zooms,
-    a_plan_changed_on_disk_is_redrawn_where_it_was,
-    a_broken_plan_file_is_listed_with_its_problem,
-    a_workspace_that_cannot_be_opened_is_explained_in_a_window,
     a_plan_opens_where_its_arrow_labels_can_be_read,
 ];
+
+/// Files under the app: a module of its own.
+pub mod files;
 
 /// Issue 15, then issue 29: a plan opens fitted, and never below the zoom at which arrow labels
 /// show (30 % for a small plan: titles and labels grow as the view zooms out, see
@@ -454,136 +454,6 @@ fn canvas_pans_and_zooms(ctx: &Ctx) -> Outcome {
     ensure(
         (fitted.0 - x0).abs() < 1.0 && (fitted.1 - y0).abs() < 1.0 && (fitted.2 - z0).abs() < 1e-9,
         || format!("fit went to {fitted:?}, not back to {:?}", (x0, y0, z0)),
-    )
-}
-
-fn a_plan_changed_on_disk_is_redrawn_where_it_was(ctx: &Ctx) -> Outcome {
-    let p = open_plan(ctx, "medical-intake")?;
-    let (left, top, _, _) = canvas_rect(ctx)?;
-    let from = ((left + 16.0) as i64, (top + 16.0) as i64);
-    ctx.session().drag(from, (from.0 + 60, from.1 + 30), 4)?;
-    let before = view_transform(ctx)?;
-
-    let path = draft(ctx, "medical-intake");
-    let original = fs::read_to_string(&path).map_err(|e| e.to_string())?;
-    let mut changed = p.clone();
-    std::sync::Arc::make_mut(&mut changed.states[0]).title = "Welcome, consent and age".into();
-    fs::write(&path, serde_json::to_string_pretty(&changed).unwrap()).map_err(|e| e.to_string())?;
-
-    let redrawn = ctx
-        .session()
-        .wait_until("the new title on the canvas", SHORT, || {
-            Ok(text_of(
-                ctx,
-                "[data-testid=state][data-state-id='welcome'] .card-title",
-            )? == "Welcome, consent and age")
-        });
-    let after = view_transform(ctx);
-    fs::write(&path, original).map_err(|e| e.to_string())?;
-    redrawn?;
-    ensure(after? == before, || {
-        "reloading the changed plan moved the view".into()
-    })
-}
-
-fn a_broken_plan_file_is_listed_with_its_problem(ctx: &Ctx) -> Outcome {
-    ctx.session().wait_for(hooks::PLAN, SHORT)?;
-    // A plan folder whose draft is not JSON, as a bad merge or a stray editor could leave it.
-    let folder = ctx.workspace().join("broken");
-    fs::create_dir_all(&folder).map_err(|e| e.to_string())?;
-    let path = folder.join("draft.json");
-    fs::write(
-        &path,
-        "{\n  \"id\": \"broken\",\n  \"title\": \"Broken\"\n  \"states\": []\n}\n",
-    )
-    .map_err(|e| e.to_string())?;
-    let result = (|| {
-        let item = ctx
-            .session()
-            .wait_for("[data-testid=plan][data-plan-id='broken']", SHORT)?;
-        let text = ctx.session().text(&item)?;
-        ensure(text.contains("Not valid JSON"), || {
-            format!("the broken plan is listed as {text:?}")
-        })?;
-        ctx.session().click(&item)?;
-        let error = ctx.session().wait_for(hooks::LOAD_ERROR, SHORT)?;
-        let code = ctx.session().attribute(&error, "data-code")?;
-        let message = ctx.session().text(&error)?;
-        ensure(code.as_deref() == Some("invalid-json"), || {
-            format!("the error code is {code:?}")
-        })?;
-        ensure(
-            message.contains("broken/draft.json") && message.contains("line 4"),
-            || format!("the error does not name the file and line: {message:?}"),
-        )?;
-        // No empty fields of a plan that is not there to type into, and nothing to publish.
-        ensure(
-            count(ctx, "[data-testid=inspector-no-plan]")? == 1
-                && count(ctx, hooks::FIELD_TITLE)? == 0,
-            || "the inspector offers fields with no plan open".into(),
-        )?;
-        let publish_disabled = ctx.session().execute(
-            "return document.querySelector(arguments[0]).disabled;",
-            serde_json::json!([hooks::PUBLISH]),
-        )?;
-        ensure(publish_disabled == serde_json::json!(true), || {
-            "Publish is offered for a plan that cannot be read".into()
-        })?;
-        ctx.screenshot("broken-plan")?;
-        // The other plans still open.
-        open_plan(ctx, "daily-routine").map(|_| ())
-    })();
-    fs::remove_dir_all(&folder).map_err(|e| e.to_string())?;
-    result?;
-    ctx.session()
-        .wait_until("the broken plan to leave the list", SHORT, || {
-            Ok(count(ctx, "[data-testid=plan][data-plan-id='broken']")? == 0)
-        })
-}
-
-/// Started from a menu, the app has no terminal: a startup failure must show in a window.
-fn a_workspace_that_cannot_be_opened_is_explained_in_a_window(ctx: &Ctx) -> Outcome {
-    use std::process::{Command, Stdio};
-    let h = ctx.harness;
-    // A file where the workspace's parent folder should be: it can never be created.
-    let blocker = h.out().join("not-a-folder");
-    fs::write(&blocker, "").map_err(|e| e.to_string())?;
-    let mut app = Command::new(h.app())
-        .arg("--workspace")
-        .arg(blocker.join("workspace"))
-        .env("DISPLAY", h.display())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .map_err(|e| e.to_string())?;
-    let windows = || -> String {
-        Command::new("xwininfo")
-            .args(["-display", h.display(), "-root", "-tree"])
-            .output()
-            .map(|o| String::from_utf8_lossy(&o.stdout).into_owned())
-            .unwrap_or_default()
-    };
-    let shown = ctx
-        .session()
-        .wait_until("the startup error dialog", SHORT * 2, || {
-            Ok(windows().contains("Plan Builder cannot start"))
-        });
-    let shot = h.out().join("startup-error.png");
-    let _ = Command::new("import")
-        .args(["-display", h.display(), "-window", "root"])
-        .arg(&shot)
-        .status();
-    let still_running = matches!(app.try_wait(), Ok(None));
-    let _ = app.kill();
-    let output = app.wait_with_output().map_err(|e| e.to_string())?;
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    shown?;
-    ensure(still_running, || {
-        "the app exited instead of showing why".into()
-    })?;
-    ensure(
-        stderr.contains("cannot be opened") && stderr.contains("not-a-folder"),
-        || format!("stderr does not say which workspace failed: {stderr:?}"),
     )
 }
 

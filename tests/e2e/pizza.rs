@@ -126,6 +126,23 @@ fn the_pizza_order_speaks_the_authors_words_from_opening_to_explore(ctx: &Ctx) -
         SHORT,
     )?;
 
+    // Played in the test chat, the "no" that waits is said there too, not only "Go on.".
+    click(ctx, hooks::TAB_EXPLORE)?;
+    click(ctx, &format!("{STALL} [data-testid=explore-play]"))?;
+    ctx.session()
+        .wait_until("the chat to say why nothing moves", SEARCH, || {
+            let last = ctx.session().execute(
+                "const said = document.querySelectorAll(\
+                 '[data-testid=chat-message][data-role=agent] .chat-text');\
+                 return said.length ? said[said.length - 1].textContent : '';",
+                json!([]),
+            )?;
+            Ok(last.as_str().unwrap_or_default().contains(
+                "The caller gave 'no' for confirmed: no arrow leaves 'Confirm' for that answer",
+            ))
+        })?;
+    ctx.screenshot("pizza-no-waits-in-the-chat")?;
+
     // The "no" nothing handles, named in Problems and fixed in one click.
     click(ctx, hooks::TAB_PROBLEMS)?;
     shows(ctx, "the unhandled no", UNHANDLED, SHORT)?;

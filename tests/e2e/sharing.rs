@@ -291,6 +291,11 @@ fn a_draft_git_merged_as_text_is_refused_in_the_words_of_the_command_line(
         let item = ctx
             .session()
             .wait_for("[data-testid=plan][data-plan-id='merged-as-text']", LONG)?;
+        // Listed as what happened to it, not as a file someone broke by hand.
+        let listed = ctx.session().text(&item)?;
+        ensure(listed.contains("Merged as text by git"), || {
+            format!("the plan list says {listed:?}")
+        })?;
         ctx.session().click(&item)?;
         ctx.session().wait_for(hooks::LOAD_ERROR, SHORT)?;
         // Its words, below the heading "This plan cannot be opened".

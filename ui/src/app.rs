@@ -23,7 +23,7 @@ use crate::lifecycle::Lifecycle;
 use crate::navigation::{Navigation, Tab};
 use crate::opening::{FirstScreen, Opening};
 use crate::panels::Panel;
-use crate::problem_count::{problem_count, Counted, Explored};
+use crate::problem_count::{no_plan_open, problem_count, Counted, Explored};
 use crate::sidebar::Sidebar;
 use crate::simulate::Simulating;
 use crate::test_chat::TestChat;
@@ -284,7 +284,11 @@ fn StatusBar(report: Memo<plan_core::Report>) -> impl IntoView {
     let exploring = expect_context::<Exploring>();
     // Validation's and the last exploration's findings together: the bar never says "No
     // problems" while the Explore tab shows one.
+    let plan_open = Memo::new(move |_| editor.plan.with(Option::is_some));
     let problem_count = Memo::new(move |_| {
+        if !plan_open.get() {
+            return no_plan_open();
+        }
         let checked = report.with(|r| Counted {
             errors: r.count(Severity::Error),
             warnings: r.count(Severity::Warning),
@@ -302,7 +306,14 @@ fn StatusBar(report: Memo<plan_core::Report>) -> impl IntoView {
         problem_count(checked, explored)
     });
     let zoom = move || format!("{:.0} %", camera.viewport.get().zoom * 100.0);
-    let save_label = move || editor.save.with(SaveState::label);
+    // Nothing open, nothing saved: the bar says nothing of saving.
+    let save_label = move || {
+        if plan_open.get() {
+            editor.save.with(SaveState::label)
+        } else {
+            String::new()
+        }
+    };
     let save_class = move || match editor.save.get() {
         SaveState::Saved => "save saved",
         SaveState::Failed(_) | SaveState::Conflict => "save failed",

@@ -52,6 +52,16 @@ pub struct ProblemCount {
     pub opens: Tab,
 }
 
+/// What the bar says when no plan is open (none yet, or one that cannot be read): nothing was
+/// checked, so it must not say "No problems".
+pub fn no_plan_open() -> ProblemCount {
+    ProblemCount {
+        text: "No plan open".into(),
+        tooltip: "Nothing is checked until a plan is open".into(),
+        opens: Tab::Inspect,
+    }
+}
+
 /// The count of `checked` (validation) and `explored` together.
 pub fn problem_count(checked: Counted, explored: Explored) -> ProblemCount {
     let found = match explored {
@@ -139,6 +149,14 @@ mod tests {
         );
         assert_eq!(count.text, "1 error · 3 warnings");
         assert_eq!(count.opens, Tab::Problems);
+    }
+
+    #[test]
+    fn without_a_plan_the_bar_says_so_and_never_no_problems() {
+        let count = no_plan_open();
+        assert_eq!(count.text, "No plan open");
+        assert_ne!(count.text, problem_count(CLEAN, Explored::Not).text);
+        assert_eq!(count.opens, Tab::Inspect);
     }
 
     #[test]

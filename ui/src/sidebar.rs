@@ -7,11 +7,14 @@ use plan_core::edit::NewState;
 use wasm_bindgen::JsCast;
 
 use crate::actions::Actions;
+use crate::editor::Editor;
 use crate::switcher::Switcher;
 
 #[component]
 pub fn Sidebar() -> impl IntoView {
     let actions = expect_context::<Actions>();
+    let editor = expect_context::<Editor>();
+    let editable = Memo::new(move |_| editor.can_change());
     let add_state = move |kind: NewState, at: Option<(f64, f64)>| actions.add_state(kind, at, None);
     // A palette item is clicked (a state in the middle of the view) or dragged onto the canvas
     // (a state where it is dropped).
@@ -60,6 +63,7 @@ pub fn Sidebar() -> impl IntoView {
                     class=format!("palette-item {testid}")
                     data-testid=testid
                     title=hint
+                    disabled=move || !editable.get()
                     on:pointerdown=move |e: ev::PointerEvent| {
                         palette_drag
                             .set_value(
@@ -116,8 +120,8 @@ pub fn Sidebar() -> impl IntoView {
                     "Passes the conversation to a person",
                 )}
             </div>
-            <p class="hint sidebar-hint">
-                "Or double-click the canvas. Drag from a card's right edge to connect."
+            <p class="hint sidebar-hint" data-testid="palette-hint">
+                {move || palette_hint(editor.plan.with(Option::is_some), editable.get())}
             </p>
         </aside>
     }
@@ -139,4 +143,25 @@ fn canvas_point(x: i32, y: i32) -> Option<(f64, f64)> {
     let (x, y) = (x as f64, y as f64);
     (x >= r.left() && x <= r.right() && y >= r.top() && y <= r.bottom())
         .then(|| (x - r.left(), y - r.top()))
+}
+
+/// What the palette's hint says: how to add and connect, or why nothing can be added now.
+pub fn palette_hint(plan_open: bool, editable: bool) -> &'static str {
+    match (plan_open, editable) {
+        (false, _) => "No plan is open: pick one above, or make one with + New, to add states.",
+        (true, false) => "A version cannot be changed: go back to the draft to add states.",
+        (true, true) => "Or double-click the canvas. Drag from a card's right edge to connect.",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::palette_hint;
+
+    #[test]
+    fn the_palette_says_why_it_adds_nothing_without_a_draft() {
+        assert!(palette_hint(false, false).starts_with("No plan is open"));
+        assert!(palette_hint(true, false).contains("go back to the draft"));
+        assert!(palette_hint(true, true).starts_with("Or double-click"));
+    }
 }

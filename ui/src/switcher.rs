@@ -151,6 +151,7 @@ fn tooltip(p: &PlanSummary) -> String {
 fn problem_summary(e: &ApiError) -> String {
     match e.code {
         ErrorCode::InvalidJson => "Not valid JSON".into(),
+        ErrorCode::MergedAsText => "Merged as text by git".into(),
         ErrorCode::Schema => "Not a valid plan".into(),
         ErrorCode::TooLarge => "File too large".into(),
         _ => "Cannot be read".into(),

@@ -62,7 +62,7 @@ pub fn TopBar() -> impl IntoView {
                 <img src="icon.png" alt="Plan Builder" width="22" height="22" />
                 <span class="wide-only">"Plan Builder"</span>
             </div>
-            <div class="plan-title" data-testid="plan-title">
+            <div class="plan-title" data-testid="plan-title" title=title>
                 {title}
             </div>
             <div class="toolbar">
@@ -71,6 +71,7 @@ pub fn TopBar() -> impl IntoView {
                 <button
                     data-testid="find"
                     title="Find (Ctrl+F)"
+                    disabled=move || !plan_read.get()
                     on:click=move |_| actions.perform(Action::Find)
                 >
                     "Find"
@@ -130,6 +131,8 @@ fn toggle(menu: RwSignal<Option<Menu>>, m: Menu) {
 fn EditingTools() -> impl IntoView {
     let editor = expect_context::<Editor>();
     let camera = expect_context::<Camera>();
+    // A plan that cannot be read has nothing to arrange.
+    let plan_read = Memo::new(move |_| editor.plan.with(Option::is_some));
     let layout = move |only_overlaps: bool| {
         editor.dispatch(Command::AutoLayout { only_overlaps });
     };
@@ -155,6 +158,7 @@ fn EditingTools() -> impl IntoView {
         <button
             data-testid="auto-layout"
             title="Arrange the whole plan left to right"
+            disabled=move || !plan_read.get()
             on:click=move |_| {
                 layout(false);
                 camera.fit();
@@ -165,6 +169,7 @@ fn EditingTools() -> impl IntoView {
         <button
             data-testid="tidy"
             title="Move only cards that overlap"
+            disabled=move || !plan_read.get()
             on:click=move |_| layout(true)
         >
             "Tidy"
@@ -289,8 +294,11 @@ fn ExportMenu(menu: RwSignal<Option<Menu>>) -> impl IntoView {
 fn ModeBadge() -> impl IntoView {
     let editor = expect_context::<Editor>();
     let test_chat = expect_context::<TestChat>();
+    let plan_open = Memo::new(move |_| editor.plan.with(Option::is_some));
     let words = move || match test_chat.chat().with(|c| c.as_ref().map(|c| c.revision)) {
         Some(revision) if test_chat.is_on() => crate::test_chat::label(revision),
+        // No draft is being edited while nothing is open (or the open plan cannot be read).
+        _ if !plan_open.get() => "Nothing to edit".into(),
         _ => editor.mode.with(Mode::label),
     };
     view! {

@@ -301,6 +301,15 @@ fn a_new_arrow_takes_the_next_free_priority_of_its_state() {
     );
 }
 
+/// How many of validation's findings about `p` have `code`.
+fn found(p: &Plan, code: validate::Code) -> usize {
+    validate(p)
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == code)
+        .count()
+}
+
 /// The fix of `unhandled-value`: an arrow for the answer, where the key's first arrow goes, after
 /// the others; the warning is gone.
 #[test]
@@ -315,13 +324,7 @@ fn an_arrow_for_an_unhandled_answer_handles_it() {
         .to_string(),
     )
     .unwrap();
-    let unhandled = |p: &Plan| {
-        validate(p)
-            .diagnostics
-            .iter()
-            .filter(|d| d.code == validate::Code::UnhandledValue)
-            .count()
-    };
+    let unhandled = |p: &Plan| found(p, validate::Code::UnhandledValue);
     assert_eq!(unhandled(&p), 1);
     let answers = validate::unhandled_answers(&p, p.state("confirm").unwrap());
     assert_eq!(answers.len(), 1);
@@ -388,13 +391,7 @@ fn an_arrow_for_an_unhandled_tool_code_handles_it() {
         .to_string(),
     )
     .unwrap();
-    let unhandled = |p: &Plan| {
-        validate(p)
-            .diagnostics
-            .iter()
-            .filter(|d| d.code == validate::Code::UnhandledResponseCode)
-            .count()
-    };
+    let unhandled = |p: &Plan| found(p, validate::Code::UnhandledResponseCode);
     assert_eq!(unhandled(&p), 1);
     let codes = validate::unhandled_codes(&p, p.state("pay").unwrap());
     assert_eq!(

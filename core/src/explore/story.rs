@@ -98,6 +98,12 @@ pub fn said(plan: &Plan, message: &str) -> String {
         "set" if second == format!("other-than-{first}") => {
             format!("the caller gives {}", key_words(plan, first))
         }
+        // A yes or no is an answer to a question, not a thing given.
+        "set" if second == "true" || second == "false" => format!(
+            "the caller answers {} ({})",
+            value_words(second),
+            key_words(plan, first)
+        ),
         "set" => format!(
             "the caller gives {}: {}",
             key_words(plan, first),

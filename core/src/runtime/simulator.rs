@@ -18,6 +18,11 @@ use super::{Action, RunError};
 use crate::condition::Check;
 use crate::plan::{Deliverable, DeliverableType, Goal, Plan, State, StateType, Task};
 
+mod reading;
+
+pub use reading::read_value;
+use reading::{is_give_up, key_values, says, whole_word};
+
 /// The deterministic agent of `docs/runtime.md`.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Simulator;
@@ -141,7 +146,9 @@ impl Simulator {
             return String::new();
         };
         let mut parts: Vec<String> = Vec::new();
-        // Back from a detour: first what the return point is for, then the task goes on.
+        // Back from a detour: first what the return point is for, then the task goes on. Its
+        // instructions are said as they are: the contract has the reply say them first, and an
+        // author writes them as words for the caller ("Good, that is noted. Now, back to…").
         if let Some(point) = session
             .returned_from
             .as_deref()
@@ -155,14 +162,12 @@ impl Simulator {
         // The state's instructions once, when it is entered; then only what is missing.
         let just_entered = session.visit.total == 0;
         if just_entered {
-            let instructions = super::render(&state.instructions, session);
-            if !instructions.trim().is_empty() {
-                parts.push(instructions.trim().to_string());
-            }
+            parts.extend(followed(&super::render(&state.instructions, session)));
         }
+        let speech_from = parts.len();
         if let Some(ended) = &session.ended {
             parts.push(format!("(The conversation is over: {}.)", ended.describe()));
-            return parts.join("\n");
+            return greeted(parts, speech_from, session).join("\n");
         }
         match ask(plan, session) {
             Ask::Deliverable(d) => parts.push(question(d)),
@@ -178,15 +183,59 @@ impl Simulator {
                 parts.push(match first_non_empty(&[&state.description]) {
                     Some(d) => format!("{}.", sentence_start(d)),
                     None => "Go on.".into(),
-                })
+                });
+                parts.extend(waiting_on(plan, state, session));
             }
             Ask::Nothing => {}
         }
         if let Some(hint) = tools_hint(plan, session) {
             parts.push(hint);
         }
-        parts.join("\n")
+        greeted(parts, speech_from, session).join("\n")
     }
+}
+
+/// A conversation opens with a greeting, the simulator's own words: "Hello!" before the first
+/// thing it says (`parts` from `speech_from` on; before them, what it follows), on a line of its
+/// own before a note in brackets.
+fn greeted(mut parts: Vec<String>, speech_from: usize, session: &Session) -> Vec<String> {
+    if session.turn != 0 {
+        return parts;
+    }
+    match parts.get_mut(speech_from) {
+        Some(first) if !first.starts_with('(') => *first = format!("Hello! {first}"),
+        _ => parts.insert(speech_from, "Hello!".into()),
+    }
+    parts
+}
+
+/// A state's instructions as the simulator shows them: in brackets, named, so that they read as
+/// what the agent follows and not as what it says to the caller ("Greet the caller warmly…" said
+/// to the caller was the test chat's first message).
+fn followed(instructions: &str) -> Option<String> {
+    let instructions = instructions.trim();
+    (!instructions.is_empty()).then(|| format!("(Instructions: {instructions})"))
+}
+
+/// Why nothing moves when the caller gave an answer none of the state's arrows handles (the
+/// `unhandled-value` warning, met in a conversation): said in the test chat, so that "Go on."
+/// is not all the author sees while the conversation waits.
+fn waiting_on(plan: &Plan, state: &State, session: &Session) -> Option<String> {
+    let answer = crate::validate::unhandled_answers(plan, state)
+        .into_iter()
+        .find(|a| {
+            session
+                .deliverables
+                .get(&a.key)
+                .is_some_and(|known| known.value == a.value)
+        })?;
+    Some(format!(
+        "(The caller gave '{}' for {}: no arrow leaves '{}' for that answer, so the conversation \
+         waits here for another one.)",
+        crate::coerce::in_words(&answer.value),
+        answer.key,
+        state.title
+    ))
 }
 
 /// The next missing thing in the session's current state: strict, its current task; loose, the
@@ -356,136 +405,6 @@ fn command(line: &str) -> Action {
                 .into(),
         ),
     }
-}
-
-/// Whether `plain` says `phrase`: case-insensitive, as whole words (a phrase may be several).
-fn says(plain: &str, phrase: &str) -> bool {
-    let phrase = phrase.trim().to_lowercase();
-    !phrase.is_empty() && whole_word(&plain.to_lowercase(), &phrase).is_some()
-}
-
-fn is_give_up(plain: &str) -> bool {
-    let said: String = plain
-        .trim()
-        .trim_end_matches(['.', '!', ','])
-        .to_lowercase();
-    matches!(
-        said.as_str(),
-        "skip" | "move on" | "never mind" | "nevermind"
-    )
-}
-
-/// `key: value` lines naming a deliverable of the current state.
-fn key_values(state: &State, plain: &str) -> Vec<Action> {
-    let mut out = Vec::new();
-    for line in plain.lines() {
-        let Some((key, value)) = line.split_once(':') else {
-            continue;
-        };
-        let Some(d) = action::recordable(state, key.trim()) else {
-            continue;
-        };
-        // The value as typed, so a wrong one is rejected with a reason rather than ignored.
-        let value = read_value(d, value).unwrap_or_else(|| Value::String(value.trim().to_string()));
-        out.push(Action::Record {
-            key: d.key.clone(),
-            value,
-            quote: Some(line.trim().to_string()),
-        });
-    }
-    out
-}
-
-/// A plain answer read as a value of `d`'s type; `None` when nothing in it fits.
-pub fn read_value(d: &Deliverable, text: &str) -> Option<Value> {
-    let text = text.trim();
-    match d.kind {
-        DeliverableType::String => (!text.is_empty()).then(|| Value::String(text.to_string())),
-        DeliverableType::Number => first_number(text),
-        DeliverableType::Boolean => first_yes_no(text).map(Value::Bool),
-        DeliverableType::Enum => first_enum_value(d, text).map(Value::String),
-    }
-}
-
-/// The first `-?\d+(\.\d+)?` in `text`, a minus sign counting only at the start or after a space
-/// (so `AC-778` reads 778).
-fn first_number(text: &str) -> Option<Value> {
-    let b = text.as_bytes();
-    let start = b.iter().position(u8::is_ascii_digit)?;
-    let negative =
-        start > 0 && b[start - 1] == b'-' && (start == 1 || b[start - 2].is_ascii_whitespace());
-    let mut end = start;
-    while end < b.len() && b[end].is_ascii_digit() {
-        end += 1;
-    }
-    let int_end = end;
-    if end + 1 < b.len() && b[end] == b'.' && b[end + 1].is_ascii_digit() {
-        end += 1;
-        while end < b.len() && b[end].is_ascii_digit() {
-            end += 1;
-        }
-    }
-    let digits = &text[start..end];
-    let sign = if negative { "-" } else { "" };
-    if end == int_end {
-        if let Ok(i) = format!("{sign}{digits}").parse::<i64>() {
-            return Some(Value::Number(i.into()));
-        }
-    }
-    let x: f64 = format!("{sign}{digits}").parse().ok()?;
-    Number::from_f64(x).map(Value::Number)
-}
-
-fn words(text: &str) -> impl Iterator<Item = String> + '_ {
-    text.split(|c: char| !c.is_alphanumeric() && c != '_')
-        .filter(|w| !w.is_empty())
-        .map(str::to_lowercase)
-}
-
-fn first_yes_no(text: &str) -> Option<bool> {
-    words(text).find_map(|w| match w.as_str() {
-        "yes" | "y" | "yeah" | "yep" | "true" | "correct" => Some(true),
-        "no" | "n" | "nope" | "false" => Some(false),
-        _ => None,
-    })
-}
-
-/// The enum value named earliest in `text`, as a whole word, case-insensitively (`_` in a value
-/// also matches a space: "technical support" names `technical_support`).
-fn first_enum_value(d: &Deliverable, text: &str) -> Option<String> {
-    let hay = text.to_lowercase();
-    let mut best: Option<(usize, &String)> = None;
-    for v in d.enum_values.iter().flatten() {
-        let lower = v.to_lowercase();
-        let spaced = lower.replace('_', " ");
-        for needle in [&lower, &spaced] {
-            if let Some(at) = whole_word(&hay, needle) {
-                if best.is_none_or(|(b, _)| at < b) {
-                    best = Some((at, v));
-                }
-            }
-        }
-    }
-    best.map(|(_, v)| v.clone())
-}
-
-fn whole_word(hay: &str, needle: &str) -> Option<usize> {
-    if needle.is_empty() {
-        return None;
-    }
-    let is_word = |c: char| c.is_alphanumeric() || c == '_';
-    let mut from = 0;
-    while let Some(i) = hay[from..].find(needle) {
-        let at = from + i;
-        let end = at + needle.len();
-        let before = hay[..at].chars().next_back().is_none_or(|c| !is_word(c));
-        let after = hay[end..].chars().next().is_none_or(|c| !is_word(c));
-        if before && after {
-            return Some(at);
-        }
-        from = at + hay[at..].chars().next().map_or(1, char::len_utf8);
-    }
-    None
 }
 
 /// "Please tell me the customer's first name (billing, technical or general)."; a description

@@ -247,7 +247,7 @@ pub fn read_persona(text: &str, file_id: &str, plan: &Plan) -> (Option<Persona>,
 
 fn from_problem(p: ParseProblem) -> Diagnostic {
     let code = match p.kind {
-        ProblemKind::InvalidJson => Code::InvalidJson,
+        ProblemKind::InvalidJson | ProblemKind::MergedAsText => Code::InvalidJson,
         ProblemKind::Schema => Code::Schema,
     };
     let message = match p.line_column {

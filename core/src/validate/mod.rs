@@ -47,6 +47,12 @@ pub fn check_text(text: &str) -> (Option<Plan>, Report) {
     }
 }
 
+/// The diagnostics of a document the store could not read as a plan (`invalid-json` / `schema`),
+/// as [`check_text`] reports them: a stored draft that broke is checked like a file.
+pub fn report_of_problems(problems: Vec<ParseProblem>) -> Report {
+    problems_report(problems, None)
+}
+
 /// Checks a plan file's bytes: text that is not UTF-8 is an `invalid-json` finding at the line
 /// and column of its first bad byte (a JSON file is UTF-8 text), else as [`check_text`].
 pub fn check_bytes(bytes: &[u8]) -> (Option<Plan>, Report) {
@@ -66,11 +72,11 @@ fn problems_report(problems: Vec<ParseProblem>, document: Option<&serde_json::Va
         .into_iter()
         .map(|p| {
             let code = match p.kind {
-                ProblemKind::InvalidJson => Code::InvalidJson,
+                ProblemKind::InvalidJson | ProblemKind::MergedAsText => Code::InvalidJson,
                 ProblemKind::Schema => Code::Schema,
             };
             let message = match (p.kind, p.line_column) {
-                (ProblemKind::InvalidJson, Some((line, column))) => {
+                (ProblemKind::InvalidJson | ProblemKind::MergedAsText, Some((line, column))) => {
                     format!("Line {line}, column {column}: {}", p.message)
                 }
                 // A problem of the whole document (nested too deeply) has a place but no path.

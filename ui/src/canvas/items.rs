@@ -471,7 +471,11 @@ pub fn label_view(
             data-diff=move || look.with(|l| l.diff.map(Change::as_str))
             data-fired=move || look.with(|l| l.fired.is_some()).then_some("true")
             data-covered=move || look.with(|l| l.covered.map(|c| if c { "true" } else { "false" }))
-            title=title
+            // The test chat's why in the tooltip too: zoomed out, the label does not show it.
+            title=move || match look.with(|l| l.fired.clone()) {
+                Some(why) => format!("{title}\n{why}"),
+                None => title.clone(),
+            }
             style:left=move || format!("{:.1}px", at.get().0.0)
             style:top=move || format!("{:.1}px", at.get().0.1)
         >

@@ -199,6 +199,12 @@ impl Editor {
         }
     }
 
+    /// Whether the author can change what the canvas shows: a readable plan is open and its draft
+    /// is shown (tracked; wrap it in a `Memo`, as the plan changes on every edit).
+    pub fn can_change(&self) -> bool {
+        self.plan.with(Option::is_some) && self.mode.with(Mode::is_draft)
+    }
+
     /// Shows plan `id` as read from disk, with a fresh history.
     pub fn open(&self, id: String, plan: Plan) {
         self.aside.set_value(None);

@@ -324,7 +324,15 @@ fn SessionStatesNow(session: Shown) -> impl IntoView {
 /// Every value known, where and when it was recorded.
 #[component]
 fn KnownNow(session: Shown) -> impl IntoView {
-    let known = move || session.with(|s| s.as_ref().map(known_rows).unwrap_or_default());
+    let editor = expect_context::<Editor>();
+    let known = move || {
+        session.with(|s| {
+            editor.plan.with(|p| match (s, p) {
+                (Some(s), Some(p)) => known_rows(p, s),
+                _ => Vec::new(),
+            })
+        })
+    };
     view! {
         <span class="field-label">"Known"</span>
         {move || known().is_empty().then(|| view! { <p class="hint">"Nothing yet."</p> })}

@@ -2,6 +2,7 @@
 //! browser: each session state's row, and the parked task.
 
 use plan_core::runtime::{ChangedBy, GoalStatus, Session, TaskStatus, What};
+use plan_core::Plan;
 
 /// The parked task as the test chat says it: its state, since which turn, for which interruption,
 /// and when it will be forgotten; none when nothing is parked.
@@ -137,21 +138,24 @@ pub struct KnownRow {
     pub recorded: String,
 }
 
-/// Every value known, by key.
-pub fn known_rows(session: &Session) -> Vec<KnownRow> {
+/// Every value known, by key; where it was recorded named by the state's title, not its id.
+pub fn known_rows(plan: &Plan, session: &Session) -> Vec<KnownRow> {
     session
         .deliverables
         .iter()
         .map(|(k, r)| {
+            let state = plan
+                .state(&r.state_id)
+                .map_or(r.state_id.as_str(), |s| s.title.as_str());
             let said = r
                 .quote
                 .as_ref()
                 .map(|q| format!(" · “{q}”"))
                 .unwrap_or_default();
             let when = if r.turn == 0 {
-                format!("known from the start, in {}", r.state_id)
+                format!("known from the start, in {state}")
             } else {
-                format!("in {} at turn {}", r.state_id, r.turn)
+                format!("in {state} at turn {}", r.turn)
             };
             KnownRow {
                 key: k.clone(),
@@ -186,11 +190,11 @@ mod tests {
     #[test]
     fn the_panel_says_what_the_session_holds() {
         let (plan, session) = talked();
-        let known = known_rows(&session);
+        let known = known_rows(&plan, &session);
         let name = known.iter().find(|r| r.key == "customer_name").unwrap();
         assert_eq!(name.value, "Ann");
         assert!(
-            name.recorded.starts_with("in welcome at turn 1"),
+            name.recorded.starts_with("in Welcome at turn 1"),
             "{name:?}"
         );
         assert!(counters(&plan, &session).starts_with(&format!("Turn {}", session.turn)));
