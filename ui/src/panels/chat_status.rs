@@ -244,6 +244,7 @@ fn SessionStatesNow(session: Shown) -> impl IntoView {
     let row = move |row: SessionRow| {
         let SessionRow {
             id,
+            title,
             value,
             active,
             changed_by,
@@ -296,7 +297,8 @@ fn SessionStatesNow(session: Shown) -> impl IntoView {
                 >
                     {if active { "● on" } else { "○ off" }}
                 </button>
-                <code>{id}</code>
+                // Named as the author named it: an id is not an author's word.
+                <span class="chat-ss-title">{title}</span>
                 {value_field}
                 {changed_by
                     .map(|c| {

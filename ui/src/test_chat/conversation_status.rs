@@ -30,6 +30,8 @@ pub fn parked_text(plan: &plan_core::Plan, session: &Session) -> Option<(String,
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct SessionRow {
     pub id: String,
+    /// What the author calls it (its title; its id, humanised, when it has none).
+    pub title: String,
     pub value: String,
     pub active: bool,
     pub changed_by: Option<String>,
@@ -66,6 +68,11 @@ pub fn session_rows(
             plan_core::template::write_value(&v.value, &mut value);
             Some(SessionRow {
                 id: st.id.clone(),
+                title: if st.title.trim().is_empty() {
+                    st.id.replace(['_', '-'], " ")
+                } else {
+                    st.title.clone()
+                },
                 value,
                 active: v.active,
                 changed_by: (!said.is_empty()).then(|| format!("changed {}", said.join(", "))),
@@ -204,6 +211,10 @@ mod tests {
             .all(|t| ["pending", "completed", "skipped"].contains(&t.status)));
         assert_eq!(goal_words(&session).is_some(), session.visit.goal.is_some());
         assert!(parked_text(&plan, &session).is_none(), "nothing is parked");
-        assert!(!session_rows(&plan, &session, &[]).is_empty());
+        let rows = session_rows(&plan, &session, &[]);
+        assert!(!rows.is_empty());
+        // Each named by its title, not its id.
+        let billing = rows.iter().find(|r| r.id == "billing_mode").unwrap();
+        assert_eq!(billing.title, "Billing mode");
     }
 }
