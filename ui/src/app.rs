@@ -284,7 +284,7 @@ fn StatusBar(report: Memo<plan_core::Report>) -> impl IntoView {
     let exploring = expect_context::<Exploring>();
     // Validation's and the last exploration's findings together: the bar never says "No
     // problems" while the Explore tab shows one.
-    let plan_open = Memo::new(move |_| editor.plan.with(Option::is_some));
+    let plan_open = editor.plan_open;
     let problem_count = Memo::new(move |_| {
         if !plan_open.get() {
             return no_plan_open();

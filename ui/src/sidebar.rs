@@ -14,7 +14,6 @@ use crate::switcher::Switcher;
 pub fn Sidebar() -> impl IntoView {
     let actions = expect_context::<Actions>();
     let editor = expect_context::<Editor>();
-    let editable = Memo::new(move |_| editor.can_change());
     let add_state = move |kind: NewState, at: Option<(f64, f64)>| actions.add_state(kind, at, None);
     // A palette item is clicked (a state in the middle of the view) or dragged onto the canvas
     // (a state where it is dropped).
@@ -63,7 +62,7 @@ pub fn Sidebar() -> impl IntoView {
                     class=format!("palette-item {testid}")
                     data-testid=testid
                     title=hint
-                    disabled=move || !editable.get()
+                    disabled=move || !editor.can_change()
                     on:pointerdown=move |e: ev::PointerEvent| {
                         palette_drag
                             .set_value(
@@ -121,7 +120,7 @@ pub fn Sidebar() -> impl IntoView {
                 )}
             </div>
             <p class="hint sidebar-hint" data-testid="palette-hint">
-                {move || palette_hint(editor.plan.with(Option::is_some), editable.get())}
+                {move || palette_hint(editor.plan_open.get(), editor.can_change())}
             </p>
         </aside>
     }

@@ -55,7 +55,7 @@ pub fn TopBar() -> impl IntoView {
         ))
     };
     let draft_shown = move || editor.mode.with(Mode::is_draft);
-    let plan_read = Memo::new(move |_| editor.plan.with(Option::is_some));
+    let plan_read = editor.plan_open;
     view! {
         <header class="topbar" data-region="toolbar" aria-label="Toolbar">
             <div class="brand">
@@ -132,7 +132,7 @@ fn EditingTools() -> impl IntoView {
     let editor = expect_context::<Editor>();
     let camera = expect_context::<Camera>();
     // A plan that cannot be read has nothing to arrange.
-    let plan_read = Memo::new(move |_| editor.plan.with(Option::is_some));
+    let plan_read = editor.plan_open;
     let layout = move |only_overlaps: bool| {
         editor.dispatch(Command::AutoLayout { only_overlaps });
     };
@@ -294,7 +294,7 @@ fn ExportMenu(menu: RwSignal<Option<Menu>>) -> impl IntoView {
 fn ModeBadge() -> impl IntoView {
     let editor = expect_context::<Editor>();
     let test_chat = expect_context::<TestChat>();
-    let plan_open = Memo::new(move |_| editor.plan.with(Option::is_some));
+    let plan_open = editor.plan_open;
     let words = move || match test_chat.chat().with(|c| c.as_ref().map(|c| c.revision)) {
         Some(revision) if test_chat.is_on() => crate::test_chat::label(revision),
         // No draft is being edited while nothing is open (or the open plan cannot be read).

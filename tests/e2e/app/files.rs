@@ -111,6 +111,7 @@ fn a_broken_plan_file_is_listed_with_its_problem(ctx: &Ctx) -> Outcome {
             format!("the palette says {hint:?} with no plan open")
         })?;
         ctx.screenshot("broken-plan")?;
+        plan_tests::axe::check(ctx, "a plan that cannot be read, its tools off")?;
         // The other plans still open, and with one the tools are back.
         open_plan(ctx, "daily-routine")?;
         let on = tools_disabled()?;

@@ -84,6 +84,9 @@ pub struct Editor {
     /// The id of the open plan.
     pub id: RwSignal<Option<String>>,
     pub plan: RwSignal<Option<Plan>>,
+    /// Whether a readable plan is open: one memo for every view that asks (the plan changes on
+    /// every edit; this only when a plan opens, closes or breaks).
+    pub plan_open: Memo<bool>,
     /// What is selected, read anywhere; changed only through [`Editor::select`].
     pub selection: ReadSignal<Selection>,
     selected: RwSignal<Selection>,
@@ -175,9 +178,11 @@ fn now_ms() -> f64 {
 impl Editor {
     pub fn new() -> Editor {
         let selected = RwSignal::new(Selection::default());
+        let plan: RwSignal<Option<Plan>> = RwSignal::new(None);
         Editor {
             id: RwSignal::new(None),
-            plan: RwSignal::new(None),
+            plan,
+            plan_open: Memo::new(move |_| plan.with(Option::is_some)),
             selection: selected.read_only(),
             selected,
             save: RwSignal::new(SaveState::Saved),
@@ -200,9 +205,9 @@ impl Editor {
     }
 
     /// Whether the author can change what the canvas shows: a readable plan is open and its draft
-    /// is shown (tracked; wrap it in a `Memo`, as the plan changes on every edit).
+    /// is shown (tracked).
     pub fn can_change(&self) -> bool {
-        self.plan.with(Option::is_some) && self.mode.with(Mode::is_draft)
+        self.plan_open.get() && self.mode.with(Mode::is_draft)
     }
 
     /// Shows plan `id` as read from disk, with a fresh history.

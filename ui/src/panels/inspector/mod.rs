@@ -50,7 +50,7 @@ pub fn Inspector(report: Memo<Report>) -> impl IntoView {
     });
     let read_only = move || !editor.mode.with(|m| m.is_draft());
     // No plan open (none yet, or one that cannot be read): no empty fields to type into.
-    let open = Memo::new(move |_| editor.plan.with(Option::is_some));
+    let open = editor.plan_open;
     move || {
         if !open.get() {
             return view! {
