@@ -482,6 +482,10 @@ fn the_pizza_order_is_built_tried_and_published_with_keys_only(ctx: &Ctx) -> Out
         choose(ctx, value, 3)?;
     }
     ctx.screenshot("keyboard-built")?;
+    // Cancelled was added beside Confirm where Order placed already stood: it went where the
+    // arrow from Confirm has room for its label ("me" of "confirmed = no" showed when it
+    // went 24 units from a card).
+    crate::readable::labels_apart(ctx, "the Pizza order built by keys")?;
 
     // Tried in the test chat: F6 to the panel, the tabs by Tab, the conversation typed.
     press(ctx, &[ESCAPE])?;

@@ -141,6 +141,14 @@ fn the_pizza_order_speaks_the_authors_words_from_opening_to_explore(ctx: &Ctx) -
                 "The caller gave 'no' for confirmed: no arrow leaves 'Confirm' for that answer",
             ))
         })?;
+    // The address the explorer made up for the call is said as what it stands for.
+    let address = text_of(
+        ctx,
+        "[data-testid=chat-deliverable][data-key=address] .chat-value",
+    )?;
+    ensure(address == "anything the caller says", || {
+        format!("Known says the address is {address:?}")
+    })?;
     ctx.screenshot("pizza-no-waits-in-the-chat")?;
 
     // The "no" nothing handles, named in Problems and fixed in one click.

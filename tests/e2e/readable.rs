@@ -204,6 +204,27 @@ fn check_readable(ctx: &Ctx, plan_id: &str, when: &str) -> Outcome {
     Ok(())
 }
 
+/// Fails naming each arrow label that lies over a card or over another label in the view as it
+/// is (a label over a card is cut by it): `what` says which view.
+pub(crate) fn labels_apart(ctx: &Ctx, what: &str) -> Outcome {
+    let m = measure(ctx)?;
+    let labels = m["labels"].as_array().cloned().unwrap_or_default();
+    ensure(!labels.is_empty(), || {
+        format!("{what}: no arrow label drawn")
+    })?;
+    let crowded: Vec<String> = labels
+        .iter()
+        .filter(|l| {
+            l["over"].as_array().is_some_and(|v| !v.is_empty())
+                || l["crosses"].as_array().is_some_and(|v| !v.is_empty())
+        })
+        .map(|l| format!("{} over {} {}", l["text"], l["over"], l["crosses"]))
+        .collect();
+    ensure(crowded.is_empty(), || {
+        format!("{what}: labels cut or crowded:\n  {}", crowded.join("\n  "))
+    })
+}
+
 /// Opens `id` from the plan list as an author does, with no Fit pressed, and waits until its view
 /// has come to rest.
 fn open_as_an_author(ctx: &Ctx, id: &str) -> Outcome {

@@ -25,7 +25,7 @@ use serde::{Deserialize, Serialize};
 pub use crate::coverage::{Coverage, TransitionId};
 pub use compare::{changed_outcomes_only, compare, Changed, Comparison};
 pub use findings::{Finding, FindingCode, Place};
-pub use moves::{moves, play, Domains};
+pub use moves::{is_stand_in, moves, play, stand_in, Domains};
 #[cfg(any(test, feature = "oracles"))]
 pub use oracles::{explore_with_every_value, keys_agree};
 pub use replay::{replay, Replayed};

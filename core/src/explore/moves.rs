@@ -189,7 +189,7 @@ impl Domains {
                     .filter(|v| one_per_answer(&as_declared(v)))
                     .map(text)
                     .collect();
-                v.push(format!("other-than-{key}"));
+                v.push(stand_in(key));
                 v
             }
         };
@@ -364,4 +364,16 @@ pub fn moves(plan: &Plan, domains: &Domains, s: &Session) -> Vec<String> {
     // Nothing useful: counters move, the safety net can act.
     out.push("/insight nothing new".into());
     out
+}
+
+/// The value the explorer gives a text key `key` for everything no condition names: what any
+/// caller could say there. Played in the test chat it is recorded like a caller's words, so the
+/// window tells it apart with [`is_stand_in`] and says it in words.
+pub fn stand_in(key: &str) -> String {
+    format!("other-than-{key}")
+}
+
+/// Whether `value`, given for key `key`, is the explorer's [`stand_in`] for any other text.
+pub fn is_stand_in(key: &str, value: &str) -> bool {
+    value.strip_prefix("other-than-") == Some(key)
 }

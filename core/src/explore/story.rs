@@ -95,7 +95,7 @@ pub fn said(plan: &Plan, message: &str) -> String {
     };
     match name {
         // The explorer's stand-in for a text no arrow compares: whatever the caller says.
-        "set" if second == format!("other-than-{first}") => {
+        "set" if super::is_stand_in(first, second) => {
             format!("the caller gives {}", key_words(plan, first))
         }
         // A yes or no is an answer to a question, not a thing given.

@@ -235,14 +235,17 @@ impl Actions {
 
     /// A state of `kind` where the author is working: at a point of the canvas (a double-click, a
     /// drop from the palette), else right of the one selected card, else in the middle of the
-    /// view; moved to the nearest place where it covers no card and shows whole. With `from`, the
-    /// new state is entered by a new transition of that state (an arrow let go on the canvas).
+    /// view; moved to the nearest place where it covers no card (and, where the app chose the
+    /// place, with room for an arrow's label around it: `place`). A card pointed to or put in the
+    /// middle shows whole where it can; one added beside a card goes along the flow, on screen
+    /// or off, and the view then follows it. With `from`, the new state is entered by a new
+    /// transition of that state (an arrow let go on the canvas).
     pub fn add_state(self, kind: NewState, at: Option<(f64, f64)>, from: Option<String>) {
         let size = self.camera.size.get_untracked();
         let viewport = self.camera.viewport.get_untracked();
         let centred = |(x, y): (f64, f64)| Position {
-            x: x - CARD_W / 2.0,
-            y: y - CARD_H / 2.0,
+            x: snap(x - CARD_W / 2.0),
+            y: snap(y - CARD_H / 2.0),
         };
         let selected = match self.editor.selection.get_untracked().states.as_slice() {
             [one] => Some(one.clone()),
@@ -252,32 +255,27 @@ impl Actions {
             let beside_selected = || {
                 let id = selected.as_ref()?;
                 let card = scene.cards.iter().find(|c| &c.id == id)?;
-                Some(place::beside(Position {
-                    x: card.rect.x,
-                    y: card.rect.y,
-                }))
+                Some(place::Wanted::Beside(area(&card.rect)))
             };
             let wanted = match at {
-                Some(point) => centred(viewport.to_world(point)),
-                None => beside_selected()
-                    .unwrap_or_else(|| centred(viewport.to_world((size.0 / 2.0, size.1 / 2.0)))),
+                Some(point) => place::Wanted::Pointed(centred(viewport.to_world(point))),
+                None => beside_selected().unwrap_or_else(|| {
+                    place::Wanted::Chosen(centred(viewport.to_world((size.0 / 2.0, size.1 / 2.0))))
+                }),
             };
             (wanted, taken_areas(scene))
         });
+        let beside = matches!(wanted, place::Wanted::Beside(_));
         let screen = viewport.visible(size);
         // A margin inside the view's edges, so the new card's shadow and handles show too.
         let margin = GRID * 2.0 / viewport.zoom.max(0.1);
-        let on_screen = place::Area {
+        let on_screen = (!beside).then_some(place::Area {
             x: screen.x + margin,
             y: screen.y + margin,
             w: screen.w - 2.0 * margin,
             h: screen.h - 2.0 * margin,
-        };
-        let wanted = Position {
-            x: snap(wanted.x),
-            y: snap(wanted.y),
-        };
-        let free = place::free_place(&taken, wanted, Some(on_screen));
+        });
+        let free = place::free_place(&taken, wanted, on_screen);
         let added = self.editor.dispatch(Command::AddState {
             kind,
             at: Position {
@@ -288,6 +286,11 @@ impl Actions {
         });
         // A state is named as it is added: its title field focused, the placeholder selected.
         if added {
+            if beside {
+                if let [id] = self.editor.selection.get_untracked().states.as_slice() {
+                    self.bring_into_view(id);
+                }
+            }
             self.navigation.show(Tab::Inspect);
             crate::focus::name_in_inspector();
         }
@@ -533,14 +536,18 @@ fn in_text_field(e: &ev::KeyboardEvent) -> bool {
         .is_some_and(|el| matches!(el.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT"))
 }
 
-/// What a new card must not cover: every card, and every interruption's card.
-fn taken_areas(scene: &Scene) -> Vec<place::Area> {
-    let area = |r: &crate::canvas::geometry::Rect| place::Area {
+/// A box of the canvas as `place` reads it.
+fn area(r: &crate::canvas::geometry::Rect) -> place::Area {
+    place::Area {
         x: r.x,
         y: r.y,
         w: r.w,
         h: r.h,
-    };
+    }
+}
+
+/// What a new card must not cover: every card, and every interruption's card.
+fn taken_areas(scene: &Scene) -> Vec<place::Area> {
     scene
         .cards
         .iter()

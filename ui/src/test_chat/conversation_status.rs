@@ -145,6 +145,9 @@ pub struct KnownRow {
     pub recorded: String,
 }
 
+/// What "Known" shows for the value explore gives a text no arrow names (played from a finding).
+pub const ANY_TEXT: &str = "anything the caller says";
+
 /// Every value known, by key; where it was recorded named by the state's title, not its id.
 pub fn known_rows(plan: &Plan, session: &Session) -> Vec<KnownRow> {
     session
@@ -166,7 +169,11 @@ pub fn known_rows(plan: &Plan, session: &Session) -> Vec<KnownRow> {
             };
             KnownRow {
                 key: k.clone(),
-                value: plan_core::runtime::show(&r.value),
+                value: match r.value.as_str() {
+                    // Explore's stand-in for any other text, played from a finding.
+                    Some(v) if plan_core::explore::is_stand_in(k, v) => ANY_TEXT.to_string(),
+                    _ => plan_core::runtime::show(&r.value),
+                },
                 recorded: format!("{when}{said}"),
             }
         })
@@ -216,5 +223,26 @@ mod tests {
         // Each named by its title, not its id.
         let billing = rows.iter().find(|r| r.id == "billing_mode").unwrap();
         assert_eq!(billing.title, "Billing mode");
+    }
+
+    #[test]
+    fn explores_stand_in_for_any_text_is_said_in_words_and_a_real_text_as_it_is() {
+        let (plan, _) = talked();
+        let plan_ref = PlanRef {
+            id: "account-care".into(),
+            version: PlanVersion::File,
+            content_hash: String::new(),
+        };
+        let (mut chat, _) = Chat::open(&plan, &Simulator, plan_ref).unwrap();
+        let stand_in = plan_core::explore::stand_in("customer_name");
+        chat.say(&format!("/set customer_name {stand_in}")).unwrap();
+        let known = known_rows(&plan, &chat.session);
+        let name = known.iter().find(|r| r.key == "customer_name").unwrap();
+        assert_eq!(name.value, ANY_TEXT);
+        // Another key's stand-in is words like any other here.
+        chat.say("/set customer_name other-than-issue").unwrap();
+        let known = known_rows(&plan, &chat.session);
+        let name = known.iter().find(|r| r.key == "customer_name").unwrap();
+        assert_eq!(name.value, "other-than-issue");
     }
 }
