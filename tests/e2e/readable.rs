@@ -10,7 +10,10 @@
 use std::time::Duration;
 
 use plan_tests::hooks;
-use plan_tests::page::{click, count, ensure, plan, text_of, view_transform, Outcome};
+use plan_tests::keys::{press, LEFT, SHIFT};
+use plan_tests::page::{
+    click, count, ensure, plan, select_state, text_of, view_transform, Outcome,
+};
 use plan_tests::{Ctx, Test, SHORT};
 use serde_json::{json, Value};
 
@@ -450,6 +453,8 @@ fn a_plan_without_saved_positions_opens_laid_out_and_whole(ctx: &Ctx) -> Outcome
 /// cards twice over (Order to Address, Confirm to Order placed, the second one added for the
 /// caller's "no"), and a tool whose name and codes are long identifiers. Opened as written (no
 /// positions), every label apart from the others and from the cards, none cut, no word broken.
+/// Then two cards pushed together by the author: the label with no room left is drawn over the
+/// cards, whole.
 fn parallel_arrows_and_long_names_read_apart_and_whole(ctx: &Ctx) -> Outcome {
     let pizza = json!({"id": "pizza-order", "title": "Pizza order",
     "tools": [{"name": "verify_identity_of_caller", "description": "Checks the caller's account",
@@ -489,5 +494,32 @@ fn parallel_arrows_and_long_names_read_apart_and_whole(ctx: &Ctx) -> Outcome {
     ctx.relaunch()?;
     open_as_an_author(ctx, "pizza-order")?;
     ctx.screenshot("pizza-parallel-labels")?;
-    check_readable(ctx, "pizza-order", "as it opens")
+    check_readable(ctx, "pizza-order", "as it opens")?;
+
+    // Pushed up against Address by the author (four Shift+← of 48 units each), Confirm leaves
+    // the arrow between them no room for its label: the label is drawn over the cards, whole.
+    select_state(ctx, "confirm")?;
+    plan_tests::keys::wait_focus(ctx, "Confirm's card", &hooks::state("confirm"))?;
+    for _ in 0..4 {
+        press(ctx, &[SHIFT, LEFT])?;
+    }
+    let label = "[data-testid=transition-label][data-from=address][data-index='0']";
+    ctx.session()
+        .wait_until("the label drawn over the cards", SHORT, || {
+            Ok(count(ctx, &format!("{label}[data-over-card=true]"))? == 1)
+        })?;
+    ctx.screenshot("pizza-label-over-cards-pushed-together")?;
+    let whole = ctx.session().execute(
+        "const e = document.querySelector(arguments[0]);
+         const r = e.getBoundingClientRect();
+         const y = r.top + r.height / 2;
+         return [r.left + 3, r.left + r.width / 2, r.right - 3].map(x => {
+             const at = document.elementFromPoint(x, y);
+             return !!at && (at === e || e.contains(at));
+         });",
+        json!([label]),
+    )?;
+    ensure(whole == json!([true, true, true]), || {
+        format!("the label over the cards is covered at its left, middle, right: {whole}")
+    })
 }

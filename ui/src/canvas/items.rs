@@ -399,7 +399,7 @@ pub fn label_view(
         priority,
         changes,
     } = texts.of(&arrow, editor);
-    let middle = (arrow.path.label_at, arrow.path.label_side);
+    let middle = Placed::middle(arrow.path.label_at, arrow.path.label_side);
     let key = arrow.key;
     // Moved along the arrow when its middle is taken (see `label_place`).
     let at = Memo::new(move |_| places.with(|p| p.get(&key).copied()).unwrap_or(middle));
@@ -458,7 +458,8 @@ pub fn label_view(
                 })
         }}
         <div
-            class=move || format!("edge-tag {}", at.get().1.class())
+            class=move || format!("edge-tag {}", at.get().side.class())
+            data-over-card=move || at.get().over_card.then_some("true")
             class:broken=arrow.dangling
             class:selected=selected
             data-testid="transition-label"
@@ -476,8 +477,8 @@ pub fn label_view(
                 Some(why) => format!("{title}\n{why}"),
                 None => title.clone(),
             }
-            style:left=move || format!("{:.1}px", at.get().0.0)
-            style:top=move || format!("{:.1}px", at.get().0.1)
+            style:left=move || format!("{:.1}px", at.get().at.0)
+            style:top=move || format!("{:.1}px", at.get().at.1)
         >
             // A space after the order word: the line may wrap there, never inside the next word.
             {priority

@@ -84,8 +84,26 @@ const SIDES: [LabelSide; 5] = [
     LabelSide::Centred,
 ];
 
-/// Where a label is pinned, and which way it extends from there.
-pub type Placed = ((f64, f64), LabelSide);
+/// Where a label is pinned, which way it extends from there, and whether it meets a card there.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Placed {
+    pub at: (f64, f64),
+    pub side: LabelSide,
+    /// No place along its arrow is clear of the cards (two cards pushed close together by the
+    /// author): the label is drawn above them, whole, rather than cut by them.
+    pub over_card: bool,
+}
+
+impl Placed {
+    /// A label at its arrow's middle, clear of everything.
+    pub fn middle(at: (f64, f64), side: LabelSide) -> Placed {
+        Placed {
+            at,
+            side,
+            over_card: false,
+        }
+    }
+}
 
 /// The point each of `labels` is pinned to, in their order: for each, the first of its points
 /// whose box meets neither a label placed before it nor one of `cards`; where every point meets
@@ -95,29 +113,34 @@ pub fn place(labels: &[Label], cards: &[Rect]) -> Vec<Placed> {
     let mut placed: Vec<Rect> = Vec::with_capacity(labels.len());
     let mut out = Vec::with_capacity(labels.len());
     for label in labels {
+        // The best place so far, its box, how much it meets, and whether a card is in that.
         let mut best: Option<(Placed, Rect, f64)> = None;
         for (point, side) in label.candidates() {
             let bx = label_box(point, side, label.size);
             let room = bx.inflate(GAP);
             // A label over a card hides the card's own words: worse than over another label.
-            let overlap: f64 = placed
-                .iter()
-                .map(|other| overlap_area(&room, other))
-                .chain(cards.iter().map(|c| CARD_WEIGHT * overlap_area(&room, c)))
-                .sum();
+            let on_labels: f64 = placed.iter().map(|other| overlap_area(&room, other)).sum();
+            let on_cards: f64 = cards.iter().map(|c| overlap_area(&bx, c)).sum();
+            let near_cards: f64 = cards.iter().map(|c| overlap_area(&room, c)).sum();
+            let overlap = on_labels + CARD_WEIGHT * near_cards;
             if best.as_ref().is_none_or(|b| overlap < b.2) {
-                best = Some(((point, side), bx, overlap));
+                let at = Placed {
+                    at: point,
+                    side,
+                    over_card: on_cards > 0.0,
+                };
+                best = Some((at, bx, overlap));
             }
             if overlap == 0.0 {
                 break;
             }
         }
         match best {
-            Some((point, bx, _)) => {
+            Some((at, bx, _)) => {
                 placed.push(bx);
-                out.push(point);
+                out.push(at);
             }
-            None => out.push(((0.0, 0.0), label.side)),
+            None => out.push(Placed::middle((0.0, 0.0), label.side)),
         }
     }
     out
@@ -167,7 +190,7 @@ mod tests {
     fn a_label_alone_sits_in_the_middle_of_its_arrow() {
         let (a, b) = (card(0.0, 0.0), card(440.0, 0.0));
         let label = label_of(a, b, 20, 1.0);
-        let middle = (label.points[0], label.side);
+        let middle = Placed::middle(label.points[0], label.side);
         assert_eq!(place(&[label], &[a, b]), vec![middle]);
     }
 
@@ -202,10 +225,13 @@ mod tests {
             places
                 .iter()
                 .zip(&labels)
-                .map(|(&(p, side), l)| label_box(p, side, l.size))
+                .map(|(p, l)| label_box(p.at, p.side, l.size))
                 .collect()
         };
-        let middles: Vec<Placed> = labels.iter().map(|l| (l.points[0], l.side)).collect();
+        let middles: Vec<Placed> = labels
+            .iter()
+            .map(|l| Placed::middle(l.points[0], l.side))
+            .collect();
         let meets = |boxes: &[Rect]| {
             (0..boxes.len()).any(|i| (i + 1..boxes.len()).any(|j| boxes[i].intersects(&boxes[j])))
         };
@@ -218,6 +244,7 @@ mod tests {
         for b in &boxes {
             assert!(cards.iter().all(|c| !b.intersects(c)), "{b:?} over a card");
         }
+        assert!(placed.iter().all(|p| !p.over_card), "{placed:?}");
         assert_eq!(placed[0], middles[0], "the first keeps its middle");
     }
 
@@ -226,7 +253,20 @@ mod tests {
         let (a, b) = (card(0.0, 0.0), card(200.0, 0.0));
         let label = label_of(a, b, 40, 3.0);
         let placed = place(&[label.clone(), label.clone()], &[]);
-        assert_eq!(placed[0].0, label.points[0]);
+        assert_eq!(placed[0].at, label.points[0]);
         assert_ne!(placed[1], placed[0], "the second moves as far as it can");
+    }
+
+    #[test]
+    fn a_label_between_cards_pushed_together_is_drawn_over_them_and_one_with_room_is_not() {
+        // Twins: 24 units between the cards (a drag put them there), then auto-layout's 200.
+        let (a, b) = (card(0.0, 0.0), card(CARD_W + 24.0, 0.0));
+        let label = label_of(a, b, 19, 1.0);
+        let placed = place(std::slice::from_ref(&label), &[a, b]);
+        assert!(placed[0].over_card, "{placed:?}");
+        let (a, b) = (card(0.0, 0.0), card(CARD_W + 200.0, 0.0));
+        let label = label_of(a, b, 19, 1.0);
+        let placed = place(&[label], &[a, b]);
+        assert!(!placed[0].over_card, "{placed:?}");
     }
 }
