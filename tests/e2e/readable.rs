@@ -521,5 +521,6 @@ fn parallel_arrows_and_long_names_read_apart_and_whole(ctx: &Ctx) -> Outcome {
     )?;
     ensure(whole == json!([true, true, true]), || {
         format!("the label over the cards is covered at its left, middle, right: {whole}")
-    })
+    })?;
+    plan_tests::axe::check(ctx, "a label drawn over cards pushed together")
 }

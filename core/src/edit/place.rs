@@ -129,14 +129,12 @@ pub fn free_place(taken: &[Area], wanted: Wanted, on_screen: Option<Area>) -> Po
     };
     let inside = |p: Position| on_screen.is_none_or(|a| a.holds(p));
     let order = search_order();
-    let roomy_first = roomy_wanted.then(|| {
-        nearest(&order, start, |p| inside(p) && roomy(p))
-            .or_else(|| nearest(&order, start, |p| inside(p) && free(p)))
-            .or_else(|| nearest(&order, start, roomy))
-    });
-    roomy_first
-        .flatten()
+    // A pointed place wants free only: the tiers with room accept nothing then.
+    let roomy_on_screen = |p: Position| roomy_wanted && inside(p) && roomy(p);
+    let roomy_anywhere = |p: Position| roomy_wanted && roomy(p);
+    nearest(&order, start, roomy_on_screen)
         .or_else(|| nearest(&order, start, |p| inside(p) && free(p)))
+        .or_else(|| nearest(&order, start, roomy_anywhere))
         .or_else(|| nearest(&order, start, free))
         .unwrap_or(start)
 }

@@ -113,21 +113,22 @@ pub fn place(labels: &[Label], cards: &[Rect]) -> Vec<Placed> {
     let mut placed: Vec<Rect> = Vec::with_capacity(labels.len());
     let mut out = Vec::with_capacity(labels.len());
     for label in labels {
-        // The best place so far, its box, how much it meets, and whether a card is in that.
+        // The best place so far, its box and how much it meets.
         let mut best: Option<(Placed, Rect, f64)> = None;
         for (point, side) in label.candidates() {
             let bx = label_box(point, side, label.size);
             let room = bx.inflate(GAP);
             // A label over a card hides the card's own words: worse than over another label.
-            let on_labels: f64 = placed.iter().map(|other| overlap_area(&room, other)).sum();
-            let on_cards: f64 = cards.iter().map(|c| overlap_area(&bx, c)).sum();
-            let near_cards: f64 = cards.iter().map(|c| overlap_area(&room, c)).sum();
-            let overlap = on_labels + CARD_WEIGHT * near_cards;
+            let overlap: f64 = placed
+                .iter()
+                .map(|other| overlap_area(&room, other))
+                .chain(cards.iter().map(|c| CARD_WEIGHT * overlap_area(&room, c)))
+                .sum();
             if best.as_ref().is_none_or(|b| overlap < b.2) {
                 let at = Placed {
                     at: point,
                     side,
-                    over_card: on_cards > 0.0,
+                    over_card: overlap > 0.0 && cards.iter().any(|c| bx.intersects(c)),
                 };
                 best = Some((at, bx, overlap));
             }

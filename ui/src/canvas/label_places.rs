@@ -7,7 +7,7 @@ use std::collections::HashMap;
 
 use leptos::prelude::*;
 
-use super::items::Texts;
+use super::arrow_items::Texts;
 use super::label_place::{self, along, estimated_size, Label, Placed, ALONG};
 use super::legible::TextScale;
 use super::scene::{Arrow, Card};

@@ -2,10 +2,11 @@
 //! view looks), what to draw for a plan (`scene`), a pure gesture state machine (`gesture`) and
 //! what its effects do to the editor (`effects`), which items have elements (`mount`, `drawn`),
 //! and thin DOM/SVG views (`view` composing them; `pointer` feeding the gesture machine;
-//! `sizing`, `overlays`; `items` for one card, arrow or label, with what an arrow says from
+//! `sizing`, `overlays`; `items` for one card, `arrow_items` for an arrow or its label, with what an arrow says from
 //! `text`, each keyed by `key`; `shown` the scene as drawn); interruptions are drawn above the
 //! flow (`detours`), session states and evaluations in lanes below it (`lanes`, `lane_items`).
 
+pub mod arrow_items;
 pub mod camera;
 pub mod card_focus;
 pub mod context_menu;

@@ -4,11 +4,12 @@
 use leptos::html;
 use leptos::prelude::*;
 
+use super::arrow_items::{arrow_view, label_view, Texts};
 use super::camera::Camera;
 use super::context_menu::ContextMenu;
 use super::drawn::Drawn;
 use super::gesture::Gesture;
-use super::items::{arrow_view, card_view, detour_arrow_view, detour_view, label_view, Texts};
+use super::items::{card_view, detour_arrow_view, detour_view};
 use super::label_places::label_places;
 use super::lane_items::{chip_view, edge_end_view, edge_view, evaluation_view, header_view};
 use super::marks::Marks;
