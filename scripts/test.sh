@@ -17,27 +17,60 @@ export CARGO_INCREMENTAL=0
 say "formatting (rustfmt, and leptosfmt for the view macros)"
 cargo fmt --all -- --check
 leptosfmt --check ui/src
+mkdir -p target/logs
+# What runs in the background is stopped with the script, whatever ends it.
+trap 'jobs -p | xargs -r kill 2>/dev/null' EXIT
+# Waits for background job $1 (its log $2): the log shown, and the script failed with it.
+finish() {
+  local status=0
+  wait "$1" || status=$?
+  cat "$2"
+  return "$status"
+}
+
+# The lints and the docs' links check the debug build's metadata while the release build runs:
+# its last steps (the UI's wasm optimised as one unit, the app's last crate) keep one core of two.
+( cargo clippy --all-targets -- -D warnings \
+  && cargo clippy -p plan-tests --all-targets -- -D warnings \
+  && RUSTDOCFLAGS="-D rustdoc::broken_intra_doc_links -D rustdoc::private_intra_doc_links" \
+    cargo doc --no-deps --quiet -p plan-core -p plan-api -p plan-cli -p plan-ui -p plan-builder
+) > target/logs/lints.log 2>&1 < /dev/null &
+lints=$!
 # One build of the UI and the app, the release one: the end-to-end tests, the package and the
 # probe all run what an author installs (a debug UI and app beside it cost 4 more minutes cold and
 # a rebuild of each whenever the other was built last).
-say "building the release UI, app and plan command"
+say "building the release UI, app and plan command; the lints and the docs' links beside it"
 bash scripts/build.sh --release
-say "lints"
-cargo clippy --all-targets -- -D warnings
-cargo clippy -p plan-tests --all-targets -- -D warnings
-say "the code's documentation: a link to nothing, or to what a reader cannot see, fails"
-RUSTDOCFLAGS="-D rustdoc::broken_intra_doc_links -D rustdoc::private_intra_doc_links" \
-  cargo doc --no-deps --quiet -p plan-core -p plan-api -p plan-cli -p plan-ui -p plan-builder
+say "lints; the code's documentation (a link to nothing, or to what a reader cannot see, fails)"
+finish "$lints" target/logs/lints.log
+
+# The end-to-end tests spend most of their time waiting for the app: the debug tests of every
+# crate are built meanwhile at the lowest priority (the app and its web view keep the CPU they
+# ask for), and the e2e binary is run directly, since cargo would hold the build folder.
+say "end-to-end tests of the real app: viewing, editing, the first hour, a plan's lifecycle, the test chat, explore (one binary, every test registered once in tests/e2e/); the debug tests built beside them"
+# The debug plan command (target/debug/plan) the tests of sharing and of versions run.
+cargo build --quiet -p plan-cli < /dev/null
+e2e=$(cargo test --quiet -p plan-tests --test e2e --no-run --message-format=json < /dev/null \
+  | python3 -c 'import json, sys
+for line in sys.stdin:
+    m = json.loads(line)
+    if m.get("reason") == "compiler-artifact" and m["target"]["name"] == "e2e" and m.get("executable"):
+        print(m["executable"])')
+[ -x "$e2e" ] || { echo "the e2e tests' binary was not found (cargo test --no-run)" >&2; exit 1; }
+cross=(--test layering --test cli --test chat --test schema --test store --test model_chat --test properties --test fuzz --test conversation_log --test explore --test simulate --test sharing --test merge)
+( nice -n 19 cargo test --no-run \
+  && nice -n 19 cargo test -p plan-tests --no-run "${cross[@]}" --test real_model
+) > target/logs/tests-build.log 2>&1 < /dev/null &
+tests_build=$!
+(cd tests && PLAN_BUILDER_APP="$PWD/../target/release/plan-builder" timeout 3000 "$e2e" < /dev/null)
+finish "$tests_build" target/logs/tests-build.log
+
 say "unit and integration tests of every crate"
 cargo test < /dev/null
-# The debug plan command the cross-crate tests run (target/debug/plan).
-cargo build --quiet -p plan-cli
 say "cross-crate tests: the plan command, its store, chat and test; the JSON Schema; properties; the readers fuzzed; a workspace shared through real git"
-cargo test -p plan-tests --test layering --test cli --test chat --test schema --test store --test model_chat --test properties --test fuzz --test conversation_log --test explore --test simulate --test sharing --test merge < /dev/null
+cargo test -p plan-tests "${cross[@]}" < /dev/null
 say "the language-model agent against a real server and model (llama-cpp-python, SmolLM2-135M)"
 timeout 600 cargo test -p plan-tests --test real_model < /dev/null
-say "end-to-end tests of the real app: viewing, editing, the first hour, a plan's lifecycle, the test chat, explore (one binary, every test registered once in tests/e2e/)"
-PLAN_BUILDER_APP="$PWD/target/release/plan-builder" timeout 3000 cargo test -p plan-tests --test e2e < /dev/null
 say "the Debian package: bundled from the release build the tests ran, checked (lintian, desktop-file-validate), installed, tried end to end, removed"
 bash scripts/package.sh --built
 bash scripts/try-package.sh

@@ -18,6 +18,17 @@ fn keys(v: &Value) -> Vec<&str> {
     k
 }
 
+/// The fields of the JSON record's opening, in order; a turn has these and its own.
+const OPENING_KEYS: [&str; 7] = [
+    "agent",
+    "deliverables",
+    "events",
+    "parked",
+    "prompt",
+    "session_states",
+    "state",
+];
+
 #[test]
 fn a_scripted_chat_prints_the_documented_json_shape() {
     let doc = plan_json(
@@ -40,18 +51,7 @@ fn a_scripted_chat_prints_the_documented_json_shape() {
     for (i, t) in turns.iter().enumerate() {
         assert_eq!(
             keys(t),
-            [
-                "agent",
-                "deliverables",
-                "events",
-                "parked",
-                "prompt",
-                "session_states",
-                "state",
-                "transition",
-                "turn",
-                "user"
-            ]
+            [&OPENING_KEYS[..], &["transition", "turn", "user"]].concat()
         );
         assert_eq!(t["turn"], json!(i + 1), "user turns only, from 1");
     }
@@ -85,11 +85,9 @@ fn a_scripted_chat_prints_the_documented_json_shape() {
 
 #[test]
 fn a_failed_expectation_names_the_turn_and_what_differed() {
-    let dir = scratch("failed-expectation");
-    let script = dir.join("wrong.json");
     let o = chat_script(
         "plans/customer-support.json",
-        &script,
+        "failed-expectation",
         &json!({"turns": [{"user": "Anna"}, {"user": "Anna Smith", "expect": {
             "state": "billing-support", "deliverables": {"customer_name": "Bob"}, "ended": true}}]}),
         &[],
@@ -103,11 +101,9 @@ fn a_failed_expectation_names_the_turn_and_what_differed() {
 
 #[test]
 fn a_script_that_runs_past_the_end_of_its_session_fails() {
-    let dir = scratch("past-the-end");
-    let script = dir.join("long.json");
     let o = chat_script(
         "plans/collections.json",
-        &script,
+        "past-the-end",
         &json!({"turns": [{"user": "/tool verify_customer NOT_FOUND"}, {"user": "hello?"}]}),
         &["--format", "json"],
     );
@@ -355,10 +351,9 @@ fn a_script_part_written_as_a_list_is_refused_at_its_place() {
         );
     }
     // The same expectation as an object runs.
-    let file = dir.join("fixed.json");
     let o = chat_script(
         "plans/customer-support.json",
-        &file,
+        "fixed-expectation",
         &json!({"turns": [{"user": "hi", "expect": {"state": "customer-intake"}}]}),
         &[],
     );
@@ -395,12 +390,7 @@ fn a_test_that_cannot_run_fails_with_its_reason_and_a_missing_target_is_a_usage_
 /// events and values in the JSON record.
 #[test]
 fn a_chat_can_begin_anywhere_with_values_known_and_tools_answer_as_the_script_says() {
-    let dir = scratch("from-here");
-    let script = dir.join("from-balance.json");
-    let o = chat_script(
-        "plans/collections.json",
-        &script,
-        &json!({
+    let from_balance = json!({
             "start": {"state": "balance"},
             "tool_results": {"classify": "Sofortzahlung"},
             "turns": [
@@ -408,33 +398,25 @@ fn a_chat_can_begin_anywhere_with_values_known_and_tools_answer_as_the_script_sa
                 {"user": "/tool classify", "tool_results": {"classify": "Rückfrage"},
                  "expect": {"state": "forward", "ended": "hand_off"}}
             ]
-        }),
+    });
+    let o = chat_script(
+        "plans/collections.json",
+        "from-here",
+        &from_balance,
         &["--format", "json"],
     );
     let (out, err) = exits(&o, 0);
     let doc: Value = serde_json::from_str(&out).expect("one JSON document");
     assert_eq!(doc["opening"]["state"], "balance", "{err}");
-    assert_eq!(
-        keys(&doc["opening"]),
-        [
-            "agent",
-            "deliverables",
-            "events",
-            "parked",
-            "prompt",
-            "session_states",
-            "state"
-        ]
-    );
+    assert_eq!(keys(&doc["opening"]), OPENING_KEYS);
     // The turn's own tool result wins over the script's.
     let turns = doc["turns"].as_array().unwrap();
     assert_eq!(turns[1]["transition"]["to"], "forward");
 
     // Values known from the start: recorded at turn 0, without a quote, and said in the opening.
-    let preset = dir.join("technical-from-here.json");
     let o = chat_script(
         "plans/customer-support.json",
-        &preset,
+        "technical-from-here",
         &json!({
             "start": {"state": "technical-support", "deliverables": {"issue_type": "Technical"}},
             "turns": [{"user": "the router blinks red", "expect": {"state": "technical-support"}}]
@@ -461,17 +443,13 @@ fn a_chat_can_begin_anywhere_with_values_known_and_tools_answer_as_the_script_sa
     );
 
     // `--from` wins over the script's start state, and names a state or is a usage error.
-    let doc = plan_json(
-        &[
-            "chat",
-            "plans/collections.json",
-            "--from",
-            "identify",
-            "--script",
-            script.to_str().unwrap(),
-        ],
-        1,
+    let o = chat_script(
+        "plans/collections.json",
+        "from-identify",
+        &from_balance,
+        &["--from", "identify", "--format", "json"],
     );
+    let doc: Value = serde_json::from_str(&exits(&o, 1).0).expect("one JSON document");
     assert_eq!(doc["opening"]["state"], "identify");
     let o = plan(&["chat", "plans/collections.json", "--from", "nowhere"]);
     let (_, err) = exits(&o, 2);

@@ -10,7 +10,8 @@ use std::process::Command;
 use std::time::SystemTime;
 
 use plan_tests::chat::LONG;
-use plan_tests::page::{click, count, ensure, text_of, type_text, Outcome};
+use plan_tests::ensure;
+use plan_tests::page::{click, count, text_of, type_text, Outcome};
 use plan_tests::{Ctx, Harness, SHORT};
 
 fn main() -> std::process::ExitCode {
@@ -26,9 +27,7 @@ fn version_of(program: &str) -> Result<String, String> {
         .arg("--version")
         .output()
         .map_err(|e| format!("{program} --version: {e}"))?;
-    ensure(out.status.success(), || {
-        format!("{program} --version failed")
-    })?;
+    ensure!(out.status.success(), "{program} --version failed")?;
     Ok(String::from_utf8_lossy(&out.stdout).trim().to_string())
 }
 
@@ -81,12 +80,11 @@ fn the_installed_app_starts_in_the_data_folder_greets_opens_a_sample_and_publish
             .filter_map(Result::ok)
             .filter(|e| e.path().join("draft.json").is_file())
             .count();
-        ensure(seeded == 6, || {
-            format!("{seeded} sample plans seeded, not 6")
-        })?;
-        ensure(count(ctx, "[data-testid=plan]")? == 6, || {
-            "the list does not show the six samples".into()
-        })?;
+        ensure!(seeded == 6, "{seeded} sample plans seeded, not 6")?;
+        ensure!(
+            count(ctx, "[data-testid=plan]")? == 6,
+            "the list does not show the six samples"
+        )?;
         ctx.session().wait_for("[data-testid=welcome]", SHORT)?;
         ctx.screenshot("installed-welcome")?;
         click(
@@ -116,9 +114,7 @@ fn the_installed_app_starts_in_the_data_folder_greets_opens_a_sample_and_publish
         ctx.session()
             .wait_until("version 1 on disk", LONG, || Ok(version.is_file()))?;
         ctx.screenshot("installed-published")?;
-        ensure(mark.is_file(), || {
-            "the welcome's dismissal was not kept".into()
-        })?;
+        ensure!(mark.is_file(), "the welcome's dismissal was not kept")?;
         // Nothing beside the binaries: the app writes to its workspace and config folder only.
         let app_dir = ctx
             .harness
@@ -133,9 +129,7 @@ fn the_installed_app_starts_in_the_data_folder_greets_opens_a_sample_and_publish
                     .is_some_and(|n| n.to_string_lossy().contains("plan"))
             })
             .collect::<Vec<_>>();
-        ensure(beside.is_empty(), || {
-            format!("written beside the binary: {beside:?}")
-        })
+        ensure!(beside.is_empty(), "written beside the binary: {beside:?}")
     })();
     ctx.harness.dismiss_welcome()?;
     outcome
@@ -144,42 +138,45 @@ fn the_installed_app_starts_in_the_data_folder_greets_opens_a_sample_and_publish
 fn the_package_registers_the_app_the_plan_command_and_the_plan_file_type(ctx: &Ctx) -> Outcome {
     let app = version_of("plan-builder")?;
     let cli = version_of("plan")?;
-    ensure(app.ends_with("0.1.0") && cli.ends_with("0.1.0"), || {
-        format!("plan-builder says {app:?} and plan says {cli:?}")
-    })?;
-    ensure(app.rsplit(' ').next() == cli.rsplit(' ').next(), || {
-        format!("plan-builder says {app:?} but plan says {cli:?}")
-    })?;
+    ensure!(
+        app.ends_with("0.1.0") && cli.ends_with("0.1.0"),
+        "plan-builder says {app:?} and plan says {cli:?}"
+    )?;
+    ensure!(
+        app.rsplit(' ').next() == cli.rsplit(' ').next(),
+        "plan-builder says {app:?} but plan says {cli:?}"
+    )?;
     // The desktop entry starts the installed binary with the files it is given.
     let entry = Path::new("/usr/share/applications/plan-builder.desktop");
     let text = std::fs::read_to_string(entry).map_err(|e| format!("{}: {e}", entry.display()))?;
-    ensure(text.lines().any(|l| l == "Exec=plan-builder %F"), || {
-        format!("the desktop entry's Exec is not `plan-builder %F`:\n{text}")
-    })?;
-    ensure(
+    ensure!(
+        text.lines().any(|l| l == "Exec=plan-builder %F"),
+        "the desktop entry's Exec is not `plan-builder %F`:\n{text}"
+    )?;
+    ensure!(
         text.contains("MimeType=application/x-plan-builder-plan;"),
-        || format!("the desktop entry does not take plan files:\n{text}"),
+        "the desktop entry does not take plan files:\n{text}"
     )?;
     for size in [16, 32, 48, 128, 256, 512] {
         let icon = format!("/usr/share/icons/hicolor/{size}x{size}/apps/plan-builder.png");
-        ensure(Path::new(&icon).is_file(), || format!("no icon {icon}"))?;
+        ensure!(Path::new(&icon).is_file(), "no icon {icon}")?;
     }
     // The file type is known to the system and handled by the app (the package's triggers ran
     // update-mime-database and update-desktop-database).
     let globs = std::fs::read_to_string("/usr/share/mime/globs2").unwrap_or_default();
-    ensure(
+    ensure!(
         globs
             .lines()
             .any(|l| l.ends_with(":application/x-plan-builder-plan:*.plan.json")),
-        || "*.plan.json is not in the shared MIME database".into(),
+        "*.plan.json is not in the shared MIME database"
     )?;
     let cache =
         std::fs::read_to_string("/usr/share/applications/mimeinfo.cache").unwrap_or_default();
-    ensure(
+    ensure!(
         cache.lines().any(|l| {
             l.starts_with("application/x-plan-builder-plan=") && l.contains("plan-builder.desktop")
         }),
-        || "the desktop database does not name the app for plan files".into(),
+        "the desktop database does not name the app for plan files"
     )?;
     // And a plan file opened with it, as the file manager does (`plan-builder FILE`), shows.
     let file = ctx.harness.out().join("installed-pizza.plan.json");

@@ -152,40 +152,12 @@ impl Plan {
         self.interruptions.iter().find(|i| i.id == id)
     }
 
-    /// The plan's own fields, without its states (copied; they are small but for the layout).
+    /// The plan's own fields, without its states (copied; they are small but for the layout, and
+    /// a state is shared, not copied, on the way).
     pub fn without_states(&self) -> Plan {
-        // Every field named, so that a new one cannot be forgotten here.
-        let Plan {
-            schema_version,
-            id,
-            title,
-            description,
-            instructions,
-            start_state_id,
-            states: _,
-            tools,
-            session_states,
-            interruptions,
-            rules,
-            evaluations,
-            settings,
-            layout,
-        } = self;
         Plan {
-            schema_version: *schema_version,
-            id: id.clone(),
-            title: title.clone(),
-            description: description.clone(),
-            instructions: instructions.clone(),
-            start_state_id: start_state_id.clone(),
             states: Vec::new(),
-            tools: tools.clone(),
-            session_states: session_states.clone(),
-            interruptions: interruptions.clone(),
-            rules: rules.clone(),
-            evaluations: evaluations.clone(),
-            settings: settings.clone(),
-            layout: layout.clone(),
+            ..self.clone()
         }
     }
 

@@ -7,6 +7,9 @@ use plan_core::runtime::*;
 use plan_core::Plan;
 use serde_json::{json, Value};
 
+mod support;
+use support::rejected;
+
 // Effects, rules and the prompt, in a file of their own.
 #[path = "session_states/effects.rs"]
 mod effects;
@@ -56,14 +59,6 @@ fn changes(events: &[Event]) -> Vec<(String, Option<Value>, Option<bool>, &'stat
             } => Some((session_state.clone(), value.clone(), *active, by.as_str())),
             _ => None,
         })
-        .collect()
-}
-
-fn rejected(events: &[Event]) -> Vec<&str> {
-    events
-        .iter()
-        .filter(|e| matches!(e.what, What::ActionRejected { .. }))
-        .map(|e| e.text.as_str())
         .collect()
 }
 

@@ -98,9 +98,10 @@ fn at_200_percent_text_no_control_is_cut_and_the_canvas_keeps_room(ctx: &Ctx) ->
         .execute("return window.innerWidth;", json!([]))?
         .as_f64()
         .unwrap_or_default();
-    plan_tests::page::ensure(width < 700.0, || {
-        format!("the text was not scaled: the page is {width} px wide")
-    })?;
+    plan_tests::ensure!(
+        width < 700.0,
+        "the text was not scaled: the page is {width} px wide"
+    )?;
     let failures: RefCell<Vec<String>> = RefCell::new(Vec::new());
     let judge = |what: &str| {
         for outcome in [nothing_cut(ctx, what), axe::check(ctx, what)] {
@@ -123,9 +124,7 @@ fn at_200_percent_text_no_control_is_cut_and_the_canvas_keeps_room(ctx: &Ctx) ->
         )?
         .as_f64()
         .unwrap_or_default();
-    plan_tests::page::ensure(canvas >= 280.0, || {
-        format!("the canvas is {canvas} px wide")
-    })?;
+    plan_tests::ensure!(canvas >= 280.0, "the canvas is {canvas} px wide")?;
     // Ctrl+B brings the plans back; opening one folds them again.
     let unfold = || -> Outcome {
         press(ctx, &[plan_tests::keys::CTRL, "b"])?;

@@ -12,12 +12,11 @@
 use std::time::{Duration, Instant};
 
 use plan_tests::chat::{agent_lines, is_in, say, start_chat, LONG};
+use plan_tests::ensure;
 use plan_tests::hooks;
 use plan_tests::llama::{LlamaServer, Template, MODEL};
 use plan_tests::model_server::{calls, ModelServer, Scripted};
-use plan_tests::page::{
-    click, count, ensure, ensure_count, open_plan, set_value, text_of, Outcome,
-};
+use plan_tests::page::{click, count, ensure_count, open_plan, set_value, text_of, Outcome};
 use plan_tests::{Ctx, Test, SHORT};
 use serde_json::json;
 
@@ -44,29 +43,29 @@ fn a_real_model_that_calls_no_functions_is_said_once_and_every_turn_says_its_cos
     wait_text(ctx, "agent-note", "Saved: smollm2")?;
     start_chat(ctx)?;
     say(ctx, "Hi, I was charged twice on my last bill.")?;
-    ensure(count(ctx, hooks::CHAT_NO_FUNCTIONS)? == 0, || {
-        "the notice came after one turn: a model may greet first".into()
-    })?;
+    ensure!(
+        count(ctx, hooks::CHAT_NO_FUNCTIONS)? == 0,
+        "the notice came after one turn: a model may greet first"
+    )?;
     say(ctx, "My name is Ann Lee, account 12345.")?;
     is_in(ctx, "greeting")?;
-    ensure(count(ctx, hooks::CHAT_NO_FUNCTIONS)? == 1, || {
-        "the chat does not say, once, that the model calls no functions".into()
-    })?;
+    ensure!(
+        count(ctx, hooks::CHAT_NO_FUNCTIONS)? == 1,
+        "the chat does not say, once, that the model calls no functions"
+    )?;
     let notice = text_of(ctx, hooks::CHAT_NO_FUNCTIONS)?;
-    ensure(notice.contains("--jinja"), || {
-        format!("the notice says {notice:?}")
-    })?;
+    ensure!(notice.contains("--jinja"), "the notice says {notice:?}")?;
     let costs = ctx.session().execute(
         "return [...document.querySelectorAll('[data-testid=chat-turn-cost]')].map(e => e.textContent);",
         json!([]),
     )?;
     let costs: Vec<String> = serde_json::from_value(costs).map_err(|e| e.to_string())?;
-    ensure(
+    ensure!(
         costs.len() == 2
             && costs
                 .iter()
                 .all(|c| c.contains(" tokens, ") && c.ends_with(" s")),
-        || format!("each model turn should say its cost: {costs:?}"),
+        "each model turn should say its cost: {costs:?}"
     )?;
     wait_text(ctx, "chat-cost", "Language model: 2 turns, ")?;
     ctx.screenshot("real-model-chat").map(drop)
@@ -102,9 +101,9 @@ fn the_app_chats_with_a_language_model_to_billing_and_a_failed_turn_is_answered_
     wait_text(ctx, "agent-note", "Saved: test-model")?;
     let kept = std::fs::read_to_string(ctx.harness.config_dir().join("plan-builder/agent.json"))
         .map_err(|e| format!("the settings were not kept: {e}"))?;
-    ensure(
+    ensure!(
         kept.contains(&server.base_url) && kept.contains("\"timeout_s\": 2"),
-        || format!("agent.json holds {kept}"),
+        "agent.json holds {kept}"
     )?;
 
     start_chat(ctx)?;
@@ -139,9 +138,11 @@ fn the_app_chats_with_a_language_model_to_billing_and_a_failed_turn_is_answered_
         .into_iter()
         .find(|r| !r.system().starts_with("You are testing a connection"))
         .ok_or("the chat sent no request")?;
-    ensure(first.system().contains("Greet the customer warmly"), || {
-        format!("the system prompt is {:?}", first.system())
-    })?;
+    ensure!(
+        first.system().contains("Greet the customer warmly"),
+        "the system prompt is {:?}",
+        first.system()
+    )?;
     ensure_count(
         ctx,
         "[data-testid=chat-call][data-function=record_deliverable][data-accepted=true]",
@@ -158,9 +159,10 @@ fn the_app_chats_with_a_language_model_to_billing_and_a_failed_turn_is_answered_
         ctx,
         "[data-testid=chat-message][data-turn='0'] [data-testid=chat-by]",
     )?;
-    ensure(opening == "Simulator (the opening)", || {
-        format!("the opening says it was written by {opening:?}")
-    })?;
+    ensure!(
+        opening == "Simulator (the opening)",
+        "the opening says it was written by {opening:?}"
+    )?;
 
     // The server sits on the next turn past the timeout: the page stays responsive meanwhile.
     server.answer([
@@ -200,20 +202,20 @@ fn the_app_chats_with_a_language_model_to_billing_and_a_failed_turn_is_answered_
     eprintln!(
         "while the model was thinking the page answered within {slowest:?} at worst and drew {drawn} frames, the longest gap {longest:.0} ms"
     );
-    ensure(drawn >= 30 && longest < 250.0, || {
-        format!("the page drew {drawn} frames with a gap of {longest:.0} ms while the model was thinking")
-    })?;
-    ensure(slowest < Duration::from_millis(500), || {
-        format!("the page took {slowest:?} to answer while the model was thinking")
-    })?;
-    wait_text(ctx, "chat-failed", "did not answer within 2 s")?;
-    ensure(
-        text_of(ctx, hooks::CHAT_FAILED)?.contains("it is about billing"),
-        || "the failed turn does not keep the message".into(),
+    ensure!(
+        drawn >= 30 && longest < 250.0,
+        "the page drew {drawn} frames with a gap of {longest:.0} ms while the model was thinking"
     )?;
-    ensure(agent_lines(ctx)? == lines, || {
-        "a failed turn added a reply".into()
-    })?;
+    ensure!(
+        slowest < Duration::from_millis(500),
+        "the page took {slowest:?} to answer while the model was thinking"
+    )?;
+    wait_text(ctx, "chat-failed", "did not answer within 2 s")?;
+    ensure!(
+        text_of(ctx, hooks::CHAT_FAILED)?.contains("it is about billing"),
+        "the failed turn does not keep the message"
+    )?;
+    ensure!(agent_lines(ctx)? == lines, "a failed turn added a reply")?;
     is_in(ctx, "customer-intake")?;
     click(ctx, hooks::CHAT_RETRY)?;
     wait_text(ctx, "chat-failed", "answered HTTP 503 (model is loading)")?;
@@ -224,16 +226,18 @@ fn the_app_chats_with_a_language_model_to_billing_and_a_failed_turn_is_answered_
             Ok(agent_lines(ctx)? == lines + 1)
         })?;
     is_in(ctx, "billing-support")?;
-    ensure(count(ctx, hooks::CHAT_FAILED)? == 0, || {
-        "the failed turn is still shown".into()
-    })?;
+    ensure!(
+        count(ctx, hooks::CHAT_FAILED)? == 0,
+        "the failed turn is still shown"
+    )?;
     let by = text_of(
         ctx,
         "[data-testid=chat-message][data-role=agent]:last-child [data-testid=chat-by]",
     )?;
-    ensure(by == "Simulator, for the model", || {
-        format!("the last reply says {by:?}")
-    })?;
+    ensure!(
+        by == "Simulator, for the model",
+        "the last reply says {by:?}"
+    )?;
     click(
         ctx,
         "[data-testid=chat-message][data-role=agent]:last-child [data-testid=chat-trace] summary",
@@ -242,9 +246,9 @@ fn the_app_chats_with_a_language_model_to_billing_and_a_failed_turn_is_answered_
         ctx,
         "[data-testid=chat-message][data-role=agent]:last-child [data-testid=chat-trace]",
     )?;
-    ensure(
+    ensure!(
         trace.contains("the simulator answered this turn: the language model failed"),
-        || format!("the trace says {trace:?}"),
+        "the trace says {trace:?}"
     )?;
     // The newest line stays in view, its trace unfolded included, as in any chat window.
     ctx.session()
@@ -262,14 +266,16 @@ fn the_app_chats_with_a_language_model_to_billing_and_a_failed_turn_is_answered_
         ctx,
         "[data-testid=chat-message][data-turn='2'][data-role=agent] [data-testid=chat-calls]",
     )?;
-    ensure(
+    ensure!(
         calls.contains("record_deliverable(key \"account_number\", value \"CM-1\") → accepted"),
-        || format!("the calls say {calls:?}"),
+        "the calls say {calls:?}"
     )?;
     // Test connection's check of function calling, then the chat's four.
-    ensure(server.completions().len() == 5, || {
-        format!("{} completion requests", server.completions().len())
-    })?;
+    ensure!(
+        server.completions().len() == 5,
+        "{} completion requests",
+        server.completions().len()
+    )?;
     ctx.screenshot("agent-chat").map(drop)
 }
 

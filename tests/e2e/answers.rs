@@ -7,8 +7,9 @@
 
 use std::fs;
 
+use plan_tests::ensure;
 use plan_tests::hooks;
-use plan_tests::page::{click, count, draft, ensure, open_plan, plan, text_of, Outcome};
+use plan_tests::page::{click, draft, gone, open_plan, plan, text_of, Outcome};
 use plan_tests::{Ctx, Test, SHORT};
 
 /// This suite's tests, in the order they run.
@@ -41,14 +42,15 @@ fn a_no_that_no_arrow_handles_is_named_and_fixed_by_one_click(ctx: &Ctx) -> Outc
     click(ctx, hooks::TAB_PROBLEMS)?;
     ctx.session().wait_for(UNHANDLED, SHORT)?;
     let said = text_of(ctx, UNHANDLED)?;
-    ensure(
+    ensure!(
         said.contains("'no' for confirmed") && said.contains("Confirmation"),
-        || format!("the warning says {said:?}"),
+        "the warning says {said:?}"
     )?;
     let fix = text_of(ctx, hooks::PROBLEM_FIX)?;
-    ensure(fix == "Add an arrow for \u{2018}no\u{2019}", || {
-        format!("the fix says {fix:?}")
-    })?;
+    ensure!(
+        fix == "Add an arrow for \u{2018}no\u{2019}",
+        "the fix says {fix:?}"
+    )?;
     ctx.screenshot("unhandled-answer-and-its-fix")?;
     click(ctx, hooks::PROBLEM_FIX)?;
     ctx.session().wait_for(hooks::TRANSITION_INSPECTOR, SHORT)?;
@@ -66,11 +68,7 @@ fn a_no_that_no_arrow_handles_is_named_and_fixed_by_one_click(ctx: &Ctx) -> Outc
                     == Some(&serde_json::json!(false)))
         })?;
     click(ctx, hooks::TAB_PROBLEMS)?;
-    ctx.session().wait_until(
-        "the warning gone",
-        SHORT,
-        || Ok(count(ctx, UNHANDLED)? == 0),
-    )?;
+    gone(ctx, "the warning gone", UNHANDLED, SHORT)?;
     ctx.screenshot("unhandled-answer-fixed")?;
     Ok(())
 }

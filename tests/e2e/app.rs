@@ -6,9 +6,10 @@
 use std::fs;
 use std::path::Path;
 
+use plan_tests::ensure;
 use plan_tests::hooks;
 use plan_tests::page::{
-    centre, count, draft, ensure, ensure_count, open_plan, plan, text_of, view_transform, Outcome,
+    centre, count, draft, ensure_count, open_plan, plan, text_of, view_transform, Outcome,
 };
 use plan_tests::{Ctx, Test, SHORT};
 use serde_json::json;
@@ -48,17 +49,17 @@ fn a_plan_opens_where_its_arrow_labels_can_be_read(ctx: &Ctx) -> Outcome {
     ctx.session()
         .wait_until("its arrows labelled", SHORT, || Ok(labels_shown(ctx)? == 7))?;
     let (_, _, zoom) = view_transform(ctx)?;
-    ensure(zoom >= 0.3, || format!("the support plan opened at {zoom}"))?;
+    ensure!(zoom >= 0.3, "the support plan opened at {zoom}")?;
     // Every state is on screen, the start state among them.
     let (left, top, w, h) = canvas_rect(ctx)?;
     for id in ["greeting", "farewell", "billing-support", "general-support"] {
         let at = centre(ctx, &format!("[data-testid=state][data-state-id='{id}']"))?;
-        ensure(
+        ensure!(
             (at.0 as f64) > left
                 && (at.0 as f64) < left + w
                 && (at.1 as f64) > top
                 && (at.1 as f64) < top + h,
-            || format!("{id} is at {at:?}, off the canvas"),
+            "{id} is at {at:?}, off the canvas"
         )?;
     }
     ctx.screenshot("opened-readable")?;
@@ -137,9 +138,10 @@ fn a_large_plan_opens_with_the_cards_past_the_edge_ready_for_a_pan(ctx: &Ctx) ->
     let (n, nearest) = past_the_edge(ctx)?;
     ctx.screenshot("large-plan-opened")?;
     // Within the margin (120 px on screen), not the whole plan.
-    ensure(nearest <= 120.0 && count(ctx, hooks::STATE)? < 300, || {
-        format!("{n} cards past the edge, the nearest {nearest} px away")
-    })
+    ensure!(
+        nearest <= 120.0 && count(ctx, hooks::STATE)? < 300,
+        "{n} cards past the edge, the nearest {nearest} px away"
+    )
 }
 
 /// A generated plan of 300 states, titled to sort first in the plan list.
@@ -170,9 +172,7 @@ fn canvas_rect(ctx: &Ctx) -> Result<(f64, f64, f64, f64), String> {
 
 fn plan_list_shows_every_sample_plan(ctx: &Ctx) -> Outcome {
     let expected = sample_ids(ctx.workspace());
-    ensure(expected.len() >= 4, || {
-        format!("only {expected:?} in plans/")
-    })?;
+    ensure!(expected.len() >= 4, "only {expected:?} in plans/")?;
     ctx.session().wait_until("the plan list", SHORT, || {
         Ok(count(ctx, hooks::PLAN)? == expected.len())
     })?;
@@ -184,21 +184,19 @@ fn plan_list_shows_every_sample_plan(ctx: &Ctx) -> Outcome {
             .unwrap_or_default();
         let text = ctx.session().text(&item)?;
         let p = plan(ctx, &id)?;
-        ensure(text.contains(&p.title), || {
-            format!(
-                "plan {id} is listed as {text:?}, not by its title {:?}",
-                p.title
-            )
-        })?;
-        ensure(text.contains(&format!("{} states", p.states.len())), || {
-            format!("plan {id} does not say its state count: {text:?}")
-        })?;
+        ensure!(
+            text.contains(&p.title),
+            "plan {id} is listed as {text:?}, not by its title {:?}",
+            p.title
+        )?;
+        ensure!(
+            text.contains(&format!("{} states", p.states.len())),
+            "plan {id} does not say its state count: {text:?}"
+        )?;
         shown.push(id);
     }
     shown.sort();
-    ensure(shown == expected, || {
-        format!("listed {shown:?}, expected {expected:?}")
-    })
+    ensure!(shown == expected, "listed {shown:?}, expected {expected:?}")
 }
 
 fn support_plan_shows_its_states_and_arrows_labelled_with_conditions(ctx: &Ctx) -> Outcome {
@@ -208,17 +206,17 @@ fn support_plan_shows_its_states_and_arrows_labelled_with_conditions(ctx: &Ctx) 
             ctx,
             &format!("[data-testid=state][data-state-id='{}']", state.id),
         )?;
-        ensure(text.contains(&state.title), || {
-            format!(
-                "card {} shows {text:?}, not its title {:?}",
-                state.id, state.title
-            )
-        })?;
+        ensure!(
+            text.contains(&state.title),
+            "card {} shows {text:?}, not its title {:?}",
+            state.id,
+            state.title
+        )?;
     }
     let intake = shown_text(ctx, "[data-testid=state][data-state-id='customer-intake']")?;
-    ensure(
+    ensure!(
         intake.contains("Strict") && intake.contains("2 tasks") && intake.contains("issue_type"),
-        || format!("the intake card lacks mode, task count or keys: {intake:?}"),
+        "the intake card lacks mode, task count or keys: {intake:?}"
     )?;
     ensure_count(
         ctx,
@@ -226,42 +224,44 @@ fn support_plan_shows_its_states_and_arrows_labelled_with_conditions(ctx: &Ctx) 
         1,
         "the greeting card has no start marker",
     )?;
-    ensure(
+    ensure!(
         text_of(
             ctx,
             "[data-state-id='farewell'] [data-testid=ending-marker]",
         )?
         .contains("Ends"),
-        || "the farewell card has no ending marker".into(),
+        "the farewell card has no ending marker"
     )?;
 
     let arrow = "[data-testid=transition][data-from='customer-intake'][data-index='0']";
     let el = ctx.session().wait_for(arrow, SHORT)?;
-    ensure(
+    ensure!(
         ctx.session().attribute(&el, "data-to")?.as_deref() == Some("billing-support"),
-        || "intake's first transition does not go to billing".into(),
+        "intake's first transition does not go to billing"
     )?;
     let label = text_of(
         ctx,
         "[data-testid=transition-label][data-from='customer-intake'][data-index='0']",
     )?;
-    ensure(label.contains("issue_type = billing"), || {
-        format!("intake → billing is labelled {label:?}")
-    })?;
-    ensure(label.starts_with("first"), || {
-        format!("a state with several transitions says the order they are checked in: {label:?}")
-    })?;
+    ensure!(
+        label.contains("issue_type = billing"),
+        "intake → billing is labelled {label:?}"
+    )?;
+    ensure!(
+        label.starts_with("first"),
+        "a state with several transitions says the order they are checked in: {label:?}"
+    )?;
     let general = text_of(
         ctx,
         "[data-testid=transition-label][data-from='customer-intake'][data-index='2']",
     )?;
-    ensure(
+    ensure!(
         general.contains("all tasks done") && general.starts_with("last"),
-        || format!("intake → general is labelled {general:?}"),
+        "intake → general is labelled {general:?}"
     )?;
-    ensure(
+    ensure!(
         count(ctx, hooks::TRANSITION)? == p.transition_count(),
-        || "not every transition is drawn".into(),
+        "not every transition is drawn"
     )?;
     ctx.screenshot("customer-support").map(|_| ())
 }
@@ -270,12 +270,11 @@ fn every_sample_plan_draws_all_its_states_and_transitions(ctx: &Ctx) -> Outcome 
     for id in sample_ids(ctx.workspace()) {
         let p = open_plan(ctx, &id)?;
         let arrows = count(ctx, hooks::TRANSITION)?;
-        ensure(arrows == p.transition_count(), || {
-            format!(
-                "{id}: {arrows} arrows drawn for {} transitions",
-                p.transition_count()
-            )
-        })?;
+        ensure!(
+            arrows == p.transition_count(),
+            "{id}: {arrows} arrows drawn for {} transitions",
+            p.transition_count()
+        )?;
         ctx.screenshot(&format!("plan-{id}"))?;
     }
     // Tool routes read as the tool and the code it returned.
@@ -284,36 +283,39 @@ fn every_sample_plan_draws_all_its_states_and_transitions(ctx: &Ctx) -> Outcome 
         ctx,
         "[data-testid=transition][data-from='identify'][data-index='0']",
     )?;
-    ensure(
+    ensure!(
         tool.contains("verify_customer → CUSTOMER_VERIFIED"),
-        || format!("a tool route reads {tool:?}"),
+        "a tool route reads {tool:?}"
     )?;
     let negated = text_of(
         ctx,
         "[data-testid=transition][data-from='installment-plan'][data-index='1']",
     )?;
-    ensure(
+    ensure!(
         negated.contains("agree_installment_plan → not AGREEMENT_CONFIRMED"),
-        || format!("a negated tool route reads {negated:?}"),
+        "a negated tool route reads {negated:?}"
     )?;
     let p = open_plan(ctx, "medical-intake")?;
     let numeric = text_of(
         ctx,
         "[data-testid=transition][data-from='medical-intake'][data-index='1']",
     )?;
-    ensure(numeric.contains("4 ≤ risk_score ≤ 7"), || {
-        format!("a between condition reads {numeric:?}")
-    })?;
+    ensure!(
+        numeric.contains("4 ≤ risk_score ≤ 7"),
+        "a between condition reads {numeric:?}"
+    )?;
     let stuck = text_of(
         ctx,
         "[data-testid=transition][data-from='medical-intake'][data-index='3']",
     )?;
-    ensure(stuck.contains("after 4 turns without progress"), || {
-        format!("a turn guard reads {stuck:?}")
-    })?;
-    ensure(p.states.len() == count(ctx, hooks::STATE)?, || {
-        "medical intake lost states on reopening".into()
-    })
+    ensure!(
+        stuck.contains("after 4 turns without progress"),
+        "a turn guard reads {stuck:?}"
+    )?;
+    ensure!(
+        p.states.len() == count(ctx, hooks::STATE)?,
+        "medical intake lost states on reopening"
+    )
 }
 
 /// Issue 6: while a zoom is under way over more than 24 cards, the overview drawing stands in
@@ -378,12 +380,12 @@ fn a_zoom_over_many_cards_draws_the_overview_until_it_rests(ctx: &Ctx) -> Outcom
         shown_cards.as_u64().unwrap_or(u64::MAX),
     );
     ctx.screenshot("zoom-under-way")?;
-    ensure(during == (1, 0), || {
-        format!(
-            "while zooming: {} overview drawings and {} card elements shown",
-            during.0, during.1
-        )
-    })?;
+    ensure!(
+        during == (1, 0),
+        "while zooming: {} overview drawings and {} card elements shown",
+        during.0,
+        during.1
+    )?;
     ctx.session()
         .wait_until("the cards back after the zoom", SHORT, || cards_back(ctx))?;
     ctx.screenshot("zoom-rested")?;
@@ -400,15 +402,11 @@ fn canvas_pans_and_zooms(ctx: &Ctx) -> Outcome {
     let from = ((left + 60.0) as i64, (top + 16.0) as i64);
     ctx.session().drag(from, (from.0 + 200, from.1 + 100), 10)?;
     let (x1, y1, z1) = view_transform(ctx)?;
-    ensure(
+    ensure!(
         (x1 - x0 - 200.0).abs() < 2.0 && (y1 - y0 - 100.0).abs() < 2.0 && z1 == z0,
-        || {
-            format!(
-                "dragging by (200, 100) moved the view from {:?} to {:?}",
-                (x0, y0, z0),
-                (x1, y1, z1)
-            )
-        },
+        "dragging by (200, 100) moved the view from {:?} to {:?}",
+        (x0, y0, z0),
+        (x1, y1, z1)
     )?;
 
     // Zoom buttons step the zoom, and the status bar says so.
@@ -416,9 +414,10 @@ fn canvas_pans_and_zooms(ctx: &Ctx) -> Outcome {
     ctx.session()
         .click(&ctx.session().wait_for(hooks::ZOOM_IN, SHORT)?)?;
     let (_, _, z2) = view_transform(ctx)?;
-    ensure((z2 / z1 - 1.2).abs() < 1e-3, || {
-        format!("zoom in went from {z1} to {z2}")
-    })?;
+    ensure!(
+        (z2 / z1 - 1.2).abs() < 1e-3,
+        "zoom in went from {z1} to {z2}"
+    )?;
     ctx.session()
         .wait_until("the zoom readout to change", SHORT, || {
             Ok(text_of(ctx, hooks::ZOOM)? != before)
@@ -432,28 +431,26 @@ fn canvas_pans_and_zooms(ctx: &Ctx) -> Outcome {
     ctx.session()
         .execute(zoom_event, json!([0, 100, true, at.0, at.1]))?;
     let (_, _, z3) = view_transform(ctx)?;
-    ensure(z3 < z2, || {
-        format!("ctrl+wheel down did not zoom out ({z2} → {z3})")
-    })?;
+    ensure!(z3 < z2, "ctrl+wheel down did not zoom out ({z2} → {z3})")?;
     let (x3, y3, _) = view_transform(ctx)?;
     ctx.session()
         .execute(zoom_event, json!([0, 50, false, at.0, at.1]))?;
     let (x4, y4, _) = view_transform(ctx)?;
-    ensure((y4 - (y3 - 50.0)).abs() < 0.5 && x4 == x3, || {
-        format!(
-            "a plain wheel did not scroll by 50 px: {:?} → {:?}",
-            (x3, y3),
-            (x4, y4)
-        )
-    })?;
+    ensure!(
+        (y4 - (y3 - 50.0)).abs() < 0.5 && x4 == x3,
+        "a plain wheel did not scroll by 50 px: {:?} → {:?}",
+        (x3, y3),
+        (x4, y4)
+    )?;
 
     // Fit brings the whole plan back.
     ctx.session()
         .click(&ctx.session().wait_for(hooks::FIT_VIEW, SHORT)?)?;
     let fitted = view_transform(ctx)?;
-    ensure(
+    ensure!(
         (fitted.0 - x0).abs() < 1.0 && (fitted.1 - y0).abs() < 1.0 && (fitted.2 - z0).abs() < 1e-9,
-        || format!("fit went to {fitted:?}, not back to {:?}", (x0, y0, z0)),
+        "fit went to {fitted:?}, not back to {:?}",
+        (x0, y0, z0)
     )
 }
 
@@ -488,9 +485,10 @@ fn a_crowded_view_is_drawn_as_an_overview_with_problems_marked(ctx: &Ctx) -> Out
     plan_tests::page::fit(ctx)?;
     ctx.session()
         .wait_for(hooks::OVERVIEW, std::time::Duration::from_secs(30))?;
-    ensure(count(ctx, hooks::STATE)? == 0, || {
-        "cards are drawn as elements in the overview".into()
-    })?;
+    ensure!(
+        count(ctx, hooks::STATE)? == 0,
+        "cards are drawn as elements in the overview"
+    )?;
     let dots =
         ctx.session()
             .wait_until("the problem dot drawn", SHORT, || Ok(error_dots(ctx)? > 0));

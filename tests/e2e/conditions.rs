@@ -3,7 +3,8 @@
 
 use plan_core::condition::ConditionType;
 use plan_core::plan::Plan;
-use plan_tests::page::{click, count, ensure, ensure_count, open_plan, set_value, Outcome};
+use plan_tests::ensure;
+use plan_tests::page::{click, count, ensure_count, open_plan, set_value, Outcome};
 use plan_tests::{Ctx, Test};
 use serde_json::{json, Value};
 
@@ -45,9 +46,10 @@ fn each_kind_of_condition_is_built_in_its_own_fields(ctx: &Ctx) -> Outcome {
     pick("condition-type", "deliverable_value_numeric")?;
     pick("key", "overcharge")?;
     pick("operator", "between")?;
-    ensure(count(ctx, &nested("value", ""))? == 0, || {
-        "between still asks for one number".into()
-    })?;
+    ensure!(
+        count(ctx, &nested("value", ""))? == 0,
+        "between still asks for one number"
+    )?;
     pick("min", "3")?;
     pick("max", "7.5")?;
     arrow_holds(

@@ -6,10 +6,11 @@
 //! Screenshots land in `target/e2e/`.
 
 use plan_tests::chat::{is_in, say, start_chat, LONG};
+use plan_tests::ensure;
 use plan_tests::hooks;
 use plan_tests::page::{
-    by_testid, click, count, ensure, ensure_count, open_plan, plan, select_state, set_value,
-    text_of, wait_saved, Outcome, CTRL,
+    by_testid, click, count, ensure_count, ensure_valid, open_plan, open_plan_details, plan,
+    select_state, set_value, text_of, wait_saved, Outcome, CTRL,
 };
 use plan_tests::{Ctx, Test, SHORT};
 
@@ -26,12 +27,11 @@ pub const TESTS: &[Test] = plan_tests::tests![
 fn an_interruption_added_in_the_editor_parks_the_task_and_the_chat_comes_back_to_it(
     ctx: &Ctx,
 ) -> Outcome {
-    open_plan(ctx, "vehicle-viewing")?;
-    click(ctx, hooks::TAB_INSPECT)?;
-    ctx.session().wait_for(hooks::PLAN_INSPECTOR, SHORT)?;
-    ensure(count(ctx, hooks::INTERRUPTION)? == 3, || {
-        "the sample's three interruptions are not drawn".into()
-    })?;
+    open_plan_details(ctx, "vehicle-viewing")?;
+    ensure!(
+        count(ctx, hooks::INTERRUPTION)? == 3,
+        "the sample's three interruptions are not drawn"
+    )?;
     click(ctx, hooks::ADD_INTERRUPTION)?;
     let form = "[data-testid=interruption-fields][data-interruption-id='interruption-4']";
     ctx.session().wait_for(form, SHORT)?;
@@ -69,15 +69,13 @@ fn an_interruption_added_in_the_editor_parks_the_task_and_the_chat_comes_back_to
     let x = saved
         .interruption("directions")
         .ok_or("the draft has no 'directions'")?;
-    ensure(
+    ensure!(
         x.target_state_id == "parking"
             && x.phrases == ["directions", "how do I get"]
             && x.only_in == ["booking"],
-        || format!("the draft's interruption: {x:?}"),
+        "the draft's interruption: {x:?}"
     )?;
-    ensure(!plan_core::validate(&saved).has_errors(), || {
-        format!("{:?}", plan_core::validate(&saved).codes())
-    })?;
+    ensure_valid(&saved)?;
     ctx.session().wait_for(
         "[data-testid=interruption][data-id=directions][data-target=parking]",
         SHORT,
@@ -105,17 +103,18 @@ fn an_interruption_added_in_the_editor_parks_the_task_and_the_chat_comes_back_to
         LONG,
     )?;
     let said = text_of(ctx, hooks::CHAT_PARKED)?;
-    ensure(
+    ensure!(
         said.contains("Booking a viewing, parked at turn 2 for Asks for directions")
             && said.contains("kept until the detour ends"),
-        || format!("the panel says {said:?}"),
+        "the panel says {said:?}"
     )?;
     ctx.screenshot("interruption-parked")?;
     say(ctx, "by bike")?;
     is_in(ctx, "booking")?;
-    ensure(count(ctx, hooks::CHAT_PARKED)? == 0, || {
-        "the parked task is still shown".into()
-    })?;
+    ensure!(
+        count(ctx, hooks::CHAT_PARKED)? == 0,
+        "the parked task is still shown"
+    )?;
     ensure_count(
         ctx,
         "[data-testid=state][data-parked=true]",
@@ -123,10 +122,10 @@ fn an_interruption_added_in_the_editor_parks_the_task_and_the_chat_comes_back_to
         "a card is still lit as parked",
     )?;
     let transcript = text_of(ctx, hooks::CHAT_TRANSCRIPT)?;
-    ensure(
+    ensure!(
         transcript.contains("back to Booking a viewing")
             && transcript.contains("parked Booking a viewing to answer Asks for directions"),
-        || format!("the trace does not say what happened: {transcript}"),
+        "the trace does not say what happened: {transcript}"
     )?;
     ctx.screenshot("interruption-resumed")?;
     Ok(())
@@ -147,16 +146,19 @@ fn states_say_whether_they_can_be_interrupted_and_find_finds_interruptions(ctx: 
     open_plan(ctx, "vehicle-viewing")?;
     click(ctx, hooks::TAB_INSPECT)?;
     select_state(ctx, "confirm")?;
-    ensure(!checked(ctx, hooks::FIELD_INTERRUPTIBLE)?, || {
-        "the confirmation says it can be interrupted".into()
-    })?;
-    ensure(checked(ctx, hooks::FIELD_TASK_ASK_AGAIN)?, || {
-        "the confirmation's task does not ask afresh".into()
-    })?;
+    ensure!(
+        !checked(ctx, hooks::FIELD_INTERRUPTIBLE)?,
+        "the confirmation says it can be interrupted"
+    )?;
+    ensure!(
+        checked(ctx, hooks::FIELD_TASK_ASK_AGAIN)?,
+        "the confirmation's task does not ask afresh"
+    )?;
     select_state(ctx, "booking")?;
-    ensure(checked(ctx, hooks::FIELD_INTERRUPTIBLE)?, || {
-        "the booking says it cannot be interrupted".into()
-    })?;
+    ensure!(
+        checked(ctx, hooks::FIELD_INTERRUPTIBLE)?,
+        "the booking says it cannot be interrupted"
+    )?;
     click(ctx, hooks::FIELD_INTERRUPTIBLE)?;
     select_state(ctx, "booked")?;
     set_value(ctx, hooks::FIELD_ENDING, "resume")?;
@@ -166,12 +168,12 @@ fn states_say_whether_they_can_be_interrupted_and_find_finds_interruptions(ctx: 
     )?;
     wait_saved(ctx)?;
     let saved = plan(ctx, "vehicle-viewing")?;
-    ensure(
+    ensure!(
         !saved.state("booking").is_some_and(|s| s.interruptible)
             && saved
                 .state("booked")
                 .is_some_and(|s| s.ending == Some(plan_core::plan::Ending::Resume {})),
-        || "the draft did not follow the fields".into(),
+        "the draft did not follow the fields"
     )?;
     // The checker says what that did: a return point reached without a detour.
     click(ctx, hooks::TAB_PROBLEMS)?;
@@ -186,9 +188,10 @@ fn states_say_whether_they_can_be_interrupted_and_find_finds_interruptions(ctx: 
         .session()
         .wait_for("[data-testid=find-result][data-state-id=dropped]", SHORT)?;
     let said = ctx.session().text(&found)?;
-    ensure(said.contains("interruption Never mind"), || {
-        format!("the result says {said:?}")
-    })?;
+    ensure!(
+        said.contains("interruption Never mind"),
+        "the result says {said:?}"
+    )?;
     ctx.screenshot("find-interruption")?;
     Ok(())
 }

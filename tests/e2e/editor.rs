@@ -10,11 +10,12 @@ use std::time::{Duration, Instant};
 use plan_core::condition::ConditionType;
 use plan_core::plan::{DeliverableType, Ending, Plan, StateType};
 use plan_core::{validate, Severity};
+use plan_tests::ensure;
 use plan_tests::hooks;
 use plan_tests::page::{
-    arrow_middle, by_testid, centre, click, click_at, count, draft, ensure, ensure_count,
-    open_plan, plan, plan_cli, reachable_point, select_state, set_value, text_of, type_text,
-    wait_saved, Outcome, CTRL, DELETE, SHIFT,
+    arrow_middle, by_testid, centre, click, click_at, count, draft, ensure_count, gone, open_plan,
+    plan, plan_cli, reachable_point, select_state, set_value, text_of, type_text, wait_saved,
+    Outcome, CTRL, DELETE, SHIFT,
 };
 use plan_tests::{Ctx, Test, SHORT};
 use serde_json::json;
@@ -143,9 +144,7 @@ fn renaming_a_key_or_a_task_rewires_every_use_and_a_taken_name_is_refused(ctx: &
         routes_on(p, "topic")
     })?;
     let label = text_of(ctx, &hooks::arrow("customer-intake", 0))?;
-    ensure(label.contains("topic"), || {
-        format!("the arrow says {label:?}")
-    })?;
+    ensure!(label.contains("topic"), "the arrow says {label:?}")?;
 
     let task = "[data-testid=task][data-task-index='1']";
     set_value(
@@ -154,16 +153,15 @@ fn renaming_a_key_or_a_task_rewires_every_use_and_a_taken_name_is_refused(ctx: &
         "identify",
     )?;
     let said = text_of(ctx, &format!("{task} [data-testid=field-error]"))?;
-    ensure(said.contains("'identify' is taken already"), || {
-        format!("the refusal says {said:?}")
-    })?;
+    ensure!(
+        said.contains("'identify' is taken already"),
+        "the refusal says {said:?}"
+    )?;
     let shown = ctx.session().execute(
         "return document.querySelector(arguments[0]).value;",
         json!([format!("{task} [data-testid=field-task-id]")]),
     )?;
-    ensure(shown == json!("classify"), || {
-        format!("the field shows {shown}")
-    })?;
+    ensure!(shown == json!("classify"), "the field shows {shown}")?;
     ctx.screenshot("rename-refused")?;
     set_value(ctx, &format!("{task} [data-testid=field-task-id]"), "sort")?;
     wait_for_draft(ctx, "customer-support", "the task renamed", |p| {
@@ -215,13 +213,12 @@ fn rename_undo_redo_delete_undo_and_paste(ctx: &Ctx) -> Outcome {
     // Delete a state: the arrows into it go too, and the author is told how many.
     select_state(ctx, "farewell")?;
     ctx.session().chord(&[DELETE])?;
-    ctx.session().wait_until("farewell deleted", SHORT, || {
-        Ok(count(ctx, &hooks::state("farewell"))? == 0)
-    })?;
+    gone(ctx, "farewell deleted", &hooks::state("farewell"), SHORT)?;
     let notice = text_of(ctx, hooks::NOTICE)?;
-    ensure(notice.contains("1 state and 3 transitions"), || {
-        format!("the notice says {notice:?}")
-    })?;
+    ensure!(
+        notice.contains("1 state and 3 transitions"),
+        "the notice says {notice:?}"
+    )?;
     ensure_count(
         ctx,
         "[data-testid=transition][data-to=farewell]",
@@ -255,12 +252,11 @@ fn rename_undo_redo_delete_undo_and_paste(ctx: &Ctx) -> Outcome {
         p.state("billing-support-copy").is_some()
     })?;
     let copy = p.state("billing-support-copy").ok_or("no copy")?;
-    ensure(copy.transitions[0].target_state_id == "farewell", || {
-        "the copy's arrow lost its target".into()
-    })?;
-    ensure(p.state("intake").is_some(), || {
-        "the redo did not stick".into()
-    })?;
+    ensure!(
+        copy.transitions[0].target_state_id == "farewell",
+        "the copy's arrow lost its target"
+    )?;
+    ensure!(p.state("intake").is_some(), "the redo did not stick")?;
     // The plan list follows the saved draft.
     ctx.session()
         .wait_until("the plan list updated", LONG, || {
@@ -269,9 +265,7 @@ fn rename_undo_redo_delete_undo_and_paste(ctx: &Ctx) -> Outcome {
                     .contains("7 states · 8 transitions"),
             )
         })?;
-    ensure(!validate(&p).has_errors(), || {
-        "the edited plan has errors".into()
-    })
+    ensure!(!validate(&p).has_errors(), "the edited plan has errors")
 }
 
 fn moving_cards_find_and_the_help_overlay(ctx: &Ctx) -> Outcome {
@@ -283,12 +277,14 @@ fn moving_cards_find_and_the_help_overlay(ctx: &Ctx) -> Outcome {
         p.layout["farewell"] != was
     })?;
     let now = p.layout["farewell"];
-    ensure(now.x % 12.0 == 0.0 && now.y % 12.0 == 0.0, || {
-        format!("not on the grid: {now:?}")
-    })?;
-    ensure(now.y > was.y && now.x < was.x, || {
-        format!("moved the wrong way: {was:?} → {now:?}")
-    })?;
+    ensure!(
+        now.x % 12.0 == 0.0 && now.y % 12.0 == 0.0,
+        "not on the grid: {now:?}"
+    )?;
+    ensure!(
+        now.y > was.y && now.x < was.x,
+        "moved the wrong way: {was:?} → {now:?}"
+    )?;
     // One drag is one undo step.
     click(ctx, hooks::UNDO)?;
     wait_for_draft(ctx, "customer-support", "the move undone", |p| {
@@ -311,17 +307,17 @@ fn moving_cards_find_and_the_help_overlay(ctx: &Ctx) -> Outcome {
             Ok(count(ctx, &hooks::state("new-state"))? == 1)
         })?;
     let landed = centre(ctx, &hooks::state("new-state"))?;
-    ensure(
+    ensure!(
         (landed.0 - drop_at.0).abs() < 30 && (landed.1 - drop_at.1).abs() < 30,
-        || format!("dropped at {drop_at:?}, landed at {landed:?}"),
+        "dropped at {drop_at:?}, landed at {landed:?}"
     )?;
     let p = wait_for_draft(ctx, "customer-support", "the new goal state", |p| {
         p.state("new-state").is_some()
     })?;
-    ensure(
+    ensure!(
         p.state("new-state")
             .is_some_and(|s| s.kind == StateType::Goal),
-        || "not a goal state".into(),
+        "not a goal state"
     )?;
 
     // An arrow's end dragged to another card sends it there.
@@ -353,9 +349,9 @@ fn moving_cards_find_and_the_help_overlay(ctx: &Ctx) -> Outcome {
     click(ctx, "[data-testid=canvas] .minimap")?;
     ctx.session().chord(&["?"])?;
     ctx.session().wait_for(hooks::HELP_OVERLAY, SHORT)?;
-    ensure(
+    ensure!(
         text_of(ctx, hooks::HELP_OVERLAY)?.contains("Ctrl+Z"),
-        || "the help lists no undo".into(),
+        "the help lists no undo"
     )?;
     ctx.screenshot("help-overlay")?;
     ctx.session().chord(&["\u{E00C}"])?;
@@ -393,12 +389,11 @@ fn quick_presses_after_connecting_or_on_the_palette_add_no_stray_state(ctx: &Ctx
     })?;
     std::thread::sleep(Duration::from_millis(600));
     let loops = "[data-testid=transition][data-from=billing-support][data-to=billing-support]";
-    ensure(count(ctx, loops)? == 0, || {
-        "a click on a handle drew a loop".into()
-    })?;
-    ensure(count(ctx, hooks::STATE)? == states, || {
-        "a press right after connecting added a state".into()
-    })?;
+    ensure!(count(ctx, loops)? == 0, "a click on a handle drew a loop")?;
+    ensure!(
+        count(ctx, hooks::STATE)? == states,
+        "a press right after connecting added a state"
+    )?;
     // A palette press released somewhere else, then a click on a card.
     let palette = centre(ctx, hooks::PALETTE_LOOSE)?;
     let title = centre(ctx, &format!("{} .card-title", hooks::state("farewell")))?;
@@ -409,9 +404,10 @@ fn quick_presses_after_connecting_or_on_the_palette_add_no_stray_state(ctx: &Ctx
     std::thread::sleep(Duration::from_millis(600));
     ctx.screenshot("no-stray-state")?;
     let now = count(ctx, hooks::STATE)?;
-    ensure(now == states, || {
-        format!("{states} states before, {now} after: a press added a state")
-    })?;
+    ensure!(
+        now == states,
+        "{states} states before, {now} after: a press added a state"
+    )?;
     // A real double-click on the empty canvas still adds one.
     let empty = centre(ctx, hooks::CANVAS)?;
     let empty = (empty.0, empty.1 + 220);

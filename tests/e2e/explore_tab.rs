@@ -14,9 +14,10 @@ use std::time::Duration;
 
 use plan_core::Plan;
 use plan_tests::chat::is_in;
+use plan_tests::ensure;
 use plan_tests::hooks;
 use plan_tests::page::{
-    click, count, draft, ensure, ensure_count, open_plan, shows, text_of, type_text, Outcome,
+    click, count, draft, ensure_count, open_plan, shows, text_of, type_text, Outcome,
 };
 use plan_tests::{Ctx, Test};
 use serde_json::json;
@@ -89,35 +90,38 @@ fn a_broken_rule_is_found_shown_played_and_kept_as_a_test_case(ctx: &Ctx) -> Out
     let finding = "[data-testid=explore-finding][data-code=explore-rule-broken]";
     shows(ctx, "the broken rule found", finding, SEARCH)?;
     let summary = text_of(ctx, hooks::EXPLORE_SUMMARY)?;
-    ensure(
+    ensure!(
         summary.contains("every conversation") && summary.contains("1 error"),
-        || format!("the summary: {summary:?}"),
+        "the summary: {summary:?}"
     )?;
     let message = text_of(ctx, finding)?;
-    ensure(
+    ensure!(
         message.contains("Billing only for a caller who gave their name")
             && message.contains("conversation of 9 turns"),
-        || format!("the finding: {message:?}"),
+        "the finding: {message:?}"
     )?;
-    ensure(text_of(ctx, hooks::TAB_EXPLORE)? == "Explore (1)", || {
-        "the tab does not count the error".into()
-    })?;
+    ensure!(
+        text_of(ctx, hooks::TAB_EXPLORE)? == "Explore (1)",
+        "the tab does not count the error"
+    )?;
     ctx.screenshot("explore-found")?;
 
     // One truth: the status bar counts explore's error beside the checks', and opens Explore.
     let problems = text_of(ctx, hooks::PROBLEM_COUNT)?;
-    ensure(problems.starts_with("1 error"), || {
-        format!("the status bar says {problems:?} while Explore shows an error")
-    })?;
+    ensure!(
+        problems.starts_with("1 error"),
+        "the status bar says {problems:?} while Explore shows an error"
+    )?;
     // Why it happened, from the runtime's events, in words; no rule id in the sentence.
     let why = text_of(ctx, &format!("{finding} {}", hooks::EXPLORE_WHY))?;
-    ensure(
+    ensure!(
         why.contains("the stuck safety net skipped") && why.contains("Greeting"),
-        || format!("the why: {why:?}"),
+        "the why: {why:?}"
     )?;
-    ensure(!message.contains("billing-knows-the-name"), || {
-        format!("the rule's id in the finding: {message:?}")
-    })?;
+    ensure!(
+        !message.contains("billing-knows-the-name"),
+        "the rule's id in the finding: {message:?}"
+    )?;
 
     // Show: the path on the canvas, its last state lit, the states listed in order.
     click(ctx, &format!("{finding} [data-testid=explore-show]"))?;
@@ -128,11 +132,11 @@ fn a_broken_rule_is_found_shown_played_and_kept_as_a_test_case(ctx: &Ctx) -> Out
         WAIT,
     )?;
     let path = text_of(ctx, hooks::EXPLORE_PATH)?;
-    ensure(
+    ensure!(
         path.find("Greeting") < path.find("Customer Intake")
             && path.find("Customer Intake") < path.find("Billing support")
             && path.contains("Greeting"),
-        || format!("the path: {path:?}"),
+        "the path: {path:?}"
     )?;
     ensure_count(
         ctx,
@@ -148,17 +152,17 @@ fn a_broken_rule_is_found_shown_played_and_kept_as_a_test_case(ctx: &Ctx) -> Out
     )?;
     // The conversation told as a call: the caller's turns in words, the commands folded away.
     let story = text_of(ctx, hooks::EXPLORE_STORY)?;
-    ensure(
+    ensure!(
         story.contains("The agent marks \u{2018}Welcome the customer\u{2019} done (5 times)")
             && story.contains("The caller gives issue type: billing")
             && !story.contains("other-than")
             && !story.contains("/complete")
             && !story.contains("/set"),
-        || format!("the story: {story:?}"),
+        "the story: {story:?}"
     )?;
-    ensure(
+    ensure!(
         !plan_tests::page::is_visible(ctx, hooks::EXPLORE_COMMANDS)?,
-        || "the commands show without being asked for".into(),
+        "the commands show without being asked for"
     )?;
     ctx.screenshot("explore-path-shown")?;
     // A suggestion opens the state it names in the inspector.
@@ -188,9 +192,9 @@ fn a_broken_rule_is_found_shown_played_and_kept_as_a_test_case(ctx: &Ctx) -> Out
     )?;
     // The colours explained on the canvas while they show.
     let legend = text_of(ctx, "[data-testid=coverage-legend]")?;
-    ensure(
+    ensure!(
         legend.contains("none (dashed)") && legend.contains("many"),
-        || format!("the legend: {legend:?}"),
+        "the legend: {legend:?}"
     )?;
     ctx.screenshot("explore-coverage")?;
     click(ctx, hooks::EXPLORE_COVERAGE)?;
@@ -214,12 +218,12 @@ fn a_broken_rule_is_found_shown_played_and_kept_as_a_test_case(ctx: &Ctx) -> Out
         json!([]),
     )?;
     let said: Vec<String> = serde_json::from_value(said).map_err(|e| e.to_string())?;
-    ensure(
+    ensure!(
         said.len() == 9
             && said
                 .iter()
                 .all(|t| t.starts_with("The ") && !t.contains('/')),
-        || format!("the caller's turns in the chat: {said:?}"),
+        "the caller's turns in the chat: {said:?}"
     )?;
     ensure_count(
         ctx,
@@ -244,7 +248,7 @@ fn a_broken_rule_is_found_shown_played_and_kept_as_a_test_case(ctx: &Ctx) -> Out
     let saved: plan_core::runtime::script::Script =
         serde_json::from_str(&fs::read_to_string(&file).map_err(|e| e.to_string())?)
             .map_err(|e| e.to_string())?;
-    ensure(
+    ensure!(
         saved.turns.len() == 9
             && saved
                 .turns
@@ -252,7 +256,7 @@ fn a_broken_rule_is_found_shown_played_and_kept_as_a_test_case(ctx: &Ctx) -> Out
                 .and_then(|t| t.expect.as_ref())
                 .and_then(|e| e.state.as_deref())
                 == Some("billing-support"),
-        || format!("the saved case: {saved:?}"),
+        "the saved case: {saved:?}"
     )?;
     // Listed with the plan's cases in the test chat, passing.
     click(ctx, hooks::TAB_CHAT)?;
@@ -279,10 +283,11 @@ fn a_long_search_shows_its_progress_and_stops_when_asked(ctx: &Ctx) -> Outcome {
     click(ctx, hooks::EXPLORE_STOP)?;
     shows(ctx, "the search's answer", hooks::EXPLORE_SUMMARY, WAIT)?;
     let summary = text_of(ctx, hooks::EXPLORE_SUMMARY)?;
-    ensure(summary.contains("(stopped)"), || {
-        format!("the summary of a stopped search: {summary:?}")
-    })?;
-    ensure(
+    ensure!(
+        summary.contains("(stopped)"),
+        "the summary of a stopped search: {summary:?}"
+    )?;
+    ensure!(
         count(
             ctx,
             "[data-testid=explore-finding][data-code=explore-incomplete]",
@@ -291,11 +296,12 @@ fn a_long_search_shows_its_progress_and_stops_when_asked(ctx: &Ctx) -> Outcome {
                 ctx,
                 "[data-testid=explore-finding][data-code=explore-state-never-entered]",
             )? == 0,
-        || "a stopped search is not said as incomplete, or claims a never".into(),
+        "a stopped search is not said as incomplete, or claims a never"
     )?;
-    ensure(count(ctx, hooks::EXPLORE_RUN)? == 1, || {
-        "no Explore again after the stop".into()
-    })?;
+    ensure!(
+        count(ctx, hooks::EXPLORE_RUN)? == 1,
+        "no Explore again after the stop"
+    )?;
     Ok(())
 }
 
@@ -312,9 +318,10 @@ fn the_publish_dialog_says_what_changes_for_callers_and_blocks_a_broken_rule(ctx
         hooks::PUBLISH_RULE_BROKEN,
         SEARCH,
     )?;
-    ensure(disabled(ctx, hooks::PUBLISH_CONFIRM)?, || {
-        "Publish is enabled with a broken rule".into()
-    })?;
+    ensure!(
+        disabled(ctx, hooks::PUBLISH_CONFIRM)?,
+        "Publish is enabled with a broken rule"
+    )?;
     ctx.screenshot("publish-rule-broken")?;
     click(ctx, hooks::PUBLISH_CANCEL)?;
 
@@ -350,26 +357,28 @@ fn the_publish_dialog_says_what_changes_for_callers_and_blocks_a_broken_rule(ctx
         SEARCH,
     )?;
     let outcomes = text_of(ctx, hooks::PUBLISH_OUTCOMES)?;
-    ensure(
+    ensure!(
         outcomes.contains("ways a conversation can go that ended in Farewell now go on instead"),
-        || format!("the outcomes: {outcomes:?}"),
+        "the outcomes: {outcomes:?}"
     )?;
     let rules = text_of(ctx, hooks::PUBLISH_RULES_BROKEN)?;
-    ensure(rules.contains("Every call can end"), || {
-        format!("the broken rules: {rules:?}")
-    })?;
-    ensure(disabled(ctx, hooks::PUBLISH_CONFIRM)?, || {
-        "Publish is enabled with a newly broken rule".into()
-    })?;
+    ensure!(
+        rules.contains("Every call can end"),
+        "the broken rules: {rules:?}"
+    )?;
+    ensure!(
+        disabled(ctx, hooks::PUBLISH_CONFIRM)?,
+        "Publish is enabled with a newly broken rule"
+    )?;
     // An outcome's example, told as the call it is: the caller's turns in words, not commands.
     click(
         ctx,
         "[data-testid=publish-outcome] .publish-example summary",
     )?;
     let example = text_of(ctx, "[data-testid=publish-example]")?;
-    ensure(
+    ensure!(
         example.contains("The caller gives") && !example.contains('/'),
-        || format!("the example: {example:?}"),
+        "the example: {example:?}"
     )?;
     ctx.screenshot("publish-behaviour")?;
     Ok(())
@@ -408,9 +417,10 @@ fn a_plan_built_to_explode_stops_at_a_ceiling_and_the_window_stays_responsive(
         slowest = slowest.max(asked.elapsed());
         std::thread::sleep(Duration::from_millis(200));
     }
-    ensure(slowest < Duration::from_secs(1), || {
-        format!("the page took {slowest:?} to answer while exploring")
-    })?;
+    ensure!(
+        slowest < Duration::from_secs(1),
+        "the page took {slowest:?} to answer while exploring"
+    )?;
     shows(
         ctx,
         "the search's answer",
@@ -418,16 +428,17 @@ fn a_plan_built_to_explode_stops_at_a_ceiling_and_the_window_stays_responsive(
         Duration::from_secs(240),
     )?;
     let summary = text_of(ctx, hooks::EXPLORE_SUMMARY)?;
-    ensure(summary.contains("(stopped at the work ceiling)"), || {
-        format!("the summary: {summary:?}")
-    })?;
+    ensure!(
+        summary.contains("(stopped at the work ceiling)"),
+        "the summary: {summary:?}"
+    )?;
     let finding = text_of(
         ctx,
         "[data-testid=explore-finding][data-code=explore-incomplete]",
     )?;
-    ensure(
+    ensure!(
         finding.contains("its work ceiling (10,000,000 moves"),
-        || format!("the finding: {finding:?}"),
+        "the finding: {finding:?}"
     )?;
     // The app's peak resident size: within its budget.
     let pid = ctx.app_pid()?;
@@ -438,9 +449,11 @@ fn a_plan_built_to_explode_stops_at_a_ceiling_and_the_window_stays_responsive(
         .and_then(|l| l.split_whitespace().nth(1))
         .and_then(|n| n.parse().ok())
         .ok_or("no VmHWM")?;
-    ensure(peak_kb < 700 * 1024, || {
-        format!("the app peaked at {} MB", peak_kb / 1024)
-    })?;
+    ensure!(
+        peak_kb < 700 * 1024,
+        "the app peaked at {} MB",
+        peak_kb / 1024
+    )?;
     ctx.screenshot("explore-work-ceiling")?;
     Ok(())
 }

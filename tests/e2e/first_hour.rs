@@ -7,10 +7,11 @@
 
 use std::time::Duration;
 
+use plan_tests::ensure;
 use plan_tests::hooks;
 use plan_tests::page::{
-    arrow_middle, centre, click, count, ensure, ensure_count, open_plan, reachable_point, shows,
-    text_of, Outcome,
+    arrow_middle, centre, click, count, ensure_count, open_plan, reachable_point, shows, text_of,
+    Outcome,
 };
 use plan_tests::{Ctx, Test, SHORT};
 use serde_json::{json, Value};
@@ -92,9 +93,10 @@ fn new_ids(before: &[CardBox], now: &[CardBox]) -> Vec<String> {
 fn new_states_land_beside_the_work_never_on_a_card_and_wholly_on_screen(ctx: &Ctx) -> Outcome {
     open_plan(ctx, "customer-support")?;
     let before = card_boxes(ctx)?;
-    ensure(overlapping(&before).is_empty(), || {
-        "the sample opens with cards on cards".into()
-    })?;
+    ensure!(
+        overlapping(&before).is_empty(),
+        "the sample opens with cards on cards"
+    )?;
     // Three from the palette with a card selected: each goes right of the one before it.
     click(ctx, &format!("{} .card-title", hooks::state("greeting")))?;
     for n in 1..=3 {
@@ -129,33 +131,23 @@ fn new_states_land_beside_the_work_never_on_a_card_and_wholly_on_screen(ctx: &Ct
     ctx.screenshot("new-states-placed")?;
     let now = card_boxes(ctx)?;
     let added = new_ids(&before, &now);
-    ensure(added.len() == 5, || {
-        format!("5 new states, found {added:?}")
-    })?;
+    ensure!(added.len() == 5, "5 new states, found {added:?}")?;
     let overlaps = overlapping(&now);
-    ensure(overlaps.is_empty(), || {
-        format!("cards on cards: {overlaps:?}")
-    })?;
+    ensure!(overlaps.is_empty(), "cards on cards: {overlaps:?}")?;
     for id in &added {
         let b = now.iter().find(|b| &b.0 == id).expect("listed");
-        ensure(
+        ensure!(
             b.1 >= left && b.2 >= top && b.3 <= right && b.4 <= bottom,
-            || {
-                format!(
-                    "{id} is not wholly on the canvas: {b:?} in {:?}",
-                    (left, top, right, bottom)
-                )
-            },
+            "{id} is not wholly on the canvas: {b:?} in {:?}",
+            (left, top, right, bottom)
         )?;
     }
     // The palette's three went right of the card selected before each, in a row.
     let greeting = now.iter().find(|b| b.0 == "greeting").expect("greeting");
     let first = now.iter().find(|b| b.0 == added[0]).expect("first");
-    ensure(
+    ensure!(
         first.1 > greeting.3 && (first.2 - greeting.2).abs() < 3.0 * (greeting.4 - greeting.2),
-        || {
-            format!("the first palette state is not right of the selected card: {first:?} vs {greeting:?}")
-        },
+        "the first palette state is not right of the selected card: {first:?} vs {greeting:?}"
     )
 }
 
@@ -190,43 +182,36 @@ fn an_arrow_let_go_on_the_empty_canvas_offers_a_connected_state_there(ctx: &Ctx)
     std::thread::sleep(Duration::from_millis(200));
     let now = card_boxes(ctx)?;
     let added = new_ids(&before, &now);
-    ensure(added.len() == 1, || {
-        format!("one new state, found {added:?}")
-    })?;
+    ensure!(added.len() == 1, "one new state, found {added:?}")?;
     let overlaps = overlapping(&now);
-    ensure(overlaps.is_empty(), || {
-        format!("cards on cards: {overlaps:?}")
-    })?;
+    ensure!(overlaps.is_empty(), "cards on cards: {overlaps:?}")?;
     let (left, top, right, bottom) = canvas_box(ctx)?;
     let b = now.iter().find(|b| b.0 == added[0]).expect("listed");
-    ensure(
+    ensure!(
         b.1 >= left && b.2 >= top && b.3 <= right && b.4 <= bottom,
-        || format!("the new state is not wholly on the canvas: {b:?}"),
+        "the new state is not wholly on the canvas: {b:?}"
     )?;
     // Near where the arrow was let go, and entered from Farewell by a new transition: one edit,
     // which one undo takes back whole.
     let (cx, cy) = ((b.1 + b.3) / 2.0, (b.2 + b.4) / 2.0);
-    ensure(
+    ensure!(
         (cx - drop.0 as f64).abs() < 200.0 && (cy - drop.1 as f64).abs() < 200.0,
-        || format!("the new state is at {cx},{cy}, the arrow was let go at {drop:?}"),
+        "the new state is at {cx},{cy}, the arrow was let go at {drop:?}"
     )?;
     plan_tests::page::wait_saved(ctx)?;
     let plan = plan_tests::page::plan(ctx, "customer-support")?;
     let out = plan.state("farewell").ok_or("no farewell")?;
-    ensure(
+    ensure!(
         out.transitions
             .iter()
             .any(|t| t.target_state_id == added[0]),
-        || {
-            format!(
-                "farewell does not lead to {}: {:?}",
-                added[0], out.transitions
-            )
-        },
+        "farewell does not lead to {}: {:?}",
+        added[0],
+        out.transitions
     )?;
-    ensure(
+    ensure!(
         plan.state(&added[0]).map(|s| s.kind) == Some(plan_core::StateType::Goal),
-        || "the new state is not a goal state".into(),
+        "the new state is not a goal state"
     )?;
     ctx.screenshot("dropped-arrow-state")?;
     click(ctx, hooks::UNDO)?;
@@ -236,10 +221,10 @@ fn an_arrow_let_go_on_the_empty_canvas_offers_a_connected_state_there(ctx: &Ctx)
         })?;
     plan_tests::page::wait_saved(ctx)?;
     let plan = plan_tests::page::plan(ctx, "customer-support")?;
-    ensure(
+    ensure!(
         plan.state("farewell")
             .is_some_and(|s| s.transitions.iter().all(|t| t.target_state_id != added[0])),
-        || "the undo left the transition".into(),
+        "the undo left the transition"
     )
 }
 
@@ -264,9 +249,9 @@ fn a_problem_is_said_and_marked_at_its_field_and_the_problems_list_leads_there(
             Ok(count(ctx, &format!("{choices}.invalid[aria-invalid=true]"))? == 1)
         })?;
     let said = text_of(ctx, &format!("{row} [data-testid=field-problem]"))?;
-    ensure(
+    ensure!(
         said.contains("account_number") && said.contains("choices"),
-        || format!("under the choices field: {said:?}"),
+        "under the choices field: {said:?}"
     )?;
     // Only that row: the first value's fields are not marked.
     ensure_count(
@@ -323,9 +308,10 @@ fn a_new_state_takes_its_id_from_its_title_and_the_id_waits_under_advanced(ctx: 
             .as_bool()
             == Some(true))
     };
-    ensure(!id_shown(ctx)?, || {
-        "the id field shows before Advanced is opened".into()
-    })?;
+    ensure!(
+        !id_shown(ctx)?,
+        "the id field shows before Advanced is opened"
+    )?;
     // The state is named as it is added: its title field has the focus, its text selected, so
     // the first keys typed replace it.
     ctx.session()
@@ -346,12 +332,12 @@ fn a_new_state_takes_its_id_from_its_title_and_the_id_waits_under_advanced(ctx: 
     click(ctx, hooks::ADVANCED_TOGGLE)?;
     ctx.session()
         .wait_until("the id under Advanced", SHORT, || id_shown(ctx))?;
-    ensure(
+    ensure!(
         ctx.session().execute(
             "return document.querySelector('[data-testid=field-id]').value;",
             json!([]),
         )? == json!("order-details"),
-        || "the Advanced id field does not say order-details".into(),
+        "the Advanced id field does not say order-details"
     )?;
     ctx.screenshot("id-from-title")?;
     // Not yet published, the id follows a corrected title too (what happens once the plan is
@@ -375,23 +361,23 @@ fn a_new_state_takes_its_id_from_its_title_and_the_id_waits_under_advanced(ctx: 
         SHORT,
     )?;
     let said = text_of(ctx, "[data-testid=field-error]")?;
-    ensure(
+    ensure!(
         said.contains("A state needs a name") && said.contains("Order"),
-        || format!("the refusal says {said:?}"),
+        "the refusal says {said:?}"
     )?;
-    ensure(
+    ensure!(
         ctx.session().execute(
             "return document.querySelector('[data-testid=field-title]').value;",
             json!([]),
         )? == json!("Order"),
-        || "the title field does not show the name kept".into(),
+        "the title field does not show the name kept"
     )?;
     ctx.screenshot("empty-title-refused")?;
     plan_tests::page::wait_saved(ctx)?;
     let plan = plan_tests::page::plan(ctx, "customer-support")?;
-    ensure(
+    ensure!(
         plan.state("order").map(|s| s.title.as_str()) == Some("Order"),
-        || "the draft on disk does not hold order titled Order".into(),
+        "the draft on disk does not hold order titled Order"
     )
 }
 
@@ -406,16 +392,17 @@ fn the_first_start_welcomes_with_three_ways_in_and_never_again_once_dismissed(
         ctx.relaunch()?;
         ctx.session().wait_for(hooks::WELCOME, SHORT)?;
         let text = text_of(ctx, hooks::WELCOME)?;
-        ensure(
+        ensure!(
             text.contains("A plan is how an AI agent holds a conversation"),
-            || format!("the welcome does not say what a plan is: {text}"),
+            "the welcome does not say what a plan is: {text}"
         )?;
         let samples = count(ctx, hooks::WELCOME_SAMPLE)?;
-        ensure(samples == 6, || format!("{samples} samples offered, not 6"))?;
+        ensure!(samples == 6, "{samples} samples offered, not 6")?;
         for way in ["welcome-blank", "welcome-import", "welcome-close"] {
-            ensure(count(ctx, &format!("[data-testid={way}]"))? == 1, || {
-                format!("no {way} in the welcome")
-            })?;
+            ensure!(
+                count(ctx, &format!("[data-testid={way}]"))? == 1,
+                "no {way} in the welcome"
+            )?;
         }
         ctx.screenshot("welcome")?;
         click(ctx, "[data-testid=welcome-sample][data-id=vehicle-viewing]")?;
@@ -429,9 +416,10 @@ fn the_first_start_welcomes_with_three_ways_in_and_never_again_once_dismissed(
             })?;
         ctx.relaunch()?;
         std::thread::sleep(Duration::from_millis(1500));
-        ensure(count(ctx, hooks::WELCOME)? == 0, || {
-            "the welcome came back after it was dismissed".into()
-        })
+        ensure!(
+            count(ctx, hooks::WELCOME)? == 0,
+            "the welcome came back after it was dismissed"
+        )
     })();
     // The other tests run without it, whatever happened here.
     ctx.harness.dismiss_welcome()?;
@@ -472,9 +460,10 @@ fn a_plan_file_opened_from_outside_the_app_shows_its_plan(ctx: &Ctx) -> Outcome 
             .filter_map(Result::ok)
             .filter(|e| e.file_name().to_string_lossy().starts_with("pizza-order"))
             .count();
-        ensure(copies == 1, || {
-            format!("{copies} copies of the opened file in the workspace")
-        })?;
+        ensure!(
+            copies == 1,
+            "{copies} copies of the opened file in the workspace"
+        )?;
     }
     ctx.screenshot("opened-from-file-manager")?;
     // A file that is not a plan: the window opens on the workspace and says why, naming the file.
@@ -486,9 +475,10 @@ fn a_plan_file_opened_from_outside_the_app_shows_its_plan(ctx: &Ctx) -> Outcome 
         .wait_until("the window to say why the file is not shown", SHORT, || {
             Ok(text_of(ctx, hooks::NOTICE)?.contains("notes.plan.json"))
         })?;
-    ensure(count(ctx, hooks::STATE)? > 0, || {
-        "no plan shown beside the notice".into()
-    })?;
+    ensure!(
+        count(ctx, hooks::STATE)? > 0,
+        "no plan shown beside the notice"
+    )?;
     ctx.screenshot("unopened-file-told")?;
     Ok(())
 }

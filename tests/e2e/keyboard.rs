@@ -9,12 +9,13 @@
 
 use std::fs;
 
+use plan_tests::ensure;
 use plan_tests::hooks;
 use plan_tests::keys::{
     choose, focus_is, focused, press, retype, tab_to, type_keys, wait_focus, CTRL, DELETE, DOWN,
     ENTER, ESCAPE, F10, F6, RIGHT, SHIFT,
 };
-use plan_tests::page::{click, count, ensure, open_plan, text_of, Outcome};
+use plan_tests::page::{click, count, gone, open_plan, text_of, Outcome};
 use plan_tests::{Ctx, Test, SHORT};
 
 /// This suite's tests, in the order they run.
@@ -47,12 +48,11 @@ fn deleted_and_back(ctx: &Ctx, items: &str, then: &str) -> Outcome {
     ctx.session()
         .wait_until("the undo", SHORT, || Ok(count(ctx, items)? == before))?;
     std::thread::sleep(std::time::Duration::from_millis(300));
-    ensure(focus_is(ctx, "[data-testid=state]")?, || {
-        format!(
-            "after the undo the focus is on {}",
-            focused(ctx).unwrap_or_default()
-        )
-    })
+    ensure!(
+        focus_is(ctx, "[data-testid=state]")?,
+        "after the undo the focus is on {}",
+        focused(ctx).unwrap_or_default()
+    )
 }
 
 fn f6_reaches_a_card_the_menu_key_opens_its_menu_and_the_focus_outlives_a_move_a_delete_and_an_undo(
@@ -73,15 +73,14 @@ fn f6_reaches_a_card_the_menu_key_opens_its_menu_and_the_focus_outlives_a_move_a
         std::thread::sleep(std::time::Duration::from_millis(150));
         seen.push(region(ctx)?);
     }
-    ensure(seen == ["panel", "toolbar", "plans", "canvas"], || {
-        format!("F6 went through {seen:?}")
-    })?;
+    ensure!(
+        seen == ["panel", "toolbar", "plans", "canvas"],
+        "F6 went through {seen:?}"
+    )?;
     wait_focus(ctx, "the start state's card", &card("greeting"))?;
     // Shift+F6 goes back the other way round.
     press(ctx, &[SHIFT, F6])?;
-    ensure(region(ctx)? == "plans", || {
-        "Shift+F6 from the canvas".into()
-    })?;
+    ensure!(region(ctx)? == "plans", "Shift+F6 from the canvas")?;
     press(ctx, &[F6])?;
     wait_focus(ctx, "the card again", &card("greeting"))?;
 
@@ -92,14 +91,13 @@ fn f6_reaches_a_card_the_menu_key_opens_its_menu_and_the_focus_outlives_a_move_a
     wait_focus(ctx, "the menu's second item", hooks::MENU_CONNECT)?;
     ctx.screenshot("keyboard-menu-focus")?;
     let words = text_of(ctx, hooks::CONTEXT_MENU)?;
-    ensure(words.contains("Delete") && words.contains("C"), || {
-        format!("the menu shows its keys: {words:?}")
-    })?;
+    ensure!(
+        words.contains("Delete") && words.contains("C"),
+        "the menu shows its keys: {words:?}"
+    )?;
     press(ctx, &[ESCAPE])?;
     wait_focus(ctx, "the card after Escape", &card("greeting"))?;
-    ensure(count(ctx, hooks::CONTEXT_MENU)? == 0, || {
-        "the menu stayed".into()
-    })?;
+    ensure!(count(ctx, hooks::CONTEXT_MENU)? == 0, "the menu stayed")?;
 
     // Moved by an arrow key, the card is drawn anew and keeps the focus.
     press(ctx, &[RIGHT])?;
@@ -121,9 +119,9 @@ fn f6_reaches_a_card_the_menu_key_opens_its_menu_and_the_focus_outlives_a_move_a
         serde_json::json!([]),
     )?;
     let said = said.as_str().unwrap_or_default().to_string();
-    ensure(
+    ensure!(
         said.contains(". Arrow 1 of ") && said.contains("from Greeting to "),
-        || format!("the arrow says {said:?}"),
+        "the arrow says {said:?}"
     )?;
     deleted_and_back(ctx, hooks::TRANSITION, &card("greeting"))?;
 
@@ -135,9 +133,7 @@ fn f6_reaches_a_card_the_menu_key_opens_its_menu_and_the_focus_outlives_a_move_a
         serde_json::json!([]),
     )?;
     let said = said.as_str().unwrap_or_default().to_string();
-    ensure(said.contains(" out: to "), || {
-        format!("the card says {said:?}")
-    })
+    ensure!(said.contains(" out: to "), "the card says {said:?}")
 }
 
 /// Seed 001's edge drawn from the keyboard: Tab to a session state's chip, C, part of an
@@ -171,8 +167,7 @@ fn a_session_states_chip_limits_an_evaluation_from_the_keyboard(ctx: &Ctx) -> Ou
         .wait_for(&format!("{edge}[data-selected=true]"), SHORT)
         .map_err(|e| e.to_string())?;
     press(ctx, &[DELETE])?;
-    ctx.session()
-        .wait_until("the edge deleted", SHORT, || Ok(count(ctx, &edge)? == 0))?;
+    gone(ctx, "the edge deleted", &edge, SHORT)?;
     press(ctx, &[CTRL, "z"])?;
     ctx.session()
         .wait_until("the edge back", SHORT, || Ok(count(ctx, &edge)? == 1))
@@ -229,10 +224,10 @@ fn checked_targets(ctx: &Ctx, plan: &str, id: &str) -> Result<Vec<String>, Strin
 fn braces_the_menu_and_the_inspector_change_the_order_arrows_are_checked_in(ctx: &Ctx) -> Outcome {
     open_plan(ctx, "customer-support")?;
     let intake = "customer-intake";
-    ensure(
+    ensure!(
         checked_targets(ctx, "customer-support", intake)?
             == ["billing-support", "technical-support", "general-support"],
-        || "the sample's order changed".into(),
+        "the sample's order changed"
     )?;
     press(ctx, &[F6])?;
     to_canvas(ctx)?;
@@ -253,18 +248,18 @@ fn braces_the_menu_and_the_inspector_change_the_order_arrows_are_checked_in(ctx:
     })?;
     plan_tests::page::wait_saved(ctx)?;
     let order = checked_targets(ctx, "customer-support", intake)?;
-    ensure(
+    ensure!(
         order == ["technical-support", "general-support", "billing-support"],
-        || format!("after two }}: {order:?}"),
+        "after two }}: {order:?}"
     )?;
 
     // The menu's "Check earlier", then the inspector's button, which keeps the focus.
     press(ctx, &[SHIFT, F10])?;
     wait_focus(ctx, "the arrow's menu", "[data-testid=menu-edit-condition]")?;
     let words = text_of(ctx, hooks::CONTEXT_MENU)?;
-    ensure(
+    ensure!(
         words.contains("Check earlier") && words.contains('{'),
-        || format!("the arrow's menu: {words:?}"),
+        "the arrow's menu: {words:?}"
     )?;
     click(ctx, "[data-testid=menu-check-earlier]")?;
     ctx.session().wait_until("billing checked 2nd", SHORT, || {
@@ -282,9 +277,9 @@ fn braces_the_menu_and_the_inspector_change_the_order_arrows_are_checked_in(ctx:
     })?;
     plan_tests::page::wait_saved(ctx)?;
     let order = checked_targets(ctx, "customer-support", intake)?;
-    ensure(
+    ensure!(
         order == ["billing-support", "technical-support", "general-support"],
-        || format!("after the menu and the button: {order:?}"),
+        "after the menu and the button: {order:?}"
     )
 }
 
@@ -386,9 +381,10 @@ fn the_pizza_order_is_built_tried_and_published_with_keys_only(ctx: &Ctx) -> Out
     // Enter created the plan and closed the dialog; the focus back on "+ New" does not open it
     // again.
     std::thread::sleep(std::time::Duration::from_millis(300));
-    ensure(count(ctx, hooks::DIALOG)? == 0, || {
-        "the New plan dialog opened again".into()
-    })?;
+    ensure!(
+        count(ctx, hooks::DIALOG)? == 0,
+        "the New plan dialog opened again"
+    )?;
     wait_focus(ctx, "the focus back on + New", hooks::PLAN_NEW)?;
 
     // The start state, renamed: F6 to its card, Enter, the title typed over. F6 at once, in the
@@ -513,9 +509,10 @@ fn the_pizza_order_is_built_tried_and_published_with_keys_only(ctx: &Ctx) -> Out
             )
         })?;
     let heard = text_of(ctx, hooks::ANNOUNCER)?;
-    ensure(heard.contains("Now in Order placed"), || {
-        format!("the live region said {heard:?}")
-    })?;
+    ensure!(
+        heard.contains("Now in Order placed"),
+        "the live region said {heard:?}"
+    )?;
 
     // Published: F6 to the toolbar, Tab to Publish, a note, Publish.
     for _ in 0..4 {
@@ -553,19 +550,19 @@ fn the_pizza_order_is_built_tried_and_published_with_keys_only(ctx: &Ctx) -> Out
     {
         let got = &published["states"][i];
         for field in ["id", "title", "type", "tasks", "transitions", "ending"] {
-            ensure(got.get(field) == want.get(field), || {
-                format!(
-                    "state {i}'s {field}: published {}, meant {}; all published: {}",
-                    got.get(field).unwrap_or(&serde_json::Value::Null),
-                    want.get(field).unwrap_or(&serde_json::Value::Null),
-                    published["states"]
-                )
-            })?;
+            ensure!(
+                got.get(field) == want.get(field),
+                "state {i}'s {field}: published {}, meant {}; all published: {}",
+                got.get(field).unwrap_or(&serde_json::Value::Null),
+                want.get(field).unwrap_or(&serde_json::Value::Null),
+                published["states"]
+            )?;
         }
     }
-    ensure(
+    ensure!(
         published["states"].as_array().map(Vec::len) == Some(4),
-        || format!("{} states published", published["states"]),
+        "{} states published",
+        published["states"]
     )
 }
 

@@ -11,11 +11,12 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+use plan_tests::ensure;
 use plan_tests::hooks;
 use plan_tests::native::choose_file;
 use plan_tests::page::{
-    click, confirm_publish, count, draft, ensure, ensure_count, notice_with, open_plan,
-    open_publish, plan, plan_cli, publish, set_value, shows, text_of, type_text, Outcome, DELETE,
+    click, confirm_publish, count, draft, ensure_count, gone, notice_with, open_plan, open_publish,
+    plan, plan_cli, publish, set_value, shows, text_of, type_text, Outcome, DELETE,
 };
 use plan_tests::{Ctx, Test, SHORT};
 use serde_json::json;
@@ -51,29 +52,28 @@ fn mode(ctx: &Ctx) -> Result<String, String> {
 /// The whole lifecycle of the support plan in the window, as issue 15 names it.
 fn publish_set_live_edit_publish_again_compare_view_and_reopen(ctx: &Ctx) -> Outcome {
     open_plan(ctx, "customer-support")?;
-    ensure(
+    ensure!(
         text_of(ctx, hooks::VERSION_BADGE)? == "Not published yet",
-        || "the badge of a plan never published".into(),
+        "the badge of a plan never published"
     )?;
 
     // Version 1: the dialog says it is the first and lists every state as new.
     open_publish(ctx)?;
     let heading = text_of(ctx, ".dialog h3")?;
-    ensure(heading.contains("first version"), || {
-        format!("the first publish is headed {heading:?}")
-    })?;
+    ensure!(
+        heading.contains("first version"),
+        "the first publish is headed {heading:?}"
+    )?;
     let listed = count(ctx, "[data-testid=publish-diff] [data-change=added]")?;
-    ensure(listed >= 6, || {
-        format!("{listed} new things listed for 6 states")
-    })?;
+    ensure!(listed >= 6, "{listed} new things listed for 6 states")?;
     ctx.screenshot("publish-first-version")?;
     type_text(ctx, hooks::PUBLISH_NOTE, "first cut")?;
     confirm_publish(ctx)?;
     notice_with(ctx, "Published version 1")?;
     versions_tab_shows(ctx, 1)?;
-    ensure(
+    ensure!(
         text_of(ctx, &hooks::version(1))?.contains("first cut"),
-        || "version 1 without its note".into(),
+        "version 1 without its note"
     )?;
 
     // Live.
@@ -109,7 +109,7 @@ fn publish_set_live_edit_publish_again_compare_view_and_reopen(ctx: &Ctx) -> Out
         "billing renamed",
         "Changed state “Billing and refunds”: title",
     )?;
-    ensure(v2 == 2, || format!("the second publish made version {v2}"))?;
+    ensure!(v2 == 2, "the second publish made version {v2}")?;
     versions_tab_shows(ctx, 2)?;
 
     // Compare 1 with 2: the renamed state is coloured, and its change listed and clickable.
@@ -132,13 +132,12 @@ fn publish_set_live_edit_publish_again_compare_view_and_reopen(ctx: &Ctx) -> Out
             hooks::state("billing-support")
         ),
     )?;
-    ensure(word == "Changed", || {
-        format!("the changed card says {word:?}")
-    })?;
+    ensure!(word == "Changed", "the changed card says {word:?}")?;
     plan_tests::contrast::check(ctx, "comparing two versions", 5)?;
-    ensure(
+    ensure!(
         mode(ctx)? == "Comparing version 1 with version 2, read-only",
-        || format!("the mode reads {:?}", mode(ctx)),
+        "the mode reads {:?}",
+        mode(ctx)
     )?;
     ensure_count(
         ctx,
@@ -166,9 +165,9 @@ fn publish_set_live_edit_publish_again_compare_view_and_reopen(ctx: &Ctx) -> Out
                  count: tabs.length};",
         json!([]),
     )?;
-    ensure(
+    ensure!(
         rows["tops"] == json!(1) && rows["whole"] == json!(true) && rows["count"] == json!(5),
-        || format!("the comparison's tabs: {rows}"),
+        "the comparison's tabs: {rows}"
     )?;
     ctx.screenshot("compare-v1-v2")?;
     click(ctx, hooks::BACK_TO_DRAFT)?;
@@ -183,9 +182,11 @@ fn publish_set_live_edit_publish_again_compare_view_and_reopen(ctx: &Ctx) -> Out
         &format!("{} [data-testid=version-view]", hooks::version(1)),
     )?;
     shows(ctx, "the read-only banner", hooks::READONLY_BANNER, LONG)?;
-    ensure(mode(ctx)? == "Viewing version 1, read-only", || {
-        format!("the mode reads {:?}", mode(ctx))
-    })?;
+    ensure!(
+        mode(ctx)? == "Viewing version 1, read-only",
+        "the mode reads {:?}",
+        mode(ctx)
+    )?;
     ctx.session()
         .wait_until("version 1's title on the card", LONG, || {
             Ok(text_of(
@@ -197,14 +198,15 @@ fn publish_set_live_edit_publish_again_compare_view_and_reopen(ctx: &Ctx) -> Out
     click(ctx, &format!("{} .card-title", hooks::state("farewell")))?;
     ctx.session().chord(&[DELETE])?;
     let refused = notice_with(ctx, "read-only")?;
-    ensure(count(ctx, &hooks::state("farewell"))? == 1, || {
-        format!("a state of version 1 was deleted ({refused})")
-    })?;
+    ensure!(
+        count(ctx, &hooks::state("farewell"))? == 1,
+        "a state of version 1 was deleted ({refused})"
+    )?;
     ctx.screenshot("viewing-version-1")?;
     std::thread::sleep(Duration::from_millis(800));
-    ensure(
+    ensure!(
         fs::read(draft(ctx, "customer-support")).map_err(|e| e.to_string())? == on_disk,
-        || "viewing a version changed the draft".into(),
+        "viewing a version changed the draft"
     )?;
     click(ctx, hooks::BACK_TO_DRAFT)?;
     ctx.session()
@@ -224,9 +226,10 @@ fn publish_set_live_edit_publish_again_compare_view_and_reopen(ctx: &Ctx) -> Out
     shows(ctx, "the confirmation", hooks::CONFIRM, LONG)?;
     click(ctx, hooks::CONFIRM)?;
     let said = notice_with(ctx, "is now the draft")?;
-    ensure(said.contains("history/"), || {
-        format!("the reopen does not say where the old draft went: {said:?}")
-    })?;
+    ensure!(
+        said.contains("history/"),
+        "the reopen does not say where the old draft went: {said:?}"
+    )?;
     ctx.session()
         .wait_until("version 1's title in the draft", LONG, || {
             Ok(plan(ctx, "customer-support")?
@@ -238,9 +241,9 @@ fn publish_set_live_edit_publish_again_compare_view_and_reopen(ctx: &Ctx) -> Out
         .flatten()
         .map(|e| e.file_name().to_string_lossy().into_owned())
         .collect();
-    ensure(
+    ensure!(
         history.iter().any(|n| n.ends_with("-reopen-v1.json")),
-        || format!("history/ holds {history:?}"),
+        "history/ holds {history:?}"
     )?;
     let kept = history
         .iter()
@@ -248,14 +251,15 @@ fn publish_set_live_edit_publish_again_compare_view_and_reopen(ctx: &Ctx) -> Out
         .unwrap();
     let kept = fs::read_to_string(ctx.workspace().join("customer-support/history").join(kept))
         .map_err(|e| e.to_string())?;
-    ensure(kept.contains("Billing and refunds"), || {
-        "the kept draft is not the one replaced".into()
-    })?;
+    ensure!(
+        kept.contains("Billing and refunds"),
+        "the kept draft is not the one replaced"
+    )?;
     // The CLI sees what the app did.
     let versions = plan_cli(ctx, &["versions", "customer-support"])?;
-    ensure(
+    ensure!(
         versions.lines().count() == 2 && versions.contains("live"),
-        || format!("plan versions says {versions}"),
+        "plan versions says {versions}"
     )
 }
 
@@ -289,15 +293,14 @@ fn a_draft_with_an_error_is_not_published_and_the_error_leads_to_its_state(ctx: 
         "return document.querySelector('[data-testid=publish-confirm]').disabled;",
         json!([]),
     )?;
-    ensure(disabled == json!(true), || "Publish is enabled".into())?;
-    ensure(count(ctx, hooks::PUBLISH_DIFF)? == 0, || {
-        "the changes are listed beside the error".into()
-    })?;
+    ensure!(disabled == json!(true), "Publish is enabled")?;
+    ensure!(
+        count(ctx, hooks::PUBLISH_DIFF)? == 0,
+        "the changes are listed beside the error"
+    )?;
     ctx.screenshot("publish-blocked")?;
     click(ctx, error)?;
-    ctx.session().wait_until("the dialog gone", SHORT, || {
-        Ok(count(ctx, hooks::DIALOG)? == 0)
-    })?;
+    gone(ctx, "the dialog gone", hooks::DIALOG, SHORT)?;
     ctx.session()
         .wait_until("the transition selected", SHORT, || {
             Ok(count(
@@ -307,7 +310,7 @@ fn a_draft_with_an_error_is_not_published_and_the_error_leads_to_its_state(ctx: 
         })?;
     let versions = ctx.workspace().join("customer-support/versions");
     let written = fs::read_dir(&versions).map_or(0, |d| d.count());
-    ensure(written == 0, || format!("{written} version files written"))
+    ensure!(written == 0, "{written} version files written")
 }
 
 /// The switcher: a new plan from a sample, a copy, a new title, search, a delete undone from its
@@ -332,24 +335,21 @@ fn plans_are_made_copied_renamed_found_deleted_and_brought_back(ctx: &Ctx) -> Ou
         Ok(text_of(ctx, hooks::PLAN_TITLE)? == "Refund desk")
     })?;
     let made = plan(ctx, "refund-desk")?;
-    ensure(
+    ensure!(
         made.states.len() == 6 && made.title == "Refund desk",
-        || {
-            format!(
-                "the new plan has {} states, title {:?}",
-                made.states.len(),
-                made.title
-            )
-        },
+        "the new plan has {} states, title {:?}",
+        made.states.len(),
+        made.title
     )?;
     // The list starts with what changed last.
     let first = ctx.session().execute(
         "return document.querySelector('[data-testid=plan]').dataset.planId;",
         json!([]),
     )?;
-    ensure(first == json!("refund-desk"), || {
-        format!("the list starts with {first}")
-    })?;
+    ensure!(
+        first == json!("refund-desk"),
+        "the list starts with {first}"
+    )?;
 
     // Duplicate: a new id, the draft only.
     click(
@@ -363,9 +363,11 @@ fn plans_are_made_copied_renamed_found_deleted_and_brought_back(ctx: &Ctx) -> Ou
         LONG,
     )?;
     let copy = plan(ctx, "medical-intake-copy")?;
-    ensure(copy.title == "Medical intake (copy)", || {
-        format!("the copy is titled {:?}", copy.title)
-    })?;
+    ensure!(
+        copy.title == "Medical intake (copy)",
+        "the copy is titled {:?}",
+        copy.title
+    )?;
 
     // Rename another plan's title in the list.
     click(
@@ -413,20 +415,18 @@ fn plans_are_made_copied_renamed_found_deleted_and_brought_back(ctx: &Ctx) -> Ou
         ctx,
         "[data-testid=plan-delete][data-plan-id='medical-intake-copy']",
     )?;
-    ctx.session().wait_until("the copy gone", LONG, || {
-        Ok(count(ctx, &plan_css("medical-intake-copy"))? == 0)
-    })?;
-    ensure(
+    gone(ctx, "the copy gone", &plan_css("medical-intake-copy"), LONG)?;
+    ensure!(
         !ctx.workspace().join("medical-intake-copy").exists(),
-        || "the deleted plan's folder is still there".into(),
+        "the deleted plan's folder is still there"
     )?;
     notice_with(ctx, "Moved “Medical intake (copy)” to the trash")?;
     ctx.screenshot("deleted-with-undo")?;
     click(ctx, hooks::NOTICE_UNDO)?;
     shows(ctx, "the copy back", &plan_css("medical-intake-copy"), LONG)?;
-    ensure(
+    ensure!(
         plan(ctx, "medical-intake-copy")?.title == "Medical intake (copy)",
-        || "the plan came back changed".into(),
+        "the plan came back changed"
     )?;
 
     // Delete the open plan, and bring it back from the trash later.
@@ -454,9 +454,10 @@ fn plans_are_made_copied_renamed_found_deleted_and_brought_back(ctx: &Ctx) -> Ou
         &plan_css("refund-desk"),
         LONG,
     )?;
-    ensure(plan(ctx, "refund-desk")?.title == "Refund desk", || {
-        "the restored plan is not the one deleted".into()
-    })
+    ensure!(
+        plan(ctx, "refund-desk")?.title == "Refund desk",
+        "the restored plan is not the one deleted"
+    )
 }
 
 /// A plan whose files need attention (a `live.json` naming a version that does not exist, a
@@ -487,18 +488,16 @@ fn a_plan_whose_files_need_attention_says_so_in_the_list_and_still_opens(ctx: &C
     let tooltip = tooltip.as_str().unwrap_or_default();
     let live = dir.join("live.json");
     let stray = dir.join("versions/9.json");
-    ensure(
+    ensure!(
         tooltip.contains(&format!(
             "{}: it names version 99, which does not exist",
             live.display()
         )) && tooltip.contains(&format!("{}: ignored (not a file)", stray.display())),
-        || format!("the tooltip says {tooltip:?}"),
+        "the tooltip says {tooltip:?}"
     )?;
     // Another plan's row says nothing of the kind.
     let other = text_of(ctx, "[data-testid=plan][data-plan-id='customer-support']")?;
-    ensure(!other.contains("attention"), || {
-        format!("another row says {other:?}")
-    })?;
+    ensure!(!other.contains("attention"), "another row says {other:?}")?;
     ctx.screenshot("plan-files-need-attention")?;
     click(ctx, row)?;
     ctx.session().wait_until("the plan open", LONG, || {

@@ -11,9 +11,10 @@
 
 use std::fs;
 
+use plan_tests::ensure;
 use plan_tests::hooks;
 use plan_tests::page::{
-    click, confirm_publish, count, ensure, is_visible, notice_with, open_publish, shows, text_of,
+    click, confirm_publish, count, gone, is_visible, notice_with, open_publish, shows, text_of,
     type_text, Outcome,
 };
 use plan_tests::{Ctx, Test, SHORT};
@@ -75,42 +76,42 @@ fn the_pizza_order_speaks_the_authors_words_from_opening_to_explore(ctx: &Ctx) -
     shows(ctx, "the dead end in Order", DEAD_END, SEARCH)?;
     shows(ctx, "the answer that waits", STALL, SHORT)?;
     let why = text_of(ctx, &format!("{DEAD_END} {}", hooks::EXPLORE_WHY))?;
-    ensure(
-        why == "After 6 turns without progress, the stuck safety net skipped \u{2018}Take the order\u{2019}; no arrow leaves \u{2018}Order\u{2019} when that happens.",
-        || format!("the why: {why:?}"),
-    )?;
+    ensure!(why == "After 6 turns without progress, the stuck safety net skipped \u{2018}Take the order\u{2019}; no arrow leaves \u{2018}Order\u{2019} when that happens.", "the why: {why:?}")?;
     let finding = text_of(ctx, DEAD_END)?;
     for leak in ["explore-dead-end", "take_order", "/complete"] {
-        ensure(
+        ensure!(
             !finding.contains(leak) || !is_visible(ctx, hooks::EXPLORE_COMMANDS).unwrap_or(true),
-            || format!("{leak} shows in the finding: {finding:?}"),
+            "{leak} shows in the finding: {finding:?}"
         )?;
     }
     // One truth: the status bar counts explore's error.
     let problems = text_of(ctx, hooks::PROBLEM_COUNT)?;
-    ensure(problems.starts_with("1 error"), || {
-        format!("the status bar says {problems:?} while Explore shows a dead end")
-    })?;
+    ensure!(
+        problems.starts_with("1 error"),
+        "the status bar says {problems:?} while Explore shows a dead end"
+    )?;
     click(ctx, &format!("{DEAD_END} [data-testid=explore-show]"))?;
     shows(ctx, "its conversation told", hooks::EXPLORE_STORY, SHORT)?;
     let story = text_of(ctx, hooks::EXPLORE_STORY)?;
-    ensure(
+    ensure!(
         story.contains("The agent marks \u{2018}Take the order\u{2019} done (5 times)")
             && story.contains("the stuck safety net skips \u{2018}Take the order\u{2019}")
             && !story.contains("/complete")
             && !story.contains("take_order"),
-        || format!("the story: {story:?}"),
+        "the story: {story:?}"
     )?;
-    ensure(!is_visible(ctx, hooks::EXPLORE_COMMANDS)?, || {
-        "the commands show without being asked for".into()
-    })?;
+    ensure!(
+        !is_visible(ctx, hooks::EXPLORE_COMMANDS)?,
+        "the commands show without being asked for"
+    )?;
     ctx.screenshot("pizza-dead-end-told")?;
     // For tests, on demand: the commands and the code.
     click(ctx, &format!("{DEAD_END} .explore-details summary"))?;
     let commands = text_of(ctx, hooks::EXPLORE_COMMANDS)?;
-    ensure(commands.contains("/complete take_order"), || {
-        format!("the commands: {commands:?}")
-    })?;
+    ensure!(
+        commands.contains("/complete take_order"),
+        "the commands: {commands:?}"
+    )?;
     // The suggestion opens Order in the inspector.
     click(ctx, &format!("{DEAD_END} {}", hooks::EXPLORE_SUGGESTION))?;
     shows(
@@ -146,26 +147,24 @@ fn the_pizza_order_speaks_the_authors_words_from_opening_to_explore(ctx: &Ctx) -
         ctx,
         "[data-testid=chat-deliverable][data-key=address] .chat-value",
     )?;
-    ensure(address == "anything the caller says", || {
-        format!("Known says the address is {address:?}")
-    })?;
+    ensure!(
+        address == "anything the caller says",
+        "Known says the address is {address:?}"
+    )?;
     ctx.screenshot("pizza-no-waits-in-the-chat")?;
 
     // The "no" nothing handles, named in Problems and fixed in one click.
     click(ctx, hooks::TAB_PROBLEMS)?;
     shows(ctx, "the unhandled no", UNHANDLED, SHORT)?;
     let said = text_of(ctx, UNHANDLED)?;
-    ensure(said.contains("'no'") && said.contains("Confirm"), || {
-        format!("the warning says {said:?}")
-    })?;
+    ensure!(
+        said.contains("'no'") && said.contains("Confirm"),
+        "the warning says {said:?}"
+    )?;
     click(ctx, hooks::PROBLEM_FIX)?;
     ctx.session().wait_for(hooks::TRANSITION_INSPECTOR, SHORT)?;
     click(ctx, hooks::TAB_PROBLEMS)?;
-    ctx.session().wait_until(
-        "the warning gone",
-        SHORT,
-        || Ok(count(ctx, UNHANDLED)? == 0),
-    )?;
+    gone(ctx, "the warning gone", UNHANDLED, SHORT)?;
     // Explored again by itself (the search was quick): the "no" no longer waits.
     click(ctx, hooks::TAB_EXPLORE)?;
     ctx.session()
@@ -199,9 +198,10 @@ fn ids_follow_titles_until_published(ctx: &Ctx) -> Outcome {
         "return [...document.querySelectorAll('select option')].map(o => o.textContent).join('|');",
         json!([]),
     )?;
-    ensure(!pickers.to_string().contains("new-state"), || {
-        format!("a picker offers a placeholder id: {pickers}")
-    })?;
+    ensure!(
+        !pickers.to_string().contains("new-state"),
+        "a picker offers a placeholder id: {pickers}"
+    )?;
     open_publish(ctx)?;
     type_text(ctx, hooks::PUBLISH_NOTE, "First orders")?;
     confirm_publish(ctx)?;
@@ -218,22 +218,24 @@ fn ids_follow_titles_until_published(ctx: &Ctx) -> Outcome {
             )
         })?;
     std::thread::sleep(std::time::Duration::from_millis(400));
-    ensure(count(ctx, &hooks::state("delivery"))? == 1, || {
-        "a title given after publishing moved the id".into()
-    })?;
+    ensure!(
+        count(ctx, &hooks::state("delivery"))? == 1,
+        "a title given after publishing moved the id"
+    )?;
     click(ctx, hooks::ADVANCED_TOGGLE)?;
     let warning = text_of(ctx, "[data-testid=id-warning]")?;
-    ensure(warning.contains("Published versions"), || {
-        format!("Advanced says {warning:?}")
-    })?;
+    ensure!(
+        warning.contains("Published versions"),
+        "Advanced says {warning:?}"
+    )?;
     ctx.screenshot("pizza-id-kept-after-publishing")?;
     open_publish(ctx)?;
     let changes = text_of(ctx, hooks::PUBLISH_DIFF)?;
-    ensure(
+    ensure!(
         changes.contains("Out for delivery")
             && !changes.contains("Removed")
             && !changes.contains("New state"),
-        || format!("the Publish dialog's changes: {changes:?}"),
+        "the Publish dialog's changes: {changes:?}"
     )?;
     click(ctx, hooks::PUBLISH_CANCEL)
 }

@@ -9,6 +9,7 @@
 
 use std::time::Duration;
 
+use plan_tests::ensure;
 use plan_tests::hooks;
 use plan_tests::keys::{press, LEFT, SHIFT};
 use plan_tests::page::{
@@ -108,101 +109,93 @@ fn check_readable(ctx: &Ctx, plan_id: &str, when: &str) -> Outcome {
     let labels = m["labels"].as_array().cloned().unwrap_or_default();
     let zoom = m["zoom"].as_f64().unwrap_or(0.0);
     let states = cards.iter().filter(|c| c["id"].is_string()).count();
-    ensure(states >= plan.states.len(), || {
-        format!(
-            "{plan_id} {when}: {states} cards drawn of {}",
-            plan.states.len()
-        )
-    })?;
+    ensure!(
+        states >= plan.states.len(),
+        "{plan_id} {when}: {states} cards drawn of {}",
+        plan.states.len()
+    )?;
     for c in &cards {
-        ensure(c["inside"] == json!(true), || {
-            format!(
-                "{plan_id} {when} at {zoom}: card {} is not wholly on the canvas",
-                c["id"]
-            )
-        })?;
-        ensure(c["underOverlay"] == json!(false), || {
-            format!(
-                "{plan_id} {when} at {zoom}: card {} is under the minimap or the zoom buttons",
-                c["id"]
-            )
-        })?;
+        ensure!(
+            c["inside"] == json!(true),
+            "{plan_id} {when} at {zoom}: card {} is not wholly on the canvas",
+            c["id"]
+        )?;
+        ensure!(
+            c["underOverlay"] == json!(false),
+            "{plan_id} {when} at {zoom}: card {} is under the minimap or the zoom buttons",
+            c["id"]
+        )?;
         // The connect handle: a target of at least 12 px on screen.
         if let Some(handle) = c["handle"].as_f64() {
-            ensure(handle >= 11.9, || {
-                format!(
-                    "{plan_id} {when} at {zoom}: the connect handle of {} is {handle:.1} px",
-                    c["id"]
-                )
-            })?;
+            ensure!(
+                handle >= 11.9,
+                "{plan_id} {when} at {zoom}: the connect handle of {} is {handle:.1} px",
+                c["id"]
+            )?;
         }
         let px = c["title"].as_f64().unwrap_or(0.0);
-        ensure(px >= LEGIBLE_PX - 0.01, || {
-            format!(
-                "{plan_id} {when} at {zoom}: the title of {} is {px:.1} px on screen",
-                c["id"]
-            )
-        })?;
+        ensure!(
+            px >= LEGIBLE_PX - 0.01,
+            "{plan_id} {when} at {zoom}: the title of {} is {px:.1} px on screen",
+            c["id"]
+        )?;
     }
     let transitions: usize = plan.states.iter().map(|s| s.transitions.len()).sum();
-    ensure(labels.len() == transitions, || {
-        format!(
-            "{plan_id} {when}: {} arrow labels for {transitions} transitions",
-            labels.len()
-        )
-    })?;
+    ensure!(
+        labels.len() == transitions,
+        "{plan_id} {when}: {} arrow labels for {transitions} transitions",
+        labels.len()
+    )?;
     for p in m["prints"].as_array().cloned().unwrap_or_default() {
         let px = p["px"].as_f64().unwrap_or(0.0);
-        ensure(px >= LEGIBLE_PX - 0.01, || {
-            format!(
-                "{plan_id} {when} at {zoom}: {:?} ({}) is {px:.1} px on screen",
-                p["text"], p["cls"]
-            )
-        })?;
-        ensure(p["brokenWord"].is_null(), || {
-            format!(
-                "{plan_id} {when} at {zoom}: {:?} breaks the word {} across lines",
-                p["text"], p["brokenWord"]
-            )
-        })?;
+        ensure!(
+            px >= LEGIBLE_PX - 0.01,
+            "{plan_id} {when} at {zoom}: {:?} ({}) is {px:.1} px on screen",
+            p["text"],
+            p["cls"]
+        )?;
+        ensure!(
+            p["brokenWord"].is_null(),
+            "{plan_id} {when} at {zoom}: {:?} breaks the word {} across lines",
+            p["text"],
+            p["brokenWord"]
+        )?;
         // A card's list of keys may end in "…" (the card's tooltip and inspector say them all);
         // a title, an arrow's label or a mark is never cut.
-        ensure(
+        ensure!(
             p["cut"] != json!(true) || p["cls"] == json!("card-meta"),
-            || {
-                format!(
-                    "{plan_id} {when} at {zoom}: {:?} ({}) is cut",
-                    p["text"], p["cls"]
-                )
-            },
+            "{plan_id} {when} at {zoom}: {:?} ({}) is cut",
+            p["text"],
+            p["cls"]
         )?;
     }
     for l in &labels {
         let px = l["px"].as_f64().unwrap_or(0.0);
-        ensure(l["shown"] == json!(true) && px >= LEGIBLE_PX - 0.01, || {
-            format!(
-                "{plan_id} {when} at {zoom}: the label {} is {px:.1} px (shown: {})",
-                l["text"], l["shown"]
-            )
-        })?;
-        ensure(
-            !l["text"].as_str().unwrap_or("").ends_with('\u{2026}'),
-            || format!("{plan_id} {when}: the label {} is cut short", l["text"]),
+        ensure!(
+            l["shown"] == json!(true) && px >= LEGIBLE_PX - 0.01,
+            "{plan_id} {when} at {zoom}: the label {} is {px:.1} px (shown: {})",
+            l["text"],
+            l["shown"]
         )?;
-        ensure(l["over"].as_array().is_none_or(Vec::is_empty), || {
-            format!(
-                "{plan_id} {when} at {zoom}: the label {} lies over {}",
-                l["text"], l["over"]
-            )
-        })?;
+        ensure!(
+            !l["text"].as_str().unwrap_or("").ends_with('\u{2026}'),
+            "{plan_id} {when}: the label {} is cut short",
+            l["text"]
+        )?;
+        ensure!(
+            l["over"].as_array().is_none_or(Vec::is_empty),
+            "{plan_id} {when} at {zoom}: the label {} lies over {}",
+            l["text"],
+            l["over"]
+        )?;
         // No label lies over another: not a two-way pair's (a step and the way back), not a
         // fan's (a state's routes to a column of states).
-        ensure(l["crosses"].as_array().is_none_or(Vec::is_empty), || {
-            format!(
-                "{plan_id} {when} at {zoom}: the label {} lies over {}",
-                l["text"], l["crosses"]
-            )
-        })?;
+        ensure!(
+            l["crosses"].as_array().is_none_or(Vec::is_empty),
+            "{plan_id} {when} at {zoom}: the label {} lies over {}",
+            l["text"],
+            l["crosses"]
+        )?;
     }
     Ok(())
 }
@@ -212,9 +205,7 @@ fn check_readable(ctx: &Ctx, plan_id: &str, when: &str) -> Outcome {
 pub(crate) fn labels_apart(ctx: &Ctx, what: &str) -> Outcome {
     let m = measure(ctx)?;
     let labels = m["labels"].as_array().cloned().unwrap_or_default();
-    ensure(!labels.is_empty(), || {
-        format!("{what}: no arrow label drawn")
-    })?;
+    ensure!(!labels.is_empty(), "{what}: no arrow label drawn")?;
     let crowded: Vec<String> = labels
         .iter()
         .filter(|l| {
@@ -223,9 +214,11 @@ pub(crate) fn labels_apart(ctx: &Ctx, what: &str) -> Outcome {
         })
         .map(|l| format!("{} over {} {}", l["text"], l["over"], l["crosses"]))
         .collect();
-    ensure(crowded.is_empty(), || {
-        format!("{what}: labels cut or crowded:\n  {}", crowded.join("\n  "))
-    })
+    ensure!(
+        crowded.is_empty(),
+        "{what}: labels cut or crowded:\n  {}",
+        crowded.join("\n  ")
+    )
 }
 
 /// Opens `id` from the plan list as an author does, with no Fit pressed, and waits until its view
@@ -305,27 +298,30 @@ fn folding_a_side_panel_gives_the_canvas_room_and_keeps_its_middle(ctx: &Ctx) ->
     open_as_an_author(ctx, "customer-support")?;
     let (centre, width) = middle(ctx)?;
     let kept = |what: &str, before: (f64, f64), after: (f64, f64)| {
-        ensure(
+        ensure!(
             (before.0 - after.0).abs() < 1.5 && (before.1 - after.1).abs() < 1.5,
-            || format!("{what}: the middle of the canvas moved from {before:?} to {after:?}"),
+            "{what}: the middle of the canvas moved from {before:?} to {after:?}"
         )
     };
     click(ctx, hooks::FOLD_PANEL)?;
     settle(ctx)?;
     let (after, wider) = middle(ctx)?;
-    ensure(wider > width + 250.0, || {
-        format!("the folded panel left the canvas {wider} px wide (was {width})")
-    })?;
-    ensure(!shown(ctx, hooks::TAB_INSPECT)?, || {
-        "the folded panel still shows its tabs".into()
-    })?;
+    ensure!(
+        wider > width + 250.0,
+        "the folded panel left the canvas {wider} px wide (was {width})"
+    )?;
+    ensure!(
+        !shown(ctx, hooks::TAB_INSPECT)?,
+        "the folded panel still shows its tabs"
+    )?;
     kept("the panel folded", centre, after)?;
     click(ctx, hooks::FOLD_SIDE)?;
     settle(ctx)?;
     let (after, widest) = middle(ctx)?;
-    ensure(widest > wider + 150.0, || {
-        format!("the folded sidebar left the canvas {widest} px wide (was {wider})")
-    })?;
+    ensure!(
+        widest > wider + 150.0,
+        "the folded sidebar left the canvas {widest} px wide (was {wider})"
+    )?;
     kept("the sidebar folded", centre, after)?;
     ctx.screenshot("both-panels-folded")?;
     // Fit now uses the room: the plan is larger on screen than as it opened.
@@ -333,9 +329,10 @@ fn folding_a_side_panel_gives_the_canvas_room_and_keeps_its_middle(ctx: &Ctx) ->
     click(ctx, hooks::FIT_VIEW)?;
     settle(ctx)?;
     let fitted_zoom = measure(ctx)?["zoom"].as_f64().unwrap_or(0.0);
-    ensure(fitted_zoom > opened_zoom * 1.3, || {
-        format!("Fit with both panels folded: {fitted_zoom}, as opened {opened_zoom}")
-    })?;
+    ensure!(
+        fitted_zoom > opened_zoom * 1.3,
+        "Fit with both panels folded: {fitted_zoom}, as opened {opened_zoom}"
+    )?;
     check_readable(ctx, "customer-support", "with both panels folded")?;
     // The keyboard unfolds them, and asking for a tab opens the panel.
     ctx.session().chord(&["\u{E009}", "b"])?;
@@ -408,26 +405,24 @@ fn the_smallest_window_keeps_everything_on_screen_and_apart(ctx: &Ctx) -> Outcom
     )?;
     ctx.screenshot("window-1024x640")?;
     let problems = found["problems"].as_array().cloned().unwrap_or_default();
-    ensure(problems.is_empty(), || {
-        format!(
-            "at 1024 × 640: {problems:?} (elements checked: {})",
-            found["counted"]
-        )
-    })?;
-    ensure(found["counted"][0].as_u64().unwrap_or(0) >= 8, || {
-        format!(
-            "the top bar's controls were not found: {}",
-            found["counted"]
-        )
-    })?;
+    ensure!(
+        problems.is_empty(),
+        "at 1024 × 640: {problems:?} (elements checked: {})",
+        found["counted"]
+    )?;
+    ensure!(
+        found["counted"][0].as_u64().unwrap_or(0) >= 8,
+        "the top bar's controls were not found: {}",
+        found["counted"]
+    )?;
     // Every state reachable: the plan is on screen where it opens, and Fit shows it whole.
     click(ctx, hooks::FIT_VIEW)?;
     settle(ctx)?;
     let m = measure(ctx)?;
     let cards = m["cards"].as_array().cloned().unwrap_or_default();
-    ensure(
+    ensure!(
         cards.len() == 6 && cards.iter().all(|c| c["inside"] == json!(true)),
-        || format!("after Fit at 1024 × 640: {cards:?}"),
+        "after Fit at 1024 × 640: {cards:?}"
     )
 }
 
@@ -519,8 +514,9 @@ fn parallel_arrows_and_long_names_read_apart_and_whole(ctx: &Ctx) -> Outcome {
          });",
         json!([label]),
     )?;
-    ensure(whole == json!([true, true, true]), || {
-        format!("the label over the cards is covered at its left, middle, right: {whole}")
-    })?;
+    ensure!(
+        whole == json!([true, true, true]),
+        "the label over the cards is covered at its left, middle, right: {whole}"
+    )?;
     plan_tests::axe::check(ctx, "a label drawn over cards pushed together")
 }

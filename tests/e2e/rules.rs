@@ -6,8 +6,11 @@
 //! Screenshots land in `target/e2e/`.
 
 use plan_core::plan::RuleKind;
+use plan_tests::ensure;
 use plan_tests::hooks;
-use plan_tests::page::{click, ensure, open_plan, plan, set_value, wait_saved, Outcome};
+use plan_tests::page::{
+    click, ensure_valid, open_plan_details, plan, scroll_to, set_value, wait_saved, Outcome,
+};
 use plan_tests::{Ctx, Test, SHORT};
 
 /// This suite's tests, in the order they run.
@@ -20,9 +23,7 @@ pub const TESTS: &[Test] =
 /// the draft holds exactly that rule, valid; the kind changed to "one state always comes before
 /// another" keeps only what that kind uses.
 fn a_rule_is_written_with_pickers_and_kept_in_the_draft(ctx: &Ctx) -> Outcome {
-    open_plan(ctx, "account-care")?;
-    click(ctx, hooks::TAB_INSPECT)?;
-    ctx.session().wait_for(hooks::PLAN_INSPECTOR, SHORT)?;
+    open_plan_details(ctx, "account-care")?;
     click(ctx, hooks::ADD_RULE)?;
     let form = "[data-testid=rule-fields][data-rule-id='rule-3']";
     ctx.session().wait_for(form, SHORT)?;
@@ -46,7 +47,7 @@ fn a_rule_is_written_with_pickers_and_kept_in_the_draft(ctx: &Ctx) -> Outcome {
     let saved = plan(ctx, "account-care")?;
     let rule = saved.rules.last().ok_or("the draft has no rule")?;
     let condition = rule.condition.as_ref().ok_or("the rule has no condition")?;
-    ensure(
+    ensure!(
         rule.title == "Billing only after identity is verified"
             && rule.kind == RuleKind::NeverEntersUnless
             && rule.state_id.as_deref() == Some("billing")
@@ -55,15 +56,10 @@ fn a_rule_is_written_with_pickers_and_kept_in_the_draft(ctx: &Ctx) -> Outcome {
                 .get("key")
                 .and_then(|k| k.as_str())
                 == Some("customer_name"),
-        || format!("the draft's rule: {rule:?}"),
+        "the draft's rule: {rule:?}"
     )?;
-    ensure(!plan_core::validate(&saved).has_errors(), || {
-        format!("{:?}", plan_core::validate(&saved).codes())
-    })?;
-    ctx.session().execute(
-        "document.querySelector(arguments[0]).scrollIntoView({block: 'center'})",
-        serde_json::json!([form]),
-    )?;
+    ensure_valid(&saved)?;
+    scroll_to(ctx, form)?;
     ctx.screenshot("rule-written")?;
 
     set_value(
@@ -78,13 +74,13 @@ fn a_rule_is_written_with_pickers_and_kept_in_the_draft(ctx: &Ctx) -> Outcome {
     wait_saved(ctx)?;
     let saved = plan(ctx, "account-care")?;
     let rule = saved.rules.last().ok_or("the draft has no rule")?;
-    ensure(
+    ensure!(
         rule.kind == RuleKind::VisitsBefore
             && rule.condition.is_none()
             && rule.state_id.is_none()
             && rule.first_state_id.as_deref() == Some("welcome")
             && rule.then_state_id.is_some(),
-        || format!("after choosing another kind: {rule:?}"),
+        "after choosing another kind: {rule:?}"
     )?;
     Ok(())
 }

@@ -12,10 +12,11 @@ use std::path::Path;
 use std::process::Command;
 
 use plan_tests::axe;
+use plan_tests::ensure;
 use plan_tests::hooks;
 use plan_tests::keys::{press, ENTER};
 use plan_tests::page::{
-    click, count, ensure, open_plan, open_publish, select_state, text_of, type_text, Outcome,
+    click, count, gone, open_plan, open_publish, select_state, text_of, type_text, Outcome,
 };
 use plan_tests::{Ctx, Test, SHORT};
 
@@ -33,9 +34,11 @@ fn git(dir: &Path, args: &[&str]) -> Outcome {
         .env("GIT_TERMINAL_PROMPT", "0")
         .output()
         .map_err(|e| format!("git: {e}"))?;
-    ensure(out.status.success(), || {
-        format!("git {args:?}: {}", String::from_utf8_lossy(&out.stderr))
-    })
+    ensure!(
+        out.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    )
 }
 
 fn git_out(dir: &Path, args: &[&str]) -> Result<String, String> {
@@ -61,9 +64,7 @@ fn plan_run(dir: &Path, args: &[&str]) -> Result<std::process::Output, String> {
 /// What `plan ARGS` refuses with: its message, without the command's `plan: ` and the newline.
 fn plan_refusal(dir: &Path, args: &[&str]) -> Result<String, String> {
     let out = plan_run(dir, args)?;
-    ensure(!out.status.success(), || {
-        format!("plan {args:?} was not refused")
-    })?;
+    ensure!(!out.status.success(), "plan {args:?} was not refused")?;
     let said = String::from_utf8_lossy(&out.stderr);
     Ok(said
         .trim_end()
@@ -75,13 +76,12 @@ fn plan_refusal(dir: &Path, args: &[&str]) -> Result<String, String> {
 /// `plan ARGS --workspace DIR`, which must succeed.
 fn plan(dir: &Path, args: &[&str]) -> Outcome {
     let out = plan_run(dir, args)?;
-    ensure(out.status.success(), || {
-        format!(
-            "plan {args:?}: {}{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        )
-    })
+    ensure!(
+        out.status.success(),
+        "plan {args:?}: {}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
 }
 
 /// Sets the title field of the selected state to `title` and waits for the save.
@@ -169,6 +169,14 @@ fn a_conflict_with_a_teammate_is_got_chosen_on_the_canvas_and_sent(ctx: &Ctx) ->
     press(ctx, &[ENTER])?;
     ctx.session()
         .wait_until("the checkpoint", LONG, || Ok(said(ctx)?.contains("saved")))?;
+    // The name is asked no more once the panel's state comes back: the buttons move up then, and
+    // a click meanwhile would land where the button was.
+    gone(
+        ctx,
+        "the author's name no longer asked",
+        "[data-testid=share-name]",
+        LONG,
+    )?;
     click(ctx, "[data-testid=share-get]")?;
     ctx.session().wait_until("Bob's change", LONG, || {
         Ok(said(ctx)?.contains("1 conflict to choose"))
@@ -192,9 +200,10 @@ fn a_conflict_with_a_teammate_is_got_chosen_on_the_canvas_and_sent(ctx: &Ctx) ->
         .map_err(|e| e.to_string())?;
     let mine = text_of(ctx, "[data-testid=conflict-mine]")?;
     let theirs = text_of(ctx, "[data-testid=conflict-theirs]")?;
-    ensure(mine == "Payments" && theirs == "Bills", || {
-        format!("mine {mine:?}, theirs {theirs:?}")
-    })?;
+    ensure!(
+        mine == "Payments" && theirs == "Bills",
+        "mine {mine:?}, theirs {theirs:?}"
+    )?;
     ctx.screenshot("share-conflict-in-the-inspector")?;
     axe::check(
         ctx,
@@ -205,19 +214,19 @@ fn a_conflict_with_a_teammate_is_got_chosen_on_the_canvas_and_sent(ctx: &Ctx) ->
     let refusal = plan_refusal(&ann, &["publish", "customer-support", "-m", "too soon"])?;
     open_publish(ctx)?;
     let told = text_of(ctx, hooks::PUBLISH_CONFLICTS)?;
-    ensure(told == refusal, || {
-        format!("the dialog says {told:?}, plan publish {refusal:?}")
-    })?;
-    ensure(!enabled(ctx, hooks::PUBLISH_CONFIRM)?, || {
-        "Publish is offered while a conflict is left".into()
-    })?;
+    ensure!(
+        told == refusal,
+        "the dialog says {told:?}, plan publish {refusal:?}"
+    )?;
+    ensure!(
+        !enabled(ctx, hooks::PUBLISH_CONFIRM)?,
+        "Publish is offered while a conflict is left"
+    )?;
     ctx.screenshot("share-publish-refused-for-a-conflict")?;
     axe::check(ctx, "the publish dialog refusing for a conflict")?;
     click(ctx, hooks::PUBLISH_CANCEL)?;
     click(ctx, "[data-testid=take-theirs]")?;
-    ctx.session().wait_until("theirs taken", SHORT, || {
-        Ok(count(ctx, "[data-testid=conflict-banner]")? == 0)
-    })?;
+    gone(ctx, "theirs taken", "[data-testid=conflict-banner]", SHORT)?;
     ctx.session().wait_until("the title", SHORT, || {
         Ok(text_of(
             ctx,
@@ -225,15 +234,16 @@ fn a_conflict_with_a_teammate_is_got_chosen_on_the_canvas_and_sent(ctx: &Ctx) ->
         )? == "Bills")
     })?;
     plan_tests::page::wait_saved(ctx)?;
-    ensure(
+    ensure!(
         !ann.join("customer-support/draft.conflicts.json").exists(),
-        || "the conflicts file stayed".into(),
+        "the conflicts file stayed"
     )?;
     // Chosen: the publish dialog shows what would change, and Publish is offered.
     open_publish(ctx)?;
-    ensure(count(ctx, hooks::PUBLISH_CONFLICTS)? == 0, || {
-        "the dialog still refuses for a conflict".into()
-    })?;
+    ensure!(
+        count(ctx, hooks::PUBLISH_CONFLICTS)? == 0,
+        "the dialog still refuses for a conflict"
+    )?;
     ctx.session().wait_until("Publish offered", LONG, || {
         enabled(ctx, hooks::PUBLISH_CONFIRM)
     })?;
@@ -253,9 +263,10 @@ fn a_conflict_with_a_teammate_is_got_chosen_on_the_canvas_and_sent(ctx: &Ctx) ->
     })?;
     ctx.screenshot("share-sent")?;
     let sent = git_out(&shared, &["show", "main:customer-support/draft.json"])?;
-    ensure(sent.contains("\"title\": \"Bills\""), || {
-        "the shared repository does not hold Bob's title".into()
-    })?;
+    ensure!(
+        sent.contains("\"title\": \"Bills\""),
+        "the shared repository does not hold Bob's title"
+    )?;
     click(ctx, "[data-testid=share-close]")?;
     a_draft_git_merged_as_text_is_refused_in_the_words_of_the_command_line(ctx, &ann)
 }
@@ -293,19 +304,21 @@ fn a_draft_git_merged_as_text_is_refused_in_the_words_of_the_command_line(
             .wait_for("[data-testid=plan][data-plan-id='merged-as-text']", LONG)?;
         // Listed as what happened to it, not as a file someone broke by hand.
         let listed = ctx.session().text(&item)?;
-        ensure(listed.contains("Merged as text by git"), || {
-            format!("the plan list says {listed:?}")
-        })?;
+        ensure!(
+            listed.contains("Merged as text by git"),
+            "the plan list says {listed:?}"
+        )?;
         ctx.session().click(&item)?;
         ctx.session().wait_for(hooks::LOAD_ERROR, SHORT)?;
         // Its words, below the heading "This plan cannot be opened".
         let message = text_of(ctx, &format!("{} h3 + p", hooks::LOAD_ERROR))?;
-        ensure(message == said, || {
-            format!("the app says {message:?}, plan export {said:?}")
-        })?;
-        ensure(
+        ensure!(
+            message == said,
+            "the app says {message:?}, plan export {said:?}"
+        )?;
+        ensure!(
             message.contains("plan share init") && !message.contains("<<<<<<< HEAD\n"),
-            || format!("the refusal does not say how to set the driver up: {message:?}"),
+            "the refusal does not say how to set the driver up: {message:?}"
         )?;
         ctx.screenshot("share-draft-merged-as-text")?;
         axe::check(ctx, "a draft merged as text refused")

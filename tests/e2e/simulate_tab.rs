@@ -10,11 +10,12 @@
 
 use std::time::Duration;
 
+use plan_tests::ensure;
 use plan_tests::hooks;
 use plan_tests::model_server::{stating_caller, ModelServer};
 use plan_tests::page::{
-    click, click_at, count, ensure, open_plan, plan, reachable_point, set_value, text_of,
-    type_text, wait_saved, Outcome, CTRL, DELETE,
+    click, click_at, count, ensure_valid, open_plan, open_plan_details, plan, reachable_point,
+    scroll_to, set_value, text_of, type_text, wait_saved, Outcome, CTRL, DELETE,
 };
 use plan_tests::{Ctx, Test, SHORT};
 
@@ -58,70 +59,73 @@ fn the_support_plans_callers_run_are_judged_and_replay_without_a_request(ctx: &C
     click(ctx, hooks::TAB_SIMULATE)?;
     callers_listed(ctx, 2)?;
     let callers = text_of(ctx, hooks::SIMULATE)?;
-    ensure(callers.contains("Charged twice, wants a refund"), || {
-        format!("the callers are named by their titles: {callers}")
-    })?;
+    ensure!(
+        callers.contains("Charged twice, wants a refund"),
+        "the callers are named by their titles: {callers}"
+    )?;
     set_value(ctx, hooks::SIM_CALLER_URL, &server.base_url)?;
     set_value(ctx, hooks::SIM_CALLER_MODEL, "test-model")?;
     set_value(ctx, hooks::SIM_CONVERSATIONS, "2")?;
     // Before it runs, what it will ask at most: no run with this model yet, so no time.
     let before = text_of(ctx, "[data-testid=sim-estimate]")?;
-    ensure(
+    ensure!(
         before.starts_with("Up to ")
             && before.contains("caller turns")
             && !before.contains("About"),
-        || format!("the estimate before the first run: {before:?}"),
+        "the estimate before the first run: {before:?}"
     )?;
     click(ctx, hooks::SIM_RUN)?;
     wait_text(ctx, hooks::SIM_SUMMARY, "4 passed, 0 failed")?;
     // After it, what it asked by role; and the next run's estimate has a time from this one.
     let cost = text_of(ctx, "[data-testid=sim-cost]")?;
-    ensure(
+    ensure!(
         cost.contains("caller: ") && cost.contains("judge: "),
-        || format!("what the run asked: {cost:?}"),
+        "what the run asked: {cost:?}"
     )?;
     wait_text(ctx, "[data-testid=sim-estimate]", ", from run ")?;
     let statuses = ctx.session().execute(
         "return [...document.querySelectorAll('[data-testid=sim-conversation]')].map(e => e.dataset.status);",
         serde_json::json!([]),
     )?;
-    ensure(
+    ensure!(
         statuses == serde_json::json!(["passed", "passed", "passed", "passed"]),
-        || format!("every conversation passed: {statuses}"),
+        "every conversation passed: {statuses}"
     )?;
     let verdict = text_of(ctx, hooks::SIM_VERDICT)?;
-    ensure(verdict.contains("yes (3 of 3 votes agree)"), || {
-        format!("a verdict shows its agreement: {verdict:?}")
-    })?;
+    ensure!(
+        verdict.contains("yes (3 of 3 votes agree)"),
+        "a verdict shows its agreement: {verdict:?}"
+    )?;
     ctx.screenshot("simulate-run")?;
     // The heat map: the billing caller's state coloured, the legend counting conversations.
     let level = ctx.session().execute(
         "return document.querySelector('[data-testid=state][data-state-id=customer-intake]').dataset.reach;",
         serde_json::json!([]),
     )?;
-    ensure(level == serde_json::json!("many"), || {
-        format!("every conversation entered the intake: {level}")
-    })?;
+    ensure!(
+        level == serde_json::json!("many"),
+        "every conversation entered the intake: {level}"
+    )?;
     let legend = text_of(ctx, "[data-testid=coverage-legend]")?;
-    ensure(legend.contains("simulated conversations"), || {
-        format!("the legend says what the colours count: {legend:?}")
-    })?;
+    ensure!(
+        legend.contains("simulated conversations"),
+        "the legend says what the colours count: {legend:?}"
+    )?;
     let never = ctx.session().execute(
         "return document.querySelector('[data-testid=state][data-state-id=general-support]').dataset.reach;",
         serde_json::json!([]),
     )?;
-    ensure(never == serde_json::json!("never"), || {
-        format!("no caller went to general support: {never}")
-    })?;
+    ensure!(
+        never == serde_json::json!("never"),
+        "no caller went to general support: {never}"
+    )?;
     // One conversation read turn by turn, lit on the canvas, kept as a test case.
     click(ctx, hooks::SIM_OPEN_CONVERSATION)?;
     ctx.session().wait_for(hooks::SIM_TRANSCRIPT, SHORT)?;
-    ensure(count(ctx, hooks::SIM_TURN)? >= 2, || {
-        "its turns are listed".into()
-    })?;
-    ensure(
+    ensure!(count(ctx, hooks::SIM_TURN)? >= 2, "its turns are listed")?;
+    ensure!(
         count(ctx, "[data-testid=state][data-current=true]")? == 1,
-        || "the state the conversation ended in is lit".into(),
+        "the state the conversation ended in is lit"
     )?;
     // Stepped back to the opening: the canvas lights where the conversation began.
     click(ctx, "[data-testid=sim-show-turn]")?;
@@ -134,22 +138,23 @@ fn the_support_plans_callers_run_are_judged_and_replay_without_a_request(ctx: &C
         "return [...document.querySelectorAll('[data-testid=state][data-current=true]')].map(e => e.dataset.stateId);",
         serde_json::json!([]),
     )?;
-    ensure(lit == serde_json::json!(["greeting"]), || {
-        format!("at the opening the greeting is lit: {lit}")
-    })?;
+    ensure!(
+        lit == serde_json::json!(["greeting"]),
+        "at the opening the greeting is lit: {lit}"
+    )?;
     click(ctx, "[data-testid=sim-step-on]")?;
     wait_text(ctx, "[data-testid=sim-step]", "After turn 1 of ")?;
     let votes = ctx.session().execute(
         "return [...document.querySelectorAll('[data-testid=sim-vote]')].map(e => e.textContent);",
         serde_json::json!([]),
     )?;
-    ensure(
+    ensure!(
         votes.as_array().is_some_and(|v| {
             v.len() == 3
                 && v.iter()
                     .all(|v| v.as_str().is_some_and(|v| v.starts_with("yes: ")))
         }),
-        || format!("each vote with its reason: {votes}"),
+        "each vote with its reason: {votes}"
     )?;
     ctx.screenshot("simulate-conversation")?;
     click(ctx, hooks::SIM_SAVE_CASE)?;
@@ -161,7 +166,7 @@ fn the_support_plans_callers_run_are_judged_and_replay_without_a_request(ctx: &C
     let case = ctx
         .workspace()
         .join("customer-support/tests/billing-refund-1.json");
-    ensure(case.is_file(), || format!("{} is kept", case.display()))?;
+    ensure!(case.is_file(), "{} is kept", case.display())?;
     click(ctx, hooks::SIM_HEAT)?;
     ctx.session()
         .wait_until("the heat map to go", WAIT, || {
@@ -169,15 +174,11 @@ fn the_support_plans_callers_run_are_judged_and_replay_without_a_request(ctx: &C
         })
         .map_err(|e| e.to_string())?;
     let sent = server.completions().len();
-    ensure(count(ctx, hooks::SIM_RUN_ROW)? == 1, || {
-        "the run is listed".into()
-    })?;
+    ensure!(count(ctx, hooks::SIM_RUN_ROW)? == 1, "the run is listed")?;
     click(ctx, hooks::SIM_REPLAY)?;
     wait_text(ctx, hooks::SIM_SUMMARY, "(replay of ")?;
     wait_text(ctx, hooks::SIM_SUMMARY, "4 passed, 0 failed")?;
-    ensure(server.completions().len() == sent, || {
-        "a replay sends nothing".into()
-    })?;
+    ensure!(server.completions().len() == sent, "a replay sends nothing")?;
     ctx.session()
         .wait_until("both runs to be listed", WAIT, || {
             Ok(count(ctx, hooks::SIM_RUN_ROW)? == 2)
@@ -185,36 +186,38 @@ fn the_support_plans_callers_run_are_judged_and_replay_without_a_request(ctx: &C
         .map_err(|e| e.to_string())?;
     ctx.screenshot("simulate-replay")?;
     // The first run compared with its replay, shown: the same, row by row.
-    ensure(count(ctx, "[data-testid=sim-compare]")? == 1, || {
-        "only the run not shown offers Compare".into()
-    })?;
+    ensure!(
+        count(ctx, "[data-testid=sim-compare]")? == 1,
+        "only the run not shown offers Compare"
+    )?;
     click(ctx, "[data-testid=sim-compare]")?;
     ctx.session()
         .wait_for("[data-testid=sim-comparison]", SHORT)
         .map_err(|e| e.to_string())?;
     let compared = text_of(ctx, "[data-testid=sim-comparison]")?;
-    ensure(
+    ensure!(
         compared.contains("2 of 2 passed")
             && compared.contains("Ended: the caller's patience ran out")
             && compared.contains(") → Run "),
-        || format!("the comparison: {compared:?}"),
+        "the comparison: {compared:?}"
     )?;
     let trends = ctx.session().execute(
         "return [...document.querySelectorAll('[data-testid=sim-compare-row]')].map(e => e.dataset.trend);",
         serde_json::json!([]),
     )?;
-    ensure(
+    ensure!(
         trends
             .as_array()
             .is_some_and(|t| t.len() >= 4 && t.iter().all(|t| t == "same")),
-        || format!("a replay changes nothing: {trends}"),
+        "a replay changes nothing: {trends}"
     )?;
     ctx.screenshot("simulate-compare")?;
     // The plan's side and the judge: their servers show only when asked for, the caller's by
     // default.
-    ensure(count(ctx, "[data-testid=sim-agent-server]")? == 0, || {
-        "the simulator needs no server".into()
-    })?;
+    ensure!(
+        count(ctx, "[data-testid=sim-agent-server]")? == 0,
+        "the simulator needs no server"
+    )?;
     ctx.session().execute(
         "const s = document.querySelector('[data-testid=sim-agent]'); s.value = 'llm'; s.dispatchEvent(new Event('change'));",
         serde_json::json!([]),
@@ -230,9 +233,10 @@ fn the_support_plans_callers_run_are_judged_and_replay_without_a_request(ctx: &C
         "return document.querySelector('[data-testid=sim-agent-url]').placeholder;",
         serde_json::json!([]),
     )?;
-    ensure(placeholder == serde_json::json!("the caller's"), || {
-        format!("the agent's server defaults to the caller's: {placeholder}")
-    })?;
+    ensure!(
+        placeholder == serde_json::json!("the caller's"),
+        "the agent's server defaults to the caller's: {placeholder}"
+    )?;
     ctx.screenshot("simulate-settings").map(drop)
 }
 
@@ -241,9 +245,7 @@ fn the_support_plans_callers_run_are_judged_and_replay_without_a_request(ctx: &C
 fn an_evaluation_is_limited_to_a_session_state_by_ticking_it_in_the_plan_inspector(
     ctx: &Ctx,
 ) -> Outcome {
-    open_plan(ctx, "account-care")?;
-    click(ctx, hooks::TAB_INSPECT)?;
-    ctx.session().wait_for(hooks::PLAN_INSPECTOR, SHORT)?;
+    open_plan_details(ctx, "account-care")?;
     let form = "[data-testid=evaluation-fields][data-evaluation-id='no-refund-promise']";
     ctx.session().wait_for(form, SHORT)?;
     let boxes = format!("{form} [data-testid=only-while-option]");
@@ -251,9 +253,10 @@ fn an_evaluation_is_limited_to_a_session_state_by_ticking_it_in_the_plan_inspect
         "return [...document.querySelectorAll(arguments[0])].filter(b => b.checked).map(b => b.dataset.sessionId);",
         serde_json::json!([boxes]),
     )?;
-    ensure(ticked == serde_json::json!(["billing_mode"]), || {
-        format!("the evaluation is limited to billing: {ticked}")
-    })?;
+    ensure!(
+        ticked == serde_json::json!(["billing_mode"]),
+        "the evaluation is limited to billing: {ticked}"
+    )?;
     click(
         ctx,
         &format!("{form} [data-testid=only-while-option][data-session-id=technical_mode]"),
@@ -265,17 +268,12 @@ fn an_evaluation_is_limited_to_a_session_state_by_ticking_it_in_the_plan_inspect
         .iter()
         .find(|e| e.id == "no-refund-promise")
         .ok_or("the evaluation is gone")?;
-    ensure(
+    ensure!(
         e.only_while_active == ["billing_mode", "technical_mode"],
-        || format!("the draft's evaluation: {e:?}"),
+        "the draft's evaluation: {e:?}"
     )?;
-    ensure(!plan_core::validate(&saved).has_errors(), || {
-        format!("{:?}", plan_core::validate(&saved).codes())
-    })?;
-    ctx.session().execute(
-        "document.querySelector(arguments[0]).scrollIntoView({block: 'center'})",
-        serde_json::json!([form]),
-    )?;
+    ensure_valid(&saved)?;
+    scroll_to(ctx, form)?;
     ctx.screenshot("evaluation-limited").map(drop)
 }
 
@@ -331,15 +329,17 @@ fn an_edge_drawn_from_a_session_state_to_an_evaluation_limits_it_and_moves_delet
 ) -> Outcome {
     open_plan(ctx, "account-care")?;
     let (chip, card, edge) = (hooks::session_chip, hooks::evaluation_card, hooks::limit);
-    ensure(count(ctx, "[data-testid=session-chip]")? == 9, || {
-        "the nine session states are chips".to_string()
-    })?;
-    ensure(count(ctx, "[data-testid=evaluation-card]")? == 2, || {
-        "the two evaluations are cards".to_string()
-    })?;
-    ensure(
+    ensure!(
+        count(ctx, "[data-testid=session-chip]")? == 9,
+        "the nine session states are chips"
+    )?;
+    ensure!(
+        count(ctx, "[data-testid=evaluation-card]")? == 2,
+        "the two evaluations are cards"
+    )?;
+    ensure!(
         count(ctx, &edge("billing_mode", "no-refund-promise"))? == 1,
-        || "the sample's edge is drawn".to_string(),
+        "the sample's edge is drawn"
     )?;
     ctx.screenshot("lanes").map(drop)?;
 
@@ -399,9 +399,9 @@ fn an_edge_drawn_from_a_session_state_to_an_evaluation_limits_it_and_moves_delet
         "the edge deleted",
         &[("polite", &[]), ("no-refund-promise", &["upsell"])],
     )?;
-    ensure(
+    ensure!(
         count(ctx, &edge("billing_mode", "no-refund-promise"))? == 0,
-        || "the deleted edge is still drawn".to_string(),
+        "the deleted edge is still drawn"
     )?;
     ctx.session().chord(&[CTRL, "z"])?;
     limits_are(
@@ -413,9 +413,7 @@ fn an_edge_drawn_from_a_session_state_to_an_evaluation_limits_it_and_moves_delet
         ],
     )?;
     let saved = plan(ctx, "account-care")?;
-    ensure(!plan_core::validate(&saved).has_errors(), || {
-        format!("{:?}", plan_core::validate(&saved).codes())
-    })?;
+    ensure_valid(&saved)?;
     ctx.screenshot("lanes-after").map(drop)
 }
 
@@ -463,7 +461,7 @@ fn a_caller_written_in_the_form_is_checked_saved_edited_and_runs(ctx: &Ctx) -> O
     let file = ctx
         .workspace()
         .join("customer-support/personas/late-payer.json");
-    ensure(!file.exists(), || "nothing written when refused".into())?;
+    ensure!(!file.exists(), "nothing written when refused")?;
     type_text(ctx, hooks::PERSONA_PATIENCE, "6")?;
     let patience = ctx.session().wait_for(hooks::PERSONA_PATIENCE, SHORT)?;
     ctx.session().send_keys(&patience, ENTER)?;
@@ -488,9 +486,10 @@ fn a_caller_written_in_the_form_is_checked_saved_edited_and_runs(ctx: &Ctx) -> O
         "max_turns": 6,
         "expect": {"visits": ["customer-intake"], "deliverables": {"customer_name": "Ann Lee"}}
     });
-    ensure(saved == expected, || {
-        format!("the file says what the form said: {saved}")
-    })?;
+    ensure!(
+        saved == expected,
+        "the file says what the form said: {saved}"
+    )?;
     // Edited again: a question for the judge.
     click(
         ctx,
@@ -501,9 +500,10 @@ fn a_caller_written_in_the_form_is_checked_saved_edited_and_runs(ctx: &Ctx) -> O
         "return document.querySelector(arguments[0]).value;",
         serde_json::json!([hooks::PERSONA_TITLE]),
     )?;
-    ensure(title == serde_json::json!("Late payer"), || {
-        format!("the form opens on the file: {title}")
-    })?;
+    ensure!(
+        title == serde_json::json!("Late payer"),
+        "the form opens on the file: {title}"
+    )?;
     click(ctx, hooks::PERSONA_ADD_QUESTION)?;
     type_text(ctx, hooks::PERSONA_QUESTION, "Was the agent polite?")?;
     click(ctx, hooks::PERSONA_SAVE)?;
@@ -513,9 +513,9 @@ fn a_caller_written_in_the_form_is_checked_saved_edited_and_runs(ctx: &Ctx) -> O
         })
         .map_err(|e| e.to_string())?;
     let saved = written(&file)?;
-    ensure(
+    ensure!(
         saved["judge"] == serde_json::json!([{"id": "q1", "question": "Was the agent polite?"}]),
-        || format!("the question is kept: {saved}"),
+        "the question is kept: {saved}"
     )?;
     // It runs with the others.
     set_value(ctx, hooks::SIM_CALLER_URL, &server.base_url)?;

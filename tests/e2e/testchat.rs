@@ -11,11 +11,12 @@ use std::fs;
 use std::process::Command;
 
 use plan_tests::chat::{agent_lines, is_in, say, start_chat, LONG};
+use plan_tests::ensure;
 use plan_tests::hooks;
 use plan_tests::native::choose_file;
 use plan_tests::page::{
-    arrow_middle, click, click_at, count, ensure, ensure_count, is_visible, open_plan, plan,
-    set_value, shows, text_of, type_text, Outcome,
+    arrow_middle, click, click_at, count, ensure_count, is_visible, open_plan, plan, set_value,
+    shows, text_of, type_text, Outcome,
 };
 use plan_tests::{Ctx, Test, SHORT};
 use serde_json::json;
@@ -62,9 +63,7 @@ fn a_chat_reaches_billing_is_saved_as_a_case_and_fails_after_a_priority_swap(ctx
     start_chat(ctx)?;
     is_in(ctx, "greeting")?;
     let mode = text_of(ctx, hooks::MODE)?;
-    ensure(mode == "Testing the draft", || {
-        format!("the top bar says {mode:?}")
-    })?;
+    ensure!(mode == "Testing the draft", "the top bar says {mode:?}")?;
     for (message, state) in [
         ("Chloe", "customer-intake"),
         ("Chloe Martin", "customer-intake"),
@@ -82,12 +81,14 @@ fn a_chat_reaches_billing_is_saved_as_a_case_and_fails_after_a_priority_swap(ctx
         "return document.querySelector(arguments[0]).getAttribute('title');",
         json!([fired]),
     )?;
-    ensure(tooltip.as_str().is_some_and(|t| t.ends_with(WHY)), || {
-        format!("the fired label's tooltip is {tooltip}")
-    })?;
-    ensure(!is_visible(ctx, hooks::FIRED_WHY)?, || {
-        "the why is drawn under 8 px at the zoom the plan opened at".into()
-    })?;
+    ensure!(
+        tooltip.as_str().is_some_and(|t| t.ends_with(WHY)),
+        "the fired label's tooltip is {tooltip}"
+    )?;
+    ensure!(
+        !is_visible(ctx, hooks::FIRED_WHY)?,
+        "the why is drawn under 8 px at the zoom the plan opened at"
+    )?;
     ctx.screenshot("chat-why-in-the-tooltip")?;
     for _ in 0..4 {
         click(ctx, hooks::ZOOM_IN)?;
@@ -98,24 +99,24 @@ fn a_chat_reaches_billing_is_saved_as_a_case_and_fails_after_a_priority_swap(ctx
             is_visible(ctx, hooks::FIRED_WHY)
         })
         .and_then(|_| text_of(ctx, hooks::FIRED_WHY))?;
-    ensure(why == WHY, || format!("the canvas says {why:?}"))?;
+    ensure!(why == WHY, "the canvas says {why:?}")?;
     ctx.screenshot("chat-why-zoomed-in")?;
     click(ctx, hooks::FIT_VIEW)?;
-    ensure(
+    ensure!(
         count(
             ctx,
             "[data-testid=transition][data-from=customer-intake][data-index='0'][data-fired=true]",
         )? == 1
             && count(ctx, "[data-testid=transition][data-fired=true]")? == 1,
-        || "the fired transition is not the one flashed".into(),
+        "the fired transition is not the one flashed"
     )?;
     for visited in ["greeting", "customer-intake"] {
-        ensure(
+        ensure!(
             count(
                 ctx,
                 &format!("{}[data-visited=true]", hooks::state(visited)),
             )? == 1,
-            || format!("{visited} is not marked as visited"),
+            "{visited} is not marked as visited"
         )?;
     }
     ensure_count(
@@ -125,26 +126,28 @@ fn a_chat_reaches_billing_is_saved_as_a_case_and_fails_after_a_priority_swap(ctx
         "technical support is marked but was never visited",
     )?;
     let issue = deliverable(ctx, "issue_type")?;
-    ensure(
+    ensure!(
         issue.contains("billing")
             && issue.contains("at turn 4")
             && issue.contains("it is about billing"),
-        || format!("issue_type shows {issue:?}"),
+        "issue_type shows {issue:?}"
     )?;
     let traces = ctx.session().execute(
         "return [...document.querySelectorAll('[data-testid=chat-trace]')].map(e => e.textContent).join('\\n');",
         json!([]),
     )?;
-    ensure(traces.as_str().is_some_and(|t| t.contains(&why)), || {
-        format!("no turn's trace tells the move: {traces}")
-    })?;
+    ensure!(
+        traces.as_str().is_some_and(|t| t.contains(&why)),
+        "no turn's trace tells the move: {traces}"
+    )?;
     ctx.screenshot("chat-reached-billing")?;
 
     click(ctx, hooks::CHAT_SAVE_CASE)?;
     shows(ctx, "the save-as-case dialog", hooks::CASE_NAME, LONG)?;
-    ensure(count(ctx, hooks::CASE_EXPECT)? >= 5, || {
-        "the dialog lists no expectations to trim".into()
-    })?;
+    ensure!(
+        count(ctx, hooks::CASE_EXPECT)? >= 5,
+        "the dialog lists no expectations to trim"
+    )?;
     type_text(ctx, hooks::CASE_NAME, "billing-by-chat")?;
     ctx.screenshot("chat-save-case")?;
     click(ctx, hooks::CONFIRM)?;
@@ -154,9 +157,9 @@ fn a_chat_reaches_billing_is_saved_as_a_case_and_fails_after_a_priority_swap(ctx
     ctx.session()
         .wait_until("the case saved in tests/", LONG, || Ok(file.is_file()))?;
     let saved = fs::read_to_string(&file).map_err(|e| e.to_string())?;
-    ensure(
+    ensure!(
         saved.contains("\"billing-support\"") && saved.contains("it is about billing"),
-        || format!("the saved case: {saved}"),
+        "the saved case: {saved}"
     )?;
     // Listed as soon as it is saved, with its result.
     shows(
@@ -189,19 +192,20 @@ fn a_chat_reaches_billing_is_saved_as_a_case_and_fails_after_a_priority_swap(ctx
         LONG,
     )?;
     let summary = text_of(ctx, hooks::SUITE_SUMMARY)?;
-    ensure(
+    ensure!(
         summary.ends_with("failed") && !summary.contains(" 0 failed"),
-        || format!("the summary says {summary:?}"),
+        "the summary says {summary:?}"
     )?;
     let coverage = text_of(ctx, hooks::COVERAGE_SUMMARY)?;
-    ensure(coverage.ends_with("of 7 transitions tested"), || {
-        format!("the coverage says {coverage:?}")
-    })?;
+    ensure!(
+        coverage.ends_with("of 7 transitions tested"),
+        "the coverage says {coverage:?}"
+    )?;
     let taken = count(ctx, "[data-testid=transition][data-covered=true]")?;
     let untaken = count(ctx, "[data-testid=transition][data-covered=false]")?;
-    ensure(
+    ensure!(
         taken + untaken == 7 && coverage.starts_with(&format!("{taken} of")),
-        || format!("{taken} arrows drawn tested, {untaken} untested, for {coverage:?}"),
+        "{taken} arrows drawn tested, {untaken} untested, for {coverage:?}"
     )?;
 
     click(ctx, case)?;
@@ -212,10 +216,10 @@ fn a_chat_reaches_billing_is_saved_as_a_case_and_fails_after_a_priority_swap(ctx
         LONG,
     )?;
     let differs = text_of(ctx, hooks::CASE_DIFFERS)?;
-    ensure(
+    ensure!(
         differs.contains("expected state 'billing-support'")
             && differs.contains("in 'general-support'"),
-        || format!("the case says {differs:?}"),
+        "the case says {differs:?}"
     )?;
     is_lit(ctx, "general-support")?;
     ctx.screenshot("suite-failing-case").map(|_| ())
@@ -271,22 +275,21 @@ fn the_seed_flow_export_is_talked_through_with_the_tool_buttons_to_the_hang_up(
             "const u = [...document.querySelectorAll('[data-testid=chat-message][data-role=user] [data-testid=chat-command]')]; return u[u.length - 1].textContent;",
             json!([]),
         )?;
-        ensure(
+        ensure!(
             sent.as_str() == Some(&format!("/tool {tool} {code}")),
-            || format!("the button sent {sent}"),
+            "the button sent {sent}"
         )?;
     }
     let ended = text_of(ctx, hooks::CHAT_ENDED)?;
-    ensure(ended.contains("hung up"), || {
-        format!("the chat says {ended:?}")
-    })?;
+    ensure!(ended.contains("hung up"), "the chat says {ended:?}")?;
     let disabled = ctx.session().execute(
         "return document.querySelector('[data-testid=chat-input]').disabled;",
         json!([]),
     )?;
-    ensure(disabled == json!(true), || {
-        "the message field still takes messages after the hang-up".into()
-    })?;
+    ensure!(
+        disabled == json!(true),
+        "the message field still takes messages after the hang-up"
+    )?;
     ctx.screenshot("chat-hung-up").map(|_| ())
 }
 
@@ -301,9 +304,10 @@ fn a_chat_begun_in_technical_support_with_a_value_known_takes_a_turn_back(ctx: &
         "return document.querySelector('[data-testid=chat-begin-state]').value;",
         json!([]),
     )?;
-    ensure(begin == json!("technical-support"), || {
-        format!("the chat begins in {begin}")
-    })?;
+    ensure!(
+        begin == json!("technical-support"),
+        "the chat begins in {begin}"
+    )?;
     set_value(ctx, hooks::CHAT_PRESET_KEY, "issue_type")?;
     set_value(ctx, hooks::CHAT_PRESET_VALUE, "technical")?;
     click(ctx, hooks::CHAT_PRESET_ADD)?;
@@ -318,15 +322,16 @@ fn a_chat_begun_in_technical_support_with_a_value_known_takes_a_turn_back(ctx: &
         .wait_until("the opening reply", LONG, || Ok(agent_lines(ctx)? >= 1))?;
     is_in(ctx, "technical-support")?;
     let known = deliverable(ctx, "issue_type")?;
-    ensure(
+    ensure!(
         known.contains("technical") && known.contains("known from the start"),
-        || format!("issue_type shows {known:?}"),
+        "issue_type shows {known:?}"
     )?;
 
     say(ctx, "device: laptop")?;
-    ensure(deliverable(ctx, "device")?.contains("laptop"), || {
-        "the device was not recorded".into()
-    })?;
+    ensure!(
+        deliverable(ctx, "device")?.contains("laptop"),
+        "the device was not recorded"
+    )?;
     let users = count(ctx, "[data-testid=chat-message][data-role=user]")?;
     click(ctx, hooks::CHAT_STEP_BACK)?;
     ctx.session().wait_until("the turn taken back", LONG, || {
@@ -337,9 +342,9 @@ fn a_chat_begun_in_technical_support_with_a_value_known_takes_a_turn_back(ctx: &
     })?;
     say(ctx, "device: the phone app")?;
     let device = deliverable(ctx, "device")?;
-    ensure(
+    ensure!(
         device.contains("the phone app") && !device.contains("laptop"),
-        || format!("device shows {device:?}"),
+        "device shows {device:?}"
     )?;
     is_in(ctx, "technical-support")?;
     ctx.screenshot("chat-from-technical-support")?;
@@ -350,10 +355,10 @@ fn a_chat_begun_in_technical_support_with_a_value_known_takes_a_turn_back(ctx: &
         Ok(count(ctx, hooks::CHAT_MESSAGE)? == 1)
     })?;
     is_in(ctx, "technical-support")?;
-    ensure(
+    ensure!(
         deliverable(ctx, "issue_type")?.contains("known from the start")
             && count(ctx, "[data-testid=chat-deliverable][data-key=device]")? == 0,
-        || "the restart did not begin as the conversation began".into(),
+        "the restart did not begin as the conversation began"
     )
 }
 
@@ -370,7 +375,7 @@ fn a_chat_killed_half_way_is_continued_after_the_app_starts_again(ctx: &Ctx) -> 
         .args(["-KILL", &pid])
         .status()
         .map_err(|e| e.to_string())?;
-    ensure(killed.success(), || "the app was not running".into())?;
+    ensure!(killed.success(), "the app was not running")?;
 
     ctx.relaunch()?;
     open_plan(ctx, "customer-support")?;
@@ -380,9 +385,9 @@ fn a_chat_killed_half_way_is_continued_after_the_app_starts_again(ctx: &Ctx) -> 
             Ok(agent_lines(ctx)? == 3)
         })?;
     is_in(ctx, "customer-intake")?;
-    ensure(
+    ensure!(
         deliverable(ctx, "customer_name")?.contains("Chloe Martin"),
-        || "the name said before the kill is not known".into(),
+        "the name said before the kill is not known"
     )?;
     say(ctx, "CM-1")?;
     say(ctx, "it is about billing")?;
@@ -411,9 +416,9 @@ fn a_chat_killed_half_way_is_continued_after_the_app_starts_again(ctx: &Ctx) -> 
         .session()
         .wait_for("[data-testid=chat-error][data-code=invalid-json]", LONG)?;
     let said = ctx.session().text(&error)?;
-    ensure(
+    ensure!(
         said.contains(".log/") && said.contains("cannot be read"),
-        || format!("the broken log is said as {said:?}"),
+        "the broken log is said as {said:?}"
     )?;
     ctx.screenshot("chat-log-broken").map(|_| ())
 }
@@ -428,9 +433,11 @@ fn a_published_version_is_tested_read_only_and_the_draft_again_after(ctx: &Ctx) 
         .arg(ctx.workspace())
         .output()
         .map_err(|e| e.to_string())?;
-    ensure(out.status.success(), || {
-        format!("plan publish: {}", String::from_utf8_lossy(&out.stderr))
-    })?;
+    ensure!(
+        out.status.success(),
+        "plan publish: {}",
+        String::from_utf8_lossy(&out.stderr)
+    )?;
     click(ctx, hooks::TAB_CHAT)?;
     shows(
         ctx,
@@ -449,9 +456,7 @@ fn a_published_version_is_tested_read_only_and_the_draft_again_after(ctx: &Ctx) 
         LONG,
     )?;
     let mode = text_of(ctx, hooks::MODE)?;
-    ensure(mode == "Testing version 1", || {
-        format!("the top bar says {mode:?}")
-    })?;
+    ensure!(mode == "Testing version 1", "the top bar says {mode:?}")?;
     say(ctx, "Chloe")?;
     is_in(ctx, "customer-intake")?;
     ctx.screenshot("chat-version-1")?;

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use serde_json::json;
 
-use crate::page::{click, count, ensure, Outcome};
+use crate::page::{click, count, Outcome};
 use crate::{Ctx, SHORT};
 
 /// How long a turn's reply may take.
@@ -78,7 +78,5 @@ pub fn say(ctx: &Ctx, message: &str) -> Outcome {
         "return document.querySelector('[data-testid=chat-input]').value;",
         json!([]),
     )?;
-    ensure(left == json!(""), || {
-        format!("the field still holds {left}")
-    })
+    ensure!(left == json!(""), "the field still holds {left}")
 }

@@ -88,14 +88,16 @@ pub fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
-/// `plan chat PLAN --script FILE EXTRA…`, run to the end, after writing `script` to `file`.
+/// `plan chat PLAN --script FILE EXTRA…`, run to the end, after writing `script` to a file of
+/// the scratch folder `test` (see [`scratch`]).
 pub fn chat_script(
     plan_file: &str,
-    file: &Path,
+    test: &str,
     script: &serde_json::Value,
     extra: &[&str],
 ) -> Output {
-    std::fs::write(file, script.to_string()).unwrap();
+    let file = scratch(test).join("script.json");
+    std::fs::write(&file, script.to_string()).unwrap();
     let file = file.to_str().expect("a scratch path is UTF-8");
     let mut args = vec!["chat", plan_file, "--script", file];
     args.extend_from_slice(extra);

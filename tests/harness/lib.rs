@@ -9,6 +9,15 @@
 //! SIGKILL orphans WebKitWebDriver, which then holds the output open and hangs the run.
 //! If the app does not start, the tests fail; they never skip.
 
+/// Fails the test unless the condition holds, saying what went wrong in `format!`'s words:
+/// `ensure!(added.len() == 5, "5 new states, found {added:?}")?`.
+#[macro_export]
+macro_rules! ensure {
+    ($cond:expr, $($what:tt)+) => {
+        $crate::page::ensure($cond, || format!($($what)+))
+    };
+}
+
 pub mod axe;
 pub mod chat;
 pub mod cli;

@@ -21,6 +21,25 @@ pub fn ensure(cond: bool, what: impl FnOnce() -> String) -> Outcome {
     }
 }
 
+/// Fails unless `plan` (a draft read back from disk) has no validation error.
+pub fn ensure_valid(plan: &Plan) -> Outcome {
+    let report = plan_core::validate(plan);
+    crate::ensure!(
+        !report.has_errors(),
+        "the draft has errors: {:?}",
+        report.codes()
+    )
+}
+
+/// Plan `id` open with its own details in the inspector (no state selected).
+pub fn open_plan_details(ctx: &Ctx, id: &str) -> Outcome {
+    open_plan(ctx, id)?;
+    click(ctx, crate::hooks::TAB_INSPECT)?;
+    ctx.session()
+        .wait_for(crate::hooks::PLAN_INSPECTOR, SHORT)?;
+    Ok(())
+}
+
 /// The draft file of plan `id` in the test's workspace.
 pub fn draft(ctx: &Ctx, id: &str) -> std::path::PathBuf {
     ctx.workspace().join(id).join("draft.json")
@@ -61,9 +80,10 @@ pub fn ensure_whole(ctx: &Ctx, when: &str) -> Outcome {
          }).map(e => e.dataset.stateId);",
         json!([]),
     )?;
-    ensure(cut.as_array().is_some_and(Vec::is_empty), || {
-        format!("cards cut at the canvas's edge {when}: {cut}")
-    })
+    ensure!(
+        cut.as_array().is_some_and(Vec::is_empty),
+        "cards cut at the canvas's edge {when}: {cut}"
+    )
 }
 
 /// How many elements match `css`.
@@ -139,7 +159,7 @@ pub fn hover(ctx: &Ctx, css: &str) -> Outcome {
 /// Scrolls the first element matching `css` to the middle of whatever scrolls it, as an author
 /// would before clicking it: WebKit's WebDriver scrolls an element only until it is partly in
 /// view, and refuses a click whose centre is still outside ("element not interactable").
-fn scroll_to(ctx: &Ctx, css: &str) -> Outcome {
+pub fn scroll_to(ctx: &Ctx, css: &str) -> Outcome {
     ctx.session().execute(
         "const el = document.querySelector(arguments[0]);
          if (el && el.closest('.panel-body, .sidebar, .dialog, .switcher')) el.scrollIntoView({block: 'center', inline: 'nearest'});",
@@ -163,7 +183,7 @@ pub fn set_value(ctx: &Ctx, css: &str, value: &str) -> Outcome {
          return true;",
         json!([css, value]),
     )?;
-    ensure(done == json!(true), || format!("nothing matches {css}"))
+    ensure!(done == json!(true), "nothing matches {css}")
 }
 
 /// Types `text` into the field matching `css` with real key presses, replacing what it held, and
@@ -294,12 +314,16 @@ pub fn shows(ctx: &Ctx, what: &str, css: &str, within: std::time::Duration) -> O
         .wait_until(what, within, || Ok(count(ctx, css)? > 0))
 }
 
+/// Waits up to `within` until `css` matches nothing; `what` names it in the failure.
+pub fn gone(ctx: &Ctx, what: &str, css: &str, within: std::time::Duration) -> Outcome {
+    ctx.session()
+        .wait_until(what, within, || Ok(count(ctx, css)? == 0))
+}
+
 /// Fails with `what` unless `css` matches exactly `n` elements.
 pub fn ensure_count(ctx: &Ctx, css: &str, n: usize, what: &str) -> Outcome {
     let found = count(ctx, css)?;
-    ensure(found == n, || {
-        format!("{what} ({found} of {css}, {n} expected)")
-    })
+    ensure!(found == n, "{what} ({found} of {css}, {n} expected)")
 }
 
 /// Clicks state `id`'s title and waits until its inspector is shown.
@@ -378,9 +402,10 @@ pub fn confirm_publish(ctx: &Ctx) -> Outcome {
 pub fn publish(ctx: &Ctx, note: &str, listed: &str) -> Result<u32, String> {
     open_publish(ctx)?;
     let diff = text_of(ctx, crate::hooks::PUBLISH_DIFF)?;
-    ensure(diff.contains(listed), || {
-        format!("the publish dialog lists {diff:?}, not {listed:?}")
-    })?;
+    ensure!(
+        diff.contains(listed),
+        "the publish dialog lists {diff:?}, not {listed:?}"
+    )?;
     type_text(ctx, crate::hooks::PUBLISH_NOTE, note)?;
     confirm_publish(ctx)?;
     let text = notice_with(ctx, "Published version")?;

@@ -6,6 +6,10 @@ use plan_core::runtime::*;
 use plan_core::Plan;
 use serde_json::{json, Value};
 
+#[path = "../support/mod.rs"]
+mod support;
+use support::rejected;
+
 /// No tool results: a bare `/tool NAME` returns the tool's first declared code.
 static NO_TOOLS: ToolResults = ToolResults::new();
 
@@ -46,14 +50,6 @@ fn set(key: &str, value: Value) -> Action {
 
 fn texts(events: &[Event]) -> Vec<&str> {
     events.iter().map(|e| e.text.as_str()).collect()
-}
-
-fn rejected(events: &[Event]) -> Vec<&str> {
-    events
-        .iter()
-        .filter(|e| matches!(e.what, What::ActionRejected { .. }))
-        .map(|e| e.text.as_str())
-        .collect()
 }
 
 fn moved(events: &[Event]) -> Option<&Move> {

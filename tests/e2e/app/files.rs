@@ -1,6 +1,7 @@
 //! Files under the app: a plan changed on disk redrawn where it was, a broken plan file listed with its problem and every tool off, a workspace that cannot be opened explained in a window
 
 use super::*;
+use plan_tests::ensure;
 
 /// This suite's tests, in the order they run.
 pub const TESTS: &[Test] = plan_tests::tests![
@@ -33,9 +34,10 @@ fn a_plan_changed_on_disk_is_redrawn_where_it_was(ctx: &Ctx) -> Outcome {
     let after = view_transform(ctx);
     fs::write(&path, original).map_err(|e| e.to_string())?;
     redrawn?;
-    ensure(after? == before, || {
-        "reloading the changed plan moved the view".into()
-    })
+    ensure!(
+        after? == before,
+        "reloading the changed plan moved the view"
+    )
 }
 
 fn a_broken_plan_file_is_listed_with_its_problem(ctx: &Ctx) -> Outcome {
@@ -54,25 +56,27 @@ fn a_broken_plan_file_is_listed_with_its_problem(ctx: &Ctx) -> Outcome {
             .session()
             .wait_for("[data-testid=plan][data-plan-id='broken']", SHORT)?;
         let text = ctx.session().text(&item)?;
-        ensure(text.contains("Not valid JSON"), || {
-            format!("the broken plan is listed as {text:?}")
-        })?;
+        ensure!(
+            text.contains("Not valid JSON"),
+            "the broken plan is listed as {text:?}"
+        )?;
         ctx.session().click(&item)?;
         let error = ctx.session().wait_for(hooks::LOAD_ERROR, SHORT)?;
         let code = ctx.session().attribute(&error, "data-code")?;
         let message = ctx.session().text(&error)?;
-        ensure(code.as_deref() == Some("invalid-json"), || {
-            format!("the error code is {code:?}")
-        })?;
-        ensure(
+        ensure!(
+            code.as_deref() == Some("invalid-json"),
+            "the error code is {code:?}"
+        )?;
+        ensure!(
             message.contains("broken/draft.json") && message.contains("line 4"),
-            || format!("the error does not name the file and line: {message:?}"),
+            "the error does not name the file and line: {message:?}"
         )?;
         // No empty fields of a plan that is not there to type into, and nothing to publish.
-        ensure(
+        ensure!(
             count(ctx, "[data-testid=inspector-no-plan]")? == 1
                 && count(ctx, hooks::FIELD_TITLE)? == 0,
-            || "the inspector offers fields with no plan open".into(),
+            "the inspector offers fields with no plan open"
         )?;
         // Nothing to publish, arrange, find or add to: each tool is off, not silently idle.
         const TOOLS: [&str; 6] = [
@@ -93,35 +97,41 @@ fn a_broken_plan_file_is_listed_with_its_problem(ctx: &Ctx) -> Outcome {
             serde_json::from_value(found).map_err(|e| e.to_string())
         };
         let off = tools_disabled()?;
-        ensure(off.iter().all(|d| *d == Some(true)), || {
-            format!("{TOOLS:?} are disabled: {off:?}, for a plan that cannot be read")
-        })?;
+        ensure!(
+            off.iter().all(|d| *d == Some(true)),
+            "{TOOLS:?} are disabled: {off:?}, for a plan that cannot be read"
+        )?;
         // The bar does not say "No problems · Saved" of a plan nobody could check or save.
         let problems = text_of(ctx, "[data-testid=problem-count]")?;
         let saved = text_of(ctx, "[data-testid=save-status]")?;
-        ensure(problems == "No plan open" && saved.is_empty(), || {
-            format!("the status bar says {problems:?} and {saved:?} with no plan open")
-        })?;
+        ensure!(
+            problems == "No plan open" && saved.is_empty(),
+            "the status bar says {problems:?} and {saved:?} with no plan open"
+        )?;
         let mode = text_of(ctx, hooks::MODE)?;
-        ensure(mode == "Nothing to edit", || {
-            format!("the mode says {mode:?} with no plan open")
-        })?;
+        ensure!(
+            mode == "Nothing to edit",
+            "the mode says {mode:?} with no plan open"
+        )?;
         let hint = text_of(ctx, "[data-testid=palette-hint]")?;
-        ensure(hint.starts_with("No plan is open"), || {
-            format!("the palette says {hint:?} with no plan open")
-        })?;
+        ensure!(
+            hint.starts_with("No plan is open"),
+            "the palette says {hint:?} with no plan open"
+        )?;
         ctx.screenshot("broken-plan")?;
         plan_tests::axe::check(ctx, "a plan that cannot be read, its tools off")?;
         // The other plans still open, and with one the tools are back.
         open_plan(ctx, "daily-routine")?;
         let on = tools_disabled()?;
-        ensure(on.iter().all(|d| *d == Some(false)), || {
-            format!("{TOOLS:?} are disabled: {on:?}, with a plan open")
-        })?;
+        ensure!(
+            on.iter().all(|d| *d == Some(false)),
+            "{TOOLS:?} are disabled: {on:?}, with a plan open"
+        )?;
         let problems = text_of(ctx, "[data-testid=problem-count]")?;
-        ensure(problems != "No plan open", || {
-            "the status bar still says no plan is open".into()
-        })
+        ensure!(
+            problems != "No plan open",
+            "the status bar still says no plan is open"
+        )
     })();
     fs::remove_dir_all(&folder).map_err(|e| e.to_string())?;
     result?;
@@ -168,11 +178,9 @@ fn a_workspace_that_cannot_be_opened_is_explained_in_a_window(ctx: &Ctx) -> Outc
     let output = app.wait_with_output().map_err(|e| e.to_string())?;
     let stderr = String::from_utf8_lossy(&output.stderr);
     shown?;
-    ensure(still_running, || {
-        "the app exited instead of showing why".into()
-    })?;
-    ensure(
+    ensure!(still_running, "the app exited instead of showing why")?;
+    ensure!(
         stderr.contains("cannot be opened") && stderr.contains("not-a-folder"),
-        || format!("stderr does not say which workspace failed: {stderr:?}"),
+        "stderr does not say which workspace failed: {stderr:?}"
     )
 }

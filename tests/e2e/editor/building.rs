@@ -1,6 +1,7 @@
 //! End-to-end: an author builds the support flow from an empty plan with the mouse and keyboard, and the draft on disk follows each step.
 
 use super::*;
+use plan_tests::ensure;
 
 /// This suite's tests, in the order they run.
 pub const TESTS: &[Test] =
@@ -31,9 +32,7 @@ fn connect(ctx: &Ctx, from: &str, to: &str) -> Outcome {
     }
     let n = count(ctx, hooks::STATE)?;
     let stray = count(ctx, &hooks::state("new-state"))?;
-    ensure(stray == 0, || {
-        format!("connecting {from} to {to} (from {handle:?} to {target:?}) left {n} states, a stray among them")
-    })
+    ensure!(stray == 0, "connecting {from} to {to} (from {handle:?} to {target:?}) left {n} states, a stray among them")
 }
 
 /// Fails unless the canvas shows only states among `known` (a stray state made by a click is a bug).
@@ -48,9 +47,10 @@ fn states_are(ctx: &Ctx, after: &str, known: &[&str]) -> Outcome {
         .flatten()
         .filter_map(|i| i.as_str())
         .collect();
-    ensure(ids.iter().all(|i| known.contains(i)), || {
-        format!("after {after} the canvas shows states {ids:?}")
-    })
+    ensure!(
+        ids.iter().all(|i| known.contains(i)),
+        "after {after} the canvas shows states {ids:?}"
+    )
 }
 
 fn plan_in_app_transitions(ctx: &Ctx, from: &str) -> Result<usize, String> {
@@ -273,79 +273,83 @@ fn an_author_builds_the_support_flow_from_an_empty_plan(ctx: &Ctx) -> Outcome {
         })
     })?;
     let ids: Vec<&str> = p.states.iter().map(|s| s.id.as_str()).collect();
-    ensure(
+    ensure!(
         ids == ["greeting", "intake", "billing", "general", "farewell"],
-        || format!("states {ids:?}"),
+        "states {ids:?}"
     )?;
     let s = |id: &str| p.state(id).ok_or(format!("no state {id}"));
-    ensure(s("intake")?.kind == StateType::Strict, || {
-        "intake is not strict".into()
-    })?;
-    ensure(s("intake")?.title == "Customer intake", || {
-        "intake's title".into()
-    })?;
+    ensure!(
+        s("intake")?.kind == StateType::Strict,
+        "intake is not strict"
+    )?;
+    ensure!(s("intake")?.title == "Customer intake", "intake's title")?;
     let classify = &s("intake")?.tasks[1];
-    ensure(
+    ensure!(
         classify.id == "classify" && classify.deliverables[0].key == "issue_type",
-        || format!("{classify:?}"),
+        "{classify:?}"
     )?;
-    ensure(
+    ensure!(
         classify.deliverables[0].kind == DeliverableType::Enum,
-        || "issue_type is not an enum".into(),
+        "issue_type is not an enum"
     )?;
-    ensure(
+    ensure!(
         classify.deliverables[0].enum_values.as_deref()
             == Some(&["billing".to_string(), "technical".into(), "general".into()][..]),
-        || format!("{:?}", classify.deliverables[0].enum_values),
+        "{:?}",
+        classify.deliverables[0].enum_values
     )?;
     let t = &s("intake")?.transitions;
-    ensure(
+    ensure!(
         t[0].target_state_id == "billing"
             && t[0].condition_type == Some(ConditionType::DeliverableValue),
-        || format!("{:?}", t[0]),
+        "{:?}",
+        t[0]
     )?;
-    ensure(
+    ensure!(
         t[0].condition_config["key"] == "issue_type" && t[0].condition_config["value"] == "billing",
-        || format!("{:?}", t[0]),
+        "{:?}",
+        t[0]
     )?;
-    ensure(
+    ensure!(
         t[1].target_state_id == "general" && t[1].priority.0 == 10.0,
-        || format!("{:?}", t[1]),
+        "{:?}",
+        t[1]
     )?;
-    ensure(
+    ensure!(
         t[1].condition_type == Some(ConditionType::AllTasksComplete),
-        || format!("{:?}", t[1]),
+        "{:?}",
+        t[1]
     )?;
     let any = &s("billing")?.transitions[0];
-    ensure(any.condition_type == Some(ConditionType::AnyOf), || {
-        format!("{any:?}")
-    })?;
-    ensure(
+    ensure!(any.condition_type == Some(ConditionType::AnyOf), "{any:?}")?;
+    ensure!(
         s("farewell")?.transitions.is_empty()
             && s("farewell")?.effective_ending() == Some(Ending::Complete {}),
-        || "farewell ends".into(),
+        "farewell ends"
     )?;
     let report = validate(&p);
-    ensure(report.count(Severity::Error) == 0, || {
-        format!("errors: {:#?}", report.diagnostics)
-    })?;
+    ensure!(
+        report.count(Severity::Error) == 0,
+        "errors: {:#?}",
+        report.diagnostics
+    )?;
     // Dozens of autosaves, and not one of them came back as a change on disk to load again (each
     // did, and cost a whole load and parse of the plan); the plan list follows the edits anyway.
     std::thread::sleep(Duration::from_millis(600));
     let loads = plan_loads(ctx)?;
-    ensure(loads == loads_at_open, || {
-        format!(
-            "the app loaded the plan {} more times while it was edited",
-            loads - loads_at_open
-        )
-    })?;
+    ensure!(
+        loads == loads_at_open,
+        "the app loaded the plan {} more times while it was edited",
+        loads - loads_at_open
+    )?;
     let listed = text_of(ctx, "[data-testid=plan][data-plan-id=built] .plan-meta")?;
-    ensure(listed == "5 states · 5 transitions", || {
-        format!("the plan list says {listed:?}")
-    })?;
-    ensure(
+    ensure!(
+        listed == "5 states · 5 transitions",
+        "the plan list says {listed:?}"
+    )?;
+    ensure!(
         text_of(ctx, hooks::PROBLEM_COUNT)?.starts_with("0 errors")
             || text_of(ctx, hooks::PROBLEM_COUNT)? == "No problems",
-        || "the status bar shows errors".into(),
+        "the status bar shows errors"
     )
 }

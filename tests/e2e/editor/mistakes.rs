@@ -1,6 +1,8 @@
 //! End-to-end: three mistakes shown where they are (the card, the arrow, the field) and gone when fixed.
 
 use super::*;
+use plan_tests::ensure;
+use plan_tests::page::gone;
 
 /// This suite's tests, in the order they run.
 pub const TESTS: &[Test] =
@@ -19,10 +21,12 @@ fn open_problem(ctx: &Ctx, code: &str, selected: &str) -> Outcome {
 
 fn problem_gone(ctx: &Ctx, code: &str) -> Outcome {
     click(ctx, hooks::TAB_PROBLEMS)?;
-    ctx.session()
-        .wait_until(&format!("{code} gone"), SHORT, || {
-            Ok(count(ctx, &format!("[data-testid=problem][data-code={code}]"))? == 0)
-        })?;
+    gone(
+        ctx,
+        &format!("{code} gone"),
+        &format!("[data-testid=problem][data-code={code}]"),
+        SHORT,
+    )?;
     click(ctx, hooks::TAB_INSPECT)
 }
 
@@ -72,9 +76,10 @@ fn three_mistakes_are_shown_where_they_are_and_go_away_when_fixed(ctx: &Ctx) -> 
         "enum-value-not-allowed",
         &hooks::arrow("customer-intake", 0),
     )?;
-    ensure(count(ctx, hooks::TRANSITION_INSPECTOR)? == 1, || {
-        "the transition is not in the inspector".into()
-    })?;
+    ensure!(
+        count(ctx, hooks::TRANSITION_INSPECTOR)? == 1,
+        "the transition is not in the inspector"
+    )?;
     select_state(ctx, "customer-intake")?;
     set_value(
         ctx,
@@ -111,9 +116,9 @@ fn three_mistakes_are_shown_where_they_are_and_go_away_when_fixed(ctx: &Ctx) -> 
         !validate(p).has_errors()
             && p.states[0].transitions[0].condition_type == Some(ConditionType::AnyOf)
     })?;
-    ensure(
+    ensure!(
         p.state("customer-intake")
             .is_some_and(|s| s.tasks.len() == 2),
-        || "the task did not come back".into(),
+        "the task did not come back"
     )
 }

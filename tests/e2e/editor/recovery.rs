@@ -1,6 +1,7 @@
 //! End-to-end tests of what the author never loses (issue 6): the app killed while typing, the draft changed or broken on disk under unsaved edits, the web view crashed: the plan stays open with what was typed.
 
 use super::*;
+use plan_tests::ensure;
 
 /// This suite's tests, in the order they run.
 pub const TESTS: &[Test] = plan_tests::tests![
@@ -28,9 +29,10 @@ fn killing_the_app_while_typing_keeps_what_was_typed_a_second_before(ctx: &Ctx) 
     // The draft is whole and holds what was typed more than a second before the kill.
     let p = plan(ctx, "customer-support")?;
     let greeting = p.state("greeting").ok_or("no greeting")?;
-    ensure(
+    ensure!(
         greeting.instructions.starts_with("Say hello first."),
-        || format!("instructions on disk: {:?}", greeting.instructions),
+        "instructions on disk: {:?}",
+        greeting.instructions
     )?;
     ctx.relaunch()?;
     open_plan(ctx, "customer-support")?;
@@ -39,11 +41,11 @@ fn killing_the_app_while_typing_keeps_what_was_typed_a_second_before(ctx: &Ctx) 
         "return document.querySelector('[data-testid=field-instructions]').value;",
         json!([]),
     )?;
-    ensure(
+    ensure!(
         shown
             .as_str()
             .is_some_and(|s| s.starts_with("Say hello first.")),
-        || format!("the app shows {shown}"),
+        "the app shows {shown}"
     )
 }
 
@@ -84,24 +86,27 @@ fn a_change_on_disk_during_unsaved_edits_asks_the_author(ctx: &Ctx) -> Outcome {
     theirs.title = "Theirs".into();
     write_draft(ctx, "daily-routine", &theirs)?;
     ctx.session().wait_for(hooks::CONFLICT, LONG)?;
-    ensure(text_of(ctx, hooks::SAVE_STATUS)? == "Conflict", || {
-        "the status bar does not say Conflict".into()
-    })?;
-    ensure(plan(ctx, "daily-routine")?.title == "Theirs", || {
-        "their file was overwritten".into()
-    })?;
+    ensure!(
+        text_of(ctx, hooks::SAVE_STATUS)? == "Conflict",
+        "the status bar does not say Conflict"
+    )?;
+    ensure!(
+        plan(ctx, "daily-routine")?.title == "Theirs",
+        "their file was overwritten"
+    )?;
     ctx.screenshot("conflict")?;
     // Opening another plan now would leave the author's edit behind: the app asks to settle first.
     click(ctx, "[data-testid=plan][data-plan-id=customer-support]")?;
     ctx.session().wait_for(hooks::NOTICE, SHORT)?;
-    ensure(
+    ensure!(
         text_of(ctx, hooks::NOTICE)?.contains("choose which version to keep"),
-        || "no word on why the other plan did not open".into(),
+        "no word on why the other plan did not open"
     )?;
     std::thread::sleep(Duration::from_millis(300));
-    ensure(text_of(ctx, hooks::PLAN_TITLE)? == "Mine", || {
-        "another plan opened over the unsettled conflict".into()
-    })?;
+    ensure!(
+        text_of(ctx, hooks::PLAN_TITLE)? == "Mine",
+        "another plan opened over the unsettled conflict"
+    )?;
     ctx.screenshot("conflict-switch-refused")?;
     click(ctx, hooks::CONFLICT_MINE)?;
     let _ = holder.wait();
@@ -139,15 +144,18 @@ fn a_draft_saved_mid_edit_or_broken_on_disk_never_closes_the_plan(ctx: &Ctx) -> 
     })?;
     // Long enough for the watcher to report the save back.
     std::thread::sleep(Duration::from_millis(1_000));
-    ensure(count(ctx, hooks::LOAD_ERROR)? == 0, || {
-        "the app could not reopen its own save".into()
-    })?;
-    ensure(count(ctx, hooks::STATE)? == states, || {
-        "the plan is no longer shown".into()
-    })?;
-    ensure(count(ctx, hooks::CONFLICT)? == 0, || {
-        "its own save was taken for someone else's".into()
-    })?;
+    ensure!(
+        count(ctx, hooks::LOAD_ERROR)? == 0,
+        "the app could not reopen its own save"
+    )?;
+    ensure!(
+        count(ctx, hooks::STATE)? == states,
+        "the plan is no longer shown"
+    )?;
+    ensure!(
+        count(ctx, hooks::CONFLICT)? == 0,
+        "its own save was taken for someone else's"
+    )?;
     click(ctx, hooks::TAB_PROBLEMS)?;
     ctx.session()
         .wait_for("[data-testid=problem][data-code=schema]", SHORT)?;
@@ -175,20 +183,19 @@ fn a_draft_saved_mid_edit_or_broken_on_disk_never_closes_the_plan(ctx: &Ctx) -> 
         .session()
         .wait_for("[data-testid=conflict][data-code=invalid-json]", LONG)?;
     let said = ctx.session().text(&banner)?;
-    ensure(
+    ensure!(
         said.contains("draft.json") && said.contains("line 2"),
-        || format!("the banner does not say what is wrong where: {said:?}"),
+        "the banner does not say what is wrong where: {said:?}"
     )?;
     ctx.screenshot("draft-broken-on-disk")?;
     std::thread::sleep(Duration::from_millis(800));
     let on_disk =
         std::fs::read_to_string(draft(ctx, "customer-support")).map_err(|e| e.to_string())?;
-    ensure(on_disk == broken, || {
-        "the broken file was overwritten unasked".into()
-    })?;
-    ensure(count(ctx, hooks::STATE)? == states, || {
-        "the plan left the editor".into()
-    })?;
+    ensure!(on_disk == broken, "the broken file was overwritten unasked")?;
+    ensure!(
+        count(ctx, hooks::STATE)? == states,
+        "the plan left the editor"
+    )?;
     click(ctx, hooks::CONFLICT_MINE)?;
     wait_for_draft(
         ctx,
@@ -245,9 +252,10 @@ fn a_crashed_web_view_comes_back_on_the_plan_that_was_open(ctx: &Ctx) -> Outcome
         if said && web_process(ctx).is_ok_and(|p| p != crashed) {
             break;
         }
-        ensure(gone.elapsed() < LONG, || {
-            format!("no new web process after the crash (shell said it: {said})")
-        })?;
+        ensure!(
+            gone.elapsed() < LONG,
+            "no new web process after the crash (shell said it: {said})"
+        )?;
         std::thread::sleep(Duration::from_millis(100));
     }
     // The driver's session went with the old page: a new app for the harness to finish with.

@@ -1,6 +1,7 @@
 //! The canvas by pointer and keys: moving, connecting and panning select no text, the right button's menu, Tab through the cards and Enter, Ctrl and an arrow to the nearest card
 
 use super::*;
+use plan_tests::ensure;
 
 /// This suite's tests, in the order they run.
 pub const TESTS: &[Test] = plan_tests::tests![
@@ -59,9 +60,7 @@ fn moving_connecting_and_panning_select_no_text(ctx: &Ctx) -> Outcome {
         if !selected.is_empty() {
             ctx.screenshot("drag-selected-text")?;
         }
-        ensure(selected.is_empty(), || {
-            format!("{what} selected text: {selected:?}")
-        })?;
+        ensure!(selected.is_empty(), "{what} selected text: {selected:?}")?;
     }
     ctx.screenshot("drag-no-selection")?;
     Ok(())
@@ -94,17 +93,19 @@ fn the_right_button_opens_a_menu_of_what_can_be_done_there(ctx: &Ctx) -> Outcome
     ctx.screenshot("context-menu-card")?;
     let words = text_of(ctx, hooks::CONTEXT_MENU)?;
     for item in ["Rename", "Duplicate", "Test from here", "Delete"] {
-        ensure(words.contains(item), || {
-            format!("the card's menu lacks {item}: {words:?}")
-        })?;
+        ensure!(
+            words.contains(item),
+            "the card's menu lacks {item}: {words:?}"
+        )?;
     }
     click(ctx, hooks::MENU_DUPLICATE)?;
     ctx.session().wait_until("the duplicate", SHORT, || {
         Ok(count(ctx, hooks::STATE)? == states + 1)
     })?;
-    ensure(count(ctx, hooks::CONTEXT_MENU)? == 0, || {
-        "the menu stayed open".into()
-    })?;
+    ensure!(
+        count(ctx, hooks::CONTEXT_MENU)? == 0,
+        "the menu stayed open"
+    )?;
     // On the background: a state of each mode here, then Fit.
     let (left, top, right, bottom) = canvas_box(ctx)?;
     let empty = background_near(ctx, (((left + right) / 2.0) as i64, (bottom - 60.0) as i64))?;
@@ -120,19 +121,19 @@ fn the_right_button_opens_a_menu_of_what_can_be_done_there(ctx: &Ctx) -> Outcome
         "return [...document.querySelectorAll('[data-testid=state].mode-goal')].length",
         json!([]),
     )?;
-    ensure(modes.as_u64().unwrap_or(0) >= 1, || {
-        "no goal state was added".into()
-    })?;
-    ensure(overlapping(&card_boxes(ctx)?).is_empty(), || {
-        "the menu's state covers a card".into()
-    })?;
+    ensure!(modes.as_u64().unwrap_or(0) >= 1, "no goal state was added")?;
+    ensure!(
+        overlapping(&card_boxes(ctx)?).is_empty(),
+        "the menu's state covers a card"
+    )?;
     // On an arrow: edit its condition, delete it.
     let arrows = count(ctx, hooks::TRANSITION)?;
     right_click(ctx, arrow_middle(ctx, "greeting", 0)?)?;
     let words = text_of(ctx, hooks::CONTEXT_MENU)?;
-    ensure(words.contains("Edit condition"), || {
-        format!("the arrow's menu: {words:?}")
-    })?;
+    ensure!(
+        words.contains("Edit condition"),
+        "the arrow's menu: {words:?}"
+    )?;
     click(ctx, hooks::MENU_DELETE)?;
     ctx.session().wait_until("the arrow deleted", SHORT, || {
         Ok(count(ctx, hooks::TRANSITION)? == arrows - 1)
@@ -170,7 +171,7 @@ fn tab_reaches_every_card_and_enter_opens_it_in_the_inspector(ctx: &Ctx) -> Outc
     let mut got = reached.clone();
     all.sort();
     got.sort();
-    ensure(got == all, || format!("Tab reached {reached:?} of {all:?}"))?;
+    ensure!(got == all, "Tab reached {reached:?} of {all:?}")?;
     // Back to a card with Shift+Tab: it is selected, as a click would.
     ctx.session()
         .chord(&[plan_tests::page::SHIFT, "\u{E004}"])?;
@@ -187,9 +188,9 @@ fn tab_reaches_every_card_and_enter_opens_it_in_the_inspector(ctx: &Ctx) -> Outc
     )?;
     let title = &plan.state(&last).ok_or("no such state")?.title;
     let words = words.as_str().unwrap_or("").to_string();
-    ensure(
+    ensure!(
         words.starts_with(title.as_str()) && words.contains("state"),
-        || format!("the card says {words:?}"),
+        "the card says {words:?}"
     )?;
     // Enter opens it in the inspector, its title ready to type.
     ctx.session().chord(&["\u{E007}"])?;
@@ -234,9 +235,7 @@ fn ctrl_and_an_arrow_go_to_the_nearest_card_that_way(ctx: &Ctx) -> Outcome {
                     && focused_card(ctx)?.as_deref() == Some(expected))
             })?;
     }
-    ensure(card_boxes(ctx)? == before, || {
-        "a Ctrl+arrow moved a card".into()
-    })?;
+    ensure!(card_boxes(ctx)? == before, "a Ctrl+arrow moved a card")?;
     ctx.screenshot("ctrl-arrow-focus")?;
     ctx.session().chord(&["\u{E007}"])?;
     ctx.session().wait_until("the inspector on Technical support", SHORT, || {

@@ -1,6 +1,7 @@
 //! Plans through files: the seed's flow export imported and exported through the file dialogs, a bad file refused by name and place with nothing changed
 
 use super::*;
+use plan_tests::ensure;
 
 /// This suite's tests, in the order they run.
 pub const TESTS: &[Test] = plan_tests::tests![
@@ -59,9 +60,10 @@ fn the_seed_flow_export_is_imported_and_exported_through_the_file_dialogs(ctx: &
     click(ctx, hooks::IMPORT_NEW)?;
     choose_file(ctx, IMPORT_DIALOG, &export.display().to_string(), false)?;
     let said = notice_with(ctx, "Imported 4 states")?;
-    ensure(said.contains("flow-export.json"), || {
-        format!("the notice does not name the file: {said:?}")
-    })?;
+    ensure!(
+        said.contains("flow-export.json"),
+        "the notice does not name the file: {said:?}"
+    )?;
     // The export carries no positions: the plan opens laid out and whole, before any Fit.
     ctx.session()
         .wait_until("the imported plan open", LONG, || {
@@ -71,13 +73,14 @@ fn the_seed_flow_export_is_imported_and_exported_through_the_file_dialogs(ctx: &
     plan_tests::page::ensure_whole(ctx, "as the imported plan opens")?;
     ctx.screenshot("imported-opens-whole")?;
     let p = open_plan(ctx, "flow-export")?;
-    ensure(p.states.len() == 4, || format!("{} states", p.states.len()))?;
+    ensure!(p.states.len() == 4, "{} states", p.states.len())?;
     for s in &p.states {
         shows(ctx, &format!("state {}", s.id), &hooks::state(&s.id), LONG)?;
     }
-    ensure(text_of(ctx, hooks::PLAN_TITLE)? == "flow-export", || {
-        "the imported plan's title is not the id it was imported as".into()
-    })?;
+    ensure!(
+        text_of(ctx, hooks::PLAN_TITLE)? == "flow-export",
+        "the imported plan's title is not the id it was imported as"
+    )?;
     ctx.screenshot("imported-seed-export")?;
 
     let out = files.join("exported.json");
@@ -91,9 +94,10 @@ fn the_seed_flow_export_is_imported_and_exported_through_the_file_dialogs(ctx: &
     }
     let written = fs::read_to_string(&out).map_err(|e| format!("{}: {e}", out.display()))?;
     let printed = plan_cli(ctx, &["export", "flow-export"])?;
-    ensure(written == printed, || {
-        "the exported file differs from plan export".into()
-    })
+    ensure!(
+        written == printed,
+        "the exported file differs from plan export"
+    )
 }
 
 /// Files that cannot be imported, through the real dialog: not JSON, not a plan, a flow export
@@ -151,9 +155,9 @@ fn a_bad_file_is_refused_by_name_and_place_and_changes_nothing(ctx: &Ctx) -> Out
         shows(ctx, &format!("{} refused", file.display()), &css, LONG)?;
         let said = text_of(ctx, &css)?;
         let name = file.file_name().unwrap_or_default().to_string_lossy();
-        ensure(
+        ensure!(
             said.contains(name.as_ref()) && said.contains(&place),
-            || format!("{name} refused as {said:?}, without its name or {place:?}"),
+            "{name} refused as {said:?}, without its name or {place:?}"
         )?;
         if into {
             ctx.screenshot("import-refused")?;
@@ -161,7 +165,7 @@ fn a_bad_file_is_refused_by_name_and_place_and_changes_nothing(ctx: &Ctx) -> Out
     }
     std::thread::sleep(Duration::from_millis(500));
     let after = snapshot(ctx.workspace());
-    ensure(before == after, || {
+    plan_tests::page::ensure(before == after, || {
         let changed: Vec<_> = after
             .keys()
             .filter(|k| before.get(*k) != after.get(*k))

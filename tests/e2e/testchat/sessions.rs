@@ -1,6 +1,8 @@
 //! Session states in the test chat: a gated tool and an automatic prompt built in the editor appear as the chat goes on; the sample chatted with presets and switched by hand
 
 use super::*;
+use plan_tests::ensure;
+use plan_tests::page::{ensure_valid, open_plan_details};
 
 /// This suite's tests, in the order they run.
 pub const TESTS: &[Test] = plan_tests::tests![
@@ -15,9 +17,7 @@ pub const TESTS: &[Test] = plan_tests::tests![
 fn a_gated_tool_and_an_automatic_prompt_built_in_the_editor_appear_as_the_chat_goes_on(
     ctx: &Ctx,
 ) -> Outcome {
-    open_plan(ctx, "customer-support")?;
-    click(ctx, hooks::TAB_INSPECT)?;
-    ctx.session().wait_for(hooks::PLAN_INSPECTOR, SHORT)?;
+    open_plan_details(ctx, "customer-support")?;
     // The prompt state with its automatic rule.
     click(ctx, hooks::ADD_SESSION_STATE)?;
     set_value(ctx, hooks::FIELD_SS_ID, "vip_care")?;
@@ -75,33 +75,32 @@ fn a_gated_tool_and_an_automatic_prompt_built_in_the_editor_appear_as_the_chat_g
     ctx.screenshot("tool-inspector-renamed")?;
     plan_tests::page::wait_saved(ctx)?;
     let saved = plan(ctx, "customer-support")?;
-    ensure(
+    ensure!(
         saved.tools.iter().any(|t| {
             t.name == "refund"
                 && t.response_codes == ["OK", "DENIED"]
                 && t.available_when == ["vip_care"]
         }),
-        || format!("the draft's tools: {:?}", saved.tools),
+        "the draft's tools: {:?}",
+        saved.tools
     )?;
     let intake = saved.state("customer-intake").ok_or("no customer-intake")?;
-    ensure(intake.allowed_tools.iter().any(|t| t == "refund"), || {
-        format!(
-            "intake's allowed tools after the rename: {:?}",
-            intake.allowed_tools
-        )
-    })?;
+    ensure!(
+        intake.allowed_tools.iter().any(|t| t == "refund"),
+        "intake's allowed tools after the rename: {:?}",
+        intake.allowed_tools
+    )?;
     let st = saved
         .session_state("vip_care")
         .ok_or("the draft has no vip_care")?;
-    ensure(
+    ensure!(
         st.auto_activate
             .as_ref()
             .is_some_and(|c| c.condition_config.get("key") == Some(&json!("account_number"))),
-        || format!("vip_care's rule: {:?}", st.auto_activate),
+        "vip_care's rule: {:?}",
+        st.auto_activate
     )?;
-    ensure(!plan_core::validate(&saved).has_errors(), || {
-        format!("{:?}", plan_core::validate(&saved).codes())
-    })?;
+    ensure_valid(&saved)?;
 
     start_chat(ctx)?;
     say(ctx, "Chloe")?;
@@ -127,9 +126,10 @@ fn a_gated_tool_and_an_automatic_prompt_built_in_the_editor_appear_as_the_chat_g
         ctx,
         &format!("{vip} [data-testid=chat-session-state-changed]"),
     )?;
-    ensure(changed.contains("automatic rule"), || {
-        format!("the panel says {changed:?}")
-    })?;
+    ensure!(
+        changed.contains("automatic rule"),
+        "the panel says {changed:?}"
+    )?;
     ctx.session()
         .wait_for("[data-testid=chat-tool][data-tool=refund]", LONG)?;
     let prompt = ctx.session().execute(
@@ -139,9 +139,9 @@ fn a_gated_tool_and_an_automatic_prompt_built_in_the_editor_appear_as_the_chat_g
     )?;
     let before = prompt[0].as_str().unwrap_or_default();
     let now = prompt[1].as_str().unwrap_or_default();
-    ensure(
+    ensure!(
         !before.contains("VIP") && now.contains("Treat Chloe Martin as a VIP."),
-        || format!("the prompt before: {before:?}, now: {now:?}"),
+        "the prompt before: {before:?}, now: {now:?}"
     )?;
     // Open the last prompt for the screenshot, and call the tool that appeared.
     ctx.session().execute(
@@ -201,9 +201,10 @@ fn the_session_states_sample_is_chatted_with_presets_and_switched_by_hand(ctx: &
             row("technical_mode")
         ),
     )?;
-    ensure(changed.contains("by the author"), || {
-        format!("the panel says {changed:?}")
-    })?;
+    ensure!(
+        changed.contains("by the author"),
+        "the panel says {changed:?}"
+    )?;
     ensure_count(
         ctx,
         "[data-testid=chat-tool][data-tool=run_line_test]",
@@ -218,9 +219,10 @@ fn the_session_states_sample_is_chatted_with_presets_and_switched_by_hand(ctx: &
         "the wrap-up card does not say what it changes",
     )?;
     let arrow = text_of(ctx, "[data-testid=transition-label][data-from=verify][data-index='0'] [data-testid=arrow-changes]")?;
-    ensure(arrow.contains("identity_verified"), || {
-        format!("the arrow says {arrow:?}")
-    })?;
+    ensure!(
+        arrow.contains("identity_verified"),
+        "the arrow says {arrow:?}"
+    )?;
     ctx.screenshot("session-states-sample-chat")?;
     Ok(())
 }

@@ -6,6 +6,7 @@
 use leptos::prelude::*;
 use plan_core::simulate::persona::Behaviour;
 
+use super::inspector::list::{apply_op, ListOp};
 use crate::plan_names::{state_labels, PlanNames};
 use crate::simulate::persona_form::{ending_words, PersonaFields, ENDINGS};
 use crate::simulate::Simulating;
@@ -24,6 +25,23 @@ fn put(form: Form, change: impl FnOnce(&mut PersonaFields)) {
             change(f)
         }
     });
+}
+
+/// What typing into a text field does: the field's text written with `write`.
+fn typed_into(form: Form, write: fn(&mut PersonaFields, String)) -> impl Fn(leptos::ev::Event) {
+    move |e| {
+        let v = event_target_value(&e);
+        put(form, |f| write(f, v))
+    }
+}
+
+/// The "×" that removes a row, named for a screen reader by `label`.
+fn remove_button(label: &'static str, remove: impl Fn() + 'static) -> impl IntoView {
+    view! {
+        <button type="button" aria-label=label on:click=move |_| remove()>
+            "×"
+        </button>
+    }
 }
 
 #[component]
@@ -57,10 +75,7 @@ pub fn PersonaForm() -> impl IntoView {
                     data-testid="persona-title"
                     placeholder="Hurried customer with a billing question"
                     prop:value=move || get(form, |f| f.title.clone())
-                    on:input=move |e| {
-                        let v = event_target_value(&e);
-                        put(form, |f| f.title = v)
-                    }
+                    on:input=typed_into(form, |f, v| f.title = v)
                 />
             </label>
             <label class="field">
@@ -71,10 +86,7 @@ pub fn PersonaForm() -> impl IntoView {
                     data-testid="persona-who"
                     rows="3"
                     prop:value=move || get(form, |f| f.who.clone())
-                    on:input=move |e| {
-                        let v = event_target_value(&e);
-                        put(form, |f| f.who = v)
-                    }
+                    on:input=typed_into(form, |f, v| f.who = v)
                 ></textarea>
             </label>
             <Behaviours form=form />
@@ -87,10 +99,7 @@ pub fn PersonaForm() -> impl IntoView {
                     max="100"
                     data-testid="persona-patience"
                     prop:value=move || get(form, |f| f.patience.clone())
-                    on:input=move |e| {
-                        let v = event_target_value(&e);
-                        put(form, |f| f.patience = v)
-                    }
+                    on:input=typed_into(form, |f, v| f.patience = v)
                 />
             </label>
             <Expectations form=form />
@@ -294,21 +303,10 @@ fn PairRows(form: Form, pairs: Pairs) -> impl IntoView {
                     prop:value=move || cell(form, pairs, i, 1)
                     on:input=move |e| set_cell(form, pairs, i, 1, event_target_value(&e))
                 />
-                <button
-                    type="button"
-                    aria-label=remove_label
-                    on:click=move |_| put(
-                        form,
-                        |f| {
-                            let rows = pairs.rows_mut(f);
-                            if i < rows.len() {
-                                rows.remove(i);
-                            }
-                        },
-                    )
-                >
-                    "×"
-                </button>
+                {remove_button(
+                    remove_label,
+                    move || put(form, |f| apply_op(pairs.rows_mut(f), i, ListOp::Remove)),
+                )}
             </div>
         </For>
         <button
@@ -485,20 +483,10 @@ fn Questions(form: Form) -> impl IntoView {
                             )
                         }
                     />
-                    <button
-                        type="button"
-                        aria-label="remove this question"
-                        on:click=move |_| put(
-                            form,
-                            |f| {
-                                if i < f.questions.len() {
-                                    f.questions.remove(i);
-                                }
-                            },
-                        )
-                    >
-                        "×"
-                    </button>
+                    {remove_button(
+                        "remove this question",
+                        move || put(form, |f| apply_op(&mut f.questions, i, ListOp::Remove)),
+                    )}
                 </div>
             </For>
             <button
