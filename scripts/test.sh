@@ -28,38 +28,39 @@ finish() {
   return "$status"
 }
 
-# The lints and the docs' links check the debug build's metadata while the release build runs:
-# its last steps (the UI's wasm optimised as one unit, the app's last crate) keep one core of two.
+# Beside the release build, whose last steps (the UI's wasm optimised as one unit, the app's last
+# crate) keep one core of two: the lints, the docs' links, and the debug build of the end-to-end
+# tests with the debug plan command they run (target/debug/plan).
 ( cargo clippy --all-targets -- -D warnings \
   && cargo clippy -p plan-tests --all-targets -- -D warnings \
   && RUSTDOCFLAGS="-D rustdoc::broken_intra_doc_links -D rustdoc::private_intra_doc_links" \
-    cargo doc --no-deps --quiet -p plan-core -p plan-api -p plan-cli -p plan-ui -p plan-builder
-) > target/logs/lints.log 2>&1 < /dev/null &
-lints=$!
+    cargo doc --no-deps --quiet -p plan-core -p plan-api -p plan-cli -p plan-ui -p plan-builder \
+  && cargo build --quiet -p plan-cli \
+  && cargo test --quiet -p plan-tests --test e2e --no-run --message-format=json \
+    | python3 -c 'import json, sys
+for line in sys.stdin:
+    m = json.loads(line)
+    if m.get("reason") == "compiler-artifact" and m["target"]["name"] == "e2e" and m.get("executable"):
+        print(m["executable"])' > target/logs/e2e-binary
+) > target/logs/beside-the-build.log 2>&1 < /dev/null &
+beside=$!
 # One build of the UI and the app, the release one: the end-to-end tests, the package and the
 # probe all run what an author installs (a debug UI and app beside it cost 4 more minutes cold and
 # a rebuild of each whenever the other was built last).
-say "building the release UI, app and plan command; the lints and the docs' links beside it"
+say "building the release UI, app and plan command; the lints, the docs' links and the end-to-end tests' build beside it"
 bash scripts/build.sh --release
-say "lints; the code's documentation (a link to nothing, or to what a reader cannot see, fails)"
-finish "$lints" target/logs/lints.log
+say "lints; the code's documentation (a link to nothing, or to what a reader cannot see, fails); the end-to-end tests built"
+finish "$beside" target/logs/beside-the-build.log
+e2e=$(cat target/logs/e2e-binary)
+[ -x "$e2e" ] || { echo "the e2e tests' binary was not found (cargo test --no-run)" >&2; exit 1; }
 
 # The end-to-end tests spend most of their time waiting for the app: the debug tests of every
 # crate are built meanwhile at the lowest priority (the app and its web view keep the CPU they
 # ask for), and the e2e binary is run directly, since cargo would hold the build folder.
 say "end-to-end tests of the real app: viewing, editing, the first hour, a plan's lifecycle, the test chat, explore (one binary, every test registered once in tests/e2e/); the debug tests built beside them"
-# The debug plan command (target/debug/plan) the tests of sharing and of versions run.
-cargo build --quiet -p plan-cli < /dev/null
-e2e=$(cargo test --quiet -p plan-tests --test e2e --no-run --message-format=json < /dev/null \
-  | python3 -c 'import json, sys
-for line in sys.stdin:
-    m = json.loads(line)
-    if m.get("reason") == "compiler-artifact" and m["target"]["name"] == "e2e" and m.get("executable"):
-        print(m["executable"])')
-[ -x "$e2e" ] || { echo "the e2e tests' binary was not found (cargo test --no-run)" >&2; exit 1; }
 cross=(--test layering --test cli --test chat --test schema --test store --test model_chat --test properties --test fuzz --test conversation_log --test explore --test simulate --test sharing --test merge)
 ( nice -n 19 cargo test --no-run \
-  && nice -n 19 cargo test -p plan-tests --no-run "${cross[@]}" --test real_model
+  && nice -n 19 cargo test -p plan-tests --no-run "${cross[@]}" --test real_model --test installed --test probe
 ) > target/logs/tests-build.log 2>&1 < /dev/null &
 tests_build=$!
 (cd tests && PLAN_BUILDER_APP="$PWD/../target/release/plan-builder" timeout 3000 "$e2e" < /dev/null)

@@ -9,6 +9,7 @@
 //! one message; a line ending in `\` continues the message on the next line; `/quit` or end of
 //! input stops.
 
+use std::fmt::Write as _;
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
@@ -434,20 +435,18 @@ pub fn turn_text(plan: &Plan, record: &TurnRecord, echo: bool) -> String {
     // What a language model called, and what became of each call.
     for c in &t.calls {
         let mark = if c.accepted { "⚙" } else { "✗" };
-        s.push_str(&format!(
-            "  {mark} {}({}) → {}\n",
-            c.function, c.arguments, c.result
-        ));
+        let _ = writeln!(s, "  {mark} {}({}) → {}", c.function, c.arguments, c.result);
     }
     for g in &t.goal_checks {
         let verdict = if g.met { "yes" } else { "no" };
-        s.push_str(&format!(
-            "  ? goal check before {}: {verdict} {}\n",
+        let _ = writeln!(
+            s,
+            "  ? goal check before {}: {verdict} {}",
             g.function, g.reason
-        ));
+        );
     }
     if let Some(ms) = t.ms {
-        s.push_str(&format!("  $ {}\n", agent::turn_cost_text(t.usage, ms)));
+        let _ = writeln!(s, "  $ {}", agent::turn_cost_text(t.usage, ms));
     }
     s.push_str(&agent_lines(plan, &record.state, &t.reply));
     s

@@ -10,6 +10,7 @@
 //! then one summary line per file. JSON output is one document for all files:
 //! `{"diagnostics": [{"file", "code", "severity", "message", "location"}]}`.
 
+use std::fmt::Write as _;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -102,21 +103,22 @@ pub fn render(file: &str, diagnostics: &[Diagnostic]) -> String {
         } else {
             format!(" {path}")
         };
-        s.push_str(&format!(
-            "{}[{}]{place}: {}\n",
+        let _ = writeln!(
+            s,
+            "{}[{}]{place}: {}",
             d.severity.as_str(),
             d.code,
             d.message
-        ));
+        );
         let mut arrow = format!("  --> {file}");
         if let Some(state) = &d.location.state_id {
-            arrow.push_str(&format!(" · state '{state}'"));
+            let _ = write!(arrow, " · state '{state}'");
         }
         if let Some(task) = &d.location.task_id {
-            arrow.push_str(&format!(" · task '{task}'"));
+            let _ = write!(arrow, " · task '{task}'");
         }
         if let Some(t) = d.location.transition_index {
-            arrow.push_str(&format!(" · transition {}", t + 1));
+            let _ = write!(arrow, " · transition {}", t + 1);
         }
         s.push_str(&arrow);
         s.push_str("\n\n");
@@ -138,9 +140,9 @@ pub fn render(file: &str, diagnostics: &[Diagnostic]) -> String {
     .flatten()
     .collect();
     if parts.is_empty() {
-        s.push_str(&format!("{file}: ok, no problems\n"));
+        let _ = writeln!(s, "{file}: ok, no problems");
     } else {
-        s.push_str(&format!("{file}: {}\n", parts.join(", ")));
+        let _ = writeln!(s, "{file}: {}", parts.join(", "));
     }
     s
 }

@@ -4,6 +4,7 @@
 //! the mean turns. JSON: the app's comparison (`RunComparison`). Exit 0; 2 when a run does not
 //! exist or is given twice.
 
+use std::fmt::Write as _;
 use std::io::Write;
 
 use plan_api::messages::{CompareRunsArgs, ComparedRun, RunComparison};
@@ -54,12 +55,13 @@ pub fn render(c: &RunComparison) -> String {
         Some(r) => format!("{}/{} passed", r.passed, r.of),
     };
     for p in &c.comparison.personas {
-        out.push_str(&format!(
-            "persona {}: {} → {}\n",
+        let _ = writeln!(
+            out,
+            "persona {}: {} → {}",
             p.id,
             rate(p.before),
             rate(p.after)
-        ));
+        );
     }
     let verdicts = |v: Option<VerdictCounts>| match v {
         None => "not asked".to_string(),
@@ -69,26 +71,29 @@ pub fn render(c: &RunComparison) -> String {
         ),
     };
     for q in &c.comparison.questions {
-        out.push_str(&format!(
-            "judge {}: {} → {}\n",
+        let _ = writeln!(
+            out,
+            "judge {}: {} → {}",
             q.id,
             verdicts(q.before),
             verdicts(q.after)
-        ));
+        );
     }
     for e in &c.comparison.endings {
-        out.push_str(&format!(
-            "ended {}: {} → {}\n",
+        let _ = writeln!(
+            out,
+            "ended {}: {} → {}",
             e.id,
             e.before.unwrap_or(0),
             e.after.unwrap_or(0)
-        ));
+        );
     }
     let turns = |t: Option<f64>| t.map_or("-".to_string(), |t| format!("{t:.1}"));
-    out.push_str(&format!(
-        "turns on average: {} → {}\n",
+    let _ = writeln!(
+        out,
+        "turns on average: {} → {}",
         turns(c.comparison.turns.0),
         turns(c.comparison.turns.1)
-    ));
+    );
     out
 }

@@ -6,6 +6,7 @@
 //! document. Exit 0 with no error found, 1 with one (or a plan with errors, whose diagnostics are
 //! printed instead), 2 for a usage or reading problem.
 
+use std::fmt::Write as _;
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -120,10 +121,7 @@ pub fn render(e: &Explored) -> String {
             1 => " (shortest conversation: 1 turn)".to_string(),
             n => format!(" (shortest conversation: {n} turns)"),
         };
-        s.push_str(&format!(
-            "{severity}[{}]{place} {}{shortest}\n",
-            f.code, f.message
-        ));
+        let _ = writeln!(s, "{severity}[{}]{place} {}{shortest}", f.code, f.message);
     }
     let how = if e.complete {
         "complete".to_string()
@@ -140,42 +138,30 @@ pub fn render(e: &Explored) -> String {
         s.push_str("what changes for callers (against the older plan):\n");
         for o in &c.outcomes {
             let turns = o.script.turns.len();
-            s.push_str(&format!(
-                "  {} conversation{}: {} before, now {} (shortest: {turns} turn{})\n",
+            let _ = writeln!(
+                s,
+                "  {} conversation{}: {} before, now {} (shortest: {turns} turn{})",
                 o.count,
                 if o.count == 1 { "" } else { "s" },
                 o.from,
                 o.to,
                 if turns == 1 { "" } else { "s" }
-            ));
+            );
         }
         if c.outcomes.is_empty() {
             s.push_str("  no conversation ends differently\n");
         }
         if !c.states_lost.is_empty() {
-            s.push_str(&format!(
-                "  no longer entered: {}\n",
-                c.states_lost.join(", ")
-            ));
+            let _ = writeln!(s, "  no longer entered: {}", c.states_lost.join(", "));
         }
         if !c.states_gained.is_empty() {
-            s.push_str(&format!("  now entered: {}\n", c.states_gained.join(", ")));
+            let _ = writeln!(s, "  now entered: {}", c.states_gained.join(", "));
         }
         for f in &c.findings_new {
-            s.push_str(&format!(
-                "  new: {}[{}] {}\n",
-                severity_of(f),
-                f.code,
-                f.message
-            ));
+            let _ = writeln!(s, "  new: {}[{}] {}", severity_of(f), f.code, f.message);
         }
         for f in &c.findings_gone {
-            s.push_str(&format!(
-                "  gone: {}[{}] {}\n",
-                severity_of(f),
-                f.code,
-                f.message
-            ));
+            let _ = writeln!(s, "  gone: {}[{}] {}", severity_of(f), f.code, f.message);
         }
     }
     let many = |n: usize, one: &str| {
@@ -185,12 +171,13 @@ pub fn render(e: &Explored) -> String {
             format!("{n} {one}s")
         }
     };
-    s.push_str(&format!(
-        "explored {} configurations ({how}): {}, {}\n",
+    let _ = writeln!(
+        s,
+        "explored {} configurations ({how}): {}, {}",
         e.configurations,
         many(count(e, Severity::Error), "error"),
         many(count(e, Severity::Warning), "warning")
-    ));
+    );
     s
 }
 

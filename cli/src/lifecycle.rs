@@ -2,6 +2,7 @@
 //! `reopen`, `diff`, and `check --plan`. Each maps its arguments to one `plan_api` call and
 //! renders the answer; the refusals are the API's, in its words.
 
+use std::fmt::Write as _;
 use std::io::Write;
 use std::path::Path;
 
@@ -223,10 +224,10 @@ pub fn list(ctx: &Context, format: Format) -> Outcome {
     let mut notes = String::new();
     for p in plans {
         if let Some(e) = &p.error {
-            notes.push_str(&format!("note: {}: {}\n", p.id, e.message));
+            let _ = writeln!(notes, "note: {}: {}", p.id, e.message);
         }
         for problem in &p.problems {
-            notes.push_str(&format!("note: {}: {problem}\n", p.id));
+            let _ = writeln!(notes, "note: {}: {problem}", p.id);
         }
         let draft = match p.draft {
             DraftStatus::Unpublished => "not published yet".to_string(),
@@ -236,14 +237,15 @@ pub fn list(ctx: &Context, format: Format) -> Outcome {
         };
         let title = if p.error.is_some() { "" } else { &p.title };
         let v = |n: Option<u32>| n.map_or("-".to_string(), |n| format!("v{n}"));
-        text.push_str(&format!(
-            "{:<24} {:<36} {:<22} {:>6} {:>5}\n",
+        let _ = writeln!(
+            text,
+            "{:<24} {:<36} {:<22} {:>6} {:>5}",
             p.id,
             title.chars().take(36).collect::<String>(),
             draft,
             v(p.newest_version),
             v(p.live_version)
-        ));
+        );
     }
     text.push_str(&notes);
     out(&text);
@@ -365,7 +367,7 @@ pub fn render_diff(d: &PlanDiff) -> String {
     }
     let mut s = String::new();
     if !d.plan.is_empty() {
-        s.push_str(&format!("~ plan: {}\n", d.plan.join(", ")));
+        let _ = writeln!(s, "~ plan: {}", d.plan.join(", "));
     }
     for st in &d.states {
         let fields = if st.fields.is_empty() {
@@ -373,11 +375,7 @@ pub fn render_diff(d: &PlanDiff) -> String {
         } else {
             format!(": {}", st.fields.join(", "))
         };
-        s.push_str(&format!(
-            "{} state {}{fields}\n",
-            mark(st.change),
-            st.state_id
-        ));
+        let _ = writeln!(s, "{} state {}{fields}", mark(st.change), st.state_id);
         for (what, items) in [
             ("task", &st.tasks),
             ("deliverable", &st.deliverables),
@@ -389,7 +387,7 @@ pub fn render_diff(d: &PlanDiff) -> String {
                 } else {
                     format!(": {}", i.fields.join(", "))
                 };
-                s.push_str(&format!("    {} {what} {}{fields}\n", mark(i.change), i.id));
+                let _ = writeln!(s, "    {} {what} {}{fields}", mark(i.change), i.id);
             }
         }
     }

@@ -2,6 +2,7 @@
 //! checkpoint | get | send`: a workspace shared through git in three steps. Exit 0 when done, 1
 //! when a merge or a get left conflicts (listed), 2 for usage, IO and git's own refusals.
 
+use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use clap::Subcommand;
@@ -115,17 +116,15 @@ pub fn run(ctx: &Context, command: &Share, format: Format) -> Result<u8, Failure
             }
             let mut text = String::new();
             match &status.upstream {
-                Some(up) => text.push_str(&format!("Shared with {up}.\n")),
+                Some(up) => {
+                    let _ = writeln!(text, "Shared with {up}.");
+                }
                 None => text.push_str("Not shared with anyone yet (no upstream).\n"),
             }
             text.push_str(&plans_line("Not in a checkpoint", &status.unsaved));
             text.push_str(&plans_line("Not sent", &status.unsent));
             for c in &status.conflicts {
-                text.push_str(&format!(
-                    "{}: {} to choose\n",
-                    c.id,
-                    count(c.count, "conflict")
-                ));
+                let _ = writeln!(text, "{}: {} to choose", c.id, count(c.count, "conflict"));
             }
             if status.author.is_none() {
                 text.push_str("git does not know your name yet: plan share checkpoint --name NAME --email EMAIL -m …\n");
@@ -166,12 +165,12 @@ pub fn run(ctx: &Context, command: &Share, format: Format) -> Result<u8, Failure
             } else {
                 let mut text = String::new();
                 for p in &got.plans {
-                    text.push_str(&format!("{}:\n", p.id));
+                    let _ = writeln!(text, "{}:", p.id);
                     for part in p.in_words() {
-                        text.push_str(&format!("  {part}\n"));
+                        let _ = writeln!(text, "  {part}");
                     }
                     if let Some(conflicts) = p.conflicts_in_words() {
-                        text.push_str(&format!("  {conflicts}:\n{}", listed(&p.conflicts)));
+                        let _ = write!(text, "  {conflicts}:\n{}", listed(&p.conflicts));
                     }
                 }
                 out(&text);

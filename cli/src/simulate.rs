@@ -7,6 +7,7 @@
 //! every conversation passed (a caller that failed its own part is counted apart and fails
 //! nothing); 1 when any failed, was unsure, diverged or errored; 2 for usage and reading problems.
 
+use std::fmt::Write as _;
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -247,10 +248,11 @@ pub fn render(report: &RunReport) -> String {
         .as_ref()
         .map(|r| format!(", replaying run {r}"))
         .unwrap_or_default();
-    out.push_str(&format!(
-        "run {} of {plan}, seed {}{replayed}\n",
+    let _ = writeln!(
+        out,
+        "run {} of {plan}, seed {}{replayed}",
         report.run, report.seed
-    ));
+    );
     for c in report.conversations.iter().map(|s| &s.outcome) {
         let mut line = format!(
             "{}/{}  {}  {} turn{}  ended {}",
@@ -262,34 +264,37 @@ pub fn render(report: &RunReport) -> String {
             c.ended.as_str()
         );
         if let Some(reason) = &c.reason {
-            line.push_str(&format!("  ({reason})"));
+            let _ = write!(line, "  ({reason})");
         }
         for check in c.checks.iter().filter(|c| !c.ok) {
-            line.push_str(&format!("\n    check {}: {}", check.check, check.detail));
+            let _ = write!(line, "\n    check {}: {}", check.check, check.detail);
         }
         for v in &c.verdicts {
             if v.verdict == Verdict::NotAsked {
-                line.push_str(&format!(
+                let _ = write!(
+                    line,
                     "\n    judge {}: not asked (its session states were never active)",
                     v.id
-                ));
+                );
             } else {
-                line.push_str(&format!(
+                let _ = write!(
+                    line,
                     "\n    judge {}: {} ({})",
                     v.id,
                     v.verdict.as_str(),
                     v.agreement
-                ));
+                );
             }
         }
         out.push_str(&line);
         out.push('\n');
     }
     for p in &report.personas {
-        out.push_str(&format!(
-            "persona {}: {} passed, {} failed, {} unsure, {} caller failed\n",
+        let _ = writeln!(
+            out,
+            "persona {}: {} passed, {} failed, {} unsure, {} caller failed",
             p.id, p.passed, p.failed, p.unsure, p.caller_failed
-        ));
+        );
     }
     let count = |s: &[Status]| {
         report
@@ -305,15 +310,15 @@ pub fn render(report: &RunReport) -> String {
     );
     let unsure = count(&[Status::Unsure]);
     if unsure > 0 {
-        total.push_str(&format!(", {unsure} unsure"));
+        let _ = write!(total, ", {unsure} unsure");
     }
     let caller_failed = count(&[Status::CallerFailed]);
     if caller_failed > 0 {
-        total.push_str(&format!(", {caller_failed} caller failed"));
+        let _ = write!(total, ", {caller_failed} caller failed");
     }
     let stopped = count(&[Status::Stopped]);
     if stopped > 0 {
-        total.push_str(&format!(", {stopped} stopped"));
+        let _ = write!(total, ", {stopped} stopped");
     }
     out.push_str(&total);
     out.push('\n');

@@ -7,6 +7,7 @@
 //! and checked once, however many tests run on it; a plan with errors fails its tests.
 
 use std::collections::HashMap;
+use std::fmt::Write as _;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -128,12 +129,12 @@ pub fn run(
                     "FAIL"
                 };
                 let unit = if o.turns == 1 { "turn" } else { "turns" };
-                text.push_str(&format!("{verdict} {} ({} {unit})\n", o.label, o.turns));
+                let _ = writeln!(text, "{verdict} {} ({} {unit})", o.label, o.turns);
                 for f in &o.failures {
-                    text.push_str(&format!("     {f}\n"));
+                    let _ = writeln!(text, "     {f}");
                 }
             }
-            text.push_str(&format!("{passed} passed, {failed} failed\n"));
+            let _ = writeln!(text, "{passed} passed, {failed} failed");
             for (target, c) in &covered {
                 text.push_str(&coverage_text(target, c));
             }
@@ -303,11 +304,11 @@ fn covered<'t>(
 fn coverage_text(target: &Target, c: &Coverage) -> String {
     let mut s = format!("coverage of {}:\n", target.name);
     for (from, i, to) in c.taken(&target.plan) {
-        s.push_str(&format!("  taken        {from} → {to} #{i}\n"));
+        let _ = writeln!(s, "  taken        {from} → {to} #{i}");
     }
     for (from, i, to) in c.untaken(&target.plan) {
-        s.push_str(&format!("  never taken  {from} → {to} #{i}\n"));
+        let _ = writeln!(s, "  never taken  {from} → {to} #{i}");
     }
-    s.push_str(&format!("{}\n", c.summary(&target.plan)));
+    let _ = writeln!(s, "{}", c.summary(&target.plan));
     s
 }

@@ -1,6 +1,7 @@
 //! Reading plan files from disk, with the size limit and errors that name the file and the place.
 //! Used by the store and by `plan check`; reading never writes.
 
+use std::fmt::Write as _;
 use std::fs;
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -43,7 +44,7 @@ pub enum FileError {
 fn first(problems: &[ParseProblem]) -> String {
     let mut text = problems.first().map(|p| p.to_string()).unwrap_or_default();
     if problems.len() > 1 {
-        text.push_str(&format!(" (and {} more problems)", problems.len() - 1));
+        let _ = write!(text, " (and {} more problems)", problems.len() - 1);
     }
     text
 }

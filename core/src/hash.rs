@@ -3,6 +3,7 @@
 //! same thing have the same hash, however their files were formatted.
 
 use sha2::{Digest, Sha256};
+use std::fmt::Write as _;
 
 use crate::plan::Plan;
 
@@ -30,7 +31,7 @@ pub fn hash_of(canonical: &[u8]) -> String {
     let mut hex = String::with_capacity(7 + 64);
     hex.push_str("sha256:");
     for b in digest {
-        hex.push_str(&format!("{b:02x}"));
+        let _ = write!(hex, "{b:02x}");
     }
     hex
 }

@@ -7,6 +7,7 @@
 //! reports all of them. Everything else inside a `condition_config` is the validator's business.
 
 use std::collections::HashSet;
+use std::fmt::Write as _;
 
 use serde_json::Value;
 
@@ -241,11 +242,12 @@ fn pointer_of(path: &serde_path_to_error::Path) -> String {
     use serde_path_to_error::Segment;
     let mut out = String::new();
     for segment in path.iter() {
-        match segment {
-            Segment::Seq { index } => out.push_str(&format!("/{index}")),
-            Segment::Map { key } => out.push_str(&format!("/{}", pointer_escape(key))),
-            Segment::Enum { .. } | Segment::Unknown => {}
-        }
+        // Writing to a String cannot fail.
+        let _ = match segment {
+            Segment::Seq { index } => write!(out, "/{index}"),
+            Segment::Map { key } => write!(out, "/{}", pointer_escape(key)),
+            Segment::Enum { .. } | Segment::Unknown => Ok(()),
+        };
     }
     out
 }

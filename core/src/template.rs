@@ -9,6 +9,7 @@
 mod syntax;
 
 use serde_json::Value;
+use std::fmt::Write as _;
 
 pub use syntax::NameRef;
 use syntax::{find_pair, read_tags, Tag, Test};
@@ -339,14 +340,14 @@ fn write_parts(parts: &[Part], rename: &dyn Fn(&Name) -> Option<Name>, out: &mut
             }
             Part::Write(name) => {
                 let name = rename(name).unwrap_or_else(|| name.clone());
-                out.push_str(&format!("{{{{{}}}}}", name_text(&name)));
+                let _ = write!(out, "{{{{{}}}}}", name_text(&name));
             }
             Part::If {
                 expr,
                 then,
                 otherwise,
             } => {
-                out.push_str(&format!("{{{{if {}}}}}", expr_text(expr, rename)));
+                let _ = write!(out, "{{{{if {}}}}}", expr_text(expr, rename));
                 write_parts(then, rename, out);
                 if !otherwise.is_empty() {
                     out.push_str("{{else}}");

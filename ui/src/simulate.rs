@@ -10,6 +10,7 @@ pub mod run_form;
 pub mod stepping;
 
 use std::collections::{HashMap, HashSet};
+use std::fmt::Write as _;
 
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -61,10 +62,10 @@ pub fn status_words(status: Status) -> &'static str {
 pub fn tally_words(t: &PersonaTally) -> String {
     let mut out = format!("{} passed, {} failed", t.passed, t.failed);
     if t.unsure > 0 {
-        out.push_str(&format!(", {} unsure", t.unsure));
+        let _ = write!(out, ", {} unsure", t.unsure);
     }
     if t.caller_failed > 0 {
-        out.push_str(&format!(", {} caller failed", t.caller_failed));
+        let _ = write!(out, ", {} caller failed", t.caller_failed);
     }
     out
 }

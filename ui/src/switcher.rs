@@ -7,6 +7,7 @@ use leptos::ev;
 use leptos::prelude::*;
 use plan_api::messages::{DraftStatus, PlanSummary};
 use plan_api::{ApiError, ErrorCode};
+use std::fmt::Write as _;
 
 use crate::actions::plural;
 use crate::editor::Editor;
@@ -124,10 +125,12 @@ fn describe(p: &PlanSummary) -> String {
         plural(p.transitions, "transition")
     );
     if let Some(n) = p.newest_version {
-        line.push_str(&format!(" · v{n}"));
+        let _ = write!(line, " · v{n}");
         match p.live_version {
             Some(l) if l == n => line.push_str(" live"),
-            Some(l) => line.push_str(&format!(" (live v{l})")),
+            Some(l) => {
+                let _ = write!(line, " (live v{l})");
+            }
             None => {}
         }
         if p.draft == DraftStatus::Changed {

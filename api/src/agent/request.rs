@@ -9,6 +9,7 @@ use plan_core::runtime::{
     interrupt, prompt, tools_available_now, GoalStatus, Role, Session, TaskStatus,
 };
 use serde_json::{json, Map, Value};
+use std::fmt::Write as _;
 
 use super::answer::Call;
 use super::AgentSettings;
@@ -160,12 +161,9 @@ pub fn system_message(plan: &Plan, session: &Session) -> String {
     if !s.is_empty() {
         s.push_str("\n\n");
     }
-    s.push_str(&format!(
-        "## What to do now\nYou are in \"{}\".",
-        state.title
-    ));
+    let _ = write!(s, "## What to do now\nYou are in \"{}\".", state.title);
     if !state.description.trim().is_empty() {
-        s.push_str(&format!(" {}", state.description.trim()));
+        let _ = write!(s, " {}", state.description.trim());
     }
     s.push('\n');
     match state.kind {
@@ -190,18 +188,15 @@ pub fn system_message(plan: &Plan, session: &Session) -> String {
         // Seed 000's goal mode: the objective and what is missing, never a task list.
         StateType::Goal => {
             if let Some(goal) = &state.goal {
-                s.push_str(&format!("Objective: {}\n", goal.objective.trim()));
+                let _ = writeln!(s, "Objective: {}", goal.objective.trim());
                 if !goal.success_description.trim().is_empty() {
-                    s.push_str(&format!(
-                        "Success looks like: {}\n",
-                        goal.success_description.trim()
-                    ));
+                    let _ = writeln!(s, "Success looks like: {}", goal.success_description.trim());
                 }
                 let missing: Vec<String> = missing(&goal.deliverables, session)
                     .map(deliverable_text)
                     .collect();
                 if !missing.is_empty() {
-                    s.push_str(&format!("Still missing: {}\n", missing.join("; ")));
+                    let _ = writeln!(s, "Still missing: {}", missing.join("; "));
                 }
                 if session.visit.goal == Some(GoalStatus::Open) {
                     s.push_str("When the participant's own words show the objective met, call close_goal quoting them; if they decline, call give_up_goal quoting them.\n");
@@ -218,19 +213,20 @@ pub fn system_message(plan: &Plan, session: &Session) -> String {
                 .unwrap_or_default();
             let mut line = format!("- {name}");
             if !about.is_empty() {
-                line.push_str(&format!(": {about}"));
+                let _ = write!(line, ": {about}");
             }
             if !codes.is_empty() {
-                line.push_str(&format!(" (returns one of {codes})"));
+                let _ = write!(line, " (returns one of {codes})");
             }
             line
         })
         .collect();
     if !tools.is_empty() {
-        s.push_str(&format!(
-            "Tools you may call now (call_tool):\n{}\n",
+        let _ = writeln!(
+            s,
+            "Tools you may call now (call_tool):\n{}",
             tools.join("\n")
-        ));
+        );
     }
     let interruptions: Vec<String> = applicable_interruptions(plan, state, session)
         .map(|x| {
@@ -243,10 +239,11 @@ pub fn system_message(plan: &Plan, session: &Session) -> String {
         })
         .collect();
     if !interruptions.is_empty() {
-        s.push_str(&format!(
-            "If the participant wants one of these instead, call interrupt with its id:\n{}\n",
+        let _ = writeln!(
+            s,
+            "If the participant wants one of these instead, call interrupt with its id:\n{}",
             interruptions.join("\n")
-        ));
+        );
     }
     s.push_str("Record what the participant tells you with the functions, then reply to them in plain words.");
     s
@@ -258,12 +255,12 @@ fn task_line(s: &mut String, task: &Task, session: &Session) {
     } else {
         task.instruction.trim()
     };
-    s.push_str(&format!("- {}: {what}", task.id));
+    let _ = write!(s, "- {}: {what}", task.id);
     let missing: Vec<String> = missing(&task.deliverables, session)
         .map(deliverable_text)
         .collect();
     if !missing.is_empty() {
-        s.push_str(&format!(" (missing: {})", missing.join("; ")));
+        let _ = write!(s, " (missing: {})", missing.join("; "));
     }
     s.push('\n');
 }
@@ -271,11 +268,11 @@ fn task_line(s: &mut String, task: &Task, session: &Session) {
 fn deliverable_text(d: &Deliverable) -> String {
     let mut t = format!("{} ({}", d.key, d.kind.as_str());
     if let Some(values) = &d.enum_values {
-        t.push_str(&format!(": {}", values.join(" | ")));
+        let _ = write!(t, ": {}", values.join(" | "));
     }
     t.push(')');
     if !d.description.trim().is_empty() {
-        t.push_str(&format!(" {}", d.description.trim()));
+        let _ = write!(t, " {}", d.description.trim());
     }
     t
 }

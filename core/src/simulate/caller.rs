@@ -4,6 +4,7 @@
 //! answer is read: a message, the end marker, or a failure of the caller that is not the plan's.
 
 use serde_json::{json, Value};
+use std::fmt::Write as _;
 
 use super::persona::Persona;
 use super::{RequestSettings, END_MARKER};
@@ -20,20 +21,21 @@ pub fn system_prompt(persona: &Persona) -> String {
     if !persona.facts.is_empty() {
         out.push_str("\nWhat you know, to answer with when asked:\n");
         for (name, fact) in &persona.facts {
-            out.push_str(&format!("- {name}: {}\n", fact.said()));
+            let _ = writeln!(out, "- {name}: {}", fact.said());
         }
     }
     if !persona.behaviour.is_empty() {
         out.push_str("\nHow you behave:\n");
         for b in &persona.behaviour {
-            out.push_str(&format!("- {}\n", b.sentence()));
+            let _ = writeln!(out, "- {}", b.sentence());
         }
     }
-    out.push_str(&format!(
+    let _ = write!(
+        out,
         "\nYou are the caller; say only what the caller says, one message at a time, with no name \
          or label before it. Never write the assistant's part. When you are done or want to hang \
          up, answer only {END_MARKER}."
-    ));
+    );
     out
 }
 

@@ -5,6 +5,7 @@
 //! each asked `votes` times. Pure: every model answer comes through the [`Exchange`].
 
 use std::collections::BTreeSet;
+use std::fmt::Write as _;
 
 use serde::{Deserialize, Serialize};
 
@@ -447,7 +448,7 @@ fn transcript_text(out: &Conversation, shown: &BTreeSet<u32>) -> String {
     let mut text = String::new();
     if let Some(opening) = &out.opening {
         if shown.contains(&0) {
-            text.push_str(&format!("[turn 0]\nAssistant: {}\n", opening.agent));
+            let _ = writeln!(text, "[turn 0]\nAssistant: {}", opening.agent);
         }
     }
     for record in &out.transcript {
@@ -455,11 +456,12 @@ fn transcript_text(out: &Conversation, shown: &BTreeSet<u32>) -> String {
         if !shown.contains(&n) {
             continue;
         }
-        text.push_str(&format!(
-            "[turn {n}]\nCaller: {}\nAssistant: {}\n",
+        let _ = writeln!(
+            text,
+            "[turn {n}]\nCaller: {}\nAssistant: {}",
             record.turn.user.as_deref().unwrap_or_default(),
             record.turn.reply
-        ));
+        );
     }
     text
 }

@@ -5,6 +5,7 @@
 use leptos::prelude::*;
 use plan_core::diff::Change;
 use plan_core::Severity;
+use std::fmt::Write as _;
 
 use super::marks::{CardMarks, Marks};
 use super::scene::{Card, Detour};
@@ -351,10 +352,10 @@ pub fn reach_words(n: usize, heat: Option<(u32, u32)>) -> (String, String) {
                 format!("{n} in")
             };
             if ended > 0 {
-                shown.push_str(&format!(" · {ended} ended"));
+                let _ = write!(shown, " · {ended} ended");
             }
             if stalled > 0 {
-                shown.push_str(&format!(" · {stalled} stalled"));
+                let _ = write!(shown, " · {stalled} stalled");
             }
             (words, shown)
         }

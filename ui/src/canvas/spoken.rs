@@ -7,6 +7,7 @@
 use plan_core::condition::Check;
 use plan_core::plan::{Plan, State};
 use plan_core::Severity;
+use std::fmt::Write as _;
 
 use super::scene::Card;
 use super::text::plural;
@@ -19,7 +20,7 @@ pub fn card_words(card: &Card, problem: Option<Severity>) -> String {
         words.push_str(", where conversations start");
     }
     if let Some(ending) = &card.ending {
-        words.push_str(&format!(", ends: {ending}"));
+        let _ = write!(words, ", ends: {ending}");
     }
     words.push_str(match problem {
         Some(Severity::Error) => ", has errors",
@@ -49,11 +50,12 @@ pub fn card_spoken(card: &Card, plan: &Plan, problem: Option<Severity>) -> Strin
                 }
             })
             .collect();
-        words.push_str(&format!(
+        let _ = write!(
+            words,
             ". {}: {}",
             plural(tasks.len(), "task"),
             tasks.join(", ")
-        ));
+        );
     }
     let mut order: Vec<usize> = (0..state.transitions.len()).collect();
     order.sort_by_key(|&i| state.check_order(i));
@@ -61,11 +63,12 @@ pub fn card_spoken(card: &Card, plan: &Plan, problem: Option<Severity>) -> Strin
         words.push_str(". No arrows out");
     } else {
         let arrows: Vec<String> = order.iter().map(|&i| arrow_out(plan, state, i)).collect();
-        words.push_str(&format!(
+        let _ = write!(
+            words,
             ". {} out: {}",
             plural(arrows.len(), "arrow"),
             arrows.join("; ")
-        ));
+        );
     }
     words.push_str(
         ". Enter opens it, ] selects its arrows, C connects it, N adds a state beside it",

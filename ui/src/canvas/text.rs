@@ -5,6 +5,7 @@
 //! label is drawn at all. The scene keys each arrow by what its text is made from instead
 //! ([`hash_inputs`]), so that an arrow whose text changes gets a new element.
 
+use std::fmt::Write as _;
 use std::hash::{Hash, Hasher};
 
 use plan_core::condition::Check;
@@ -100,14 +101,15 @@ pub fn arrow_text(state: &State, index: usize, dangling: bool) -> ArrowText {
     let several = state.transitions.len();
     let priority = (several > 1).then(|| order_word(state.check_order(index), several));
     if let Some(p) = &priority {
-        title.push_str(&format!(
+        let _ = write!(
+            title,
             " (checked {p} of {several}; priority {})",
             t.priority
-        ));
+        );
     }
     let changes = changes_line(&t.effects);
     if let Some(c) = &changes {
-        title.push_str(&format!("; then {c}"));
+        let _ = write!(title, "; then {c}");
     }
     ArrowText {
         label,
