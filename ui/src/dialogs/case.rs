@@ -6,7 +6,7 @@ use leptos::prelude::*;
 use plan_api::ApiError;
 use plan_core::runtime::script::{Expect, Script};
 
-use super::cancel_and_act;
+use super::{cancel_and_act, line_field};
 use crate::navigation::{Dialog, Navigation};
 use crate::test_chat::TestChat;
 
@@ -167,16 +167,7 @@ pub fn SaveCaseDialog() -> impl IntoView {
                 })
                 .collect_view()}
         </ol>
-        <label class="field">
-            <span class="field-label">"Name (its file in tests/)"</span>
-            <input
-                type="text"
-                data-testid="case-name"
-                placeholder="billing-refund"
-                prop:value=move || name.get()
-                on:input=move |e| name.set(event_target_value(&e))
-            />
-        </label>
+        {line_field("Name (its file in tests/)", "case-name", "text", "billing-refund", name)}
         {move || {
             refused
                 .get()

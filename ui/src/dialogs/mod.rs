@@ -213,3 +213,26 @@ fn NewPlanDialog() -> impl IntoView {
         {cancel_and_act("", "Create", || false, create)}
     }
 }
+
+/// A one-line field of a dialog: its label, test id, input type and placeholder, and the signal
+/// it edits.
+fn line_field(
+    label: &'static str,
+    testid: &'static str,
+    kind: &'static str,
+    placeholder: &'static str,
+    value: RwSignal<String>,
+) -> impl IntoView {
+    view! {
+        <label class="field">
+            <span class="field-label">{label}</span>
+            <input
+                type=kind
+                data-testid=testid
+                placeholder=placeholder
+                prop:value=move || value.get()
+                on:input=move |e| value.set(event_target_value(&e))
+            />
+        </label>
+    }
+}

@@ -6,6 +6,7 @@
 use leptos::prelude::*;
 use plan_api::messages::share::{Author, ShareStatus};
 
+use super::line_field;
 use crate::lifecycle::Lifecycle;
 use crate::sharing::{words, Sharing};
 
@@ -179,28 +180,5 @@ fn ShareState() -> impl IntoView {
                 }
             }}
         </div>
-    }
-}
-
-/// A one-line field of the panel: its label, test id, input type and placeholder, and the signal
-/// it edits.
-fn line_field(
-    label: &'static str,
-    testid: &'static str,
-    kind: &'static str,
-    placeholder: &'static str,
-    value: RwSignal<String>,
-) -> impl IntoView {
-    view! {
-        <label class="field">
-            <span class="field-label">{label}</span>
-            <input
-                type=kind
-                data-testid=testid
-                placeholder=placeholder
-                prop:value=move || value.get()
-                on:input=move |e| value.set(event_target_value(&e))
-            />
-        </label>
     }
 }
