@@ -7,7 +7,6 @@
 //! reports all of them. Everything else inside a `condition_config` is the validator's business.
 
 use std::collections::HashSet;
-use std::fmt::Write as _;
 
 use serde_json::Value;
 
@@ -240,16 +239,13 @@ fn syntax_message(e: &serde_json::Error) -> String {
 
 fn pointer_of(path: &serde_path_to_error::Path) -> String {
     use serde_path_to_error::Segment;
-    let mut out = String::new();
-    for segment in path.iter() {
-        // Writing to a String cannot fail.
-        let _ = match segment {
-            Segment::Seq { index } => write!(out, "/{index}"),
-            Segment::Map { key } => write!(out, "/{}", pointer_escape(key)),
-            Segment::Enum { .. } | Segment::Unknown => Ok(()),
-        };
-    }
-    out
+    path.iter()
+        .filter_map(|segment| match segment {
+            Segment::Seq { index } => Some(format!("/{index}")),
+            Segment::Map { key } => Some(format!("/{}", pointer_escape(key))),
+            Segment::Enum { .. } | Segment::Unknown => None,
+        })
+        .collect()
 }
 
 /// Whether `id` is a plan id: `^[a-z0-9][a-z0-9_-]{0,63}$`.

@@ -452,12 +452,14 @@ fn a_caller_written_in_the_form_is_checked_saved_edited_and_runs(ctx: &Ctx) -> O
     type_text(ctx, "[data-testid=persona-value]", "Ann Lee")?;
     type_text(ctx, hooks::PERSONA_PATIENCE, "500")?;
     ctx.screenshot("persona-form")?;
+    plan_tests::axe::check(ctx, "the persona form filled in")?;
     click(ctx, hooks::PERSONA_SAVE)?;
     wait_text(
         ctx,
         hooks::PERSONA_ERROR,
         "personas/late-payer.json: /max_turns",
     )?;
+    plan_tests::axe::check(ctx, "the persona form refusing a value")?;
     let file = ctx
         .workspace()
         .join("customer-support/personas/late-payer.json");

@@ -148,8 +148,15 @@ fn a_chat_reaches_billing_is_saved_as_a_case_and_fails_after_a_priority_swap(ctx
         count(ctx, hooks::CASE_EXPECT)? >= 5,
         "the dialog lists no expectations to trim"
     )?;
+    // Values by the key's words (its deliverable's description, else the key in words).
+    let listed = text_of(ctx, "[data-testid=case-turns]")?;
+    ensure!(
+        listed.contains("issue type: billing") && !listed.contains("issue_type"),
+        "the dialog names a value by its key: {listed}"
+    )?;
     type_text(ctx, hooks::CASE_NAME, "billing-by-chat")?;
     ctx.screenshot("chat-save-case")?;
+    plan_tests::axe::check(ctx, "the save-as-case dialog")?;
     click(ctx, hooks::CONFIRM)?;
     let file = ctx
         .workspace()

@@ -4,6 +4,7 @@
 
 use leptos::prelude::*;
 use plan_api::ApiError;
+use plan_core::explore::story::key_words;
 use plan_core::runtime::script::{Expect, Script};
 
 use super::{cancel_and_act, line_field};
@@ -36,9 +37,13 @@ fn ending_words(v: &serde_json::Value) -> String {
     }
 }
 
-/// Every expectation of `script`, in order, states named by `title_of` (their titles: the author
-/// reads "in Billing support", not a state's id).
-fn parts(script: &Script, title_of: impl Fn(&str) -> String) -> Vec<Kept> {
+/// Every expectation of `script`, in order, states named by `title_of` and keys by `key_of` (the
+/// author reads "in Billing support" and "the customer's first name: Chloe", not ids and keys).
+fn parts(
+    script: &Script,
+    title_of: impl Fn(&str) -> String,
+    key_of: impl Fn(&str) -> String,
+) -> Vec<Kept> {
     let mut out = Vec::new();
     for (turn, t) in script.turns.iter().enumerate() {
         let Some(e) = &t.expect else { continue };
@@ -53,7 +58,7 @@ fn parts(script: &Script, title_of: impl Fn(&str) -> String) -> Vec<Kept> {
             out.push(Kept {
                 turn,
                 what: Part::Value(k.clone()),
-                text: format!("{k} = {}", plan_core::runtime::show(v)),
+                text: format!("{}: {}", key_of(k), plan_core::coerce::in_words(v)),
             });
         }
         if let Some(v) = &e.ended {
@@ -103,12 +108,22 @@ pub fn SaveCaseDialog() -> impl IntoView {
         _ => Script::default(),
     };
     let names = expect_context::<Memo<crate::plan_names::PlanNames>>();
+    let plan = expect_context::<crate::editor::Editor>().plan;
     let all = names.with_untracked(|n| {
-        parts(&script, |id| {
-            n.states()
-                .iter()
-                .find(|s| s.id == id)
-                .map_or_else(|| id.to_string(), |s| s.title.clone())
+        plan.with_untracked(|plan| {
+            parts(
+                &script,
+                |id| {
+                    n.states()
+                        .iter()
+                        .find(|s| s.id == id)
+                        .map_or_else(|| id.to_string(), |s| s.title.clone())
+                },
+                |key| {
+                    plan.as_ref()
+                        .map_or_else(|| key.to_string(), |p| key_words(p, key))
+                },
+            )
         })
     });
     let dropped = RwSignal::new(Vec::<Kept>::new());
@@ -194,7 +209,11 @@ mod tests {
             {"user": "billing", "expect": {"state": "b", "deliverables": {"k": "billing"}, "ended": "complete"}}
         ]}))
         .unwrap();
-        let all = parts(&script, |id| format!("State {}", id.to_uppercase()));
+        let all = parts(
+            &script,
+            |id| format!("State {}", id.to_uppercase()),
+            |key| format!("the {key}"),
+        );
         assert_eq!(all.len(), 4);
         let texts: Vec<&str> = all.iter().map(|k| k.text.as_str()).collect();
         assert_eq!(
@@ -202,7 +221,7 @@ mod tests {
             [
                 "in State A",
                 "in State B",
-                "k = billing",
+                "the k: billing",
                 "the conversation ends, completed"
             ]
         );

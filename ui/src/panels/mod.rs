@@ -8,6 +8,7 @@ mod chat_begin;
 mod chat_status;
 mod explore;
 pub mod inspector;
+mod list_ops;
 mod persona_form;
 mod problems;
 mod run_compare;

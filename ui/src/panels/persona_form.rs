@@ -6,7 +6,7 @@
 use leptos::prelude::*;
 use plan_core::simulate::persona::Behaviour;
 
-use super::inspector::list::{apply_op, ListOp};
+use super::list_ops::{apply_op, ListOp};
 use crate::plan_names::{state_labels, PlanNames};
 use crate::simulate::persona_form::{ending_words, PersonaFields, ENDINGS};
 use crate::simulate::Simulating;

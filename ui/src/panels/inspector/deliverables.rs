@@ -9,9 +9,10 @@ use plan_core::plan::{Deliverable, DeliverableType, Plan, State};
 use super::access::{read_state, run};
 use super::field_problem::{field_problems, field_refusal, problems_at, FieldPath};
 use super::fields::{check, choice, type_word, typed, Extent};
-use super::list::{fresh_id, list_items, op_button, Adder, Items, ListOp};
+use super::list::{list_items, op_button, Adder, Items};
 use super::names::{key_edit, KeyEdit};
 use crate::editor::Editor;
+use crate::panels::list_ops::{fresh_id, ListOp};
 use crate::plan_names::PlanNames;
 
 /// The deliverables of task `task` of a state, or of its goal (`None`).

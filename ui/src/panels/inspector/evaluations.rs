@@ -8,8 +8,9 @@ use plan_core::plan::{Evaluation, Plan};
 
 use super::checklist::SessionStateChecklist;
 use super::fields::{typed, Extent};
-use super::list::{fresh_id, list_items, op_button, Adder, Items, ListOp};
+use super::list::{list_items, op_button, Adder, Items};
 use crate::editor::Editor;
+use crate::panels::list_ops::{fresh_id, ListOp};
 
 /// A new evaluation beside `evaluations`: a fresh id, a question to rewrite, asked of every
 /// conversation.

@@ -8,8 +8,9 @@ use plan_core::plan::{Interruption, InterruptionKind, Plan, Priority};
 
 use super::condition::{optional_condition, OptionalWords, Root};
 use super::fields::{choice, state_picker, typed, Extent};
-use super::list::{first_state_after_start, fresh_id, list_items, op_button, Adder, Items, ListOp};
+use super::list::{first_state_after_start, list_items, op_button, Adder, Items};
 use crate::editor::Editor;
+use crate::panels::list_ops::{fresh_id, ListOp};
 
 /// A new interruption for `plan`: a fresh id, a side question that goes to the first state that is
 /// not the start (the start state, when it is the only one).

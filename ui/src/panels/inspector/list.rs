@@ -2,8 +2,7 @@
 //! states; a state's tasks; a task's or a goal's deliverables): where the list lives (a lens into
 //! the plan's details or into one state), each item read tracked and changed through the access
 //! module in one edit (one undo step, or one per burst of typing in a field), and the buttons
-//! that add, remove and move items. What a button does to the list is a pure function, tested
-//! natively.
+//! that add, remove and move items (what a button does to the list is `list_ops`'s).
 
 use leptos::prelude::*;
 use plan_core::edit::PlanDetails;
@@ -11,36 +10,7 @@ use plan_core::plan::{Plan, State};
 
 use super::access::{change_plan, edit_state, read_plan, read_state};
 use crate::editor::Editor;
-
-/// What a button does to one item of a list.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ListOp {
-    Up,
-    Down,
-    Remove,
-}
-
-/// Item `i` of `list` moved or removed; an index past the end changes nothing.
-pub fn apply_op<T>(list: &mut Vec<T>, i: usize, op: ListOp) {
-    match op {
-        ListOp::Up if i > 0 && i < list.len() => list.swap(i, i - 1),
-        ListOp::Down if i + 1 < list.len() => list.swap(i, i + 1),
-        ListOp::Remove if i < list.len() => {
-            list.remove(i);
-        }
-        _ => {}
-    }
-}
-
-/// The first of `prefix1`, `prefix2`, … (counting from `start`) that `taken` does not hold: the
-/// id of a new item.
-pub fn fresh_id(prefix: &str, start: usize, taken: impl Fn(&str) -> bool) -> String {
-    let mut n = start.max(1);
-    while taken(&format!("{prefix}{n}")) {
-        n += 1;
-    }
-    format!("{prefix}{n}")
-}
+use crate::panels::list_ops::{apply_op, ListOp};
 
 /// The first state that is not the start (the start, when it is the only one): where a new
 /// interruption goes and what a new rule is about.
@@ -344,35 +314,5 @@ pub mod fixtures {
     /// The account-care sample plan, which has session states of every type.
     pub fn account_care() -> Plan {
         plan_core::parse_plan(include_str!("../../../../plans/account-care.json")).unwrap()
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn an_item_moves_up_and_down_within_the_list_and_is_removed() {
-        let mut l = vec!["a", "b", "c"];
-        apply_op(&mut l, 1, ListOp::Up);
-        assert_eq!(l, ["b", "a", "c"]);
-        apply_op(&mut l, 0, ListOp::Up);
-        assert_eq!(l, ["b", "a", "c"], "the first cannot go higher");
-        apply_op(&mut l, 1, ListOp::Down);
-        assert_eq!(l, ["b", "c", "a"]);
-        apply_op(&mut l, 2, ListOp::Down);
-        assert_eq!(l, ["b", "c", "a"], "the last cannot go lower");
-        apply_op(&mut l, 0, ListOp::Remove);
-        assert_eq!(l, ["c", "a"]);
-        apply_op(&mut l, 5, ListOp::Remove);
-        assert_eq!(l, ["c", "a"], "an index past the end changes nothing");
-    }
-
-    #[test]
-    fn a_new_id_is_the_first_free_one_from_the_count() {
-        let taken = ["task-1", "task-3"];
-        assert_eq!(fresh_id("task-", 3, |id| taken.contains(&id)), "task-4");
-        assert_eq!(fresh_id("task-", 1, |id| taken.contains(&id)), "task-2");
-        assert_eq!(fresh_id("rule-", 0, |_| false), "rule-1");
     }
 }

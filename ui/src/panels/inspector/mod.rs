@@ -12,7 +12,7 @@ mod evaluations;
 mod field_problem;
 mod fields;
 mod interruptions;
-pub(in crate::panels) mod list;
+mod list;
 mod names;
 mod plan;
 mod rules;

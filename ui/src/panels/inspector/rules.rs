@@ -10,8 +10,9 @@ use plan_core::plan::{Plan, Rule, RuleKind};
 use super::access::read_plan;
 use super::condition::{ConditionEditor, Root};
 use super::fields::{choice, state_picker, typed, Extent};
-use super::list::{first_state_after_start, fresh_id, list_items, op_button, Adder, Items, ListOp};
+use super::list::{first_state_after_start, list_items, op_button, Adder, Items};
 use crate::editor::Editor;
+use crate::panels::list_ops::{fresh_id, ListOp};
 
 /// The kinds of rule, in the author's words.
 pub const KINDS: [(RuleKind, &str); 5] = [

@@ -11,9 +11,10 @@ use plan_core::plan::{Activation, SessionState, SessionType};
 use super::access::{change_plan, read_plan, run};
 use super::condition::{optional_condition, OptionalWords, Root};
 use super::fields::{check, choice, type_word, typed, Extent};
-use super::list::{fresh_id, list_items, op_button, Adder, ListOp};
+use super::list::{list_items, op_button, Adder};
 use super::session_states::{session_states, template_area, value_from_text, value_text};
 use crate::editor::Editor;
+use crate::panels::list_ops::{fresh_id, ListOp};
 
 /// Makes `state` a state of type `to`: its value starts over, an enum gets a first value, a
 /// prompt state keeps its text and holds no list.

@@ -8,9 +8,10 @@ use plan_core::plan::{Plan, Task};
 use super::access::read_state;
 use super::deliverables::DeliverableList;
 use super::fields::{check, name_field, typed, Extent};
-use super::list::{fresh_id, list_items, op_button, Adder, Items, ListOp};
+use super::list::{list_items, op_button, Adder, Items};
 use super::session_states::template_area;
 use crate::editor::Editor;
+use crate::panels::list_ops::{fresh_id, ListOp};
 
 /// State `id`'s tasks, as the inspector edits them.
 fn tasks(editor: Editor, id: String) -> Items<Task> {

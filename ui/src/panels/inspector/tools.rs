@@ -8,9 +8,10 @@ use plan_core::plan::{Plan, Tool};
 use super::access::{change_plan, read_plan};
 use super::checklist::SessionStateChecklist;
 use super::fields::{name_field, typed, Extent};
-use super::list::{fresh_id, list_items, op_button, Adder, Items, ListOp};
+use super::list::{list_items, op_button, Adder, Items};
 use super::names::added_codes;
 use crate::editor::Editor;
+use crate::panels::list_ops::{fresh_id, ListOp};
 
 /// The plan's tools, as the inspector edits them.
 fn tools(editor: Editor) -> Items<Tool> {
