@@ -11,6 +11,7 @@ use std::time::SystemTime;
 
 use plan_tests::chat::LONG;
 use plan_tests::ensure;
+use plan_tests::hooks;
 use plan_tests::page::{click, count, text_of, type_text, Outcome};
 use plan_tests::{Ctx, Harness, SHORT};
 
@@ -63,7 +64,7 @@ fn the_installed_app_starts_in_the_data_folder_greets_opens_a_sample_and_publish
         // As the desktop entry starts it: no arguments.
         let asked = std::time::Instant::now();
         let canvas = ctx.relaunch_with(&[])?;
-        ctx.session().wait_for("[data-testid=state]", SHORT)?;
+        ctx.session().wait_for(hooks::STATE, SHORT)?;
         println!(
             "the installed app, first start: canvas {} ms, first card {} ms after it was asked for (the driver's new session included)",
             canvas.as_millis(),
@@ -82,21 +83,21 @@ fn the_installed_app_starts_in_the_data_folder_greets_opens_a_sample_and_publish
             .count();
         ensure!(seeded == 6, "{seeded} sample plans seeded, not 6")?;
         ensure!(
-            count(ctx, "[data-testid=plan]")? == 6,
+            count(ctx, hooks::PLAN)? == 6,
             "the list does not show the six samples"
         )?;
-        ctx.session().wait_for("[data-testid=welcome]", SHORT)?;
+        ctx.session().wait_for(hooks::WELCOME, SHORT)?;
         ctx.screenshot("installed-welcome")?;
         click(
             ctx,
             "[data-testid=welcome-sample][data-id=customer-support]",
         )?;
         ctx.session().wait_until("the sample to open", SHORT, || {
-            Ok(text_of(ctx, "[data-testid=plan-title]")? == "Customer support")
+            Ok(text_of(ctx, hooks::PLAN_TITLE)? == "Customer support")
         })?;
-        click(ctx, "[data-testid=publish]")?;
-        ctx.session().wait_for("[data-testid=publish-diff]", LONG)?;
-        type_text(ctx, "[data-testid=publish-note]", "from the installed app")?;
+        click(ctx, hooks::PUBLISH)?;
+        ctx.session().wait_for(hooks::PUBLISH_DIFF, LONG)?;
+        type_text(ctx, hooks::PUBLISH_NOTE, "from the installed app")?;
         // For a plan with rules, Publish waits for them to be checked (every conversation).
         ctx.session()
             .wait_until("Publish enabled once the rules are checked", LONG, || {
@@ -106,7 +107,7 @@ fn the_installed_app_starts_in_the_data_folder_greets_opens_a_sample_and_publish
                 )?;
                 Ok(disabled == serde_json::json!(false))
             })?;
-        click(ctx, "[data-testid=publish-confirm]")?;
+        click(ctx, hooks::PUBLISH_CONFIRM)?;
         let version = workspace
             .join("customer-support")
             .join("versions")
@@ -186,7 +187,7 @@ fn the_package_registers_the_app_the_plan_command_and_the_plan_file_type(ctx: &C
     ctx.relaunch_with(&["--workspace", &workspace, file.to_str().ok_or("not UTF-8")?])?;
     ctx.session()
         .wait_until("the file's plan to show", SHORT, || {
-            Ok(text_of(ctx, "[data-testid=plan-title]")? == "Medical intake")
+            Ok(text_of(ctx, hooks::PLAN_TITLE)? == "Medical intake")
         })?;
     Ok(())
 }

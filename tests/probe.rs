@@ -19,6 +19,7 @@ use std::time::Duration;
 
 use plan_core::plan::Plan;
 use plan_core::store::Workspace;
+use plan_tests::hooks;
 use plan_tests::page::{text_of, Outcome};
 use plan_tests::{Ctx, Harness, Test};
 use serde_json::{json, Value};
@@ -335,7 +336,7 @@ fn probe(ctx: &Ctx, states: usize) -> Outcome {
             json!([css]),
         )?;
     }
-    let title = text_of(ctx, "[data-testid=plan-title]")?;
+    let title = text_of(ctx, hooks::PLAN_TITLE)?;
     if title != plan.title {
         return Err(format!("the app opened {title:?}"));
     }
@@ -355,11 +356,11 @@ fn probe(ctx: &Ctx, states: usize) -> Outcome {
         Ok(())
     };
     // A plan this large opens on its start state: from the whole plan, zoomed in on its middle.
-    plan_tests::page::click(ctx, "[data-testid=fit-view]")?;
+    plan_tests::page::click(ctx, hooks::FIT_VIEW)?;
     std::thread::sleep(Duration::from_millis(600));
     zoom_to(0.42)?;
     // Empty background is the canvas element itself (an arrow's label is part of the arrow).
-    let options = json!({"viewport": "[data-testid=canvas]", "node": "[data-testid=state]", "transform": ".cards",
+    let options = json!({"viewport": hooks::CANVAS, "node": hooks::STATE, "transform": ".cards",
         "background": "[data-testid=canvas], [data-testid=overview]",
         "zoomLog2PerDeltaY": zoom_log2_per_delta()});
     let visible = |ctx: &Ctx| -> Result<Value, String> {
@@ -392,7 +393,7 @@ fn probe(ctx: &Ctx, states: usize) -> Outcome {
     ctx.screenshot(&format!("probe-{states}-editing"))?;
 
     // The whole plan in view.
-    plan_tests::page::click(ctx, "[data-testid=fit-view]")?;
+    plan_tests::page::click(ctx, hooks::FIT_VIEW)?;
     std::thread::sleep(Duration::from_millis(1_500));
     where_time_went(ctx)?;
     let pan = run_probe(ctx, &format!("canvasProbe.pan({options})"))?;
@@ -409,7 +410,7 @@ fn probe(ctx: &Ctx, states: usize) -> Outcome {
     // description, one per event; the time from each to the next frame and to the one after.
     // Sixty, so that the p95 is the 58th time, not the longest (with 20 it was the 20th).
     // The whole-plan pan may have left the plan off centre: fit it first.
-    plan_tests::page::click(ctx, "[data-testid=fit-view]")?;
+    plan_tests::page::click(ctx, hooks::FIT_VIEW)?;
     std::thread::sleep(Duration::from_millis(600));
     zoom_to(0.42)?;
     let at = ctx.session().execute(

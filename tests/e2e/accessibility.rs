@@ -138,9 +138,9 @@ fn at_200_percent_text_no_control_is_cut_and_the_canvas_keeps_room(ctx: &Ctx) ->
     // WebKitWebDriver places a pointer wrongly on a zoomed page: buttons are pressed as the
     // keyboard presses them, cards taken by their focus.
     let opened = |id: &str, title: &str| -> Outcome {
-        press_button(ctx, &format!("[data-testid=plan][data-plan-id='{id}']"))?;
+        press_button(ctx, &hooks::plan(id))?;
         ctx.session().wait_until(&format!("{id} open"), SHORT, || {
-            Ok(plan_tests::page::text_of(ctx, "[data-testid=plan-title]")? == title)
+            Ok(plan_tests::page::text_of(ctx, hooks::PLAN_TITLE)? == title)
         })?;
         ctx.session()
             .wait_for(".app.side-folded", SHORT)
@@ -302,7 +302,7 @@ fn the_welcome_the_editor_and_every_panel_and_dialog_pass_axe_cores_wcag_rules(
     shows(
         ctx,
         "a finding",
-        "[data-testid=explore-finding]",
+        hooks::EXPLORE_FINDING,
         Duration::from_secs(60),
     )?;
     judge("explore with a finding");

@@ -16,7 +16,7 @@ use plan_tests::ensure;
 use plan_tests::hooks;
 use plan_tests::llama::{LlamaServer, Template, MODEL};
 use plan_tests::model_server::{calls, ModelServer, Scripted};
-use plan_tests::page::{click, count, ensure_count, open_plan, set_value, text_of, Outcome};
+use plan_tests::page::{click, count, ensure_count, open_plan, set_value, text_of, texts, Outcome};
 use plan_tests::{Ctx, Test, SHORT};
 use serde_json::json;
 
@@ -55,11 +55,7 @@ fn a_real_model_that_calls_no_functions_is_said_once_and_every_turn_says_its_cos
     )?;
     let notice = text_of(ctx, hooks::CHAT_NO_FUNCTIONS)?;
     ensure!(notice.contains("--jinja"), "the notice says {notice:?}")?;
-    let costs = ctx.session().execute(
-        "return [...document.querySelectorAll('[data-testid=chat-turn-cost]')].map(e => e.textContent);",
-        json!([]),
-    )?;
-    let costs: Vec<String> = serde_json::from_value(costs).map_err(|e| e.to_string())?;
+    let costs = texts(ctx, hooks::CHAT_TURN_COST)?;
     ensure!(
         costs.len() == 2
             && costs

@@ -16,7 +16,7 @@ use plan_tests::{Ctx, Test, SHORT};
 pub const TESTS: &[Test] =
     plan_tests::tests![a_no_that_no_arrow_handles_is_named_and_fixed_by_one_click,];
 
-const UNHANDLED: &str = "[data-testid=problem][data-code=unhandled-value]";
+const UNHANDLED: &str = hooks::UNHANDLED_VALUE;
 
 /// The vehicle-viewing sample with its "not that time" arrows gone: a caller who says no at the
 /// confirmation is not moved on. The Problems tab says so in words and offers "Add an arrow for

@@ -9,7 +9,8 @@ use std::path::Path;
 use plan_tests::ensure;
 use plan_tests::hooks;
 use plan_tests::page::{
-    centre, count, draft, ensure_count, open_plan, plan, text_of, view_transform, Outcome,
+    attribute, centre, count, draft, ensure_count, open_plan, plan, text_of, view_transform,
+    Outcome,
 };
 use plan_tests::{Ctx, Test, SHORT};
 use serde_json::json;
@@ -41,7 +42,7 @@ fn a_plan_opens_where_its_arrow_labels_can_be_read(ctx: &Ctx) -> Outcome {
         )?;
         Ok(v.as_u64().unwrap_or(0) as usize)
     };
-    plan_tests::page::click(ctx, "[data-testid=plan][data-plan-id='customer-support']")?;
+    plan_tests::page::click(ctx, &hooks::plan("customer-support"))?;
     ctx.session()
         .wait_until("the support plan open", SHORT, || {
             Ok(text_of(ctx, hooks::PLAN_TITLE)? == "Customer support")
@@ -113,10 +114,7 @@ fn a_large_plan_opens_with_the_cards_past_the_edge_ready_for_a_pan(ctx: &Ctx) ->
     opened_at_start(ctx, big_plan())?;
     ctx.session()
         .wait_until("the plan's first frame", SHORT, || {
-            Ok(ctx.session().execute(
-                "return document.querySelector('[data-testid=canvas]').dataset.openedMs || null;",
-                json!([]),
-            )? != serde_json::Value::Null)
+            Ok(attribute(ctx, hooks::CANVAS, "data-opened-ms")?.is_some())
         })?;
     // Cards wholly outside the canvas, and how far the nearest is from its edge (px).
     let past_the_edge = |ctx: &Ctx| -> Result<(u64, f64), String> {

@@ -4,6 +4,7 @@
 use plan_core::condition::ConditionType;
 use plan_core::plan::Plan;
 use plan_tests::ensure;
+use plan_tests::hooks;
 use plan_tests::page::{click, count, ensure_count, open_plan, set_value, Outcome};
 use plan_tests::{Ctx, Test};
 use serde_json::{json, Value};
@@ -97,7 +98,7 @@ fn each_kind_of_condition_is_built_in_its_own_fields(ctx: &Ctx) -> Outcome {
     // A compound combined with "or", one condition more, the first one changed in its place.
     pick("condition-type", "compound")?;
     pick("compound-operator", "or")?;
-    click(ctx, "[data-testid=add-condition][data-path='']")?;
+    click(ctx, hooks::ADD_ROOT_CONDITION)?;
     set_value(ctx, &nested("condition-type", "0"), "turn_count_exceeded")?;
     set_value(ctx, &nested("scope", "0"), "total")?;
     ctx.screenshot("condition-compound")?;

@@ -177,10 +177,8 @@ fn states_say_whether_they_can_be_interrupted_and_find_finds_interruptions(ctx: 
     )?;
     // The checker says what that did: a return point reached without a detour.
     click(ctx, hooks::TAB_PROBLEMS)?;
-    ctx.session().wait_for(
-        "[data-testid=problem][data-code=resume-outside-detour]",
-        LONG,
-    )?;
+    ctx.session()
+        .wait_for(&hooks::problem("resume-outside-detour"), LONG)?;
     ctx.session().chord(&[CTRL, "f"])?;
     let input = by_testid(ctx, "find-input")?;
     ctx.session().send_keys(&input, "forget it")?;

@@ -14,8 +14,8 @@ use plan_tests::ensure;
 use plan_tests::hooks;
 use plan_tests::page::{
     arrow_middle, by_testid, centre, click, click_at, count, draft, ensure_count, gone, open_plan,
-    plan, plan_cli, reachable_point, select_state, set_value, text_of, type_text, wait_saved,
-    Outcome, CTRL, DELETE, SHIFT,
+    plan, plan_cli, reachable_point, select_state, set_value, text_of, type_text, value_of,
+    wait_saved, Outcome, CTRL, DELETE, SHIFT,
 };
 use plan_tests::{Ctx, Test, SHORT};
 use serde_json::json;
@@ -157,11 +157,8 @@ fn renaming_a_key_or_a_task_rewires_every_use_and_a_taken_name_is_refused(ctx: &
         said.contains("'identify' is taken already"),
         "the refusal says {said:?}"
     )?;
-    let shown = ctx.session().execute(
-        "return document.querySelector(arguments[0]).value;",
-        json!([format!("{task} [data-testid=field-task-id]")]),
-    )?;
-    ensure!(shown == json!("classify"), "the field shows {shown}")?;
+    let shown = value_of(ctx, &format!("{task} [data-testid=field-task-id]"))?;
+    ensure!(shown == "classify", "the field shows {shown:?}")?;
     ctx.screenshot("rename-refused")?;
     set_value(ctx, &format!("{task} [data-testid=field-task-id]"), "sort")?;
     wait_for_draft(ctx, "customer-support", "the task renamed", |p| {
@@ -261,7 +258,7 @@ fn rename_undo_redo_delete_undo_and_paste(ctx: &Ctx) -> Outcome {
     ctx.session()
         .wait_until("the plan list updated", LONG, || {
             Ok(
-                text_of(ctx, "[data-testid=plan][data-plan-id=customer-support]")?
+                text_of(ctx, &hooks::plan("customer-support"))?
                     .contains("7 states · 8 transitions"),
             )
         })?;

@@ -17,7 +17,7 @@ use plan_tests::chat::is_in;
 use plan_tests::ensure;
 use plan_tests::hooks;
 use plan_tests::page::{
-    click, count, draft, ensure_count, open_plan, shows, text_of, type_text, Outcome,
+    click, count, draft, ensure_count, open_plan, shows, text_of, texts, type_text, Outcome,
 };
 use plan_tests::{Ctx, Test};
 use serde_json::json;
@@ -87,7 +87,7 @@ fn a_broken_rule_is_found_shown_played_and_kept_as_a_test_case(ctx: &Ctx) -> Out
 
     // Opened, the tab explores by itself.
     click(ctx, hooks::TAB_EXPLORE)?;
-    let finding = "[data-testid=explore-finding][data-code=explore-rule-broken]";
+    let finding = &hooks::finding("explore-rule-broken");
     shows(ctx, "the broken rule found", finding, SEARCH)?;
     let summary = text_of(ctx, hooks::EXPLORE_SUMMARY)?;
     ensure!(
@@ -191,7 +191,7 @@ fn a_broken_rule_is_found_shown_played_and_kept_as_a_test_case(ctx: &Ctx) -> Out
         "a state of the sample is marked as never entered",
     )?;
     // The colours explained on the canvas while they show.
-    let legend = text_of(ctx, "[data-testid=coverage-legend]")?;
+    let legend = text_of(ctx, hooks::COVERAGE_LEGEND)?;
     ensure!(
         legend.contains("none (dashed)") && legend.contains("many"),
         "the legend: {legend:?}"
@@ -203,7 +203,7 @@ fn a_broken_rule_is_found_shown_played_and_kept_as_a_test_case(ctx: &Ctx) -> Out
     click(ctx, &format!("{finding} [data-testid=explore-play]"))?;
     ctx.session()
         .wait_until("the conversation played to its ninth turn", SEARCH, || {
-            Ok(count(ctx, "[data-testid=chat-message][data-role=user]")? == 9)
+            Ok(count(ctx, hooks::USER_MESSAGE)? == 9)
         })?;
     is_in(ctx, "billing-support")?;
     shows(
@@ -213,11 +213,7 @@ fn a_broken_rule_is_found_shown_played_and_kept_as_a_test_case(ctx: &Ctx) -> Out
         WAIT,
     )?;
     // The caller's turns read as words; each command is kept, small, under its words.
-    let said = ctx.session().execute(
-        "return [...document.querySelectorAll('[data-testid=chat-message][data-role=user] .chat-text')].map(e => e.textContent);",
-        json!([]),
-    )?;
-    let said: Vec<String> = serde_json::from_value(said).map_err(|e| e.to_string())?;
+    let said = texts(ctx, "[data-testid=chat-message][data-role=user] .chat-text")?;
     ensure!(
         said.len() == 9
             && said
@@ -288,14 +284,8 @@ fn a_long_search_shows_its_progress_and_stops_when_asked(ctx: &Ctx) -> Outcome {
         "the summary of a stopped search: {summary:?}"
     )?;
     ensure!(
-        count(
-            ctx,
-            "[data-testid=explore-finding][data-code=explore-incomplete]",
-        )? == 1
-            && count(
-                ctx,
-                "[data-testid=explore-finding][data-code=explore-state-never-entered]",
-            )? == 0,
+        count(ctx, &hooks::finding("explore-incomplete"),)? == 1
+            && count(ctx, &hooks::finding("explore-state-never-entered"),)? == 0,
         "a stopped search is not said as incomplete, or claims a never"
     )?;
     ensure!(
@@ -375,7 +365,7 @@ fn the_publish_dialog_says_what_changes_for_callers_and_blocks_a_broken_rule(ctx
         ctx,
         "[data-testid=publish-outcome] .publish-example summary",
     )?;
-    let example = text_of(ctx, "[data-testid=publish-example]")?;
+    let example = text_of(ctx, hooks::PUBLISH_EXAMPLE)?;
     ensure!(
         example.contains("The caller gives") && !example.contains('/'),
         "the example: {example:?}"
@@ -432,10 +422,7 @@ fn a_plan_built_to_explode_stops_at_a_ceiling_and_the_window_stays_responsive(
         summary.contains("(stopped at the work ceiling)"),
         "the summary: {summary:?}"
     )?;
-    let finding = text_of(
-        ctx,
-        "[data-testid=explore-finding][data-code=explore-incomplete]",
-    )?;
+    let finding = text_of(ctx, &hooks::finding("explore-incomplete"))?;
     ensure!(
         finding.contains("its work ceiling (10,000,000 moves"),
         "the finding: {finding:?}"

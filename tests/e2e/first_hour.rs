@@ -11,7 +11,7 @@ use plan_tests::ensure;
 use plan_tests::hooks;
 use plan_tests::page::{
     arrow_middle, centre, click, count, ensure_count, open_plan, reachable_point, shows, text_of,
-    Outcome,
+    value_of, Outcome,
 };
 use plan_tests::{Ctx, Test, SHORT};
 use serde_json::{json, Value};
@@ -333,10 +333,7 @@ fn a_new_state_takes_its_id_from_its_title_and_the_id_waits_under_advanced(ctx: 
     ctx.session()
         .wait_until("the id under Advanced", SHORT, || id_shown(ctx))?;
     ensure!(
-        ctx.session().execute(
-            "return document.querySelector('[data-testid=field-id]').value;",
-            json!([]),
-        )? == json!("order-details"),
+        value_of(ctx, hooks::FIELD_ID)? == "order-details",
         "the Advanced id field does not say order-details"
     )?;
     ctx.screenshot("id-from-title")?;
@@ -357,19 +354,16 @@ fn a_new_state_takes_its_id_from_its_title_and_the_id_waits_under_advanced(ctx: 
     shows(
         ctx,
         "the refusal under the title",
-        "[data-testid=field-error]",
+        hooks::FIELD_ERROR,
         SHORT,
     )?;
-    let said = text_of(ctx, "[data-testid=field-error]")?;
+    let said = text_of(ctx, hooks::FIELD_ERROR)?;
     ensure!(
         said.contains("A state needs a name") && said.contains("Order"),
         "the refusal says {said:?}"
     )?;
     ensure!(
-        ctx.session().execute(
-            "return document.querySelector('[data-testid=field-title]').value;",
-            json!([]),
-        )? == json!("Order"),
+        value_of(ctx, hooks::FIELD_TITLE)? == "Order",
         "the title field does not show the name kept"
     )?;
     ctx.screenshot("empty-title-refused")?;

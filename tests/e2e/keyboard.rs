@@ -49,7 +49,7 @@ fn deleted_and_back(ctx: &Ctx, items: &str, then: &str) -> Outcome {
         .wait_until("the undo", SHORT, || Ok(count(ctx, items)? == before))?;
     std::thread::sleep(std::time::Duration::from_millis(300));
     ensure!(
-        focus_is(ctx, "[data-testid=state]")?,
+        focus_is(ctx, hooks::STATE)?,
         "after the undo the focus is on {}",
         focused(ctx).unwrap_or_default()
     )
@@ -66,7 +66,7 @@ fn f6_reaches_a_card_the_menu_key_opens_its_menu_and_the_focus_outlives_a_move_a
     tab_to(ctx, "[data-region=panel] input", false, 30)?;
     let mut seen = vec![region(ctx)?];
     for _ in 0..4 {
-        if focus_is(ctx, "[data-testid=state]")? {
+        if focus_is(ctx, hooks::STATE)? {
             break;
         }
         press(ctx, &[F6])?;
@@ -126,7 +126,7 @@ fn f6_reaches_a_card_the_menu_key_opens_its_menu_and_the_focus_outlives_a_move_a
     deleted_and_back(ctx, hooks::TRANSITION, &card("greeting"))?;
 
     // A card deleted: the focus goes to the nearest card left; Ctrl+Z brings the card back.
-    deleted_and_back(ctx, hooks::STATE, "[data-testid=state]")?;
+    deleted_and_back(ctx, hooks::STATE, hooks::STATE)?;
     // What a screen reader hears of a card it is on: its arrows, where they go and when.
     let said = ctx.session().execute(
         "return document.activeElement.getAttribute('aria-label') || '';",
@@ -255,13 +255,13 @@ fn braces_the_menu_and_the_inspector_change_the_order_arrows_are_checked_in(ctx:
 
     // The menu's "Check earlier", then the inspector's button, which keeps the focus.
     press(ctx, &[SHIFT, F10])?;
-    wait_focus(ctx, "the arrow's menu", "[data-testid=menu-edit-condition]")?;
+    wait_focus(ctx, "the arrow's menu", hooks::MENU_EDIT_CONDITION)?;
     let words = text_of(ctx, hooks::CONTEXT_MENU)?;
     ensure!(
         words.contains("Check earlier") && words.contains('{'),
         "the arrow's menu: {words:?}"
     )?;
-    click(ctx, "[data-testid=menu-check-earlier]")?;
+    click(ctx, hooks::MENU_CHECK_EARLIER)?;
     ctx.session().wait_until("billing checked 2nd", SHORT, || {
         Ok(said(ctx)?.contains("Now checked second of the 3 arrows."))
     })?;
@@ -343,7 +343,7 @@ fn add_beside(ctx: &Ctx, downs: usize, title: &str, id: &str) -> Outcome {
 /// Goes to the card titled `title` with Find (Ctrl+F), the focus then on the card.
 fn find(ctx: &Ctx, title: &str, id: &str) -> Outcome {
     press(ctx, &[CTRL, "f"])?;
-    wait_focus(ctx, "Find", "[data-testid=find-input]")?;
+    wait_focus(ctx, "Find", hooks::FIND_INPUT)?;
     type_keys(ctx, title)?;
     press(ctx, &[ENTER])?;
     wait_focus(ctx, &format!("the card {id}"), &card(id))
@@ -422,12 +422,12 @@ fn the_pizza_order_is_built_tried_and_published_with_keys_only(ctx: &Ctx) -> Out
     wait_focus(ctx, "Order's title", hooks::FIELD_TITLE)?;
     tab_to(ctx, hooks::ADD_TASK, false, 40)?;
     press(ctx, &[ENTER])?;
-    tab_to(ctx, "[data-testid=field-task-id]", false, 10)?;
+    tab_to(ctx, hooks::FIELD_TASK_ID, false, 10)?;
     retype(ctx, "take_order")?;
-    tab_to(ctx, "[data-testid=field-task-description]", false, 10)?;
+    tab_to(ctx, hooks::FIELD_TASK_DESCRIPTION, false, 10)?;
     type_keys(ctx, "Take the order")?;
     for (i, key) in ["size", "address"].into_iter().enumerate() {
-        tab_to(ctx, "[data-testid=add-deliverable]", false, 40)?;
+        tab_to(ctx, hooks::ADD_DELIVERABLE, false, 40)?;
         press(ctx, &[ENTER])?;
         tab_to(
             ctx,
@@ -446,13 +446,13 @@ fn the_pizza_order_is_built_tried_and_published_with_keys_only(ctx: &Ctx) -> Out
     wait_focus(ctx, "Confirm's title", hooks::FIELD_TITLE)?;
     tab_to(ctx, hooks::ADD_TASK, false, 40)?;
     press(ctx, &[ENTER])?;
-    tab_to(ctx, "[data-testid=field-task-id]", false, 10)?;
+    tab_to(ctx, hooks::FIELD_TASK_ID, false, 10)?;
     retype(ctx, "confirm_order")?;
-    tab_to(ctx, "[data-testid=add-deliverable]", false, 40)?;
+    tab_to(ctx, hooks::ADD_DELIVERABLE, false, 40)?;
     press(ctx, &[ENTER])?;
-    tab_to(ctx, "[data-testid=field-deliverable-key]", true, 40)?;
+    tab_to(ctx, hooks::FIELD_DELIVERABLE_KEY, true, 40)?;
     retype(ctx, "confirmed")?;
-    tab_to(ctx, "[data-testid=field-deliverable-type]", false, 10)?;
+    tab_to(ctx, hooks::FIELD_DELIVERABLE_TYPE, false, 10)?;
     choose(ctx, "boolean", 4)?;
 
     // Confirm's two arrows, their conditions edited from the keyboard: Enter on an arrow opens
@@ -466,15 +466,11 @@ fn the_pizza_order_is_built_tried_and_published_with_keys_only(ctx: &Ctx) -> Out
         find(ctx, "Confirm", "confirm")?;
         connect(ctx, part, "confirm", index)?;
         press(ctx, &[ENTER])?;
-        wait_focus(
-            ctx,
-            "the arrow's condition",
-            "[data-testid=field-condition-type]",
-        )?;
+        wait_focus(ctx, "the arrow's condition", hooks::FIELD_CONDITION_TYPE)?;
         choose(ctx, "deliverable_value", 14)?;
-        tab_to(ctx, "[data-testid=field-key]", false, 6)?;
+        tab_to(ctx, hooks::FIELD_KEY, false, 6)?;
         choose(ctx, "confirmed", 10)?;
-        tab_to(ctx, "[data-testid=field-value]", false, 6)?;
+        tab_to(ctx, hooks::FIELD_VALUE, false, 6)?;
         choose(ctx, value, 3)?;
     }
     ctx.screenshot("keyboard-built")?;

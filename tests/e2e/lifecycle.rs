@@ -15,8 +15,8 @@ use plan_tests::ensure;
 use plan_tests::hooks;
 use plan_tests::native::choose_file;
 use plan_tests::page::{
-    click, confirm_publish, count, draft, ensure_count, gone, notice_with, open_plan, open_publish,
-    plan, plan_cli, publish, set_value, shows, text_of, type_text, Outcome, DELETE,
+    attribute, click, confirm_publish, count, draft, ensure_count, gone, notice_with, open_plan,
+    open_publish, plan, plan_cli, publish, set_value, shows, text_of, type_text, Outcome, DELETE,
 };
 use plan_tests::{Ctx, Test, SHORT};
 use serde_json::json;
@@ -316,7 +316,6 @@ fn a_draft_with_an_error_is_not_published_and_the_error_leads_to_its_state(ctx: 
 /// The switcher: a new plan from a sample, a copy, a new title, search, a delete undone from its
 /// notice, and a delete brought back from the trash.
 fn plans_are_made_copied_renamed_found_deleted_and_brought_back(ctx: &Ctx) -> Outcome {
-    let plan_css = |id: &str| format!("[data-testid=plan][data-plan-id='{id}']");
     // New, from a sample.
     click(ctx, hooks::PLAN_NEW)?;
     shows(ctx, "the new-plan dialog", hooks::NEW_PLAN_TITLE, LONG)?;
@@ -330,7 +329,12 @@ fn plans_are_made_copied_renamed_found_deleted_and_brought_back(ctx: &Ctx) -> Ou
     set_value(ctx, hooks::NEW_PLAN_FROM, "customer-support")?;
     ctx.screenshot("new-plan-dialog")?;
     click(ctx, hooks::CONFIRM)?;
-    shows(ctx, "the new plan listed", &plan_css("refund-desk"), LONG)?;
+    shows(
+        ctx,
+        "the new plan listed",
+        &hooks::plan("refund-desk"),
+        LONG,
+    )?;
     ctx.session().wait_until("the new plan open", LONG, || {
         Ok(text_of(ctx, hooks::PLAN_TITLE)? == "Refund desk")
     })?;
@@ -342,13 +346,10 @@ fn plans_are_made_copied_renamed_found_deleted_and_brought_back(ctx: &Ctx) -> Ou
         made.title
     )?;
     // The list starts with what changed last.
-    let first = ctx.session().execute(
-        "return document.querySelector('[data-testid=plan]').dataset.planId;",
-        json!([]),
-    )?;
+    let first = attribute(ctx, hooks::PLAN, "data-plan-id")?;
     ensure!(
-        first == json!("refund-desk"),
-        "the list starts with {first}"
+        first.as_deref() == Some("refund-desk"),
+        "the list starts with {first:?}"
     )?;
 
     // Duplicate: a new id, the draft only.
@@ -359,7 +360,7 @@ fn plans_are_made_copied_renamed_found_deleted_and_brought_back(ctx: &Ctx) -> Ou
     shows(
         ctx,
         "the copy listed",
-        &plan_css("medical-intake-copy"),
+        &hooks::plan("medical-intake-copy"),
         LONG,
     )?;
     let copy = plan(ctx, "medical-intake-copy")?;
@@ -386,12 +387,12 @@ fn plans_are_made_copied_renamed_found_deleted_and_brought_back(ctx: &Ctx) -> Ou
     shows(
         ctx,
         "the new title listed",
-        &format!("{} .plan-name", plan_css("daily-routine")),
+        &format!("{} .plan-name", hooks::plan("daily-routine")),
         LONG,
     )?;
     ctx.session().wait_until("the new title listed", LONG, || {
         Ok(
-            text_of(ctx, &format!("{} .plan-name", plan_css("daily-routine")))?
+            text_of(ctx, &format!("{} .plan-name", hooks::plan("daily-routine")))?
                 == "Morning check-in",
         )
     })?;
@@ -405,17 +406,22 @@ fn plans_are_made_copied_renamed_found_deleted_and_brought_back(ctx: &Ctx) -> Ou
     type_text(ctx, hooks::PLAN_SEARCH, "check-in")?;
     ctx.session()
         .wait_until("the renamed plan found by its title", SHORT, || {
-            Ok(count(ctx, hooks::PLAN)? == 1 && count(ctx, &plan_css("daily-routine"))? == 1)
+            Ok(count(ctx, hooks::PLAN)? == 1 && count(ctx, &hooks::plan("daily-routine"))? == 1)
         })?;
     set_value(ctx, hooks::PLAN_SEARCH, "")?;
 
     // Delete (its button shows under the pointer), then Undo in the notice.
-    plan_tests::page::hover(ctx, &plan_css("medical-intake-copy"))?;
+    plan_tests::page::hover(ctx, &hooks::plan("medical-intake-copy"))?;
     click(
         ctx,
         "[data-testid=plan-delete][data-plan-id='medical-intake-copy']",
     )?;
-    gone(ctx, "the copy gone", &plan_css("medical-intake-copy"), LONG)?;
+    gone(
+        ctx,
+        "the copy gone",
+        &hooks::plan("medical-intake-copy"),
+        LONG,
+    )?;
     ensure!(
         !ctx.workspace().join("medical-intake-copy").exists(),
         "the deleted plan's folder is still there"
@@ -423,7 +429,12 @@ fn plans_are_made_copied_renamed_found_deleted_and_brought_back(ctx: &Ctx) -> Ou
     notice_with(ctx, "Moved “Medical intake (copy)” to the trash")?;
     ctx.screenshot("deleted-with-undo")?;
     click(ctx, hooks::NOTICE_UNDO)?;
-    shows(ctx, "the copy back", &plan_css("medical-intake-copy"), LONG)?;
+    shows(
+        ctx,
+        "the copy back",
+        &hooks::plan("medical-intake-copy"),
+        LONG,
+    )?;
     ensure!(
         plan(ctx, "medical-intake-copy")?.title == "Medical intake (copy)",
         "the plan came back changed"
@@ -433,7 +444,7 @@ fn plans_are_made_copied_renamed_found_deleted_and_brought_back(ctx: &Ctx) -> Ou
     open_plan(ctx, "refund-desk")?;
     click(ctx, "[data-testid=plan-delete][data-plan-id='refund-desk']")?;
     ctx.session().wait_until("another plan open", LONG, || {
-        Ok(count(ctx, &plan_css("refund-desk"))? == 0
+        Ok(count(ctx, &hooks::plan("refund-desk"))? == 0
             && text_of(ctx, hooks::PLAN_TITLE)? != "Refund desk")
     })?;
     click(ctx, hooks::TRASH_TOGGLE)?;
@@ -451,7 +462,7 @@ fn plans_are_made_copied_renamed_found_deleted_and_brought_back(ctx: &Ctx) -> Ou
     shows(
         ctx,
         "the plan back from the trash",
-        &plan_css("refund-desk"),
+        &hooks::plan("refund-desk"),
         LONG,
     )?;
     ensure!(
@@ -473,7 +484,7 @@ fn a_plan_whose_files_need_attention_says_so_in_the_list_and_still_opens(ctx: &C
     )
     .map_err(io)?;
     ctx.relaunch()?;
-    let row = "[data-testid=plan][data-plan-id='medical-intake']";
+    let row = &hooks::plan("medical-intake");
     let mut said = String::new();
     ctx.session()
         .wait_until("the row saying its files need attention", LONG, || {
@@ -496,7 +507,7 @@ fn a_plan_whose_files_need_attention_says_so_in_the_list_and_still_opens(ctx: &C
         "the tooltip says {tooltip:?}"
     )?;
     // Another plan's row says nothing of the kind.
-    let other = text_of(ctx, "[data-testid=plan][data-plan-id='customer-support']")?;
+    let other = text_of(ctx, &hooks::plan("customer-support"))?;
     ensure!(!other.contains("attention"), "another row says {other:?}")?;
     ctx.screenshot("plan-files-need-attention")?;
     click(ctx, row)?;

@@ -15,7 +15,7 @@ use plan_tests::ensure;
 use plan_tests::hooks;
 use plan_tests::page::{
     click, confirm_publish, count, gone, is_visible, notice_with, open_publish, shows, text_of,
-    type_text, Outcome,
+    texts, type_text, Outcome,
 };
 use plan_tests::{Ctx, Test, SHORT};
 use serde_json::json;
@@ -27,9 +27,9 @@ pub const TESTS: &[Test] =
 /// How long a search of this small plan may take, with the app starting.
 const SEARCH: std::time::Duration = std::time::Duration::from_secs(60);
 
-const DEAD_END: &str = "[data-testid=explore-finding][data-code=explore-dead-end]";
-const STALL: &str = "[data-testid=explore-finding][data-code=explore-stalls-on-value]";
-const UNHANDLED: &str = "[data-testid=problem][data-code=unhandled-value]";
+const DEAD_END: &str = hooks::DEAD_END;
+const STALL: &str = hooks::STALLS_ON_VALUE;
+const UNHANDLED: &str = hooks::UNHANDLED_VALUE;
 
 /// Four states as a newcomer writes them: Order asks the size (strict: one task at a time) and
 /// moves on once it is known; Confirm moves on only on "yes". No positions.
@@ -62,7 +62,7 @@ fn the_pizza_order_speaks_the_authors_words_from_opening_to_explore(ctx: &Ctx) -
     ctx.relaunch()?;
 
     // Opened from the list, no Fit pressed: laid out and whole.
-    click(ctx, "[data-testid=plan][data-plan-id='pizza-order']")?;
+    click(ctx, &hooks::plan("pizza-order"))?;
     ctx.session()
         .wait_until("the pizza order open", SHORT, || {
             Ok(text_of(ctx, hooks::PLAN_TITLE)? == "Pizza order" && count(ctx, hooks::STATE)? == 4)
@@ -120,12 +120,7 @@ fn the_pizza_order_speaks_the_authors_words_from_opening_to_explore(ctx: &Ctx) -
         "[data-testid=state][data-state-id=order][data-selected=true]",
         SHORT,
     )?;
-    shows(
-        ctx,
-        "the inspector on Order",
-        "[data-testid=state-inspector]",
-        SHORT,
-    )?;
+    shows(ctx, "the inspector on Order", hooks::STATE_INSPECTOR, SHORT)?;
 
     // Played in the test chat, the "no" that waits is said there too, not only "Go on.".
     click(ctx, hooks::TAB_EXPLORE)?;
@@ -194,13 +189,10 @@ fn ids_follow_titles_until_published(ctx: &Ctx) -> Outcome {
                 && count(ctx, &hooks::state("delivry"))? == 0)
         })?;
     // No placeholder id in any picker.
-    let pickers = ctx.session().execute(
-        "return [...document.querySelectorAll('select option')].map(o => o.textContent).join('|');",
-        json!([]),
-    )?;
+    let pickers = texts(ctx, "select option")?;
     ensure!(
-        !pickers.to_string().contains("new-state"),
-        "a picker offers a placeholder id: {pickers}"
+        !pickers.iter().any(|o| o.contains("new-state")),
+        "a picker offers a placeholder id: {pickers:?}"
     )?;
     open_publish(ctx)?;
     type_text(ctx, hooks::PUBLISH_NOTE, "First orders")?;
@@ -223,7 +215,7 @@ fn ids_follow_titles_until_published(ctx: &Ctx) -> Outcome {
         "a title given after publishing moved the id"
     )?;
     click(ctx, hooks::ADVANCED_TOGGLE)?;
-    let warning = text_of(ctx, "[data-testid=id-warning]")?;
+    let warning = text_of(ctx, hooks::ID_WARNING)?;
     ensure!(
         warning.contains("Published versions"),
         "Advanced says {warning:?}"

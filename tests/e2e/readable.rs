@@ -225,7 +225,7 @@ pub(crate) fn labels_apart(ctx: &Ctx, what: &str) -> Outcome {
 /// has come to rest.
 fn open_as_an_author(ctx: &Ctx, id: &str) -> Outcome {
     let p = plan(ctx, id)?;
-    click(ctx, &format!("[data-testid=plan][data-plan-id='{id}']"))?;
+    click(ctx, &hooks::plan(id))?;
     ctx.session()
         .wait_until(&format!("plan {id} open"), SHORT, || {
             Ok(text_of(ctx, hooks::PLAN_TITLE)? == p.title
@@ -373,7 +373,7 @@ fn the_smallest_window_keeps_everything_on_screen_and_apart(ctx: &Ctx) -> Outcom
             Ok(v[0].as_f64() == Some(1024.0) && v[1].as_f64() == Some(640.0))
         })?;
     // Not all of the plan is drawn where it opens in so small a canvas: its title is enough.
-    click(ctx, "[data-testid=plan][data-plan-id='customer-support']")?;
+    click(ctx, &hooks::plan("customer-support"))?;
     ctx.session().wait_until("the plan open", SHORT, || {
         Ok(text_of(ctx, hooks::PLAN_TITLE)? == "Customer support")
     })?;

@@ -16,9 +16,11 @@ use plan_tests::ensure;
 use plan_tests::hooks;
 use plan_tests::keys::{press, ENTER};
 use plan_tests::page::{
-    click, count, gone, open_plan, open_publish, select_state, text_of, type_text, Outcome,
+    centre, click, count, gone, open_plan, open_publish, select_state, text_of, type_text,
+    value_of, Outcome,
 };
 use plan_tests::{Ctx, Test, SHORT};
+use serde_json::json;
 
 /// A step that runs git (a fetch, a merge, a push) may take longer than a click.
 const LONG: std::time::Duration = std::time::Duration::from_secs(20);
@@ -91,7 +93,7 @@ fn retitle(ctx: &Ctx, title: &str) -> Outcome {
 }
 
 fn said(ctx: &Ctx) -> Result<String, String> {
-    text_of(ctx, "[data-testid=share-said]")
+    text_of(ctx, hooks::SHARE_SAID)
 }
 
 fn a_conflict_with_a_teammate_is_got_chosen_on_the_canvas_and_sent(ctx: &Ctx) -> Outcome {
@@ -155,38 +157,44 @@ fn a_conflict_with_a_teammate_is_got_chosen_on_the_canvas_and_sent(ctx: &Ctx) ->
     retitle(ctx, "Payments")?;
 
     // The Share panel: her name asked once, a checkpoint, then Bob's change got.
-    click(ctx, "[data-testid=share]")?;
+    click(ctx, hooks::SHARE)?;
     ctx.session()
         .wait_until("the Share panel's state", LONG, || {
-            Ok(text_of(ctx, "[data-testid=share-unsaved]")?.contains("Customer support"))
+            Ok(text_of(ctx, hooks::SHARE_UNSAVED)?.contains("Customer support"))
         })?;
-    type_text(ctx, "[data-testid=share-name]", "Ann")?;
-    type_text(ctx, "[data-testid=share-email]", "ann@example.com")?;
-    type_text(ctx, "[data-testid=share-message]", "Billing is Payments")?;
+    type_text(ctx, hooks::SHARE_NAME, "Ann")?;
+    type_text(ctx, hooks::SHARE_EMAIL, "ann@example.com")?;
+    type_text(ctx, hooks::SHARE_MESSAGE, "Billing is Payments")?;
     ctx.screenshot("share-panel")?;
     axe::check(ctx, "the Share panel asking the author's name")?;
+    let get_before = centre(ctx, hooks::SHARE_GET)?;
     // Enter in the message saves the checkpoint.
     press(ctx, &[ENTER])?;
     ctx.session()
         .wait_until("the checkpoint", LONG, || Ok(said(ctx)?.contains("saved")))?;
-    // The name is asked no more once the panel's state comes back: the buttons move up then, and
-    // a click meanwhile would land where the button was.
-    gone(
-        ctx,
-        "the author's name no longer asked",
-        "[data-testid=share-name]",
-        LONG,
+    // The panel keeps its layout: who signs stays shown, filled from git's settings once the
+    // panel's state comes back, and Get stays where it was.
+    ctx.session()
+        .wait_until("the panel's state after the checkpoint", LONG, || {
+            Ok(!text_of(ctx, hooks::SHARE_UNSAVED)?.contains("Customer support"))
+        })?;
+    let name = value_of(ctx, hooks::SHARE_NAME)?;
+    let get_after = centre(ctx, hooks::SHARE_GET)?;
+    ctx.screenshot("share-after-checkpoint")?;
+    ensure!(
+        name == "Ann" && get_after == get_before,
+        "after the checkpoint: name {name:?}, Get at {get_after:?} (before {get_before:?})"
     )?;
-    click(ctx, "[data-testid=share-get]")?;
+    click(ctx, hooks::SHARE_GET)?;
     ctx.session().wait_until("Bob's change", LONG, || {
         Ok(said(ctx)?.contains("1 conflict to choose"))
     })?;
     ctx.screenshot("share-got-a-conflict")?;
-    click(ctx, "[data-testid=share-close]")?;
+    click(ctx, hooks::SHARE_CLOSE)?;
 
     // The conflict: a banner, the card marked, mine and theirs in the inspector.
     ctx.session()
-        .wait_for("[data-testid=conflict-banner]", LONG)
+        .wait_for(hooks::CONFLICT_BANNER, LONG)
         .map_err(|e| format!("no banner: {e}"))?;
     ctx.session()
         .wait_for(
@@ -194,12 +202,12 @@ fn a_conflict_with_a_teammate_is_got_chosen_on_the_canvas_and_sent(ctx: &Ctx) ->
             SHORT,
         )
         .map_err(|e| format!("the card is not marked: {e}"))?;
-    click(ctx, "[data-testid=conflict-first]")?;
+    click(ctx, hooks::CONFLICT_FIRST)?;
     ctx.session()
-        .wait_for("[data-testid=conflict-choices]", SHORT)
+        .wait_for(hooks::CONFLICT_CHOICES, SHORT)
         .map_err(|e| e.to_string())?;
-    let mine = text_of(ctx, "[data-testid=conflict-mine]")?;
-    let theirs = text_of(ctx, "[data-testid=conflict-theirs]")?;
+    let mine = text_of(ctx, hooks::CONFLICT_MINE)?;
+    let theirs = text_of(ctx, hooks::CONFLICT_THEIRS)?;
     ensure!(
         mine == "Payments" && theirs == "Bills",
         "mine {mine:?}, theirs {theirs:?}"
@@ -225,8 +233,8 @@ fn a_conflict_with_a_teammate_is_got_chosen_on_the_canvas_and_sent(ctx: &Ctx) ->
     ctx.screenshot("share-publish-refused-for-a-conflict")?;
     axe::check(ctx, "the publish dialog refusing for a conflict")?;
     click(ctx, hooks::PUBLISH_CANCEL)?;
-    click(ctx, "[data-testid=take-theirs]")?;
-    gone(ctx, "theirs taken", "[data-testid=conflict-banner]", SHORT)?;
+    click(ctx, hooks::TAKE_THEIRS)?;
+    gone(ctx, "theirs taken", hooks::CONFLICT_BANNER, SHORT)?;
     ctx.session().wait_until("the title", SHORT, || {
         Ok(text_of(
             ctx,
@@ -250,14 +258,14 @@ fn a_conflict_with_a_teammate_is_got_chosen_on_the_canvas_and_sent(ctx: &Ctx) ->
     click(ctx, hooks::PUBLISH_CANCEL)?;
 
     // A checkpoint, then sent: the shared repository holds Bob's title.
-    click(ctx, "[data-testid=share]")?;
-    type_text(ctx, "[data-testid=share-message]", "Took Bob's title")?;
-    click(ctx, "[data-testid=share-checkpoint]")?;
+    click(ctx, hooks::SHARE)?;
+    type_text(ctx, hooks::SHARE_MESSAGE, "Took Bob's title")?;
+    click(ctx, hooks::SHARE_CHECKPOINT)?;
     ctx.session()
         .wait_until("the second checkpoint", LONG, || {
             Ok(said(ctx)?.contains("saved"))
         })?;
-    click(ctx, "[data-testid=share-send]")?;
+    click(ctx, hooks::SHARE_SEND)?;
     ctx.session().wait_until("sent", LONG, || {
         Ok(said(ctx)?.contains("Sent to origin/main"))
     })?;
@@ -267,7 +275,7 @@ fn a_conflict_with_a_teammate_is_got_chosen_on_the_canvas_and_sent(ctx: &Ctx) ->
         sent.contains("\"title\": \"Bills\""),
         "the shared repository does not hold Bob's title"
     )?;
-    click(ctx, "[data-testid=share-close]")?;
+    click(ctx, hooks::SHARE_CLOSE)?;
     a_draft_git_merged_as_text_is_refused_in_the_words_of_the_command_line(ctx, &ann)
 }
 
@@ -301,7 +309,7 @@ fn a_draft_git_merged_as_text_is_refused_in_the_words_of_the_command_line(
         let said = plan_refusal(ann, &["export", "merged-as-text"])?;
         let item = ctx
             .session()
-            .wait_for("[data-testid=plan][data-plan-id='merged-as-text']", LONG)?;
+            .wait_for(&hooks::plan("merged-as-text"), LONG)?;
         // Listed as what happened to it, not as a file someone broke by hand.
         let listed = ctx.session().text(&item)?;
         ensure!(
@@ -331,7 +339,7 @@ fn a_draft_git_merged_as_text_is_refused_in_the_words_of_the_command_line(
 fn enabled(ctx: &Ctx, css: &str) -> Result<bool, String> {
     let disabled = ctx.session().execute(
         "const el = document.querySelector(arguments[0]); return !el || el.disabled;",
-        serde_json::json!([css]),
+        json!([css]),
     )?;
     Ok(disabled == serde_json::json!(false))
 }

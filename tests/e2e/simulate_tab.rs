@@ -14,8 +14,9 @@ use plan_tests::ensure;
 use plan_tests::hooks;
 use plan_tests::model_server::{stating_caller, ModelServer};
 use plan_tests::page::{
-    click, click_at, count, ensure_valid, open_plan, open_plan_details, plan, reachable_point,
-    scroll_to, set_value, text_of, type_text, wait_saved, Outcome, CTRL, DELETE,
+    attribute, attributes, click, click_at, count, ensure_valid, open_plan, open_plan_details,
+    plan, reachable_point, scroll_to, set_value, text_of, texts, type_text, value_of, wait_saved,
+    Outcome, CTRL, DELETE,
 };
 use plan_tests::{Ctx, Test, SHORT};
 
@@ -67,7 +68,7 @@ fn the_support_plans_callers_run_are_judged_and_replay_without_a_request(ctx: &C
     set_value(ctx, hooks::SIM_CALLER_MODEL, "test-model")?;
     set_value(ctx, hooks::SIM_CONVERSATIONS, "2")?;
     // Before it runs, what it will ask at most: no run with this model yet, so no time.
-    let before = text_of(ctx, "[data-testid=sim-estimate]")?;
+    let before = text_of(ctx, hooks::SIM_ESTIMATE)?;
     ensure!(
         before.starts_with("Up to ")
             && before.contains("caller turns")
@@ -77,19 +78,16 @@ fn the_support_plans_callers_run_are_judged_and_replay_without_a_request(ctx: &C
     click(ctx, hooks::SIM_RUN)?;
     wait_text(ctx, hooks::SIM_SUMMARY, "4 passed, 0 failed")?;
     // After it, what it asked by role; and the next run's estimate has a time from this one.
-    let cost = text_of(ctx, "[data-testid=sim-cost]")?;
+    let cost = text_of(ctx, hooks::SIM_COST)?;
     ensure!(
         cost.contains("caller: ") && cost.contains("judge: "),
         "what the run asked: {cost:?}"
     )?;
-    wait_text(ctx, "[data-testid=sim-estimate]", ", from run ")?;
-    let statuses = ctx.session().execute(
-        "return [...document.querySelectorAll('[data-testid=sim-conversation]')].map(e => e.dataset.status);",
-        serde_json::json!([]),
-    )?;
+    wait_text(ctx, hooks::SIM_ESTIMATE, ", from run ")?;
+    let statuses = attributes(ctx, hooks::SIM_CONVERSATION, "data-status")?;
     ensure!(
-        statuses == serde_json::json!(["passed", "passed", "passed", "passed"]),
-        "every conversation passed: {statuses}"
+        statuses == ["passed"; 4],
+        "every conversation passed: {statuses:?}"
     )?;
     let verdict = text_of(ctx, hooks::SIM_VERDICT)?;
     ensure!(
@@ -98,63 +96,43 @@ fn the_support_plans_callers_run_are_judged_and_replay_without_a_request(ctx: &C
     )?;
     ctx.screenshot("simulate-run")?;
     // The heat map: the billing caller's state coloured, the legend counting conversations.
-    let level = ctx.session().execute(
-        "return document.querySelector('[data-testid=state][data-state-id=customer-intake]').dataset.reach;",
-        serde_json::json!([]),
-    )?;
+    let level = attribute(ctx, &hooks::state("customer-intake"), "data-reach")?;
     ensure!(
-        level == serde_json::json!("many"),
-        "every conversation entered the intake: {level}"
+        level.as_deref() == Some("many"),
+        "every conversation entered the intake: {level:?}"
     )?;
-    let legend = text_of(ctx, "[data-testid=coverage-legend]")?;
+    let legend = text_of(ctx, hooks::COVERAGE_LEGEND)?;
     ensure!(
         legend.contains("simulated conversations"),
         "the legend says what the colours count: {legend:?}"
     )?;
-    let never = ctx.session().execute(
-        "return document.querySelector('[data-testid=state][data-state-id=general-support]').dataset.reach;",
-        serde_json::json!([]),
-    )?;
+    let never = attribute(ctx, &hooks::state("general-support"), "data-reach")?;
     ensure!(
-        never == serde_json::json!("never"),
-        "no caller went to general support: {never}"
+        never.as_deref() == Some("never"),
+        "no caller went to general support: {never:?}"
     )?;
     // One conversation read turn by turn, lit on the canvas, kept as a test case.
     click(ctx, hooks::SIM_OPEN_CONVERSATION)?;
     ctx.session().wait_for(hooks::SIM_TRANSCRIPT, SHORT)?;
     ensure!(count(ctx, hooks::SIM_TURN)? >= 2, "its turns are listed")?;
     ensure!(
-        count(ctx, "[data-testid=state][data-current=true]")? == 1,
+        count(ctx, hooks::LIT_STATE)? == 1,
         "the state the conversation ended in is lit"
     )?;
     // Stepped back to the opening: the canvas lights where the conversation began.
-    click(ctx, "[data-testid=sim-show-turn]")?;
-    wait_text(
-        ctx,
-        "[data-testid=sim-step]",
-        "The opening, before turn 1 of ",
-    )?;
-    let lit = ctx.session().execute(
-        "return [...document.querySelectorAll('[data-testid=state][data-current=true]')].map(e => e.dataset.stateId);",
-        serde_json::json!([]),
-    )?;
+    click(ctx, hooks::SIM_SHOW_TURN)?;
+    wait_text(ctx, hooks::SIM_STEP, "The opening, before turn 1 of ")?;
+    let lit = attributes(ctx, hooks::LIT_STATE, "data-state-id")?;
     ensure!(
-        lit == serde_json::json!(["greeting"]),
-        "at the opening the greeting is lit: {lit}"
+        lit == ["greeting"],
+        "at the opening the greeting is lit: {lit:?}"
     )?;
-    click(ctx, "[data-testid=sim-step-on]")?;
-    wait_text(ctx, "[data-testid=sim-step]", "After turn 1 of ")?;
-    let votes = ctx.session().execute(
-        "return [...document.querySelectorAll('[data-testid=sim-vote]')].map(e => e.textContent);",
-        serde_json::json!([]),
-    )?;
+    click(ctx, hooks::SIM_STEP_ON)?;
+    wait_text(ctx, hooks::SIM_STEP, "After turn 1 of ")?;
+    let votes = texts(ctx, hooks::SIM_VOTE)?;
     ensure!(
-        votes.as_array().is_some_and(|v| {
-            v.len() == 3
-                && v.iter()
-                    .all(|v| v.as_str().is_some_and(|v| v.starts_with("yes: ")))
-        }),
-        "each vote with its reason: {votes}"
+        votes.len() == 3 && votes.iter().all(|v| v.starts_with("yes: ")),
+        "each vote with its reason: {votes:?}"
     )?;
     ctx.screenshot("simulate-conversation")?;
     click(ctx, hooks::SIM_SAVE_CASE)?;
@@ -170,7 +148,7 @@ fn the_support_plans_callers_run_are_judged_and_replay_without_a_request(ctx: &C
     click(ctx, hooks::SIM_HEAT)?;
     ctx.session()
         .wait_until("the heat map to go", WAIT, || {
-            Ok(count(ctx, "[data-testid=coverage-legend]")? == 0)
+            Ok(count(ctx, hooks::COVERAGE_LEGEND)? == 0)
         })
         .map_err(|e| e.to_string())?;
     let sent = server.completions().len();
@@ -187,42 +165,37 @@ fn the_support_plans_callers_run_are_judged_and_replay_without_a_request(ctx: &C
     ctx.screenshot("simulate-replay")?;
     // The first run compared with its replay, shown: the same, row by row.
     ensure!(
-        count(ctx, "[data-testid=sim-compare]")? == 1,
+        count(ctx, hooks::SIM_COMPARE)? == 1,
         "only the run not shown offers Compare"
     )?;
-    click(ctx, "[data-testid=sim-compare]")?;
+    click(ctx, hooks::SIM_COMPARE)?;
     ctx.session()
-        .wait_for("[data-testid=sim-comparison]", SHORT)
+        .wait_for(hooks::SIM_COMPARISON, SHORT)
         .map_err(|e| e.to_string())?;
-    let compared = text_of(ctx, "[data-testid=sim-comparison]")?;
+    let compared = text_of(ctx, hooks::SIM_COMPARISON)?;
     ensure!(
         compared.contains("2 of 2 passed")
             && compared.contains("Ended: the caller's patience ran out")
             && compared.contains(") → Run "),
         "the comparison: {compared:?}"
     )?;
-    let trends = ctx.session().execute(
-        "return [...document.querySelectorAll('[data-testid=sim-compare-row]')].map(e => e.dataset.trend);",
-        serde_json::json!([]),
-    )?;
+    let trends = attributes(ctx, hooks::SIM_COMPARE_ROW, "data-trend")?;
     ensure!(
-        trends
-            .as_array()
-            .is_some_and(|t| t.len() >= 4 && t.iter().all(|t| t == "same")),
-        "a replay changes nothing: {trends}"
+        trends.len() >= 4 && trends.iter().all(|t| t == "same"),
+        "a replay changes nothing: {trends:?}"
     )?;
     ctx.screenshot("simulate-compare")?;
     // The plan's side and the judge: their servers show only when asked for, the caller's by
     // default.
     ensure!(
-        count(ctx, "[data-testid=sim-agent-server]")? == 0,
+        count(ctx, hooks::SIM_AGENT_SERVER)? == 0,
         "the simulator needs no server"
     )?;
     ctx.session().execute(
         "const s = document.querySelector('[data-testid=sim-agent]'); s.value = 'llm'; s.dispatchEvent(new Event('change'));",
         serde_json::json!([]),
     )?;
-    click(ctx, "[data-testid=sim-own-judge]")?;
+    click(ctx, hooks::SIM_OWN_JUDGE)?;
     ctx.session()
         .wait_for(
             "[data-testid=sim-judge-server] [data-testid=sim-judge-model]",
@@ -249,13 +222,10 @@ fn an_evaluation_is_limited_to_a_session_state_by_ticking_it_in_the_plan_inspect
     let form = "[data-testid=evaluation-fields][data-evaluation-id='no-refund-promise']";
     ctx.session().wait_for(form, SHORT)?;
     let boxes = format!("{form} [data-testid=only-while-option]");
-    let ticked = ctx.session().execute(
-        "return [...document.querySelectorAll(arguments[0])].filter(b => b.checked).map(b => b.dataset.sessionId);",
-        serde_json::json!([boxes]),
-    )?;
+    let ticked = attributes(ctx, &format!("{boxes}:checked"), "data-session-id")?;
     ensure!(
-        ticked == serde_json::json!(["billing_mode"]),
-        "the evaluation is limited to billing: {ticked}"
+        ticked == ["billing_mode"],
+        "the evaluation is limited to billing: {ticked:?}"
     )?;
     click(
         ctx,
@@ -330,11 +300,11 @@ fn an_edge_drawn_from_a_session_state_to_an_evaluation_limits_it_and_moves_delet
     open_plan(ctx, "account-care")?;
     let (chip, card, edge) = (hooks::session_chip, hooks::evaluation_card, hooks::limit);
     ensure!(
-        count(ctx, "[data-testid=session-chip]")? == 9,
+        count(ctx, hooks::SESSION_CHIP)? == 9,
         "the nine session states are chips"
     )?;
     ensure!(
-        count(ctx, "[data-testid=evaluation-card]")? == 2,
+        count(ctx, hooks::EVALUATION_CARD)? == 2,
         "the two evaluations are cards"
     )?;
     ensure!(
@@ -447,9 +417,9 @@ fn a_caller_written_in_the_form_is_checked_saved_edited_and_runs(ctx: &Ctx) -> O
         "[data-testid=persona-visits] [data-state-id=customer-intake]",
     )?;
     // A value the plan must have captured: a key picked from the plan's, its value typed.
-    click(ctx, "[data-testid=persona-add-value]")?;
-    set_value(ctx, "[data-testid=persona-value-key]", "customer_name")?;
-    type_text(ctx, "[data-testid=persona-value]", "Ann Lee")?;
+    click(ctx, hooks::PERSONA_ADD_VALUE)?;
+    set_value(ctx, hooks::PERSONA_VALUE_KEY, "customer_name")?;
+    type_text(ctx, hooks::PERSONA_VALUE, "Ann Lee")?;
     type_text(ctx, hooks::PERSONA_PATIENCE, "500")?;
     ctx.screenshot("persona-form")?;
     plan_tests::axe::check(ctx, "the persona form filled in")?;
@@ -498,13 +468,10 @@ fn a_caller_written_in_the_form_is_checked_saved_edited_and_runs(ctx: &Ctx) -> O
         "[data-testid=sim-persona][data-id=late-payer] [data-testid=sim-edit-persona]",
     )?;
     ctx.session().wait_for(hooks::PERSONA_FORM, SHORT)?;
-    let title = ctx.session().execute(
-        "return document.querySelector(arguments[0]).value;",
-        serde_json::json!([hooks::PERSONA_TITLE]),
-    )?;
+    let title = value_of(ctx, hooks::PERSONA_TITLE)?;
     ensure!(
-        title == serde_json::json!("Late payer"),
-        "the form opens on the file: {title}"
+        title == "Late payer",
+        "the form opens on the file: {title:?}"
     )?;
     click(ctx, hooks::PERSONA_ADD_QUESTION)?;
     type_text(ctx, hooks::PERSONA_QUESTION, "Was the agent polite?")?;

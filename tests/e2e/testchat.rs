@@ -15,8 +15,8 @@ use plan_tests::ensure;
 use plan_tests::hooks;
 use plan_tests::native::choose_file;
 use plan_tests::page::{
-    arrow_middle, click, click_at, count, ensure_count, is_visible, open_plan, plan, set_value,
-    shows, text_of, type_text, Outcome,
+    arrow_middle, attribute, click, click_at, count, ensure_count, is_visible, open_plan, plan,
+    set_value, shows, text_of, texts, type_text, value_of, Outcome,
 };
 use plan_tests::{Ctx, Test, SHORT};
 use serde_json::json;
@@ -77,13 +77,10 @@ fn a_chat_reaches_billing_is_saved_as_a_case_and_fails_after_a_priority_swap(ctx
     // drawn it would be under 8 px on screen; drawn once the author zooms in far enough.
     const WHY: &str = "moved to Billing support because issue_type = billing (priority 1)";
     let fired = "[data-testid=transition-label][data-fired=true]";
-    let tooltip = ctx.session().execute(
-        "return document.querySelector(arguments[0]).getAttribute('title');",
-        json!([fired]),
-    )?;
+    let tooltip = attribute(ctx, fired, "title")?;
     ensure!(
-        tooltip.as_str().is_some_and(|t| t.ends_with(WHY)),
-        "the fired label's tooltip is {tooltip}"
+        tooltip.as_deref().is_some_and(|t| t.ends_with(WHY)),
+        "the fired label's tooltip is {tooltip:?}"
     )?;
     ensure!(
         !is_visible(ctx, hooks::FIRED_WHY)?,
@@ -132,13 +129,10 @@ fn a_chat_reaches_billing_is_saved_as_a_case_and_fails_after_a_priority_swap(ctx
             && issue.contains("it is about billing"),
         "issue_type shows {issue:?}"
     )?;
-    let traces = ctx.session().execute(
-        "return [...document.querySelectorAll('[data-testid=chat-trace]')].map(e => e.textContent).join('\\n');",
-        json!([]),
-    )?;
+    let traces = texts(ctx, hooks::CHAT_TRACE)?;
     ensure!(
-        traces.as_str().is_some_and(|t| t.contains(&why)),
-        "no turn's trace tells the move: {traces}"
+        traces.iter().any(|t| t.contains(&why)),
+        "no turn's trace tells the move: {traces:?}"
     )?;
     ctx.screenshot("chat-reached-billing")?;
 
@@ -149,7 +143,7 @@ fn a_chat_reaches_billing_is_saved_as_a_case_and_fails_after_a_priority_swap(ctx
         "the dialog lists no expectations to trim"
     )?;
     // Values by the key's words (its deliverable's description, else the key in words).
-    let listed = text_of(ctx, "[data-testid=case-turns]")?;
+    let listed = text_of(ctx, hooks::CASE_TURNS)?;
     ensure!(
         listed.contains("issue type: billing") && !listed.contains("issue_type"),
         "the dialog names a value by its key: {listed}"
@@ -235,7 +229,7 @@ fn a_chat_reaches_billing_is_saved_as_a_case_and_fails_after_a_priority_swap(ctx
 /// Only `state` is lit on the canvas (a failing case shows where it was).
 fn is_lit(ctx: &Ctx, state: &str) -> Outcome {
     ctx.session().wait_until(&format!("{state} lit"), LONG, || {
-        Ok(count(ctx, "[data-testid=state][data-current=true]")? == 1
+        Ok(count(ctx, hooks::LIT_STATE)? == 1
             && count(ctx, &format!("{}[data-current=true]", hooks::state(state)))? == 1)
     })
 }
@@ -252,12 +246,7 @@ fn the_seed_flow_export_is_talked_through_with_the_tool_buttons_to_the_hang_up(
     click(ctx, hooks::IMPORT)?;
     click(ctx, hooks::IMPORT_NEW)?;
     choose_file(ctx, "Import a plan", &export.display().to_string(), false)?;
-    shows(
-        ctx,
-        "the imported plan",
-        "[data-testid=plan][data-plan-id=flow-export]",
-        LONG,
-    )?;
+    shows(ctx, "the imported plan", &hooks::plan("flow-export"), LONG)?;
     let p = open_plan(ctx, "flow-export")?;
     start_chat(ctx)?;
     let ids: Vec<String> = p.states.iter().map(|s| s.id.clone()).collect();
@@ -307,14 +296,8 @@ fn a_chat_begun_in_technical_support_with_a_value_known_takes_a_turn_back(ctx: &
     click(ctx, &hooks::state("technical-support"))?;
     click(ctx, hooks::CHAT_FROM_HERE)?;
     shows(ctx, "the Chat tab", hooks::CHAT_BEGIN_STATE, LONG)?;
-    let begin = ctx.session().execute(
-        "return document.querySelector('[data-testid=chat-begin-state]').value;",
-        json!([]),
-    )?;
-    ensure!(
-        begin == json!("technical-support"),
-        "the chat begins in {begin}"
-    )?;
+    let begin = value_of(ctx, hooks::CHAT_BEGIN_STATE)?;
+    ensure!(begin == "technical-support", "the chat begins in {begin:?}")?;
     set_value(ctx, hooks::CHAT_PRESET_KEY, "issue_type")?;
     set_value(ctx, hooks::CHAT_PRESET_VALUE, "technical")?;
     click(ctx, hooks::CHAT_PRESET_ADD)?;
@@ -339,13 +322,11 @@ fn a_chat_begun_in_technical_support_with_a_value_known_takes_a_turn_back(ctx: &
         deliverable(ctx, "device")?.contains("laptop"),
         "the device was not recorded"
     )?;
-    let users = count(ctx, "[data-testid=chat-message][data-role=user]")?;
+    let users = count(ctx, hooks::USER_MESSAGE)?;
     click(ctx, hooks::CHAT_STEP_BACK)?;
     ctx.session().wait_until("the turn taken back", LONG, || {
-        Ok(
-            count(ctx, "[data-testid=chat-message][data-role=user]")? == users - 1
-                && count(ctx, "[data-testid=chat-deliverable][data-key=device]")? == 0,
-        )
+        Ok(count(ctx, hooks::USER_MESSAGE)? == users - 1
+            && count(ctx, "[data-testid=chat-deliverable][data-key=device]")? == 0)
     })?;
     say(ctx, "device: the phone app")?;
     let device = deliverable(ctx, "device")?;
@@ -401,7 +382,7 @@ fn a_chat_killed_half_way_is_continued_after_the_app_starts_again(ctx: &Ctx) -> 
     is_in(ctx, "billing-support")?;
     ensure_count(
         ctx,
-        "[data-testid=chat-message][data-role=user]",
+        hooks::USER_MESSAGE,
         4,
         "the turns before the kill are not in the transcript",
     )?;

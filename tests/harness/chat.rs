@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use serde_json::json;
 
-use crate::page::{click, count, Outcome};
+use crate::page::{attribute, attributes, click, count, Outcome};
 use crate::{Ctx, SHORT};
 
 /// How long a turn's reply may take.
@@ -20,26 +20,12 @@ pub fn agent_lines(ctx: &Ctx) -> Result<usize, String> {
 /// The state the conversation is in, as the canvas lights it and the live inspector names it;
 /// fails when the two disagree or more than one card is lit.
 pub fn current(ctx: &Ctx) -> Result<String, String> {
-    let lit = ctx.session().execute(
-        "return [...document.querySelectorAll('[data-testid=state][data-current=true]')].map(e => e.dataset.stateId);",
-        json!([]),
-    )?;
-    let named = ctx.session().execute(
-        "const el = document.querySelector('[data-testid=chat-state]'); return el ? el.dataset.stateId : null;",
-        json!([]),
-    )?;
-    let lit: Vec<String> = lit
-        .as_array()
-        .map(|a| {
-            a.iter()
-                .filter_map(|v| v.as_str().map(String::from))
-                .collect()
-        })
-        .unwrap_or_default();
-    match (lit.as_slice(), named.as_str()) {
+    let lit = attributes(ctx, crate::hooks::LIT_STATE, "data-state-id")?;
+    let named = attribute(ctx, "[data-testid=chat-state]", "data-state-id")?;
+    match (lit.as_slice(), named.as_deref()) {
         ([one], Some(n)) if one == n => Ok(one.clone()),
         _ => Err(format!(
-            "the canvas lights {lit:?}, the inspector says {named}"
+            "the canvas lights {lit:?}, the inspector says {named:?}"
         )),
     }
 }
@@ -57,8 +43,8 @@ pub fn is_in(ctx: &Ctx, state: &str) -> Outcome {
 
 /// Opens the Chat tab and starts a conversation, waiting for the opening reply.
 pub fn start_chat(ctx: &Ctx) -> Outcome {
-    click(ctx, "[data-testid=tab-chat]")?;
-    click(ctx, "[data-testid=chat-start]")?;
+    click(ctx, crate::hooks::TAB_CHAT)?;
+    click(ctx, crate::hooks::CHAT_START)?;
     ctx.session()
         .wait_until("the opening reply", LONG, || Ok(agent_lines(ctx)? >= 1))
 }
@@ -66,7 +52,7 @@ pub fn start_chat(ctx: &Ctx) -> Outcome {
 /// Types `message` into the chat and presses Enter, as an author does, then waits for the reply.
 pub fn say(ctx: &Ctx, message: &str) -> Outcome {
     let before = agent_lines(ctx)?;
-    let el = ctx.session().wait_for("[data-testid=chat-input]", SHORT)?;
+    let el = ctx.session().wait_for(crate::hooks::CHAT_INPUT, SHORT)?;
     ctx.session().click(&el)?;
     ctx.session().send_keys(&el, message)?;
     ctx.session().send_keys(&el, ENTER)?;

@@ -1,6 +1,7 @@
-//! The app's test hooks (the `data-testid` attributes of docs/editor.md), as the end-to-end tests
-//! select them: each named once here. A selector that narrows one (`[data-testid=task][data-task-index='1']`)
-//! is written where it is used.
+//! The app's test hooks (the `data-testid` attributes of docs/editor.md), as the end-to-end tests,
+//! the probe and the installed app's test select them: each named once here. A selector that
+//! narrows one (`[data-testid=task][data-task-index='1']`) is written where it is used, unless
+//! several places use it (`plan(id)`, `LIT_STATE`, `UNHANDLED_VALUE`).
 
 /// `[data-testid=announcer]`: the polite live region a screen reader hears.
 pub const ANNOUNCER: &str = "[data-testid=announcer]";
@@ -280,6 +281,151 @@ pub const WELCOME_SAMPLE: &str = "[data-testid=welcome-sample]";
 pub const ZOOM: &str = "[data-testid=zoom]";
 /// `[data-testid=zoom-in]`.
 pub const ZOOM_IN: &str = "[data-testid=zoom-in]";
+
+/// `[data-testid=add-deliverable]`.
+pub const ADD_DELIVERABLE: &str = "[data-testid=add-deliverable]";
+/// `[data-testid=case-turns]`.
+pub const CASE_TURNS: &str = "[data-testid=case-turns]";
+/// `[data-testid=chat-trace]`.
+pub const CHAT_TRACE: &str = "[data-testid=chat-trace]";
+/// `[data-testid=chat-turn-cost]`.
+pub const CHAT_TURN_COST: &str = "[data-testid=chat-turn-cost]";
+/// `[data-testid=conflict-banner]`.
+pub const CONFLICT_BANNER: &str = "[data-testid=conflict-banner]";
+/// `[data-testid=conflict-choices]`.
+pub const CONFLICT_CHOICES: &str = "[data-testid=conflict-choices]";
+/// `[data-testid=conflict-first]`.
+pub const CONFLICT_FIRST: &str = "[data-testid=conflict-first]";
+/// `[data-testid=conflict-theirs]`.
+pub const CONFLICT_THEIRS: &str = "[data-testid=conflict-theirs]";
+/// `[data-testid=coverage-legend]`.
+pub const COVERAGE_LEGEND: &str = "[data-testid=coverage-legend]";
+/// `[data-testid=evaluation-card]`.
+pub const EVALUATION_CARD: &str = "[data-testid=evaluation-card]";
+/// `[data-testid=explore-finding]`.
+pub const EXPLORE_FINDING: &str = "[data-testid=explore-finding]";
+/// `[data-testid=field-condition-type]`.
+pub const FIELD_CONDITION_TYPE: &str = "[data-testid=field-condition-type]";
+/// `[data-testid=field-deliverable-key]`.
+pub const FIELD_DELIVERABLE_KEY: &str = "[data-testid=field-deliverable-key]";
+/// `[data-testid=field-deliverable-type]`.
+pub const FIELD_DELIVERABLE_TYPE: &str = "[data-testid=field-deliverable-type]";
+/// `[data-testid=field-error]`.
+pub const FIELD_ERROR: &str = "[data-testid=field-error]";
+/// `[data-testid=field-instructions]`.
+pub const FIELD_INSTRUCTIONS: &str = "[data-testid=field-instructions]";
+/// `[data-testid=field-key]`.
+pub const FIELD_KEY: &str = "[data-testid=field-key]";
+/// `[data-testid=field-task-description]`.
+pub const FIELD_TASK_DESCRIPTION: &str = "[data-testid=field-task-description]";
+/// `[data-testid=field-task-id]`.
+pub const FIELD_TASK_ID: &str = "[data-testid=field-task-id]";
+/// `[data-testid=field-value]`.
+pub const FIELD_VALUE: &str = "[data-testid=field-value]";
+/// `[data-testid=find]`.
+pub const FIND: &str = "[data-testid=find]";
+/// `[data-testid=find-input]`.
+pub const FIND_INPUT: &str = "[data-testid=find-input]";
+/// `[data-testid=id-warning]`.
+pub const ID_WARNING: &str = "[data-testid=id-warning]";
+/// `[data-testid=inspector-no-plan]`.
+pub const INSPECTOR_NO_PLAN: &str = "[data-testid=inspector-no-plan]";
+/// `[data-testid=menu-check-earlier]`.
+pub const MENU_CHECK_EARLIER: &str = "[data-testid=menu-check-earlier]";
+/// `[data-testid=menu-edit-condition]`.
+pub const MENU_EDIT_CONDITION: &str = "[data-testid=menu-edit-condition]";
+/// `[data-testid=palette-ending]`.
+pub const PALETTE_ENDING: &str = "[data-testid=palette-ending]";
+/// `[data-testid=palette-hint]`.
+pub const PALETTE_HINT: &str = "[data-testid=palette-hint]";
+/// `[data-testid=persona-add-value]`.
+pub const PERSONA_ADD_VALUE: &str = "[data-testid=persona-add-value]";
+/// `[data-testid=persona-value]`.
+pub const PERSONA_VALUE: &str = "[data-testid=persona-value]";
+/// `[data-testid=persona-value-key]`.
+pub const PERSONA_VALUE_KEY: &str = "[data-testid=persona-value-key]";
+/// `[data-testid=publish-example]`.
+pub const PUBLISH_EXAMPLE: &str = "[data-testid=publish-example]";
+/// `[data-testid=session-chip]`.
+pub const SESSION_CHIP: &str = "[data-testid=session-chip]";
+/// `[data-testid=share]`.
+pub const SHARE: &str = "[data-testid=share]";
+/// `[data-testid=share-checkpoint]`.
+pub const SHARE_CHECKPOINT: &str = "[data-testid=share-checkpoint]";
+/// `[data-testid=share-close]`.
+pub const SHARE_CLOSE: &str = "[data-testid=share-close]";
+/// `[data-testid=share-email]`.
+pub const SHARE_EMAIL: &str = "[data-testid=share-email]";
+/// `[data-testid=share-get]`.
+pub const SHARE_GET: &str = "[data-testid=share-get]";
+/// `[data-testid=share-message]`.
+pub const SHARE_MESSAGE: &str = "[data-testid=share-message]";
+/// `[data-testid=share-name]`.
+pub const SHARE_NAME: &str = "[data-testid=share-name]";
+/// `[data-testid=share-said]`.
+pub const SHARE_SAID: &str = "[data-testid=share-said]";
+/// `[data-testid=share-send]`.
+pub const SHARE_SEND: &str = "[data-testid=share-send]";
+/// `[data-testid=share-unsaved]`.
+pub const SHARE_UNSAVED: &str = "[data-testid=share-unsaved]";
+/// `[data-testid=sim-agent-server]`.
+pub const SIM_AGENT_SERVER: &str = "[data-testid=sim-agent-server]";
+/// `[data-testid=sim-compare]`.
+pub const SIM_COMPARE: &str = "[data-testid=sim-compare]";
+/// `[data-testid=sim-compare-row]`.
+pub const SIM_COMPARE_ROW: &str = "[data-testid=sim-compare-row]";
+/// `[data-testid=sim-comparison]`.
+pub const SIM_COMPARISON: &str = "[data-testid=sim-comparison]";
+/// `[data-testid=sim-cost]`.
+pub const SIM_COST: &str = "[data-testid=sim-cost]";
+/// `[data-testid=sim-estimate]`.
+pub const SIM_ESTIMATE: &str = "[data-testid=sim-estimate]";
+/// `[data-testid=sim-own-judge]`.
+pub const SIM_OWN_JUDGE: &str = "[data-testid=sim-own-judge]";
+/// `[data-testid=sim-show-turn]`.
+pub const SIM_SHOW_TURN: &str = "[data-testid=sim-show-turn]";
+/// `[data-testid=sim-step]`.
+pub const SIM_STEP: &str = "[data-testid=sim-step]";
+/// `[data-testid=sim-step-on]`.
+pub const SIM_STEP_ON: &str = "[data-testid=sim-step-on]";
+/// `[data-testid=sim-vote]`.
+pub const SIM_VOTE: &str = "[data-testid=sim-vote]";
+/// `[data-testid=state-inspector]`.
+pub const STATE_INSPECTOR: &str = "[data-testid=state-inspector]";
+/// `[data-testid=take-theirs]`.
+pub const TAKE_THEIRS: &str = "[data-testid=take-theirs]";
+/// `[data-testid=tidy]`.
+pub const TIDY: &str = "[data-testid=tidy]";
+/// The caller's messages in the test chat.
+pub const USER_MESSAGE: &str = "[data-testid=chat-message][data-role=user]";
+/// The card the conversation is in, lit.
+pub const LIT_STATE: &str = "[data-testid=state][data-current=true]";
+
+/// The Problems tab's warning of an answer no arrow handles.
+pub const UNHANDLED_VALUE: &str = "[data-testid=problem][data-code=unhandled-value]";
+/// The Explore tab's finding of a conversation that can never finish.
+pub const DEAD_END: &str = "[data-testid=explore-finding][data-code=explore-dead-end]";
+/// The Explore tab's finding of an answer the plan waits on until the caller changes it.
+pub const STALLS_ON_VALUE: &str =
+    "[data-testid=explore-finding][data-code=explore-stalls-on-value]";
+
+/// The button that adds a plan's first condition to the selected arrow.
+pub const ADD_ROOT_CONDITION: &str = "[data-testid=add-condition][data-path='']";
+
+/// Plan `id` in the list of plans.
+pub fn plan(id: &str) -> String {
+    format!("[data-testid=plan][data-plan-id='{id}']")
+}
+
+/// The problem of code `code` in the Problems tab.
+pub fn problem(code: &str) -> String {
+    format!("[data-testid=problem][data-code={code}]")
+}
+
+/// The finding of code `code` in the Explore tab.
+pub fn finding(code: &str) -> String {
+    format!("[data-testid=explore-finding][data-code={code}]")
+}
 
 /// The card of state `id`.
 pub fn state(id: &str) -> String {

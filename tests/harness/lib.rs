@@ -281,7 +281,7 @@ impl Harness {
             json!({"tauri:options": {"application": program, "args": args}}),
         )
         .map_err(|e| format!("the app did not start: {e}"))?;
-        if let Err(e) = session.wait_for("[data-testid=canvas]", APP_START) {
+        if let Err(e) = session.wait_for(crate::hooks::CANVAS, APP_START) {
             let _ = session.end();
             return Err(format!("the app started but its UI never showed: {e}"));
         }

@@ -52,13 +52,53 @@ pub fn plan(ctx: &Ctx, id: &str) -> Result<Plan, String> {
 
 /// Text of the first element matching `css`, as the DOM holds it (works for SVG too).
 pub fn text_of(ctx: &Ctx, css: &str) -> Result<String, String> {
+    first_property(ctx, css, "textContent")
+}
+
+/// What the first form field matching `css` holds (typed, or filled in by the app).
+pub fn value_of(ctx: &Ctx, css: &str) -> Result<String, String> {
+    first_property(ctx, css, "value")
+}
+
+/// The text held in DOM property `property` of the first element matching `css`.
+fn first_property(ctx: &Ctx, css: &str, property: &str) -> Result<String, String> {
     let v = ctx.session().execute(
-        "const el = document.querySelector(arguments[0]); return el ? el.textContent : null;",
-        json!([css]),
+        "const el = document.querySelector(arguments[0]); return el ? el[arguments[1]] : null;",
+        json!([css, property]),
     )?;
     v.as_str()
         .map(str::to_string)
-        .ok_or_else(|| format!("nothing matches {css}"))
+        .ok_or_else(|| format!("nothing matches {css} (or it holds no {property})"))
+}
+
+/// Attribute `name` of the first element matching `css`: `None` when nothing matches or it has
+/// no such attribute.
+pub fn attribute(ctx: &Ctx, css: &str, name: &str) -> Result<Option<String>, String> {
+    let v = ctx.session().execute(
+        "const el = document.querySelector(arguments[0]); return el ? el.getAttribute(arguments[1]) : null;",
+        json!([css, name]),
+    )?;
+    Ok(v.as_str().map(str::to_string))
+}
+
+/// Attribute `name` of every element matching `css`, in the page's order (empty where one has
+/// none).
+pub fn attributes(ctx: &Ctx, css: &str, name: &str) -> Result<Vec<String>, String> {
+    let v = ctx.session().execute(
+        "const name = arguments[1];
+         return [...document.querySelectorAll(arguments[0])].map(e => e.getAttribute(name) || '');",
+        json!([css, name]),
+    )?;
+    serde_json::from_value(v).map_err(|e| format!("the attributes {name} of {css}: {e}"))
+}
+
+/// The text of every element matching `css`, in the page's order.
+pub fn texts(ctx: &Ctx, css: &str) -> Result<Vec<String>, String> {
+    let v = ctx.session().execute(
+        "return [...document.querySelectorAll(arguments[0])].map(e => e.textContent);",
+        json!([css]),
+    )?;
+    serde_json::from_value(v).map_err(|e| format!("the texts of {css}: {e}"))
 }
 
 /// Whether the first element matching `css` is drawn (inside a closed disclosure it is not).
@@ -96,10 +136,10 @@ pub fn count(ctx: &Ctx, css: &str) -> Result<usize, String> {
 /// states are on the canvas.
 pub fn open_plan(ctx: &Ctx, id: &str) -> Result<Plan, String> {
     let p = plan(ctx, id)?;
-    click(ctx, &format!("[data-testid=plan][data-plan-id='{id}']"))?;
+    click(ctx, &crate::hooks::plan(id))?;
     ctx.session()
         .wait_until(&format!("plan {id} open"), SHORT, || {
-            Ok(text_of(ctx, "[data-testid=plan-title]")? == p.title)
+            Ok(text_of(ctx, crate::hooks::PLAN_TITLE)? == p.title)
         })?;
     // The app sets its opening view after the plan's first frame; a Fit pressed before that is
     // undone by it (and a large plan then opens on its start state, some cards unmounted), so
@@ -107,19 +147,19 @@ pub fn open_plan(ctx: &Ctx, id: &str) -> Result<Plan, String> {
     fit(ctx)?;
     ctx.session()
         .wait_until(&format!("plan {id} on the canvas"), SHORT * 2, || {
-            if count(ctx, "[data-testid=state]")? == p.states.len() {
+            if count(ctx, crate::hooks::STATE)? == p.states.len() {
                 return Ok(true);
             }
             fit(ctx)?;
             std::thread::sleep(std::time::Duration::from_millis(100));
-            Ok(count(ctx, "[data-testid=state]")? == p.states.len())
+            Ok(count(ctx, crate::hooks::STATE)? == p.states.len())
         })?;
     Ok(p)
 }
 
 /// Fits the open plan to the view (the Fit button).
 pub fn fit(ctx: &Ctx) -> Outcome {
-    click(ctx, "[data-testid=fit-view]")
+    click(ctx, crate::hooks::FIT_VIEW)
 }
 
 /// The element with `data-testid=<testid>` (the first, when several), waiting for it.
@@ -283,7 +323,7 @@ pub fn click_at(ctx: &Ctx, at: (i64, i64)) -> Outcome {
 pub fn wait_saved(ctx: &Ctx) -> Outcome {
     ctx.session()
         .wait_until("the draft to be saved", SHORT, || {
-            Ok(text_of(ctx, "[data-testid=save-status]")? == "Saved")
+            Ok(text_of(ctx, crate::hooks::SAVE_STATUS)? == "Saved")
         })
 }
 

@@ -37,13 +37,13 @@ pub(crate) fn compare(
     }
     ws.publish_plan(&plan.id, &changed, "after", now)
         .map_err(|e| e.to_string())?;
-    plan_tests::page::click(ctx, "[data-testid=tab-versions]")?;
+    plan_tests::page::click(ctx, hooks::TAB_VERSIONS)?;
     ctx.session()
         .wait_until("version 2 listed", Duration::from_secs(20), || {
             Ok(plan_tests::page::count(ctx, "[data-testid=version][data-version='2']")? == 1)
         })?;
-    plan_tests::page::set_value(ctx, "[data-testid=compare-with]", "2")?;
-    plan_tests::page::click(ctx, "[data-testid=fit-view]")?;
+    plan_tests::page::set_value(ctx, hooks::COMPARE_WITH, "2")?;
+    plan_tests::page::click(ctx, hooks::FIT_VIEW)?;
     std::thread::sleep(Duration::from_millis(600));
     zoom_to(0.42)?;
     let took = run_probe(
@@ -78,7 +78,7 @@ pub(crate) fn compare(
     let zoom = run_probe(ctx, &format!("canvasProbe.zoom({options})"))?;
     println!("{}", line("  zoom, compared (editing zoom)", &zoom));
     ctx.screenshot(&format!("probe-{}-compare", plan.states.len()))?;
-    plan_tests::page::click(ctx, "[data-testid=fit-view]")?;
+    plan_tests::page::click(ctx, hooks::FIT_VIEW)?;
     std::thread::sleep(Duration::from_millis(1_500));
     let pan = run_probe(ctx, &format!("canvasProbe.pan({options})"))?;
     let zoom = run_probe(ctx, &format!("canvasProbe.zoom({options})"))?;

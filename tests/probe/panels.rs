@@ -101,13 +101,13 @@ pub(crate) fn explore_running(ctx: &Ctx) -> Outcome {
     ws.create(&plan.id, plan.clone(), "2026-01-01T00:00:00Z")
         .map_err(|e| e.to_string())?;
     open(ctx, &plan)?;
-    let options = json!({"viewport": "[data-testid=canvas]", "node": "[data-testid=state]", "transform": ".cards",
+    let options = json!({"viewport": hooks::CANVAS, "node": hooks::STATE, "transform": ".cards",
         "background": "[data-testid=canvas], [data-testid=overview]",
         "zoomLog2PerDeltaY": zoom_log2_per_delta()});
     let before = run_probe(ctx, &format!("canvasProbe.pan({options})"))?;
     println!("{}", line("pan, nothing running (1,000 states)", &before));
-    plan_tests::page::click(ctx, "[data-testid=tab-explore]")?;
-    let progress = || text_of(ctx, "[data-testid=explore-progress]").unwrap_or_default();
+    plan_tests::page::click(ctx, hooks::TAB_EXPLORE)?;
+    let progress = || text_of(ctx, hooks::EXPLORE_PROGRESS).unwrap_or_default();
     let reached = |text: &str| -> usize {
         text.strip_prefix("Exploring… ")
             .and_then(|rest| rest.split(' ').next())
@@ -123,7 +123,7 @@ pub(crate) fn explore_running(ctx: &Ctx) -> Outcome {
         });
     if let Err(e) = waited {
         ctx.screenshot("probe-explore-1000")?;
-        let summary = text_of(ctx, "[data-testid=explore-summary]").unwrap_or_default();
+        let summary = text_of(ctx, hooks::EXPLORE_SUMMARY).unwrap_or_default();
         return Err(format!("{e}: the tab shows {:?}, {summary:?}", progress()));
     }
     let at_start = progress();
@@ -133,18 +133,18 @@ pub(crate) fn explore_running(ctx: &Ctx) -> Outcome {
     println!("  the search when the pan began: {at_start}; when it ended: {at_end:?}");
     if !at_start.starts_with("Exploring…") {
         ctx.screenshot("probe-explore-1000")?;
-        let summary = text_of(ctx, "[data-testid=explore-summary]").unwrap_or_default();
+        let summary = text_of(ctx, hooks::EXPLORE_SUMMARY).unwrap_or_default();
         return Err(format!(
             "no search when the pan began: {at_start:?} ({summary:?})"
         ));
     }
     if !at_end.starts_with("Exploring…") {
         // The search reached the window's bound during the pan: the frames after it are idle.
-        let summary = text_of(ctx, "[data-testid=explore-summary]").unwrap_or_default();
+        let summary = text_of(ctx, hooks::EXPLORE_SUMMARY).unwrap_or_default();
         println!("  it ended during the pan: {summary}");
         return Ok(());
     }
-    plan_tests::page::click(ctx, "[data-testid=explore-stop]")?;
+    plan_tests::page::click(ctx, hooks::EXPLORE_STOP)?;
     Ok(())
 }
 
@@ -171,20 +171,20 @@ pub(crate) fn simulate_running(ctx: &Ctx) -> Outcome {
         plan_tests::model_server::text("I would like to know where my order is.")
     });
     open(ctx, &plan)?;
-    let options = json!({"viewport": "[data-testid=canvas]", "node": "[data-testid=state]", "transform": ".cards",
+    let options = json!({"viewport": hooks::CANVAS, "node": hooks::STATE, "transform": ".cards",
         "background": "[data-testid=canvas], [data-testid=overview]",
         "zoomLog2PerDeltaY": zoom_log2_per_delta()});
-    plan_tests::page::click(ctx, "[data-testid=tab-simulate]")?;
+    plan_tests::page::click(ctx, hooks::TAB_SIMULATE)?;
     ctx.session()
-        .wait_for("[data-testid=sim-persona]", Duration::from_secs(30))
+        .wait_for(hooks::SIM_PERSONA, Duration::from_secs(30))
         .map_err(|e| e.to_string())?;
     let before = run_probe(ctx, &format!("canvasProbe.pan({options})"))?;
     println!("{}", line("pan, nothing running (1,000 states)", &before));
-    plan_tests::page::set_value(ctx, "[data-testid=sim-caller-url]", &server.base_url)?;
-    plan_tests::page::set_value(ctx, "[data-testid=sim-caller-model]", "test-model")?;
-    plan_tests::page::set_value(ctx, "[data-testid=sim-conversations]", "200")?;
-    plan_tests::page::click(ctx, "[data-testid=sim-run]")?;
-    let progress = || text_of(ctx, "[data-testid=sim-progress]").unwrap_or_default();
+    plan_tests::page::set_value(ctx, hooks::SIM_CALLER_URL, &server.base_url)?;
+    plan_tests::page::set_value(ctx, hooks::SIM_CALLER_MODEL, "test-model")?;
+    plan_tests::page::set_value(ctx, hooks::SIM_CONVERSATIONS, "200")?;
+    plan_tests::page::click(ctx, hooks::SIM_RUN)?;
+    let progress = || text_of(ctx, hooks::SIM_PROGRESS).unwrap_or_default();
     ctx.session()
         .wait_until("a conversation done", Duration::from_secs(60), || {
             Ok(progress().contains("conversations done"))
@@ -206,7 +206,7 @@ pub(crate) fn simulate_running(ctx: &Ctx) -> Outcome {
             "the run did not move during the pan: {at_start:?} then {at_end:?}"
         ));
     }
-    plan_tests::page::click(ctx, "[data-testid=sim-stop]")?;
+    plan_tests::page::click(ctx, hooks::SIM_STOP)?;
     Ok(())
 }
 
@@ -221,11 +221,11 @@ pub(crate) fn test_chat(ctx: &Ctx) -> Outcome {
         .map_err(|e| e.to_string())?;
     save_cases(&ws, &plan.id)?;
     open(ctx, &plan)?;
-    plan_tests::page::click(ctx, "[data-testid=tab-chat]")?;
-    plan_tests::page::click(ctx, "[data-testid=chat-start]")?;
+    plan_tests::page::click(ctx, hooks::TAB_CHAT)?;
+    plan_tests::page::click(ctx, hooks::CHAT_START)?;
     ctx.session()
         .wait_until("the opening reply", Duration::from_secs(20), || {
-            Ok(ctx.session().find_all("[data-testid=chat-message]")?.len() == 1)
+            Ok(ctx.session().find_all(hooks::CHAT_MESSAGE)?.len() == 1)
         })?;
     let turns = run_probe(
         ctx,
@@ -271,7 +271,7 @@ pub(crate) fn test_chat(ctx: &Ctx) -> Outcome {
     ctx.screenshot("probe-chat-1000")?;
 
     // Pan and zoom with the conversation drawn (lit, visited, the fired arrow) beside the chat.
-    let options = json!({"viewport": "[data-testid=canvas]", "node": "[data-testid=state]", "transform": ".cards",
+    let options = json!({"viewport": hooks::CANVAS, "node": hooks::STATE, "transform": ".cards",
         "background": "[data-testid=canvas], [data-testid=overview]",
         "zoomLog2PerDeltaY": zoom_log2_per_delta()});
     let pan = run_probe(ctx, &format!("canvasProbe.pan({options})"))?;

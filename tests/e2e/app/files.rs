@@ -52,9 +52,7 @@ fn a_broken_plan_file_is_listed_with_its_problem(ctx: &Ctx) -> Outcome {
     )
     .map_err(|e| e.to_string())?;
     let result = (|| {
-        let item = ctx
-            .session()
-            .wait_for("[data-testid=plan][data-plan-id='broken']", SHORT)?;
+        let item = ctx.session().wait_for(&hooks::plan("broken"), SHORT)?;
         let text = ctx.session().text(&item)?;
         ensure!(
             text.contains("Not valid JSON"),
@@ -74,18 +72,17 @@ fn a_broken_plan_file_is_listed_with_its_problem(ctx: &Ctx) -> Outcome {
         )?;
         // No empty fields of a plan that is not there to type into, and nothing to publish.
         ensure!(
-            count(ctx, "[data-testid=inspector-no-plan]")? == 1
-                && count(ctx, hooks::FIELD_TITLE)? == 0,
+            count(ctx, hooks::INSPECTOR_NO_PLAN)? == 1 && count(ctx, hooks::FIELD_TITLE)? == 0,
             "the inspector offers fields with no plan open"
         )?;
         // Nothing to publish, arrange, find or add to: each tool is off, not silently idle.
         const TOOLS: [&str; 6] = [
             hooks::PUBLISH,
-            "[data-testid=auto-layout]",
-            "[data-testid=tidy]",
-            "[data-testid=find]",
-            "[data-testid=palette-strict]",
-            "[data-testid=palette-ending]",
+            hooks::AUTO_LAYOUT,
+            hooks::TIDY,
+            hooks::FIND,
+            hooks::PALETTE_STRICT,
+            hooks::PALETTE_ENDING,
         ];
         // Each tool's `disabled`, none where a tool is missing.
         let tools_disabled = || -> Result<Vec<Option<bool>>, String> {
@@ -102,8 +99,8 @@ fn a_broken_plan_file_is_listed_with_its_problem(ctx: &Ctx) -> Outcome {
             "{TOOLS:?} are disabled: {off:?}, for a plan that cannot be read"
         )?;
         // The bar does not say "No problems · Saved" of a plan nobody could check or save.
-        let problems = text_of(ctx, "[data-testid=problem-count]")?;
-        let saved = text_of(ctx, "[data-testid=save-status]")?;
+        let problems = text_of(ctx, hooks::PROBLEM_COUNT)?;
+        let saved = text_of(ctx, hooks::SAVE_STATUS)?;
         ensure!(
             problems == "No plan open" && saved.is_empty(),
             "the status bar says {problems:?} and {saved:?} with no plan open"
@@ -113,7 +110,7 @@ fn a_broken_plan_file_is_listed_with_its_problem(ctx: &Ctx) -> Outcome {
             mode == "Nothing to edit",
             "the mode says {mode:?} with no plan open"
         )?;
-        let hint = text_of(ctx, "[data-testid=palette-hint]")?;
+        let hint = text_of(ctx, hooks::PALETTE_HINT)?;
         ensure!(
             hint.starts_with("No plan is open"),
             "the palette says {hint:?} with no plan open"
@@ -127,7 +124,7 @@ fn a_broken_plan_file_is_listed_with_its_problem(ctx: &Ctx) -> Outcome {
             on.iter().all(|d| *d == Some(false)),
             "{TOOLS:?} are disabled: {on:?}, with a plan open"
         )?;
-        let problems = text_of(ctx, "[data-testid=problem-count]")?;
+        let problems = text_of(ctx, hooks::PROBLEM_COUNT)?;
         ensure!(
             problems != "No plan open",
             "the status bar still says no plan is open"
@@ -137,7 +134,7 @@ fn a_broken_plan_file_is_listed_with_its_problem(ctx: &Ctx) -> Outcome {
     result?;
     ctx.session()
         .wait_until("the broken plan to leave the list", SHORT, || {
-            Ok(count(ctx, "[data-testid=plan][data-plan-id='broken']")? == 0)
+            Ok(count(ctx, &hooks::plan("broken"))? == 0)
         })
 }
 

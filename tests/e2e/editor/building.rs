@@ -2,6 +2,7 @@
 
 use super::*;
 use plan_tests::ensure;
+use plan_tests::page::attributes;
 
 /// This suite's tests, in the order they run.
 pub const TESTS: &[Test] =
@@ -37,18 +38,9 @@ fn connect(ctx: &Ctx, from: &str, to: &str) -> Outcome {
 
 /// Fails unless the canvas shows only states among `known` (a stray state made by a click is a bug).
 fn states_are(ctx: &Ctx, after: &str, known: &[&str]) -> Outcome {
-    let v = ctx.session().execute(
-        "return [...document.querySelectorAll('[data-testid=state]')].map(e => e.dataset.stateId);",
-        json!([]),
-    )?;
-    let ids: Vec<&str> = v
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(|i| i.as_str())
-        .collect();
+    let ids = attributes(ctx, hooks::STATE, "data-state-id")?;
     ensure!(
-        ids.iter().all(|i| known.contains(i)),
+        ids.iter().all(|i| known.contains(&i.as_str())),
         "after {after} the canvas shows states {ids:?}"
     )
 }
@@ -145,7 +137,7 @@ fn an_author_builds_the_support_flow_from_an_empty_plan(ctx: &Ctx) -> Outcome {
     plan_cli(ctx, &["new", "built", "--title", "Support, built by hand"])?;
     ctx.session()
         .wait_until("the new plan in the list", LONG, || {
-            Ok(count(ctx, "[data-testid=plan][data-plan-id=built]")? == 1)
+            Ok(count(ctx, &hooks::plan("built"))? == 1)
         })?;
     open_plan(ctx, "built")?;
     let loads_at_open = plan_loads(ctx)?;
@@ -255,7 +247,7 @@ fn an_author_builds_the_support_flow_from_an_empty_plan(ctx: &Ctx) -> Outcome {
     select_arrow(ctx, "billing", 0)?;
     set_value(ctx, &nested("condition-type", ""), "any_of")?;
     set_value(ctx, &nested("condition-type", "0"), "all_tasks_complete")?;
-    click(ctx, "[data-testid=add-condition][data-path='']")?;
+    click(ctx, hooks::ADD_ROOT_CONDITION)?;
     set_value(ctx, &nested("condition-type", "1"), "turn_count_exceeded")?;
     set_value(ctx, &nested("turns", "1"), "8")?;
     set_value(ctx, &nested("scope", "1"), "total")?;

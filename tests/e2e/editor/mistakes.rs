@@ -11,7 +11,7 @@ pub const TESTS: &[Test] =
 /// Clicks the problem with `code` and checks that it selects `css` (a card or an arrow).
 fn open_problem(ctx: &Ctx, code: &str, selected: &str) -> Outcome {
     click(ctx, hooks::TAB_PROBLEMS)?;
-    click(ctx, &format!("[data-testid=problem][data-code={code}]"))?;
+    click(ctx, &hooks::problem(code))?;
     ctx.session().wait_until(
         &format!("the {code} problem's element selected"),
         SHORT,
@@ -21,12 +21,7 @@ fn open_problem(ctx: &Ctx, code: &str, selected: &str) -> Outcome {
 
 fn problem_gone(ctx: &Ctx, code: &str) -> Outcome {
     click(ctx, hooks::TAB_PROBLEMS)?;
-    gone(
-        ctx,
-        &format!("{code} gone"),
-        &format!("[data-testid=problem][data-code={code}]"),
-        SHORT,
-    )?;
+    gone(ctx, &format!("{code} gone"), &hooks::problem(code), SHORT)?;
     click(ctx, hooks::TAB_INSPECT)
 }
 
@@ -44,10 +39,7 @@ fn three_mistakes_are_shown_where_they_are_and_go_away_when_fixed(ctx: &Ctx) -> 
     click(ctx, hooks::TAB_PROBLEMS)?;
     ctx.session()
         .wait_until("unknown-deliverable-key listed", SHORT, || {
-            Ok(count(
-                ctx,
-                "[data-testid=problem][data-code=unknown-deliverable-key]",
-            )? >= 1)
+            Ok(count(ctx, &hooks::problem("unknown-deliverable-key"))? >= 1)
         })?;
     ensure_count(
         ctx,
@@ -110,7 +102,7 @@ fn three_mistakes_are_shown_where_they_are_and_go_away_when_fixed(ctx: &Ctx) -> 
         "no badge on greeting",
     )?;
     ctx.screenshot("empty-composite")?;
-    click(ctx, "[data-testid=add-condition][data-path='']")?;
+    click(ctx, hooks::ADD_ROOT_CONDITION)?;
     problem_gone(ctx, "invalid-condition-config")?;
     let p = wait_for_draft(ctx, "customer-support", "the fixes", |p| {
         !validate(p).has_errors()

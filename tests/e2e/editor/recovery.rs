@@ -2,6 +2,7 @@
 
 use super::*;
 use plan_tests::ensure;
+use plan_tests::page::value_of;
 
 /// This suite's tests, in the order they run.
 pub const TESTS: &[Test] = plan_tests::tests![
@@ -37,15 +38,10 @@ fn killing_the_app_while_typing_keeps_what_was_typed_a_second_before(ctx: &Ctx) 
     ctx.relaunch()?;
     open_plan(ctx, "customer-support")?;
     select_state(ctx, "greeting")?;
-    let shown = ctx.session().execute(
-        "return document.querySelector('[data-testid=field-instructions]').value;",
-        json!([]),
-    )?;
+    let shown = value_of(ctx, hooks::FIELD_INSTRUCTIONS)?;
     ensure!(
-        shown
-            .as_str()
-            .is_some_and(|s| s.starts_with("Say hello first.")),
-        "the app shows {shown}"
+        shown.starts_with("Say hello first."),
+        "the app shows {shown:?}"
     )
 }
 
@@ -96,7 +92,7 @@ fn a_change_on_disk_during_unsaved_edits_asks_the_author(ctx: &Ctx) -> Outcome {
     )?;
     ctx.screenshot("conflict")?;
     // Opening another plan now would leave the author's edit behind: the app asks to settle first.
-    click(ctx, "[data-testid=plan][data-plan-id=customer-support]")?;
+    click(ctx, &hooks::plan("customer-support"))?;
     ctx.session().wait_for(hooks::NOTICE, SHORT)?;
     ensure!(
         text_of(ctx, hooks::NOTICE)?.contains("choose which version to keep"),
@@ -157,8 +153,7 @@ fn a_draft_saved_mid_edit_or_broken_on_disk_never_closes_the_plan(ctx: &Ctx) -> 
         "its own save was taken for someone else's"
     )?;
     click(ctx, hooks::TAB_PROBLEMS)?;
-    ctx.session()
-        .wait_for("[data-testid=problem][data-code=schema]", SHORT)?;
+    ctx.session().wait_for(&hooks::problem("schema"), SHORT)?;
     click(ctx, hooks::TAB_INSPECT)?;
     select_state(ctx, &state)?;
     set_value(ctx, &format!("{key} {}", field("enum-values")), "a, b")?;

@@ -1,10 +1,10 @@
 //! The Share panel: the workspace shared through git in three buttons. It says what is not in a
-//! checkpoint, what is not sent and which plans have conflicts to choose; it asks the author's
-//! name and e-mail once when git has none; and it says what each step did, or why it was
-//! refused, in the shell's words.
+//! checkpoint, what is not sent and which plans have conflicts to choose; it shows who signs the
+//! checkpoints (asked when git knows nobody, mended where shown); and it says what each step
+//! did, or why it was refused, in the shell's words.
 
 use leptos::prelude::*;
-use plan_api::messages::share::{Author, ShareStatus};
+use plan_api::messages::share::Author;
 
 use super::line_field;
 use crate::lifecycle::Lifecycle;
@@ -20,12 +20,26 @@ pub fn ShareDialog() -> impl IntoView {
     sharing.said.set(None);
     sharing.refresh();
     let status = move || sharing.status.get();
-    let needs_author = move || matches!(status(), Some(Ok(ShareStatus { author: None, .. })));
+    let known_author = move || match status() {
+        Some(Ok(s)) => s.author,
+        _ => None,
+    };
+    // The fields show who git knows, once it says, so that the panel keeps its layout after the
+    // first checkpoint and a typo in the name can be mended where it was typed.
+    Effect::new(move |_| {
+        if let Some(a) = known_author() {
+            if name.with_untracked(String::is_empty) && email.with_untracked(String::is_empty) {
+                name.set(a.name);
+                email.set(a.email);
+            }
+        }
+    });
     let checkpoint = move || {
-        let who = needs_author().then(|| Author {
-            name: name.get_untracked().trim().to_string(),
-            email: email.get_untracked().trim().to_string(),
-        });
+        let who = new_signer(
+            known_author().as_ref(),
+            &name.get_untracked(),
+            &email.get_untracked(),
+        );
         sharing.checkpoint(message.get_untracked(), who);
         message.set(String::new());
     };
@@ -34,8 +48,8 @@ pub fn ShareDialog() -> impl IntoView {
         shared()
             && !sharing.busy.get()
             && !message.with(|m| m.trim().is_empty())
-            && !(needs_author()
-                && (name.with(|n| n.trim().is_empty()) || email.with(|e| e.trim().is_empty())))
+            && !name.with(|n| n.trim().is_empty())
+            && !email.with(|e| e.trim().is_empty())
     };
     view! {
         <h3>"Share"</h3>
@@ -51,18 +65,11 @@ pub fn ShareDialog() -> impl IntoView {
                 }
             }
         >
-            {move || {
-                needs_author()
-                    .then(|| {
-                        view! {
-                            <p class="hint">
-                                "Checkpoints carry who made them: your name and e-mail, asked once."
-                            </p>
-                            {line_field("Your name", "share-name", "text", "", name)}
-                            {line_field("Your e-mail", "share-email", "email", "", email)}
-                        }
-                    })
-            }}
+            <p class="hint">
+                "Checkpoints carry who made them: your name and e-mail, kept in this workspace's git settings."
+            </p>
+            {line_field("Your name", "share-name", "text", "", name)}
+            {line_field("Your e-mail", "share-email", "email", "", email)}
             {line_field(
                 "What changed (for the checkpoint)",
                 "share-message",
@@ -180,5 +187,40 @@ fn ShareState() -> impl IntoView {
                 }
             }}
         </div>
+    }
+}
+
+/// Who the next checkpoint is signed by, when it is not who git knows already: the fields'
+/// name and e-mail (trimmed) when they differ from `known` or git knows nobody, else `None`.
+fn new_signer(known: Option<&Author>, name: &str, email: &str) -> Option<Author> {
+    let typed = Author {
+        name: name.trim().to_string(),
+        email: email.trim().to_string(),
+    };
+    (known != Some(&typed)).then_some(typed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_checkpoint_is_signed_anew_only_when_the_fields_say_someone_else() {
+        let ann = Author {
+            name: "Ann".into(),
+            email: "ann@example.com".into(),
+        };
+        assert_eq!(new_signer(Some(&ann), " Ann ", "ann@example.com"), None);
+        assert_eq!(
+            new_signer(None, "Ann", "ann@example.com"),
+            Some(ann.clone())
+        );
+        assert_eq!(
+            new_signer(Some(&ann), "Ann Lee", "ann@example.com"),
+            Some(Author {
+                name: "Ann Lee".into(),
+                email: "ann@example.com".into()
+            })
+        );
     }
 }
