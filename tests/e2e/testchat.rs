@@ -148,10 +148,16 @@ fn a_chat_reaches_billing_is_saved_as_a_case_and_fails_after_a_priority_swap(ctx
         listed.contains("issue type: billing") && !listed.contains("issue_type"),
         "the dialog names a value by its key: {listed}"
     )?;
-    type_text(ctx, hooks::CASE_NAME, "billing-by-chat")?;
+    // The dialog opens in the name it needs (not in the first box to untick); Enter saves.
+    let focused = plan_tests::keys::focused(ctx)?;
+    ensure!(
+        focused == "case-name",
+        "the dialog opened with the focus on {focused}"
+    )?;
+    plan_tests::keys::type_keys(ctx, "billing-by-chat")?;
     ctx.screenshot("chat-save-case")?;
     plan_tests::axe::check(ctx, "the save-as-case dialog")?;
-    click(ctx, hooks::CONFIRM)?;
+    plan_tests::keys::press(ctx, &[plan_tests::keys::ENTER])?;
     let file = ctx
         .workspace()
         .join("customer-support/tests/billing-by-chat.json");

@@ -182,7 +182,18 @@ pub fn SaveCaseDialog() -> impl IntoView {
                 })
                 .collect_view()}
         </ol>
-        {line_field("Name (its file in tests/)", "case-name", "text", "billing-refund", name)}
+        // A form so that Enter in the name saves the case (when it may be saved).
+        <form
+            novalidate
+            on:submit=move |e| {
+                e.prevent_default();
+                if !name.with(|n| n.trim().is_empty()) {
+                    save();
+                }
+            }
+        >
+            {line_field("Name (its file in tests/)", "case-name", "text", "billing-refund", name)}
+        </form>
         {move || {
             refused
                 .get()

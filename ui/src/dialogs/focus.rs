@@ -34,7 +34,8 @@ fn stops(root: &web_sys::Element) -> Vec<web_sys::HtmlElement> {
     out
 }
 
-/// Focuses the dialog's first field (else its first control) unless the focus is inside already.
+/// Focuses the dialog's first field to type into (`first_field`) unless the focus is inside
+/// already.
 pub fn enter(root: NodeRef<leptos::html::Div>) {
     let Some(dialog) = root.get_untracked() else {
         return;
@@ -46,13 +47,34 @@ pub fn enter(root: NodeRef<leptos::html::Div>) {
         return;
     }
     let all = stops(&dialog);
-    let field = all
+    let kinds: Vec<(String, String)> = all
         .iter()
-        .find(|el| matches!(el.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT"))
-        .or(all.first());
-    if let Some(el) = field {
+        .map(|el| (el.tag_name(), el.get_attribute("type").unwrap_or_default()))
+        .collect();
+    if let Some(el) = first_field(&kinds).and_then(|i| all.get(i)) {
         let _ = el.focus();
     }
+}
+
+/// Which of a dialog's controls (tag and `type`, in order) takes the focus as it opens: the first
+/// one to type into (a name, a note), else the first picker, else the first box to tick, else
+/// the first control. The save-as-case dialog lists boxes to untick before the name it needs.
+fn first_field(kinds: &[(String, String)]) -> Option<usize> {
+    let rank = |(tag, kind): &(String, String)| match (tag.as_str(), kind.as_str()) {
+        ("TEXTAREA", _) => 0,
+        (
+            "INPUT",
+            "checkbox" | "radio" | "button" | "submit" | "reset" | "range" | "color" | "file",
+        ) => 2,
+        ("INPUT", _) => 0,
+        ("SELECT", _) => 1,
+        _ => 3,
+    };
+    kinds
+        .iter()
+        .enumerate()
+        .min_by_key(|(i, k)| (rank(k), *i))
+        .map(|(i, _)| i)
 }
 
 /// Tab on the last control goes to the first, Shift+Tab on the first to the last.
@@ -72,5 +94,35 @@ pub fn round(e: &leptos::ev::KeyboardEvent, root: NodeRef<leptos::html::Div>) {
     } else if !e.shift_key() && on(last) {
         e.prevent_default();
         let _ = first.focus();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kinds(list: &[(&str, &str)]) -> Vec<(String, String)> {
+        list.iter()
+            .map(|(t, k)| (t.to_string(), k.to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn a_dialog_opens_in_the_field_to_type_into_before_boxes_pickers_and_buttons() {
+        let case = kinds(&[
+            ("INPUT", "checkbox"),
+            ("INPUT", "checkbox"),
+            ("INPUT", "text"),
+            ("BUTTON", ""),
+        ]);
+        assert_eq!(first_field(&case), Some(2));
+        let pickers = kinds(&[("BUTTON", ""), ("SELECT", ""), ("INPUT", "checkbox")]);
+        assert_eq!(first_field(&pickers), Some(1));
+        assert_eq!(first_field(&kinds(&[("BUTTON", ""), ("A", "")])), Some(0));
+        assert_eq!(
+            first_field(&kinds(&[("INPUT", ""), ("TEXTAREA", "")])),
+            Some(0)
+        );
+        assert_eq!(first_field(&[]), None);
     }
 }
