@@ -34,9 +34,10 @@ pub fn ShareDialog() -> impl IntoView {
             }
         }
     });
+    // Called from event handlers, outside any reactive scope: the reads there track nothing.
     let checkpoint = move || {
         let who = new_signer(
-            known_author().as_ref(),
+            untrack(known_author).as_ref(),
             &name.get_untracked(),
             &email.get_untracked(),
         );
@@ -60,7 +61,7 @@ pub fn ShareDialog() -> impl IntoView {
             novalidate
             on:submit=move |e| {
                 e.prevent_default();
-                if can_checkpoint() {
+                if untrack(can_checkpoint) {
                     checkpoint();
                 }
             }
