@@ -77,13 +77,26 @@ fn the_support_plans_callers_run_are_judged_and_replay_without_a_request(ctx: &C
     )?;
     click(ctx, hooks::SIM_RUN)?;
     wait_text(ctx, hooks::SIM_SUMMARY, "4 passed, 0 failed")?;
+    // The run is named by when it began, in words; its id (the folder's name) stays out of sight.
+    let summary = text_of(ctx, hooks::SIM_SUMMARY)?;
+    let run = attribute(ctx, hooks::SIM_RUN_ROW, "data-run")?.unwrap_or_default();
+    let row = text_of(ctx, hooks::SIM_RUN_ROW)?;
+    ensure!(
+        summary.starts_with("The run of ")
+            && summary.contains(" UTC")
+            && !run.is_empty()
+            && !summary.contains(&run)
+            && row.contains(" UTC")
+            && !row.contains(&run),
+        "the run said by when it began, not by its id {run:?}: {summary:?}, listed as {row:?}"
+    )?;
     // After it, what it asked by role; and the next run's estimate has a time from this one.
     let cost = text_of(ctx, hooks::SIM_COST)?;
     ensure!(
         cost.contains("caller: ") && cost.contains("judge: "),
         "what the run asked: {cost:?}"
     )?;
-    wait_text(ctx, hooks::SIM_ESTIMATE, ", from run ")?;
+    wait_text(ctx, hooks::SIM_ESTIMATE, ", from the run of ")?;
     let statuses = attributes(ctx, hooks::SIM_CONVERSATION, "data-status")?;
     ensure!(
         statuses == ["passed"; 4],
@@ -176,7 +189,7 @@ fn the_support_plans_callers_run_are_judged_and_replay_without_a_request(ctx: &C
     ensure!(
         compared.contains("2 of 2 passed")
             && compared.contains("Ended: the caller's patience ran out")
-            && compared.contains(") → Run "),
+            && compared.contains(" UTC (draft) → The run of "),
         "the comparison: {compared:?}"
     )?;
     let trends = attributes(ctx, hooks::SIM_COMPARE_ROW, "data-trend")?;

@@ -14,7 +14,8 @@
 //! - [`conversation`]: one simulated conversation, from the plan's opening to its status;
 //! - [`recording`]: a run's requests and answers, and a replay's lookup by place;
 //! - [`heat`]: how many conversations entered, took, ended or stalled where;
-//! - [`compare`]: two runs compared, per persona, question, ending and turns.
+//! - [`compare`]: two runs compared, per persona, question, ending and turns;
+//! - [`run_id`]: a run's id, made from when it began, and said in words.
 
 pub mod caller;
 pub mod case;
@@ -25,6 +26,7 @@ pub mod heat;
 pub mod judge;
 pub mod persona;
 pub mod recording;
+pub mod run_id;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;

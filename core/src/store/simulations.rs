@@ -95,23 +95,15 @@ impl Workspace {
     }
 
     /// A new, empty run folder of plan `id` started at `now` (`2026-12-06T10:45:00Z` gives
-    /// `20261206-104500`, then `-2`… when taken): its id and its path.
+    /// `20261206-104500`, then `20261206-104500-02`… when taken; `simulate::run_id`): its id and
+    /// its path.
     pub fn new_run(&self, id: &str, now: &str) -> Result<(String, PathBuf)> {
         let runs = self.existing(id)?.join("runs");
         self.contained(&runs)?;
         fs::create_dir_all(&runs).map_err(io(&runs))?;
-        let stamp: String = now.chars().filter(|c| c.is_ascii_digit()).collect();
-        let stamp = match stamp.len() {
-            14.. => format!("{}-{}", &stamp[..8], &stamp[8..14]),
-            _ => "run".to_string(),
-        };
         let mut n = 1;
         loop {
-            let run = if n == 1 {
-                stamp.clone()
-            } else {
-                format!("{stamp}-{n:02}")
-            };
+            let run = crate::simulate::run_id::new(now, n);
             let dir = runs.join(&run);
             match fs::create_dir(&dir) {
                 Ok(()) => {

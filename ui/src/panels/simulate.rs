@@ -7,6 +7,7 @@
 use leptos::prelude::*;
 use plan_api::messages::{ConversationSummary, PersonaRow, RunReport, RunRow};
 use plan_core::simulate::judge::Vote;
+use plan_core::simulate::run_id;
 
 use super::persona_form::PersonaForm;
 use super::run_compare::comparison_view;
@@ -193,11 +194,11 @@ fn report(r: &RunReport) -> impl IntoView {
             .with_untracked(|o| persona_words(o.as_ref(), id))
     };
     let head = format!(
-        "Run {}{}: {}",
-        r.run,
+        "The run of {}{}: {}",
+        run_id::words(&r.run),
         r.replay_of
             .as_ref()
-            .map(|o| format!(" (replay of {o})"))
+            .map(|o| format!(" (replay of the run of {})", run_id::words(o)))
             .unwrap_or_default(),
         run_words(&r.personas)
     );
@@ -466,8 +467,12 @@ fn past_run(s: Simulating, r: RunRow) -> impl IntoView {
             <span>
                 {format!(
                     "{} · {doc}{} · {}",
-                    r.started.replace('T', " ").trim_end_matches('Z'),
-                    r.replay_of.as_ref().map(|o| format!(" · replay of {o}")).unwrap_or_default(),
+                    run_id::words(&r.run),
+                    r
+                        .replay_of
+                        .as_ref()
+                        .map(|o| format!(" · replay of the run of {}", run_id::words(o)))
+                        .unwrap_or_default(),
                     run_words(&r.summary),
                 )}
             </span>

@@ -3,6 +3,7 @@
 
 use plan_api::messages::{ComparedRun, RunComparison};
 use plan_core::simulate::compare::{PassRate, VerdictCounts};
+use plan_core::simulate::run_id;
 
 /// Whether a row got better, worse, or stayed (or cannot be told).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -32,11 +33,12 @@ pub struct Row {
     pub trend: Trend,
 }
 
-/// "Run 20261206-101500 (draft)".
+/// "The run of 6 Dec 2026, 10:15:00 UTC (draft)".
 pub fn run_words(r: &ComparedRun) -> String {
+    let when = run_id::words(&r.run);
     match r.plan.version {
-        Some(n) => format!("Run {} (version {n})", r.run),
-        None => format!("Run {} (draft)", r.run),
+        Some(n) => format!("The run of {when} (version {n})"),
+        None => format!("The run of {when} (draft)"),
     }
 }
 
@@ -182,8 +184,14 @@ mod tests {
     #[test]
     fn a_comparison_reads_as_rows_that_say_what_got_better_or_worse() {
         let c = comparison();
-        assert_eq!(run_words(&c.before), "Run 20261206-100000 (draft)");
-        assert_eq!(run_words(&c.after), "Run 20261206-110000 (version 2)");
+        assert_eq!(
+            run_words(&c.before),
+            "The run of 6 Dec 2026, 10:00:00 UTC (draft)"
+        );
+        assert_eq!(
+            run_words(&c.after),
+            "The run of 6 Dec 2026, 11:00:00 UTC (version 2)"
+        );
         let callers = caller_rows(&c, |id| id.to_uppercase());
         assert_eq!(
             callers[0],

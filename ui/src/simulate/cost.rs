@@ -4,6 +4,7 @@
 //! is time on the author's machine, and the author sees it first.
 
 use plan_api::messages::{PersonaRow, RoleCost, RunCost, RunRow};
+use plan_core::simulate::run_id;
 
 /// The most requests a run makes: caller turns (each caller's patience, every conversation) and
 /// judge votes (each question and evaluation, every conversation).
@@ -69,7 +70,8 @@ pub fn estimate_words(e: &Estimate) -> String {
 }
 
 /// About how long `requests` take, from the newest run (not a replay) with the same caller
-/// server and model that asked anything: "About 4 min at most, from run 20261206-141141."
+/// server and model that asked anything: "About 4 min at most, from the run of 6 Dec 2026,
+/// 14:11:41 UTC."
 pub fn time_words(runs: &[RunRow], caller: (&str, &str), requests: u64) -> Option<String> {
     let (url, model) = (caller.0.trim().trim_end_matches('/'), caller.1.trim());
     let last = runs.iter().find(|r| {
@@ -81,12 +83,15 @@ pub fn time_words(runs: &[RunRow], caller: (&str, &str), requests: u64) -> Optio
     let asked = u64::from(last.cost.caller.requests + last.cost.judge.requests);
     let ms = (last.cost.caller.ms + last.cost.judge.ms) * requests / asked;
     Some(if ms < 1000 {
-        format!("Under a second, from run {}.", last.run)
+        format!(
+            "Under a second, from the run of {}.",
+            run_id::words(&last.run)
+        )
     } else {
         format!(
-            "About {} at most, from run {}.",
+            "About {} at most, from the run of {}.",
             duration_words(ms),
-            last.run
+            run_id::words(&last.run)
         )
     })
 }
@@ -211,12 +216,12 @@ mod tests {
         ];
         assert_eq!(
             time_words(&runs, ("http://localhost:11434/v1/", " qwen"), 30).as_deref(),
-            Some("About 1 min at most, from run r1.")
+            Some("About 1 min at most, from the run of r1.")
         );
         assert_eq!(time_words(&runs, (url, "new-model"), 30), None);
         assert_eq!(
             time_words(&runs, (url, "qwen"), 0).as_deref(),
-            Some("Under a second, from run r1.")
+            Some("Under a second, from the run of r1.")
         );
     }
 
