@@ -28,9 +28,11 @@ finish() {
   return "$status"
 }
 
-# Beside the release build, which keeps both cores busy from start to end: the debug build of the
-# end-to-end tests with the debug plan command they run (target/debug/plan).
-( cargo build --quiet -p plan-cli \
+# Beside the release build, sharing both cores with it (the run is work for both from start to
+# end): the lints of every crate, and the debug build of the end-to-end tests with the debug plan
+# command they run (target/debug/plan).
+( cargo clippy --all-targets -- -D warnings \
+  && cargo build --quiet -p plan-cli \
   && cargo test --quiet -p plan-tests --test e2e --no-run --message-format=json \
     | python3 -c 'import json, sys
 for line in sys.stdin:
@@ -42,9 +44,9 @@ beside=$!
 # One build of the UI and the app, the release one: the end-to-end tests, the package and the
 # probe all run what an author installs (a debug UI and app beside it cost 4 more minutes cold and
 # a rebuild of each whenever the other was built last).
-say "building the release UI, app and plan command; the end-to-end tests' build beside it"
+say "building the release UI, app and plan command; the lints and the end-to-end tests' build beside it"
 bash scripts/build.sh --release
-say "the end-to-end tests built"
+say "lints; the end-to-end tests built"
 finish "$beside" target/logs/beside-the-build.log
 e2e=$(cat target/logs/e2e-binary)
 [ -x "$e2e" ] || { echo "the e2e tests' binary was not found (cargo test --no-run)" >&2; exit 1; }
@@ -52,23 +54,23 @@ e2e=$(cat target/logs/e2e-binary)
 # The end-to-end tests spend most of their time waiting for the app: beside them, at the lowest
 # priority (the app and its web view keep the CPU they ask for), the debug tests of every crate are
 # built, the shell's tests in release (the Tauri tree is built once, in release, not again in
-# debug for 15 unit tests), then the lints and the docs' links. The e2e binary is run directly,
-# since cargo would hold the build folder.
-say "end-to-end tests of the real app: viewing, editing, the first hour, a plan's lifecycle, the test chat, explore (one binary, every test registered once in tests/e2e/); beside them the debug tests built, the lints, the docs' links"
+# debug for 15 unit tests), then the cross-crate tests' lints and the docs' links, which fit in
+# what the e2e tests leave of the CPU. The e2e binary is run directly, since cargo would hold the
+# build folder.
+say "end-to-end tests of the real app: viewing, editing, the first hour, a plan's lifecycle, the test chat, explore (one binary, every test registered once in tests/e2e/); beside them the debug tests built, the cross-crate tests' lints, the docs' links"
 crates=(-p plan-core -p plan-api -p plan-cli -p plan-ui)
 shell=(--release -p plan-builder -p plan-cli --bin plan-builder)
 cross=(--test layering --test cli --test chat --test schema --test store --test model_chat --test properties --test fuzz --test conversation_log --test explore --test simulate --test sharing --test merge)
 ( nice -n 19 cargo test --no-run "${crates[@]}" \
   && nice -n 19 cargo test --no-run "${shell[@]}" \
   && nice -n 19 cargo test -p plan-tests --no-run "${cross[@]}" --test real_model --test installed --test probe \
-  && nice -n 19 cargo clippy --all-targets -- -D warnings \
   && nice -n 19 cargo clippy -p plan-tests --all-targets -- -D warnings \
   && RUSTDOCFLAGS="-D rustdoc::broken_intra_doc_links -D rustdoc::private_intra_doc_links" \
     nice -n 19 cargo doc --no-deps --quiet -p plan-core -p plan-api -p plan-cli -p plan-ui -p plan-builder
 ) > target/logs/beside-the-tests.log 2>&1 < /dev/null &
 beside_tests=$!
 (cd tests && PLAN_BUILDER_APP="$PWD/../target/release/plan-builder" timeout 3000 "$e2e" < /dev/null)
-say "the debug tests built; lints; the code's documentation (a link to nothing, or to what a reader cannot see, fails)"
+say "the debug tests built; the cross-crate tests' lints; the code's documentation (a link to nothing, or to what a reader cannot see, fails)"
 finish "$beside_tests" target/logs/beside-the-tests.log
 
 say "unit and integration tests of every crate"
