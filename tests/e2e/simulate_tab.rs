@@ -90,6 +90,7 @@ fn the_support_plans_callers_run_are_judged_and_replay_without_a_request(ctx: &C
             && !row.contains(&run),
         "the run said by when it began, not by its id {run:?}: {summary:?}, listed as {row:?}"
     )?;
+    plan_tests::axe::check(ctx, "a run shown, with its past runs")?;
     // After it, what it asked by role; and the next run's estimate has a time from this one.
     let cost = text_of(ctx, hooks::SIM_COST)?;
     ensure!(
@@ -192,6 +193,7 @@ fn the_support_plans_callers_run_are_judged_and_replay_without_a_request(ctx: &C
             && compared.contains(" UTC (draft) → The run of "),
         "the comparison: {compared:?}"
     )?;
+    plan_tests::axe::check(ctx, "two runs compared")?;
     let trends = attributes(ctx, hooks::SIM_COMPARE_ROW, "data-trend")?;
     ensure!(
         trends.len() >= 4 && trends.iter().all(|t| t == "same"),
