@@ -80,3 +80,27 @@ if [ ! -f "$axe_dir/axe.min.js" ]; then
   rm -f "$axe_tgz"
 fi
 export PLAN_BUILDER_AXE="$axe_dir/axe.min.js"
+
+# A compile cache for this machine (sccache, keyed by each compilation's inputs and kept in
+# ~/.cache/plan-builder/sccache, 10 GB at most): a fresh clone compiles its dependencies once per
+# machine, not once per clone. Its server runs at the lowest priority, so the compilations beside
+# the end-to-end tests leave the app the CPU it asks for (the release build has the machine to
+# itself). PLAN_BUILDER_COMPILE_CACHE=0, a RUSTC_WRAPPER of your own, or a system without the
+# sccache package: cargo compiles everything itself, as without it.
+if [ "${PLAN_BUILDER_COMPILE_CACHE:-1}" != 0 ] && [ -z "${RUSTC_WRAPPER:-}" ]; then
+  if ! command -v sccache >/dev/null; then
+    say "installing sccache, a compile cache for this machine (once; seconds)"
+    { $sudo apt-get update -qq \
+      && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends sccache >/dev/null; } \
+      || say "no sccache package here: building without a compile cache"
+  fi
+  if command -v sccache >/dev/null; then
+    export SCCACHE_DIR="${XDG_CACHE_HOME:-$HOME/.cache}/plan-builder/sccache" SCCACHE_CACHE_SIZE=10G
+    sccache --stop-server >/dev/null 2>&1 || true
+    if nice -n 19 sccache --start-server >/dev/null 2>&1; then
+      export RUSTC_WRAPPER=sccache
+    else
+      say "the compile cache did not start: building without it"
+    fi
+  fi
+fi

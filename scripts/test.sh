@@ -85,3 +85,7 @@ bash scripts/package.sh --built
 bash scripts/try-package.sh
 say "the canvas at 5,000 states in the release app: fails on a freeze (a frame over 1 s, typing p95 over 250 ms)"
 PLAN_BUILDER_APP="$PWD/target/release/plan-builder" timeout 900 cargo test -p plan-tests --test probe -- --nocapture probe_5000_states < /dev/null
+if [ "${RUSTC_WRAPPER:-}" = sccache ]; then
+  say "done; the compile cache (sccache, hits are compilations a fresh clone did not redo):"
+  sccache --show-stats | grep -E '^(Compile requests|Cache hits|Cache misses|Non-cacheable) ' || true
+fi
