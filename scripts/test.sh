@@ -87,5 +87,5 @@ say "the canvas at 5,000 states in the release app: fails on a freeze (a frame o
 PLAN_BUILDER_APP="$PWD/target/release/plan-builder" timeout 900 cargo test -p plan-tests --test probe -- --nocapture probe_5000_states < /dev/null
 if [ "${RUSTC_WRAPPER:-}" = sccache ]; then
   say "done; the compile cache (sccache, hits are compilations a fresh clone did not redo):"
-  sccache --show-stats | grep -E '^(Compile requests|Cache hits|Cache misses|Non-cacheable) ' || true
+  sccache --show-stats | grep -E '^(Compile requests|Cache hits|Cache misses|Non-cacheable calls) ' || true
 fi

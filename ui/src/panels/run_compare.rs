@@ -6,7 +6,7 @@
 use leptos::prelude::*;
 use plan_api::messages::RunComparison;
 
-use crate::simulate::compare::{caller_rows, ending_rows, question_rows, run_words, Row};
+use crate::simulate::compare::{caller_rows, compared_run_name, ending_rows, question_rows, Row};
 use crate::simulate::{persona_words, Simulating};
 
 /// One table of rows under `caption`.
@@ -61,7 +61,11 @@ pub fn comparison_view(c: &RunComparison) -> impl IntoView {
         <div class="sim-compare" data-testid="sim-comparison">
             <div class="row">
                 <p class="sim-summary">
-                    {format!("{} → {}", run_words(&c.before), run_words(&c.after))}
+                    {format!(
+                        "{} → {}",
+                        compared_run_name(&c.before),
+                        compared_run_name(&c.after),
+                    )}
                 </p>
                 <button
                     data-testid="sim-compare-close"

@@ -34,7 +34,7 @@ pub struct Row {
 }
 
 /// "The run of 6 Dec 2026, 10:15:00 UTC (draft)".
-pub fn run_words(r: &ComparedRun) -> String {
+pub fn compared_run_name(r: &ComparedRun) -> String {
     let when = run_id::words(&r.run);
     match r.plan.version {
         Some(n) => format!("The run of {when} (version {n})"),
@@ -185,11 +185,11 @@ mod tests {
     fn a_comparison_reads_as_rows_that_say_what_got_better_or_worse() {
         let c = comparison();
         assert_eq!(
-            run_words(&c.before),
+            compared_run_name(&c.before),
             "The run of 6 Dec 2026, 10:00:00 UTC (draft)"
         );
         assert_eq!(
-            run_words(&c.after),
+            compared_run_name(&c.after),
             "The run of 6 Dec 2026, 11:00:00 UTC (version 2)"
         );
         let callers = caller_rows(&c, |id| id.to_uppercase());
