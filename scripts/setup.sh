@@ -9,6 +9,7 @@
 #   Rust           the wasm32 target; trunk; wasm-bindgen-cli at Cargo.lock's version; tauri-driver;
 #                  leptosfmt (the view macros' formatting, which the test command checks)
 #   axe-core       the accessibility rules the end-to-end tests run (npm registry, one file)
+#   sccache        a compile cache for this machine (Debian's package; see the end of this file)
 #
 # Sourced by scripts/app.sh and scripts/test.sh; it can also be run on its own.
 set -euo pipefail
@@ -95,10 +96,19 @@ if [ "${PLAN_BUILDER_COMPILE_CACHE:-1}" != 0 ] && [ -z "${RUSTC_WRAPPER:-}" ]; t
       || say "no sccache package here: building without a compile cache"
   fi
   if command -v sccache >/dev/null; then
-    export SCCACHE_DIR="${XDG_CACHE_HOME:-$HOME/.cache}/plan-builder/sccache" SCCACHE_CACHE_SIZE=10G
+    # A server of its own (its own port), so that one the user runs for other work is left alone.
+    export SCCACHE_DIR="${XDG_CACHE_HOME:-$HOME/.cache}/plan-builder/sccache" SCCACHE_CACHE_SIZE=10G \
+      SCCACHE_SERVER_PORT=4242
     sccache --stop-server >/dev/null 2>&1 || true
     if nice -n 19 sccache --start-server >/dev/null 2>&1; then
       export RUSTC_WRAPPER=sccache
+      # The server leaves this session, and the kernel shares the CPU between sessions before it
+      # weighs their processes' priorities (autogroups): its session is given the lowest too.
+      for pid in $(pgrep -x sccache); do
+        if tr '\0' '\n' 2>/dev/null <"/proc/$pid/environ" | grep -qx SCCACHE_SERVER_PORT=4242; then
+          echo 19 >"/proc/$pid/autogroup" 2>/dev/null || true
+        fi
+      done
     else
       say "the compile cache did not start: building without it"
     fi
